@@ -1,0 +1,22 @@
+/*
+ * commands.h: the subcommands of the `mcchunk` tool. Each lives in its own
+ * file tools/cmd_<name>.c and has the signature below: it gets argv from its
+ * own name on (argv[0] = "nbt"), prints its own --help, and returns the exit
+ * status (0 success, 1 failure of the work, 2 bad usage).
+ *
+ * To add a command, add one MC_COMMAND line here and its file.
+ */
+#ifndef MC_TOOLS_COMMANDS_H
+#define MC_TOOLS_COMMANDS_H
+
+#define MC_COMMANDS(X)                                                           \
+    X(version, "print the library version")
+
+#define MC_DECLARE_COMMAND(name, help) int mc_cmd_##name(int argc, char **argv);
+MC_COMMANDS(MC_DECLARE_COMMAND)
+#undef MC_DECLARE_COMMAND
+
+/* Exit codes shared by every command. */
+enum { MC_EXIT_OK = 0, MC_EXIT_FAIL = 1, MC_EXIT_USAGE = 2 };
+
+#endif
