@@ -49,6 +49,46 @@ MC_API bool mc_java_protocol_known(uint32_t protocol, const char **version);
  * until it returns 0. */
 MC_API uint32_t mc_java_protocol_at(unsigned i);
 
+/* ------------------------------------------------------------ framing */
+
+/* Vanilla's limits: a frame's length is a VarInt of at most 3 bytes
+ * (2,097,151 bytes), and a compressed packet inflates to at most 8 MiB. */
+#define MC_JAVA_MAX_FRAME 2097151u
+#define MC_JAVA_MAX_PACKET 8388608u
+
+/* Compression state reused across frames (libdeflate's compressor and
+ * decompressor are costly to create). One per thread or connection. */
+typedef struct mc_java_zctx mc_java_zctx;
+/* `level`: zlib level on libdeflate's scale 1..12 (0: 4). NULL when out of memory. */
+MC_API mc_java_zctx *mc_java_zctx_new(int level);
+MC_API void mc_java_zctx_free(mc_java_zctx *z);
+
+/* Frames one packet (id varint + body) onto `out`:
+ *   threshold < 0: no compression: length varint + packet;
+ *   threshold >= 0: length varint + data-length varint + data, where the data
+ *   is zlib-compressed and data-length its inflated size when the packet is at
+ *   least `threshold` bytes long, else data-length 0 and the packet as is.
+ * `z` may be NULL (a temporary context is made when compression is needed).
+ * Returns MC_ERR_RANGE when the frame would exceed MC_JAVA_MAX_FRAME. */
+MC_API mc_status mc_java_frame_write(mc_buf *out, const uint8_t *packet, size_t len,
+                                     int threshold, mc_java_zctx *z, mc_error *err);
+
+/* Reads one frame from the start of (data, len), e.g. a connection's
+ * receive buffer.
+ *   MC_OK: *consumed = bytes of the frame; the packet (id + body, inflated)
+ *     is at *packet, *packet_len bytes (pointing into `data` when it was not
+ *     compressed, else into `scratch`, which is reset first).
+ *   MC_ERR_TRUNCATED: the frame is not complete yet (read more); *consumed 0.
+ *   MC_ERR_MALFORMED / MC_ERR_LIMIT / MC_ERR_COMPRESSION: the peer sent
+ *     something vanilla would refuse (length varint over 3 bytes, frame over
+ *     `max_frame`, inflated size over MC_JAVA_MAX_PACKET or different from the
+ *     stated one, a compressed packet below the threshold); err says what.
+ * `threshold` as for mc_java_frame_write (< 0: compression off). */
+MC_API mc_status mc_java_frame_read(const uint8_t *data, size_t len, int threshold,
+                                    size_t max_frame, mc_java_zctx *z, mc_buf *scratch,
+                                    const uint8_t **packet, size_t *packet_len,
+                                    size_t *consumed, mc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
