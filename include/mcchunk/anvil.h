@@ -1,0 +1,271 @@
+/*
+ * mcchunk/anvil.h: Anvil region files (.mca, old McRegion .mcr), their
+ * external chunk files (c.X.Z.mcc) and the folders a world keeps them in.
+ *
+ * A region file holds up to 32x32 chunk records behind an 8 KiB header (a
+ * table of sector locations and a table of timestamps). Each record is a
+ * length, a compression id and the compressed chunk NBT. This header gives:
+ *
+ *   - mc_region: an open region file. Read every record in any compression
+ *     the game has used (gzip, zlib, none, LZ4 block stream, "custom"
+ *     reported by name, external .mcc), write and delete records with
+ *     first-fit sector allocation, crash-safely (see src/anvil/region.c for
+ *     the commit protocol: a crash, kill -9 or full disk at any point leaves
+ *     every committed chunk readable and the chunk being written either
+ *     fully old or fully new).
+ *   - mc_io: the small file-system vtable all region I/O goes through. The
+ *     default is POSIX; tests substitute a fault-injecting one.
+ *   - verify, salvage and compact over whole files.
+ *   - the world layout: which region file holds absolute chunk (X, Z) of a
+ *     dimension, for the <=1.21.11 layout and for 26.1's.
+ *
+ * Coordinates: functions named *_local take region-local chunk coordinates
+ * 0..31; the world API takes absolute chunk coordinates. Decompressed
+ * payloads are raw (uncompressed) NBT bytes; decoding them is the NBT and
+ * chunk modules' job.
+ */
+#ifndef MCCHUNK_ANVIL_H
+#define MCCHUNK_ANVIL_H
+
+#include "mcchunk/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ compression */
+
+/* Compression ids of a chunk record (the byte after the length). */
+typedef enum mc_compression {
+    MC_COMPRESSION_GZIP = 1,    /* RFC 1952; McRegion era, still readable */
+    MC_COMPRESSION_ZLIB = 2,    /* RFC 1950; the default of every version */
+    MC_COMPRESSION_NONE = 3,    /* 19w36a+ */
+    MC_COMPRESSION_LZ4 = 4,     /* 24w04a / 1.20.5+: lz4-java block stream */
+    MC_COMPRESSION_CUSTOM = 127 /* writeUTF(name) + data; never decoded */
+} mc_compression;
+
+/* Set in the compression byte when the data lives in c.X.Z.mcc (19w36a+). */
+#define MC_REGION_EXTERNAL_FLAG 0x80
+
+/* "gzip", "zlib", "none", "lz4", "custom", or "unknown". */
+MC_API const char *mc_compression_name(int compression_id);
+/* Parses "gzip", "zlib", "none" (or "uncompressed"), "lz4". Returns false for
+ * anything else. */
+MC_API bool mc_compression_parse(const char *name, mc_compression *out);
+
+/* Inflates `in` (compressed with `compression`, without the record header)
+ * and appends the result to `out`. Output larger than `max_out` bytes (0 =
+ * the default, 256 MiB) is MC_ERR_LIMIT. MC_COMPRESSION_CUSTOM and unknown
+ * ids are MC_ERR_UNSUPPORTED (for custom, the message names the algorithm).
+ * Errors: MC_ERR_COMPRESSION for bad data, MC_ERR_NOMEM. */
+MC_API mc_status mc_region_decompress(int compression, const void *in, size_t in_len,
+                                      mc_buf *out, size_t max_out, mc_error *err);
+/* Compresses `in` with gzip, zlib, none or LZ4 (block stream with XXH32
+ * checksums and terminator) and appends it to `out`. `level` is the deflate
+ * level 1..12 (0 = default 6); LZ4 ignores it. */
+MC_API mc_status mc_region_compress(mc_compression compression, int level, const void *in,
+                                    size_t in_len, mc_buf *out, mc_error *err);
+
+/* ------------------------------------------------------------------ I/O */
+
+/* Open flags for mc_io.open. */
+enum {
+    MC_IO_READ = 0,      /* read only */
+    MC_IO_WRITE = 1,     /* read and write */
+    MC_IO_CREATE = 2,    /* create when absent (with MC_IO_WRITE) */
+    MC_IO_TRUNCATE = 4   /* empty it (with MC_IO_WRITE) */
+};
+
+/* The file-system operations region code uses, so that tests can cut a write
+ * sequence at any point or fail it with ENOSPC. Every function returns 0 or
+ * a positive errno value (ENOENT, ENOSPC, EIO, ...). `file` is whatever
+ * `open` produced. pread stores the number of bytes read in *got (short at
+ * end of file). pwrite writes all `n` bytes or fails. fsync_dir makes a
+ * rename or create in the folder of `path` durable; it may be NULL. */
+typedef struct mc_io {
+    void *user;
+    int (*open)(void *user, const char *path, int flags, void **file);
+    int (*close)(void *user, void *file);
+    int (*pread)(void *user, void *file, void *buf, size_t n, uint64_t off, size_t *got);
+    int (*pwrite)(void *user, void *file, const void *buf, size_t n, uint64_t off);
+    int (*fsync)(void *user, void *file);
+    int (*truncate)(void *user, void *file, uint64_t size);
+    int (*size)(void *user, void *file, uint64_t *size);
+    int (*rename)(void *user, const char *from, const char *to);
+    int (*remove)(void *user, const char *path);
+    int (*fsync_dir)(void *user, const char *path);
+} mc_io;
+
+/* The POSIX implementation (open/pread/pwrite/fsync/ftruncate/fstat/rename/
+ * unlink, fsync of the folder). Stateless and shared. */
+MC_API const mc_io *mc_io_posix(void);
+
+/* --------------------------------------------------------------- region */
+
+typedef struct mc_region mc_region;
+
+typedef struct mc_region_options {
+    const mc_io *io;             /* NULL: mc_io_posix() */
+    const mc_allocator *alloc;   /* NULL: malloc */
+    bool writable;               /* open for writing (else read only) */
+    bool create;                 /* with writable: create an empty region when absent */
+    int level;                   /* deflate level for writes, 0 = default */
+    size_t max_chunk_bytes;      /* decompressed size limit, 0 = 256 MiB */
+} mc_region_options;
+
+/* Opens the region file at `path`. The name's "r.X.Z.mca" part is not
+ * required (but external .mcc files are found beside it by absolute chunk
+ * coordinates, for which the region coordinates are taken from the name when
+ * it has that form; see mc_region_set_origin). The header is read and
+ * checked; a file shorter than 8 KiB reads as if padded with zeros (a
+ * region whose creation was cut short). `opt` may be NULL (read only). */
+MC_API mc_status mc_region_open(const char *path, const mc_region_options *opt,
+                                mc_region **out, mc_error *err);
+/* Opens a region image held in memory, read only (external chunks are not
+ * available). `data` must outlive the region. */
+MC_API mc_status mc_region_open_memory(const void *data, size_t len, const mc_region_options *opt,
+                                       mc_region **out, mc_error *err);
+/* Closes and frees (NULL is fine). Every write was already made durable. */
+MC_API void mc_region_close(mc_region *region);
+
+/* Region coordinates parsed from the file name (r.<rx>.<rz>.mc[ar]); false
+ * when the name has another form (then 0, 0 are used). */
+MC_API bool mc_region_origin(const mc_region *region, int32_t *rx, int32_t *rz);
+MC_API void mc_region_set_origin(mc_region *region, int32_t rx, int32_t rz);
+
+/* One header entry. */
+typedef struct mc_region_entry {
+    uint32_t sector_offset;   /* in 4 KiB sectors from the file start; 0 = absent */
+    uint32_t sector_count;    /* 0..255 */
+    uint32_t timestamp;       /* epoch seconds */
+} mc_region_entry;
+
+/* The header entry of local chunk (lx, lz), 0..31 each. */
+MC_API mc_region_entry mc_region_get_entry(const mc_region *region, int lx, int lz);
+/* True when the header has a location for (lx, lz). */
+MC_API bool mc_region_has_chunk(const mc_region *region, int lx, int lz);
+/* File size in bytes as found at open (or after the last write). */
+MC_API uint64_t mc_region_file_size(const mc_region *region);
+
+/* What a record looks like, filled by the read functions. */
+typedef struct mc_region_record {
+    uint32_t length;          /* the record's length field (compression byte + payload) */
+    uint8_t compression;      /* id without the external flag */
+    bool external;            /* data came from c.X.Z.mcc */
+    size_t compressed_size;   /* bytes of compressed payload */
+    char custom_name[64];     /* for MC_COMPRESSION_CUSTOM: the algorithm's name */
+} mc_region_record;
+
+/* Reads the compressed payload of local chunk (lx, lz) (from the region or
+ * its .mcc) and appends it to `out`; fills `rec` (may be NULL). For custom
+ * compression the payload is what follows the name. MC_ERR_NOT_FOUND when
+ * the chunk is absent; MC_ERR_MALFORMED / MC_ERR_TRUNCATED for a broken
+ * record, MC_ERR_NOT_FOUND with "allocated but stream missing" for a
+ * missing .mcc, MC_ERR_IO on read errors. */
+MC_API mc_status mc_region_read_raw(mc_region *region, int lx, int lz, mc_buf *out,
+                                    mc_region_record *rec, mc_error *err);
+/* Reads and decompresses local chunk (lx, lz): appends the NBT bytes to
+ * `out`. Custom compression is MC_ERR_UNSUPPORTED naming the algorithm. */
+MC_API mc_status mc_region_read_chunk(mc_region *region, int lx, int lz, mc_buf *out,
+                                      mc_region_record *rec, mc_error *err);
+
+/* Writes local chunk (lx, lz) = the uncompressed NBT `data`, compressed with
+ * `compression`, stamped with `timestamp` (0 = now). Records that need more
+ * than 255 sectors go to c.X.Z.mcc with a one-sector stub. Crash-safe: when
+ * this returns MC_OK the new chunk is durable; when it fails or the process
+ * dies, the file holds either the old or the new chunk and every other
+ * chunk unchanged. A failure after the header write began leaves the handle
+ * unusable for further writes (MC_ERR_IO; reopen). One exception to the
+ * caller's choice: replacing an external chunk with another external chunk
+ * keeps the old compression id, because the stub and the .mcc cannot be
+ * switched in one atomic step. */
+MC_API mc_status mc_region_write_chunk(mc_region *region, int lx, int lz, const void *data,
+                                       size_t len, mc_compression compression,
+                                       uint32_t timestamp, mc_error *err);
+/* Writes an already compressed record payload as is (used by salvage). */
+MC_API mc_status mc_region_write_raw(mc_region *region, int lx, int lz, const void *payload,
+                                     size_t len, int compression_id, uint32_t timestamp,
+                                     mc_error *err);
+/* Removes local chunk (lx, lz) (and its .mcc); absent chunks are fine. */
+MC_API mc_status mc_region_delete_chunk(mc_region *region, int lx, int lz, mc_error *err);
+
+/* ------------------------------------------------- verify/salvage/compact */
+
+typedef enum mc_region_problem_kind {
+    MC_REGION_PROBLEM_HEADER,         /* file-level: short header, odd size */
+    MC_REGION_PROBLEM_IN_HEADER,      /* sector offset 0/1 with a count, or count 0 with an offset */
+    MC_REGION_PROBLEM_OUT_OF_FILE,    /* sectors beyond the end of the file */
+    MC_REGION_PROBLEM_OVERLAP,        /* sectors shared with another chunk */
+    MC_REGION_PROBLEM_BAD_LENGTH,     /* length 0 or beyond its sectors */
+    MC_REGION_PROBLEM_BAD_COMPRESSION,/* unknown id, custom, or data that does not inflate */
+    MC_REGION_PROBLEM_EXTERNAL,       /* .mcc missing/unreadable, or stub with data */
+    MC_REGION_PROBLEM_BAD_NBT,        /* payload is not NBT (needs the NBT module) */
+    MC_REGION_PROBLEM_POSITION        /* chunk NBT names another position */
+} mc_region_problem_kind;
+
+typedef struct mc_region_problem {
+    mc_region_problem_kind kind;
+    int lx, lz;                       /* -1, -1 for file-level problems */
+    char message[MC_ERROR_MESSAGE_MAX];
+} mc_region_problem;
+
+/* Checks every header entry and record. Calls `report` once per problem
+ * (it may be NULL) and returns the number of problems. `chunks_ok` (may be
+ * NULL) receives the number of chunks that read, inflate and check fine. */
+MC_API size_t mc_region_verify(mc_region *region,
+                               void (*report)(void *user, const mc_region_problem *p),
+                               void *user, size_t *chunks_ok);
+
+/* Creates `out_path` (which must not exist) holding every chunk of `region`
+ * that reads and inflates, copied byte for byte with its compression and
+ * timestamp. `report` hears about every chunk left behind. Counts go to
+ * *saved and *lost (may be NULL). */
+MC_API mc_status mc_region_salvage(mc_region *region, const char *out_path,
+                                   const mc_region_options *opt,
+                                   void (*report)(void *user, const mc_region_problem *p),
+                                   void *user, size_t *saved, size_t *lost, mc_error *err);
+
+/* Rewrites the region file at `path` without holes: records are copied in
+ * index order into a new file beside it, which is made durable and renamed
+ * over the original. Records that fail to read abort the compaction
+ * (MC_ERR_MALFORMED; salvage first). *before / *after receive the file sizes
+ * (may be NULL). */
+MC_API mc_status mc_region_compact(const char *path, const mc_region_options *opt,
+                                   uint64_t *before, uint64_t *after, mc_error *err);
+
+/* ---------------------------------------------------------------- world */
+
+typedef enum mc_region_kind {
+    MC_REGION_KIND_REGION = 0,  /* region/: terrain */
+    MC_REGION_KIND_ENTITIES,    /* entities/ (1.17+) */
+    MC_REGION_KIND_POI          /* poi/ (1.14+) */
+} mc_region_kind;
+
+typedef enum mc_world_layout {
+    MC_WORLD_LAYOUT_AUTO = 0,   /* 26.1 when dimensions/minecraft/overworld exists */
+    MC_WORLD_LAYOUT_LEGACY,     /* <=1.21.11: region, DIM-1/region, DIM1/region, dimensions/ns/path/region */
+    MC_WORLD_LAYOUT_26_1        /* dimensions/<ns>/<path>/<kind> for every dimension */
+} mc_world_layout;
+
+/* The layout of the world folder at `world` (never AUTO). */
+MC_API mc_world_layout mc_world_detect_layout(const char *world);
+
+/* Writes into `out` the folder that holds `kind` region files of
+ * `dimension` ("minecraft:overworld", "minecraft:the_nether",
+ * "minecraft:the_end", short "overworld"/"nether"/"end", or any "ns:path").
+ * MC_ERR_RANGE when `out` is too small, MC_ERR_INVALID_ARG for a bad id. */
+MC_API mc_status mc_world_region_dir(const char *world, mc_world_layout layout,
+                                     const char *dimension, mc_region_kind kind, char *out,
+                                     size_t out_size, mc_error *err);
+/* Writes into `out` the path of the region file holding absolute chunk
+ * (cx, cz), and into *lx, *lz (may be NULL) its local coordinates. Returns
+ * MC_ERR_NOT_FOUND (with `out` filled) when that file does not exist. */
+MC_API mc_status mc_world_region_path(const char *world, mc_world_layout layout,
+                                      const char *dimension, mc_region_kind kind, int32_t cx,
+                                      int32_t cz, char *out, size_t out_size, int *lx, int *lz,
+                                      mc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

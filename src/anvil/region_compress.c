@@ -1,0 +1,173 @@
+/*
+ * region_compress.c: the compressions a chunk record can use, behind two
+ * calls. Deflate-based ones (gzip, zlib) go through libdeflate, which works
+ * on whole buffers: the output size is not stored (zlib) or only modulo 4 GiB
+ * (gzip), so inflating guesses a size, and doubles it while libdeflate says
+ * the space was too small, up to the caller's limit. Trailing bytes after a
+ * complete deflate stream are accepted (the game's stream readers stop at the
+ * end of the stream as well). LZ4 is the lz4-java block stream of
+ * lz4block.c; "none" is a copy; "custom" (127) is named, never guessed.
+ */
+#include <libdeflate.h>
+#include <stdio.h>
+
+#include "anvil/anvil_private.h"
+
+const char *mc_compression_name(int compression_id)
+{
+    switch (compression_id & 0x7F) {
+    case MC_COMPRESSION_GZIP: return "gzip";
+    case MC_COMPRESSION_ZLIB: return "zlib";
+    case MC_COMPRESSION_NONE: return "none";
+    case MC_COMPRESSION_LZ4: return "lz4";
+    case MC_COMPRESSION_CUSTOM: return "custom";
+    default: return "unknown";
+    }
+}
+
+bool mc_compression_parse(const char *name, mc_compression *out)
+{
+    static const struct { const char *name; mc_compression c; } names[] = {
+        {"gzip", MC_COMPRESSION_GZIP}, {"zlib", MC_COMPRESSION_ZLIB},
+        {"deflate", MC_COMPRESSION_ZLIB}, {"none", MC_COMPRESSION_NONE},
+        {"uncompressed", MC_COMPRESSION_NONE}, {"lz4", MC_COMPRESSION_LZ4},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (name && !strcmp(name, names[i].name)) {
+            *out = names[i].c;
+            return true;
+        }
+    return false;
+}
+
+typedef enum libdeflate_result (*inflate_fn)(struct libdeflate_decompressor *, const void *,
+                                             size_t, void *, size_t, size_t *, size_t *);
+
+static mc_status inflate_growing(struct libdeflate_decompressor *dec, inflate_fn fn,
+                                 const char *what, const uint8_t *in, size_t in_len,
+                                 size_t first_guess, mc_buf *out, size_t max_out, mc_error *err)
+{
+    size_t guess = first_guess;
+    if (guess < 4096)
+        guess = 4096;
+    if (guess > max_out)
+        guess = max_out;
+    for (;;) {
+        if (!mc_buf_reserve(out, guess))
+            return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "%s: out of memory", what);
+        size_t used_in = 0, produced = 0;
+        enum libdeflate_result res =
+            fn(dec, in, in_len, out->data + out->len, guess, &used_in, &produced);
+        if (res == LIBDEFLATE_SUCCESS) {
+            out->len += produced;
+            return MC_OK;
+        }
+        if (res != LIBDEFLATE_INSUFFICIENT_SPACE)
+            return mc_error_set(err, MC_ERR_COMPRESSION, SIZE_MAX,
+                                "%s: corrupt compressed data (%zu bytes)", what, in_len);
+        if (guess >= max_out)
+            return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX,
+                                "%s: decompressed size exceeds limit %zu", what, max_out);
+        guess = guess > max_out / 2 ? max_out : guess * 2;
+    }
+}
+
+mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, const void *in,
+                         size_t in_len, mc_buf *out, size_t max_out, mc_error *err)
+{
+    const uint8_t *src = in;
+    if (max_out == 0)
+        max_out = MC__DEFAULT_MAX_CHUNK;
+    switch (compression) {
+    case MC_COMPRESSION_NONE:
+        if (in_len > max_out)
+            return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX,
+                                "none: %zu bytes exceed limit %zu", in_len, max_out);
+        mc_buf_put(out, in, in_len);
+        return mc_buf_ok(out) ? MC_OK
+                              : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+    case MC_COMPRESSION_LZ4:
+        return mc__lz4block_decode(in, in_len, out, max_out, err);
+    case MC_COMPRESSION_GZIP:
+    case MC_COMPRESSION_ZLIB: {
+        struct libdeflate_decompressor *own = NULL;
+        if (!dec) {
+            dec = own = libdeflate_alloc_decompressor();
+            if (!dec)
+                return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+        }
+        size_t guess = in_len * 4;
+        if (compression == MC_COMPRESSION_GZIP && in_len >= 18)
+            guess = mc_load_u32le(src + in_len - 4); /* ISIZE: a hint, not trusted */
+        mc_status st = compression == MC_COMPRESSION_GZIP
+            ? inflate_growing(dec, libdeflate_gzip_decompress_ex, "gzip", src, in_len, guess,
+                              out, max_out, err)
+            : inflate_growing(dec, libdeflate_zlib_decompress_ex, "zlib", src, in_len, guess,
+                              out, max_out, err);
+        if (own)
+            libdeflate_free_decompressor(own);
+        return st;
+    }
+    case MC_COMPRESSION_CUSTOM: {
+        mc_reader r;
+        mc_reader_init(&r, in, in_len, "region", err);
+        size_t name_len = 0;
+        const uint8_t *name = mc_read_str_u16be(&r, &name_len);
+        if (!name)
+            return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                                "custom compression with an unreadable name");
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                            "custom compression \"%.*s\" is not supported",
+                            (int)(name_len > 64 ? 64 : name_len), (const char *)name);
+    }
+    default:
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "unknown compression id %d",
+                            compression);
+    }
+}
+
+mc_status mc_region_decompress(int compression, const void *in, size_t in_len, mc_buf *out,
+                               size_t max_out, mc_error *err)
+{
+    return mc__decompress(NULL, compression, in, in_len, out, max_out, err);
+}
+
+mc_status mc_region_compress(mc_compression compression, int level, const void *in,
+                             size_t in_len, mc_buf *out, mc_error *err)
+{
+    if (level <= 0)
+        level = 6;
+    if (level > 12)
+        level = 12;
+    switch (compression) {
+    case MC_COMPRESSION_NONE:
+        mc_buf_put(out, in, in_len);
+        return mc_buf_ok(out) ? MC_OK
+                              : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+    case MC_COMPRESSION_LZ4:
+        return mc__lz4block_encode(in, in_len, out, err);
+    case MC_COMPRESSION_GZIP:
+    case MC_COMPRESSION_ZLIB: {
+        struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+        if (!c)
+            return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+        bool gz = compression == MC_COMPRESSION_GZIP;
+        size_t bound = gz ? libdeflate_gzip_compress_bound(c, in_len)
+                          : libdeflate_zlib_compress_bound(c, in_len);
+        if (!mc_buf_reserve(out, bound)) {
+            libdeflate_free_compressor(c);
+            return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+        }
+        size_t n = gz ? libdeflate_gzip_compress(c, in, in_len, out->data + out->len, bound)
+                      : libdeflate_zlib_compress(c, in, in_len, out->data + out->len, bound);
+        libdeflate_free_compressor(c);
+        if (n == 0)
+            return mc_error_set(err, MC_ERR_COMPRESSION, SIZE_MAX, "deflate failed");
+        out->len += n;
+        return MC_OK;
+    }
+    default:
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX,
+                            "cannot write compression id %d", (int)compression);
+    }
+}

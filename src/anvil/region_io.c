@@ -1,0 +1,159 @@
+/*
+ * region_io.c: the POSIX implementation of mc_io, the file-system vtable all
+ * region reads and writes go through (so that tests can replace it with one
+ * that cuts the write sequence anywhere or fails with ENOSPC).
+ *
+ * Each operation maps to one system call; EINTR is retried, short reads and
+ * writes are completed. fsync_dir opens the folder of a path and fsyncs it,
+ * which is what makes a rename or a newly created file durable on Linux.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mcchunk/anvil.h"
+
+static int posix_open(void *user, const char *path, int flags, void **file)
+{
+    (void)user;
+    int oflags = (flags & MC_IO_WRITE) ? O_RDWR : O_RDONLY;
+    if ((flags & MC_IO_WRITE) && (flags & MC_IO_CREATE))
+        oflags |= O_CREAT;
+    if ((flags & MC_IO_WRITE) && (flags & MC_IO_TRUNCATE))
+        oflags |= O_TRUNC;
+    int fd;
+    do
+        fd = open(path, oflags | O_CLOEXEC, 0644);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+        return errno ? errno : EIO;
+    int *box = malloc(sizeof *box);
+    if (!box) {
+        close(fd);
+        return ENOMEM;
+    }
+    *box = fd;
+    *file = box;
+    return 0;
+}
+
+static int posix_close(void *user, void *file)
+{
+    (void)user;
+    int fd = *(int *)file;
+    free(file);
+    return close(fd) == 0 ? 0 : errno;
+}
+
+static int posix_pread(void *user, void *file, void *buf, size_t n, uint64_t off, size_t *got)
+{
+    (void)user;
+    int fd = *(int *)file;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            *got = done;
+            return errno;
+        }
+        if (k == 0)
+            break;
+        done += (size_t)k;
+    }
+    *got = done;
+    return 0;
+}
+
+static int posix_pwrite(void *user, void *file, const void *buf, size_t n, uint64_t off)
+{
+    (void)user;
+    int fd = *(int *)file;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = pwrite(fd, (const char *)buf + done, n - done, (off_t)(off + done));
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (k == 0)
+            return ENOSPC;
+        done += (size_t)k;
+    }
+    return 0;
+}
+
+static int posix_fsync(void *user, void *file)
+{
+    (void)user;
+    return fsync(*(int *)file) == 0 ? 0 : errno;
+}
+
+static int posix_truncate(void *user, void *file, uint64_t size)
+{
+    (void)user;
+    return ftruncate(*(int *)file, (off_t)size) == 0 ? 0 : errno;
+}
+
+static int posix_size(void *user, void *file, uint64_t *size)
+{
+    (void)user;
+    struct stat st;
+    if (fstat(*(int *)file, &st) != 0)
+        return errno;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+static int posix_rename(void *user, const char *from, const char *to)
+{
+    (void)user;
+    return rename(from, to) == 0 ? 0 : errno;
+}
+
+static int posix_remove(void *user, const char *path)
+{
+    (void)user;
+    return unlink(path) == 0 ? 0 : errno;
+}
+
+static int posix_fsync_dir(void *user, const char *path)
+{
+    (void)user;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        strcpy(dir, ".");
+    } else {
+        size_t n = (size_t)(slash - path);
+        if (n == 0)
+            n = 1;
+        if (n >= sizeof dir)
+            return ENAMETOOLONG;
+        memcpy(dir, path, n);
+        dir[n] = 0;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int rc = fsync(fd) == 0 ? 0 : errno;
+    close(fd);
+    /* Some file systems refuse fsync on folders; that is not a failure. */
+    return (rc == EINVAL || rc == EBADF) ? 0 : rc;
+}
+
+static const mc_io posix_io = {
+    NULL,         posix_open,     posix_close,  posix_pread,  posix_pwrite,  posix_fsync,
+    posix_truncate, posix_size,   posix_rename, posix_remove, posix_fsync_dir,
+};
+
+const mc_io *mc_io_posix(void)
+{
+    return &posix_io;
+}

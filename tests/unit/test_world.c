@@ -1,0 +1,106 @@
+/*
+ * test_world.c: finding a chunk's region file in both world layouts
+ * (<=1.21.11: region, DIM-1/region, DIM1/region, dimensions/ns/path/region;
+ * 26.1: dimensions/minecraft/<overworld|the_nether|the_end>/...), for
+ * region, entities and poi folders, with negative coordinates.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mcchunk/anvil.h"
+
+static void touch(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fclose(f);
+}
+
+static void test_legacy_layout(void **state)
+{
+    (void)state;
+    char w[] = "/tmp/mcchunk-world-XXXXXX";
+    assert_non_null(mkdtemp(w));
+    char p[1024], q[1024];
+    mc_error err;
+    int lx, lz;
+    assert_int_equal(mc_world_detect_layout(w), MC_WORLD_LAYOUT_LEGACY);
+    assert_int_equal(mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, "minecraft:overworld",
+                                          MC_REGION_KIND_REGION, -1, 33, p, sizeof p, &lx, &lz, &err),
+                     MC_ERR_NOT_FOUND);
+    snprintf(q, sizeof q, "%s/region/r.-1.1.mca", w);
+    assert_string_equal(p, q);
+    assert_int_equal(lx, 31);
+    assert_int_equal(lz, 1);
+    snprintf(q, sizeof q, "%s/region", w);
+    mkdir(q, 0755);
+    snprintf(q, sizeof q, "%s/region/r.-1.1.mca", w);
+    touch(q);
+    assert_int_equal(mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, "overworld", MC_REGION_KIND_REGION,
+                                          -32, 63, p, sizeof p, &lx, &lz, &err), MC_OK);
+    assert_string_equal(p, q);
+    assert_int_equal(lx, 0);
+    assert_int_equal(lz, 31);
+
+    struct { const char *dim; mc_region_kind kind; int32_t x, z; const char *rel; } cases[] = {
+        {"minecraft:the_nether", MC_REGION_KIND_REGION, 0, 0, "DIM-1/region/r.0.0.mca"},
+        {"nether", MC_REGION_KIND_ENTITIES, -33, -64, "DIM-1/entities/r.-2.-2.mca"},
+        {"minecraft:the_end", MC_REGION_KIND_POI, 31, 32, "DIM1/poi/r.0.1.mca"},
+        {"minecraft:overworld", MC_REGION_KIND_POI, -1000000, 0, "poi/r.-31250.0.mca"},
+        {"mymod:deep/caves", MC_REGION_KIND_REGION, 5, 5, "dimensions/mymod/deep/caves/region/r.0.0.mca"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mc_status st = mc_world_region_path(w, MC_WORLD_LAYOUT_LEGACY, cases[i].dim, cases[i].kind,
+                                            cases[i].x, cases[i].z, p, sizeof p, NULL, NULL, &err);
+        assert_int_equal(st, MC_ERR_NOT_FOUND);
+        snprintf(q, sizeof q, "%s/%s", w, cases[i].rel);
+        assert_string_equal(p, q);
+    }
+    assert_int_equal(mc_world_region_dir(w, MC_WORLD_LAYOUT_LEGACY, "bad dim", MC_REGION_KIND_REGION,
+                                         p, sizeof p, &err), MC_ERR_INVALID_ARG);
+    assert_int_equal(mc_world_region_dir(w, MC_WORLD_LAYOUT_LEGACY, "x:../../etc", MC_REGION_KIND_REGION,
+                                         p, sizeof p, &err), MC_ERR_INVALID_ARG);
+    assert_int_equal(mc_world_region_dir(w, MC_WORLD_LAYOUT_LEGACY, "overworld", MC_REGION_KIND_REGION,
+                                         p, 8, &err), MC_ERR_RANGE);
+    snprintf(q, sizeof q, "rm -rf '%s'", w);
+    assert_int_equal(system(q), 0);
+}
+
+static void test_26_1_layout(void **state)
+{
+    (void)state;
+    char w[] = "/tmp/mcchunk-world-XXXXXX";
+    assert_non_null(mkdtemp(w));
+    char p[1024], q[1024];
+    mc_error err;
+    snprintf(q, sizeof q, "mkdir -p '%s/dimensions/minecraft/overworld/region'", w);
+    assert_int_equal(system(q), 0);
+    assert_int_equal(mc_world_detect_layout(w), MC_WORLD_LAYOUT_26_1);
+    struct { const char *dim; mc_region_kind kind; const char *rel; } cases[] = {
+        {"minecraft:overworld", MC_REGION_KIND_REGION, "dimensions/minecraft/overworld/region/r.0.-1.mca"},
+        {"the_nether", MC_REGION_KIND_ENTITIES, "dimensions/minecraft/the_nether/entities/r.0.-1.mca"},
+        {"end", MC_REGION_KIND_POI, "dimensions/minecraft/the_end/poi/r.0.-1.mca"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, cases[i].dim, cases[i].kind, 3, -3, p, sizeof p,
+                             NULL, NULL, &err);
+        snprintf(q, sizeof q, "%s/%s", w, cases[i].rel);
+        assert_string_equal(p, q);
+    }
+    snprintf(q, sizeof q, "rm -rf '%s'", w);
+    assert_int_equal(system(q), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_legacy_layout),
+        cmocka_unit_test(test_26_1_layout),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
