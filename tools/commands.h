@@ -10,6 +10,8 @@
 #define MC_TOOLS_COMMANDS_H
 
 #define MC_COMMANDS(X)                                                           \
+    X(registry, "block states, biomes and versions of every registry")             \
+    X(serve, "run the reference server (Java Edition 1.8 to 26.1)")                \
     X(version, "print the library version")
 
 #define MC_DECLARE_COMMAND(name, help) int mc_cmd_##name(int argc, char **argv);

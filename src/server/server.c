@@ -1,0 +1,733 @@
+/*
+ * server.c: the reference server's network core, on libuv.
+ *
+ * One event loop, one thread. Each connection owns a receive buffer into
+ * which libuv reads directly; complete frames are cut from its front by
+ * mc_java_frame_read, which also enforces vanilla's frame and inflated-size
+ * limits, so a connection never holds more than one maximal frame plus one
+ * read of input. Writes are queued to libuv with a counter of bytes not yet
+ * sent; a client that lets that grow past max_pending_write is too slow and
+ * is dropped, so a stalled client cannot make the server buffer a world.
+ *
+ * The connection state machine follows the Java protocol: handshake, then
+ * status (server-list ping, plus the pre-1.7 "legacy" ping that starts with
+ * 0xFE) or login (offline mode: UUIDs as the game derives them, optional
+ * Set Compression, Login Success in each era's shape), then configuration
+ * (1.20.2+) and play. A tick timer drops idle connections and connections
+ * that do not finish logging in, and stops the server when asked to.
+ */
+#include "server/server.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <uv.h>
+
+#include "mcchunk/java.h"
+#include "server/md5.h"
+#include "server/session.h"
+
+void mc_server_config_defaults(mc_server_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->bind = "127.0.0.1";
+    cfg->port = 25565;
+    cfg->view_distance = 10;
+    cfg->max_players = 20;
+    cfg->motd = "An mcchunk server";
+    cfg->compression_threshold = 256;
+    cfg->idle_timeout_ms = 30000;
+    cfg->login_timeout_ms = 30000;
+    cfg->max_pending_write = 64u << 20;
+}
+
+/* ------------------------------------------------------------- logging */
+
+void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+{
+    if (level == MC_LOG_INFO && srv->cfg->quiet)
+        return;
+    char when[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(when, sizeof when, "%H:%M:%S", &tm);
+    fprintf(stderr, "[%s %s] ", when, level == MC_LOG_WARN ? "WARN" : level == MC_LOG_ERROR ? "ERROR" : "INFO");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* ------------------------------------------------------------- writing */
+
+typedef struct write_req {
+    uv_write_t req;
+    mc_conn *conn;
+    size_t len;
+    uint8_t data[];
+} write_req;
+
+static void on_write(uv_write_t *req, int status)
+{
+    write_req *w = (write_req *)req;
+    mc_conn *c = w->conn;
+    c->pending_write -= w->len;
+    c->bytes_sent += w->len;
+    free(w);
+    if (status < 0 && !c->closing)
+        mc_conn_close(c, "write failed");
+}
+
+/* Queues raw bytes (already framed). */
+static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
+{
+    if (c->closing || len == 0)
+        return;
+    write_req *w = malloc(sizeof *w + len);
+    if (!w) {
+        mc_conn_close(c, "out of memory");
+        return;
+    }
+    memcpy(w->data, data, len);
+    w->conn = c;
+    w->len = len;
+    uv_buf_t buf = uv_buf_init((char *)w->data, (unsigned)len);
+    c->pending_write += len;
+    int rc = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write);
+    if (rc < 0) {
+        c->pending_write -= len;
+        free(w);
+        mc_conn_close(c, "write failed");
+        return;
+    }
+    if (c->pending_write > c->srv->cfg->max_pending_write)
+        mc_conn_close(c, "client too slow (send queue over limit)");
+}
+
+void mc_conn_send(mc_conn *c, const mc_buf *packet)
+{
+    if (c->closing)
+        return;
+    if (!mc_buf_ok(packet)) {
+        mc_conn_close(c, "out of memory building a packet");
+        return;
+    }
+    c->frame.len = 0;
+    mc_error err;
+    if (mc_java_frame_write(&c->frame, packet->data, packet->len, c->threshold, c->z, &err) != MC_OK) {
+        mc_srv_log(c->srv, MC_LOG_ERROR, "%s: cannot frame packet: %s", c->peer, err.message);
+        mc_conn_close(c, "packet too large");
+        return;
+    }
+    conn_write_raw(c, c->frame.data, c->frame.len);
+}
+
+/* Starts a packet in c->pkt with the id of `name` in the current state;
+ * returns false (and drops the client) when its protocol lacks the packet. */
+bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name)
+{
+    int id = mc_java_packet_id(c->protocol, state, MC_JAVA_TO_CLIENT, name);
+    c->pkt.len = 0;
+    if (id < 0) {
+        mc_srv_log(c->srv, MC_LOG_ERROR, "%s: protocol %u has no packet %s", c->peer, c->protocol, name);
+        mc_conn_close(c, "internal error: missing packet id");
+        return false;
+    }
+    mc_buf_put_varint(&c->pkt, id);
+    return true;
+}
+
+/* ------------------------------------------------------------- closing */
+
+static void on_closed(uv_handle_t *h)
+{
+    mc_conn *c = h->data;
+    mc_server *srv = c->srv;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        srv->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    srv->nconns--;
+    mc_session_free(c);
+    mc_buf_free(&c->in);
+    mc_buf_free(&c->scratch);
+    mc_buf_free(&c->pkt);
+    mc_buf_free(&c->frame);
+    mc_java_zctx_free(c->z);
+    free(c);
+}
+
+void mc_conn_close(mc_conn *c, const char *why)
+{
+    if (c->closing)
+        return;
+    c->closing = true;
+    if (c->in_game) {
+        c->srv->online--;
+        c->in_game = false;
+    }
+    if (why)
+        mc_srv_log(c->srv, c->state >= MC_JAVA_LOGIN && c->name[0] ? MC_LOG_INFO : MC_LOG_INFO,
+                   "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    uv_close((uv_handle_t *)&c->tcp, on_closed);
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+    (void)status;
+    mc_conn *c = req->data;
+    free(req);
+    uv_close((uv_handle_t *)&c->tcp, on_closed);
+}
+
+/* Closes after the queued bytes are sent (used after a disconnect packet). */
+static void conn_close_after_flush(mc_conn *c, const char *why)
+{
+    if (c->closing)
+        return;
+    c->closing = true;
+    if (c->in_game) {
+        c->srv->online--;
+        c->in_game = false;
+    }
+    mc_srv_log(c->srv, MC_LOG_INFO, "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
+    uv_read_stop((uv_stream_t *)&c->tcp);
+    uv_shutdown_t *req = malloc(sizeof *req);
+    if (!req || uv_shutdown(req, (uv_stream_t *)&c->tcp, on_shutdown) < 0) {
+        free(req);
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
+        return;
+    }
+    req->data = c;
+}
+
+/* Appends a JSON string literal (quotes included) for UTF-8 text. */
+void mc_json_string(mc_buf *b, const char *s)
+{
+    mc_buf_put_u8(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            mc_buf_put_u8(b, '\\');
+            mc_buf_put_u8(b, *p);
+        } else if (*p < 0x20) {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\u%04x", *p);
+            mc_buf_put(b, esc, 6);
+        } else {
+            mc_buf_put_u8(b, *p);
+        }
+    }
+    mc_buf_put_u8(b, '"');
+}
+
+/* Appends a text component: a JSON string before 1.20.3 (and always in the
+ * login state), a nameless NBT string tag from 1.20.3 (765) on. */
+static void put_text(mc_conn *c, mc_java_state state, const char *text)
+{
+    if (state != MC_JAVA_LOGIN && c->protocol >= 765) {
+        size_t n = strlen(text);
+        if (n > 65535)
+            n = 65535;
+        mc_buf_put_u8(&c->pkt, 8); /* TAG_String, no name (1.20.2+ network NBT) */
+        mc_buf_put_str_u16be(&c->pkt, text, n);
+        return;
+    }
+    mc_buf json;
+    mc_buf_init(&json, NULL);
+    mc_buf_put(&json, "{\"text\":", 8);
+    mc_json_string(&json, text);
+    mc_buf_put_u8(&json, '}');
+    mc_buf_put_str_varint(&c->pkt, json.data, json.len);
+    mc_buf_free(&json);
+}
+
+void mc_conn_disconnect(mc_conn *c, const char *reason)
+{
+    if (c->closing)
+        return;
+    const char *name = NULL;
+    mc_java_state st = (mc_java_state)c->state;
+    if (st == MC_JAVA_LOGIN || st == MC_JAVA_CONFIGURATION)
+        name = "disconnect";
+    else if (st == MC_JAVA_PLAY)
+        name = "kick_disconnect";
+    if (name && mc_java_packet_id(c->protocol, st, MC_JAVA_TO_CLIENT, name) >= 0) {
+        mc_conn_begin(c, st, name);
+        put_text(c, st, reason);
+        mc_conn_send(c, &c->pkt);
+    }
+    conn_close_after_flush(c, reason);
+}
+
+/* ------------------------------------------------------------ handshake */
+
+static bool protocol_supported(uint32_t p)
+{
+    return p >= MC_SERVER_MIN_PROTOCOL && p <= MC_SERVER_MAX_PROTOCOL && mc_java_protocol_known(p, NULL);
+}
+
+static void handle_handshake(mc_conn *c, mc_reader *r, int id)
+{
+    if (id != 0) {
+        mc_conn_close(c, "expected a handshake");
+        return;
+    }
+    int32_t proto = mc_read_varint(r);
+    size_t hn;
+    const uint8_t *host = mc_read_str_varint(r, 255 * 4, &hn);
+    mc_read_u16be(r);
+    int32_t next = mc_read_varint(r);
+    (void)host;
+    if (!mc_reader_ok(r)) {
+        mc_conn_close(c, "malformed handshake");
+        return;
+    }
+    c->protocol = (uint32_t)proto;
+    if (next == 1) {
+        c->state = MC_JAVA_STATUS;
+    } else if (next == 2 || next == 3) { /* 3 = transfer (1.20.5+): treated as a login */
+        c->state = MC_JAVA_LOGIN;
+        if (!protocol_supported(c->protocol)) {
+            char why[160];
+            snprintf(why, sizeof why, "Unsupported client version (protocol %d); this server speaks 1.8 to 26.1", proto);
+            /* The login disconnect packet is id 0 with a JSON string in every version. */
+            c->pkt.len = 0;
+            mc_buf_put_varint(&c->pkt, 0);
+            mc_buf json;
+            mc_buf_init(&json, NULL);
+            mc_buf_put(&json, "{\"text\":", 8);
+            mc_json_string(&json, why);
+            mc_buf_put_u8(&json, '}');
+            mc_buf_put_str_varint(&c->pkt, json.data, json.len);
+            mc_buf_free(&json);
+            mc_conn_send(c, &c->pkt);
+            conn_close_after_flush(c, why);
+        }
+    } else {
+        mc_conn_close(c, "bad next state in handshake");
+    }
+}
+
+/* --------------------------------------------------------------- status */
+
+static void handle_status(mc_conn *c, mc_reader *r, int id)
+{
+    mc_server *srv = c->srv;
+    if (id == 0 && !c->status_sent) {
+        c->status_sent = true;
+        uint32_t shown = protocol_supported(c->protocol) ? c->protocol : MC_SERVER_MAX_PROTOCOL;
+        mc_buf json;
+        mc_buf_init(&json, NULL);
+        char head[160];
+        int n = snprintf(head, sizeof head,
+                         "{\"version\":{\"name\":\"mcchunk 1.8-26.1\",\"protocol\":%u},"
+                         "\"players\":{\"max\":%d,\"online\":%d,\"sample\":[]},\"description\":{\"text\":",
+                         shown, srv->cfg->max_players, srv->online);
+        mc_buf_put(&json, head, (size_t)n);
+        mc_json_string(&json, srv->cfg->motd);
+        mc_buf_put(&json, "},\"enforcesSecureChat\":false}", 29);
+        c->pkt.len = 0;
+        mc_buf_put_varint(&c->pkt, 0);
+        mc_buf_put_str_varint(&c->pkt, json.data, json.len);
+        mc_buf_free(&json);
+        mc_conn_send(c, &c->pkt);
+    } else if (id == 1) {
+        uint64_t payload = mc_read_u64be(r);
+        if (!mc_reader_ok(r)) {
+            mc_conn_close(c, "malformed ping");
+            return;
+        }
+        c->pkt.len = 0;
+        mc_buf_put_varint(&c->pkt, 1);
+        mc_buf_put_u64be(&c->pkt, payload);
+        mc_conn_send(c, &c->pkt);
+        conn_close_after_flush(c, "status ping answered");
+    } else {
+        mc_conn_close(c, "unexpected status packet");
+    }
+}
+
+/* Appends UTF-8 text as UTF-16BE code units (BMP only; others become '?'). */
+static size_t put_utf16be(mc_buf *b, const char *s)
+{
+    size_t units = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        uint32_t cp = '?';
+        size_t n = 1;
+        if (p[0] < 0x80)
+            cp = p[0];
+        else if ((p[0] & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80)
+            cp = ((uint32_t)(p[0] & 0x1F) << 6) | (p[1] & 0x3F), n = 2;
+        else if ((p[0] & 0xF0) == 0xE0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80)
+            cp = ((uint32_t)(p[0] & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F), n = 3;
+        else
+            while (p[n] && (p[n] & 0xC0) == 0x80)
+                n++;
+        mc_buf_put_u16be(b, (uint16_t)cp);
+        units++;
+        p += n;
+    }
+    return units;
+}
+
+/* Pre-1.7 clients open with 0xFE (1.4-1.6 add 0x01 and a plugin message).
+ * The answer is a kick packet 0xFF, a u16 length in UTF-16 units, and
+ * UTF-16BE text: 1.4+ "\u00a71\0protocol\0version\0motd\0online\0max",
+ * older clients "motd\u00a7online\u00a7max". */
+static void handle_legacy_ping(mc_conn *c)
+{
+    mc_server *srv = c->srv;
+    bool v14 = c->in.len >= 2 && c->in.data[1] == 0x01;
+    char online[16], max[16];
+    snprintf(online, sizeof online, "%d", srv->online);
+    snprintf(max, sizeof max, "%d", srv->cfg->max_players);
+    mc_buf out;
+    mc_buf_init(&out, NULL);
+    mc_buf_put_u8(&out, 0xFF);
+    mc_buf_put_u16be(&out, 0);
+    size_t units = 0;
+    if (v14) {
+        const char *parts[] = {"\xc2\xa7" "1", "127", "1.8-26.1", srv->cfg->motd, online, max};
+        for (size_t i = 0; i < 6; i++) {
+            if (i) {
+                mc_buf_put_u16be(&out, 0);
+                units++;
+            }
+            units += put_utf16be(&out, parts[i]);
+        }
+    } else {
+        units += put_utf16be(&out, srv->cfg->motd);
+        units += put_utf16be(&out, "\xc2\xa7");
+        units += put_utf16be(&out, online);
+        units += put_utf16be(&out, "\xc2\xa7");
+        units += put_utf16be(&out, max);
+    }
+    if (mc_buf_ok(&out) && units <= 0xFFFF) {
+        mc_store_u16be(out.data + 1, (uint16_t)units);
+        conn_write_raw(c, out.data, out.len);
+    }
+    mc_buf_free(&out);
+    conn_close_after_flush(c, "legacy ping answered");
+}
+
+/* ---------------------------------------------------------------- login */
+
+static bool valid_name(const uint8_t *s, size_t n)
+{
+    if (n < 1 || n > 16)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] <= 0x20 || s[i] >= 0x7F)
+            return false;
+    return true;
+}
+
+static void send_login_success(mc_conn *c)
+{
+    if (!mc_conn_begin(c, MC_JAVA_LOGIN, "success"))
+        return;
+    size_t nlen = strlen(c->name);
+    if (c->protocol < 735) { /* before 1.16: the UUID as a hyphenated string */
+        char s[37];
+        mc_uuid_format(c->uuid, s);
+        mc_buf_put_str_varint(&c->pkt, s, 36);
+    } else {
+        mc_buf_put(&c->pkt, c->uuid, 16);
+    }
+    mc_buf_put_str_varint(&c->pkt, c->name, nlen);
+    if (c->protocol >= 759) /* 1.19+: profile properties (none offline) */
+        mc_buf_put_varint(&c->pkt, 0);
+    if (c->protocol >= 766 && c->protocol <= 767) /* 1.20.5-1.21.1: strictErrorHandling */
+        mc_buf_put_u8(&c->pkt, 0);
+    mc_conn_send(c, &c->pkt);
+}
+
+static void handle_login(mc_conn *c, mc_reader *r, int id)
+{
+    mc_server *srv = c->srv;
+    const char *pname = mc_java_packet_name(c->protocol, MC_JAVA_LOGIN, MC_JAVA_TO_SERVER, id);
+    if (!pname) {
+        mc_conn_disconnect(c, "Unexpected packet during login");
+        return;
+    }
+    if (!strcmp(pname, "login_start") && !c->name[0]) {
+        size_t n;
+        const uint8_t *s = mc_read_str_varint(r, 16 * 4, &n);
+        if (!mc_reader_ok(r) || !valid_name(s, n)) {
+            mc_conn_disconnect(c, "Invalid player name");
+            return;
+        }
+        memcpy(c->name, s, n);
+        c->name[n] = '\0';
+        if (srv->online >= srv->cfg->max_players) {
+            mc_conn_disconnect(c, "The server is full");
+            return;
+        }
+        mc_offline_uuid(c->name, n, c->uuid);
+        char us[37];
+        mc_uuid_format(c->uuid, us);
+        mc_srv_log(srv, MC_LOG_INFO, "%s logging in as %s (%s, protocol %u)", c->peer, c->name, us, c->protocol);
+        if (srv->cfg->compression_threshold >= 0) {
+            if (!mc_conn_begin(c, MC_JAVA_LOGIN, "compress"))
+                return;
+            mc_buf_put_varint(&c->pkt, srv->cfg->compression_threshold);
+            mc_conn_send(c, &c->pkt);
+            c->threshold = srv->cfg->compression_threshold;
+        }
+        send_login_success(c);
+        c->in_game = true;
+        srv->online++;
+        if (c->protocol < 764) { /* before 1.20.2 the client is in play at once */
+            c->state = MC_JAVA_PLAY;
+            mc_session_begin(c);
+        }
+    } else if (!strcmp(pname, "login_acknowledged") && c->name[0]) {
+        c->state = MC_JAVA_CONFIGURATION;
+        mc_session_begin(c);
+    } else {
+        mc_conn_disconnect(c, "Unexpected packet during login");
+    }
+}
+
+/* -------------------------------------------------------------- reading */
+
+static void dispatch(mc_conn *c, const uint8_t *p, size_t n)
+{
+    mc_error err;
+    mc_error_clear(&err);
+    mc_reader r;
+    mc_reader_init(&r, p, n, "packet", &err);
+    int32_t id = mc_read_varint(&r);
+    if (!mc_reader_ok(&r) || id < 0) {
+        mc_conn_close(c, "malformed packet id");
+        return;
+    }
+    switch (c->state) {
+    case MC_JAVA_HANDSHAKING: handle_handshake(c, &r, id); break;
+    case MC_JAVA_STATUS: handle_status(c, &r, id); break;
+    case MC_JAVA_LOGIN: handle_login(c, &r, id); break;
+    default: mc_session_packet(c, &r, id); break;
+    }
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    (void)suggested;
+    mc_conn *c = h->data;
+    if (!mc_buf_reserve(&c->in, 65536)) {
+        buf->base = NULL;
+        buf->len = 0;
+        return;
+    }
+    buf->base = (char *)c->in.data + c->in.len;
+    buf->len = c->in.cap - c->in.len;
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+    (void)buf;
+    mc_conn *c = s->data;
+    if (nread < 0) {
+        mc_conn_close(c, nread == UV_EOF ? "connection closed by client" : uv_strerror((int)nread));
+        return;
+    }
+    if (nread == 0)
+        return;
+    if (!buf->base) {
+        mc_conn_close(c, "out of memory");
+        return;
+    }
+    c->in.len += (size_t)nread;
+    c->bytes_received += (uint64_t)nread;
+    c->last_recv_ms = uv_now(c->srv->loop);
+    size_t off = 0;
+    while (!c->closing && off < c->in.len) {
+        if (c->state == MC_JAVA_HANDSHAKING && off == 0 && c->in.data[0] == 0xFE) {
+            handle_legacy_ping(c);
+            return;
+        }
+        const uint8_t *pkt;
+        size_t plen, used;
+        mc_error err;
+        mc_error_clear(&err);
+        mc_status st = mc_java_frame_read(c->in.data + off, c->in.len - off, c->threshold, 0, c->z, &c->scratch,
+                                          &pkt, &plen, &used, &err);
+        if (st == MC_ERR_TRUNCATED)
+            break;
+        if (st != MC_OK) {
+            mc_srv_log(c->srv, MC_LOG_WARN, "%s: bad frame: %s", c->peer, err.message);
+            mc_conn_disconnect(c, "Malformed or oversized packet");
+            return;
+        }
+        off += used;
+        dispatch(c, pkt, plen);
+    }
+    if (c->closing)
+        return;
+    if (off) {
+        memmove(c->in.data, c->in.data + off, c->in.len - off);
+        c->in.len -= off;
+    }
+}
+
+/* ------------------------------------------------------------ accepting */
+
+static void on_connection(uv_stream_t *listener, int status)
+{
+    mc_server *srv = listener->data;
+    if (status < 0) {
+        mc_srv_log(srv, MC_LOG_WARN, "accept failed: %s", uv_strerror(status));
+        return;
+    }
+    mc_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->srv = srv;
+    c->threshold = -1;
+    c->state = MC_JAVA_HANDSHAKING;
+    mc_buf_init(&c->in, NULL);
+    mc_buf_init(&c->scratch, NULL);
+    mc_buf_init(&c->pkt, NULL);
+    mc_buf_init(&c->frame, NULL);
+    c->z = mc_java_zctx_new(4);
+    uv_tcp_init(srv->loop, &c->tcp);
+    c->tcp.data = c;
+    c->next = srv->conns;
+    if (srv->conns)
+        srv->conns->prev = c;
+    srv->conns = c;
+    srv->nconns++;
+    if (!c->z || uv_accept(listener, (uv_stream_t *)&c->tcp) < 0) {
+        mc_conn_close(c, NULL);
+        return;
+    }
+    uv_tcp_nodelay(&c->tcp, 1);
+    struct sockaddr_storage ss;
+    int len = sizeof ss;
+    snprintf(c->peer, sizeof c->peer, "client");
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) == 0) {
+        char ip[64] = "?";
+        int port = 0;
+        if (ss.ss_family == AF_INET) {
+            uv_ip4_name((struct sockaddr_in *)&ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+        } else if (ss.ss_family == AF_INET6) {
+            uv_ip6_name((struct sockaddr_in6 *)&ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+        }
+        snprintf(c->peer, sizeof c->peer, "%s:%d", ip, port);
+    }
+    c->connected_ms = c->last_recv_ms = uv_now(srv->loop);
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+}
+
+/* ------------------------------------------------------- tick and stop */
+
+static void stop_server(mc_server *srv, const char *why)
+{
+    if (srv->stopping)
+        return;
+    srv->stopping = true;
+    mc_srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
+    for (mc_conn *c = srv->conns; c; c = c->next)
+        mc_conn_disconnect(c, "Server closed");
+    uv_close((uv_handle_t *)&srv->listener, NULL);
+    uv_close((uv_handle_t *)&srv->tick, NULL);
+    uv_close((uv_handle_t *)&srv->sigint, NULL);
+    uv_close((uv_handle_t *)&srv->sigterm, NULL);
+}
+
+static void on_tick(uv_timer_t *t)
+{
+    mc_server *srv = t->data;
+    uint64_t now = uv_now(srv->loop);
+    if (srv->cfg->exit_after > 0 && (double)(now - srv->started_ms) >= srv->cfg->exit_after * 1000.0) {
+        stop_server(srv, "--exit-after reached");
+        return;
+    }
+    for (mc_conn *c = srv->conns, *next; c; c = next) {
+        next = c->next;
+        if (c->closing)
+            continue;
+        if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
+            mc_conn_disconnect(c, "Timed out");
+        else if (c->state < MC_JAVA_CONFIGURATION && now - c->connected_ms > (uint64_t)srv->cfg->login_timeout_ms)
+            mc_conn_disconnect(c, "Took too long to log in");
+        else if (c->state >= MC_JAVA_CONFIGURATION)
+            mc_session_tick(c, now);
+    }
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+    stop_server(s->data, signum == SIGINT ? "interrupted" : "terminated");
+}
+
+int mc_server_run(const mc_server_config *cfg)
+{
+    mc_server srv;
+    memset(&srv, 0, sizeof srv);
+    srv.cfg = cfg;
+    srv.loop = uv_default_loop();
+    if (mc_world_open(&srv) != 0)
+        return 1;
+    struct sockaddr_storage addr;
+    int rc = uv_ip4_addr(cfg->bind, cfg->port, (struct sockaddr_in *)&addr);
+    if (rc < 0)
+        rc = uv_ip6_addr(cfg->bind, cfg->port, (struct sockaddr_in6 *)&addr);
+    if (rc < 0) {
+        mc_srv_log(&srv, MC_LOG_ERROR, "bad bind address '%s'", cfg->bind);
+        mc_world_close(&srv);
+        return 1;
+    }
+    uv_tcp_init(srv.loop, &srv.listener);
+    srv.listener.data = &srv;
+    rc = uv_tcp_bind(&srv.listener, (struct sockaddr *)&addr, 0);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&srv.listener, 128, on_connection);
+    if (rc < 0) {
+        mc_srv_log(&srv, MC_LOG_ERROR, "cannot listen on %s:%d: %s", cfg->bind, cfg->port, uv_strerror(rc));
+        uv_close((uv_handle_t *)&srv.listener, NULL);
+        uv_run(srv.loop, UV_RUN_DEFAULT);
+        mc_world_close(&srv);
+        return 1;
+    }
+    int port = cfg->port;
+    struct sockaddr_storage bound;
+    int blen = sizeof bound;
+    if (uv_tcp_getsockname(&srv.listener, (struct sockaddr *)&bound, &blen) == 0)
+        port = ntohs(bound.ss_family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
+                                                : ((struct sockaddr_in6 *)&bound)->sin6_port);
+    if (cfg->port_file) {
+        FILE *f = fopen(cfg->port_file, "w");
+        if (f) {
+            fprintf(f, "%d\n", port);
+            fclose(f);
+        }
+    }
+    uv_timer_init(srv.loop, &srv.tick);
+    srv.tick.data = &srv;
+    uv_timer_start(&srv.tick, on_tick, 250, 250);
+    uv_signal_init(srv.loop, &srv.sigint);
+    uv_signal_init(srv.loop, &srv.sigterm);
+    srv.sigint.data = srv.sigterm.data = &srv;
+    uv_signal_start(&srv.sigint, on_signal, SIGINT);
+    uv_signal_start(&srv.sigterm, on_signal, SIGTERM);
+    srv.started_ms = uv_now(srv.loop);
+    mc_srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
+    mc_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
+    uv_run(srv.loop, UV_RUN_DEFAULT);
+    mc_world_close(&srv);
+    uv_loop_close(srv.loop);
+    mc_srv_log(&srv, MC_LOG_INFO, "stopped");
+    return 0;
+}

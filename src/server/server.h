@@ -1,0 +1,39 @@
+/*
+ * server.h: the reference server's private interfaces (the server is part of
+ * the `mcchunk` tool, not of the library; it uses only public headers).
+ */
+#ifndef MC_SERVER_SERVER_H
+#define MC_SERVER_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mc_server_config {
+    const char *bind;          /* address to listen on (default 127.0.0.1) */
+    int port;                  /* TCP port (default 25565; 0 = any free port) */
+    int view_distance;         /* chunks (2..32) */
+    int max_players;
+    const char *motd;
+    int compression_threshold; /* bytes; < 0 disables compression */
+    const char *world;         /* world folder, or NULL for the built-in world */
+    double exit_after;         /* seconds; 0 = run until SIGINT/SIGTERM */
+    int idle_timeout_ms;       /* a client silent this long is dropped (vanilla: 30 s) */
+    int login_timeout_ms;      /* handshake+login must finish within this */
+    size_t max_pending_write;  /* bytes queued to a client before it counts as too slow */
+    const char *port_file;     /* if set, the bound port is written there (for tests) */
+    bool quiet;                /* log only warnings and errors */
+} mc_server_config;
+
+/* Fills a config with the defaults above. */
+void mc_server_config_defaults(mc_server_config *cfg);
+
+/* Runs the server until it is stopped (signal, exit_after). Returns 0 on a
+ * clean stop, 1 when it could not start (the reason is logged). */
+int mc_server_run(const mc_server_config *cfg);
+
+/* Oldest and newest protocol numbers the server speaks. */
+#define MC_SERVER_MIN_PROTOCOL 47u
+#define MC_SERVER_MAX_PROTOCOL 775u
+
+#endif

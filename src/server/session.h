@@ -1,0 +1,83 @@
+/*
+ * session.h: the server's shared state (server, connection) and the
+ * interfaces between its parts: the network core (server.c), the per-player
+ * session in configuration and play (session.c), and the world (world.c).
+ */
+#ifndef MC_SERVER_SESSION_H
+#define MC_SERVER_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "mcchunk/core.h"
+#include "mcchunk/java.h"
+#include "server/server.h"
+
+typedef struct mc_conn mc_conn;
+typedef struct mc_world mc_world;
+
+typedef struct mc_server {
+    const mc_server_config *cfg;
+    uv_loop_t *loop;
+    uv_tcp_t listener;
+    uv_timer_t tick;
+    uv_signal_t sigint, sigterm;
+    mc_conn *conns;
+    unsigned nconns;
+    int online; /* players past login */
+    uint64_t started_ms;
+    bool stopping;
+    mc_world *world;
+} mc_server;
+
+struct mc_conn {
+    uv_tcp_t tcp;
+    mc_server *srv;
+    mc_conn *next, *prev;
+    mc_buf in;      /* received bytes not yet cut into frames */
+    mc_buf scratch; /* inflated packet */
+    mc_buf pkt;     /* packet being built */
+    mc_buf frame;   /* framed packet being sent */
+    mc_java_zctx *z;
+    int state;         /* an mc_java_state */
+    uint32_t protocol; /* from the handshake */
+    int threshold;     /* compression threshold in force, < 0 off */
+    bool closing;
+    bool in_game; /* counted in srv->online */
+    bool status_sent;
+    uint64_t connected_ms, last_recv_ms;
+    size_t pending_write;
+    uint64_t bytes_sent, bytes_received;
+    char peer[64];
+    char name[17];
+    uint8_t uuid[16];
+    void *session; /* session.c's per-player state */
+};
+
+enum { MC_LOG_INFO, MC_LOG_WARN, MC_LOG_ERROR };
+void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Network core services for the session. */
+bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name);
+void mc_conn_send(mc_conn *c, const mc_buf *packet);
+void mc_conn_disconnect(mc_conn *c, const char *reason);
+void mc_conn_close(mc_conn *c, const char *why);
+void mc_json_string(mc_buf *b, const char *s);
+
+/* Session: called when a player enters configuration (1.20.2+) or play
+ * (older), for each packet in those states, on every tick, and on close. */
+void mc_session_begin(mc_conn *c);
+void mc_session_packet(mc_conn *c, mc_reader *r, int id);
+void mc_session_tick(mc_conn *c, uint64_t now_ms);
+void mc_session_free(mc_conn *c);
+
+/* World: opened before listening (0 ok), closed after the loop ends. */
+int mc_world_open(mc_server *srv);
+void mc_world_close(mc_server *srv);
+
+#endif

@@ -1,0 +1,141 @@
+// test_server_protocol.js: `mcchunk serve` against minecraft-protocol, an
+// independent client implementation, for every version it speaks (1.8.8 to
+// 26.1): server-list ping, offline login (Set Compression, Login Success in
+// each era's shape, the offline UUID), the disconnect packet of each era;
+// the pre-1.7 legacy pings over a raw socket; and the bad-client cases
+// (oversized frame, garbage, unsupported version, idle client).
+'use strict'
+const assert = require('assert')
+const crypto = require('crypto')
+const net = require('net')
+const mc = require('minecraft-protocol')
+const { startServer } = require('./server_util')
+
+const versions = mc.supportedVersions.filter(v => v !== '1.7')
+
+function offlineUuid (name) {
+  const h = crypto.createHash('md5').update('OfflinePlayer:' + name).digest()
+  h[6] = (h[6] & 0x0f) | 0x30
+  h[8] = (h[8] & 0x3f) | 0x80
+  const x = h.toString('hex')
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`
+}
+
+function textOf (reason) {
+  // JSON string (before 1.20.3) or NBT (1.20.3+) as parsed by minecraft-protocol.
+  if (typeof reason === 'string') {
+    try { const j = JSON.parse(reason); return typeof j === 'string' ? j : j.text } catch { return reason }
+  }
+  if (reason && reason.type === 'string') return reason.value
+  if (reason && reason.type === 'compound') return reason.value.text.value
+  return JSON.stringify(reason)
+}
+
+function login (port, version, username) {
+  return new Promise((resolve, reject) => {
+    const c = mc.createClient({ host: '127.0.0.1', port, username, version, auth: 'offline' })
+    const seen = { compression: null, uuid: null, reason: null }
+    const timer = setTimeout(() => { c.end(); reject(new Error(`${version}: login timed out`)) }, 15000)
+    c.on('compress', p => { seen.compression = p.threshold })
+    c.on('success', p => { seen.uuid = p.uuid })
+    c.on('disconnect', p => { seen.reason = textOf(p.reason) })
+    c.on('kick_disconnect', p => { seen.reason = textOf(p.reason) })
+    c.on('error', e => { clearTimeout(timer); reject(new Error(`${version}: ${e.message}`)) })
+    c.on('end', () => { clearTimeout(timer); resolve(seen) })
+  })
+}
+
+function raw (port, bytes, { waitMs = 3000 } = {}) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1')
+    let got = Buffer.alloc(0)
+    const timer = setTimeout(() => { s.destroy(); resolve({ data: got, closed: false }) }, waitMs)
+    s.on('connect', () => s.write(bytes))
+    s.on('data', d => { got = Buffer.concat([got, d]) })
+    s.on('error', () => {})
+    s.on('close', () => { clearTimeout(timer); resolve({ data: got, closed: true }) })
+  })
+}
+
+function utf16be (buf) {
+  let s = ''
+  for (let i = 0; i + 1 < buf.length; i += 2) s += String.fromCharCode(buf.readUInt16BE(i))
+  return s
+}
+
+let passed = 0; let failed = 0
+async function check (name, fn) {
+  try { await fn(); passed++; console.log('ok   ' + name) } catch (e) { failed++; console.log('FAIL ' + name + ': ' + e.message) }
+}
+
+;(async () => {
+  const srv = await startServer(['--motd', 'mcchunk test', '--max-players', '7'])
+  try {
+    for (const v of versions) {
+      await check(`status ${v}`, async () => {
+        const r = await mc.ping({ host: '127.0.0.1', port: srv.port, version: v })
+        assert.strictEqual(r.version.protocol, require('minecraft-data')(v).version.version)
+        assert.strictEqual(r.players.max, 7)
+        assert.strictEqual(r.description.text, 'mcchunk test')
+      })
+      await check(`login ${v}`, async () => {
+        const name = 'bot_' + v.replace(/\./g, '')
+        const seen = await login(srv.port, v, name)
+        assert.strictEqual(seen.compression, 256, 'Set Compression threshold')
+        assert.strictEqual(seen.uuid, offlineUuid(name), 'offline UUID')
+        assert.ok(seen.reason && seen.reason.includes('mcchunk serve'), 'disconnect reason: ' + seen.reason)
+      })
+    }
+    await check('legacy ping 1.4-1.6', async () => {
+      const { data } = await raw(srv.port, Buffer.from([0xfe, 0x01, 0xfa]))
+      assert.strictEqual(data[0], 0xff)
+      const n = data.readUInt16BE(1)
+      const s = utf16be(data.subarray(3))
+      assert.strictEqual(s.length, n)
+      assert.deepStrictEqual(s.split('\0'), ['\u00a71', '127', '1.8-26.1', 'mcchunk test', '0', '7'])
+    })
+    await check('legacy ping beta', async () => {
+      const { data } = await raw(srv.port, Buffer.from([0xfe]))
+      assert.strictEqual(data[0], 0xff)
+      assert.strictEqual(utf16be(data.subarray(3)), 'mcchunk test\u00a70\u00a77')
+    })
+    await check('oversized frame is refused', async () => {
+      // Length varint 0x3fffff (> 2 MiB): dropped at once, not buffered.
+      const { closed } = await raw(srv.port, Buffer.from([0xff, 0xff, 0xff, 0x01]))
+      assert.ok(closed)
+    })
+    await check('garbage handshake is refused', async () => {
+      const { closed } = await raw(srv.port, Buffer.from([0x05, 0x07, 0xff, 0xff, 0xff, 0xff]))
+      assert.ok(closed)
+    })
+    await check('unsupported protocol gets a reason', async () => {
+      // handshake: protocol 5 (1.7.10), host "x", port, next state login; then login start.
+      const hs = Buffer.from([0x00, 0x05, 0x01, 0x78, 0x63, 0xdd, 0x02])
+      const ls = Buffer.from([0x00, 0x03, 0x62, 0x6f, 0x74])
+      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
+      const { data, closed } = await raw(srv.port, Buffer.concat([frame(hs), frame(ls)]))
+      assert.ok(closed)
+      assert.ok(data.toString('utf8').includes('Unsupported client version'))
+    })
+  } finally {
+    const code = await srv.stop()
+    await check('server stops cleanly', async () => assert.strictEqual(code, 0))
+  }
+  const idle = await startServer(['--idle-timeout', '1', '--compression-threshold', '-1'])
+  try {
+    await check('idle client is dropped', async () => {
+      const t0 = Date.now()
+      const { closed } = await raw(idle.port, Buffer.alloc(0), { waitMs: 5000 })
+      assert.ok(closed && Date.now() - t0 < 4500, 'not dropped in time')
+    })
+    await check('login without compression', async () => {
+      const seen = await login(idle.port, '1.20.4', 'plain')
+      assert.strictEqual(seen.compression, null)
+      assert.strictEqual(seen.uuid, offlineUuid('plain'))
+    })
+  } finally {
+    await idle.stop()
+  }
+  console.log(`${passed} passed, ${failed} failed`)
+  process.exit(failed ? 1 : 0)
+})()

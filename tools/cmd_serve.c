@@ -1,0 +1,95 @@
+/* cmd_serve.c: `mcchunk serve`, the reference server (src/server/). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "server/server.h"
+
+static void help(FILE *out)
+{
+    fputs("usage: mcchunk serve [--world DIR] [--bind ADDR] [--port N] [--view-distance N]\n"
+          "                     [--max-players N] [--motd TEXT] [--compression-threshold N]\n"
+          "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE] [--quiet]\n\n"
+          "Serves a world to Minecraft Java Edition clients 1.8 to 26.1, each in its own protocol,\n"
+          "in offline mode (no Mojang authentication). Answers server-list pings of every version\n"
+          "(including the pre-1.7 legacy ping) and logs players in with the UUIDs the game derives\n"
+          "for offline players.\n\n"
+          "  --world DIR               a Java world folder (default: the built-in world)\n"
+          "  --bind ADDR               address to listen on (default 127.0.0.1)\n"
+          "  --port N                  TCP port (default 25565; 0 picks a free port)\n"
+          "  --view-distance N         chunks around the player, 2..32 (default 10)\n"
+          "  --max-players N           (default 20)\n"
+          "  --motd TEXT               server-list message\n"
+          "  --compression-threshold N packets of N bytes or more are compressed; -1 turns\n"
+          "                            compression off (default 256)\n"
+          "  --idle-timeout SECONDS    drop clients silent this long (default 30)\n"
+          "  --exit-after SECONDS      stop by itself after this long (tests, demos)\n"
+          "  --port-file FILE          write the bound port to FILE once listening\n"
+          "  --quiet                   log only warnings and errors\n",
+          out);
+}
+
+static bool int_arg(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+int mc_cmd_serve(int argc, char **argv)
+{
+    mc_server_config cfg;
+    mc_server_config_defaults(&cfg);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return MC_EXIT_OK;
+        } else if (!strcmp(a, "--quiet")) {
+            cfg.quiet = true;
+            continue;
+        } else if (!v) {
+            ok = false;
+        } else if (!strcmp(a, "--world")) {
+            cfg.world = v;
+        } else if (!strcmp(a, "--bind")) {
+            cfg.bind = v;
+        } else if (!strcmp(a, "--port")) {
+            ok = int_arg(v, 0, 65535, &cfg.port);
+        } else if (!strcmp(a, "--view-distance")) {
+            ok = int_arg(v, 2, 32, &cfg.view_distance);
+        } else if (!strcmp(a, "--max-players")) {
+            ok = int_arg(v, 0, 100000, &cfg.max_players);
+        } else if (!strcmp(a, "--motd")) {
+            cfg.motd = v;
+        } else if (!strcmp(a, "--compression-threshold")) {
+            ok = int_arg(v, -1, 8388608, &cfg.compression_threshold);
+        } else if (!strcmp(a, "--idle-timeout")) {
+            int s = 0;
+            ok = int_arg(v, 1, 86400, &s);
+            cfg.idle_timeout_ms = s * 1000;
+        } else if (!strcmp(a, "--exit-after")) {
+            char *end;
+            cfg.exit_after = strtod(v, &end);
+            ok = *end == '\0' && cfg.exit_after > 0;
+        } else if (!strcmp(a, "--port-file")) {
+            cfg.port_file = v;
+        } else {
+            fprintf(stderr, "mcchunk serve: unknown option '%s'\n", a);
+            help(stderr);
+            return MC_EXIT_USAGE;
+        }
+        if (!ok) {
+            fprintf(stderr, "mcchunk serve: bad or missing value for %s\n", a);
+            return MC_EXIT_USAGE;
+        }
+        i++;
+    }
+    return mc_server_run(&cfg) == 0 ? MC_EXIT_OK : MC_EXIT_FAIL;
+}
