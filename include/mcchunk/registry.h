@@ -54,6 +54,165 @@ MC_API const char *mc_registry_name(const mc_registry *reg);
 /* Finds a Java registry by release name ("1.21.4", "1.8.9") or NULL. */
 MC_API const mc_registry *mc_registry_find(const char *version);
 
+/* ===================================================================== */
+/* Everything below extends the contract (registry module API).          */
+
+/* A state id that names no state ("not found", "end of iteration"). */
+#define MC_STATE_NONE 0xFFFFFFFFu
+
+/* ------------------------------------------------------------ finding */
+
+/* Java registry of the newest release with this protocol number (47 ->
+ * 1.8.9, 769 -> 1.21.4), or NULL. */
+MC_API const mc_registry *mc_registry_find_protocol(int32_t protocol);
+/* Java registry for a chunk's DataVersion: the release with exactly that
+ * DataVersion, else the first release after it (a snapshot's blocks are
+ * those of the release it leads to: 18w22a, DV 1497 -> 1.13), or NULL when
+ * it is newer than every release with a registry. */
+MC_API const mc_registry *mc_registry_find_data_version(int32_t data_version);
+/* Bedrock registry by version ("1.21.60", "1.20.80"; minecraft-data's list
+ * of Bedrock versions), or NULL. */
+MC_API const mc_registry *mc_registry_find_bedrock(const char *version);
+/* mc_registry_find or mc_registry_find_bedrock. */
+MC_API const mc_registry *mc_registry_find_edition(mc_edition edition, const char *version);
+
+/* All registries (Java first, oldest first; then Bedrock), for iteration. */
+MC_API size_t mc_registry_count(void);
+MC_API const mc_registry *mc_registry_at(size_t index);
+
+/* -------------------------------------------------------- version table */
+
+typedef struct mc_version_info {
+    const char *name;            /* "1.21.4" */
+    int32_t protocol;            /* 769 (Bedrock: the network protocol, 0 when unknown) */
+    int32_t data_version;        /* 4189 (Bedrock: 0) */
+    const mc_registry *registry; /* NULL for releases newer than the tables */
+} mc_version_info;
+
+/* Every Java release from 1.8 on, oldest first (minecraft-data's
+ * protocolVersions.json). Returns false when index is out of range. */
+MC_API size_t mc_java_version_count(void);
+MC_API bool mc_java_version_at(size_t index, mc_version_info *out);
+/* The Java release with this exact name; false when unknown. */
+MC_API bool mc_java_version_find(const char *name, mc_version_info *out);
+/* The Bedrock versions that have a registry, oldest first. */
+MC_API size_t mc_bedrock_version_count(void);
+MC_API bool mc_bedrock_version_at(size_t index, mc_version_info *out);
+
+/* --------------------------------------------------------------- states */
+
+/* True when `state` names a state (MC_STATE_VALID). */
+MC_API bool mc_registry_state_valid(const mc_registry *reg, uint32_t state);
+/* Iteration over the valid states in id order:
+ *   for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
+ *        s = mc_registry_next_state(reg, s)) ...
+ * (MC_STATE_NONE as the argument starts at the first state.) */
+MC_API uint32_t mc_registry_next_state(const mc_registry *reg, uint32_t state);
+
+/* The block name of a state, "minecraft:oak_stairs", or NULL when invalid.
+ * Java 1.8-1.12 names are the legacy ones ("minecraft:grass" is id 2). */
+MC_API const char *mc_registry_state_name(const mc_registry *reg, uint32_t state);
+/* Number of properties of the state's block (0 for invalid states). Java
+ * 1.8-1.12 states have one property, "meta" (the metadata, "0".."15"). */
+MC_API unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state);
+/* Property `index` (the game's order) of a state: key and value strings,
+ * valid for the life of the process. False when out of range. */
+MC_API bool mc_registry_state_prop(const mc_registry *reg, uint32_t state, unsigned index,
+                                   const char **key, const char **value);
+/* The value of property `key` of a state, or NULL. */
+MC_API const char *mc_registry_state_prop_value(const mc_registry *reg, uint32_t state,
+                                                const char *key);
+/* Default state of a block ("minecraft:" may be omitted), or MC_STATE_NONE. */
+MC_API uint32_t mc_registry_default_state(const mc_registry *reg, const char *name);
+
+/* One property of a lookup; lengths let callers pass slices of a larger text. */
+typedef struct mc_state_prop {
+    const char *key;
+    size_t key_len;
+    const char *value;
+    size_t value_len;
+} mc_state_prop;
+
+/* The state of block `name` (name_len bytes; "minecraft:" may be omitted)
+ * with the given properties; properties not given take the block's default
+ * state's values. MC_ERR_NOT_FOUND (with a message in err) for an unknown
+ * block, property or value. Thread-safe; the first call per registry builds
+ * its name hash table. */
+MC_API mc_status mc_registry_lookup(const mc_registry *reg, const char *name, size_t name_len,
+                                    const mc_state_prop *props, size_t prop_count,
+                                    uint32_t *state, mc_error *err);
+/* Parses "minecraft:oak_stairs[facing=east,half=top]" (also "oak_stairs",
+ * "stone[]") and looks it up as mc_registry_lookup does. MC_ERR_MALFORMED
+ * for bad syntax, MC_ERR_LIMIT beyond 64 properties. */
+MC_API mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size_t len,
+                                         uint32_t *state, mc_error *err);
+
+/* Output options of mc_registry_format_state. */
+enum {
+    MC_FORMAT_SORTED = 1u << 0, /* properties sorted by key (else the game's order) */
+    MC_FORMAT_NO_NAMESPACE = 1u << 1 /* omit "minecraft:" */
+};
+/* Writes "minecraft:name[k=v,...]" (no brackets without properties) into
+ * buf (always NUL-terminated when cap > 0, truncated if needed). Returns the
+ * length the full text needs (as snprintf), 0 for an invalid state. */
+MC_API size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *buf,
+                                       size_t cap, unsigned options);
+
+/* Bedrock: the hashed runtime id of a state (used when StartGame's
+ * block_network_ids_are_hashes is set): FNV-1a 32 of the state's NBT
+ * {name, states} (see src/registry/bedrock_hash.c). MC_STATE_NONE for Java
+ * registries and invalid states. */
+MC_API uint32_t mc_registry_state_hash(const mc_registry *reg, uint32_t state);
+/* The state (sorted-list runtime id) with that hash, or MC_STATE_NONE. */
+MC_API uint32_t mc_registry_state_from_hash(const mc_registry *reg, uint32_t hash);
+
+/* --------------------------------------------------------------- biomes */
+
+/* "minecraft:plains", or NULL for an id no biome has. */
+MC_API const char *mc_registry_biome_name(const mc_registry *reg, uint32_t id);
+/* Id of a biome ("minecraft:" may be omitted), or MC_STATE_NONE. */
+MC_API uint32_t mc_registry_biome_id(const mc_registry *reg, const char *name);
+
+/* ---------------------------------------------------------- translation */
+
+/* How a state was translated (bits; 0 = exactly). */
+enum {
+    MC_TRANSLATE_PROP_DROPPED = 1u << 0,    /* the target block lacks a property; dropped */
+    MC_TRANSLATE_VALUE_DEFAULTED = 1u << 1, /* the target lacks a value; the default's taken */
+    MC_TRANSLATE_RENAMED = 1u << 2,         /* same block under another name (grass -> short_grass) */
+    MC_TRANSLATE_ANCESTOR = 1u << 3,        /* block absent; its closest older relative used */
+    MC_TRANSLATE_AIR = 1u << 4,             /* nothing fits (or invalid source): air */
+    MC_TRANSLATE_MAPPED = 1u << 5           /* through a data table (legacy.json, blocksJ2B/B2J) */
+};
+
+/* Translates one state of `from` into `to`:
+ *  - same block name (or a known rename), properties matched by name;
+ *  - a property the target lacks is dropped; a value it lacks becomes the
+ *    target block's default; properties only the target has take defaults;
+ *  - a block the target lacks becomes its closest known ancestor (a short
+ *    table of renames and "newer variant of" rules: cherry_stairs ->
+ *    oak_stairs, deepslate_iron_ore -> iron_ore, ...), else air;
+ *  - Java 1.8-1.12 <-> 1.13+ goes through legacy.json (1.12 id:meta <->
+ *    1.13 state); Java <-> Bedrock through blocksJ2B/blocksB2J of the
+ *    Bedrock registry's version.
+ * `how` (may be NULL) receives MC_TRANSLATE_* bits. Invalid states give the
+ * target's air. Slow path (hashing names); use mc_registry_map for columns. */
+MC_API uint32_t mc_registry_translate_state(const mc_registry *from, const mc_registry *to,
+                                            uint32_t state, unsigned *how);
+/* The translation map from -> to: an array of mc_registry_state_count(from)
+ * state ids of `to` (map[s] = mc_registry_translate_state(from, to, s)).
+ * Built on first use, cached for the life of the process, shared between
+ * threads (lock-free); never free it. NULL only when memory runs out. */
+MC_API const uint32_t *mc_registry_map(const mc_registry *from, const mc_registry *to);
+
+/* Applies a map to one id, bounds-checked: ids beyond the source registry
+ * become `fallback` (normally mc_registry_air(to)). */
+static inline uint32_t mc_registry_map_apply(const uint32_t *map, uint32_t from_count,
+                                             uint32_t state, uint32_t fallback)
+{
+    return state < from_count ? map[state] : fallback;
+}
+
 #ifdef __cplusplus
 }
 #endif

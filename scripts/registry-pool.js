@@ -1,0 +1,85 @@
+/*
+ * registry-pool.js: the deduplicating pools behind gen-registries.js.
+ *
+ * Everything a registry table refers to is interned here exactly once:
+ * strings (one NUL-separated pool, referenced by byte offset), value lists
+ * (runs of string offsets), property definitions (name + value list),
+ * property lists (runs of property-definition indices, in the game's order),
+ * per-state flag sequences (runs of bytes) and block kinds (name, property
+ * list, default state offset, flags). The C side mirrors these arrays.
+ */
+'use strict';
+
+function create() {
+    const strings = new Map();
+    let stringBytes = 0;
+    const stringList = [];
+    const valueRefs = [], valueLists = new Map();
+    const propdefs = [], propdefMap = new Map();
+    const propLists = [], propListMap = new Map();
+    const flagBytes = [], flagMap = new Map();
+    const kinds = [], kindMap = new Map();
+
+    function str(s) {
+        if (!strings.has(s)) {
+            strings.set(s, stringBytes);
+            stringList.push(s);
+            stringBytes += Buffer.byteLength(s, 'utf8') + 1;
+        }
+        return strings.get(s);
+    }
+    function valueList(values) {
+        const refs = values.map(str);
+        const key = refs.join(',');
+        if (!valueLists.has(key)) {
+            valueLists.set(key, valueRefs.length);
+            valueRefs.push(...refs);
+        }
+        return valueLists.get(key);
+    }
+    function propdef(name, values) {
+        const n = str(name), v = valueList(values);
+        const key = n + ':' + v + ':' + values.length;
+        if (!propdefMap.has(key)) {
+            propdefMap.set(key, propdefs.length);
+            propdefs.push({ name: n, values: v, count: values.length, jsName: name, jsValues: values });
+        }
+        return propdefMap.get(key);
+    }
+    function propList(props) {
+        const ids = props.map((p) => propdef(p.name, p.values));
+        const key = ids.join(',');
+        if (!propListMap.has(key)) {
+            propListMap.set(key, propLists.length);
+            propLists.push(...ids);
+        }
+        return propListMap.get(key);
+    }
+    function flagSeq(seq) {
+        const key = seq.join(',');
+        if (!flagMap.has(key)) {
+            flagMap.set(key, flagBytes.length);
+            flagBytes.push(...seq);
+        }
+        return flagMap.get(key);
+    }
+    /* A block kind. Flags are stored once per kind when uniform, else as a
+     * flag sequence (one byte per state of the block). */
+    function kind(name, props, defaultOff, stateFlags) {
+        const n = str(name);
+        const pl = props.length ? propList(props) : 0;
+        const uniform = stateFlags.every((f) => f === stateFlags[0]);
+        const seq = uniform ? 0xffffffff : flagSeq(stateFlags);
+        const key = [n, pl, props.length, defaultOff, uniform ? 'u' + stateFlags[0] : 's' + seq].join('|');
+        if (!kindMap.has(key)) {
+            kindMap.set(key, kinds.length);
+            kinds.push({ name: n, jsName: name, props: pl, nprops: props.length, jsProps: props,
+                count: stateFlags.length, defaultOff, base: stateFlags[0], seq, flags: stateFlags });
+        }
+        return kindMap.get(key);
+    }
+    return { str, valueList, propdef, propList, flagSeq, kind, kinds, propdefs, propLists,
+        valueRefs, flagBytes, stringList, stringBytes: () => stringBytes };
+}
+
+module.exports = { create };

@@ -1,0 +1,103 @@
+/*
+ * regdata.h: layout of the generated registry tables (src/registry/data/,
+ * written by scripts/gen-registries.js) and the module's private helpers.
+ *
+ * Strings live once in mc__reg_strings and are referenced by byte offset.
+ * A property definition is a name and an ordered list of values; a block
+ * "kind" is a name, a run of property definitions (the game's order), the
+ * default state's offset and the per-state flags. A flattened registry is,
+ * per block, a kind index and the block's first state id; the state id of a
+ * property combination is first + mixed-radix index of the value indices,
+ * first property slowest (the game's numbering). A legacy registry (Java
+ * 1.8-1.12) is, per block id, a name, the mask of valid metadata values and
+ * 16 flag bytes; its state ids are id<<4|meta.
+ */
+#ifndef MC_REGISTRY_REGDATA_H
+#define MC_REGISTRY_REGDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcchunk/registry.h"
+
+#define MC__NONE 0xFFFFFFFFu
+
+enum { MC__KIND_LEGACY = 0, MC__KIND_FLAT = 1 };
+
+/* NBT types of Bedrock property values (Java values are all strings). */
+enum { MC__PT_STRING = 0, MC__PT_BYTE = 1, MC__PT_INT = 2 };
+
+typedef struct mc__propdef {
+    uint32_t name;   /* string offset */
+    uint32_t values; /* index of the first value in mc__reg_value_refs */
+    uint32_t count;  /* number of values */
+    uint32_t type;   /* MC__PT_* (Bedrock hashing needs it) */
+} mc__propdef;
+
+typedef struct mc__kind {
+    uint32_t name;        /* string offset, "minecraft:..." */
+    uint32_t props;       /* index of the first entry in mc__reg_prop_lists */
+    uint32_t flag_seq;    /* MC__NONE: all states have base_flags; else offset in mc__reg_flag_bytes */
+    uint32_t count;       /* number of states */
+    uint32_t default_off; /* default state - first state */
+    uint8_t nprops;
+    uint8_t base_flags;
+} mc__kind;
+
+typedef struct mc__legacy_block {
+    uint32_t name;     /* string offset; MC__NONE: no block with this id */
+    uint32_t flag_seq; /* 16 flag bytes (one per meta) in mc__reg_flag_bytes */
+    uint16_t valid;    /* bit m: id:m is a state */
+} mc__legacy_block;
+
+struct mc_registry {
+    uint32_t name;        /* display name (string offset) */
+    uint8_t edition;      /* mc_edition */
+    uint8_t kind;         /* MC__KIND_* */
+    uint16_t index;       /* global index: Java registries, then Bedrock */
+    uint32_t state_count;
+    uint32_t block_count;
+    const uint16_t *block_kinds; /* FLAT: kind of each block */
+    const uint32_t *block_min;   /* FLAT: first state of each block (ascending) */
+    const mc__legacy_block *legacy; /* LEGACY: per block id */
+    uint32_t biome_count;
+    const uint32_t *biomes;      /* string offsets by id (MC__NONE: unused id) */
+    const uint32_t *hashes;      /* Bedrock: hashed runtime id per state */
+    const uint32_t *j2b;         /* Bedrock: Java state (of java_index) -> this registry */
+    const uint32_t *b2j;         /* Bedrock: state -> Java state of java_index */
+    uint32_t java_index;         /* Bedrock: the Java registry j2b is keyed by */
+};
+
+typedef struct mc__version {
+    uint32_t name;
+    int32_t protocol;
+    int32_t data_version;
+    int32_t registry; /* index in mc__java_registries / mc__bedrock_registries, -1: none */
+} mc__version;
+
+extern const char mc__reg_strings[];
+extern const uint32_t mc__reg_strings_size;
+extern const uint32_t mc__reg_value_refs[];
+extern const mc__propdef mc__reg_propdefs[];
+extern const uint16_t mc__reg_prop_lists[];
+extern const uint8_t mc__reg_flag_bytes[];
+extern const mc__kind mc__reg_kinds[];
+extern const uint32_t mc__reg_kind_count;
+
+extern const struct mc_registry mc__java_registries[];
+extern const uint32_t mc__java_registry_count;
+extern const uint32_t mc__java_pivot;
+extern const uint16_t mc__legacy_to_pivot[4096];
+extern const uint16_t mc__pivot_to_legacy[];
+extern const uint32_t mc__pivot_to_legacy_count;
+extern const mc__version mc__java_versions[];
+extern const uint32_t mc__java_version_count;
+
+extern const struct mc_registry mc__bedrock_registries[];
+extern const uint32_t mc__bedrock_registry_count;
+extern const mc__version mc__bedrock_versions[];
+extern const uint32_t mc__bedrock_version_count;
+
+static inline const char *mc__str(uint32_t off) { return mc__reg_strings + off; }
+
+#endif

@@ -1,0 +1,631 @@
+/*
+ * registry.c: block-state and biome registries over the generated tables of
+ * src/registry/data/ (layout in regdata.h).
+ *
+ * The tables are const and compact: a flattened registry knows, per block,
+ * only its kind and first state id, so a state is found by binary search on
+ * the first ids and its properties are the mixed-radix digits of its offset
+ * inside the block. Looking a state up by name needs a hash table; that is
+ * built once per registry on first use and published with an atomic
+ * compare-and-swap (a thread that loses the race frees its copy), so the
+ * module has no unsynchronised mutable state and needs no locks.
+ */
+#include "registry/registry_internal.h"
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const meta_strings[16] = {"0", "1", "2",  "3",  "4",  "5",  "6",  "7",
+                                             "8", "9", "10", "11", "12", "13", "14", "15"};
+static const char ns[] = "minecraft:";
+#define NS_LEN (sizeof ns - 1)
+
+/* ------------------------------------------------------------ registries */
+
+size_t mc_registry_count(void)
+{
+    return (size_t)mc__java_registry_count + mc__bedrock_registry_count;
+}
+
+const mc_registry *mc_registry_at(size_t index)
+{
+    if (index < mc__java_registry_count)
+        return &mc__java_registries[index];
+    index -= mc__java_registry_count;
+    if (index < mc__bedrock_registry_count)
+        return &mc__bedrock_registries[index];
+    return NULL;
+}
+
+uint32_t mc_registry_state_count(const mc_registry *reg) { return reg ? reg->state_count : 0; }
+uint32_t mc_registry_biome_count(const mc_registry *reg) { return reg ? reg->biome_count : 0; }
+mc_edition mc_registry_edition(const mc_registry *reg) { return reg ? (mc_edition)reg->edition : MC_EDITION_JAVA; }
+const char *mc_registry_name(const mc_registry *reg) { return reg ? mc__str(reg->name) : NULL; }
+
+static unsigned bits_for(uint32_t count)
+{
+    unsigned bits = 0;
+    while (bits < 32 && (1ull << bits) < count)
+        bits++;
+    return bits;
+}
+
+unsigned mc_registry_direct_bits(const mc_registry *reg) { return bits_for(mc_registry_state_count(reg)); }
+unsigned mc_registry_biome_direct_bits(const mc_registry *reg) { return bits_for(mc_registry_biome_count(reg)); }
+
+/* ------------------------------------------------------------- versions */
+
+static void version_info(const mc__version *v, const struct mc_registry *regs, mc_version_info *out)
+{
+    out->name = mc__str(v->name);
+    out->protocol = v->protocol;
+    out->data_version = v->data_version;
+    out->registry = v->registry >= 0 ? &regs[v->registry] : NULL;
+}
+
+size_t mc_java_version_count(void) { return mc__java_version_count; }
+
+bool mc_java_version_at(size_t index, mc_version_info *out)
+{
+    if (index >= mc__java_version_count || !out)
+        return false;
+    version_info(&mc__java_versions[index], mc__java_registries, out);
+    return true;
+}
+
+bool mc_java_version_find(const char *name, mc_version_info *out)
+{
+    if (!name)
+        return false;
+    for (uint32_t i = 0; i < mc__java_version_count; i++)
+        if (!strcmp(mc__str(mc__java_versions[i].name), name))
+            return mc_java_version_at(i, out);
+    return false;
+}
+
+size_t mc_bedrock_version_count(void) { return mc__bedrock_version_count; }
+
+bool mc_bedrock_version_at(size_t index, mc_version_info *out)
+{
+    if (index >= mc__bedrock_version_count || !out)
+        return false;
+    version_info(&mc__bedrock_versions[index], mc__bedrock_registries, out);
+    return true;
+}
+
+const mc_registry *mc_registry_find(const char *version)
+{
+    mc_version_info info;
+    if (mc_java_version_find(version, &info))
+        return info.registry;
+    return NULL;
+}
+
+const mc_registry *mc_registry_find_protocol(int32_t protocol)
+{
+    const mc_registry *found = NULL;
+    for (uint32_t i = 0; i < mc__java_version_count; i++) {
+        const mc__version *v = &mc__java_versions[i];
+        if (v->protocol == protocol && v->registry >= 0)
+            found = &mc__java_registries[v->registry]; /* keep the newest */
+    }
+    return found;
+}
+
+const mc_registry *mc_registry_find_data_version(int32_t data_version)
+{
+    /* the table is oldest first, and DataVersions grow with releases */
+    for (uint32_t i = 0; i < mc__java_version_count; i++) {
+        const mc__version *v = &mc__java_versions[i];
+        if (v->data_version >= data_version)
+            return v->registry >= 0 ? &mc__java_registries[v->registry] : NULL;
+    }
+    return NULL;
+}
+
+const mc_registry *mc_registry_find_bedrock(const char *version)
+{
+    if (!version)
+        return NULL;
+    for (uint32_t i = 0; i < mc__bedrock_version_count; i++)
+        if (!strcmp(mc__str(mc__bedrock_versions[i].name), version))
+            return &mc__bedrock_registries[mc__bedrock_versions[i].registry];
+    return NULL;
+}
+
+const mc_registry *mc_registry_find_edition(mc_edition edition, const char *version)
+{
+    return edition == MC_EDITION_BEDROCK ? mc_registry_find_bedrock(version) : mc_registry_find(version);
+}
+
+/* --------------------------------------------------------- state access */
+
+uint32_t mc__block_of_state(const mc_registry *reg, uint32_t state)
+{
+    if (reg->kind != MC__KIND_FLAT || state >= reg->state_count)
+        return MC__NONE;
+    uint32_t lo = 0, hi = reg->block_count; /* find the last block with min <= state */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (reg->block_min[mid] <= state)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool mc_registry_state_valid(const mc_registry *reg, uint32_t state)
+{
+    return (mc_registry_state_flags(reg, state) & MC_STATE_VALID) != 0;
+}
+
+uint32_t mc_registry_state_flags(const mc_registry *reg, uint32_t state)
+{
+    if (!reg || state >= reg->state_count)
+        return 0;
+    if (reg->kind == MC__KIND_LEGACY) {
+        uint32_t id = state >> 4, meta = state & 15;
+        if (id >= reg->block_count)
+            return 0;
+        const mc__legacy_block *b = &reg->legacy[id];
+        if (b->name == MC__NONE || !(b->valid & (1u << meta)))
+            return 0;
+        return mc__reg_flag_bytes[b->flag_seq + meta];
+    }
+    uint32_t b = mc__block_of_state(reg, state);
+    const mc__kind *k = mc__kind_of(reg, b);
+    if (k->flag_seq == MC__NONE)
+        return k->base_flags;
+    return mc__reg_flag_bytes[k->flag_seq + (state - reg->block_min[b])];
+}
+
+uint32_t mc_registry_next_state(const mc_registry *reg, uint32_t state)
+{
+    if (!reg)
+        return MC_STATE_NONE;
+    uint32_t s = state == MC_STATE_NONE ? 0 : state + 1;
+    if (reg->kind == MC__KIND_FLAT)
+        return s < reg->state_count ? s : MC_STATE_NONE;
+    for (; s < reg->state_count; s++)
+        if (mc_registry_state_valid(reg, s))
+            return s;
+    return MC_STATE_NONE;
+}
+
+const char *mc_registry_state_name(const mc_registry *reg, uint32_t state)
+{
+    if (!mc_registry_state_valid(reg, state))
+        return NULL;
+    if (reg->kind == MC__KIND_LEGACY)
+        return mc__str(reg->legacy[state >> 4].name);
+    return mc__str(mc__kind_of(reg, mc__block_of_state(reg, state))->name);
+}
+
+unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state)
+{
+    if (!mc_registry_state_valid(reg, state))
+        return 0;
+    if (reg->kind == MC__KIND_LEGACY)
+        return 1;
+    return mc__kind_of(reg, mc__block_of_state(reg, state))->nprops;
+}
+
+uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index)
+{
+    uint32_t stride = 1;
+    for (unsigned i = k->nprops; i-- > index + 1;)
+        stride *= mc__propdef_of(k, i)->count;
+    return (offset / stride) % mc__propdef_of(k, index)->count;
+}
+
+bool mc_registry_state_prop(const mc_registry *reg, uint32_t state, unsigned index,
+                            const char **key, const char **value)
+{
+    if (!mc_registry_state_valid(reg, state))
+        return false;
+    if (reg->kind == MC__KIND_LEGACY) {
+        if (index != 0)
+            return false;
+        if (key) *key = "meta";
+        if (value) *value = meta_strings[state & 15];
+        return true;
+    }
+    uint32_t b = mc__block_of_state(reg, state);
+    const mc__kind *k = mc__kind_of(reg, b);
+    if (index >= k->nprops)
+        return false;
+    const mc__propdef *p = mc__propdef_of(k, index);
+    if (key) *key = mc__str(p->name);
+    if (value) *value = mc__str(mc__reg_value_refs[p->values + mc__prop_digit(k, state - reg->block_min[b], index)]);
+    return true;
+}
+
+const char *mc_registry_state_prop_value(const mc_registry *reg, uint32_t state, const char *key)
+{
+    const char *k, *v;
+    for (unsigned i = 0; mc_registry_state_prop(reg, state, i, &k, &v); i++)
+        if (!strcmp(k, key))
+            return v;
+    return NULL;
+}
+
+/* --------------------------------------------------- lazy name index */
+
+static uint32_t name_hash(const char *name, size_t len)
+{
+    /* FNV-1a over the full name; a name without a namespace gets "minecraft:" */
+    uint32_t h = 2166136261u;
+    if (!memchr(name, ':', len))
+        for (size_t i = 0; i < NS_LEN; i++)
+            h = (h ^ (uint8_t)ns[i]) * 16777619u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint8_t)name[i]) * 16777619u;
+    return h;
+}
+
+static bool name_equals(const char *pooled, const char *name, size_t len)
+{
+    if (!memchr(name, ':', len)) {
+        if (strncmp(pooled, ns, NS_LEN))
+            return false;
+        pooled += NS_LEN;
+    }
+    return !strncmp(pooled, name, len) && pooled[len] == '\0';
+}
+
+static uint32_t block_name_offset(const mc_registry *reg, uint32_t block)
+{
+    if (reg->kind == MC__KIND_LEGACY)
+        return reg->legacy[block].name;
+    return mc__kind_of(reg, block)->name;
+}
+
+static void table_insert(uint32_t *slots, uint32_t mask, uint32_t hash, uint32_t value)
+{
+    uint32_t i = hash & mask;
+    while (slots[i])
+        i = (i + 1) & mask;
+    slots[i] = value + 1;
+}
+
+static mc__runtime *runtime_build(const mc_registry *reg)
+{
+    mc__runtime *rt = calloc(1, sizeof *rt);
+    if (!rt)
+        return NULL;
+    uint32_t size = 16;
+    while (size < reg->block_count * 2u)
+        size <<= 1;
+    rt->name_mask = size - 1;
+    rt->name_slots = calloc(size, sizeof *rt->name_slots);
+    if (reg->hashes) {
+        uint32_t hsize = 16;
+        while (hsize < reg->state_count * 2u)
+            hsize <<= 1;
+        rt->hash_mask = hsize - 1;
+        rt->hash_slots = calloc(hsize, sizeof *rt->hash_slots);
+    }
+    if (!rt->name_slots || (reg->hashes && !rt->hash_slots)) {
+        free(rt->name_slots);
+        free(rt->hash_slots);
+        free(rt);
+        return NULL;
+    }
+    for (uint32_t b = 0; b < reg->block_count; b++) {
+        uint32_t off = block_name_offset(reg, b);
+        if (off == MC__NONE)
+            continue;
+        const char *name = mc__str(off);
+        table_insert(rt->name_slots, rt->name_mask, name_hash(name, strlen(name)), b);
+    }
+    if (reg->hashes)
+        for (uint32_t s = 0; s < reg->state_count; s++)
+            table_insert(rt->hash_slots, rt->hash_mask, reg->hashes[s] * 2654435761u, s);
+    rt->air = 0;
+    if (reg->edition == MC_EDITION_BEDROCK) {
+        rt->air = MC__NONE;
+        uint32_t i = name_hash("minecraft:air", 13) & rt->name_mask;
+        for (; rt->name_slots[i]; i = (i + 1) & rt->name_mask) {
+            uint32_t b = rt->name_slots[i] - 1;
+            if (!strcmp(mc__str(block_name_offset(reg, b)), "minecraft:air")) {
+                rt->air = reg->block_min[b] + mc__kind_of(reg, b)->default_off;
+                break;
+            }
+        }
+    }
+    return rt;
+}
+
+static void runtime_free(mc__runtime *rt)
+{
+    free(rt->name_slots);
+    free(rt->hash_slots);
+    free(rt);
+}
+
+static _Atomic(mc__runtime *) runtimes[MC__MAX_REGISTRIES];
+
+const mc__runtime *mc__runtime_of(const mc_registry *reg)
+{
+    if (reg->index >= MC__MAX_REGISTRIES)
+        return NULL;
+    mc__runtime *rt = atomic_load_explicit(&runtimes[reg->index], memory_order_acquire);
+    if (rt)
+        return rt;
+    mc__runtime *fresh = runtime_build(reg);
+    if (!fresh)
+        return NULL;
+    mc__runtime *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(&runtimes[reg->index], &expected, fresh,
+                                                memory_order_acq_rel, memory_order_acquire))
+        return fresh;
+    runtime_free(fresh); /* another thread won; use its table */
+    return expected;
+}
+
+uint32_t mc__find_block(const mc_registry *reg, const char *name, size_t len)
+{
+    const mc__runtime *rt = mc__runtime_of(reg);
+    if (!rt)
+        return MC__NONE;
+    uint32_t i = name_hash(name, len) & rt->name_mask;
+    for (; rt->name_slots[i]; i = (i + 1) & rt->name_mask) {
+        uint32_t b = rt->name_slots[i] - 1;
+        if (name_equals(mc__str(block_name_offset(reg, b)), name, len))
+            return b;
+    }
+    return MC__NONE;
+}
+
+uint32_t mc_registry_air(const mc_registry *reg)
+{
+    if (!reg)
+        return 0;
+    if (reg->edition == MC_EDITION_JAVA)
+        return 0;
+    const mc__runtime *rt = mc__runtime_of(reg);
+    return rt ? rt->air : 0;
+}
+
+/* --------------------------------------------------------------- lookup */
+
+static bool str_equals(const char *pooled, const char *s, size_t len)
+{
+    return !strncmp(pooled, s, len) && pooled[len] == '\0';
+}
+
+static uint32_t legacy_default(const mc__legacy_block *b)
+{
+    for (uint32_t m = 0; m < 16; m++)
+        if (b->valid & (1u << m))
+            return m;
+    return 0;
+}
+
+mc_status mc_registry_lookup(const mc_registry *reg, const char *name, size_t name_len,
+                             const mc_state_prop *props, size_t prop_count, uint32_t *state,
+                             mc_error *err)
+{
+    if (!reg || !name || !state || (prop_count && !props))
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "registry: lookup needs a registry, a name and a result");
+    uint32_t b = mc__find_block(reg, name, name_len);
+    if (b == MC__NONE) {
+        if (!mc__runtime_of(reg))
+            return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "registry: out of memory");
+        return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: unknown block '%.*s'",
+                            mc_registry_name(reg), (int)(name_len > 200 ? 200 : name_len), name);
+    }
+    if (reg->kind == MC__KIND_LEGACY) {
+        const mc__legacy_block *lb = &reg->legacy[b];
+        uint32_t meta = legacy_default(lb);
+        for (size_t i = 0; i < prop_count; i++) {
+            const mc_state_prop *p = &props[i];
+            if (p->key_len != 4 || memcmp(p->key, "meta", 4))
+                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no property '%.*s'",
+                                    mc_registry_name(reg), mc__str(lb->name), (int)(p->key_len > 100 ? 100 : p->key_len), p->key);
+            uint32_t m = 16;
+            for (uint32_t v = 0; v < 16; v++)
+                if (str_equals(meta_strings[v], p->value, p->value_len))
+                    m = v;
+            if (m == 16 || !(lb->valid & (1u << m)))
+                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no meta '%.*s'",
+                                    mc_registry_name(reg), mc__str(lb->name), (int)(p->value_len > 100 ? 100 : p->value_len), p->value);
+            meta = m;
+        }
+        *state = (b << 4) | meta;
+        return MC_OK;
+    }
+    const mc__kind *k = mc__kind_of(reg, b);
+    uint32_t strides[MC__MAX_PROPS];
+    uint32_t stride = 1;
+    for (unsigned i = k->nprops; i-- > 0;) {
+        strides[i] = stride;
+        stride *= mc__propdef_of(k, i)->count;
+    }
+    uint32_t off = k->default_off;
+    for (size_t i = 0; i < prop_count; i++) {
+        const mc_state_prop *p = &props[i];
+        unsigned pi = 0;
+        const mc__propdef *def = NULL;
+        for (; pi < k->nprops; pi++) {
+            def = mc__propdef_of(k, pi);
+            if (str_equals(mc__str(def->name), p->key, p->key_len))
+                break;
+        }
+        if (pi == k->nprops)
+            return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no property '%.*s'",
+                                mc_registry_name(reg), mc__str(k->name), (int)(p->key_len > 100 ? 100 : p->key_len), p->key);
+        uint32_t vi = 0;
+        for (; vi < def->count; vi++)
+            if (str_equals(mc__str(mc__reg_value_refs[def->values + vi]), p->value, p->value_len))
+                break;
+        if (vi == def->count)
+            return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no value '%.*s' for '%s'",
+                                mc_registry_name(reg), mc__str(k->name), (int)(p->value_len > 100 ? 100 : p->value_len),
+                                p->value, mc__str(def->name));
+        uint32_t cur = (off / strides[pi]) % def->count;
+        off = off - cur * strides[pi] + vi * strides[pi];
+    }
+    *state = reg->block_min[b] + off;
+    return MC_OK;
+}
+
+uint32_t mc_registry_default_state(const mc_registry *reg, const char *name)
+{
+    uint32_t s;
+    if (!name || mc_registry_lookup(reg, name, strlen(name), NULL, 0, &s, NULL) != MC_OK)
+        return MC_STATE_NONE;
+    return s;
+}
+
+mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size_t len,
+                                  uint32_t *state, mc_error *err)
+{
+    if (!reg || (!text && len) || !state)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "registry: parse needs a registry, text and a result");
+    size_t name_len = 0;
+    while (name_len < len && text[name_len] != '[')
+        name_len++;
+    if (name_len == 0)
+        return mc_error_set(err, MC_ERR_MALFORMED, 0, "registry: empty block name");
+    for (size_t i = 0; i < name_len; i++)
+        if (text[i] == ']' || text[i] == ',' || text[i] == '=' || (unsigned char)text[i] <= ' ')
+            return mc_error_set(err, MC_ERR_MALFORMED, i, "registry: bad character in block name");
+    mc_state_prop props[MC__MAX_PARSE_PROPS];
+    size_t count = 0;
+    if (name_len < len) {
+        if (text[len - 1] != ']')
+            return mc_error_set(err, MC_ERR_MALFORMED, len - 1, "registry: properties must end with ']'");
+        size_t pos = name_len + 1, end = len - 1;
+        while (pos < end) {
+            if (count == MC__MAX_PARSE_PROPS)
+                return mc_error_set(err, MC_ERR_LIMIT, pos, "registry: more than %d properties", MC__MAX_PARSE_PROPS);
+            size_t k0 = pos;
+            while (pos < end && text[pos] != '=' && text[pos] != ',' && text[pos] != '[' && text[pos] != ']')
+                pos++;
+            if (pos == end || text[pos] != '=' || pos == k0)
+                return mc_error_set(err, MC_ERR_MALFORMED, pos, "registry: expected key=value");
+            size_t v0 = ++pos;
+            while (pos < end && text[pos] != ',' && text[pos] != '=' && text[pos] != '[' && text[pos] != ']')
+                pos++;
+            if (pos == v0 || (pos < end && text[pos] != ','))
+                return mc_error_set(err, MC_ERR_MALFORMED, pos, "registry: expected a value");
+            props[count].key = text + k0;
+            props[count].key_len = v0 - 1 - k0;
+            props[count].value = text + v0;
+            props[count].value_len = pos - v0;
+            count++;
+            if (pos < end) {
+                pos++; /* the comma */
+                if (pos == end)
+                    return mc_error_set(err, MC_ERR_MALFORMED, pos, "registry: trailing ','");
+            }
+        }
+    }
+    return mc_registry_lookup(reg, text, name_len, props, count, state, err);
+}
+
+/* --------------------------------------------------------------- format */
+
+typedef struct {
+    char *buf;
+    size_t cap, len;
+} text_out;
+
+static void out_str(text_out *o, const char *s)
+{
+    for (; *s; s++, o->len++)
+        if (o->len + 1 < o->cap)
+            o->buf[o->len] = *s;
+}
+
+size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *buf, size_t cap,
+                                unsigned options)
+{
+    if (cap && buf)
+        buf[0] = '\0';
+    const char *name = mc_registry_state_name(reg, state);
+    if (!name)
+        return 0;
+    text_out o = {buf, buf ? cap : 0, 0};
+    if ((options & MC_FORMAT_NO_NAMESPACE) && !strncmp(name, ns, NS_LEN))
+        name += NS_LEN;
+    out_str(&o, name);
+    unsigned n = mc_registry_state_prop_count(reg, state);
+    const char *keys[MC__MAX_PROPS], *values[MC__MAX_PROPS];
+    if (n > MC__MAX_PROPS)
+        n = MC__MAX_PROPS;
+    for (unsigned i = 0; i < n; i++)
+        mc_registry_state_prop(reg, state, i, &keys[i], &values[i]);
+    if (options & MC_FORMAT_SORTED) {
+        for (unsigned i = 1; i < n; i++) { /* insertion sort: a handful of keys */
+            const char *k = keys[i], *v = values[i];
+            unsigned j = i;
+            for (; j > 0 && strcmp(keys[j - 1], k) > 0; j--) {
+                keys[j] = keys[j - 1];
+                values[j] = values[j - 1];
+            }
+            keys[j] = k;
+            values[j] = v;
+        }
+    }
+    if (n) {
+        out_str(&o, "[");
+        for (unsigned i = 0; i < n; i++) {
+            if (i)
+                out_str(&o, ",");
+            out_str(&o, keys[i]);
+            out_str(&o, "=");
+            out_str(&o, values[i]);
+        }
+        out_str(&o, "]");
+    }
+    if (o.cap)
+        o.buf[o.len < o.cap ? o.len : o.cap - 1] = '\0';
+    return o.len;
+}
+
+/* --------------------------------------------------------------- biomes */
+
+const char *mc_registry_biome_name(const mc_registry *reg, uint32_t id)
+{
+    if (!reg || id >= reg->biome_count || reg->biomes[id] == MC__NONE)
+        return NULL;
+    return mc__str(reg->biomes[id]);
+}
+
+uint32_t mc_registry_biome_id(const mc_registry *reg, const char *name)
+{
+    if (!reg || !name)
+        return MC_STATE_NONE;
+    size_t len = strlen(name);
+    for (uint32_t i = 0; i < reg->biome_count; i++)
+        if (reg->biomes[i] != MC__NONE && name_equals(mc__str(reg->biomes[i]), name, len))
+            return i;
+    return MC_STATE_NONE;
+}
+
+/* ------------------------------------------------------- Bedrock hashes */
+
+uint32_t mc_registry_state_hash(const mc_registry *reg, uint32_t state)
+{
+    if (!reg || !reg->hashes || state >= reg->state_count)
+        return MC_STATE_NONE;
+    return reg->hashes[state];
+}
+
+uint32_t mc_registry_state_from_hash(const mc_registry *reg, uint32_t hash)
+{
+    if (!reg || !reg->hashes)
+        return MC_STATE_NONE;
+    const mc__runtime *rt = mc__runtime_of(reg);
+    if (!rt)
+        return MC_STATE_NONE;
+    for (uint32_t i = (hash * 2654435761u) & rt->hash_mask; rt->hash_slots[i]; i = (i + 1) & rt->hash_mask)
+        if (reg->hashes[rt->hash_slots[i] - 1] == hash)
+            return rt->hash_slots[i] - 1;
+    return MC_STATE_NONE;
+}

@@ -1,0 +1,388 @@
+/*
+ * translate.c: state translation between any two registries, and the cached
+ * translation maps (one uint32 per source state) the chunk module applies to
+ * palettes.
+ *
+ * Between two flattened registries of one edition a state keeps its block
+ * name and its property values wherever the target has them. Because every
+ * string is interned once in the generated pool, "same name" and "same
+ * value" are comparisons of pool offsets, so a map is built block by block:
+ * resolve the target block once, then remap each state's property digits.
+ * Everything else is composed from those maps and the data tables:
+ *   Java 1.8-1.12 -> X   = legacy.json (1.12 id:meta -> 1.13) then 1.13 -> X
+ *   X -> Java 1.8-1.12   = X -> 1.13, then the closest 1.12 id:meta
+ *   Java -> Bedrock      = Java -> the Java version of blocksJ2B, then J2B
+ *   Bedrock -> Java      = blocksB2J, then that Java version -> target
+ * A block missing from the target is looked for under its other names
+ * (renames) and then as its closest older relative (the ancestor rules
+ * below); failing that it becomes air.
+ *
+ * Maps are built once per (from, to) pair and published with an atomic
+ * compare-and-swap into a lazily allocated slot table; they live for the
+ * process.
+ */
+#include "registry/registry_internal.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Names of one block in different versions (the game renamed it). */
+static const char *const renames[][2] = {
+    {"minecraft:grass", "minecraft:short_grass"},     /* 1.20.3 */
+    {"minecraft:grass_path", "minecraft:dirt_path"},  /* 1.17 */
+    {"minecraft:sign", "minecraft:oak_sign"},         /* 1.14 */
+    {"minecraft:wall_sign", "minecraft:oak_wall_sign"}, /* 1.14 */
+    {"minecraft:chain", "minecraft:iron_chain"},      /* 1.21.9 */
+};
+
+/* A newer block -> the older block it is a variant of. */
+static const char *const ancestors[][2] = {
+    {"cave_air", "air"}, {"void_air", "air"},
+    {"deepslate", "stone"}, {"reinforced_deepslate", "deepslate"}, {"tuff", "stone"},
+    {"calcite", "diorite"}, {"dripstone_block", "stone"}, {"smooth_basalt", "basalt"},
+    {"basalt", "stone"}, {"blackstone", "cobblestone"}, {"mud", "dirt"}, {"packed_mud", "dirt"},
+    {"mud_bricks", "bricks"}, {"rooted_dirt", "dirt"}, {"moss_block", "grass_block"},
+    {"pale_moss_block", "moss_block"}, {"moss_carpet", "green_carpet"},
+    {"pale_moss_carpet", "moss_carpet"}, {"crimson_nylium", "netherrack"},
+    {"warped_nylium", "netherrack"}, {"soul_soil", "soul_sand"}, {"crying_obsidian", "obsidian"},
+    {"nether_gold_ore", "nether_quartz_ore"}, {"raw_iron_block", "iron_block"},
+    {"raw_gold_block", "gold_block"}, {"suspicious_sand", "sand"}, {"suspicious_gravel", "gravel"},
+    {"azalea_leaves", "oak_leaves"}, {"flowering_azalea_leaves", "azalea_leaves"},
+    {"glow_lichen", "vine"}, {"short_dry_grass", "dead_bush"}, {"tall_dry_grass", "dead_bush"},
+    {"bush", "short_grass"}, {"firefly_bush", "dead_bush"}, {"creaking_heart", "pale_oak_log"},
+    {"budding_amethyst", "amethyst_block"}, {"amethyst_block", "purple_stained_glass"},
+    {"candle_cake", "cake"}, {"soul_lantern", "lantern"}, {"lantern", "torch"},
+    {"soul_torch", "torch"}, {"soul_wall_torch", "wall_torch"}, {"soul_fire", "fire"},
+    {"target", "hay_block"}, {"lodestone", "stone"}, {"respawn_anchor", "obsidian"},
+    {"ancient_debris", "netherrack"}, {"netherite_block", "obsidian"},
+    {"magma_block", "netherrack"}, {"nether_wart_block", "red_wool"},
+    {"shroomlight", "glowstone"}, {"honey_block", "slime_block"},
+    {"honeycomb_block", "hay_block"}, {"bee_nest", "oak_log"}, {"beehive", "oak_planks"},
+    {"barrel", "chest"}, {"smoker", "furnace"}, {"blast_furnace", "furnace"},
+    {"dirt_path", "grass_path"}, {"grass_path", "grass_block"},
+};
+
+/* Prefix rewrites tried in order when no exact ancestor applies. */
+static const char *const prefix_rules[][2] = {
+    {"waxed_", ""}, {"exposed_", ""}, {"weathered_", ""}, {"oxidized_", ""},
+    {"stripped_", ""}, {"cobbled_deepslate", "cobblestone"},
+    {"polished_deepslate", "polished_andesite"}, {"deepslate_brick", "stone_brick"},
+    {"deepslate_tile", "stone_brick"}, {"deepslate_", ""}, {"polished_blackstone", "stone"},
+    {"mangrove_", "oak_"}, {"cherry_", "oak_"}, {"bamboo_", "oak_"}, {"pale_oak_", "oak_"},
+    {"crimson_", "oak_"}, {"warped_", "oak_"}, {"potted_", "flower_pot"},
+};
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return len > n && !strcmp(s + len - n, suffix);
+}
+
+/* Writes the next candidate for `name` (with namespace) into out; false
+ * when there is none. */
+static bool ancestor_of(const char *name, char *out, size_t cap)
+{
+    static const char ns[] = "minecraft:";
+    if (strncmp(name, ns, 10))
+        return false;
+    const char *bare = name + 10;
+    size_t len = strlen(bare);
+    for (size_t i = 0; i < sizeof ancestors / sizeof ancestors[0]; i++)
+        if (!strcmp(bare, ancestors[i][0]))
+            return (size_t)snprintf(out, cap, "%s%s", ns, ancestors[i][1]) < cap;
+    /* hanging signs -> signs; stems/hyphae -> logs/wood; candles -> air */
+    if (ends_with(bare, len, "_wall_hanging_sign"))
+        return (size_t)snprintf(out, cap, "%soak_wall_sign", ns) < cap;
+    if (ends_with(bare, len, "_hanging_sign"))
+        return (size_t)snprintf(out, cap, "%soak_sign", ns) < cap;
+    if (ends_with(bare, len, "_stem") && !strncmp(bare, "oak_", 4))
+        return (size_t)snprintf(out, cap, "%s%.*s_log", ns, (int)(len - 5), bare) < cap;
+    if (ends_with(bare, len, "_hyphae") && !strncmp(bare, "oak_", 4))
+        return (size_t)snprintf(out, cap, "%s%.*s_wood", ns, (int)(len - 7), bare) < cap;
+    if (ends_with(bare, len, "_candle_cake"))
+        return (size_t)snprintf(out, cap, "%scandle_cake", ns) < cap;
+    for (size_t i = 0; i < sizeof prefix_rules / sizeof prefix_rules[0]; i++) {
+        size_t pl = strlen(prefix_rules[i][0]);
+        if (!strncmp(bare, prefix_rules[i][0], pl) && len > pl) {
+            if (!strcmp(prefix_rules[i][0], "potted_"))
+                return (size_t)snprintf(out, cap, "%sflower_pot", ns) < cap;
+            return (size_t)snprintf(out, cap, "%s%s%s", ns, prefix_rules[i][1], bare + pl) < cap;
+        }
+    }
+    return false;
+}
+
+/* The block of `to` for a block named `name`: itself, a rename, or an
+ * ancestor (up to 8 hops). MC__NONE when none. */
+static uint32_t resolve_block(const mc_registry *to, const char *name, unsigned *how)
+{
+    char buf[2][128];
+    const char *cur = name;
+    for (unsigned hop = 0; hop < 8; hop++) {
+        uint32_t b = mc__find_block(to, cur, strlen(cur));
+        if (b != MC__NONE) {
+            if (hop)
+                *how |= MC_TRANSLATE_ANCESTOR;
+            return b;
+        }
+        for (size_t i = 0; i < sizeof renames / sizeof renames[0]; i++)
+            for (int side = 0; side < 2; side++)
+                if (!strcmp(cur, renames[i][side])) {
+                    b = mc__find_block(to, renames[i][!side], strlen(renames[i][!side]));
+                    if (b != MC__NONE) {
+                        *how |= hop ? MC_TRANSLATE_ANCESTOR : MC_TRANSLATE_RENAMED;
+                        return b;
+                    }
+                }
+        if (!ancestor_of(cur, buf[hop & 1], sizeof buf[0]))
+            return MC__NONE;
+        cur = buf[hop & 1];
+    }
+    return MC__NONE;
+}
+
+/* The state of target block tb matching source kind fk at offset off. */
+static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *to, uint32_t tb,
+                          unsigned *how)
+{
+    const mc__kind *tk = mc__kind_of(to, tb);
+    uint32_t strides[MC__MAX_PROPS], stride = 1;
+    for (unsigned j = tk->nprops; j-- > 0;) {
+        strides[j] = stride;
+        stride *= mc__propdef_of(tk, j)->count;
+    }
+    uint32_t toff = tk->default_off;
+    for (unsigned i = 0; i < fk->nprops; i++) {
+        const mc__propdef *fd = mc__propdef_of(fk, i);
+        uint32_t value = mc__reg_value_refs[fd->values + mc__prop_digit(fk, off, i)];
+        unsigned j = 0;
+        const mc__propdef *td = NULL;
+        for (; j < tk->nprops; j++) {
+            td = mc__propdef_of(tk, j);
+            if (td->name == fd->name)
+                break;
+        }
+        if (j == tk->nprops) {
+            *how |= MC_TRANSLATE_PROP_DROPPED;
+            continue;
+        }
+        uint32_t v = 0;
+        while (v < td->count && mc__reg_value_refs[td->values + v] != value)
+            v++;
+        if (v == td->count) {
+            *how |= MC_TRANSLATE_VALUE_DEFAULTED;
+            continue;
+        }
+        uint32_t cur = (toff / strides[j]) % td->count;
+        toff = toff - cur * strides[j] + v * strides[j];
+    }
+    return to->block_min[tb] + toff;
+}
+
+static uint32_t flat_translate(const mc_registry *from, const mc_registry *to, uint32_t state,
+                               unsigned *how)
+{
+    uint32_t fb = mc__block_of_state(from, state);
+    const mc__kind *fk = mc__kind_of(from, fb);
+    uint32_t tb = resolve_block(to, mc__str(fk->name), how);
+    if (tb == MC__NONE) {
+        *how |= MC_TRANSLATE_AIR;
+        return mc_registry_air(to);
+    }
+    return map_props(fk, state - from->block_min[fb], to, tb, how);
+}
+
+static const mc_registry *pivot(void) { return &mc__java_registries[mc__java_pivot]; }
+static const mc_registry *java_of(const mc_registry *bedrock) { return &mc__java_registries[bedrock->java_index]; }
+
+static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32_t s, unsigned *how)
+{
+    if (!mc_registry_state_valid(from, s)) {
+        *how |= MC_TRANSLATE_AIR;
+        return mc_registry_air(to);
+    }
+    if (from == to)
+        return s;
+    if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j) {
+        uint32_t js = from->b2j[s];
+        if (js == MC__NONE) {
+            *how |= MC_TRANSLATE_AIR;
+            return 0;
+        }
+        *how |= MC_TRANSLATE_MAPPED;
+        return translate(java_of(from), to, js, how);
+    }
+    if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
+        uint32_t js = translate(from, java_of(to), s, how);
+        uint32_t t = to->j2b[js];
+        *how |= MC_TRANSLATE_MAPPED;
+        if (t == MC__NONE) {
+            *how |= MC_TRANSLATE_AIR;
+            return mc_registry_air(to);
+        }
+        return t;
+    }
+    if (from->kind == MC__KIND_LEGACY && to->kind == MC__KIND_LEGACY) {
+        if (mc_registry_state_valid(to, s))
+            return s;
+        uint16_t p = mc__legacy_to_pivot[s];
+        uint16_t back = p == 0xFFFF ? 0 : mc__pivot_to_legacy[p];
+        if (p != 0xFFFF && mc_registry_state_valid(to, back)) {
+            *how |= MC_TRANSLATE_ANCESTOR;
+            return back;
+        }
+        *how |= MC_TRANSLATE_AIR;
+        return 0;
+    }
+    if (from->kind == MC__KIND_LEGACY) {
+        uint16_t p = mc__legacy_to_pivot[s];
+        if (p == 0xFFFF) {
+            *how |= MC_TRANSLATE_AIR;
+            return mc_registry_air(to);
+        }
+        *how |= MC_TRANSLATE_MAPPED;
+        return translate(pivot(), to, p, how);
+    }
+    if (to->kind == MC__KIND_LEGACY) {
+        uint32_t p = from == pivot() ? s : translate(from, pivot(), s, how);
+        uint32_t l = p < mc__pivot_to_legacy_count ? mc__pivot_to_legacy[p] : 0;
+        *how |= MC_TRANSLATE_MAPPED;
+        if (l == 0 && p != 0)
+            *how |= MC_TRANSLATE_AIR;
+        if (!mc_registry_state_valid(to, l)) {
+            *how |= MC_TRANSLATE_AIR;
+            return 0;
+        }
+        return l;
+    }
+    return flat_translate(from, to, s, how);
+}
+
+uint32_t mc_registry_translate_state(const mc_registry *from, const mc_registry *to, uint32_t state,
+                                     unsigned *how)
+{
+    unsigned h = 0;
+    uint32_t r = (from && to) ? translate(from, to, state, &h) : MC_STATE_NONE;
+    if (how)
+        *how = h;
+    return r;
+}
+
+/* ------------------------------------------------------------ maps */
+
+static bool fill_flat(const mc_registry *from, const mc_registry *to, uint32_t *map)
+{
+    for (uint32_t b = 0; b < from->block_count; b++) {
+        const mc__kind *fk = mc__kind_of(from, b);
+        unsigned how = 0;
+        uint32_t tb = resolve_block(to, mc__str(fk->name), &how);
+        uint32_t first = from->block_min[b];
+        if (tb == MC__NONE) {
+            if (!mc__runtime_of(to))
+                return false;
+            uint32_t air = mc_registry_air(to);
+            for (uint32_t i = 0; i < fk->count; i++)
+                map[first + i] = air;
+            continue;
+        }
+        for (uint32_t i = 0; i < fk->count; i++)
+            map[first + i] = map_props(fk, i, to, tb, &how);
+    }
+    return true;
+}
+
+static uint32_t *build_map(const mc_registry *from, const mc_registry *to)
+{
+    uint32_t n = from->state_count;
+    uint32_t *map = malloc((size_t)(n ? n : 1) * sizeof *map);
+    if (!map)
+        return NULL;
+    uint32_t air = mc_registry_air(to);
+    const uint32_t *via;
+    if (from == to) {
+        for (uint32_t s = 0; s < n; s++)
+            map[s] = mc_registry_state_valid(from, s) ? s : air;
+    } else if (from->kind == MC__KIND_FLAT && to->kind == MC__KIND_FLAT && from->edition == to->edition) {
+        if (!fill_flat(from, to, map))
+            goto fail;
+    } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_JAVA && to->kind == MC__KIND_LEGACY &&
+               from->kind == MC__KIND_FLAT) {
+        if (!(via = mc_registry_map(from, pivot())))
+            goto fail;
+        for (uint32_t s = 0; s < n; s++) {
+            uint32_t l = mc__pivot_to_legacy[via[s]];
+            map[s] = mc_registry_state_valid(to, l) ? l : 0;
+        }
+    } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_JAVA && from->kind == MC__KIND_LEGACY &&
+               to->kind == MC__KIND_FLAT) {
+        if (!(via = mc_registry_map(pivot(), to)))
+            goto fail;
+        for (uint32_t s = 0; s < n; s++) {
+            uint16_t p = mc__legacy_to_pivot[s];
+            map[s] = (mc_registry_state_valid(from, s) && p != 0xFFFF) ? via[p] : air;
+        }
+    } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
+        if (!(via = mc_registry_map(from, java_of(to))))
+            goto fail;
+        for (uint32_t s = 0; s < n; s++) {
+            uint32_t t = mc_registry_state_valid(from, s) ? to->j2b[via[s]] : MC__NONE;
+            map[s] = t == MC__NONE ? air : t;
+        }
+    } else if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j) {
+        if (!(via = mc_registry_map(java_of(from), to)))
+            goto fail;
+        for (uint32_t s = 0; s < n; s++) {
+            uint32_t js = from->b2j[s];
+            map[s] = js == MC__NONE ? air : via[js];
+        }
+    } else {
+        for (uint32_t s = 0; s < n; s++) {
+            unsigned how = 0;
+            map[s] = translate(from, to, s, &how);
+        }
+    }
+    return map;
+fail:
+    free(map);
+    return NULL;
+}
+
+typedef _Atomic(uint32_t *) map_slot;
+static _Atomic(map_slot *) map_slots;
+
+const uint32_t *mc_registry_map(const mc_registry *from, const mc_registry *to)
+{
+    if (!from || !to)
+        return NULL;
+    size_t count = mc_registry_count();
+    map_slot *slots = atomic_load_explicit(&map_slots, memory_order_acquire);
+    if (!slots) {
+        map_slot *fresh = calloc(count * count, sizeof *fresh);
+        if (!fresh)
+            return NULL;
+        for (size_t i = 0; i < count * count; i++)
+            atomic_init(&fresh[i], NULL);
+        map_slot *expected = NULL;
+        if (atomic_compare_exchange_strong_explicit(&map_slots, &expected, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            slots = fresh;
+        else {
+            free(fresh);
+            slots = expected;
+        }
+    }
+    map_slot *slot = &slots[(size_t)from->index * count + to->index];
+    uint32_t *map = atomic_load_explicit(slot, memory_order_acquire);
+    if (map)
+        return map;
+    uint32_t *built = build_map(from, to);
+    if (!built)
+        return NULL;
+    uint32_t *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(slot, &expected, built, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return built;
+    free(built);
+    return expected;
+}

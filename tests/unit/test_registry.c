@@ -1,0 +1,265 @@
+/*
+ * test_registry.c: the registry module against facts checked by hand
+ * (state counts, ids and flags of well-known states), plus exhaustive
+ * properties: every state of every registry prints, parses back to the same
+ * id, and keeps its name; lookups with missing properties take defaults;
+ * parsing rejects malformed text.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mcchunk/registry.h"
+
+static const mc_registry *must_find(const char *version)
+{
+    const mc_registry *reg = mc_registry_find(version);
+    if (!reg)
+        fail_msg("no registry for %s", version);
+    return reg;
+}
+
+static uint32_t parse(const mc_registry *reg, const char *text)
+{
+    uint32_t s = MC_STATE_NONE;
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_registry_parse_state(reg, text, strlen(text), &s, &err) != MC_OK)
+        fail_msg("%s: %s", text, err.message);
+    return s;
+}
+
+static void test_contract_versions(void **state)
+{
+    (void)state;
+    const mc_registry *r1214 = must_find("1.21.4");
+    const mc_registry *r1122 = must_find("1.12.2");
+    const mc_registry *r189 = must_find("1.8.9");
+    const mc_registry *r261 = must_find("26.1");
+    assert_string_equal(mc_registry_name(r1214), "1.21.4");
+    assert_string_equal(mc_registry_name(r1122), "1.12.2");
+    assert_string_equal(mc_registry_name(r189), "1.8.9");
+    assert_int_equal(mc_registry_edition(r1214), MC_EDITION_JAVA);
+    /* minecraft-data 1.21.4: maxStateId 27865; 65 biomes */
+    assert_int_equal(mc_registry_state_count(r1214), 27866);
+    assert_int_equal(mc_registry_direct_bits(r1214), 15);
+    assert_int_equal(mc_registry_biome_count(r1214), 65);
+    assert_int_equal(mc_registry_biome_direct_bits(r1214), 7);
+    assert_int_equal(mc_registry_state_count(r1122), 4096);
+    assert_int_equal(mc_registry_state_count(r189), 4096);
+    assert_int_equal(mc_registry_direct_bits(r1122), 12);
+    assert_int_equal(mc_registry_air(r1214), 0);
+    assert_int_equal(mc_registry_air(r189), 0);
+    assert_non_null(r261);
+    assert_null(mc_registry_find("1.7.10"));
+    assert_null(mc_registry_find("nonsense"));
+    assert_null(mc_registry_find(NULL));
+    /* releases sharing data: 1.8.x, 1.21.2 -> 1.21.3, 1.21.7 -> 1.21.8 */
+    assert_ptr_equal(must_find("1.8"), r189);
+    assert_ptr_equal(must_find("1.21.2"), must_find("1.21.3"));
+    assert_ptr_equal(must_find("1.21.7"), must_find("1.21.8"));
+    /* biome counts (ORACLES.md: 61 for 1.18.2, 64 for 1.20.x) */
+    assert_int_equal(mc_registry_biome_count(must_find("1.18.2")), 61);
+    assert_int_equal(mc_registry_biome_count(must_find("1.20.6")), 64);
+}
+
+static void test_contract_flags(void **state)
+{
+    (void)state;
+    const mc_registry *r = must_find("1.21.4");
+    assert_int_equal(mc_registry_state_flags(r, 0), MC_STATE_AIR | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "cave_air")), MC_STATE_AIR | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "void_air")), MC_STATE_AIR | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, 1), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID); /* stone */
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "water")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "lava[level=3]")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_leaves")),
+                     MC_STATE_LEAVES | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_stairs[waterlogged=true]")),
+                     MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_stairs")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "short_grass")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "seagrass")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "kelp_plant")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "torch")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "white_carpet")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "snow[layers=8]")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "cobweb")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "glass")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_slab[type=bottom]")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_fence")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, 27866), 0);
+    assert_int_equal(mc_registry_state_flags(r, 0xFFFFFFFFu), 0);
+
+    const mc_registry *l = must_find("1.12.2");
+    assert_int_equal(mc_registry_state_flags(l, 0), MC_STATE_AIR | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(l, 1 << 4), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(l, (8 << 4) | 3), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(l, (9 << 4)), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(l, (18 << 4) | 2), MC_STATE_LEAVES | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(l, (161 << 4) | 1), MC_STATE_LEAVES | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(l, (2 << 4) | 1), 0); /* grass has no meta 1 */
+    assert_int_equal(mc_registry_state_flags(must_find("1.8.9"), 251 << 4), 0); /* concrete is 1.12 */
+    assert_int_equal(mc_registry_state_flags(l, 251 << 4), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+}
+
+static void test_known_ids(void **state)
+{
+    (void)state;
+    const mc_registry *r = must_find("1.21.4");
+    /* minecraft-data 1.21.4: oak_stairs 2929..3008, default 2940 */
+    assert_int_equal(parse(r, "minecraft:oak_stairs"), 2940);
+    assert_int_equal(parse(r, "oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]"), 2929);
+    assert_int_equal(parse(r, "oak_stairs[waterlogged=false,shape=outer_right,half=bottom,facing=east]"), 3008);
+    assert_int_equal(parse(r, "oak_stairs[]"), 2940);
+    char buf[256];
+    assert_int_equal(mc_registry_format_state(r, 2929, buf, sizeof buf, 0),
+                     strlen("minecraft:oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]"));
+    assert_string_equal(buf, "minecraft:oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]");
+    mc_registry_format_state(r, parse(r, "redstone_wire"), buf, sizeof buf, MC_FORMAT_SORTED);
+    assert_string_equal(buf, "minecraft:redstone_wire[east=none,north=none,power=0,south=none,west=none]");
+    mc_registry_format_state(r, 1, buf, sizeof buf, MC_FORMAT_NO_NAMESPACE);
+    assert_string_equal(buf, "stone");
+    /* truncation behaves like snprintf */
+    assert_int_equal(mc_registry_format_state(r, 1, buf, 4, 0), strlen("minecraft:stone"));
+    assert_string_equal(buf, "min");
+    assert_string_equal(mc_registry_state_prop_value(r, 2929, "half"), "top");
+    assert_null(mc_registry_state_prop_value(r, 2929, "nope"));
+    assert_int_equal(mc_registry_default_state(r, "minecraft:oak_stairs"), 2940);
+    assert_int_equal(mc_registry_default_state(r, "unknown_block"), MC_STATE_NONE);
+
+    const mc_registry *l = must_find("1.12.2");
+    assert_int_equal(parse(l, "minecraft:stone[meta=3]"), (1 << 4) | 3);
+    assert_int_equal(parse(l, "wool[meta=14]"), (35 << 4) | 14);
+    assert_int_equal(parse(l, "chest"), (54 << 4) | 2); /* 54:0 is not a state; lowest valid meta */
+    assert_string_equal(mc_registry_state_name(l, (53 << 4) | 3), "minecraft:oak_stairs");
+    mc_registry_format_state(l, (17 << 4) | 5, buf, sizeof buf, 0);
+    assert_string_equal(buf, "minecraft:log[meta=5]");
+
+    assert_string_equal(mc_registry_biome_name(r, 0), "minecraft:badlands");
+    assert_int_equal(mc_registry_biome_id(r, "plains"), mc_registry_biome_id(r, "minecraft:plains"));
+    assert_int_not_equal(mc_registry_biome_id(r, "plains"), MC_STATE_NONE);
+    assert_int_equal(mc_registry_biome_id(r, "nope"), MC_STATE_NONE);
+    assert_string_equal(mc_registry_biome_name(l, 1), "minecraft:plains");
+    assert_null(mc_registry_biome_name(l, 40)); /* a gap in the legacy biome ids */
+}
+
+static void test_parse_errors(void **state)
+{
+    (void)state;
+    const mc_registry *r = must_find("1.21.4");
+    static const struct { const char *text; mc_status status; } bad[] = {
+        {"", MC_ERR_MALFORMED},
+        {"[a=b]", MC_ERR_MALFORMED},
+        {"stone[", MC_ERR_MALFORMED},
+        {"stone]", MC_ERR_MALFORMED},
+        {"oak_stairs[facing]", MC_ERR_MALFORMED},
+        {"oak_stairs[facing=]", MC_ERR_MALFORMED},
+        {"oak_stairs[=east]", MC_ERR_MALFORMED},
+        {"oak_stairs[facing=east,]", MC_ERR_MALFORMED},
+        {"oak_stairs[facing=east]x", MC_ERR_MALFORMED},
+        {"oak_stairs[facing=east=west]", MC_ERR_MALFORMED},
+        {"oak stairs", MC_ERR_MALFORMED},
+        {"nope", MC_ERR_NOT_FOUND},
+        {"minecraft:", MC_ERR_NOT_FOUND},
+        {"oak_stairs[colour=red]", MC_ERR_NOT_FOUND},
+        {"oak_stairs[facing=up]", MC_ERR_NOT_FOUND},
+        {"oak_stairs[facing=eastt]", MC_ERR_NOT_FOUND},
+        {"other:stone", MC_ERR_NOT_FOUND},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint32_t s = 12345;
+        mc_error err;
+        mc_error_clear(&err);
+        mc_status st = mc_registry_parse_state(r, bad[i].text, strlen(bad[i].text), &s, &err);
+        if (st != bad[i].status)
+            fail_msg("'%s': got %s (%s), want %s", bad[i].text, mc_status_name(st), err.message,
+                     mc_status_name(bad[i].status));
+        assert_int_equal(s, 12345);
+        assert_true(err.message[0] != '\0');
+    }
+    const mc_registry *l = must_find("1.12.2");
+    uint32_t s;
+    assert_int_equal(mc_registry_parse_state(l, "stone[meta=7]", 13, &s, NULL), MC_ERR_NOT_FOUND);
+    assert_int_equal(mc_registry_parse_state(l, "stone[meta=16]", 14, &s, NULL), MC_ERR_NOT_FOUND);
+    assert_int_equal(mc_registry_parse_state(l, "stone[data=1]", 13, &s, NULL), MC_ERR_NOT_FOUND);
+}
+
+/* Every state of every registry: text -> id -> text round trip, both orders. */
+static void test_round_trip_all(void **state)
+{
+    (void)state;
+    char text[1024], again[1024];
+    size_t total = 0;
+    for (size_t i = 0; i < mc_registry_count(); i++) {
+        const mc_registry *reg = mc_registry_at(i);
+        uint32_t count = 0;
+        for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
+             s = mc_registry_next_state(reg, s)) {
+            for (unsigned opt = 0; opt < 2; opt++) {
+                size_t n = mc_registry_format_state(reg, s, text, sizeof text, opt ? MC_FORMAT_SORTED : 0);
+                assert_true(n > 0 && n < sizeof text);
+                uint32_t back = MC_STATE_NONE;
+                mc_error err;
+                mc_error_clear(&err);
+                if (mc_registry_parse_state(reg, text, n, &back, &err) != MC_OK || back != s)
+                    fail_msg("%s: %s -> %u (%s), want %u", mc_registry_name(reg), text, back, err.message, s);
+            }
+            mc_registry_format_state(reg, s, again, sizeof again, 0);
+            assert_true(!strncmp(again, mc_registry_state_name(reg, s), strlen(mc_registry_state_name(reg, s))));
+            assert_true(mc_registry_state_flags(reg, s) & MC_STATE_VALID);
+            count++;
+        }
+        assert_true(count > 0);
+        if (mc_registry_edition(reg) == MC_EDITION_JAVA && mc_registry_state_count(reg) != 4096)
+            assert_int_equal(count, mc_registry_state_count(reg));
+        total += count;
+    }
+    print_message("round trip: %zu states in %zu registries\n", total, mc_registry_count());
+}
+
+static void test_version_table(void **state)
+{
+    (void)state;
+    mc_version_info v;
+    assert_true(mc_java_version_count() > 70);
+    assert_true(mc_java_version_at(0, &v));
+    assert_string_equal(v.name, "1.8");
+    assert_int_equal(v.protocol, 47);
+    assert_true(mc_java_version_find("1.21.4", &v));
+    assert_int_equal(v.protocol, 769);
+    assert_int_equal(v.data_version, 4189);
+    assert_ptr_equal(v.registry, must_find("1.21.4"));
+    assert_true(mc_java_version_find("1.12.2", &v));
+    assert_int_equal(v.protocol, 340);
+    assert_int_equal(v.data_version, 1343);
+    assert_true(mc_java_version_find("26.1", &v));
+    assert_int_equal(v.protocol, 775);
+    assert_false(mc_java_version_find("1.7.10", &v));
+    assert_false(mc_java_version_at(100000, &v));
+    assert_ptr_equal(mc_registry_find_protocol(47), must_find("1.8.9"));
+    assert_ptr_equal(mc_registry_find_protocol(340), must_find("1.12.2"));
+    assert_ptr_equal(mc_registry_find_protocol(769), must_find("1.21.4"));
+    assert_ptr_equal(mc_registry_find_protocol(775), must_find("26.1"));
+    assert_null(mc_registry_find_protocol(12345));
+    assert_ptr_equal(mc_registry_find_data_version(1343), must_find("1.12.2"));
+    assert_ptr_equal(mc_registry_find_data_version(1497), must_find("1.13")); /* 18w22a */
+    assert_ptr_equal(mc_registry_find_data_version(2845), must_find("1.18"));  /* 21w44a */
+    assert_ptr_equal(mc_registry_find_data_version(3829), must_find("1.20.5")); /* 1.20.5-pre1 */
+    assert_ptr_equal(mc_registry_find_data_version(4671), must_find("1.21.11"));
+    assert_null(mc_registry_find_data_version(1000000));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contract_versions),
+        cmocka_unit_test(test_contract_flags),
+        cmocka_unit_test(test_known_ids),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_round_trip_all),
+        cmocka_unit_test(test_version_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,231 @@
+/*
+ * cmd_registry.c: `mcchunk registry`, a window on the block-state and biome
+ * registries: look states up by text or number, list every state or biome
+ * of a version, print the version table, and translate states between
+ * versions. Output is one "id text" line per state, properties sorted by
+ * name, so that it can be compared line by line with other tools.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "mcchunk/registry.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mcchunk registry --version V [--edition java|bedrock] [--hashed] STATE...\n"
+            "       mcchunk registry --version V [--edition E] --list | --biomes | --info\n"
+            "       mcchunk registry --version V --to V2 [--to-edition E] STATE...\n"
+            "       mcchunk registry --versions [--edition E]\n\n"
+            "STATE is minecraft:name[key=value,...] (missing properties take the block's\n"
+            "default) or a state id. Prints 'id state' per state, properties sorted by name.\n"
+            "Java 1.8-1.12 states are id<<4|meta with one property, meta.\n"
+            "  --version V    release (1.8.9, 1.12.2, 1.21.4, 26.1; Bedrock 1.21.60 ...)\n"
+            "  --edition E    java (default) or bedrock\n"
+            "  --hashed       Bedrock: print and read hashed runtime ids instead of indices\n"
+            "  --list         every state of the registry\n"
+            "  --biomes       every biome: 'id name'\n"
+            "  --info         sizes and direct-palette widths\n"
+            "  --to V2        translate each STATE into V2 ('id state -> id2 state2')\n"
+            "  --versions     the version table (Java: name protocol DataVersion registry)\n");
+}
+
+static bool parse_edition(const char *s, mc_edition *out)
+{
+    if (!strcmp(s, "java")) *out = MC_EDITION_JAVA;
+    else if (!strcmp(s, "bedrock")) *out = MC_EDITION_BEDROCK;
+    else return false;
+    return true;
+}
+
+static void print_state(const mc_registry *reg, uint32_t state, bool hashed, const char *suffix)
+{
+    char text[1024];
+    mc_registry_format_state(reg, state, text, sizeof text, MC_FORMAT_SORTED);
+    printf("%u %s%s", hashed ? mc_registry_state_hash(reg, state) : state, text, suffix);
+}
+
+static bool parse_number(const char *s, uint32_t *out)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s))
+        return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno || v > 0xFFFFFFFFull)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* Resolves one STATE argument; prints an error and returns false on failure. */
+static bool resolve(const mc_registry *reg, const char *arg, bool hashed, uint32_t *state)
+{
+    uint32_t n;
+    if (parse_number(arg, &n)) {
+        if (hashed) {
+            n = mc_registry_state_from_hash(reg, n);
+            if (n == MC_STATE_NONE) {
+                fprintf(stderr, "mcchunk registry: no state has hash %s in %s\n", arg, mc_registry_name(reg));
+                return false;
+            }
+        } else if (!mc_registry_state_valid(reg, n)) {
+            fprintf(stderr, "mcchunk registry: %s is not a state of %s\n", arg, mc_registry_name(reg));
+            return false;
+        }
+        *state = n;
+        return true;
+    }
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_registry_parse_state(reg, arg, strlen(arg), state, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk registry: %s\n", err.message);
+        return false;
+    }
+    return true;
+}
+
+static int print_versions(mc_edition edition)
+{
+    mc_version_info v;
+    if (edition == MC_EDITION_BEDROCK) {
+        for (size_t i = 0; mc_bedrock_version_at(i, &v); i++)
+            printf("%s %d %s\n", v.name, v.protocol, v.registry ? mc_registry_name(v.registry) : "-");
+        return MC_EXIT_OK;
+    }
+    for (size_t i = 0; mc_java_version_at(i, &v); i++)
+        printf("%s %d %d %s\n", v.name, v.protocol, v.data_version,
+               v.registry ? mc_registry_name(v.registry) : "-");
+    return MC_EXIT_OK;
+}
+
+int mc_cmd_registry(int argc, char **argv)
+{
+    const char *version = NULL, *to_version = NULL;
+    mc_edition edition = MC_EDITION_JAVA, to_edition = MC_EDITION_JAVA;
+    bool hashed = false, list = false, biomes = false, versions = false, info = false;
+    bool to_edition_set = false;
+    int first_state = argc;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        } else if (!strcmp(a, "--version") && i + 1 < argc) {
+            version = argv[++i];
+        } else if (!strcmp(a, "--to") && i + 1 < argc) {
+            to_version = argv[++i];
+        } else if (!strcmp(a, "--edition") && i + 1 < argc) {
+            if (!parse_edition(argv[++i], &edition)) {
+                usage(stderr);
+                return MC_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--to-edition") && i + 1 < argc) {
+            if (!parse_edition(argv[++i], &to_edition)) {
+                usage(stderr);
+                return MC_EXIT_USAGE;
+            }
+            to_edition_set = true;
+        } else if (!strcmp(a, "--hashed")) {
+            hashed = true;
+        } else if (!strcmp(a, "--list")) {
+            list = true;
+        } else if (!strcmp(a, "--biomes")) {
+            biomes = true;
+        } else if (!strcmp(a, "--info")) {
+            info = true;
+        } else if (!strcmp(a, "--versions")) {
+            versions = true;
+        } else if (!strcmp(a, "--")) {
+            first_state = i + 1;
+            break;
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "mcchunk registry: unknown option %s\n", a);
+            usage(stderr);
+            return MC_EXIT_USAGE;
+        } else {
+            first_state = i;
+            break;
+        }
+    }
+    if (versions)
+        return print_versions(edition);
+    if (!version) {
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    const mc_registry *reg = mc_registry_find_edition(edition, version);
+    if (!reg) {
+        fprintf(stderr, "mcchunk registry: no %s registry for version %s\n",
+                edition == MC_EDITION_BEDROCK ? "Bedrock" : "Java", version);
+        return MC_EXIT_FAIL;
+    }
+    if (hashed && mc_registry_edition(reg) != MC_EDITION_BEDROCK) {
+        fprintf(stderr, "mcchunk registry: --hashed is for Bedrock registries\n");
+        return MC_EXIT_USAGE;
+    }
+    if (info) {
+        printf("registry %s (%s)\nstates %u (direct bits %u)\nbiomes %u (direct bits %u)\nair %u\n",
+               mc_registry_name(reg), mc_registry_edition(reg) == MC_EDITION_BEDROCK ? "bedrock" : "java",
+               mc_registry_state_count(reg), mc_registry_direct_bits(reg), mc_registry_biome_count(reg),
+               mc_registry_biome_direct_bits(reg), mc_registry_air(reg));
+        return MC_EXIT_OK;
+    }
+    if (list) {
+        for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
+             s = mc_registry_next_state(reg, s))
+            print_state(reg, s, hashed, "\n");
+        return MC_EXIT_OK;
+    }
+    if (biomes) {
+        for (uint32_t id = 0; id < mc_registry_biome_count(reg); id++) {
+            const char *name = mc_registry_biome_name(reg, id);
+            if (name)
+                printf("%u %s\n", id, name);
+        }
+        return MC_EXIT_OK;
+    }
+    const mc_registry *to = NULL;
+    if (to_version) {
+        to = mc_registry_find_edition(to_edition_set ? to_edition : edition, to_version);
+        if (!to) {
+            fprintf(stderr, "mcchunk registry: no registry for version %s\n", to_version);
+            return MC_EXIT_FAIL;
+        }
+    }
+    if (first_state >= argc) {
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    int status = MC_EXIT_OK;
+    for (int i = first_state; i < argc; i++) {
+        uint32_t state;
+        if (!resolve(reg, argv[i], hashed, &state)) {
+            status = MC_EXIT_FAIL;
+            continue;
+        }
+        if (!to) {
+            print_state(reg, state, hashed, "\n");
+            continue;
+        }
+        unsigned how = 0;
+        uint32_t t = mc_registry_translate_state(reg, to, state, &how);
+        print_state(reg, state, hashed, " -> ");
+        print_state(to, t, false, "");
+        if (how) {
+            static const char *const names[] = {"dropped", "defaulted", "renamed", "ancestor", "air", "mapped"};
+            printf("  (");
+            bool first = true;
+            for (unsigned b = 0; b < 6; b++)
+                if (how & (1u << b)) {
+                    printf("%s%s", first ? "" : ",", names[b]);
+                    first = false;
+                }
+            printf(")");
+        }
+        printf("\n");
+    }
+    return status;
+}
