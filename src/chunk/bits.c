@@ -1,0 +1,485 @@
+/*
+ * bits.c: packed arrays in both layouts the game has used (see
+ * include/mcchunk/bits.h).
+ *
+ * Single-entry get/set work for any width at run time. The bulk functions
+ * pick a kernel per call: the AVX-512 table-driven kernels of bits_avx512.c
+ * when the CPU has them, otherwise the portable kernels instantiated per
+ * width from bits_kernel.h (a table of function pointers indexed by width,
+ * so every kernel sees its width as a constant).
+ *
+ * Big-endian input on the portable path is converted in stack-sized blocks
+ * (64 longs, or one whole number of 64-entry periods for spanning arrays)
+ * right before the native kernel runs over it, so the bytes are touched once
+ * while they are still in L1; the SIMD kernels fold the swap into their
+ * shuffles instead.
+ */
+#include "bits_private.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------- portable kernels */
+
+#define MC_KB 1
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 2
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 3
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 4
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 5
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 6
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 7
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 8
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 9
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 10
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 11
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 12
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 13
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 14
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 15
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 16
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 17
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 18
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 19
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 20
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 21
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 22
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 23
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 24
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 25
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 26
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 27
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 28
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 29
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 30
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 31
+#include "bits_kernel.h"
+#undef MC_KB
+#define MC_KB 32
+#include "bits_kernel.h"
+#undef MC_KB
+
+typedef void (*unpack_fn)(const uint64_t *src, size_t count, void *out);
+typedef void (*pack_fn)(const void *in, size_t count, uint64_t *dst);
+
+#define MC_ALL_WIDTHS(X, name)                                                  \
+    NULL, X(name, 1), X(name, 2), X(name, 3), X(name, 4), X(name, 5), X(name, 6), \
+    X(name, 7), X(name, 8), X(name, 9), X(name, 10), X(name, 11), X(name, 12),   \
+    X(name, 13), X(name, 14), X(name, 15), X(name, 16), X(name, 17), X(name, 18), \
+    X(name, 19), X(name, 20), X(name, 21), X(name, 22), X(name, 23), X(name, 24), \
+    X(name, 25), X(name, 26), X(name, 27), X(name, 28), X(name, 29), X(name, 30), \
+    X(name, 31), X(name, 32)
+#define MC_KREF(name, b) name##b
+
+/* [layout][es == 4][bits] */
+static const unpack_fn unpack_table[2][2][33] = {
+    {{MC_ALL_WIDTHS(MC_KREF, mc_unpack_padded_u16_)}, {MC_ALL_WIDTHS(MC_KREF, mc_unpack_padded_u32_)}},
+    {{MC_ALL_WIDTHS(MC_KREF, mc_unpack_spanning_u16_)}, {MC_ALL_WIDTHS(MC_KREF, mc_unpack_spanning_u32_)}},
+};
+static const pack_fn pack_table[2][2][33] = {
+    {{MC_ALL_WIDTHS(MC_KREF, mc_pack_padded_u16_)}, {MC_ALL_WIDTHS(MC_KREF, mc_pack_padded_u32_)}},
+    {{MC_ALL_WIDTHS(MC_KREF, mc_pack_spanning_u16_)}, {MC_ALL_WIDTHS(MC_KREF, mc_pack_spanning_u32_)}},
+};
+
+/* ---------------------------------------------------------------- sizes */
+
+unsigned mc_bits_per_long(unsigned bits)
+{
+    return bits == 0 || bits > 64 ? 0 : 64 / bits;
+}
+
+size_t mc_bits_longs(size_t count, unsigned bits, mc_bits_layout layout)
+{
+    if (bits > MC_BITS_MAX)
+        return SIZE_MAX;
+    if (bits == 0 || count == 0)
+        return 0;
+    if (layout == MC_BITS_PADDED) {
+        size_t k = 64 / bits;
+        return count / k + (count % k != 0);
+    }
+    if (count > SIZE_MAX / 64)
+        return SIZE_MAX;
+    return (count * bits + 63) / 64;
+}
+
+unsigned mc_bits_ceil_log2(uint64_t n)
+{
+    if (n <= 1)
+        return 0;
+    return 64u - (unsigned)__builtin_clzll(n - 1);
+}
+
+static inline uint64_t width_mask(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+
+/* -------------------------------------------------------- single entries */
+
+/* Where entry `index` lives: long a, shift s (spanning: may continue in a+1). */
+static inline void locate(size_t index, unsigned bits, mc_bits_layout layout, size_t *a, unsigned *s)
+{
+    if (layout == MC_BITS_PADDED) {
+        unsigned k = 64 / bits;
+        *a = index / k;
+        *s = (unsigned)(index % k) * bits;
+    } else {
+        size_t bit = index * bits;
+        *a = bit >> 6;
+        *s = (unsigned)(bit & 63);
+    }
+}
+
+uint32_t mc_bits_get(const uint64_t *longs, size_t index, unsigned bits, mc_bits_layout layout)
+{
+    if (bits == 0 || bits > MC_BITS_MAX)
+        return 0;
+    size_t a;
+    unsigned s;
+    locate(index, bits, layout, &a, &s);
+    uint64_t v = longs[a] >> s;
+    if (s + bits > 64)
+        v |= longs[a + 1] << (64 - s);
+    return (uint32_t)(v & width_mask(bits));
+}
+
+void mc_bits_set(uint64_t *longs, size_t index, unsigned bits, mc_bits_layout layout, uint32_t value)
+{
+    if (bits == 0 || bits > MC_BITS_MAX)
+        return;
+    size_t a;
+    unsigned s;
+    locate(index, bits, layout, &a, &s);
+    uint64_t m = width_mask(bits), v = value & m;
+    longs[a] = (longs[a] & ~(m << s)) | (v << s);
+    if (s + bits > 64) {
+        unsigned r = 64 - s; /* bits already stored in long a */
+        longs[a + 1] = (longs[a + 1] & ~(m >> r)) | (v >> r);
+    }
+}
+
+uint32_t mc_bits_get_be(const uint8_t *be, size_t index, unsigned bits, mc_bits_layout layout)
+{
+    if (bits == 0 || bits > MC_BITS_MAX)
+        return 0;
+    size_t a;
+    unsigned s;
+    locate(index, bits, layout, &a, &s);
+    uint64_t v = mc_load_u64be(be + 8 * a) >> s;
+    if (s + bits > 64)
+        v |= mc_load_u64be(be + 8 * (a + 1)) << (64 - s);
+    return (uint32_t)(v & width_mask(bits));
+}
+
+void mc_bits_set_be(uint8_t *be, size_t index, unsigned bits, mc_bits_layout layout, uint32_t value)
+{
+    if (bits == 0 || bits > MC_BITS_MAX)
+        return;
+    size_t a;
+    unsigned s;
+    locate(index, bits, layout, &a, &s);
+    uint64_t m = width_mask(bits), v = value & m;
+    uint64_t w = mc_load_u64be(be + 8 * a);
+    mc_store_u64be(be + 8 * a, (w & ~(m << s)) | (v << s));
+    if (s + bits > 64) {
+        unsigned r = 64 - s;
+        w = mc_load_u64be(be + 8 * (a + 1));
+        mc_store_u64be(be + 8 * (a + 1), (w & ~(m >> r)) | (v >> r));
+    }
+}
+
+/* ------------------------------------------------------------ conversion */
+
+void mc_bits_load_be(const uint8_t *be, size_t n, uint64_t *longs)
+{
+    for (size_t i = 0; i < n; i++)
+        longs[i] = mc_load_u64be(be + 8 * i);
+}
+
+void mc_bits_store_be(const uint64_t *longs, size_t n, uint8_t *be)
+{
+    for (size_t i = 0; i < n; i++)
+        mc_store_u64be(be + 8 * i, longs[i]);
+}
+
+/* ------------------------------------------------------------ bulk unpack */
+
+bool mc__bits_have_avx512(void)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512vbmi");
+#else
+    return false;
+#endif
+}
+
+const char *mc_bits_kernel_name(void)
+{
+    return mc__bits_have_avx512() ? "avx512vbmi" : "portable";
+}
+
+static void fill_zero(void *out, size_t count, int es)
+{
+    memset(out, 0, count * (size_t)es);
+}
+
+/* Longs per block when big-endian input is converted on the stack. */
+#define BE_BLOCK_LONGS 256
+
+static void unpack_any(const void *src, bool be, size_t count, unsigned bits,
+                       mc_bits_layout layout, void *out, int es)
+{
+    if (count == 0)
+        return;
+    if (bits == 0 || bits > MC_BITS_MAX) {
+        fill_zero(out, count, es);
+        return;
+    }
+    if (mc__bits_have_avx512() && mc__bits_unpack_avx512(src, be, count, bits, layout, out, es))
+        return;
+    unpack_fn fn = unpack_table[layout == MC_BITS_SPANNING][es == 4][bits];
+    if (!be) {
+        fn((const uint64_t *)src, count, out);
+        return;
+    }
+    /* A block is a whole number of longs that ends on an entry boundary:
+     * padded, any number of longs; spanning, whole 64-entry periods
+     * (`bits` longs each). */
+    uint64_t tmp[BE_BLOCK_LONGS];
+    size_t block_longs, block_entries;
+    if (layout == MC_BITS_PADDED) {
+        block_longs = BE_BLOCK_LONGS;
+        block_entries = block_longs * (64 / bits);
+    } else {
+        block_longs = (BE_BLOCK_LONGS / bits) * bits;
+        block_entries = (block_longs / bits) * 64;
+    }
+    const uint8_t *p = src;
+    size_t done = 0;
+    while (done < count) {
+        size_t n = count - done < block_entries ? count - done : block_entries;
+        size_t nl = mc_bits_longs(n, bits, layout);
+        mc_bits_load_be(p, nl, tmp);
+        fn(tmp, n, (uint8_t *)out + done * (size_t)es);
+        p += 8 * block_longs;
+        done += n;
+    }
+}
+
+void mc_bits_unpack_u16(const uint64_t *longs, size_t count, unsigned bits, mc_bits_layout layout, uint16_t *out)
+{
+    unpack_any(longs, false, count, bits, layout, out, 2);
+}
+void mc_bits_unpack_u32(const uint64_t *longs, size_t count, unsigned bits, mc_bits_layout layout, uint32_t *out)
+{
+    unpack_any(longs, false, count, bits, layout, out, 4);
+}
+void mc_bits_unpack_be_u16(const uint8_t *be, size_t count, unsigned bits, mc_bits_layout layout, uint16_t *out)
+{
+    unpack_any(be, true, count, bits, layout, out, 2);
+}
+void mc_bits_unpack_be_u32(const uint8_t *be, size_t count, unsigned bits, mc_bits_layout layout, uint32_t *out)
+{
+    unpack_any(be, true, count, bits, layout, out, 4);
+}
+
+/* -------------------------------------------------------------- bulk pack */
+
+static void pack_native(const void *in, int es, size_t count, unsigned bits,
+                        mc_bits_layout layout, uint64_t *dst)
+{
+    if (mc__bits_have_avx512() && mc__bits_pack_avx512(in, es, count, bits, layout, dst))
+        return;
+    pack_table[layout == MC_BITS_SPANNING][es == 4][bits](in, count, dst);
+}
+
+static void pack_any(const void *in, int es, size_t count, unsigned bits,
+                     mc_bits_layout layout, void *dst, bool be)
+{
+    if (count == 0 || bits == 0 || bits > MC_BITS_MAX)
+        return;
+    if (!be) {
+        pack_native(in, es, count, bits, layout, dst);
+        return;
+    }
+    uint64_t tmp[BE_BLOCK_LONGS];
+    size_t block_longs, block_entries;
+    if (layout == MC_BITS_PADDED) {
+        block_longs = BE_BLOCK_LONGS;
+        block_entries = block_longs * (64 / bits);
+    } else {
+        block_longs = (BE_BLOCK_LONGS / bits) * bits;
+        block_entries = (block_longs / bits) * 64;
+    }
+    uint8_t *p = dst;
+    size_t done = 0;
+    while (done < count) {
+        size_t n = count - done < block_entries ? count - done : block_entries;
+        size_t nl = mc_bits_longs(n, bits, layout);
+        pack_native((const uint8_t *)in + done * (size_t)es, es, n, bits, layout, tmp);
+        mc_bits_store_be(tmp, nl, p);
+        p += 8 * block_longs;
+        done += n;
+    }
+}
+
+void mc_bits_pack_u16(const uint16_t *in, size_t count, unsigned bits, mc_bits_layout layout, uint64_t *longs)
+{
+    pack_any(in, 2, count, bits, layout, longs, false);
+}
+void mc_bits_pack_u32(const uint32_t *in, size_t count, unsigned bits, mc_bits_layout layout, uint64_t *longs)
+{
+    pack_any(in, 4, count, bits, layout, longs, false);
+}
+void mc_bits_pack_be_u16(const uint16_t *in, size_t count, unsigned bits, mc_bits_layout layout, uint8_t *be)
+{
+    pack_any(in, 2, count, bits, layout, be, true);
+}
+void mc_bits_pack_be_u32(const uint32_t *in, size_t count, unsigned bits, mc_bits_layout layout, uint8_t *be)
+{
+    pack_any(in, 4, count, bits, layout, be, true);
+}
+
+/* ------------------------------------------------------ repack and max */
+
+static size_t gcd_size(size_t a, size_t b)
+{
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Entries per aligned unit: a padded long or a 64-entry spanning period. */
+static size_t unit_entries(unsigned bits, mc_bits_layout layout)
+{
+    if (bits == 0)
+        return 1;
+    return layout == MC_BITS_PADDED ? 64 / bits : 64;
+}
+static size_t unit_longs(unsigned bits, mc_bits_layout layout)
+{
+    if (bits == 0)
+        return 0;
+    return layout == MC_BITS_PADDED ? 1 : bits;
+}
+
+#define REPACK_CHUNK 4096
+
+void mc_bits_repack(const uint64_t *src, unsigned src_bits, mc_bits_layout src_layout,
+                    uint64_t *dst, unsigned dst_bits, mc_bits_layout dst_layout, size_t count)
+{
+    if (dst_bits == 0 || dst_bits > MC_BITS_MAX || count == 0)
+        return;
+    uint32_t tmp[REPACK_CHUNK];
+    /* A chunk is a common multiple of both units, so each chunk starts on a
+     * long boundary of both arrays (the lcm of two units <= 64 is <= 4032). */
+    size_t us = unit_entries(src_bits, src_layout), ud = unit_entries(dst_bits, dst_layout);
+    size_t l = us / gcd_size(us, ud) * ud;
+    size_t chunk = (REPACK_CHUNK / l) * l;
+    for (size_t done = 0; done < count; done += chunk) {
+        size_t n = count - done < chunk ? count - done : chunk;
+        const uint64_t *s = src + (done / us) * unit_longs(src_bits, src_layout);
+        uint64_t *d = dst + (done / ud) * unit_longs(dst_bits, dst_layout);
+        unpack_any(s, false, n, src_bits, src_layout, tmp, 4);
+        pack_any(tmp, 4, n, dst_bits, dst_layout, d, false);
+    }
+}
+
+uint32_t mc_bits_max(const uint64_t *longs, size_t count, unsigned bits, mc_bits_layout layout)
+{
+    if (bits == 0 || bits > MC_BITS_MAX || count == 0)
+        return 0;
+    uint32_t tmp[REPACK_CHUNK], m = 0;
+    size_t u = unit_entries(bits, layout);
+    size_t chunk = (REPACK_CHUNK / u) * u;
+    for (size_t done = 0; done < count; done += chunk) {
+        size_t n = count - done < chunk ? count - done : chunk;
+        unpack_any(longs + (done / u) * unit_longs(bits, layout), false, n, bits, layout, tmp, 4);
+        for (size_t i = 0; i < n; i++)
+            m = tmp[i] > m ? tmp[i] : m;
+    }
+    return m;
+}
+
+void mc__bits_unpack_portable(const uint64_t *src, size_t count, unsigned bits,
+                              mc_bits_layout layout, void *out, int es)
+{
+    if (count == 0)
+        return;
+    if (bits == 0 || bits > MC_BITS_MAX) {
+        fill_zero(out, count, es);
+        return;
+    }
+    unpack_table[layout == MC_BITS_SPANNING][es == 4][bits](src, count, out);
+}
+
+void mc__bits_pack_portable(const void *in, int es, size_t count, unsigned bits,
+                            mc_bits_layout layout, uint64_t *dst)
+{
+    if (count == 0 || bits == 0 || bits > MC_BITS_MAX)
+        return;
+    pack_table[layout == MC_BITS_SPANNING][es == 4][bits](in, count, dst);
+}

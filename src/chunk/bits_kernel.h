@@ -1,0 +1,189 @@
+/*
+ * bits_kernel.h: the portable bulk kernels of bits.c, written once and
+ * instantiated per width. bits.c includes this file 32 times with MC_KB set
+ * to 1..32; every shift, mask and loop bound below is then a compile-time
+ * constant, so the compiler unrolls the per-long loops completely and no
+ * division, modulo or variable shift is left in the hot path.
+ *
+ * Padded (1.16+): a long holds K = 64/B entries; one load, K shift+mask
+ * pairs. For u16 output with B <= 16, four entries are spread into the four
+ * 16-bit lanes of one 64-bit word (two shift/or/and steps) and stored with a
+ * single 8-byte store, which halves the work and quarters the stores.
+ *
+ * Spanning (pre-1.16): 64 entries fill exactly B longs, so one fully unrolled
+ * period of 64 entries has constant long indices and shifts; entries that
+ * cross a long boundary combine two longs.
+ *
+ * Requires: MC_KB defined; bits_private.h included.
+ */
+#ifndef MC_KB
+#error "define MC_KB before including bits_kernel.h"
+#endif
+
+#define MC_KCAT2(a, b) a##b
+#define MC_KCAT(a, b) MC_KCAT2(a, b)
+#define MC_KFN(name) MC_KCAT(name, MC_KB)
+
+#define MC_KK (64 / MC_KB)
+#define MC_KMASK ((uint64_t)(MC_KB == 32 ? 0xFFFFFFFFu : ((1u << (MC_KB & 31)) - 1u)))
+
+/* Writes the K entries (or the first n) of long v to out (element size es). */
+static MC_ALWAYS_INLINE void MC_KFN(emit_long_)(uint64_t v, void *out, size_t first, unsigned n, int es)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB <= 16
+    if (es == 2 && n == MC_KK) {
+        /* Four entries at a time into the 16-bit lanes of one word. */
+        uint16_t *o = (uint16_t *)out + first;
+        enum { G = MC_KK / 4 };
+        /* Lane masks: entries 0/2 and 1/3 of a pair step, then 0..3 of the
+         * 16-bit lanes; every step keeps what it moved apart. */
+        const uint64_t b2 = MC_KB * 2 >= 32 ? 0xFFFFFFFFull : ((1ull << (MC_KB * 2)) - 1);
+        const uint64_t lo4 = MC_KB * 4 >= 64 ? ~0ull : ((1ull << ((MC_KB * 4) & 63)) - 1);
+        const uint64_t lane_lo = MC_KMASK | (MC_KMASK << 32);
+        const uint64_t lane_hi = (MC_KMASK << 16) | (MC_KMASK << 48);
+        MC_UNROLL
+        for (unsigned g = 0; g < G; g++) {
+            uint64_t x = (v >> (g * 4 * MC_KB)) & lo4;
+            x = (x & b2) | ((x << (32 - 2 * MC_KB)) & (b2 << 32));
+            x = (x & lane_lo) | ((x << (16 - MC_KB)) & lane_hi);
+            memcpy(o + 4 * g, &x, 8);
+        }
+        MC_UNROLL
+        for (unsigned j = G * 4; j < MC_KK; j++)
+            o[j] = (uint16_t)((v >> (j * MC_KB)) & MC_KMASK);
+        return;
+    }
+#endif
+    if (es == 2) {
+        uint16_t *o = (uint16_t *)out + first;
+        MC_UNROLL
+        for (unsigned j = 0; j < MC_KK; j++)
+            if (j < n)
+                o[j] = (uint16_t)((v >> (j * MC_KB)) & MC_KMASK);
+    } else {
+        uint32_t *o = (uint32_t *)out + first;
+        MC_UNROLL
+        for (unsigned j = 0; j < MC_KK; j++)
+            if (j < n)
+                o[j] = (uint32_t)((v >> (j * MC_KB)) & MC_KMASK);
+    }
+}
+
+static MC_ALWAYS_INLINE void MC_KFN(unpack_padded_)(const uint64_t *src, size_t count, void *out, int es)
+{
+    size_t full = count / MC_KK, l;
+    for (l = 0; l < full; l++)
+        MC_KFN(emit_long_)(src[l], out, l * MC_KK, MC_KK, es);
+    if (count > full * MC_KK)
+        MC_KFN(emit_long_)(src[full], out, full * MC_KK, (unsigned)(count - full * MC_KK), es);
+}
+
+static MC_ALWAYS_INLINE uint64_t MC_KFN(span_entry_)(const uint64_t *w, unsigned j)
+{
+    /* Entry j of a 64-entry period starting at w[0]. */
+    const unsigned bit = j * MC_KB, a = bit >> 6, s = bit & 63;
+    uint64_t v = w[a] >> s;
+    if (s + MC_KB > 64)
+        v |= w[a + 1] << (64 - s);
+    return v & MC_KMASK;
+}
+
+static MC_ALWAYS_INLINE void MC_KFN(unpack_spanning_)(const uint64_t *src, size_t count, void *out, int es)
+{
+    size_t periods = count / 64, p;
+    for (p = 0; p < periods; p++) {
+        const uint64_t *w = src + p * MC_KB;
+        if (es == 2) {
+            uint16_t *o = (uint16_t *)out + p * 64;
+            MC_UNROLL
+            for (unsigned j = 0; j < 64; j++)
+                o[j] = (uint16_t)MC_KFN(span_entry_)(w, j);
+        } else {
+            uint32_t *o = (uint32_t *)out + p * 64;
+            MC_UNROLL
+            for (unsigned j = 0; j < 64; j++)
+                o[j] = (uint32_t)MC_KFN(span_entry_)(w, j);
+        }
+    }
+    /* The tail: the last period may be cut anywhere, so read with bounds. */
+    size_t nlongs = (count * MC_KB + 63) / 64;
+    for (size_t i = periods * 64; i < count; i++) {
+        uint64_t v = mc__bits_get_spanning_bounded(src, nlongs, i, MC_KB);
+        if (es == 2)
+            ((uint16_t *)out)[i] = (uint16_t)v;
+        else
+            ((uint32_t *)out)[i] = (uint32_t)v;
+    }
+}
+
+static MC_ALWAYS_INLINE uint64_t MC_KFN(in_)(const void *in, size_t i, int es)
+{
+    return es == 2 ? (uint64_t)((const uint16_t *)in)[i] : (uint64_t)((const uint32_t *)in)[i];
+}
+
+static MC_ALWAYS_INLINE void MC_KFN(pack_padded_)(const void *in, size_t count, uint64_t *dst, int es)
+{
+    size_t full = count / MC_KK, l;
+    for (l = 0; l < full; l++) {
+        uint64_t v = 0;
+        size_t b = l * MC_KK;
+        MC_UNROLL
+        for (unsigned j = 0; j < MC_KK; j++)
+            v |= (MC_KFN(in_)(in, b + j, es) & MC_KMASK) << (j * MC_KB);
+        dst[l] = v;
+    }
+    if (count > full * MC_KK) {
+        uint64_t v = 0;
+        size_t b = full * MC_KK;
+        for (unsigned j = 0; b + j < count; j++)
+            v |= (MC_KFN(in_)(in, b + j, es) & MC_KMASK) << (j * MC_KB);
+        dst[full] = v;
+    }
+}
+
+static MC_ALWAYS_INLINE void MC_KFN(pack_spanning_)(const void *in, size_t count, uint64_t *dst, int es)
+{
+    size_t periods = count / 64, p;
+    for (p = 0; p < periods; p++) {
+        uint64_t w[MC_KB];
+        MC_UNROLL
+        for (unsigned a = 0; a < MC_KB; a++)
+            w[a] = 0;
+        MC_UNROLL
+        for (unsigned j = 0; j < 64; j++) {
+            const unsigned bit = j * MC_KB, a = bit >> 6, s = bit & 63;
+            uint64_t v = MC_KFN(in_)(in, p * 64 + j, es) & MC_KMASK;
+            w[a] |= v << s;
+            if (s + MC_KB > 64)
+                w[a + 1] |= v >> (64 - s);
+        }
+        memcpy(dst + p * MC_KB, w, sizeof w);
+    }
+    size_t nlongs = (count * MC_KB + 63) / 64;
+    for (size_t a = periods * MC_KB; a < nlongs; a++)
+        dst[a] = 0;
+    for (size_t i = periods * 64; i < count; i++) {
+        uint64_t v = MC_KFN(in_)(in, i, es) & MC_KMASK;
+        size_t bit = i * MC_KB;
+        unsigned s = (unsigned)(bit & 63);
+        dst[bit >> 6] |= v << s;
+        if (s + MC_KB > 64)
+            dst[(bit >> 6) + 1] |= v >> (64 - s);
+    }
+}
+
+/* The out-of-line instances bits.c puts in its dispatch tables. */
+static void MC_KFN(mc_unpack_padded_u16_)(const uint64_t *s, size_t n, void *o) { MC_KFN(unpack_padded_)(s, n, o, 2); }
+static void MC_KFN(mc_unpack_padded_u32_)(const uint64_t *s, size_t n, void *o) { MC_KFN(unpack_padded_)(s, n, o, 4); }
+static void MC_KFN(mc_unpack_spanning_u16_)(const uint64_t *s, size_t n, void *o) { MC_KFN(unpack_spanning_)(s, n, o, 2); }
+static void MC_KFN(mc_unpack_spanning_u32_)(const uint64_t *s, size_t n, void *o) { MC_KFN(unpack_spanning_)(s, n, o, 4); }
+static void MC_KFN(mc_pack_padded_u16_)(const void *i, size_t n, uint64_t *d) { MC_KFN(pack_padded_)(i, n, d, 2); }
+static void MC_KFN(mc_pack_padded_u32_)(const void *i, size_t n, uint64_t *d) { MC_KFN(pack_padded_)(i, n, d, 4); }
+static void MC_KFN(mc_pack_spanning_u16_)(const void *i, size_t n, uint64_t *d) { MC_KFN(pack_spanning_)(i, n, d, 2); }
+static void MC_KFN(mc_pack_spanning_u32_)(const void *i, size_t n, uint64_t *d) { MC_KFN(pack_spanning_)(i, n, d, 4); }
+
+#undef MC_KK
+#undef MC_KMASK
+#undef MC_KFN
+#undef MC_KCAT
+#undef MC_KCAT2

@@ -1,0 +1,67 @@
+/*
+ * bits_private.h: what the files of src/chunk share about packed arrays:
+ * compiler helpers for the per-width kernel template and the entry points of
+ * the SIMD kernels (bits_avx512.c), which report whether they handled a call
+ * so that bits.c can fall back to the portable kernels.
+ */
+#ifndef MC_CHUNK_BITS_PRIVATE_H
+#define MC_CHUNK_BITS_PRIVATE_H
+
+#include "mcchunk/bits.h"
+
+#if defined(__GNUC__)
+#define MC_ALWAYS_INLINE inline __attribute__((always_inline))
+#define MC_UNROLL _Pragma("GCC unroll 64")
+#else
+#define MC_ALWAYS_INLINE inline
+#define MC_UNROLL
+/* The portable kernels alone (benchmarks compare them with the dispatched
+ * path in one run). */
+void mc__bits_unpack_portable(const uint64_t *src, size_t count, unsigned bits,
+                              mc_bits_layout layout, void *out, int es);
+void mc__bits_pack_portable(const void *in, int es, size_t count, unsigned bits,
+                            mc_bits_layout layout, uint64_t *dst);
+
+#endif
+
+#if !defined(MC_PORTABLE) && defined(__x86_64__) && defined(__GNUC__)
+#define MC_HAVE_AVX512_KERNELS 1
+/* The portable kernels alone (benchmarks compare them with the dispatched
+ * path in one run). */
+void mc__bits_unpack_portable(const uint64_t *src, size_t count, unsigned bits,
+                              mc_bits_layout layout, void *out, int es);
+void mc__bits_pack_portable(const void *in, int es, size_t count, unsigned bits,
+                            mc_bits_layout layout, uint64_t *dst);
+
+#endif
+
+/* Entry i of a spanning array (the entry lies wholly inside the array). */
+static inline uint64_t mc__bits_get_spanning_bounded(const uint64_t *w, size_t nlongs, size_t i, unsigned b)
+{
+    size_t bit = i * b, a = bit >> 6;
+    unsigned s = (unsigned)(bit & 63);
+    uint64_t v = w[a] >> s;
+    if (s + b > 64 && a + 1 < nlongs)
+        v |= w[a + 1] << (64 - s);
+    return v & (b == 32 ? 0xFFFFFFFFull : ((1ull << b) - 1));
+}
+
+/* True when this process may use the AVX-512 kernels. */
+bool mc__bits_have_avx512(void);
+
+/* SIMD bulk kernels. They return false (having done nothing) when they do
+ * not cover (bits, layout); `be` selects big-endian long bytes as input.
+ * es is the output element size (2 or 4). */
+bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, unsigned bits,
+                            mc_bits_layout layout, void *out, int es);
+bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
+                          mc_bits_layout layout, uint64_t *dst);
+
+/* The portable kernels alone (benchmarks compare them with the dispatched
+ * path in one run). */
+void mc__bits_unpack_portable(const uint64_t *src, size_t count, unsigned bits,
+                              mc_bits_layout layout, void *out, int es);
+void mc__bits_pack_portable(const void *in, int es, size_t count, unsigned bits,
+                            mc_bits_layout layout, uint64_t *dst);
+
+#endif

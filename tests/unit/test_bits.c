@@ -1,0 +1,295 @@
+/*
+ * test_bits.c: packed arrays against a bit-by-bit reference model, for every
+ * width 0..32, both layouts, native and big-endian longs, u16 and u32
+ * entries, whole sections and ragged counts; plus the worked examples of the
+ * seeds (the 5-bit padded example of the modern chunk-format page, the
+ * 0xCCFF... biome long, the 13-bit spanning example of the 1.12 page).
+ */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcchunk/bits.h"
+
+/* Reference: entry i is bits [pos, pos+b) of the little-endian bit string of
+ * the longs, with pos = i*b (spanning) or (i/k)*64 + (i%k)*b (padded). */
+static size_t ref_pos(size_t i, unsigned b, mc_bits_layout layout)
+{
+    if (layout == MC_BITS_SPANNING)
+        return i * b;
+    size_t k = 64 / b;
+    return (i / k) * 64 + (i % k) * b;
+}
+static uint32_t ref_get(const uint64_t *w, size_t i, unsigned b, mc_bits_layout layout)
+{
+    uint32_t v = 0;
+    size_t p = ref_pos(i, b, layout);
+    for (unsigned k = 0; k < b; k++, p++)
+        v |= (uint32_t)((w[p / 64] >> (p % 64)) & 1) << k;
+    return v;
+}
+static void ref_pack(const uint32_t *in, size_t n, unsigned b, mc_bits_layout layout, uint64_t *w, size_t nl)
+{
+    memset(w, 0, nl * 8);
+    for (size_t i = 0; i < n; i++) {
+        size_t p = ref_pos(i, b, layout);
+        for (unsigned k = 0; k < b; k++, p++)
+            w[p / 64] |= (uint64_t)((in[i] >> k) & 1) << (p % 64);
+    }
+}
+
+static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_t n, int pattern)
+{
+    size_t nl = mc_bits_longs(n, b, layout);
+    uint32_t *in = malloc((n + 1) * 4), *out32 = malloc((n + 1) * 4);
+    uint16_t *in16 = malloc((n + 1) * 2), *out16 = malloc((n + 1) * 2);
+    uint64_t *ref = calloc(nl + 1, 8), *got = calloc(nl + 1, 8);
+    uint8_t *be = calloc(nl + 1, 8), *be2 = calloc(nl + 1, 8);
+    uint64_t m = b == 32 ? 0xFFFFFFFFull : ((1ull << b) - 1);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = mc_test_rand(rng);
+        if (pattern == 1)
+            r = m; /* all ones: catches masks and padding */
+        else if (pattern == 2)
+            r = i;
+        in[i] = (uint32_t)(r & m);
+        in16[i] = (uint16_t)in[i];
+    }
+    ref_pack(in, n, b, layout, ref, nl);
+
+    /* pack u32 (extra high bits in the input must be masked away) */
+    uint32_t *dirty = malloc((n + 1) * 4);
+    for (size_t i = 0; i < n; i++)
+        dirty[i] = in[i] | (b < 32 ? (uint32_t)(mc_test_rand(rng) << b) : 0);
+    got[nl] = 0x5555;
+    mc_bits_pack_u32(dirty, n, b, layout, got);
+    assert_memory_equal(got, ref, nl * 8);
+    assert_true(got[nl] == 0x5555); /* wrote exactly nl longs */
+    if (b <= 16) {
+        memset(got, 0xAB, nl * 8);
+        mc_bits_pack_u16(in16, n, b, layout, got);
+        assert_memory_equal(got, ref, nl * 8);
+    }
+    /* big-endian pack */
+    mc_bits_pack_be_u32(in, n, b, layout, be);
+    for (size_t l = 0; l < nl; l++)
+        assert_true(mc_load_u64be(be + 8 * l) == ref[l]);
+    if (b <= 16) {
+        mc_bits_pack_be_u16(in16, n, b, layout, be2);
+        assert_memory_equal(be, be2, nl * 8);
+    }
+
+    /* unpack; put garbage into the padding and the unused tail first */
+    uint64_t *noisy = calloc(nl + 1, 8);
+    memcpy(noisy, ref, nl * 8);
+    if (layout == MC_BITS_PADDED && b > 0) {
+        unsigned used = (64 / b) * b;
+        for (size_t l = 0; l < nl && used < 64; l++)
+            noisy[l] |= mc_test_rand(rng) << used;
+    }
+    mc_bits_store_be(noisy, nl, be);
+    out32[n] = 0xDEADBEEF;
+    mc_bits_unpack_u32(noisy, n, b, layout, out32);
+    assert_memory_equal(out32, in, n * 4);
+    assert_true(out32[n] == 0xDEADBEEF);
+    memset(out32, 0, n * 4);
+    mc_bits_unpack_be_u32(be, n, b, layout, out32);
+    assert_memory_equal(out32, in, n * 4);
+    if (b <= 16) {
+        out16[n] = 0xBEEF;
+        mc_bits_unpack_u16(noisy, n, b, layout, out16);
+        assert_memory_equal(out16, in16, n * 2);
+        assert_true(out16[n] == 0xBEEF);
+        memset(out16, 0, n * 2);
+        mc_bits_unpack_be_u16(be, n, b, layout, out16);
+        assert_memory_equal(out16, in16, n * 2);
+    }
+    /* single gets, then sets against the reference */
+    for (size_t t = 0; t < 64 && n; t++) {
+        size_t i = mc_test_rand(rng) % n;
+        assert_int_equal(mc_bits_get(noisy, i, b, layout), in[i]);
+        assert_int_equal(mc_bits_get_be(be, i, b, layout), in[i]);
+        assert_int_equal(ref_get(noisy, i, b, layout), in[i]);
+    }
+    for (size_t t = 0; t < 200 && n; t++) {
+        size_t i = mc_test_rand(rng) % n;
+        uint32_t v = (uint32_t)mc_test_rand(rng);
+        in[i] = (uint32_t)(v & m);
+        mc_bits_set(noisy, i, b, layout, v);
+        mc_bits_set_be(be, i, b, layout, v);
+    }
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(ref_get(noisy, i, b, layout), in[i]);
+    for (size_t l = 0; l < nl; l++)
+        assert_true(mc_load_u64be(be + 8 * l) == noisy[l]);
+    if (n) {
+        uint32_t mx = 0;
+        for (size_t i = 0; i < n; i++)
+            mx = in[i] > mx ? in[i] : mx;
+        assert_int_equal(mc_bits_max(noisy, n, b, layout), mx);
+    }
+    free(in); free(out32); free(in16); free(out16); free(ref); free(got);
+    free(be); free(be2); free(noisy); free(dirty);
+}
+
+static void test_every_width_both_layouts(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {0x9E3779B97F4A7C15ull};
+    static const size_t counts[] = {4096, 64, 256, 1, 2, 63, 65, 100, 257, 1000, 1023, 4095, 5000};
+    for (unsigned b = 1; b <= 32; b++)
+        for (int lay = 0; lay < 2; lay++)
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+                for (int pat = 0; pat < 3; pat++)
+                    check_one(&rng, b, (mc_bits_layout)lay, counts[c], pat);
+    /* ragged counts at random */
+    for (int t = 0; t < 300; t++) {
+        unsigned b = 1 + (unsigned)(mc_test_rand(&rng) % 32);
+        check_one(&rng, b, (mc_bits_layout)(t & 1), (size_t)(mc_test_rand(&rng) % 2000), 0);
+    }
+}
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    assert_int_equal(mc_bits_longs(4096, 4, MC_BITS_PADDED), 256);
+    assert_int_equal(mc_bits_longs(4096, 5, MC_BITS_PADDED), 342); /* 12 per long */
+    assert_int_equal(mc_bits_longs(4096, 15, MC_BITS_PADDED), 1024);
+    assert_int_equal(mc_bits_longs(4096, 13, MC_BITS_SPANNING), 832); /* the 1.12 page: 64*13 */
+    assert_int_equal(mc_bits_longs(4096, 14, MC_BITS_SPANNING), 896);
+    assert_int_equal(mc_bits_longs(256, 9, MC_BITS_PADDED), 37);   /* 1.16+ heightmap */
+    assert_int_equal(mc_bits_longs(256, 9, MC_BITS_SPANNING), 36); /* 1.14-1.15 heightmap */
+    assert_int_equal(mc_bits_longs(64, 1, MC_BITS_PADDED), 1);
+    assert_int_equal(mc_bits_longs(4096, 0, MC_BITS_PADDED), 0);
+    assert_int_equal(mc_bits_longs(0, 7, MC_BITS_SPANNING), 0);
+    assert_true(mc_bits_longs(10, 33, MC_BITS_PADDED) == SIZE_MAX);
+    assert_int_equal(mc_bits_ceil_log2(1), 0);
+    assert_int_equal(mc_bits_ceil_log2(2), 1);
+    assert_int_equal(mc_bits_ceil_log2(64), 6);
+    assert_int_equal(mc_bits_ceil_log2(65), 7);
+    assert_int_equal(mc_bits_ceil_log2(27914), 15);
+    assert_int_equal(mc_bits_ceil_log2(385), 9);
+    assert_int_equal(mc_bits_per_long(5), 12);
+    uint32_t out[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    mc_bits_unpack_u32(NULL, 8, 0, MC_BITS_PADDED, out);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(out[i], 0);
+    assert_int_equal(mc_bits_get(NULL, 3, 0, MC_BITS_PADDED), 0);
+}
+
+/* 000_ac38556b76dd1524.txt, "Visual example": 5 bits per entry, padded. */
+static void test_seed_5bit_visual_example(void **state)
+{
+    (void)state;
+    static const uint8_t be[16] = {0x00, 0x20, 0x86, 0x31, 0x48, 0x41, 0x88, 0x41,
+                                   0x01, 0x01, 0x8A, 0x72, 0x60, 0xF6, 0x8C, 0x87};
+    static const uint32_t want[24] = {1, 2, 2, 3, 4, 4, 5, 6, 6, 4, 8, 0,
+                                      7, 4, 3, 13, 15, 16, 9, 14, 10, 12, 0, 2};
+    uint32_t got[24];
+    mc_bits_unpack_be_u32(be, 24, 5, MC_BITS_PADDED, got);
+    assert_memory_equal(got, want, sizeof want);
+    uint8_t back[16];
+    mc_bits_pack_be_u32(want, 24, 5, MC_BITS_PADDED, back);
+    assert_memory_equal(back, be, 16);
+    uint64_t w[2];
+    mc_bits_load_be(be, 2, w);
+    assert_true(w[0] == 0x0020863148418841ull && w[1] == 0x01018A7260F68C87ull);
+    for (int i = 0; i < 24; i++)
+        assert_int_equal(mc_bits_get(w, (size_t)i, 5, MC_BITS_PADDED), want[i]);
+}
+
+/* 000_ac38556b76dd1524.txt, the section example: biomes at 1 bit, one long
+ * CC FF CC FF CC FF CC FF (64 one-bit entries, low bit first). */
+static void test_seed_ccff_biome_long(void **state)
+{
+    (void)state;
+    static const uint8_t be[8] = {0xCC, 0xFF, 0xCC, 0xFF, 0xCC, 0xFF, 0xCC, 0xFF};
+    uint16_t got[64];
+    mc_bits_unpack_be_u16(be, 64, 1, MC_BITS_PADDED, got);
+    uint64_t v = 0xCCFFCCFFCCFFCCFFull;
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(got[i], (v >> i) & 1);
+    /* low byte 0xFF: cells 0..7 are palette entry 1; byte 0xCC: 0,0,1,1,0,0,1,1 */
+    assert_int_equal(got[0], 1);
+    assert_int_equal(got[8], 0);
+    assert_int_equal(got[10], 1);
+    uint8_t back[8];
+    mc_bits_pack_be_u16(got, 64, 1, MC_BITS_PADDED, back);
+    assert_memory_equal(back, be, 8);
+}
+
+/* 001_dba366030a0a6b9e.txt, "Compacted data array": 13 bits per entry,
+ * global palette (id<<4|meta), spanning. */
+static void test_seed_13bit_spanning_example(void **state)
+{
+    (void)state;
+    static const uint8_t be[16] = {0x01, 0x00, 0x18, 0x80, 0xC0, 0x06, 0x00, 0x20,
+                                   0x02, 0x00, 0xD0, 0x06, 0x80, 0x04, 0xC0, 0x20};
+    /* grass 2:0, dirt 3:0, dirt 3:0, coarse dirt 3:1, stone 1:0, stone 1:0,
+     * diorite 1:3, gravel 13:0, gravel 13:0 */
+    static const uint32_t want[9] = {0x20, 0x30, 0x30, 0x31, 0x10, 0x10, 0x13, 0xD0, 0xD0};
+    uint32_t got[9];
+    mc_bits_unpack_be_u32(be, 9, 13, MC_BITS_SPANNING, got);
+    assert_memory_equal(got, want, sizeof want);
+    /* the 10th entry starts at bit 117 = bit 53 of long 1 and would end in
+     * a third long */
+    uint64_t w[2];
+    mc_bits_load_be(be, 2, w);
+    /* entry 4 (stone) crosses the long boundary: bits 52..64 */
+    assert_int_equal(mc_bits_get(w, 4, 13, MC_BITS_SPANNING), 0x10);
+    uint8_t back[16];
+    memset(back, 0, sizeof back);
+    uint32_t ten[10];
+    memcpy(ten, want, sizeof want);
+    ten[9] = (uint32_t)(w[1] >> 53); /* only 11 of its 13 bits are in these longs */
+    mc_bits_pack_be_u32(ten, 9, 13, MC_BITS_SPANNING, back);
+    /* the first 117 bits are the nine entries; the rest belong to entry 10 */
+    assert_memory_equal(back + 0, be + 0, 8);
+    assert_true((mc_load_u64be(back + 8) & ((1ull << 53) - 1)) == (w[1] & ((1ull << 53) - 1)));
+}
+
+static void test_repack(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {42};
+    uint32_t in[4096], out[4096];
+    static uint64_t a[4096], b[4096];
+    for (unsigned sb = 1; sb <= 32; sb++) {
+        unsigned db = 1 + (unsigned)(mc_test_rand(&rng) % 32);
+        if (db < sb)
+            db = sb;
+        for (int ls = 0; ls < 2; ls++)
+            for (int ld = 0; ld < 2; ld++) {
+                size_t n = (sb & 1) ? 4096 : 1000 + mc_test_rand(&rng) % 3000;
+                for (size_t i = 0; i < n; i++)
+                    in[i] = (uint32_t)(mc_test_rand(&rng) & (sb == 32 ? 0xFFFFFFFFu : ((1u << sb) - 1)));
+                mc_bits_pack_u32(in, n, sb, (mc_bits_layout)ls, a);
+                mc_bits_repack(a, sb, (mc_bits_layout)ls, b, db, (mc_bits_layout)ld, n);
+                mc_bits_unpack_u32(b, n, db, (mc_bits_layout)ld, out);
+                assert_memory_equal(out, in, n * 4);
+            }
+    }
+    /* 1.13 wire: 15-bit padded direct data written as 14-bit spanning */
+    for (size_t i = 0; i < 4096; i++)
+        in[i] = (uint32_t)(mc_test_rand(&rng) % 11337);
+    mc_bits_pack_u32(in, 4096, 15, MC_BITS_PADDED, a);
+    mc_bits_repack(a, 15, MC_BITS_PADDED, b, 14, MC_BITS_SPANNING, 4096);
+    assert_int_equal(mc_bits_longs(4096, 14, MC_BITS_SPANNING), 896);
+    for (size_t i = 0; i < 4096; i++)
+        assert_int_equal(mc_bits_get(b, i, 14, MC_BITS_SPANNING), in[i]);
+}
+
+int main(void)
+{
+    print_message("bits kernels: %s\n", mc_bits_kernel_name());
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_seed_5bit_visual_example),
+        cmocka_unit_test(test_seed_ccff_biome_long),
+        cmocka_unit_test(test_seed_13bit_spanning_example),
+        cmocka_unit_test(test_every_width_both_layouts),
+        cmocka_unit_test(test_repack),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
