@@ -54,15 +54,33 @@ static void print_double(printer *p, double v, bool is_float, const char *suffix
         put_str(p, suffix);
         return;
     }
-    /* Shortest decimal that reads back to the same value. */
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    /* The fewest significant digits that read back to the same value... */
+    int prec = 1;
+    for (; prec < 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*e", prec - 1, v);
         if (is_float ? strtof(tmp, NULL) == (float)v : strtod(tmp, NULL) == v)
             break;
     }
-    put_str(p, tmp);
-    if (!strpbrk(tmp, ".e"))
-        put_str(p, ".0");
+    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, v);
+    int exp10 = atoi(strchr(tmp, 'e') + 1);
+    /* ...laid out as Java's toString does: plain for 1e-3 <= |v| < 1e7,
+     * else d.dddE±n; always with a fraction digit. */
+    double mag = fabs(v);
+    if (v == 0 || (mag >= 1e-3 && mag < 1e7)) {
+        int decimals = prec - 1 - exp10;
+        snprintf(tmp, sizeof tmp, "%.*f", decimals > 0 ? decimals : 0, v);
+        put_str(p, tmp);
+        if (decimals <= 0)
+            put_str(p, ".0");
+    } else {
+        char *e = strchr(tmp, 'e');
+        *e = 0;
+        put_str(p, tmp);
+        if (!strchr(tmp, '.'))
+            put_str(p, ".0");
+        snprintf(tmp, sizeof tmp, "E%d", exp10);
+        put_str(p, tmp);
+    }
     if (!p->json)
         put_str(p, suffix);
 }
