@@ -727,6 +727,7 @@ int mc_server_run(const mc_server_config *cfg)
     mc_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
     uv_run(srv.loop, UV_RUN_DEFAULT);
     mc_world_close(&srv);
+    mc_session_release_cache(&srv);
     uv_loop_close(srv.loop);
     mc_srv_log(&srv, MC_LOG_INFO, "stopped");
     return 0;

@@ -1,24 +1,231 @@
 /*
- * session.c: a player's session after login: the configuration phase
+ * session.c: a player's session after login — the configuration phase
  * (1.20.2+) and play.
  *
- * What stands: keep-alive (sent every 15 s in configuration and play, as
- * vanilla does; a client that has not answered within 30 s is dropped) and
- * the packet dispatch. Joining the world (join game of each era, registry
- * data for 1.20.2+, spawn, chunk streaming) needs the Java chunk codecs and
- * is not written yet, so a session that reaches this point is ended with a
- * disconnect that says so, in the client's own protocol.
+ * Configuration: the Registry Data packets the vanilla server sends for the
+ * client's version (generated, see join_data.h), the vanilla feature flag,
+ * Finish Configuration; the client's own Finish Configuration moves it to
+ * play. Play: Join Game (generated per protocol, view distance patched in),
+ * abilities (creative flight, so a person can look around), center chunk
+ * (1.14+), the "start waiting for level chunks" game event (1.20.3+), spawn
+ * position, the player's position and health, each in its era's layout.
+ * Keep-alive runs in both phases: sent every 15 s as vanilla does, and a
+ * client that has not answered within 30 s is dropped.
  */
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/join_data.h"
 #include "server/session.h"
 
 typedef struct session {
     uint64_t keepalive_id;
     uint64_t keepalive_sent_ms; /* 0: none outstanding */
     uint64_t last_keepalive_ms;
+    bool configured; /* finish_configuration sent */
+    bool joined;
+    double x, y, z;
+    int32_t teleport_id;
 } session;
+
+/* ------------------------------------------------------ generated data */
+
+static const mc_join_data *join_data_for(uint32_t protocol)
+{
+    for (unsigned i = 0; i < mc_join_data_count; i++)
+        if (mc_join_data_table[i].protocol == protocol)
+            return &mc_join_data_table[i];
+    return NULL;
+}
+
+/* Inflates a protocol's join data once and keeps it for the server's life. */
+static const uint8_t *join_raw(mc_server *srv, const mc_join_data *jd)
+{
+    unsigned idx = (unsigned)(jd - mc_join_data_table);
+    if (!srv->join_cache) {
+        srv->join_cache = calloc(mc_join_data_count, sizeof *srv->join_cache);
+        if (!srv->join_cache)
+            return NULL;
+    }
+    if (!srv->join_cache[idx]) {
+        uint8_t *raw = malloc(jd->raw_len);
+        struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+        size_t got = 0;
+        if (!raw || !d ||
+            libdeflate_zlib_decompress(d, jd->z, jd->z_len, raw, jd->raw_len, &got) != LIBDEFLATE_SUCCESS ||
+            got != jd->raw_len) {
+            free(raw);
+            raw = NULL;
+        }
+        if (d)
+            libdeflate_free_decompressor(d);
+        srv->join_cache[idx] = raw;
+    }
+    return srv->join_cache[idx];
+}
+
+void mc_session_release_cache(mc_server *srv)
+{
+    if (!srv->join_cache)
+        return;
+    for (unsigned i = 0; i < mc_join_data_count; i++)
+        free(srv->join_cache[i]);
+    free(srv->join_cache);
+    srv->join_cache = NULL;
+}
+
+/* Sends an already built packet (id + body). */
+static void send_bytes(mc_conn *c, const uint8_t *p, size_t n)
+{
+    c->pkt.len = 0;
+    mc_buf_put(&c->pkt, p, n);
+    mc_conn_send(c, &c->pkt);
+}
+
+/* ------------------------------------------------------ configuration */
+
+static void start_configuration(mc_conn *c, session *s)
+{
+    const mc_join_data *jd = join_data_for(c->protocol);
+    const uint8_t *raw = jd ? join_raw(c->srv, jd) : NULL;
+    if (!raw) {
+        mc_conn_disconnect(c, "Internal error: no join data for this version");
+        return;
+    }
+    size_t off = jd->login_len;
+    for (uint32_t i = 0; i < jd->registry_packets && !c->closing; i++) {
+        uint32_t n = mc_load_u32le(raw + off);
+        send_bytes(c, raw + off + 4, n);
+        off += 4 + (size_t)n;
+    }
+    if (mc_conn_begin(c, MC_JAVA_CONFIGURATION, "feature_flags")) {
+        mc_buf_put_varint(&c->pkt, 1);
+        mc_buf_put_str_varint(&c->pkt, "minecraft:vanilla", 17);
+        mc_conn_send(c, &c->pkt);
+    }
+    if (mc_conn_begin(c, MC_JAVA_CONFIGURATION, "finish_configuration"))
+        mc_conn_send(c, &c->pkt);
+    s->configured = true;
+}
+
+/* ---------------------------------------------------------------- play */
+
+/* Block position as one long: 1.8-1.13 x:26 y:12 z:26; 1.14+ x:26 z:26 y:12. */
+static uint64_t pack_position(uint32_t protocol, int32_t x, int32_t y, int32_t z)
+{
+    uint64_t ux = (uint64_t)(uint32_t)x & 0x3FFFFFF, uy = (uint64_t)(uint32_t)y & 0xFFF,
+             uz = (uint64_t)(uint32_t)z & 0x3FFFFFF;
+    if (protocol < 477)
+        return ux << 38 | uy << 26 | uz;
+    return ux << 38 | uz << 12 | uy;
+}
+
+static void send_join(mc_conn *c, const mc_join_data *jd, const uint8_t *raw)
+{
+    c->pkt.len = 0;
+    mc_buf_put(&c->pkt, raw, jd->login_len);
+    int vd = c->srv->cfg->view_distance;
+    if (jd->view_distance_at >= 0 && mc_buf_ok(&c->pkt))
+        c->pkt.data[jd->view_distance_at] = (uint8_t)vd;
+    if (jd->simulation_distance_at >= 0 && mc_buf_ok(&c->pkt))
+        c->pkt.data[jd->simulation_distance_at] = (uint8_t)vd;
+    mc_conn_send(c, &c->pkt);
+}
+
+static void send_abilities(mc_conn *c)
+{
+    if (!mc_conn_begin(c, MC_JAVA_PLAY, "abilities"))
+        return;
+    mc_buf_put_u8(&c->pkt, 0x02 | 0x04 | 0x08); /* flying, may fly, creative */
+    mc_buf_put_f32be(&c->pkt, 0.05f);
+    mc_buf_put_f32be(&c->pkt, 0.1f);
+    mc_conn_send(c, &c->pkt);
+}
+
+static void send_spawn_position(mc_conn *c, int32_t x, int32_t y, int32_t z)
+{
+    if (!mc_conn_begin(c, MC_JAVA_PLAY, "spawn_position"))
+        return;
+    if (c->protocol >= 773) /* 1.21.9+: RespawnData = global position, yaw, pitch */
+        mc_buf_put_str_varint(&c->pkt, "minecraft:overworld", 19);
+    mc_buf_put_u64be(&c->pkt, pack_position(c->protocol, x, y, z));
+    if (c->protocol >= 755) /* 1.17+: angle */
+        mc_buf_put_f32be(&c->pkt, 0.0f);
+    if (c->protocol >= 773)
+        mc_buf_put_f32be(&c->pkt, 0.0f);
+    mc_conn_send(c, &c->pkt);
+}
+
+static void send_position(mc_conn *c, session *s)
+{
+    if (!mc_conn_begin(c, MC_JAVA_PLAY, "position"))
+        return;
+    s->teleport_id++;
+    if (c->protocol >= 768) { /* 1.21.2+: id first, velocity, u32 flags */
+        mc_buf_put_varint(&c->pkt, s->teleport_id);
+        mc_buf_put_f64be(&c->pkt, s->x);
+        mc_buf_put_f64be(&c->pkt, s->y);
+        mc_buf_put_f64be(&c->pkt, s->z);
+        for (int i = 0; i < 3; i++)
+            mc_buf_put_f64be(&c->pkt, 0.0);
+        mc_buf_put_f32be(&c->pkt, 0.0f);
+        mc_buf_put_f32be(&c->pkt, 0.0f);
+        mc_buf_put_u32be(&c->pkt, 0);
+    } else {
+        mc_buf_put_f64be(&c->pkt, s->x);
+        mc_buf_put_f64be(&c->pkt, s->y);
+        mc_buf_put_f64be(&c->pkt, s->z);
+        mc_buf_put_f32be(&c->pkt, 0.0f);
+        mc_buf_put_f32be(&c->pkt, 0.0f);
+        mc_buf_put_u8(&c->pkt, 0); /* absolute */
+        if (c->protocol >= 107) /* 1.9+: teleport id */
+            mc_buf_put_varint(&c->pkt, s->teleport_id);
+        if (c->protocol >= 755 && c->protocol <= 761) /* 1.17-1.19.3: dismount */
+            mc_buf_put_u8(&c->pkt, 0);
+    }
+    mc_conn_send(c, &c->pkt);
+}
+
+static void join_world(mc_conn *c, session *s)
+{
+    const mc_join_data *jd = join_data_for(c->protocol);
+    const uint8_t *raw = jd ? join_raw(c->srv, jd) : NULL;
+    if (!raw) {
+        mc_conn_disconnect(c, "Internal error: no join data for this version");
+        return;
+    }
+    int32_t sx, sy, sz;
+    mc_world_spawn(c->srv, &sx, &sy, &sz);
+    s->x = sx + 0.5;
+    s->y = sy;
+    s->z = sz + 0.5;
+    send_join(c, jd, raw);
+    send_abilities(c);
+    if (c->protocol >= 477 && mc_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
+        mc_buf_put_varint(&c->pkt, sx >> 4);
+        mc_buf_put_varint(&c->pkt, sz >> 4);
+        mc_conn_send(c, &c->pkt);
+    }
+    if (c->protocol >= 765 && mc_conn_begin(c, MC_JAVA_PLAY, "game_state_change")) {
+        mc_buf_put_u8(&c->pkt, 13); /* 1.20.3+: start waiting for level chunks */
+        mc_buf_put_f32be(&c->pkt, 0.0f);
+        mc_conn_send(c, &c->pkt);
+    }
+    mc_world_send_initial_chunks(c);
+    send_spawn_position(c, sx, sy, sz);
+    send_position(c, s);
+    if (mc_conn_begin(c, MC_JAVA_PLAY, "update_health")) {
+        mc_buf_put_f32be(&c->pkt, 20.0f);
+        mc_buf_put_varint(&c->pkt, 20);
+        mc_buf_put_f32be(&c->pkt, 5.0f);
+        mc_conn_send(c, &c->pkt);
+    }
+    s->joined = true;
+    mc_srv_log(c->srv, MC_LOG_INFO, "%s joined (protocol %u, %s)", c->name, c->protocol, jd->version);
+}
+
+/* ---------------------------------------------------------- lifecycle */
 
 void mc_session_begin(mc_conn *c)
 {
@@ -29,7 +236,10 @@ void mc_session_begin(mc_conn *c)
     }
     c->session = s;
     s->last_keepalive_ms = uv_now(c->srv->loop);
-    mc_conn_disconnect(c, "mcchunk serve: status and login work; joining the world is not implemented in this build yet");
+    if (c->state == MC_JAVA_CONFIGURATION)
+        start_configuration(c, s);
+    else
+        join_world(c, s);
 }
 
 static void send_keepalive(mc_conn *c, session *s, uint64_t now)
@@ -64,22 +274,30 @@ void mc_session_packet(mc_conn *c, mc_reader *r, int id)
 {
     session *s = c->session;
     const char *name = mc_java_packet_name(c->protocol, (mc_java_state)c->state, MC_JAVA_TO_SERVER, id);
-    if (!name) {
+    if (!name || !s) {
         mc_conn_disconnect(c, "Unknown packet");
         return;
     }
-    if (!strcmp(name, "keep_alive") && s) {
-        uint64_t got = (c->state == MC_JAVA_PLAY && c->protocol < 340) ? (uint64_t)(uint32_t)mc_read_varint(r)
-                                                                         : mc_read_u64be(r);
-        uint64_t want = (c->state == MC_JAVA_PLAY && c->protocol < 340) ? (s->keepalive_id & 0x7FFFFFFF)
-                                                                          : s->keepalive_id;
+    if (!strcmp(name, "keep_alive")) {
+        bool short_id = c->state == MC_JAVA_PLAY && c->protocol < 340;
+        uint64_t got = short_id ? (uint64_t)(uint32_t)mc_read_varint(r) : mc_read_u64be(r);
+        uint64_t want = short_id ? (s->keepalive_id & 0x7FFFFFFF) : s->keepalive_id;
         if (!mc_reader_ok(r) || !s->keepalive_sent_ms || got != want) {
             mc_conn_disconnect(c, "Bad keep-alive");
             return;
         }
         s->keepalive_sent_ms = 0;
+    } else if (c->state == MC_JAVA_CONFIGURATION && !strcmp(name, "finish_configuration")) {
+        if (!s->configured) {
+            mc_conn_disconnect(c, "Finished configuration before the server did");
+            return;
+        }
+        c->state = MC_JAVA_PLAY;
+        join_world(c, s);
+    } else if (c->state == MC_JAVA_PLAY && s->joined) {
+        mc_world_player_packet(c, name, r);
     }
-    /* Other packets (settings, brand, movement, ...) are accepted and ignored. */
+    /* Other packets (settings, brand, known packs, ...) are accepted and ignored. */
 }
 
 void mc_session_free(mc_conn *c)

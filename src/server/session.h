@@ -29,6 +29,7 @@ typedef struct mc_server {
     uint64_t started_ms;
     bool stopping;
     mc_world *world;
+    uint8_t **join_cache; /* inflated join data per protocol (session.c) */
 } mc_server;
 
 struct mc_conn {
@@ -75,9 +76,16 @@ void mc_session_begin(mc_conn *c);
 void mc_session_packet(mc_conn *c, mc_reader *r, int id);
 void mc_session_tick(mc_conn *c, uint64_t now_ms);
 void mc_session_free(mc_conn *c);
+void mc_session_release_cache(mc_server *srv);
 
 /* World: opened before listening (0 ok), closed after the loop ends. */
 int mc_world_open(mc_server *srv);
 void mc_world_close(mc_server *srv);
+/* Block position where players appear (feet). */
+void mc_world_spawn(mc_server *srv, int32_t *x, int32_t *y, int32_t *z);
+/* Sends the chunks around a player who just joined (play state). */
+void mc_world_send_initial_chunks(mc_conn *c);
+/* A play packet from a joined player (movement etc.), by minecraft-data name. */
+void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r);
 
 #endif

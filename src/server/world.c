@@ -44,3 +44,24 @@ void mc_world_close(mc_server *srv)
 {
     (void)srv;
 }
+
+void mc_world_spawn(mc_server *srv, int32_t *x, int32_t *y, int32_t *z)
+{
+    (void)srv;
+    *x = 8;
+    *y = 100;
+    *z = 8;
+}
+
+void mc_world_send_initial_chunks(mc_conn *c)
+{
+    /* Chunk streaming arrives with the Java chunk codecs (src/java). */
+    (void)c;
+}
+
+void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r)
+{
+    (void)c;
+    (void)name;
+    (void)r;
+}

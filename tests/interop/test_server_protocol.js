@@ -1,7 +1,7 @@
 // test_server_protocol.js: `mcchunk serve` against minecraft-protocol, an
 // independent client implementation, for every version it speaks (1.8.8 to
 // 26.1): server-list ping, offline login (Set Compression, Login Success in
-// each era's shape, the offline UUID), the disconnect packet of each era;
+// each era's shape, the offline UUID), configuration (1.20.2+) and Join Game;
 // the pre-1.7 legacy pings over a raw socket; and the bad-client cases
 // (oversized frame, garbage, unsupported version, idle client).
 'use strict'
@@ -31,15 +31,18 @@ function textOf (reason) {
   return JSON.stringify(reason)
 }
 
+// Logs in and waits for Join Game (the play-state "login" packet), which
+// minecraft-protocol only parses if everything before it was right.
 function login (port, version, username) {
   return new Promise((resolve, reject) => {
     const c = mc.createClient({ host: '127.0.0.1', port, username, version, auth: 'offline' })
-    const seen = { compression: null, uuid: null, reason: null }
+    const seen = { compression: null, uuid: null, reason: null, joined: null }
     const timer = setTimeout(() => { c.end(); reject(new Error(`${version}: login timed out`)) }, 15000)
     c.on('compress', p => { seen.compression = p.threshold })
     c.on('success', p => { seen.uuid = p.uuid })
     c.on('disconnect', p => { seen.reason = textOf(p.reason) })
     c.on('kick_disconnect', p => { seen.reason = textOf(p.reason) })
+    c.on('login', p => { seen.joined = p; c.end() })
     c.on('error', e => { clearTimeout(timer); reject(new Error(`${version}: ${e.message}`)) })
     c.on('end', () => { clearTimeout(timer); resolve(seen) })
   })
@@ -69,7 +72,7 @@ async function check (name, fn) {
 }
 
 ;(async () => {
-  const srv = await startServer(['--motd', 'mcchunk test', '--max-players', '7'])
+  const srv = await startServer(['--motd', 'mcchunk test', '--max-players', '7', '--view-distance', '6'])
   try {
     for (const v of versions) {
       await check(`status ${v}`, async () => {
@@ -83,7 +86,10 @@ async function check (name, fn) {
         const seen = await login(srv.port, v, name)
         assert.strictEqual(seen.compression, 256, 'Set Compression threshold')
         assert.strictEqual(seen.uuid, offlineUuid(name), 'offline UUID')
-        assert.ok(seen.reason && seen.reason.includes('mcchunk serve'), 'disconnect reason: ' + seen.reason)
+        assert.strictEqual(seen.reason, null, 'disconnected: ' + seen.reason)
+        assert.ok(seen.joined, 'no Join Game')
+        const vd = seen.joined.viewDistance
+        if (vd !== undefined) assert.strictEqual(vd, 6, 'view distance patched into Join Game')
       })
     }
     await check('legacy ping 1.4-1.6', async () => {

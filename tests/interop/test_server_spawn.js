@@ -1,0 +1,65 @@
+// test_server_spawn.js: mineflayer (a real client we did not write) joins
+// `mcchunk serve` in every version it speaks, 1.8.8 to 26.1, and spawns: it
+// must accept Join Game, abilities, position and health in each era's
+// layout; its game mode must be creative and its position the spawn point.
+// Then many bots of mixed versions at once, and the max-players limit.
+'use strict'
+const assert = require('assert')
+const mineflayer = require('mineflayer')
+const mc = require('minecraft-protocol')
+const { startServer } = require('./server_util')
+
+const versions = mc.supportedVersions.filter(v => v !== '1.7')
+
+function spawnBot (port, version, username) {
+  return new Promise((resolve, reject) => {
+    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username, version, auth: 'offline' })
+    let kicked = null
+    const timer = setTimeout(() => { bot.end(); reject(new Error(`${version}: no spawn within 20 s`)) }, 20000)
+    bot.on('kicked', r => { kicked = JSON.stringify(r) })
+    bot.on('error', e => { clearTimeout(timer); reject(new Error(`${version}: ${e.message}`)) })
+    bot.on('end', () => { clearTimeout(timer); if (kicked) reject(new Error(`${version}: kicked ${kicked}`)) })
+    bot.once('spawn', () => { clearTimeout(timer); resolve(bot) })
+  })
+}
+
+let passed = 0; let failed = 0
+async function check (name, fn) {
+  try { await fn(); passed++; console.log('ok   ' + name) } catch (e) { failed++; console.log('FAIL ' + name + ': ' + e.message) }
+}
+
+;(async () => {
+  const srv = await startServer(['--max-players', '60'])
+  try {
+    for (const v of versions) {
+      await check(`spawn ${v}`, async () => {
+        const bot = await spawnBot(srv.port, v, 'b' + v.replace(/\./g, ''))
+        try {
+          assert.strictEqual(bot.game.gameMode, 'creative')
+          const p = bot.entity.position
+          assert.deepStrictEqual([p.x, p.z], [8.5, 8.5])
+        } finally { bot.end() }
+      })
+    }
+    await check('50 bots of mixed versions at once', async () => {
+      const bots = await Promise.all(Array.from({ length: 50 }, (_, i) =>
+        spawnBot(srv.port, versions[i % versions.length], 'm' + i)))
+      bots.forEach(b => b.end())
+    })
+  } finally {
+    await srv.stop()
+  }
+  const full = await startServer(['--max-players', '1'])
+  try {
+    await check('server full is refused with a reason', async () => {
+      const first = await spawnBot(full.port, '1.20.4', 'first')
+      try {
+        await assert.rejects(spawnBot(full.port, '1.20.4', 'second'), /full/)
+      } finally { first.end() }
+    })
+  } finally {
+    await full.stop()
+  }
+  console.log(`${passed} passed, ${failed} failed`)
+  process.exit(failed ? 1 : 0)
+})()
