@@ -10,6 +10,7 @@
 #define MC_TOOLS_COMMANDS_H
 
 #define MC_COMMANDS(X)                                                           \
+    X(bedrock, "decode Bedrock subchunks and chunk packets (LevelChunk, SubChunk, requests)") \
     X(nbt, "print, query or re-encode an NBT file (SNBT, JSON; Java and Bedrock)")   \
     X(registry, "block states, biomes and versions of every registry")             \
     X(serve, "run the reference server (Java Edition 1.8 to 26.1)")                \

@@ -1,0 +1,167 @@
+/*
+ * column.c: a chunk column in Bedrock network form, and what the SubChunk
+ * request system needs from it -- the highest non-air subchunk, per-subchunk
+ * heightmaps, and subchunk payloads.
+ *
+ * Heights follow the game's heightmap: for each (x, z) one above the highest
+ * non-air block. A subchunk's share of it (1.18.10+) is 256 int8 in [z][x]
+ * order, height minus the subchunk's base y, clamped to -1 (below) and 16
+ * (above); when every value is 16 the subchunk says "all too high" and when
+ * every value is -1 "all too low" instead of sending the bytes (vanilla BDS
+ * captures show exactly this: lower subchunks answer too_high).
+ */
+#include <string.h>
+
+#include "bedrock_private.h"
+
+mc_status mc_bedrock_dimension_range(int32_t dimension, int32_t *min_y, uint32_t *count)
+{
+    switch (dimension) {
+    case MC_BEDROCK_OVERWORLD: *min_y = -4; *count = 24; return MC_OK; /* 1.18+: y -64..319 */
+    case MC_BEDROCK_NETHER: *min_y = 0; *count = 8; return MC_OK;      /* y 0..127 */
+    case MC_BEDROCK_END: *min_y = 0; *count = 16; return MC_OK;        /* y 0..255 */
+    default: return MC_ERR_RANGE;
+    }
+}
+
+mc_status mc_bedrock_column_init(mc_bedrock_column *c, int32_t x, int32_t z, int32_t dimension,
+                                 uint32_t air, const mc_allocator *alloc)
+{
+    memset(c, 0, sizeof *c);
+    const mc_allocator *a = mc_alloc_or_default(alloc);
+    c->alloc = a;
+    c->x = x;
+    c->z = z;
+    c->dimension = dimension;
+    c->air = air;
+    if (mc_bedrock_dimension_range(dimension, &c->min_y, &c->count) != MC_OK)
+        return MC_ERR_RANGE;
+    c->subchunks = a->alloc(a->user, c->count * sizeof *c->subchunks);
+    c->block_entities = a->alloc(a->user, c->count * sizeof *c->block_entities);
+    if (!c->subchunks || !c->block_entities) {
+        mc_bedrock_column_free(c);
+        return MC_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < c->count; i++) {
+        mc_bedrock_subchunk_init(&c->subchunks[i], a);
+        c->subchunks[i].y_index = (int8_t)(c->min_y + (int32_t)i);
+        mc_buf_init(&c->block_entities[i], a);
+    }
+    for (int i = 0; i < 256; i++)
+        c->heights[i] = (int16_t)(c->min_y * 16);
+    return MC_OK;
+}
+
+void mc_bedrock_column_free(mc_bedrock_column *c)
+{
+    const mc_allocator *a = mc_alloc_or_default(c->alloc);
+    if (c->subchunks) {
+        for (uint32_t i = 0; i < c->count; i++)
+            mc_bedrock_subchunk_free(&c->subchunks[i]);
+        a->free(a->user, c->subchunks, c->count * sizeof *c->subchunks);
+    }
+    if (c->block_entities) {
+        for (uint32_t i = 0; i < c->count; i++)
+            mc_buf_free(&c->block_entities[i]);
+        a->free(a->user, c->block_entities, c->count * sizeof *c->block_entities);
+    }
+    mc_bedrock_biomes_free(&c->biomes, a);
+    memset(c, 0, sizeof *c);
+}
+
+static bool subchunk_all_air(const mc_bedrock_subchunk *sc, uint32_t air)
+{
+    return sc->storage_count == 0 || mc_bedrock_storage_is_uniform(&sc->storages[0], air);
+}
+
+void mc_bedrock_column_update_heights(mc_bedrock_column *c)
+{
+    int16_t base = (int16_t)(c->min_y * 16);
+    for (int i = 0; i < 256; i++)
+        c->heights[i] = base;
+    int remaining = 256;
+    bool done[256] = {false};
+    for (int s = (int)c->count - 1; s >= 0 && remaining; s--) {
+        const mc_bedrock_subchunk *sc = &c->subchunks[s];
+        if (subchunk_all_air(sc, c->air))
+            continue;
+        const mc_bedrock_storage *st = &sc->storages[0];
+        /* Precompute which palette entries are air. */
+        uint32_t air_idx = UINT32_MAX;
+        for (uint32_t k = 0; k < st->palette_len; k++)
+            if (st->palette[k] == c->air) {
+                air_idx = k;
+                break;
+            }
+        int16_t sbase = (int16_t)((c->min_y + s) * 16);
+        for (unsigned xz = 0; xz < 256; xz++) {
+            unsigned x = xz & 15, z = xz >> 4;
+            if (done[xz])
+                continue;
+            for (int y = 15; y >= 0; y--) {
+                uint32_t pi = mc_bedrock_storage_get_index(st, mc_bedrock_index(x, (unsigned)y, z));
+                if (pi != air_idx) {
+                    c->heights[xz] = (int16_t)(sbase + y + 1);
+                    done[xz] = true;
+                    remaining--;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+int mc_bedrock_column_highest(const mc_bedrock_column *c)
+{
+    for (int s = (int)c->count - 1; s >= 0; s--)
+        if (!subchunk_all_air(&c->subchunks[s], c->air))
+            return s;
+    return -1;
+}
+
+mc_bedrock_heightmap_type mc_bedrock_column_subchunk_heightmap(const mc_bedrock_column *c, uint32_t i,
+                                                               int8_t out[256])
+{
+    int32_t base = (c->min_y + (int32_t)i) * 16;
+    bool all_high = true, all_low = true;
+    for (unsigned xz = 0; xz < 256; xz++) {
+        int32_t v = c->heights[xz] - base;
+        if (v < 0)
+            v = -1;
+        else if (v > 16)
+            v = 16;
+        all_high &= v == 16;
+        all_low &= v == -1;
+        out[xz] = (int8_t)v; /* heights is indexed z*16+x: the wire's [z][x] */
+    }
+    if (all_high)
+        return MC_BEDROCK_HM_ALL_TOO_HIGH;
+    if (all_low)
+        return MC_BEDROCK_HM_ALL_TOO_LOW;
+    return MC_BEDROCK_HM_HAS_DATA;
+}
+
+mc_status mc_bedrock_column_subchunk_payload(const mc_bedrock_column *c, uint32_t i, mc_buf *out,
+                                             mc_error *err)
+{
+    if (i >= c->count)
+        return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "bedrock: subchunk index %u of %u", i, c->count);
+    const mc_bedrock_subchunk *sc = &c->subchunks[i];
+    size_t start = out->len;
+    if (sc->storage_count == 0) {
+        /* v9, one storage of air */
+        mc_buf_put_u8(out, 9);
+        mc_buf_put_u8(out, 1);
+        mc_buf_put_u8(out, (uint8_t)(c->min_y + (int32_t)i));
+        mc_buf_put_u8(out, 1);
+        mc_buf_put_zigzag32(out, (int32_t)c->air);
+    } else {
+        mc_status st = mc_bedrock_subchunk_encode(sc, 9, MC_BEDROCK_FORM_NETWORK, out, err);
+        if (st != MC_OK)
+            return st;
+        out->data[start + 2] = (uint8_t)(c->min_y + (int32_t)i);
+    }
+    const mc_buf *be = &c->block_entities[i];
+    mc_buf_put(out, be->data, be->len);
+    return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
+}

@@ -1,0 +1,565 @@
+/*
+ * cmd_bedrock.c: `mcchunk bedrock`, a look inside Bedrock subchunks and chunk
+ * packets.
+ *
+ *   mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids]
+ *                                   [--layer N] [--y N] [--check]
+ *   mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed]
+ *                                 [--ids] [--check]
+ *
+ * Blocks print as "x y z state", one per non-air block, x and z within the
+ * subchunk, y absolute; states as minecraft:name[k=v,...] with properties
+ * sorted by name -- from the version's Bedrock registry for runtime ids, or
+ * from the palette's NBT for disk palettes -- or, with --ids, the runtime id.
+ * --check re-encodes what was decoded and fails unless the bytes are the
+ * same (what the corpus tests use).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "mcchunk/bedrock.h"
+#include "mcchunk/nbt.h"
+#include "mcchunk/registry.h"
+
+typedef struct opts {
+    const char *version;
+    int protocol;
+    const mc_registry *reg;
+    bool hashed, ids, blocks, check;
+    int layer;
+    bool have_y;
+    int y;
+    const char *file;
+} opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--check]\n"
+               "       mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed] [--ids] [--check]\n"
+               "FILE: one subchunk (network or disk form), or a LevelChunk, SubChunk or\n"
+               "SubChunkRequest packet (id varint + body). V: a Bedrock version (1.21.60)\n"
+               "or a protocol number.\n");
+}
+
+/* ------------------------------------------------------ state printing */
+
+typedef struct { const char *k; size_t kl; char v[64]; } kv;
+
+static int kv_cmp(const void *a, const void *b)
+{
+    const kv *x = a, *y = b;
+    size_t n = x->kl < y->kl ? x->kl : y->kl;
+    int c = memcmp(x->k, y->k, n);
+    return c ? c : (x->kl > y->kl) - (x->kl < y->kl);
+}
+
+/* Formats a palette NBT compound {name, states} as name[k=v,...]. */
+static void format_tag(const uint8_t *nbt, size_t len, bool network, char *out, size_t cap)
+{
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    snprintf(out, cap, "?");
+    if (!doc)
+        return;
+    if (mc_nbt_parse(doc, nbt, len, network ? MC_NBT_BEDROCK_NETWORK : MC_NBT_BEDROCK, NULL, NULL) == MC_OK) {
+        mc_nbt_tag *root = mc_nbt_doc_root(doc);
+        const char *name;
+        size_t nl;
+        if (mc_nbt_get_string(mc_nbt_get(root, "name"), &name, &nl) == MC_OK) {
+            kv props[64];
+            size_t n = 0;
+            for (mc_nbt_tag *t = mc_nbt_first(mc_nbt_get(root, "states")); t && n < 64; t = mc_nbt_next(t)) {
+                props[n].k = mc_nbt_tag_key(t, &props[n].kl);
+                const char *s;
+                size_t sl;
+                int64_t iv;
+                if (mc_nbt_get_string(t, &s, &sl) == MC_OK)
+                    snprintf(props[n].v, sizeof props[n].v, "%.*s", (int)sl, s);
+                else if (mc_nbt_tag_type(t) == MC_NBT_BYTE && mc_nbt_get_integer(t, &iv) == MC_OK)
+                    snprintf(props[n].v, sizeof props[n].v, "%s", iv ? "true" : "false");
+                else if (mc_nbt_get_integer(t, &iv) == MC_OK)
+                    snprintf(props[n].v, sizeof props[n].v, "%lld", (long long)iv);
+                else
+                    snprintf(props[n].v, sizeof props[n].v, "?");
+                n++;
+            }
+            qsort(props, n, sizeof *props, kv_cmp);
+            size_t o = (size_t)snprintf(out, cap, "%s%.*s", memchr(name, ':', nl) ? "" : "minecraft:", (int)nl, name);
+            for (size_t i = 0; i < n && o < cap; i++)
+                o += (size_t)snprintf(out + o, cap - o, "%c%.*s=%s", i ? ',' : '[', (int)props[i].kl, props[i].k,
+                                      props[i].v);
+            if (n && o < cap)
+                snprintf(out + o, cap - o, "]");
+        }
+    }
+    mc_nbt_doc_free(doc);
+}
+
+/* The registry state of a runtime id (hashed or not), or MC_STATE_NONE. */
+static uint32_t runtime_state(const opts *o, uint32_t id)
+{
+    if (!o->reg)
+        return MC_STATE_NONE;
+    if (o->hashed)
+        return mc_registry_state_from_hash(o->reg, id);
+    return mc_registry_state_valid(o->reg, id) ? id : MC_STATE_NONE;
+}
+
+static bool is_air_name(const char *s)
+{
+    return !strcmp(s, "minecraft:air");
+}
+
+/* Prints the non-air blocks of one storage; returns the count, -1 on an
+ * unknown runtime id (printed as "?<id>"). */
+static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned layer, int base_y)
+{
+    if (layer >= sc->storage_count)
+        return 0;
+    const mc_bedrock_storage *s = &sc->storages[layer];
+    /* Resolve the palette once. */
+    char (*names)[256] = calloc(s->palette_len ? s->palette_len : 1, sizeof *names);
+    bool *air = calloc(s->palette_len ? s->palette_len : 1, 1);
+    if (!names || !air) {
+        free(names);
+        free(air);
+        return -1;
+    }
+    bool unknown = false;
+    for (uint32_t i = 0; i < s->palette_len; i++) {
+        uint32_t v = s->palette[i];
+        if (sc->kind == MC_BEDROCK_PALETTE_RUNTIME) {
+            uint32_t st = runtime_state(o, v);
+            if (st == MC_STATE_NONE) {
+                snprintf(names[i], sizeof names[i], "?%u", v);
+                unknown = true;
+            } else {
+                mc_registry_format_state(o->reg, st, names[i], sizeof names[i], MC_FORMAT_SORTED);
+                air[i] = (mc_registry_state_flags(o->reg, st) & MC_STATE_AIR) != 0 ||
+                         !strncmp(names[i], "minecraft:air", 14);
+            }
+            if (o->ids)
+                snprintf(names[i], sizeof names[i], "%u", v);
+        } else if (sc->kind == MC_BEDROCK_PALETTE_LEGACY) {
+            snprintf(names[i], sizeof names[i], "%u:%u", v >> 4, v & 15);
+            air[i] = (v >> 4) == 0;
+        } else {
+            size_t len;
+            const uint8_t *t = mc_bedrock_subchunk_tag(sc, v, &len);
+            format_tag(t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, names[i], sizeof names[i]);
+            air[i] = is_air_name(names[i]);
+            if (o->ids && o->reg) {
+                uint32_t st;
+                if (mc_registry_parse_state(o->reg, names[i], strlen(names[i]), &st, NULL) == MC_OK)
+                    snprintf(names[i], sizeof names[i], "%u", st);
+            }
+        }
+    }
+    long count = 0;
+    for (unsigned x = 0; x < 16; x++)
+        for (unsigned z = 0; z < 16; z++)
+            for (unsigned y = 0; y < 16; y++) {
+                uint32_t pi = mc_bedrock_storage_get_index(s, mc_bedrock_index(x, y, z));
+                if (pi >= s->palette_len || air[pi])
+                    continue;
+                printf("%u %d %u %s\n", x, base_y + (int)y, z, names[pi]);
+                count++;
+            }
+    free(names);
+    free(air);
+    return unknown ? -1 : count;
+}
+
+static int subchunk_base_y(const mc_bedrock_subchunk *sc, const opts *o, int fallback_index)
+{
+    if (o->have_y)
+        return o->y * 16;
+    if (sc->version == 9)
+        return sc->y_index * 16;
+    return fallback_index * 16;
+}
+
+/* Decodes a subchunk payload (subchunk + block entities) and optionally
+ * checks its re-encoding. Returns 0 or an exit code. */
+static int do_payload(const opts *o, const uint8_t *p, size_t len, int fallback_index, bool print, const char *what)
+{
+    mc_bedrock_subchunk sc;
+    mc_bedrock_subchunk_init(&sc, NULL);
+    size_t used;
+    mc_error err;
+    if (mc_bedrock_subchunk_decode(&sc, p, len, MC_BEDROCK_FORM_AUTO, &used, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: %s: %s\n", what, err.message);
+        return MC_EXIT_FAIL;
+    }
+    int rc = 0;
+    /* The rest is block entities (network NBT). */
+    size_t off = used, nbe = 0;
+    while (off < len) {
+        size_t span;
+        if (mc_bedrock_nbt_span(p + off, len - off, true, &span, &err) != MC_OK) {
+            fprintf(stderr, "mcchunk bedrock: %s: block entity: %s\n", what, err.message);
+            rc = MC_EXIT_FAIL;
+            break;
+        }
+        off += span;
+        nbe++;
+    }
+    if (print) {
+        printf("# subchunk version %u, %u storage(s), %s palette%s", sc.version, sc.storage_count,
+               sc.kind == MC_BEDROCK_PALETTE_RUNTIME ? "runtime-id" : sc.kind == MC_BEDROCK_PALETTE_DISK ? "disk NBT"
+               : sc.kind == MC_BEDROCK_PALETTE_PERSISTENT ? "network NBT" : "legacy id:meta",
+               sc.version == 9 ? "" : "\n");
+        if (sc.version == 9)
+            printf(", y index %d\n", sc.y_index);
+        for (unsigned i = 0; i < sc.storage_count; i++)
+            printf("# storage %u: %u bits, palette %u\n", i, sc.storages[i].bits, sc.storages[i].palette_len);
+        if (nbe)
+            printf("# %zu block entit%s\n", nbe, nbe == 1 ? "y" : "ies");
+        if (print_blocks(o, &sc, (unsigned)o->layer, subchunk_base_y(&sc, o, fallback_index)) < 0 && o->reg) {
+            fprintf(stderr, "mcchunk bedrock: %s: runtime ids the %s registry does not name\n", what, o->version);
+            rc = MC_EXIT_FAIL;
+        }
+    }
+    if (o->check && sc.kind != MC_BEDROCK_PALETTE_LEGACY) {
+        mc_buf b;
+        mc_buf_init(&b, NULL);
+        mc_bedrock_form form = sc.kind == MC_BEDROCK_PALETTE_RUNTIME ? MC_BEDROCK_FORM_NETWORK
+                             : sc.kind == MC_BEDROCK_PALETTE_DISK    ? MC_BEDROCK_FORM_DISK
+                                                                     : MC_BEDROCK_FORM_PERSISTENT;
+        if (mc_bedrock_subchunk_encode(&sc, sc.version, form, &b, &err) != MC_OK || b.len != used ||
+            memcmp(b.data, p, used) != 0) {
+            fprintf(stderr, "mcchunk bedrock: %s: re-encoding differs\n", what);
+            rc = MC_EXIT_FAIL;
+        }
+        mc_buf_free(&b);
+    }
+    mc_bedrock_subchunk_free(&sc);
+    return rc;
+}
+
+static int parse_opts(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--version") && i + 1 < argc)
+            o->version = argv[++i];
+        else if (!strcmp(a, "--hashed"))
+            o->hashed = true;
+        else if (!strcmp(a, "--ids"))
+            o->ids = true;
+        else if (!strcmp(a, "--blocks"))
+            o->blocks = true;
+        else if (!strcmp(a, "--check"))
+            o->check = true;
+        else if (!strcmp(a, "--layer") && i + 1 < argc)
+            o->layer = atoi(argv[++i]);
+        else if (!strcmp(a, "--y") && i + 1 < argc) {
+            o->have_y = true;
+            o->y = atoi(argv[++i]);
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "mcchunk bedrock: unknown option %s\n", a);
+            return MC_EXIT_USAGE;
+        } else if (!o->file)
+            o->file = a;
+        else {
+            fprintf(stderr, "mcchunk bedrock: extra argument %s\n", a);
+            return MC_EXIT_USAGE;
+        }
+    }
+    if (!o->version || !o->file) {
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    o->protocol = mc_bedrock_protocol(o->version);
+    if (!o->protocol) {
+        fprintf(stderr, "mcchunk bedrock: unknown Bedrock version %s\n", o->version);
+        return MC_EXIT_USAGE;
+    }
+    o->reg = mc_registry_find_bedrock(o->version);
+    if (!o->reg && mc_bedrock_version_name(o->protocol))
+        o->reg = mc_registry_find_bedrock(mc_bedrock_version_name(o->protocol));
+    if (o->layer < 0 || o->layer >= MC_BEDROCK_MAX_STORAGES) {
+        fprintf(stderr, "mcchunk bedrock: --layer out of range\n");
+        return MC_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void print_heightmap(const char *label, const int8_t *hm)
+{
+    if (!hm)
+        return;
+    printf("    %s:", label);
+    for (int i = 0; i < 256; i++)
+        printf("%s%d", i % 16 ? "," : (i ? " | " : " "), hm[i]);
+    printf("\n");
+}
+
+static int packet_level_chunk(const opts *o, const uint8_t *body, size_t len)
+{
+    mc_bedrock_level_chunk lc;
+    mc_error err;
+    if (mc_bedrock_level_chunk_decode(&lc, o->protocol, body, len, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: level_chunk: %s\n", err.message);
+        return MC_EXIT_FAIL;
+    }
+    printf("level_chunk x=%d z=%d", lc.x, lc.z);
+    if (o->protocol >= MC_BEDROCK_PROTO_1_20_60)
+        printf(" dimension=%d", lc.dimension);
+    if (lc.sub_chunk_count == MC_BEDROCK_REQUEST_LIMITLESS)
+        printf(" sub_chunk_count=request(limitless)");
+    else if (lc.sub_chunk_count == MC_BEDROCK_REQUEST_LIMITED)
+        printf(" sub_chunk_count=request(limited)");
+    else
+        printf(" sub_chunk_count=%u", lc.sub_chunk_count);
+    if (lc.has_highest)
+        printf(" highest_subchunk=%d", lc.highest_subchunk);
+    printf(" cache_enabled=%s blobs=%u payload=%zu\n", lc.cache_enabled ? "true" : "false", lc.blob_count,
+           lc.payload_len);
+    for (uint32_t i = 0; i < lc.blob_count; i++)
+        printf("  blob %u: %llu\n", i, (unsigned long long)mc_bedrock_u64_at(lc.blob_ids, i));
+    int rc = 0;
+    if (o->check) {
+        mc_buf b;
+        mc_buf_init(&b, NULL);
+        if (mc_bedrock_level_chunk_encode(&lc, o->protocol, &b, &err) != MC_OK || b.len != len ||
+            memcmp(b.data, body, len)) {
+            fprintf(stderr, "mcchunk bedrock: level_chunk: re-encoding differs\n");
+            rc = MC_EXIT_FAIL;
+        }
+        mc_buf_free(&b);
+    }
+    /* The payload (cached: only border + block entities). */
+    mc_bedrock_chunk_payload pl;
+    if (mc_bedrock_chunk_payload_decode(&pl, o->protocol, lc.sub_chunk_count, lc.cache_enabled, lc.payload,
+                                        lc.payload_len, NULL, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: level_chunk payload: %s\n", err.message);
+        return MC_EXIT_FAIL;
+    }
+    printf("  payload: %u subchunk(s), biomes=%s%u, border=%u, block entities %zu bytes\n", pl.subchunk_count,
+           pl.biomes.has_2d ? "2d " : "", pl.biomes.has_2d ? 256 : pl.biomes.count, pl.border_count,
+           pl.block_entities_len);
+    for (uint32_t i = 0; i < pl.subchunk_count; i++) {
+        const mc_bedrock_subchunk *sc = &pl.subchunks[i];
+        printf("  subchunk %u: version %u, %u storage(s)", i, sc->version, sc->storage_count);
+        if (sc->version == 9)
+            printf(", y index %d", sc->y_index);
+        printf("\n");
+        if (o->blocks && print_blocks(o, sc, (unsigned)o->layer, subchunk_base_y(sc, o, (int)i)) < 0 && o->reg) {
+            fprintf(stderr, "mcchunk bedrock: subchunk %u: runtime ids the registry does not name\n", i);
+            rc = MC_EXIT_FAIL;
+        }
+    }
+    if (o->check) {
+        mc_buf b;
+        mc_buf_init(&b, NULL);
+        if (mc_bedrock_chunk_payload_encode(&pl, o->protocol, &b, &err) != MC_OK || b.len != lc.payload_len ||
+            memcmp(b.data, lc.payload, b.len)) {
+            fprintf(stderr, "mcchunk bedrock: level_chunk payload: re-encoding differs\n");
+            rc = MC_EXIT_FAIL;
+        }
+        mc_buf_free(&b);
+    }
+    mc_bedrock_chunk_payload_free(&pl);
+    return rc;
+}
+
+static int packet_subchunk(const opts *o, const uint8_t *body, size_t len)
+{
+    mc_bedrock_subchunk_packet p;
+    mc_error err;
+    if (mc_bedrock_subchunk_packet_decode(&p, o->protocol, body, len, NULL, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: subchunk: %s\n", err.message);
+        return MC_EXIT_FAIL;
+    }
+    printf("subchunk cache_enabled=%s dimension=%d %s=(%d,%d,%d) entries=%u\n", p.cache_enabled ? "true" : "false",
+           p.dimension, o->protocol < MC_BEDROCK_PROTO_1_18_10 ? "position" : "center", p.x, p.y, p.z, p.count);
+    int rc = 0;
+    for (uint32_t i = 0; i < p.count; i++) {
+        const mc_bedrock_subchunk_entry *e = &p.entries[i];
+        printf("  entry %u: offset=(%d,%d,%d) result=%s payload=", i, e->dx, e->dy, e->dz,
+               mc_bedrock_result_name(e->result));
+        if (e->has_payload)
+            printf("%zu", e->payload_len);
+        else
+            printf("none");
+        printf(" heightmap=%s", mc_bedrock_heightmap_type_name(e->heightmap_type));
+        if (o->protocol >= MC_BEDROCK_PROTO_1_21_90)
+            printf(" render_heightmap=%s", mc_bedrock_heightmap_type_name(e->render_type));
+        if (e->has_blob)
+            printf(" blob=%llu", (unsigned long long)e->blob_id);
+        printf("\n");
+        print_heightmap("heightmap", e->heightmap);
+        print_heightmap("render_heightmap", e->render_heightmap);
+        if (e->has_payload && e->payload_len && p.cache_enabled) {
+            /* cached: the subchunk is in the blob; what travels is block entities */
+            size_t off = 0, span;
+            while (off < e->payload_len) {
+                if (mc_bedrock_nbt_span(e->payload + off, e->payload_len - off, true, &span, &err) != MC_OK) {
+                    fprintf(stderr, "mcchunk bedrock: entry %u: block entity: %s\n", i, err.message);
+                    rc = MC_EXIT_FAIL;
+                    break;
+                }
+                off += span;
+            }
+        } else if (e->has_payload && e->payload_len) {
+            char what[64];
+            snprintf(what, sizeof what, "entry %u", i);
+            int r = do_payload(o, e->payload, e->payload_len, p.y + e->dy, o->blocks, what);
+            if (r)
+                rc = r;
+        }
+    }
+    if (o->check) {
+        mc_buf b;
+        mc_buf_init(&b, NULL);
+        if (mc_bedrock_subchunk_packet_encode(&p, o->protocol, &b, &err) != MC_OK || b.len != len ||
+            memcmp(b.data, body, len)) {
+            fprintf(stderr, "mcchunk bedrock: subchunk: re-encoding differs\n");
+            rc = MC_EXIT_FAIL;
+        }
+        mc_buf_free(&b);
+    }
+    mc_bedrock_subchunk_packet_free(&p);
+    return rc;
+}
+
+static int packet_request(const opts *o, const uint8_t *body, size_t len)
+{
+    mc_bedrock_subchunk_request r;
+    mc_error err;
+    if (mc_bedrock_subchunk_request_decode(&r, o->protocol, body, len, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: subchunk_request: %s\n", err.message);
+        return MC_EXIT_FAIL;
+    }
+    printf("subchunk_request dimension=%d %s=(%d,%d,%d) count=%u\n", r.dimension,
+           o->protocol < MC_BEDROCK_PROTO_1_18_10 ? "position" : "center", r.x, r.y, r.z, r.count);
+    for (uint32_t i = 0; r.offsets && i < r.count; i++) {
+        int8_t dx, dy, dz;
+        mc_bedrock_request_offset(&r, i, &dx, &dy, &dz);
+        printf("  offset %u: (%d,%d,%d)\n", i, dx, dy, dz);
+    }
+    if (o->check) {
+        mc_buf b;
+        mc_buf_init(&b, NULL);
+        int rc = 0;
+        if (mc_bedrock_subchunk_request_encode(&r, o->protocol, &b, &err) != MC_OK || b.len != len ||
+            memcmp(b.data, body, len)) {
+            fprintf(stderr, "mcchunk bedrock: subchunk_request: re-encoding differs\n");
+            rc = MC_EXIT_FAIL;
+        }
+        mc_buf_free(&b);
+        return rc;
+    }
+    return 0;
+}
+
+static int packet_blob_status(const opts *o, const uint8_t *body, size_t len)
+{
+    mc_bedrock_blob_status s;
+    mc_error err;
+    if (mc_bedrock_blob_status_decode(&s, o->protocol, body, len, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: client_cache_blob_status: %s\n", err.message);
+        return MC_EXIT_FAIL;
+    }
+    printf("client_cache_blob_status missing=%u have=%u\n", s.missing_count, s.have_count);
+    for (uint32_t i = 0; i < s.missing_count; i++)
+        printf("  missing %llu\n", (unsigned long long)mc_bedrock_u64_at(s.missing, i));
+    for (uint32_t i = 0; i < s.have_count; i++)
+        printf("  have %llu\n", (unsigned long long)mc_bedrock_u64_at(s.have, i));
+    return 0;
+}
+
+static int packet_miss_response(const opts *o, const uint8_t *body, size_t len)
+{
+    mc_error err;
+    uint32_t n = 0;
+    mc_bedrock_blob *blobs = NULL;
+    mc_status st = mc_bedrock_miss_response_decode(body, len, NULL, 0, &n, &err);
+    if (st == MC_ERR_RANGE) {
+        blobs = calloc(n ? n : 1, sizeof *blobs);
+        st = blobs ? mc_bedrock_miss_response_decode(body, len, blobs, n, &n, &err) : MC_ERR_NOMEM;
+    }
+    if (st != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: client_cache_miss_response: %s\n", err.message);
+        free(blobs);
+        return MC_EXIT_FAIL;
+    }
+    printf("client_cache_miss_response blobs=%u\n", n);
+    int rc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t h = mc_bedrock_blob_hash(blobs[i].data, blobs[i].len);
+        printf("  blob %llu: %zu bytes%s\n", (unsigned long long)blobs[i].hash, blobs[i].len,
+               h == blobs[i].hash ? "" : " (hash mismatch)");
+        if (h != blobs[i].hash)
+            rc = MC_EXIT_FAIL;
+    }
+    free(blobs);
+    return rc;
+}
+
+static int cmd_packet(const opts *o)
+{
+    uint8_t *data;
+    size_t len;
+    mc_error err;
+    if (mc_read_file(o->file, NULL, &data, &len, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: %s: %s\n", o->file, err.message);
+        return MC_EXIT_FAIL;
+    }
+    uint32_t id;
+    size_t hl;
+    int rc;
+    if (mc_bedrock_packet_id(data, len, &id, &hl, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: %s: %s\n", o->file, err.message);
+        rc = MC_EXIT_FAIL;
+    } else if (id == MC_BEDROCK_PACKET_LEVEL_CHUNK)
+        rc = packet_level_chunk(o, data + hl, len - hl);
+    else if (id == MC_BEDROCK_PACKET_SUBCHUNK)
+        rc = packet_subchunk(o, data + hl, len - hl);
+    else if (id == MC_BEDROCK_PACKET_SUBCHUNK_REQUEST)
+        rc = packet_request(o, data + hl, len - hl);
+    else if (id == MC_BEDROCK_PACKET_CLIENT_CACHE_BLOB_STATUS)
+        rc = packet_blob_status(o, data + hl, len - hl);
+    else if (id == MC_BEDROCK_PACKET_CLIENT_CACHE_MISS_RESPONSE)
+        rc = packet_miss_response(o, data + hl, len - hl);
+    else {
+        fprintf(stderr, "mcchunk bedrock: %s: packet id %u is not a chunk packet\n", o->file, id);
+        rc = MC_EXIT_FAIL;
+    }
+    mc_default_allocator()->free(mc_default_allocator()->user, data, len);
+    return rc;
+}
+
+static int cmd_subchunk(const opts *o)
+{
+    uint8_t *data;
+    size_t len;
+    mc_error err;
+    if (mc_read_file(o->file, NULL, &data, &len, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: %s: %s\n", o->file, err.message);
+        return MC_EXIT_FAIL;
+    }
+    int rc = do_payload(o, data, len, 0, true, o->file);
+    mc_default_allocator()->free(mc_default_allocator()->user, data, len);
+    return rc;
+}
+
+int mc_cmd_bedrock(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout);
+        return MC_EXIT_OK;
+    }
+    if (argc < 3 || strcmp(argv[2], "decode") || (strcmp(argv[1], "subchunk") && strcmp(argv[1], "packet"))) {
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    opts o;
+    int rc = parse_opts(argc - 3, argv + 3, &o);
+    if (rc)
+        return rc;
+    return !strcmp(argv[1], "subchunk") ? cmd_subchunk(&o) : cmd_packet(&o);
+}
