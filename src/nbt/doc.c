@@ -17,36 +17,57 @@
 
 /* ------------------------------------------------------------------ arena */
 
+static uint8_t *block_end(mc__arena_block *b) { return (uint8_t *)(b + 1) + b->size; }
+
+/* Hands [cur, cur + min(free, budget)) to the fast path. */
+static void reserve(mc_nbt_doc *doc)
+{
+    size_t room = doc->block ? (size_t)(block_end(doc->block) - doc->cur) : 0;
+    size_t take = room < doc->budget_left ? room : doc->budget_left;
+    doc->end = doc->cur + take;
+    if (doc->budget_left != SIZE_MAX)
+        doc->budget_left -= take;
+}
+
+void mc__arena_budget(mc_nbt_doc *doc, size_t budget)
+{
+    /* What was reserved but not used is simply reserved anew. */
+    doc->budget_left = budget;
+    doc->budget_hit = false;
+    reserve(doc);
+}
+
 void *mc__arena_alloc_slow(mc_nbt_doc *doc, size_t size)
 {
+    if (doc->block && doc->end < block_end(doc->block)) {
+        /* The current block has room, but the budget does not. */
+        doc->budget_hit = true;
+        return NULL;
+    }
     if (size > doc->budget_left) {
         doc->budget_hit = true;
         return NULL;
     }
     doc->budget_hit = false;
-    mc__arena_block *b = doc->block;
-    if (b && size <= b->size - b->used) {
-        void *p = (uint8_t *)(b + 1) + b->used;
-        b->used += size;
-        doc->budget_left -= size;
-        return p;
-    }
     /* Grow geometrically so a big tree needs few blocks. */
     size_t want = doc->total < ARENA_MIN_BLOCK ? ARENA_MIN_BLOCK : doc->total;
     if (want < size)
         want = size;
-    if (want > SIZE_MAX - sizeof(mc__arena_block))
+    if (want > SIZE_MAX / 2)
         return NULL;
     mc__arena_block *nb = doc->alloc.alloc(doc->alloc.user, sizeof(mc__arena_block) + want);
     if (!nb)
         return NULL;
-    nb->prev = b;
+    nb->prev = doc->block;
     nb->size = want;
-    nb->used = size;
+    nb->used = 0;
     doc->block = nb;
     doc->total += want;
-    doc->budget_left -= size;
-    return nb + 1;
+    doc->cur = (uint8_t *)(nb + 1);
+    reserve(doc);
+    void *p = doc->cur;
+    doc->cur += size;
+    return p;
 }
 
 void *mc__arena_dup(mc_nbt_doc *doc, const void *src, size_t n)
@@ -66,6 +87,7 @@ static void arena_free_all(mc_nbt_doc *doc)
         b = prev;
     }
     doc->block = NULL;
+    doc->cur = doc->end = NULL;
     doc->total = 0;
 }
 
@@ -98,9 +120,7 @@ void mc_nbt_doc_reset(mc_nbt_doc *doc)
     doc->root = NULL;
     doc->budget_left = SIZE_MAX;
     doc->budget_hit = false;
-    if (!doc->block)
-        return;
-    if (doc->block->prev) {
+    if (doc->block && doc->block->prev) {
         /* Several blocks: replace them by one that holds them all. */
         size_t total = doc->total;
         arena_free_all(doc);
@@ -112,9 +132,9 @@ void mc_nbt_doc_reset(mc_nbt_doc *doc)
             doc->block = nb;
             doc->total = total;
         }
-        return;
     }
-    doc->block->used = 0;
+    doc->cur = doc->block ? (uint8_t *)(doc->block + 1) : NULL;
+    reserve(doc);
 }
 
 size_t mc_nbt_doc_memory(const mc_nbt_doc *doc) { return doc ? doc->total : 0; }

@@ -49,28 +49,33 @@ typedef struct mc__arena_block {
 struct mc_nbt_doc {
     mc_allocator alloc;
     mc__arena_block *block;  /* current block (newest) */
+    uint8_t *cur, *end;      /* free space of the current block: [cur, end) is
+                                what may be handed out without a check; during
+                                a parse `end` is also capped by the budget */
     size_t total;            /* bytes of all blocks */
-    size_t budget_left;      /* during a parse: bytes the parse may still take */
+    size_t budget_left;      /* budget not yet reserved into [cur, end) */
     bool budget_hit;         /* the last failed allocation was the budget */
     mc_nbt_tag *root;
     uint32_t header_version;
 };
 
 /* Arena allocation (8-byte aligned), NULL on failure (doc->budget_hit tells
- * whether the budget or the allocator refused). */
+ * whether the budget or the allocator refused). The fast path is a pointer
+ * bump; everything else is in the slow path. */
 void *mc__arena_alloc_slow(mc_nbt_doc *doc, size_t size);
 static inline void *mc__arena_alloc(mc_nbt_doc *doc, size_t size)
 {
     size = (size + 7) & ~(size_t)7;
-    mc__arena_block *b = doc->block;
-    if (b && size <= b->size - b->used && size <= doc->budget_left) {
-        void *p = (uint8_t *)(b + 1) + b->used;
-        b->used += size;
-        doc->budget_left -= size;
+    if (size <= (size_t)(doc->end - doc->cur)) {
+        void *p = doc->cur;
+        doc->cur += size;
         return p;
     }
     return mc__arena_alloc_slow(doc, size);
 }
+/* Starts / ends a budgeted stretch (a parse): afterwards the arena is
+ * unlimited again. */
+void mc__arena_budget(mc_nbt_doc *doc, size_t budget);
 void *mc__arena_dup(mc_nbt_doc *doc, const void *src, size_t n);
 
 static inline mc_nbt_type mc__list_elem(const mc_nbt_tag *t) { return (mc_nbt_type)(t->aux & AUX_VALUE); }

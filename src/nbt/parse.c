@@ -81,6 +81,12 @@ static bool read_leb(parser *ps, unsigned max_bytes, unsigned bits, uint64_t *ou
     return fail(ps, at, MC_ERR_MALFORMED, "%s varint longer than %u bytes", what, max_bytes);
 }
 
+#if defined(__GNUC__)
+#define MC__HOT __attribute__((always_inline))
+#else
+#define MC__HOT
+#endif
+
 #define P_MODE_BE 1
 #define P_MODE_LE 2
 #define P_MODE_VARINT 3
@@ -120,7 +126,7 @@ static mc_status parse_known(mc_nbt_doc *doc, const uint8_t *data, size_t len, m
     size_t budget = limits && limits->max_bytes ? limits->max_bytes : MC_NBT_DEFAULT_MAX_BYTES;
 
     mc_nbt_doc_reset(doc);
-    doc->budget_left = budget;
+    mc__arena_budget(doc, budget);
 
     if (flags & MC_NBT_PARSE_COPY) {
         uint8_t *copy = arena(&ps, len, data);
@@ -166,7 +172,7 @@ static mc_status parse_known(mc_nbt_doc *doc, const uint8_t *data, size_t len, m
         fail(&ps, ps.p, MC_ERR_MALFORMED, "%zu bytes after the root tag", (size_t)(ps.end - ps.p));
 
 done:
-    doc->budget_left = SIZE_MAX;
+    mc__arena_budget(doc, SIZE_MAX);
     if (ps.status != MC_OK) {
         doc->root = NULL;
         mc_nbt_doc_reset(doc);

@@ -40,7 +40,7 @@ static const uint8_t P_FN(min_size)[13] = {
 };
 
 /* Reads a length-prefixed string (a value or a key); sets *s, *n. */
-static inline bool P_FN(read_str)(parser *ps, const uint8_t **s, uint32_t *n, const char *what)
+static inline MC__HOT bool P_FN(read_str)(parser *ps, const uint8_t **s, uint32_t *n, const char *what)
 {
     const uint8_t *at = ps->p;
     uint64_t len;
@@ -61,10 +61,33 @@ static inline bool P_FN(read_str)(parser *ps, const uint8_t **s, uint32_t *n, co
     ps->p += len;
 #if P_MODE == P_MODE_BE
     /* Java: modified UTF-8. ASCII (the common case) is used in place. */
+    /* Eight bytes at a time: a byte >= 0x80 sets its top bit in w, a zero
+     * byte sets it in w - 0x01..01 (false alarms only send us to the exact
+     * check below). Short strings read up to 8 bytes past their start when
+     * the input has them, masking the excess. */
+    const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
+    bool plain = true;
     size_t i = 0;
-    while (i < len && (uint8_t)(str[i] - 1) < 0x7F)
-        i++;
-    if (i < len) {
+    if (len < 8 && (size_t)(ps->end - str) >= 8) {
+        uint64_t w = mc_load_u64le(str);
+        uint64_t keep = len ? ~0ull >> (64 - 8 * len) : 0;
+        w = (w & keep) | (~keep & ones); /* pad with harmless 0x01 bytes */
+        plain = !(((w - ones) | w) & tops);
+        i = len;
+    }
+    for (; plain && i + 8 <= len; i += 8) {
+        uint64_t w = mc_load_u64le(str + i);
+        plain = !(((w - ones) | w) & tops);
+    }
+    if (plain && i < len && len >= 8) {
+        /* the last 8 bytes, overlapping what was checked */
+        uint64_t w = mc_load_u64le(str + len - 8);
+        plain = !(((w - ones) | w) & tops);
+        i = len;
+    }
+    for (; plain && i < len; i++) /* short strings at the very end */
+        plain = (uint8_t)(str[i] - 1) < 0x7F;
+    if (!plain) {
         size_t bad = 0;
         int r = mc__mutf8_check(str, (size_t)len, &bad);
         if (r < 0)
@@ -109,7 +132,7 @@ static inline bool P_FN(read_count)(parser *ps, int64_t *count, const char *what
 static bool P_FN(parse_payload)(parser *ps, mc_nbt_tag *t, unsigned depth);
 
 /* Scalars, strings and arrays: everything but lists and compounds. */
-static inline bool P_FN(parse_leaf)(parser *ps, mc_nbt_tag *t)
+static inline MC__HOT bool P_FN(parse_leaf)(parser *ps, mc_nbt_tag *t)
 {
     const uint8_t *at = ps->p;
     size_t left = (size_t)(ps->end - ps->p);

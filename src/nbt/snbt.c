@@ -750,7 +750,7 @@ mc_status mc_snbt_parse(mc_nbt_doc *doc, const char *text, size_t len, const mc_
     ps.err = err;
     mc_buf_init(&ps.tmp, &doc->alloc);
     mc_nbt_doc_reset(doc);
-    doc->budget_left = limits && limits->max_bytes ? limits->max_bytes : MC_NBT_DEFAULT_MAX_BYTES;
+    mc__arena_budget(doc, limits && limits->max_bytes ? limits->max_bytes : MC_NBT_DEFAULT_MAX_BYTES);
     mc_nbt_tag *root = parse_value(&ps, 0);
     if (root) {
         skip_ws(&ps);
@@ -758,7 +758,7 @@ mc_status mc_snbt_parse(mc_nbt_doc *doc, const char *text, size_t len, const mc_
             sfail(&ps, ps.i, MC_ERR_MALFORMED, "unexpected '%c' after the value", ps.s[ps.i]);
     }
     mc_buf_free(&ps.tmp);
-    doc->budget_left = SIZE_MAX;
+    mc__arena_budget(doc, SIZE_MAX);
     if (ps.status != MC_OK || !root) {
         mc_nbt_doc_reset(doc);
         return ps.status != MC_OK ? ps.status : MC_ERR_MALFORMED;
