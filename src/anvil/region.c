@@ -132,18 +132,25 @@ static char *dup_string(const mc_allocator *a, const char *s, size_t *cap)
     return d;
 }
 
+/* Region coordinates from a name ending in "r.<x>.<z>.mca" (or .mcr), the
+ * "r." at the start or after a non-alphanumeric character (so copies named
+ * "backup-r.0.0.mca" work too). */
 static bool parse_origin(const char *path, int32_t *rx, int32_t *rz)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    int x, z;
-    char a;
-    int used = 0;
-    if (sscanf(base, "r.%d.%d.mc%c%n", &x, &z, &a, &used) == 3 && (a == 'a' || a == 'r') &&
-        base[used] == 0) {
-        *rx = x;
-        *rz = z;
-        return true;
+    for (const char *p = base; (p = strstr(p, "r.")) != NULL; p++) {
+        if (p > base && ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                         (p[-1] >= '0' && p[-1] <= '9')))
+            continue;
+        int x, z, used = 0;
+        char a;
+        if (sscanf(p, "r.%d.%d.mc%c%n", &x, &z, &a, &used) == 3 && (a == 'a' || a == 'r') &&
+            p[used] == 0) {
+            *rx = x;
+            *rz = z;
+            return true;
+        }
     }
     return false;
 }

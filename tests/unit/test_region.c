@@ -308,6 +308,8 @@ static void test_first_fit_reuses_freed_sectors(void **state)
     assert_int_equal(mc_region_get_entry(r, 2, 0).sector_offset, 2);
     /* Deleting frees too. */
     assert_int_equal(mc_region_delete_chunk(r, 1, 0, &err), MC_OK);
+    free(bb);
+    bb = make_chunk_nbt(3, 0, 5000, 2, true, &lb);
     assert_int_equal(mc_region_write_chunk(r, 3, 0, bb, lb, MC_COMPRESSION_NONE, 0, &err), MC_OK);
     assert_int_equal(mc_region_get_entry(r, 3, 0).sector_offset, 4);
     expect_chunk(r, 0, 0, d, ld);
@@ -318,7 +320,9 @@ static void test_first_fit_reuses_freed_sectors(void **state)
 
     /* Reopened, the allocator sees the same picture (hole at 4..6 minus 3). */
     r = open_rw(path);
-    assert_int_equal(mc_region_write_chunk(r, 4, 0, a, 10, MC_COMPRESSION_NONE, 0, &err), MC_OK);
+    free(a);
+    a = make_chunk_nbt(4, 0, 100, 7, true, &la);
+    assert_int_equal(mc_region_write_chunk(r, 4, 0, a, la, MC_COMPRESSION_NONE, 0, &err), MC_OK);
     assert_int_equal(mc_region_get_entry(r, 4, 0).sector_offset, 6);
 
     /* Compact removes the holes and keeps every chunk. */
@@ -332,7 +336,7 @@ static void test_first_fit_reuses_freed_sectors(void **state)
     expect_chunk(r, 0, 0, d, ld);
     assert_false(mc_region_has_chunk(r, 2, 0));
     expect_chunk(r, 3, 0, bb, lb);
-    expect_chunk(r, 4, 0, a, 10);
+    expect_chunk(r, 4, 0, a, la);
     assert_int_equal(mc_region_get_entry(r, 0, 0).sector_offset, 2);
     assert_int_equal(mc_region_verify(r, NULL, NULL, NULL), 0);
     mc_region_close(r);
@@ -449,9 +453,10 @@ static void test_verify_salvage_damage(void **state)
     kind_log k2 = {{0}, 0};
     assert_int_equal(mc_region_salvage(r, out, NULL, log_kind, &k2, &saved, &lost, &err), MC_OK);
     /* 0 and 4 are intact; 3 (overlapping 4) reads 4's record and inflates,
-     * which only the NBT position check can catch. */
-    assert_true(saved >= 2);
-    assert_int_equal(saved + lost, 8);
+     * which the NBT position check catches. */
+    assert_int_equal(saved, 2);
+    assert_int_equal(lost, 6);
+    assert_true(has_kind(&k2, MC_REGION_PROBLEM_POSITION));
     assert_int_equal(mc_region_salvage(r, out, NULL, NULL, NULL, NULL, NULL, &err), MC_ERR_INVALID_ARG);
     mc_region_close(r);
     assert_int_equal(mc_region_open(out, NULL, &r, &err), MC_OK);
@@ -466,6 +471,32 @@ static void test_verify_salvage_damage(void **state)
     assert_int_equal(fsize(path), before);
     for (int i = 0; i < 8; i++)
         free(p[i]);
+    rm_tmpdir();
+}
+
+static void test_nbt_checks(void **state)
+{
+    (void)state;
+    make_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/r.1.-1.mca", tmpdir);
+    mc_region *r = open_rw(path);
+    mc_error err;
+    size_t n;
+    uint8_t *good = make_chunk_nbt(33, -31, 100, 1, false, &n);     /* local 1, 1 */
+    assert_int_equal(mc_region_write_chunk(r, 1, 1, good, n, MC_COMPRESSION_ZLIB, 0, &err), MC_OK);
+    assert_int_equal(mc_region_write_chunk(r, 2, 1, good, n, MC_COMPRESSION_ZLIB, 0, &err), MC_OK);
+    assert_int_equal(mc_region_write_chunk(r, 3, 1, good, n - 1, MC_COMPRESSION_ZLIB, 0, &err), MC_OK);
+    assert_int_equal(mc_region_write_chunk(r, 4, 1, "hello", 5, MC_COMPRESSION_LZ4, 0, &err), MC_OK);
+    kind_log k = {{0}, 0};
+    size_t ok = 0;
+    assert_int_equal(mc_region_verify(r, log_kind, &k, &ok), 3);
+    assert_int_equal(ok, 1);
+    assert_int_equal(k.kinds[0], MC_REGION_PROBLEM_POSITION);
+    assert_int_equal(k.kinds[1], MC_REGION_PROBLEM_BAD_NBT);
+    assert_int_equal(k.kinds[2], MC_REGION_PROBLEM_BAD_NBT);
+    mc_region_close(r);
+    free(good);
     rm_tmpdir();
 }
 
@@ -500,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_first_fit_reuses_freed_sectors),
         cmocka_unit_test(test_custom_compression_is_named),
         cmocka_unit_test(test_verify_salvage_damage),
+        cmocka_unit_test(test_nbt_checks),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
