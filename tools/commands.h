@@ -11,7 +11,9 @@
 
 #define MC_COMMANDS(X)                                                           \
     X(bedrock, "decode Bedrock subchunks and chunk packets (LevelChunk, SubChunk, requests)") \
+    X(chunk, "get or put one chunk of a region file or world (SNBT, JSON, raw NBT)")   \
     X(nbt, "print, query or re-encode an NBT file (SNBT, JSON; Java and Bedrock)")   \
+    X(region, "region files: info, ls, verify, salvage, compact")                  \
     X(registry, "block states, biomes and versions of every registry")             \
     X(serve, "run the reference server (Java Edition 1.8 to 26.1)")                \
     X(version, "print the library version")

@@ -1,0 +1,298 @@
+/*
+ * cmd_region.c: `mcchunk region`, whole region files from the command line.
+ *
+ *   info     per file: chunks, size, sectors used and free, compressions,
+ *            external chunks, timestamp range
+ *   ls       one line per chunk: x z offset sectors length compression timestamp
+ *   verify   every problem (overlaps, out-of-file sectors, bad lengths,
+ *            compression, NBT, positions); exit 1 when any file has one
+ *   salvage  FILE -o OUT: copy every intact chunk into a new file
+ *   compact  rewrite each file without holes (new file + atomic rename)
+ *
+ * Runs over many files print progress on stderr when it is a terminal. All
+ * work goes through the public API in mcchunk/anvil.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "mcchunk/anvil.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mcchunk region info FILE...\n"
+            "       mcchunk region ls FILE...\n"
+            "       mcchunk region verify [-q] FILE...\n"
+            "       mcchunk region salvage FILE -o OUT\n"
+            "       mcchunk region compact FILE...\n"
+            "\n"
+            "Region files (.mca, .mcr; also entities/ and poi/ files).\n"
+            "  info     chunks, file size, used and free sectors, compressions, external\n"
+            "           (.mcc) chunks and the timestamp range of each file\n"
+            "  ls       one line per chunk: x z (absolute chunk coordinates when the name is\n"
+            "           r.X.Z.mca, else local) sector-offset sectors length compression\n"
+            "           timestamp\n"
+            "  verify   checks every record: location, overlap, length, compression, .mcc,\n"
+            "           NBT and chunk position; prints each problem (-q: only a summary)\n"
+            "  salvage  writes every chunk that reads, inflates and parses into OUT (which\n"
+            "           must not exist) and names the chunks left behind\n"
+            "  compact  rewrites each file without free sectors; the original is replaced\n"
+            "           atomically (a crash leaves the old or the new file, never a mix)\n"
+            "\n"
+            "exit status: 0 ok, 1 a file failed or has problems, 2 usage error\n");
+}
+
+typedef struct progress {
+    bool on;
+    int done, total;
+} progress;
+
+static void progress_step(progress *p, const char *file)
+{
+    if (!p->on || p->total < 2)
+        return;
+    p->done++;
+    fprintf(stderr, "\r\033[K[%d/%d] %s", p->done, p->total, file);
+    if (p->done == p->total)
+        fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+}
+
+static mc_region *open_or_complain(const char *file)
+{
+    mc_region *r = NULL;
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_region_open(file, NULL, &r, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk region: %s\n", err.message);
+        return NULL;
+    }
+    return r;
+}
+
+static int info(mc_region *r, const char *file)
+{
+    size_t chunks = 0, external = 0, by_comp[128] = {0};
+    uint64_t used_sectors = 0;
+    uint32_t tmin = UINT32_MAX, tmax = 0;
+    uint64_t sectors = (mc_region_file_size(r) + 4095) / 4096;
+    uint8_t *used = calloc(sectors ? (size_t)sectors : 1, 1);
+    mc_buf raw;
+    mc_buf_init(&raw, NULL);
+    for (int i = 0; i < 1024; i++) {
+        int lx = i & 31, lz = i >> 5;
+        if (!mc_region_has_chunk(r, lx, lz))
+            continue;
+        chunks++;
+        mc_region_entry e = mc_region_get_entry(r, lx, lz);
+        for (uint64_t s = e.sector_offset; s < (uint64_t)e.sector_offset + e.sector_count && s < sectors; s++)
+            if (used && !used[s]) {
+                used[s] = 1;
+                used_sectors++;
+            }
+        if (e.timestamp < tmin) tmin = e.timestamp;
+        if (e.timestamp > tmax) tmax = e.timestamp;
+        mc_region_record rec;
+        mc_error err;
+        raw.len = 0;
+        if (mc_region_read_raw(r, lx, lz, &raw, &rec, &err) == MC_OK || rec.length) {
+            by_comp[rec.compression & 0x7F]++;
+            if (rec.external)
+                external++;
+        }
+    }
+    mc_buf_free(&raw);
+    free(used);
+    uint64_t data_sectors = sectors > 2 ? sectors - 2 : 0;
+    printf("%s\n", file);
+    printf("  chunks        %zu\n", chunks);
+    printf("  file size     %llu bytes (%llu sectors)\n",
+           (unsigned long long)mc_region_file_size(r), (unsigned long long)sectors);
+    printf("  used sectors  %llu\n", (unsigned long long)used_sectors);
+    printf("  free sectors  %llu\n",
+           (unsigned long long)(data_sectors > used_sectors ? data_sectors - used_sectors : 0));
+    printf("  compressions ");
+    bool any = false;
+    for (int c = 0; c < 128; c++)
+        if (by_comp[c]) {
+            if (strcmp(mc_compression_name(c), "unknown"))
+                printf(" %s:%zu", mc_compression_name(c), by_comp[c]);
+            else
+                printf(" id%d:%zu", c, by_comp[c]);
+            any = true;
+        }
+    printf("%s\n", any ? "" : " -");
+    printf("  external      %zu\n", external);
+    if (chunks)
+        printf("  timestamps    %u .. %u\n", tmin, tmax);
+    return MC_EXIT_OK;
+}
+
+static int ls(mc_region *r)
+{
+    int32_t rx = 0, rz = 0;
+    bool abs = mc_region_origin(r, &rx, &rz);
+    mc_buf raw;
+    mc_buf_init(&raw, NULL);
+    for (int i = 0; i < 1024; i++) {
+        int lx = i & 31, lz = i >> 5;
+        if (!mc_region_has_chunk(r, lx, lz))
+            continue;
+        mc_region_entry e = mc_region_get_entry(r, lx, lz);
+        mc_region_record rec;
+        mc_error err;
+        raw.len = 0;
+        mc_status st = mc_region_read_raw(r, lx, lz, &raw, &rec, &err);
+        char comp[80];
+        if (st && !rec.length)
+            snprintf(comp, sizeof comp, "unreadable");
+        else if (rec.compression == MC_COMPRESSION_CUSTOM)
+            snprintf(comp, sizeof comp, "custom:%s%s", rec.custom_name, rec.external ? "+mcc" : "");
+        else
+            snprintf(comp, sizeof comp, "%s%s", mc_compression_name(rec.compression),
+                     rec.external ? "+mcc" : "");
+        printf("%ld %ld %u %u %u %s %u\n", abs ? (long)rx * 32 + lx : (long)lx,
+               abs ? (long)rz * 32 + lz : (long)lz, e.sector_offset, e.sector_count, rec.length,
+               comp, e.timestamp);
+    }
+    mc_buf_free(&raw);
+    return MC_EXIT_OK;
+}
+
+typedef struct verify_ctx {
+    const char *file;
+    bool quiet;
+} verify_ctx;
+
+static void print_problem(void *user, const mc_region_problem *p)
+{
+    verify_ctx *v = user;
+    if (!v->quiet)
+        printf("%s: %s\n", v->file, p->message);
+}
+
+static void print_lost(void *user, const mc_region_problem *p)
+{
+    fprintf(stderr, "%s: %s\n", (const char *)user, p->message);
+}
+
+int mc_cmd_region(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? MC_EXIT_USAGE : MC_EXIT_OK;
+    }
+    const char *sub = argv[1];
+    bool quiet = false;
+    const char *out = NULL;
+    const char *files[4096];
+    int nfiles = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        } else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+            quiet = true;
+        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+            if (++i >= argc) {
+                fprintf(stderr, "mcchunk region: -o needs a file\n");
+                return MC_EXIT_USAGE;
+            }
+            out = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "mcchunk region: unknown option %s\n", argv[i]);
+            return MC_EXIT_USAGE;
+        } else if (nfiles < (int)(sizeof files / sizeof files[0])) {
+            files[nfiles++] = argv[i];
+        } else {
+            fprintf(stderr, "mcchunk region: too many files (at most 4096 per run)\n");
+            return MC_EXIT_USAGE;
+        }
+    }
+    bool known = !strcmp(sub, "info") || !strcmp(sub, "ls") || !strcmp(sub, "verify") ||
+                 !strcmp(sub, "salvage") || !strcmp(sub, "compact");
+    if (!known) {
+        fprintf(stderr, "mcchunk region: unknown subcommand '%s'\n\n", sub);
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    if (nfiles == 0) {
+        fprintf(stderr, "mcchunk region %s: no FILE given\n", sub);
+        return MC_EXIT_USAGE;
+    }
+    if (!strcmp(sub, "salvage")) {
+        if (nfiles != 1 || !out) {
+            fprintf(stderr, "mcchunk region salvage: needs one FILE and -o OUT\n");
+            return MC_EXIT_USAGE;
+        }
+        mc_region *r = open_or_complain(files[0]);
+        if (!r)
+            return MC_EXIT_FAIL;
+        size_t saved = 0, lost = 0;
+        mc_error err;
+        mc_error_clear(&err);
+        mc_status st = mc_region_salvage(r, out, NULL, print_lost, (void *)files[0], &saved,
+                                         &lost, &err);
+        mc_region_close(r);
+        if (st) {
+            fprintf(stderr, "mcchunk region salvage: %s\n", err.message);
+            return MC_EXIT_FAIL;
+        }
+        printf("%s: %zu chunks saved to %s, %zu lost\n", files[0], saved, out, lost);
+        return MC_EXIT_OK;
+    }
+    if (out) {
+        fprintf(stderr, "mcchunk region %s: -o is for salvage\n", sub);
+        return MC_EXIT_USAGE;
+    }
+
+    progress prog = {isatty(2) != 0, 0, nfiles};
+    int rc = MC_EXIT_OK;
+    size_t total_problems = 0, total_ok = 0;
+    for (int f = 0; f < nfiles; f++) {
+        const char *file = files[f];
+        progress_step(&prog, file);
+        if (!strcmp(sub, "compact")) {
+            uint64_t before = 0, after = 0;
+            mc_error err;
+            mc_error_clear(&err);
+            if (mc_region_compact(file, NULL, &before, &after, &err)) {
+                fprintf(stderr, "mcchunk region compact: %s\n", err.message);
+                rc = MC_EXIT_FAIL;
+            } else {
+                printf("%s: %llu -> %llu bytes\n", file, (unsigned long long)before,
+                       (unsigned long long)after);
+            }
+            continue;
+        }
+        mc_region *r = open_or_complain(file);
+        if (!r) {
+            rc = MC_EXIT_FAIL;
+            continue;
+        }
+        if (!strcmp(sub, "info")) {
+            info(r, file);
+        } else if (!strcmp(sub, "ls")) {
+            ls(r);
+        } else {
+            verify_ctx v = {file, quiet};
+            size_t ok = 0;
+            size_t n = mc_region_verify(r, print_problem, &v, &ok);
+            total_problems += n;
+            total_ok += ok;
+            if (n) {
+                rc = MC_EXIT_FAIL;
+                printf("%s: %zu problem%s, %zu chunks fine\n", file, n, n == 1 ? "" : "s", ok);
+            } else if (!quiet || nfiles == 1) {
+                printf("%s: ok, %zu chunks\n", file, ok);
+            }
+        }
+        mc_region_close(r);
+    }
+    if (!strcmp(sub, "verify") && nfiles > 1)
+        printf("%d files: %zu problems, %zu chunks fine\n", nfiles, total_problems, total_ok);
+    return rc;
+}
