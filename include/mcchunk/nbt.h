@@ -241,8 +241,9 @@ MC_API mc_status mc_nbt_load(mc_nbt_doc *doc, const void *data, size_t len,
  * written in the same one gives the same bytes. Fails with MC_ERR_INVALID_ARG
  * for an empty document, MC_ERR_RANGE for a string over 65535 bytes (Java,
  * Bedrock disk) or a count over INT32_MAX, MC_ERR_LIMIT for nesting beyond
- * MC_NBT_MAX_DEPTH, MC_ERR_NOMEM when `out` could not grow. On failure `out`
- * is restored to its previous length. */
+ * MC_NBT_MAX_DEPTH, MC_ERR_MALFORMED for a string that is not UTF-8 written
+ * in a Java encoding (Bedrock strings may be any bytes), MC_ERR_NOMEM when
+ * `out` could not grow. On failure `out` is restored to its previous length. */
 MC_API mc_status mc_nbt_write(const mc_nbt_doc *doc, mc_nbt_format format, mc_buf *out,
                               mc_error *err);
 

@@ -92,10 +92,53 @@ size_t mc__mutf8_to_utf8(const uint8_t *s, size_t n, uint8_t *out)
 
 bool mc__utf8_is_mutf8(const uint8_t *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == 0 || s[i] >= 0xF0)
-            return false;
-    return true;
+    /* ASCII without NUL, eight bytes at a time; anything else gets the
+     * exact check. */
+    const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = mc_load_u64le(s + i);
+        if (((w - ones) | w) & tops)
+            break;
+    }
+    for (; i < n; i++)
+        if ((uint8_t)(s[i] - 1) >= 0x7F)
+            break;
+    if (i == n)
+        return true;
+    /* Non-ASCII: it is its own modified UTF-8 exactly when it is valid
+     * modified UTF-8 needing no conversion. */
+    return mc__mutf8_check(s, n, NULL) == 0;
+}
+
+int mc__utf8_check_wtf8(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = c >= 0xC2 && c < 0xE0 ? 2 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (!len || i + len > n)
+            return -1;
+        uint32_t v = c & (0x7F >> len);
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return -1;
+            v = (v << 6) | (s[i + k] & 0x3F);
+        }
+        if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10FFFF)))
+            return -1;
+        /* A high surrogate directly followed by a low one must have been
+         * written as one 4-byte sequence. */
+        if (len == 3 && v >= 0xD800 && v < 0xDC00 && i + 5 < n && s[i + 3] == 0xED && s[i + 4] >= 0xB0 &&
+            s[i + 4] <= 0xBF)
+            return -1;
+        i += len;
+    }
+    return 0;
 }
 
 size_t mc__utf8_to_mutf8_len(const uint8_t *s, size_t n)

@@ -98,6 +98,9 @@ size_t mc__utf8_to_mutf8_len(const uint8_t *s, size_t n);
 /* True when s[0..n) is already its own modified UTF-8 form (no NUL and no
  * 4-byte sequences). */
 bool mc__utf8_is_mutf8(const uint8_t *s, size_t n);
+/* 0 when s[0..n) is UTF-8 in which surrogates may appear alone as 3-byte
+ * sequences (what our trees hold), -1 otherwise. */
+int mc__utf8_check_wtf8(const uint8_t *s, size_t n);
 /* Writes the modified UTF-8 form; returns bytes written. */
 size_t mc__utf8_to_mutf8(const uint8_t *s, size_t n, uint8_t *out);
 /* Decodes one UTF-8 (or WTF-8) code point at s[0..n); returns its length

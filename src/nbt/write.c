@@ -68,6 +68,10 @@ static inline bool put_count(writer *w, size_t n)
 static bool put_str(writer *w, const uint8_t *s, size_t n)
 {
     if (w->mutf8 && !mc__utf8_is_mutf8(s, n)) {
+        /* Bytes that are not UTF-8 (possible in trees read from Bedrock or
+         * built by hand) have no modified UTF-8 form. */
+        if (mc__utf8_check_wtf8(s, n) != 0)
+            return wfail(w, MC_ERR_MALFORMED, "string is not valid UTF-8; Java NBT cannot hold it");
         size_t m = mc__utf8_to_mutf8_len(s, n);
         if (m > 65535)
             return wfail(w, MC_ERR_RANGE, "string longer than 65535 bytes (modified UTF-8)");

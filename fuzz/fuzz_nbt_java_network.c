@@ -1,0 +1,12 @@
+/*
+ * fuzz_nbt_java_network.c: the NBT parser on the Java network (big-endian, nameless root, 1.20.2+)
+ * encoding. Accepted input must round-trip byte for byte (fuzz_nbt_common.h).
+ */
+#include "fuzz_nbt_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_nbt_one(data, size, MC_NBT_JAVA_NETWORK);
+    return 0;
+}
