@@ -1,0 +1,146 @@
+/*
+ * section.c: a 16x16x16 section (include/mcchunk/chunk.h): two containers,
+ * two counters and two optional light arrays.
+ *
+ * The counters follow vanilla's LevelChunkSection: nonEmptyBlockCount counts
+ * every state that is not air (air, cave_air and void_air carry
+ * MC_STATE_AIR), and the fluid count every state with a fluid. set updates
+ * them from the old and new state's registry flags, so they never need a
+ * scan; recount() is for codecs that replace a whole container.
+ */
+#include "mcchunk/chunk.h"
+
+#include <string.h>
+
+static uint32_t flags_of(const mc_registry *reg, uint32_t state)
+{
+    if (reg)
+        return mc_registry_state_flags(reg, state);
+    return state == 0 ? MC_STATE_AIR : 0;
+}
+
+void mc_section_init_rules(mc_section *s, const mc_container_rules *blocks,
+                           const mc_container_rules *biomes, uint32_t air, uint32_t biome,
+                           const mc_allocator *alloc)
+{
+    memset(s, 0, sizeof *s);
+    mc_container_init(&s->blocks, blocks, air, alloc);
+    mc_container_init(&s->biomes, biomes, biome, alloc);
+}
+
+void mc_section_init(mc_section *s, const mc_registry *reg, const mc_allocator *alloc)
+{
+    mc_container_rules b = mc_container_rules_blocks(reg ? mc_registry_direct_bits(reg) : 15);
+    mc_container_rules m = mc_container_rules_biomes(reg ? mc_registry_biome_direct_bits(reg) : 7);
+    mc_section_init_rules(s, &b, &m, reg ? mc_registry_air(reg) : 0, 0, alloc);
+}
+
+static void free_light(mc_section *s, uint8_t **arr)
+{
+    if (*arr) {
+        const mc_allocator *a = mc_alloc_or_default(s->blocks.alloc);
+        a->free(a->user, *arr, MC_LIGHT_BYTES);
+        *arr = NULL;
+    }
+}
+
+void mc_section_free(mc_section *s)
+{
+    free_light(s, &s->block_light);
+    free_light(s, &s->sky_light);
+    mc_container_free(&s->blocks);
+    mc_container_free(&s->biomes);
+    s->block_count = s->fluid_count = 0;
+}
+
+static mc_status set_light(mc_section *s, uint8_t **arr, const uint8_t *light)
+{
+    if (!light) {
+        free_light(s, arr);
+        return MC_OK;
+    }
+    if (!*arr) {
+        const mc_allocator *a = mc_alloc_or_default(s->blocks.alloc);
+        *arr = a->alloc(a->user, MC_LIGHT_BYTES);
+        if (!*arr)
+            return MC_ERR_NOMEM;
+    }
+    if (*arr != light)
+        memcpy(*arr, light, MC_LIGHT_BYTES);
+    return MC_OK;
+}
+
+mc_status mc_section_set_block_light(mc_section *s, const uint8_t *light)
+{
+    return set_light(s, &s->block_light, light);
+}
+
+mc_status mc_section_set_sky_light(mc_section *s, const uint8_t *light)
+{
+    return set_light(s, &s->sky_light, light);
+}
+
+mc_status mc_section_copy(mc_section *dst, const mc_section *src)
+{
+    mc_section t;
+    memset(&t, 0, sizeof t);
+    t.block_count = src->block_count;
+    t.fluid_count = src->fluid_count;
+    mc_status st = mc_container_copy(&t.blocks, &src->blocks);
+    if (st != MC_OK)
+        return st;
+    st = mc_container_copy(&t.biomes, &src->biomes);
+    if (st == MC_OK && src->block_light)
+        st = mc_section_set_block_light(&t, src->block_light);
+    if (st == MC_OK && src->sky_light)
+        st = mc_section_set_sky_light(&t, src->sky_light);
+    if (st != MC_OK) {
+        mc_section_free(&t);
+        return st;
+    }
+    *dst = t;
+    return MC_OK;
+}
+
+mc_status mc_section_set_block(mc_section *s, const mc_registry *reg, unsigned x, unsigned y,
+                               unsigned z, uint32_t state)
+{
+    uint32_t old;
+    mc_status st = mc_container_set(&s->blocks, mc_block_index(x, y, z), state, &old);
+    if (st != MC_OK || old == state)
+        return st;
+    uint32_t fo = flags_of(reg, old), fn = flags_of(reg, state);
+    s->block_count = (uint16_t)(s->block_count - !(fo & MC_STATE_AIR) + !(fn & MC_STATE_AIR));
+    s->fluid_count = (uint16_t)(s->fluid_count - !!(fo & MC_STATE_FLUID) + !!(fn & MC_STATE_FLUID));
+    return MC_OK;
+}
+
+mc_status mc_section_set_biome(mc_section *s, unsigned x, unsigned y, unsigned z, uint32_t biome)
+{
+    return mc_container_set(&s->biomes, mc_biome_index(x, y, z), biome, NULL);
+}
+
+typedef struct count_ctx {
+    const mc_registry *reg;
+    uint32_t mask;
+} count_ctx;
+
+static bool has_flag(uint32_t state, void *user)
+{
+    const count_ctx *c = user;
+    return (flags_of(c->reg, state) & c->mask) != 0;
+}
+
+void mc_section_recount(mc_section *s, const mc_registry *reg)
+{
+    count_ctx air = {reg, MC_STATE_AIR}, fluid = {reg, MC_STATE_FLUID};
+    size_t n = s->blocks.rules.size;
+    s->block_count = (uint16_t)(n - mc_container_count_if(&s->blocks, has_flag, &air));
+    s->fluid_count = (uint16_t)mc_container_count_if(&s->blocks, has_flag, &fluid);
+}
+
+size_t mc_section_memory(const mc_section *s)
+{
+    return mc_container_memory(&s->blocks) + mc_container_memory(&s->biomes) +
+           (s->block_light ? MC_LIGHT_BYTES : 0) + (s->sky_light ? MC_LIGHT_BYTES : 0);
+}
