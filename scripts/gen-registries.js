@@ -190,7 +190,8 @@ for (const key of Object.keys(legacyJson)) {
 
 /* 1.13 state -> the closest 1.12 id<<4|meta: among the legacy states that
  * became a block of the same name, the one agreeing on most properties (ties:
- * the lowest id:meta). 1.13 blocks no legacy state became fall back by name:
+ * the lowest id:meta; "half", "part" and "type" weigh 10, still water and
+ * lava win over flowing). 1.13 blocks no legacy state became fall back by name:
  * "stripped_" dropped, wood variants of trapdoors/buttons/pressure plates to
  * oak, water plants to water; else air (0). */
 const legacyByPivotName = new Map();
@@ -211,6 +212,10 @@ function legacyFallbackName(name) {
     if (name === 'cave_air' || name === 'void_air') return 'air';
     return null;
 }
+/* Properties that say which part of a multi-block thing a state is (a
+ * door's upper half stores hinge and power, its lower half facing and open):
+ * agreeing on them outweighs agreeing on all others. */
+const STRUCTURAL = new Set(['half', 'part', 'type']);
 const pivotToLegacy = [];
 for (const b of pivotBlocks.slice().sort((x, y) => x.minStateId - y.minStateId)) {
     for (let s = b.minStateId; s <= b.maxStateId; s++) {
@@ -224,7 +229,10 @@ for (const b of pivotBlocks.slice().sort((x, y) => x.minStateId - y.minStateId))
         let best = 0, bestScore = -1;
         for (const c of cands || []) {
             let score = 0;
-            for (const k of Object.keys(t.props)) if (c.props[k] === t.props[k]) score++;
+            for (const k of Object.keys(t.props))
+                if (c.props[k] === t.props[k]) score += STRUCTURAL.has(k) ? 10 : 1;
+            /* still water and lava (9, 11) over flowing (8, 10) */
+            if ((c.code >> 4) === 9 || (c.code >> 4) === 11) score += 0.5;
             if (score > bestScore) { best = c.code; bestScore = score; }
         }
         pivotToLegacy.push(best);

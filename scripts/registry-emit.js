@@ -46,19 +46,29 @@ function poolFile(head, pool) {
     const out = [head];
     out.push('/* value lists: runs of string offsets */');
     out.push(`const uint32_t mc__reg_value_refs[] = {\n${ints(pool.valueRefs)}\n};`);
-    out.push('/* property definitions: {name, first value ref, value count, NBT type} */');
+    out.push('/* byte lengths of the value-list strings (lookups compare lengths first) */');
+    out.push(`const uint8_t mc__reg_value_lens[] = {\n${ints(pool.valueRefs.map((o) => pool.lengthAt(o)), 32)}\n};`);
+    out.push('/* property definitions: {name, first value ref, value count, NBT type, name length,');
+    out.push(' *   first value when the values are consecutive decimal integers, else -1} */');
     out.push('const mc__propdef mc__reg_propdefs[] = {');
-    for (const p of pool.propdefs) out.push(`    {${p.name}, ${p.values}, ${p.count}, ${p.type || 0}},`);
+    for (const p of pool.propdefs) {
+        const v = p.jsValues;
+        const first = /^(0|[1-9][0-9]*)$/.test(v[0]) ? Number(v[0]) : -1;
+        const consecutive = first >= 0 && v.every((x, i) => x === String(first + i));
+        out.push(`    {${p.name}, ${p.values}, ${p.count}, ${p.type || 0}, ${pool.lengthAt(p.name)}, ${consecutive ? first : -1}},`);
+    }
     out.push('};');
     out.push('/* property lists: runs of property-definition indices, in the game\'s order */');
     out.push(`const uint16_t mc__reg_prop_lists[] = {\n${ints(pool.propLists, 24)}\n};`);
     out.push('/* per-state flag runs of the blocks whose states differ */');
     out.push(`const uint8_t mc__reg_flag_bytes[] = {\n${ints(pool.flagBytes, 32)}\n};`);
+    out.push('/* value indices of default states (runs of one byte per property) */');
+    out.push(`const uint8_t mc__reg_default_digits[] = {\n${ints(pool.digitBytes, 32)}\n};`);
     out.push('/* block kinds: {name, property list, flag run (MC__NONE: uniform), state count,');
-    out.push(' *               default state offset, property count, flags of the first state} */');
+    out.push(' *               default state offset, default digits, property count, flags of the first state} */');
     out.push('const mc__kind mc__reg_kinds[] = {');
     for (const k of pool.kinds)
-        out.push(`    {${k.name}, ${k.props}, ${u32(k.seq)}, ${k.count}, ${k.defaultOff}, ${k.nprops}, ${k.base}},`);
+        out.push(`    {${k.name}, ${k.props}, ${u32(k.seq)}, ${k.count}, ${k.defaultOff}, ${k.digits}, ${k.nprops}, ${k.base}},`);
     out.push('};');
     out.push(`const uint32_t mc__reg_kind_count = ${pool.kinds.length};`);
     return out.join('\n') + '\n';

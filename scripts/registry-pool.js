@@ -19,6 +19,7 @@ function create() {
     const propLists = [], propListMap = new Map();
     const flagBytes = [], flagMap = new Map();
     const kinds = [], kindMap = new Map();
+    const digitBytes = [], digitMap = new Map();
 
     function str(s) {
         if (!strings.has(s)) {
@@ -27,6 +28,13 @@ function create() {
             stringBytes += Buffer.byteLength(s, 'utf8') + 1;
         }
         return strings.get(s);
+    }
+    const lengthOf = new Map();
+    function lengthAt(off) {
+        if (!lengthOf.size) for (const [k, v] of strings) lengthOf.set(v, Buffer.byteLength(k, 'utf8'));
+        const n = lengthOf.get(off);
+        if (n > 255) throw new Error('string longer than 255 bytes');
+        return n;
     }
     function valueList(values) {
         const refs = values.map(str);
@@ -63,6 +71,22 @@ function create() {
         }
         return flagMap.get(key);
     }
+    /* The value indices of a block's default state, one byte per property. */
+    function digits(props, defaultOff) {
+        const d = [];
+        let rest = defaultOff;
+        for (let p = props.length - 1; p >= 0; p--) {
+            d.unshift(rest % props[p].values.length);
+            rest = Math.floor(rest / props[p].values.length);
+            if (props[p].values.length > 255) throw new Error('more than 255 values');
+        }
+        const key = d.join(',');
+        if (!digitMap.has(key)) {
+            digitMap.set(key, digitBytes.length);
+            digitBytes.push(...d);
+        }
+        return digitMap.get(key);
+    }
     /* A block kind. Flags are stored once per kind when uniform, else as a
      * flag sequence (one byte per state of the block). */
     function kind(name, props, defaultOff, stateFlags) {
@@ -73,13 +97,15 @@ function create() {
         const key = [n, pl, props.length, defaultOff, uniform ? 'u' + stateFlags[0] : 's' + seq].join('|');
         if (!kindMap.has(key)) {
             kindMap.set(key, kinds.length);
+            if (props.length > 32) throw new Error(name + ': more than 32 properties');
             kinds.push({ name: n, jsName: name, props: pl, nprops: props.length, jsProps: props,
+                digits: digits(props, defaultOff),
                 count: stateFlags.length, defaultOff, base: stateFlags[0], seq, flags: stateFlags });
         }
         return kindMap.get(key);
     }
-    return { str, valueList, propdef, propList, flagSeq, kind, kinds, propdefs, propLists,
-        valueRefs, flagBytes, stringList, stringBytes: () => stringBytes };
+    return { str, lengthAt, valueList, propdef, propList, flagSeq, kind, kinds, propdefs, propLists,
+        valueRefs, flagBytes, digitBytes, stringList, stringBytes: () => stringBytes };
 }
 
 module.exports = { create };

@@ -31,7 +31,9 @@ typedef struct mc__propdef {
     uint32_t name;   /* string offset */
     uint32_t values; /* index of the first value in mc__reg_value_refs */
     uint32_t count;  /* number of values */
-    uint32_t type;   /* MC__PT_* (Bedrock hashing needs it) */
+    uint16_t type;   /* MC__PT_* (Bedrock hashing needs it) */
+    uint16_t name_len;
+    int32_t int_first; /* values are "int_first", "int_first+1", ...; -1: not so */
 } mc__propdef;
 
 typedef struct mc__kind {
@@ -40,6 +42,7 @@ typedef struct mc__kind {
     uint32_t flag_seq;    /* MC__NONE: all states have base_flags; else offset in mc__reg_flag_bytes */
     uint32_t count;       /* number of states */
     uint32_t default_off; /* default state - first state */
+    uint32_t default_digits; /* offset in mc__reg_default_digits: the default's value indices */
     uint8_t nprops;
     uint8_t base_flags;
 } mc__kind;
@@ -78,9 +81,11 @@ typedef struct mc__version {
 extern const char mc__reg_strings[];
 extern const uint32_t mc__reg_strings_size;
 extern const uint32_t mc__reg_value_refs[];
+extern const uint8_t mc__reg_value_lens[]; /* parallel to mc__reg_value_refs */
 extern const mc__propdef mc__reg_propdefs[];
 extern const uint16_t mc__reg_prop_lists[];
 extern const uint8_t mc__reg_flag_bytes[];
+extern const uint8_t mc__reg_default_digits[];
 extern const mc__kind mc__reg_kinds[];
 extern const uint32_t mc__reg_kind_count;
 

@@ -254,26 +254,54 @@ const char *mc_registry_state_prop_value(const mc_registry *reg, uint32_t state,
 
 /* --------------------------------------------------- lazy name index */
 
+/* Names are hashed and compared without the "minecraft:" namespace (a name
+ * may be given with or without it; every pooled name has it). A name in
+ * another namespace keeps its colon and so can never equal a pooled name. */
+static inline void strip_namespace(const char **name, size_t *len)
+{
+    if (*len >= NS_LEN && (*name)[0] == 'm' && (*name)[9] == ':' && !memcmp(*name, ns, NS_LEN)) {
+        *name += NS_LEN;
+        *len -= NS_LEN;
+    }
+}
+
+static inline uint32_t bare_hash(const char *name, size_t len)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, name, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 29;
+        name += 8;
+        len -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, name, len);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+    return (uint32_t)(h ^ (h >> 32));
+}
+
 static uint32_t name_hash(const char *name, size_t len)
 {
-    /* FNV-1a over the full name; a name without a namespace gets "minecraft:" */
-    uint32_t h = 2166136261u;
-    if (!memchr(name, ':', len))
-        for (size_t i = 0; i < NS_LEN; i++)
-            h = (h ^ (uint8_t)ns[i]) * 16777619u;
+    strip_namespace(&name, &len);
+    return bare_hash(name, len);
+}
+
+/* pooled: a namespaced pool name; (name, len): already stripped */
+static inline bool bare_equals(const char *pooled, const char *name, size_t len)
+{
+    pooled += NS_LEN;
     for (size_t i = 0; i < len; i++)
-        h = (h ^ (uint8_t)name[i]) * 16777619u;
-    return h;
+        if (pooled[i] != name[i])
+            return false;
+    return pooled[len] == '\0';
 }
 
 static bool name_equals(const char *pooled, const char *name, size_t len)
 {
-    if (!memchr(name, ':', len)) {
-        if (strncmp(pooled, ns, NS_LEN))
-            return false;
-        pooled += NS_LEN;
-    }
-    return !strncmp(pooled, name, len) && pooled[len] == '\0';
+    strip_namespace(&name, &len);
+    return !strncmp(pooled, ns, NS_LEN) && bare_equals(pooled, name, len);
 }
 
 static uint32_t block_name_offset(const mc_registry *reg, uint32_t block)
@@ -371,10 +399,11 @@ uint32_t mc__find_block(const mc_registry *reg, const char *name, size_t len)
     const mc__runtime *rt = mc__runtime_of(reg);
     if (!rt)
         return MC__NONE;
-    uint32_t i = name_hash(name, len) & rt->name_mask;
+    strip_namespace(&name, &len);
+    uint32_t i = bare_hash(name, len) & rt->name_mask;
     for (; rt->name_slots[i]; i = (i + 1) & rt->name_mask) {
         uint32_t b = rt->name_slots[i] - 1;
-        if (name_equals(mc__str(block_name_offset(reg, b)), name, len))
+        if (bare_equals(mc__str(block_name_offset(reg, b)), name, len))
             return b;
     }
     return MC__NONE;
@@ -392,9 +421,23 @@ uint32_t mc_registry_air(const mc_registry *reg)
 
 /* --------------------------------------------------------------- lookup */
 
-static bool str_equals(const char *pooled, const char *s, size_t len)
+static inline bool bytes_equal(const char *a, const char *b, size_t len)
 {
-    return !strncmp(pooled, s, len) && pooled[len] == '\0';
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* Pool string == (s, len)? The first byte rejects almost every mismatch
+ * without a call. */
+static inline bool str_equals(const char *pooled, const char *s, size_t len)
+{
+    size_t i = 0;
+    for (; i < len; i++)
+        if (pooled[i] != s[i]) /* also stops at the pool string's NUL */
+            return false;
+    return pooled[len] == '\0';
 }
 
 static uint32_t legacy_default(const mc__legacy_block *b)
@@ -439,36 +482,49 @@ mc_status mc_registry_lookup(const mc_registry *reg, const char *name, size_t na
         return MC_OK;
     }
     const mc__kind *k = mc__kind_of(reg, b);
-    uint32_t strides[MC__MAX_PROPS];
-    uint32_t stride = 1;
-    for (unsigned i = k->nprops; i-- > 0;) {
-        strides[i] = stride;
-        stride *= mc__propdef_of(k, i)->count;
-    }
-    uint32_t off = k->default_off;
+    /* start from the default state's value indices; no divisions */
+    uint8_t digits[MC__MAX_PROPS];
+    memcpy(digits, mc__reg_default_digits + k->default_digits, k->nprops);
     for (size_t i = 0; i < prop_count; i++) {
         const mc_state_prop *p = &props[i];
-        unsigned pi = 0;
+        /* callers usually give properties in the game's order: start there */
+        unsigned pi = k->nprops, start = (unsigned)(i % (k->nprops ? k->nprops : 1));
         const mc__propdef *def = NULL;
-        for (; pi < k->nprops; pi++) {
-            def = mc__propdef_of(k, pi);
-            if (str_equals(mc__str(def->name), p->key, p->key_len))
+        for (unsigned n = 0; n < k->nprops; n++) {
+            unsigned cand = start + n < k->nprops ? start + n : start + n - k->nprops;
+            def = mc__propdef_of(k, cand);
+            if (def->name_len == p->key_len && bytes_equal(mc__str(def->name), p->key, p->key_len)) {
+                pi = cand;
                 break;
+            }
         }
         if (pi == k->nprops)
             return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no property '%.*s'",
                                 mc_registry_name(reg), mc__str(k->name), (int)(p->key_len > 100 ? 100 : p->key_len), p->key);
         uint32_t vi = 0;
+        if (def->int_first >= 0 && p->value_len >= 1 && p->value_len <= 3) {
+            /* integer ranges (power, age, level...): read the number */
+            uint32_t v = 0;
+            for (size_t c = 0; c < p->value_len; c++)
+                v = (unsigned char)(p->value[c] - '0') < 10 ? v * 10 + (uint32_t)(p->value[c] - '0') : 100000;
+            bool canonical = p->value_len == 1 || p->value[0] != '0';
+            vi = (canonical && v >= (uint32_t)def->int_first) ? v - (uint32_t)def->int_first : def->count;
+            if (vi > def->count)
+                vi = def->count;
+        } else
         for (; vi < def->count; vi++)
-            if (str_equals(mc__str(mc__reg_value_refs[def->values + vi]), p->value, p->value_len))
+            if (mc__reg_value_lens[def->values + vi] == p->value_len &&
+                bytes_equal(mc__str(mc__reg_value_refs[def->values + vi]), p->value, p->value_len))
                 break;
         if (vi == def->count)
             return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no value '%.*s' for '%s'",
                                 mc_registry_name(reg), mc__str(k->name), (int)(p->value_len > 100 ? 100 : p->value_len),
                                 p->value, mc__str(def->name));
-        uint32_t cur = (off / strides[pi]) % def->count;
-        off = off - cur * strides[pi] + vi * strides[pi];
+        digits[pi] = (uint8_t)vi;
     }
+    uint32_t off = 0;
+    for (unsigned i = 0; i < k->nprops; i++)
+        off = off * mc__propdef_of(k, i)->count + digits[i];
     *state = reg->block_min[b] + off;
     return MC_OK;
 }

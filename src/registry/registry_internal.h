@@ -6,6 +6,8 @@
 #ifndef MC_REGISTRY_INTERNAL_H
 #define MC_REGISTRY_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "registry/regdata.h"
 
 #define MC__MAX_PROPS 32       /* the generator checks that no block has more */
@@ -39,5 +41,10 @@ uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index);
 const mc__runtime *mc__runtime_of(const mc_registry *reg);
 /* Block index (FLAT) or block id (LEGACY) by name, or MC__NONE. */
 uint32_t mc__find_block(const mc_registry *reg, const char *name, size_t len);
+
+/* Builds the translation map from -> to (malloc'd, caller frees). With
+ * `fresh`, intermediate maps are built too instead of taken from the cache
+ * (benchmarks measure cold builds that way). NULL when memory runs out. */
+uint32_t *mc__map_build(const mc_registry *from, const mc_registry *to, bool fresh);
 
 #endif

@@ -61,6 +61,18 @@ static const char *const ancestors[][2] = {
     {"honeycomb_block", "hay_block"}, {"bee_nest", "oak_log"}, {"beehive", "oak_planks"},
     {"barrel", "chest"}, {"smoker", "furnace"}, {"blast_furnace", "furnace"},
     {"dirt_path", "grass_path"}, {"grass_path", "grass_block"},
+    {"smooth_stone_slab", "stone_slab"}, /* 1.13's stone_slab is 1.14's smooth_stone_slab */
+    {"chain", "iron_bars"}, {"end_rod", "torch"}, {"purpur_block", "quartz_block"},
+    {"purpur_pillar", "quartz_block"}, {"purpur_stairs", "quartz_stairs"}, {"purpur_slab", "quartz_slab"},
+    {"end_stone_bricks", "end_stone"}, {"frosted_ice", "ice"},
+    {"red_nether_bricks", "nether_bricks"}, {"bone_block", "quartz_block"},
+    {"observer", "dispenser"}, {"iron_chain", "chain"}, {"shulker_box", "chest"},
+};
+
+/* Suffix rewrites (colour variants added after 1.8). */
+static const char *const suffix_rules[][2] = {
+    {"_concrete_powder", "_concrete"}, {"_concrete", "_wool"}, {"_glazed_terracotta", "_terracotta"},
+    {"_shulker_box", "shulker_box"}, {"_bed", "red_bed"},
 };
 
 /* Prefix rewrites tried in order when no exact ancestor applies. */
@@ -102,6 +114,15 @@ static bool ancestor_of(const char *name, char *out, size_t cap)
         return (size_t)snprintf(out, cap, "%s%.*s_wood", ns, (int)(len - 7), bare) < cap;
     if (ends_with(bare, len, "_candle_cake"))
         return (size_t)snprintf(out, cap, "%scandle_cake", ns) < cap;
+    for (size_t i = 0; i < sizeof suffix_rules / sizeof suffix_rules[0]; i++) {
+        size_t sl = strlen(suffix_rules[i][0]);
+        if (ends_with(bare, len, suffix_rules[i][0]) && strcmp(bare, suffix_rules[i][1])) {
+            const char *repl = suffix_rules[i][1];
+            if (repl[0] == '_') /* keep the colour */
+                return (size_t)snprintf(out, cap, "%s%.*s%s", ns, (int)(len - sl), bare, repl) < cap;
+            return (size_t)snprintf(out, cap, "%s%s", ns, repl) < cap;
+        }
+    }
     for (size_t i = 0; i < sizeof prefix_rules / sizeof prefix_rules[0]; i++) {
         size_t pl = strlen(prefix_rules[i][0]);
         if (!strncmp(bare, prefix_rules[i][0], pl) && len > pl) {
@@ -113,12 +134,33 @@ static bool ancestor_of(const char *name, char *out, size_t cap)
     return false;
 }
 
-/* The block of `to` for a block named `name`: itself, a rename, or an
- * ancestor (up to 8 hops). MC__NONE when none. */
-static uint32_t resolve_block(const mc_registry *to, const char *name, unsigned *how)
+/* Names the game gave to another block while the old name stayed in use:
+ * going from before `since` to `since` or later, old means new. */
+static const struct { const char *old_name, *new_name, *since; } moved_names[] = {
+    {"minecraft:stone_slab", "minecraft:smooth_stone_slab", "1.14"}, /* 1.14 added a plain stone slab */
+};
+
+static const char *moved_name(const mc_registry *from, const mc_registry *to, const char *name)
+{
+    if (!from || from->edition != MC_EDITION_JAVA || to->edition != MC_EDITION_JAVA)
+        return name;
+    for (size_t i = 0; i < sizeof moved_names / sizeof moved_names[0]; i++) {
+        const mc_registry *since = mc_registry_find(moved_names[i].since);
+        if (since && from->index < since->index && to->index >= since->index &&
+            !strcmp(name, moved_names[i].old_name))
+            return moved_names[i].new_name;
+    }
+    return name;
+}
+
+/* The block of `to` for a block named `name` in `from`: itself, a rename,
+ * or an ancestor (up to 8 hops). MC__NONE when none. */
+static uint32_t resolve_block(const mc_registry *from, const mc_registry *to, const char *name, unsigned *how)
 {
     char buf[2][128];
-    const char *cur = name;
+    const char *cur = moved_name(from, to, name);
+    if (cur != name)
+        *how |= MC_TRANSLATE_RENAMED;
     for (unsigned hop = 0; hop < 8; hop++) {
         uint32_t b = mc__find_block(to, cur, strlen(cur));
         if (b != MC__NONE) {
@@ -185,7 +227,7 @@ static uint32_t flat_translate(const mc_registry *from, const mc_registry *to, u
 {
     uint32_t fb = mc__block_of_state(from, state);
     const mc__kind *fk = mc__kind_of(from, fb);
-    uint32_t tb = resolve_block(to, mc__str(fk->name), how);
+    uint32_t tb = resolve_block(from, to, mc__str(fk->name), how);
     if (tb == MC__NONE) {
         *how |= MC_TRANSLATE_AIR;
         return mc_registry_air(to);
@@ -195,6 +237,36 @@ static uint32_t flat_translate(const mc_registry *from, const mc_registry *to, u
 
 static const mc_registry *pivot(void) { return &mc__java_registries[mc__java_pivot]; }
 static const mc_registry *java_of(const mc_registry *bedrock) { return &mc__java_registries[bedrock->java_index]; }
+
+/* The state of legacy registry `to` for 1.13 state p: the closest 1.12
+ * id:meta; when `to` (an older legacy version) lacks it, the same for the
+ * block's ancestors (grass_path -> grass_block for 1.8); else air. */
+static uint32_t legacy_from_pivot(const mc_registry *to, uint32_t p, unsigned *how)
+{
+    const mc_registry *pv = pivot();
+    uint32_t l = p < mc__pivot_to_legacy_count ? mc__pivot_to_legacy[p] : 0;
+    if (mc_registry_state_valid(to, l) && (l != 0 || p == 0))
+        return l;
+    char buf[2][128];
+    uint32_t fb = mc__block_of_state(pv, p);
+    const mc__kind *fk = mc__kind_of(pv, fb);
+    const char *cur = mc__str(fk->name);
+    for (unsigned hop = 0; hop < 6 && ancestor_of(cur, buf[hop & 1], sizeof buf[0]); hop++) {
+        cur = buf[hop & 1];
+        uint32_t b = mc__find_block(pv, cur, strlen(cur));
+        if (b == MC__NONE)
+            continue;
+        unsigned h = 0;
+        uint32_t q = map_props(fk, p - pv->block_min[fb], pv, b, &h);
+        l = mc__pivot_to_legacy[q];
+        if (mc_registry_state_valid(to, l) && (l != 0 || q == 0)) {
+            *how |= MC_TRANSLATE_ANCESTOR;
+            return l;
+        }
+    }
+    *how |= MC_TRANSLATE_AIR;
+    return 0;
+}
 
 static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32_t s, unsigned *how)
 {
@@ -246,15 +318,8 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
     }
     if (to->kind == MC__KIND_LEGACY) {
         uint32_t p = from == pivot() ? s : translate(from, pivot(), s, how);
-        uint32_t l = p < mc__pivot_to_legacy_count ? mc__pivot_to_legacy[p] : 0;
         *how |= MC_TRANSLATE_MAPPED;
-        if (l == 0 && p != 0)
-            *how |= MC_TRANSLATE_AIR;
-        if (!mc_registry_state_valid(to, l)) {
-            *how |= MC_TRANSLATE_AIR;
-            return 0;
-        }
-        return l;
+        return legacy_from_pivot(to, p, how);
     }
     return flat_translate(from, to, s, how);
 }
@@ -276,7 +341,7 @@ static bool fill_flat(const mc_registry *from, const mc_registry *to, uint32_t *
     for (uint32_t b = 0; b < from->block_count; b++) {
         const mc__kind *fk = mc__kind_of(from, b);
         unsigned how = 0;
-        uint32_t tb = resolve_block(to, mc__str(fk->name), &how);
+        uint32_t tb = resolve_block(from, to, mc__str(fk->name), &how);
         uint32_t first = from->block_min[b];
         if (tb == MC__NONE) {
             if (!mc__runtime_of(to))
@@ -292,8 +357,18 @@ static bool fill_flat(const mc_registry *from, const mc_registry *to, uint32_t *
     return true;
 }
 
-static uint32_t *build_map(const mc_registry *from, const mc_registry *to)
+/* An intermediate map: the cached one, or (fresh) a new one the caller frees. */
+static const uint32_t *via_map(const mc_registry *from, const mc_registry *to, bool fresh, uint32_t **owned)
 {
+    if (!fresh)
+        return mc_registry_map(from, to);
+    *owned = mc__map_build(from, to, true);
+    return *owned;
+}
+
+uint32_t *mc__map_build(const mc_registry *from, const mc_registry *to, bool fresh)
+{
+    uint32_t *owned = NULL;
     uint32_t n = from->state_count;
     uint32_t *map = malloc((size_t)(n ? n : 1) * sizeof *map);
     if (!map)
@@ -308,29 +383,29 @@ static uint32_t *build_map(const mc_registry *from, const mc_registry *to)
             goto fail;
     } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_JAVA && to->kind == MC__KIND_LEGACY &&
                from->kind == MC__KIND_FLAT) {
-        if (!(via = mc_registry_map(from, pivot())))
+        if (!(via = via_map(from, pivot(), fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
-            uint32_t l = mc__pivot_to_legacy[via[s]];
-            map[s] = mc_registry_state_valid(to, l) ? l : 0;
+            unsigned how = 0;
+            map[s] = legacy_from_pivot(to, via[s], &how);
         }
     } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_JAVA && from->kind == MC__KIND_LEGACY &&
                to->kind == MC__KIND_FLAT) {
-        if (!(via = mc_registry_map(pivot(), to)))
+        if (!(via = via_map(pivot(), to, fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
             uint16_t p = mc__legacy_to_pivot[s];
             map[s] = (mc_registry_state_valid(from, s) && p != 0xFFFF) ? via[p] : air;
         }
     } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
-        if (!(via = mc_registry_map(from, java_of(to))))
+        if (!(via = via_map(from, java_of(to), fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
             uint32_t t = mc_registry_state_valid(from, s) ? to->j2b[via[s]] : MC__NONE;
             map[s] = t == MC__NONE ? air : t;
         }
     } else if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j) {
-        if (!(via = mc_registry_map(java_of(from), to)))
+        if (!(via = via_map(java_of(from), to, fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
             uint32_t js = from->b2j[s];
@@ -342,8 +417,10 @@ static uint32_t *build_map(const mc_registry *from, const mc_registry *to)
             map[s] = translate(from, to, s, &how);
         }
     }
+    free(owned);
     return map;
 fail:
+    free(owned);
     free(map);
     return NULL;
 }
@@ -376,7 +453,7 @@ const uint32_t *mc_registry_map(const mc_registry *from, const mc_registry *to)
     uint32_t *map = atomic_load_explicit(slot, memory_order_acquire);
     if (map)
         return map;
-    uint32_t *built = build_map(from, to);
+    uint32_t *built = mc__map_build(from, to, false);
     if (!built)
         return NULL;
     uint32_t *expected = NULL;

@@ -1,0 +1,295 @@
+/*
+ * test_registry_translate.c: translation between registries.
+ *
+ * A table of tricky states, each checked by hand against the game's own
+ * numbering (stairs, doors, redstone, waterlogged blocks, grass vs
+ * short_grass, renamed and newer blocks), translated between distant (26.1
+ * <-> 1.8.9) and adjacent versions; then exhaustive properties: a cached map
+ * equals the state-by-state translation, every mapped id is a valid state of
+ * the target, a registry maps to itself as the identity, translating to an
+ * adjacent version and back keeps almost every state, and many threads
+ * building the same maps at once get one shared map.
+ *
+ * (Tests on real corpus chunks need the Anvil module; they belong to the
+ * chunk-translation tests there.)
+ */
+#include "support.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mcchunk/registry.h"
+
+static const mc_registry *must_find(const char *version)
+{
+    const mc_registry *reg = mc_registry_find(version);
+    if (!reg)
+        fail_msg("no registry for %s", version);
+    return reg;
+}
+
+static uint32_t parse(const mc_registry *reg, const char *text)
+{
+    uint32_t s = MC_STATE_NONE;
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_registry_parse_state(reg, text, strlen(text), &s, &err) != MC_OK)
+        fail_msg("%s: %s", text, err.message);
+    return s;
+}
+
+typedef struct {
+    const char *from_version, *from, *to_version, *to;
+} case_t;
+
+/* Expected results in the target's sorted-property text form. */
+static const case_t cases[] = {
+    /* 26.1 -> 1.8.9 (id<<4|meta; legacy names) */
+    {"26.1", "oak_stairs[facing=east,half=top,shape=inner_left,waterlogged=true]", "1.8.9", "minecraft:oak_stairs[meta=4]"},
+    {"26.1", "oak_stairs[facing=north,half=bottom]", "1.8.9", "minecraft:oak_stairs[meta=3]"},
+    {"26.1", "oak_door[half=lower,facing=west,open=true]", "1.8.9", "minecraft:wooden_door[meta=6]"},
+    {"26.1", "oak_door[half=upper,hinge=left,open=true,facing=south]", "1.8.9", "minecraft:wooden_door[meta=8]"},
+    {"26.1", "oak_door[half=upper,hinge=right,powered=true]", "1.8.9", "minecraft:wooden_door[meta=11]"},
+    {"26.1", "redstone_wire[power=7,east=side,north=up]", "1.8.9", "minecraft:redstone_wire[meta=7]"},
+    {"26.1", "repeater[delay=3,facing=east]", "1.8.9", "minecraft:unpowered_repeater[meta=11]"},
+    {"26.1", "lever[face=wall,facing=north,powered=true]", "1.8.9", "minecraft:lever[meta=12]"},
+    {"26.1", "short_grass", "1.8.9", "minecraft:tallgrass[meta=1]"},
+    {"26.1", "grass_block[snowy=true]", "1.8.9", "minecraft:grass[meta=0]"},
+    {"26.1", "tall_grass[half=upper]", "1.8.9", "minecraft:double_plant[meta=10]"},
+    {"26.1", "water[level=0]", "1.8.9", "minecraft:water[meta=0]"},
+    {"26.1", "water[level=3]", "1.8.9", "minecraft:water[meta=3]"},
+    {"26.1", "lava", "1.8.9", "minecraft:lava[meta=0]"},
+    {"26.1", "seagrass", "1.8.9", "minecraft:water[meta=0]"},
+    {"26.1", "oak_leaves[persistent=true,waterlogged=true]", "1.8.9", "minecraft:leaves[meta=4]"},
+    {"26.1", "cave_air", "1.8.9", "minecraft:air[meta=0]"},
+    {"26.1", "cherry_stairs[facing=south]", "1.8.9", "minecraft:oak_stairs[meta=2]"},
+    {"26.1", "deepslate_iron_ore", "1.8.9", "minecraft:iron_ore[meta=0]"},
+    {"26.1", "red_concrete", "1.8.9", "minecraft:wool[meta=14]"},
+    {"26.1", "oak_sign[rotation=4]", "1.8.9", "minecraft:standing_sign[meta=4]"},
+    {"26.1", "smooth_stone_slab[type=top]", "1.8.9", "minecraft:stone_slab[meta=8]"},
+    {"26.1", "oak_log[axis=x]", "1.8.9", "minecraft:log[meta=4]"},
+    {"26.1", "piston[extended=true,facing=up]", "1.8.9", "minecraft:piston[meta=9]"},
+    {"26.1", "white_wool", "1.8.9", "minecraft:wool[meta=0]"},
+    {"26.1", "diorite", "1.8.9", "minecraft:stone[meta=3]"},
+    /* 1.8.9 -> 26.1 */
+    {"1.8.9", "grass", "26.1", "minecraft:grass_block[snowy=false]"},
+    {"1.8.9", "tallgrass[meta=1]", "26.1", "minecraft:short_grass"},
+    {"1.8.9", "stone[meta=3]", "26.1", "minecraft:diorite"},
+    {"1.8.9", "oak_stairs[meta=6]", "26.1", "minecraft:oak_stairs[facing=south,half=top,shape=straight,waterlogged=false]"},
+    {"1.8.9", "oak_stairs[meta=0]", "26.1", "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"},
+    {"1.8.9", "wooden_door[meta=8]", "26.1", "minecraft:oak_door[facing=east,half=upper,hinge=left,open=false,powered=false]"},
+    {"1.8.9", "wooden_door[meta=3]", "26.1", "minecraft:oak_door[facing=north,half=lower,hinge=right,open=false,powered=false]"},
+    {"1.8.9", "redstone_wire[meta=9]", "26.1", "minecraft:redstone_wire[east=none,north=none,power=9,south=none,west=none]"},
+    {"1.8.9", "leaves[meta=5]", "26.1", "minecraft:spruce_leaves[distance=1,persistent=true,waterlogged=false]"},
+    {"1.8.9", "water[meta=0]", "26.1", "minecraft:water[level=0]"},
+    {"1.8.9", "flowing_lava[meta=2]", "26.1", "minecraft:lava[level=2]"},
+    {"1.8.9", "double_plant[meta=10]", "26.1", "minecraft:tall_grass[half=upper]"},
+    {"1.8.9", "stone_slab[meta=8]", "26.1", "minecraft:smooth_stone_slab[type=top,waterlogged=false]"},
+    {"1.8.9", "wool[meta=14]", "26.1", "minecraft:red_wool"},
+    {"1.8.9", "standing_sign[meta=4]", "26.1", "minecraft:oak_sign[rotation=4,waterlogged=false]"},
+    {"1.8.9", "log[meta=8]", "26.1", "minecraft:oak_log[axis=z]"},
+    {"1.8.9", "unpowered_repeater[meta=11]", "26.1", "minecraft:repeater[delay=3,facing=east,locked=false,powered=false]"},
+    /* adjacent and near versions */
+    {"1.20.2", "grass", "1.20.3", "minecraft:short_grass"},
+    {"1.20.3", "short_grass", "1.20.2", "minecraft:grass"},
+    {"1.16.5", "grass_path", "1.17", "minecraft:dirt_path"},
+    {"1.13.2", "sign[rotation=3]", "1.14", "minecraft:oak_sign[rotation=3,waterlogged=false]"},
+    {"1.14", "oak_wall_sign[facing=east]", "1.13.2", "minecraft:wall_sign[facing=east,waterlogged=false]"},
+    {"1.13", "stone_slab[type=double]", "1.14", "minecraft:smooth_stone_slab[type=double,waterlogged=false]"},
+    {"1.21.8", "chain[axis=x,waterlogged=true]", "1.21.9", "minecraft:iron_chain[axis=x,waterlogged=true]"},
+    {"1.21.9", "iron_chain[axis=z]", "1.21.8", "minecraft:chain[axis=z,waterlogged=false]"},
+    /* 1.16 walls: sides became none/low/tall; true is not a value any more -> default */
+    {"1.15.2", "cobblestone_wall[east=true]", "1.16.1",
+     "minecraft:cobblestone_wall[east=none,north=none,south=none,up=true,waterlogged=false,west=none]"},
+    /* a property the target lacks is dropped (1.13 leaves have no waterlogged) */
+    {"1.19", "oak_leaves[waterlogged=true,distance=3]", "1.18.2", "minecraft:oak_leaves[distance=3,persistent=false]"},
+    /* blocks the target lacks: ancestors, else air */
+    {"1.20", "cherry_planks", "1.19.3", "minecraft:oak_planks"}, /* 1.19.4 has it (experimental) */
+    {"1.21.4", "pale_oak_log[axis=x]", "1.21.1", "minecraft:oak_log[axis=x]"}, /* 1.21.3 has it */
+    {"1.17", "deepslate", "1.16.5", "minecraft:stone"},
+    {"1.17", "amethyst_cluster[facing=up]", "1.16.5", "minecraft:air"},
+    {"1.17", "waxed_oxidized_cut_copper_stairs[half=top]", "1.16.5", "minecraft:air"},
+};
+
+static void test_tricky_blocks(void **state)
+{
+    (void)state;
+    char got[512];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const case_t *c = &cases[i];
+        const mc_registry *from = must_find(c->from_version), *to = must_find(c->to_version);
+        uint32_t s = parse(from, c->from);
+        unsigned how = 0;
+        uint32_t t = mc_registry_translate_state(from, to, s, &how);
+        mc_registry_format_state(to, t, got, sizeof got, MC_FORMAT_SORTED);
+        if (strcmp(got, c->to)) {
+            print_error("%s %s -> %s: got %s, want %s\n", c->from_version, c->from, c->to_version, got, c->to);
+            bad++;
+        }
+        /* the cached map agrees */
+        const uint32_t *map = mc_registry_map(from, to);
+        assert_non_null(map);
+        assert_int_equal(map[s], t);
+    }
+    assert_int_equal(bad, 0);
+}
+
+static void test_how_bits(void **state)
+{
+    (void)state;
+    const mc_registry *a = must_find("1.20.2"), *b = must_find("1.20.3");
+    unsigned how;
+    mc_registry_translate_state(b, a, parse(b, "short_grass"), &how);
+    assert_int_equal(how, MC_TRANSLATE_RENAMED);
+    mc_registry_translate_state(a, b, parse(a, "stone"), &how);
+    assert_int_equal(how, 0);
+    const mc_registry *n = must_find("1.19"), *o = must_find("1.18.2");
+    mc_registry_translate_state(n, o, parse(n, "oak_leaves[waterlogged=true]"), &how);
+    assert_int_equal(how, MC_TRANSLATE_PROP_DROPPED);
+    mc_registry_translate_state(n, o, parse(n, "mangrove_roots"), &how);
+    assert_true(how & MC_TRANSLATE_AIR);
+    const mc_registry *w = must_find("1.16.1"), *v = must_find("1.15.2");
+    mc_registry_translate_state(w, v, parse(w, "cobblestone_wall[east=tall]"), &how);
+    assert_true(how & MC_TRANSLATE_VALUE_DEFAULTED);
+    /* invalid source ids become the target's air */
+    assert_int_equal(mc_registry_translate_state(n, o, 0xFFFFFF, &how), 0);
+    assert_true(how & MC_TRANSLATE_AIR);
+    const mc_registry *l = must_find("1.12.2");
+    assert_int_equal(mc_registry_translate_state(l, n, (2 << 4) | 5, &how), 0); /* 2:5 is no state */
+}
+
+/* For a pair: the map equals state-by-state translation; every entry is a
+ * valid target state. */
+static void check_map(const mc_registry *from, const mc_registry *to)
+{
+    const uint32_t *map = mc_registry_map(from, to);
+    assert_non_null(map);
+    assert_ptr_equal(map, mc_registry_map(from, to)); /* cached */
+    uint32_t n = mc_registry_state_count(from);
+    for (uint32_t s = 0; s < n; s++) {
+        if (!mc_registry_state_valid(to, map[s]))
+            fail_msg("%s -> %s: state %u maps to invalid %u", mc_registry_name(from), mc_registry_name(to), s, map[s]);
+        uint32_t t = mc_registry_translate_state(from, to, s, NULL);
+        if (t != map[s])
+            fail_msg("%s -> %s: state %u: map %u, translate %u", mc_registry_name(from), mc_registry_name(to), s, map[s], t);
+    }
+}
+
+static void test_maps_match_translation(void **state)
+{
+    (void)state;
+    size_t java = 0;
+    while (java < mc_registry_count() && mc_registry_edition(mc_registry_at(java)) == MC_EDITION_JAVA)
+        java++;
+    /* all adjacent Java pairs both ways, and the distant ones */
+    for (size_t i = 0; i + 1 < java; i++) {
+        check_map(mc_registry_at(i), mc_registry_at(i + 1));
+        check_map(mc_registry_at(i + 1), mc_registry_at(i));
+    }
+    check_map(must_find("26.1"), must_find("1.8.9"));
+    check_map(must_find("1.8.9"), must_find("26.1"));
+    check_map(must_find("1.21.4"), must_find("1.12.2"));
+    check_map(must_find("1.12.2"), must_find("1.21.4"));
+}
+
+static void test_identity_and_round_trip(void **state)
+{
+    (void)state;
+    size_t java = 0;
+    while (java < mc_registry_count() && mc_registry_edition(mc_registry_at(java)) == MC_EDITION_JAVA)
+        java++;
+    for (size_t i = 0; i < java; i++) {
+        const mc_registry *r = mc_registry_at(i);
+        const uint32_t *id = mc_registry_map(r, r);
+        for (uint32_t s = mc_registry_next_state(r, MC_STATE_NONE); s != MC_STATE_NONE; s = mc_registry_next_state(r, s))
+            assert_int_equal(id[s], s);
+    }
+    /* flattened neighbours: going to the next version and back keeps every
+     * state whose block still exists with the same properties */
+    for (size_t i = 0; i + 1 < java; i++) {
+        const mc_registry *a = mc_registry_at(i), *b = mc_registry_at(i + 1);
+        if (mc_registry_state_count(a) == 4096)
+            continue;
+        const uint32_t *ab = mc_registry_map(a, b), *ba = mc_registry_map(b, a);
+        uint32_t kept = 0, exact = 0;
+        for (uint32_t s = 0; s < mc_registry_state_count(a); s++) {
+            unsigned how;
+            mc_registry_translate_state(a, b, s, &how);
+            if (how)
+                continue;
+            exact++;
+            kept += ba[ab[s]] == s;
+        }
+        if (kept != exact)
+            fail_msg("%s <-> %s: %u of %u exact states come back", mc_registry_name(a), mc_registry_name(b), kept, exact);
+        assert_true(exact > mc_registry_state_count(a) / 2);
+    }
+}
+
+/* Legacy 1.12.2 -> 1.13 -> 1.12.2 keeps every state legacy.json maps
+ * one-to-one (states whose 1.13 form is shared, e.g. 8:x and 9:x water, or
+ * the unused bits of old metadata, may collapse). */
+static void test_legacy_round_trip(void **state)
+{
+    (void)state;
+    const mc_registry *l = must_find("1.12.2"), *f = must_find("1.13");
+    const uint32_t *lf = mc_registry_map(l, f), *fl = mc_registry_map(f, l);
+    uint32_t valid = 0, back = 0;
+    for (uint32_t s = 0; s < 4096; s++) {
+        if (!mc_registry_state_valid(l, s))
+            continue;
+        valid++;
+        back += fl[lf[s]] == s;
+    }
+    print_message("1.12.2 -> 1.13 -> 1.12.2: %u of %u states come back\n", back, valid);
+    assert_true(back * 10 > valid * 8);
+}
+
+typedef struct {
+    const mc_registry *a, *b;
+    const uint32_t *map;
+    uint32_t state;
+} thread_arg;
+
+static void *thread_main(void *p)
+{
+    thread_arg *t = p;
+    t->map = mc_registry_map(t->a, t->b);
+    t->state = mc_registry_default_state(t->a, "minecraft:oak_stairs");
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    pthread_t th[N];
+    thread_arg args[N];
+    const mc_registry *a = must_find("1.19.4"), *b = must_find("1.9.4");
+    for (int i = 0; i < N; i++) {
+        args[i] = (thread_arg){a, b, NULL, 0};
+        assert_int_equal(pthread_create(&th[i], NULL, thread_main, &args[i]), 0);
+    }
+    for (int i = 0; i < N; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < N; i++) {
+        assert_non_null(args[i].map);
+        assert_ptr_equal(args[i].map, args[0].map);
+        assert_int_equal(args[i].state, args[0].state);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_tricky_blocks),
+        cmocka_unit_test(test_how_bits),
+        cmocka_unit_test(test_maps_match_translation),
+        cmocka_unit_test(test_identity_and_round_trip),
+        cmocka_unit_test(test_legacy_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
