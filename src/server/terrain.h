@@ -1,0 +1,31 @@
+/* terrain.h: the built-in world's generator (see terrain.c). */
+#ifndef MC_SERVER_TERRAIN_H
+#define MC_SERVER_TERRAIN_H
+
+#include <stdint.h>
+
+#include "mcchunk/registry.h"
+
+/* The built-in world is an overworld: y from -64, 384 blocks, 24 sections. */
+#define MC_TERRAIN_MIN_Y (-64)
+#define MC_TERRAIN_SECTIONS 24
+
+typedef struct mc_terrain mc_terrain;
+
+/* A generator whose states are ids of `reg` (a Java 1.18+ registry). */
+mc_terrain *mc_terrain_new(const mc_registry *reg, uint64_t seed);
+void mc_terrain_free(mc_terrain *t);
+const mc_registry *mc_terrain_registry(const mc_terrain *t);
+
+/* Fills blocks[24 * 4096] (section-major, index (y&15)<<8 | z<<4 | x) and
+ * biomes[24 * 64] (index (y<<2|z)<<2|x per section) of column (cx, cz). */
+void mc_terrain_generate(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes);
+
+/* The y of the highest solid block (or the sea level over water) at x, z. */
+int mc_terrain_surface(const mc_terrain *t, int32_t x, int32_t z);
+
+/* A spawn point on dry land near the origin: x, z of a block column and
+ * y of the air block above its surface. */
+void mc_terrain_find_spawn(const mc_terrain *t, int32_t *x, int32_t *y, int32_t *z);
+
+#endif
