@@ -1,0 +1,215 @@
+/*
+ * mcchunk/chunknbt.h: the chunk NBT of Anvil region files (every Java
+ * DataVersion, 1.8 to 26.x) to and from the chunk model (mc_column).
+ *
+ * READING
+ * mc_chunknbt_read() turns a chunk's NBT root into a column. The chunk's own
+ * DataVersion picks the reader (no setting does):
+ *   - absent .. 1343 (1.8-1.12.2): Level{Sections[{Y, Blocks, Add?, Data}],
+ *     Biomes byte[256], HeightMap int[256]}; states are id<<4|meta of the
+ *     release's legacy registry;
+ *   - 1451 .. 2526 (1.13-1.15): Level{Sections[{Palette, BlockStates}]} with
+ *     spanning longs, Biomes int[256] (before 2203) or int[1024];
+ *   - 2527 .. 2843 (1.16-1.17): the same with padded longs; 2709+ may have
+ *     negative sections (custom heights);
+ *   - 2844+ (1.18+): no Level wrapper, sections[{Y, block_states{palette,
+ *     data}, biomes{palette, data}}], yPos, light-only sections;
+ *   - a DataVersion newer than every known one is read by its structure with
+ *     the newest registry and a warning, never refused.
+ * Proto-chunks of every Status read like full chunks (their extra keys go to
+ * the extra NBT).
+ *
+ * The column's registry is the release of that DataVersion
+ * (mc_registry_find_data_version) unless the options name one. Biome ids are
+ * that registry's: numeric legacy ids before 1.18 (as stored), registry
+ * order from 1.18. Keys the model does not interpret are kept in the
+ * column's extra NBT (mc_column_extra) in their original place: root keys at
+ * its top, pre-1.18 Level keys under extra "Level", per-section keys and
+ * sections outside the column's range (light-only sections) as entries of
+ * extra "sections" (each with its "Y"), and anything the model could only
+ * hold lossily (2D biomes of 1.8-1.14, the legacy HeightMap, heightmaps the
+ * model cannot take) as the original tag. Keys named "mcchunk:..." in the
+ * extra NBT are the writer's bookkeeping (e.g. which pre-1.18 sections were
+ * stored with block data); the writer never emits them.
+ *
+ * WRITING
+ * mc_chunknbt_write() builds the chunk NBT of a target DataVersion exactly as
+ * the game writes it: 1.18+ block palettes in first-occurrence order at 4
+ * bits for 2-16 entries, exact widths 5-8 and ceil(log2 n) above 256 (never
+ * the global width), biome palettes at ceil(log2 n), "data" omitted for one
+ * entry; 1.13-1.17 palettes at max(4, ceil(log2 n)) bits (no global palette
+ * on disk), spanning before DataVersion 2527 and padded from it; 1.8-1.12
+ * Blocks/Add/Data nibbles. Writing a column read from a chunk for that same
+ * DataVersion gives a tree equal (mc_nbt_equal) to the original: palettes
+ * keep the order they were read in where the game keeps it.
+ *
+ * Writing for another DataVersion converts through the registries
+ * (mc_registry_map), drops what the target cannot hold (sections outside its
+ * height, states and biomes it lacks, extra keys of another format era) and
+ * says what it dropped in an mc_chunknbt_report.
+ *
+ * FAST PATH
+ * mc_chunknbt_read_container() reads one 1.18+ block_states or biomes
+ * compound into a container; when the disk width is the width the container
+ * keeps (every block palette of 1-256 entries, biomes of 1-8), the longs are
+ * byte-swapped straight into it with no repacking. The Java network codecs
+ * and the server use it together with an mc_chunknbt_cache.
+ *
+ * THREADS
+ * Functions are reentrant; a cache belongs to one thread at a time.
+ */
+#ifndef MCCHUNK_CHUNKNBT_H
+#define MCCHUNK_CHUNKNBT_H
+
+#include "mcchunk/chunk.h"
+#include "mcchunk/nbt.h"
+#include "mcchunk/registry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* DataVersion boundaries of the chunk formats (DataFixer schema numbers). */
+#define MC_CHUNKNBT_DV_FLATTENING 1451  /* 17w47a: Palette + BlockStates */
+#define MC_CHUNKNBT_DV_BIOMES_3D 2203   /* 19w36a: Biomes int[1024] */
+#define MC_CHUNKNBT_DV_PADDED 2527      /* 20w17a: padded long arrays */
+#define MC_CHUNKNBT_DV_HEIGHT 2709      /* 21w15a: variable world height */
+#define MC_CHUNKNBT_DV_NO_LEVEL 2844    /* 21w43a: no Level, yPos, block_states */
+
+/* Passed as data_version to the writer: the column's own DataVersion (the
+ * one it was read from; for a column built in memory, that of its registry). */
+#define MC_CHUNKNBT_OWN_VERSION (-1)
+
+/* A cache of palette entries -> state ids and biome names -> ids, per
+ * registry. Reuse one per thread across chunks: reading then resolves each
+ * distinct palette entry through the registry once. */
+typedef struct mc_chunknbt_cache mc_chunknbt_cache;
+MC_API mc_chunknbt_cache *mc_chunknbt_cache_new(const mc_allocator *alloc);
+MC_API void mc_chunknbt_cache_free(mc_chunknbt_cache *cache);
+
+/* Reader flags. */
+enum {
+    /* Fail (MC_ERR_MALFORMED) on what is otherwise repaired with a warning:
+     * unknown block states or biomes (else air / biome 0, the original kept
+     * in the extra NBT where possible), malformed heightmaps or light. */
+    MC_CHUNKNBT_STRICT = 1u << 0,
+    /* Keep no extra NBT and no block entities (for viewers that need only
+     * blocks, biomes, light and heightmaps). Such a column does not round
+     * trip. */
+    MC_CHUNKNBT_NO_EXTRA = 1u << 1,
+    /* Do not read light arrays. */
+    MC_CHUNKNBT_NO_LIGHT = 1u << 2
+};
+
+typedef struct mc_chunknbt_options {
+    unsigned flags;              /* MC_CHUNKNBT_* */
+    /* The dimension's height in sections: used when section_count != 0
+     * (worlds with custom heights, or a pre-1.18 dimension read at 1.18
+     * height). 0: derived from the chunk (pre-1.17: 0..15; 1.17: from the
+     * biome array and the lowest block section; 1.18+: yPos to the highest
+     * section with block_states). */
+    int32_t min_section;
+    uint32_t section_count;
+    const mc_registry *registry; /* NULL: the chunk's DataVersion's */
+    mc_chunknbt_cache *cache;    /* NULL: a temporary one per call (slower) */
+    const mc_allocator *alloc;   /* for the column; NULL: default */
+    /* Called for every warning (may be NULL). */
+    void (*warn)(void *user, const char *message);
+    void *warn_user;
+} mc_chunknbt_options;
+
+/* What a read found (optional output of mc_chunknbt_read_ex). */
+typedef struct mc_chunknbt_info {
+    int32_t data_version;        /* 0 when the chunk has none (1.8) */
+    const char *status;          /* "minecraft:full", "full", ... or NULL;
+                                    points into the NBT tree */
+    size_t status_len;
+    uint32_t sections_read;      /* sections with block data */
+    uint32_t unknown_states;     /* palette entries not in the registry */
+    uint32_t unknown_biomes;
+    uint32_t warnings;
+    bool newer_than_known;       /* read with the newest reader */
+} mc_chunknbt_info;
+
+/* Reads a chunk NBT root (a compound as stored in a region file) into a new
+ * column (free with mc_column_free). The column copies what it keeps: the
+ * tree (and its input bytes) may go away afterwards. opt may be NULL.
+ * Errors: MC_ERR_MALFORMED (with the path of the bad tag in the message) for
+ * structure the format does not allow (wrong tag types, long arrays of the
+ * wrong length, palette indices out of range), MC_ERR_NOMEM. */
+MC_API mc_status mc_chunknbt_read(const mc_nbt_tag *root, const mc_chunknbt_options *opt,
+                                  mc_column **out, mc_error *err);
+MC_API mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options *opt,
+                                     mc_column **out, mc_chunknbt_info *info, mc_error *err);
+/* Parses uncompressed Java NBT bytes and reads them. */
+MC_API mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len,
+                                        const mc_chunknbt_options *opt, mc_column **out,
+                                        mc_error *err);
+
+/* The DataVersion of a chunk root (0 when absent). */
+MC_API int32_t mc_chunknbt_data_version(const mc_nbt_tag *root);
+/* The DataVersion a column was read from (from its extra NBT), else the
+ * DataVersion of its registry's release. */
+MC_API int32_t mc_chunknbt_column_data_version(mc_column *col);
+/* The registry that reads or writes a DataVersion: the release with it, or
+ * the newest one for later DataVersions (0: 1.8). */
+MC_API const mc_registry *mc_chunknbt_registry_for(int32_t data_version);
+
+/* ------------------------------------------------------------- writing */
+
+/* What a conversion dropped or changed. Zero-initialise. */
+enum {
+    MC_CHUNKNBT_DROP_STATES = 1u << 0,   /* states the target lacks became others/air */
+    MC_CHUNKNBT_DROP_BIOMES = 1u << 1,   /* biomes the target lacks became its first */
+    MC_CHUNKNBT_DROP_SECTIONS = 1u << 2, /* sections outside the target's height */
+    MC_CHUNKNBT_DROP_EXTRA = 1u << 3,    /* extra keys of another format era */
+    MC_CHUNKNBT_DROP_BIOME_RES = 1u << 4,/* 3D biomes flattened to 2D */
+    MC_CHUNKNBT_DROP_BLOCK_ENTITIES = 1u << 5 /* block entities outside the height */
+};
+
+#define MC_CHUNKNBT_REPORT_TEXT 2048
+typedef struct mc_chunknbt_report {
+    unsigned dropped;            /* MC_CHUNKNBT_DROP_* */
+    uint32_t states_inexact;     /* distinct source states not translated exactly */
+    uint32_t states_to_air;      /* of which became air */
+    uint32_t biomes_inexact;     /* distinct biomes the target lacks */
+    uint32_t sections_dropped;
+    uint32_t extra_dropped;      /* extra keys not written */
+    uint32_t block_entities_dropped;
+    /* One line per item, e.g. "state minecraft:cherry_log[axis=y] -> minecraft:oak_log[axis=y]
+     * (ancestor)", "extra key Level.Structures (format era differs)";
+     * NUL-terminated, truncated with "..." when long. */
+    char text[MC_CHUNKNBT_REPORT_TEXT];
+    size_t text_len;
+} mc_chunknbt_report;
+
+/* Writes the column as the chunk NBT of `data_version` into `out` (reset
+ * first; the root is a compound named ""). data_version: a DataVersion, 0
+ * for 1.8 (no DataVersion key), or MC_CHUNKNBT_OWN_VERSION. `dropped` may be
+ * NULL. The column is not changed. Errors: MC_ERR_RANGE for a DataVersion
+ * without a registry older than 1.8, MC_ERR_NOMEM. */
+MC_API mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_doc *out,
+                                   mc_chunknbt_report *dropped, mc_error *err);
+/* The same, appended as uncompressed Java NBT bytes to `out`. */
+MC_API mc_status mc_chunknbt_write_bytes(const mc_column *col, int32_t data_version, mc_buf *out,
+                                         mc_chunknbt_report *dropped, mc_error *err);
+
+/* ----------------------------------------------------------- fast path */
+
+/* Reads a 1.18+ paletted container compound ({palette, data?}) of a section:
+ * block states (biomes false; palette of {Name, Properties}) or biomes
+ * (palette of strings) of registry `reg`, into `out` (initialised here,
+ * free with mc_container_free). Disk widths: blocks max(4, ceil(log2 n)),
+ * biomes ceil(log2 n); the longs go straight into the container when its
+ * width agrees. `cache` may be NULL. Unknown entries fail with
+ * MC_ERR_NOT_FOUND unless `lenient` (then air / biome 0, counted in
+ * *unknown when not NULL). */
+MC_API mc_status mc_chunknbt_read_container(const mc_nbt_tag *container, bool biomes,
+                                            const mc_registry *reg, mc_chunknbt_cache *cache,
+                                            bool lenient, uint32_t *unknown, mc_container *out,
+                                            const mc_allocator *alloc, mc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
