@@ -95,6 +95,14 @@ static void load_region(const char *path, payload_set *set, mc_nbt_doc *doc)
     mc_default_allocator()->free(NULL, file, len);
 }
 
+static size_t count_tags(const mc_nbt_tag *t)
+{
+    size_t n = 1;
+    for (const mc_nbt_tag *c = mc_nbt_first(t); c; c = mc_nbt_next(c))
+        n += count_tags(c);
+    return n;
+}
+
 static double run_peer(const payload_set *set, double seconds)
 {
     char tmpl[] = "/tmp/bench_nbt_XXXXXX";
@@ -154,8 +162,13 @@ int main(int argc, char **argv)
         return 1;
     }
     double avg = (double)set.bytes / (double)set.n;
-    printf("payloads: %zu full chunks from %zu region files, %.1f KiB average\n", set.n,
-           sizeof regions / sizeof regions[0], avg / 1024);
+    size_t tags = 0;
+    for (size_t i = 0; i < set.n; i++) {
+        mc_nbt_parse(doc, set.data[i], set.len[i], MC_NBT_JAVA, NULL, NULL);
+        tags += count_tags(mc_nbt_doc_root(doc));
+    }
+    printf("payloads: %zu full chunks from %zu region files, %.1f KiB and %.0f tags on average\n", set.n,
+           sizeof regions / sizeof regions[0], avg / 1024, (double)tags / (double)set.n);
 
     /* Ours: warm up once, then whole rounds for `seconds`. */
     size_t sink = 0;
@@ -192,8 +205,8 @@ int main(int argc, char **argv)
     } while (wel < seconds / 2);
     double parse_write = wel * 1e6 / (double)(wrounds * set.n);
 
-    printf("mcchunk parse:          %8.2f us/payload  %8.2f us per 35 KiB  (%.2f GB/s)\n", ours, ours35,
-           avg / (ours * 1e3));
+    printf("mcchunk parse:          %8.2f us/payload  %8.2f us per 35 KiB  (%.2f GB/s, %.1f ns/tag)\n", ours,
+           ours35, avg / (ours * 1e3), ours * 1e3 * (double)set.n / (double)tags);
     printf("mcchunk parse+write:    %8.2f us/payload\n", parse_write);
     if (peer) {
         double theirs = run_peer(&set, seconds);

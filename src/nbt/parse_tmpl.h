@@ -132,11 +132,11 @@ static inline bool P_FN(read_count)(parser *ps, int64_t *count, const char *what
 static bool P_FN(parse_payload)(parser *ps, mc_nbt_tag *t, unsigned depth);
 
 /* Scalars, strings and arrays: everything but lists and compounds. */
-static inline MC__HOT bool P_FN(parse_leaf)(parser *ps, mc_nbt_tag *t)
+static inline MC__HOT bool P_FN(parse_leaf)(parser *ps, mc_nbt_tag *t, unsigned type)
 {
     const uint8_t *at = ps->p;
     size_t left = (size_t)(ps->end - ps->p);
-    switch (t->type) {
+    switch (type) {
     case MC_NBT_BYTE:
         if (left < 1)
             goto short_input;
@@ -281,23 +281,49 @@ static bool P_FN(parse_list)(parser *ps, mc_nbt_tag *t, unsigned depth)
     size_t n = (size_t)count;
     /* Elements are one array, linked as well so that iteration is uniform. */
     for (size_t i = 0; i < n; i++) {
-        mc_nbt_tag *k = &kids[i];
-        k->type = (uint8_t)elem;
-        k->aux = AUX_ATTACHED;
-        k->name_len = 0;
-        k->count = 0;
-        k->name = NULL;
-        k->next = i + 1 < n ? &kids[i + 1] : NULL;
+        kids[i] = (mc_nbt_tag){.type = (uint8_t)elem, .aux = AUX_ATTACHED, .next = &kids[i + 1]};
     }
+    kids[n - 1].next = NULL;
     t->v.first = kids;
     t->count = (uint32_t)n;
     if (elem == MC_NBT_LIST || elem == MC_NBT_COMPOUND) {
         for (size_t i = 0; i < n; i++)
             if (!P_FN(parse_payload)(ps, &kids[i], depth))
                 return false;
+    } else if (elem == MC_NBT_BYTE || elem == MC_NBT_SHORT || elem == MC_NBT_FLOAT ||
+               elem == MC_NBT_DOUBLE
+#if P_MODE != P_MODE_VARINT
+               || elem == MC_NBT_INT || elem == MC_NBT_LONG
+#endif
+    ) {
+        /* Fixed-size elements: the count check above covered them all. */
+        const uint8_t *q = ps->p;
+        switch (elem) {
+        case MC_NBT_BYTE:
+            for (size_t i = 0; i < n; i++)
+                kids[i].v.bits = (uint64_t)(int64_t)(int8_t)q[i];
+            break;
+        case MC_NBT_SHORT:
+            for (size_t i = 0; i < n; i++)
+                kids[i].v.bits = (uint64_t)(int64_t)(int16_t)P_LD16(q + 2 * i);
+            break;
+        case MC_NBT_INT:
+            for (size_t i = 0; i < n; i++)
+                kids[i].v.bits = (uint64_t)(int64_t)(int32_t)P_LD32(q + 4 * i);
+            break;
+        case MC_NBT_FLOAT:
+            for (size_t i = 0; i < n; i++)
+                kids[i].v.bits = P_LD32(q + 4 * i);
+            break;
+        default: /* LONG, DOUBLE */
+            for (size_t i = 0; i < n; i++)
+                kids[i].v.bits = P_LD64(q + 8 * i);
+            break;
+        }
+        ps->p += n * P_FN(min_size)[elem];
     } else {
         for (size_t i = 0; i < n; i++)
-            if (!P_FN(parse_leaf)(ps, &kids[i]))
+            if (!P_FN(parse_leaf)(ps, &kids[i], elem))
                 return false;
     }
     return true;
@@ -327,12 +353,7 @@ static bool P_FN(parse_compound)(parser *ps, mc_nbt_tag *t, unsigned depth)
             return false;
         if (nlen > 65535)
             return fail(ps, at, MC_ERR_LIMIT, "key of %u bytes (limit 65535)", (unsigned)nlen);
-        k->type = (uint8_t)type;
-        k->aux = AUX_ATTACHED;
-        k->name_len = (uint16_t)nlen;
-        k->count = 0;
-        k->name = name;
-        k->next = NULL;
+        *k = (mc_nbt_tag){.type = (uint8_t)type, .aux = AUX_ATTACHED, .name_len = (uint16_t)nlen, .name = name};
         *link = k;
         link = &k->next;
         if (count == UINT32_MAX)
@@ -341,7 +362,7 @@ static bool P_FN(parse_compound)(parser *ps, mc_nbt_tag *t, unsigned depth)
         if (type == MC_NBT_LIST || type == MC_NBT_COMPOUND) {
             if (!P_FN(parse_payload)(ps, k, depth))
                 return false;
-        } else if (!P_FN(parse_leaf)(ps, k)) {
+        } else if (!P_FN(parse_leaf)(ps, k, type)) {
             return false;
         }
     }
@@ -359,7 +380,7 @@ static bool P_FN(parse_payload)(parser *ps, mc_nbt_tag *t, unsigned depth)
         return t->type == MC_NBT_LIST ? P_FN(parse_list)(ps, t, depth + 1)
                                       : P_FN(parse_compound)(ps, t, depth + 1);
     }
-    return P_FN(parse_leaf)(ps, t);
+    return P_FN(parse_leaf)(ps, t, t->type);
 }
 
 /* The root: type id, name (unless nameless), payload. */
