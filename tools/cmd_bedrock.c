@@ -6,6 +6,8 @@
  *                                   [--layer N] [--y N] [--check]
  *   mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed]
  *                                 [--ids] [--check]
+ *   mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]
+ *   mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]
  *
  * Blocks print as "x y z state", one per non-air block, x and z within the
  * subchunk, y absolute; states as minecraft:name[k=v,...] with properties
@@ -38,6 +40,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--check]\n"
                "       mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed] [--ids] [--check]\n"
+               "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]\n"
+               "       mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n"
                "FILE: one subchunk (network or disk form), or a LevelChunk, SubChunk or\n"
                "SubChunkRequest packet (id varint + body). V: a Bedrock version (1.21.60)\n"
                "or a protocol number.\n");
@@ -547,12 +551,402 @@ static int cmd_subchunk(const opts *o)
     return rc;
 }
 
+/* ------------------------------------------------------------ generate */
+
+/* `mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]`
+ * writes a deterministic test column through our encoders, for the oracle
+ * tests and the benchmark: every valid storage width (0-6, 8, 16), a water
+ * layer, a block entity, biomes with repeats, and air above. Files:
+ *   level_chunk_full.bin   LevelChunk with every subchunk up to the highest
+ *   level_chunk.bin        the request-mode skeleton (471+)
+ *   subchunk_request.bin   a request batch over the column (+ misses)
+ *   subchunk.bin           the engine's answer to it
+ *   miss_response.bin      (--cache) every blob the answer announced
+ *   blocks.txt             "x y z id" of every non-air block of storage 0 */
+
+typedef struct gen_world {
+    mc_bedrock_column col;
+} gen_world;
+
+static mc_status gen_get(void *user, int32_t dim, int32_t cx, int32_t cz, const mc_bedrock_column **out)
+{
+    gen_world *w = user;
+    if (dim != w->col.dimension || cx != w->col.x || cz != w->col.z)
+        return MC_ERR_NOT_FOUND;
+    *out = &w->col;
+    return MC_OK;
+}
+
+static uint64_t gen_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* Picks `n` distinct non-air runtime ids spread over the registry. */
+static uint32_t gen_pick_ids(const mc_registry *reg, bool hashed, uint32_t *ids, uint32_t n, uint32_t *air)
+{
+    if (!reg) {
+        *air = 0;
+        for (uint32_t i = 0; i < n; i++)
+            ids[i] = i + 1;
+        return n;
+    }
+    uint32_t count = mc_registry_state_count(reg), got = 0;
+    uint32_t a = mc_registry_air(reg);
+    *air = hashed ? mc_registry_state_hash(reg, a) : a;
+    uint32_t step = count / (n + 1) ? count / (n + 1) : 1;
+    for (uint32_t s = 1; s < count && got < n; s += step) {
+        uint32_t st = s;
+        while (st < count && (!mc_registry_state_valid(reg, st) || (mc_registry_state_flags(reg, st) & MC_STATE_AIR)))
+            st++;
+        if (st >= count)
+            break;
+        ids[got++] = hashed ? mc_registry_state_hash(reg, st) : st;
+    }
+    return got;
+}
+
+static int write_file(const char *dir, const char *name, const void *data, size_t len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, len, f) != len) {
+        fprintf(stderr, "mcchunk bedrock: cannot write %s\n", path);
+        if (f)
+            fclose(f);
+        return MC_EXIT_FAIL;
+    }
+    fclose(f);
+    return 0;
+}
+
+static void put_packet(mc_buf *b, uint32_t id)
+{
+    b->len = 0;
+    mc_buf_put_uvarint32(b, id);
+}
+
+/* Builds the test column (see above). */
+static mc_status gen_column(mc_bedrock_column *col, int protocol, const mc_registry *reg, bool hashed)
+{
+    bool modern = protocol >= MC_BEDROCK_PROTO_1_18_0;
+    uint32_t ids[320], air;
+    uint32_t nids = gen_pick_ids(reg, hashed, ids, 320, &air);
+    mc_status st = modern ? mc_bedrock_column_init(col, 3, -2, 0, air, NULL)
+                          : mc_bedrock_column_init_range(col, 3, -2, 0, 0, 16, air, NULL);
+    if (st != MC_OK)
+        return st;
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    static const uint32_t distinct[] = {1, 2, 3, 5, 12, 20, 40, 100, 300};
+    uint32_t *vals = malloc(4096 * sizeof *vals);
+    if (!vals)
+        return MC_ERR_NOMEM;
+    for (uint32_t i = 0; i < 10 && i < col->count; i++) {
+        mc_bedrock_subchunk *sc = &col->subchunks[i];
+        sc->kind = MC_BEDROCK_PALETTE_RUNTIME;
+        if (i < 9) {
+            uint32_t k = distinct[i] < nids ? distinct[i] : nids;
+            for (unsigned j = 0; j < 4096; j++)
+                vals[j] = (i > 0 && gen_rand(&rng) % 8 == 0) ? air : ids[(j + gen_rand(&rng) % k) % k];
+            if (i == 1) /* two ids only: air would make three */
+                for (unsigned j = 0; j < 4096; j++)
+                    vals[j] = ids[(j & 15) < 8 ? 0 : 1];
+        } else {
+            /* mostly air, a few blocks up to different heights */
+            for (unsigned j = 0; j < 4096; j++) {
+                unsigned x = j >> 8, z = (j >> 4) & 15, y = j & 15;
+                vals[j] = y < (x + z) % 13 ? ids[(x * 16 + z) % nids] : air;
+            }
+        }
+        st = mc_bedrock_storage_from_values(&sc->storages[0], vals, NULL);
+        if (st != MC_OK)
+            break;
+        sc->storage_count = 1;
+        if (i == 3) { /* a water layer */
+            for (unsigned j = 0; j < 4096; j++)
+                vals[j] = j % 7 == 0 ? ids[nids - 1] : air;
+            st = mc_bedrock_storage_from_values(&sc->storages[1], vals, NULL);
+            sc->storage_count = 2;
+        }
+    }
+    free(vals);
+    if (st != MC_OK)
+        return st;
+    /* A block entity in subchunk 2, network NBT. */
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    if (doc) {
+        mc_nbt_tag *root = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
+        int32_t by = (col->min_y + 2) * 16 + 5;
+        mc_nbt_put_string(doc, root, "id", "Chest", 5);
+        mc_nbt_put_byte(doc, root, "isMovable", 1);
+        mc_nbt_put_int(doc, root, "x", col->x * 16 + 1);
+        mc_nbt_put_int(doc, root, "y", by);
+        mc_nbt_put_int(doc, root, "z", col->z * 16 + 2);
+        mc_nbt_write(doc, MC_NBT_BEDROCK_NETWORK, &col->block_entities[2], NULL);
+        mc_nbt_doc_free(doc);
+    }
+    /* Biomes: two in the bottom storage, then repeats and single values. */
+    col->biomes.count = col->count;
+    for (uint32_t i = 0; i < col->count && st == MC_OK; i++) {
+        if (i == 0) {
+            uint32_t *b = malloc(4096 * sizeof *b);
+            if (!b)
+                return MC_ERR_NOMEM;
+            for (unsigned j = 0; j < 4096; j++)
+                b[j] = (j >> 8) < 8 ? 1 : 4;
+            st = mc_bedrock_storage_from_values(&col->biomes.storages[0], b, NULL);
+            free(b);
+        } else if (i % 3 == 0) {
+            st = mc_bedrock_storage_init_single(&col->biomes.storages[i], 7 + i, NULL);
+        } else {
+            st = mc_bedrock_storage_copy(&col->biomes.storages[i], &col->biomes.storages[i - 1], NULL);
+            col->biomes.copy_previous[i] = true;
+        }
+    }
+    mc_bedrock_column_update_heights(col);
+    return st;
+}
+
+static int cmd_generate(int argc, char **argv)
+{
+    const char *version = NULL, *dir = NULL;
+    bool cache = false, hashed = false;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--version") && i + 1 < argc)
+            version = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--cache"))
+            cache = true;
+        else if (!strcmp(argv[i], "--hashed"))
+            hashed = true;
+        else {
+            fprintf(stderr, "mcchunk bedrock generate: unknown argument %s\n", argv[i]);
+            return MC_EXIT_USAGE;
+        }
+    }
+    int protocol = version ? mc_bedrock_protocol(version) : 0;
+    if (!protocol || !dir) {
+        fprintf(stderr, "usage: mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]\n");
+        return MC_EXIT_USAGE;
+    }
+    const mc_registry *reg = mc_registry_find_bedrock(version);
+    if (!reg && mc_bedrock_version_name(protocol))
+        reg = mc_registry_find_bedrock(mc_bedrock_version_name(protocol));
+    gen_world w;
+    mc_error err;
+    mc_error_clear(&err);
+    if (gen_column(&w.col, protocol, reg, hashed) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock generate: cannot build the column\n");
+        mc_bedrock_column_free(&w.col);
+        return MC_EXIT_FAIL;
+    }
+    mc_bedrock_column *col = &w.col;
+    int rc = 0;
+    mc_buf pkt, payload;
+    mc_buf_init(&pkt, NULL);
+    mc_buf_init(&payload, NULL);
+    /* the full LevelChunk */
+    mc_bedrock_level_chunk lc;
+    memset(&lc, 0, sizeof lc);
+    lc.x = col->x;
+    lc.z = col->z;
+    if (mc_bedrock_column_full_payload(col, protocol, &payload, &lc.sub_chunk_count, &err) != MC_OK)
+        rc = MC_EXIT_FAIL;
+    lc.payload = payload.data;
+    lc.payload_len = payload.len;
+    put_packet(&pkt, MC_BEDROCK_PACKET_LEVEL_CHUNK);
+    if (!rc && mc_bedrock_level_chunk_encode(&lc, protocol, &pkt, &err) == MC_OK)
+        rc = write_file(dir, "level_chunk_full.bin", pkt.data, pkt.len);
+    if (!rc && protocol >= MC_BEDROCK_PROTO_1_17_40) {
+        mc_bedrock_world_source src = {&w, gen_get, NULL};
+        mc_bedrock_engine_options eo = {protocol, cache, 0, 0};
+        mc_bedrock_engine *e = mc_bedrock_engine_new(&src, &eo, NULL);
+        put_packet(&pkt, MC_BEDROCK_PACKET_LEVEL_CHUNK);
+        if (!e || mc_bedrock_engine_level_chunk(e, col, &pkt, &err) != MC_OK)
+            rc = MC_EXIT_FAIL;
+        else
+            rc = write_file(dir, "level_chunk.bin", pkt.data, pkt.len);
+        /* the request: every subchunk of the column, then one above the
+         * world and one in a column that does not exist */
+        uint8_t offs[3 * 32];
+        mc_bedrock_subchunk_request req = {0, col->x, 0, col->z, 0, offs};
+        if (protocol < MC_BEDROCK_PROTO_1_18_10) {
+            req.y = 2; /* one subchunk per request */
+            req.count = 1;
+            req.offsets = NULL;
+        } else {
+            for (uint32_t i = 0; i < col->count; i++) {
+                offs[3 * req.count] = 0;
+                offs[3 * req.count + 1] = (uint8_t)(int8_t)(col->min_y + (int32_t)i);
+                offs[3 * req.count + 2] = 0;
+                req.count++;
+            }
+            uint8_t extra[] = {0, (uint8_t)(int8_t)(col->min_y + (int32_t)col->count), 0, 1, 0, 0};
+            memcpy(offs + 3 * req.count, extra, sizeof extra);
+            req.count += 2;
+        }
+        put_packet(&pkt, MC_BEDROCK_PACKET_SUBCHUNK_REQUEST);
+        if (!rc && mc_bedrock_subchunk_request_encode(&req, protocol, &pkt, &err) == MC_OK)
+            rc = write_file(dir, "subchunk_request.bin", pkt.data, pkt.len);
+        put_packet(&pkt, MC_BEDROCK_PACKET_SUBCHUNK);
+        if (!rc && mc_bedrock_engine_answer_request(e, &req, &pkt, &err) == MC_OK)
+            rc = write_file(dir, "subchunk.bin", pkt.data, pkt.len);
+        else if (!rc)
+            rc = MC_EXIT_FAIL;
+        if (!rc && cache && protocol >= MC_BEDROCK_PROTO_1_18_0) {
+            /* every announced blob (decode our own answer for the ids) */
+            mc_bedrock_subchunk_packet sp;
+            if (mc_bedrock_subchunk_packet_decode(&sp, protocol, pkt.data + 2, pkt.len - 2, NULL, &err) == MC_OK) {
+                mc_bedrock_blob blobs[64];
+                uint8_t ids[64 * 8];
+                uint32_t nb = 0;
+                for (uint32_t i = 0; i < sp.count && nb < 64; i++) {
+                    size_t bl;
+                    const uint8_t *bd;
+                    if (sp.entries[i].has_blob &&
+                        (bd = mc_bedrock_blob_cache_get(mc_bedrock_engine_cache(e), sp.entries[i].blob_id, &bl))) {
+                        blobs[nb] = (mc_bedrock_blob){sp.entries[i].blob_id, bd, bl};
+                        mc_store_u64le(ids + 8 * nb, sp.entries[i].blob_id);
+                        nb++;
+                    }
+                }
+                mc_bedrock_subchunk_packet_free(&sp);
+                mc_buf b2;
+                mc_buf_init(&b2, NULL);
+                put_packet(&b2, MC_BEDROCK_PACKET_CLIENT_CACHE_MISS_RESPONSE);
+                mc_bedrock_miss_response_encode(blobs, nb, &b2);
+                rc = write_file(dir, "miss_response.bin", b2.data, b2.len);
+                mc_bedrock_blob_status bs = {nb, 0, ids, NULL};
+                put_packet(&b2, MC_BEDROCK_PACKET_CLIENT_CACHE_BLOB_STATUS);
+                mc_bedrock_blob_status_encode(&bs, protocol, &b2, &err);
+                if (!rc)
+                    rc = write_file(dir, "blob_status.bin", b2.data, b2.len);
+                mc_buf_free(&b2);
+            } else
+                rc = MC_EXIT_FAIL;
+        }
+        mc_bedrock_engine_free(e);
+    }
+    if (!rc) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/blocks.txt", dir);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            rc = MC_EXIT_FAIL;
+        for (uint32_t i = 0; f && i < col->count; i++) {
+            const mc_bedrock_subchunk *sc = &col->subchunks[i];
+            if (!sc->storage_count)
+                continue;
+            for (unsigned x = 0; x < 16; x++)
+                for (unsigned z = 0; z < 16; z++)
+                    for (unsigned y = 0; y < 16; y++) {
+                        uint32_t v = mc_bedrock_storage_get(&sc->storages[0], mc_bedrock_index(x, y, z));
+                        if (v != col->air)
+                            fprintf(f, "%u %d %u %u\n", x, (col->min_y + (int)i) * 16 + (int)y, z, v);
+                    }
+        }
+        if (f)
+            fclose(f);
+    }
+    if (rc && err.message[0])
+        fprintf(stderr, "mcchunk bedrock generate: %s\n", err.message);
+    mc_buf_free(&pkt);
+    mc_buf_free(&payload);
+    mc_bedrock_column_free(col);
+    return rc;
+}
+
+/* `mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]`:
+ * a LevelDB Data3D/Data2D value or a network biome blob (storages to the end). */
+static int cmd_biomes(int argc, char **argv)
+{
+    const char *file = NULL, *kind = NULL;
+    bool check = false;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--data3d") || !strcmp(argv[i], "--data2d") || !strcmp(argv[i], "--network"))
+            kind = argv[i] + 2;
+        else if (!strcmp(argv[i], "--check"))
+            check = true;
+        else if (!strcmp(argv[i], "--version") && i + 1 < argc)
+            i++; /* accepted for symmetry; biomes do not depend on it */
+        else if (!file && argv[i][0] != '-')
+            file = argv[i];
+        else {
+            fprintf(stderr, "mcchunk bedrock biomes: unknown argument %s\n", argv[i]);
+            return MC_EXIT_USAGE;
+        }
+    }
+    if (!file || !kind) {
+        fprintf(stderr, "usage: mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n");
+        return MC_EXIT_USAGE;
+    }
+    uint8_t *data;
+    size_t len;
+    mc_error err;
+    if (mc_read_file(file, NULL, &data, &len, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: %s: %s\n", file, err.message);
+        return MC_EXIT_FAIL;
+    }
+    mc_bedrock_biomes b;
+    mc_status st;
+    mc_reader r;
+    if (!strcmp(kind, "data3d"))
+        st = mc_bedrock_data3d_decode(&b, data, len, NULL, &err);
+    else if (!strcmp(kind, "data2d"))
+        st = mc_bedrock_data2d_decode(&b, data, len, &err);
+    else {
+        mc_reader_init(&r, data, len, "bedrock biomes", &err);
+        st = mc_bedrock_biomes_net_decode(&b, &r, 0, NULL);
+        if (st == MC_OK && mc_reader_remaining(&r))
+            st = mc_reader_fail(&r, MC_ERR_MALFORMED, "bedrock: %zu bytes after the biomes", mc_reader_remaining(&r));
+    }
+    int rc = 0;
+    if (st != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock: %s: %s\n", file, err.message);
+        rc = MC_EXIT_FAIL;
+    } else if (b.has_2d) {
+        printf("data2d: heightmap[0]=%d biomes[0]=%u\n", b.heightmap[0], b.biomes2d[0]);
+    } else {
+        printf("%u biome storage(s)\n", b.count);
+        for (uint32_t i = 0; i < b.count; i++) {
+            const mc_bedrock_storage *s = &b.storages[i];
+            printf("  %u: %s%u bits, biomes", i, b.copy_previous[i] ? "copy of previous, " : "", s->bits);
+            for (uint32_t k = 0; k < s->palette_len; k++)
+                printf(" %u", s->palette[k]);
+            printf("\n");
+        }
+        if (check) {
+            mc_buf o;
+            mc_buf_init(&o, NULL);
+            st = !strcmp(kind, "data3d") ? mc_bedrock_data3d_encode(&b, &o, &err) : mc_bedrock_biomes_net_encode(&b, &o, &err);
+            if (st != MC_OK || o.len != len || memcmp(o.data, data, len)) {
+                fprintf(stderr, "mcchunk bedrock: %s: re-encoding differs\n", file);
+                rc = MC_EXIT_FAIL;
+            }
+            mc_buf_free(&o);
+        }
+    }
+    if (st == MC_OK)
+        mc_bedrock_biomes_free(&b, NULL);
+    mc_default_allocator()->free(mc_default_allocator()->user, data, len);
+    return rc;
+}
+
 int mc_cmd_bedrock(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         usage(stdout);
         return MC_EXIT_OK;
     }
+    if (argc >= 3 && !strcmp(argv[1], "biomes") && !strcmp(argv[2], "decode"))
+        return cmd_biomes(argc - 3, argv + 3);
+    if (argc >= 2 && !strcmp(argv[1], "generate"))
+        return cmd_generate(argc - 2, argv + 2);
     if (argc < 3 || strcmp(argv[2], "decode") || (strcmp(argv[1], "subchunk") && strcmp(argv[1], "packet"))) {
         usage(stderr);
         return MC_EXIT_USAGE;

@@ -54,8 +54,9 @@ enum {
     MC_BEDROCK_PROTO_1_21_90 = 818,  /* SubChunk entries carry a render heightmap */
     MC_BEDROCK_PROTO_1_26_30 = 1001, /* SubChunkRequest reordered, fixed-width center;
                                         ClientCacheBlobStatus with prefixed arrays */
-    MC_BEDROCK_PROTO_1_26_40 = 2168  /* LevelChunk optional highest + blob list always;
+    MC_BEDROCK_PROTO_1_26_40 = 2168, /* LevelChunk optional highest + blob list always;
                                         SubChunk fixed-width center, optional fields */
+    MC_BEDROCK_PROTO_1_26_51 = 2193  /* SubChunk heightmaps as 16 varint-counted rows */
 };
 
 /* The protocol number of a Bedrock release name ("1.21.60" -> 776), from the
@@ -181,8 +182,8 @@ MC_API mc_status mc_bedrock_subchunk_decode(mc_bedrock_subchunk *sc, const uint8
 
 /* Appends `sc` serialized as `version` (1, 8 or 9; v1 writes storage 0 only)
  * in `form` (NETWORK needs a RUNTIME subchunk, DISK a DISK one, PERSISTENT a
- * PERSISTENT one). A storage keeps its width, except that a 0-bit storage
- * is written for the network with its single value as the format allows. */
+ * PERSISTENT one). A storage keeps its width, except that versions 1 and 8
+ * write a 0-bit storage as a 1-bit one (0-bit storages came with 1.17.30). */
 MC_API mc_status mc_bedrock_subchunk_encode(const mc_bedrock_subchunk *sc, unsigned version,
                                             mc_bedrock_form form, mc_buf *out, mc_error *err);
 
@@ -300,6 +301,8 @@ typedef struct mc_bedrock_subchunk_entry {
     const int8_t *render_heightmap;
     bool has_blob;
     uint64_t blob_id;
+    int8_t hm_rows[512];       /* 2193+: the row-framed heightmaps, gathered here
+                                  (then heightmap/render_heightmap point in here) */
 } mc_bedrock_subchunk_entry;
 
 typedef struct mc_bedrock_subchunk_packet {
@@ -438,6 +441,11 @@ typedef struct mc_bedrock_column {
 MC_API mc_status mc_bedrock_column_init(mc_bedrock_column *c, int32_t x, int32_t z,
                                         int32_t dimension, uint32_t air,
                                         const mc_allocator *alloc);
+/* The same with an explicit range (e.g. min_y 0, count 16 for a pre-1.18
+ * overworld). */
+MC_API mc_status mc_bedrock_column_init_range(mc_bedrock_column *c, int32_t x, int32_t z,
+                                              int32_t dimension, int32_t min_y, uint32_t count,
+                                              uint32_t air, const mc_allocator *alloc);
 MC_API void mc_bedrock_column_free(mc_bedrock_column *c);
 MC_API void mc_bedrock_column_update_heights(mc_bedrock_column *c);
 /* Index of the highest subchunk holding a non-air block, or -1. */
@@ -451,6 +459,15 @@ MC_API mc_bedrock_heightmap_type mc_bedrock_column_subchunk_heightmap(const mc_b
  * entities (the SubChunk-packet payload and blob). */
 MC_API mc_status mc_bedrock_column_subchunk_payload(const mc_bedrock_column *c, uint32_t i,
                                                     mc_buf *out, mc_error *err);
+
+/* Appends the payload of a full (non-request, non-cached) LevelChunk for
+ * `protocol`: subchunks 0..highest non-air (v9 from 1.18, else v8), the
+ * biomes (network storages from 1.18; before, 256 bytes of 2D biomes: the
+ * biome at y 0 of storage 0, or zeros without biomes), the border byte and all block entities. *sub_chunk_count receives the
+ * count to put in the packet. */
+MC_API mc_status mc_bedrock_column_full_payload(const mc_bedrock_column *c, int protocol,
+                                                mc_buf *out, uint32_t *sub_chunk_count,
+                                                mc_error *err);
 
 /* Where the engine gets columns from. get() returns MC_OK with *col set (the
  * source keeps ownership until release()), MC_ERR_NOT_FOUND when the chunk

@@ -27,15 +27,28 @@ mc_status mc_bedrock_dimension_range(int32_t dimension, int32_t *min_y, uint32_t
 mc_status mc_bedrock_column_init(mc_bedrock_column *c, int32_t x, int32_t z, int32_t dimension,
                                  uint32_t air, const mc_allocator *alloc)
 {
+    int32_t min_y;
+    uint32_t count;
     memset(c, 0, sizeof *c);
+    if (mc_bedrock_dimension_range(dimension, &min_y, &count) != MC_OK)
+        return MC_ERR_RANGE;
+    return mc_bedrock_column_init_range(c, x, z, dimension, min_y, count, air, alloc);
+}
+
+mc_status mc_bedrock_column_init_range(mc_bedrock_column *c, int32_t x, int32_t z, int32_t dimension,
+                                       int32_t min_y, uint32_t count, uint32_t air, const mc_allocator *alloc)
+{
+    memset(c, 0, sizeof *c);
+    if (count == 0 || count > 64 || min_y < -64 || min_y > 64)
+        return MC_ERR_RANGE;
     const mc_allocator *a = mc_alloc_or_default(alloc);
     c->alloc = a;
     c->x = x;
     c->z = z;
     c->dimension = dimension;
     c->air = air;
-    if (mc_bedrock_dimension_range(dimension, &c->min_y, &c->count) != MC_OK)
-        return MC_ERR_RANGE;
+    c->min_y = min_y;
+    c->count = count;
     c->subchunks = a->alloc(a->user, c->count * sizeof *c->subchunks);
     c->block_entities = a->alloc(a->user, c->count * sizeof *c->block_entities);
     if (!c->subchunks || !c->block_entities) {
@@ -163,5 +176,63 @@ mc_status mc_bedrock_column_subchunk_payload(const mc_bedrock_column *c, uint32_
     }
     const mc_buf *be = &c->block_entities[i];
     mc_buf_put(out, be->data, be->len);
+    return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
+}
+
+mc_status mc_bedrock_column_full_payload(const mc_bedrock_column *c, int protocol, mc_buf *out,
+                                         uint32_t *sub_chunk_count, mc_error *err)
+{
+    size_t start = out->len;
+    int highest = mc_bedrock_column_highest(c);
+    bool v9 = protocol >= MC_BEDROCK_PROTO_1_18_0;
+    for (int i = 0; i <= highest; i++) {
+        const mc_bedrock_subchunk *sc = &c->subchunks[i];
+        mc_status st;
+        if (sc->storage_count == 0) {
+            /* air: one 0-bit storage */
+            mc_buf_put_u8(out, v9 ? 9 : 8);
+            mc_buf_put_u8(out, 1);
+            if (v9)
+                mc_buf_put_u8(out, (uint8_t)(c->min_y + i));
+            if (v9) {
+                mc_buf_put_u8(out, 1);
+            } else { /* no 0-bit storages before 1.17.30 */
+                mc_buf_put_u8(out, 3);
+                uint8_t *w = mc_buf_extend(out, 512);
+                if (w)
+                    memset(w, 0, 512);
+                mc_buf_put_zigzag32(out, 1);
+            }
+            mc_buf_put_zigzag32(out, (int32_t)c->air);
+            continue;
+        }
+        size_t at = out->len;
+        st = mc_bedrock_subchunk_encode(sc, v9 ? 9 : 8, MC_BEDROCK_FORM_NETWORK, out, err);
+        if (st != MC_OK) {
+            out->len = start;
+            return st;
+        }
+        if (v9)
+            out->data[at + 2] = (uint8_t)(c->min_y + i);
+    }
+    if (v9) {
+        mc_status st = mc_bedrock_biomes_net_encode(&c->biomes, out, err);
+        if (st != MC_OK) {
+            out->len = start;
+            return st;
+        }
+    } else {
+        /* 2D biomes ([z][x]... stored x + z*16): the biome at the bottom of each column */
+        uint8_t *b = mc_buf_extend(out, 256);
+        if (b)
+            for (unsigned xz = 0; xz < 256; xz++)
+                b[xz] = c->biomes.count ? (uint8_t)mc_bedrock_storage_get(&c->biomes.storages[0],
+                                                                          mc_bedrock_index(xz & 15, 0, xz >> 4))
+                                        : 0;
+    }
+    mc_buf_put_u8(out, 0); /* border blocks */
+    for (uint32_t i = 0; i < c->count; i++)
+        mc_buf_put(out, c->block_entities[i].data, c->block_entities[i].len);
+    *sub_chunk_count = (uint32_t)(highest + 1);
     return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
 }

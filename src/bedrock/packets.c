@@ -259,6 +259,11 @@ void mc_bedrock_request_offset(const mc_bedrock_subchunk_request *p, uint32_t i,
 
 /* ------------------------------------------------------------ SubChunk */
 
+static const int8_t *read_heightmap(mc_reader *r)
+{
+    return (const int8_t *)mc_read_bytes(r, 256, "heightmap");
+}
+
 static bool grow_entries(mc_bedrock_subchunk_packet *p, uint32_t need)
 {
     if (need <= p->entries_cap)
@@ -286,9 +291,22 @@ void mc_bedrock_subchunk_packet_free(mc_bedrock_subchunk_packet *p)
     p->count = 0;
 }
 
-static const int8_t *read_heightmap(mc_reader *r)
+/* 2193+ (1.26.51): a heightmap is 16 rows, each a varint count (16) and
+ * that many int8. The rows are copied together into `rows` (256 bytes). */
+static const int8_t *read_heightmap_rows(mc_reader *r, int8_t *rows)
 {
-    return (const int8_t *)mc_read_bytes(r, 256, "heightmap");
+    for (int z = 0; z < 16; z++) {
+        uint32_t n = mc_read_uvarint32(r);
+        if (mc_reader_ok(r) && n != 16) {
+            mc_reader_fail(r, MC_ERR_MALFORMED, "bedrock: heightmap row of %u values (16 expected)", n);
+            return NULL;
+        }
+        const uint8_t *p = mc_read_bytes(r, 16, "heightmap row");
+        if (!p)
+            return NULL;
+        memcpy(rows + 16 * z, p, 16);
+    }
+    return rows;
 }
 
 mc_status mc_bedrock_subchunk_packet_decode(mc_bedrock_subchunk_packet *p, int protocol,
@@ -328,6 +346,7 @@ mc_status mc_bedrock_subchunk_packet_decode(mc_bedrock_subchunk_packet *p, int p
         return st;
     }
     bool v2168 = protocol >= MC_BEDROCK_PROTO_1_26_40;
+    bool rows = protocol >= MC_BEDROCK_PROTO_1_26_51;
     p->cache_enabled = mc_read_u8(&r) != 0;
     p->dimension = mc_read_zigzag32(&r);
     if (v2168) {
@@ -359,10 +378,10 @@ mc_status mc_bedrock_subchunk_packet_decode(mc_bedrock_subchunk_packet *p, int p
                 e->payload = read_byte_array(&r, &e->payload_len);
             e->heightmap_type = mc_read_u8(&r);
             if (mc_read_u8(&r))
-                e->heightmap = read_heightmap(&r);
+                e->heightmap = rows ? read_heightmap_rows(&r, e->hm_rows) : read_heightmap(&r);
             e->render_type = mc_read_u8(&r);
             if (mc_read_u8(&r))
-                e->render_heightmap = read_heightmap(&r);
+                e->render_heightmap = rows ? read_heightmap_rows(&r, e->hm_rows + 256) : read_heightmap(&r);
             e->has_blob = mc_read_u8(&r) != 0;
             if (e->has_blob)
                 e->blob_id = mc_read_u64le(&r);
@@ -390,6 +409,14 @@ mc_status mc_bedrock_subchunk_packet_decode(mc_bedrock_subchunk_packet *p, int p
     if (st != MC_OK)
         mc_bedrock_subchunk_packet_free(p);
     return st;
+}
+
+static void put_heightmap_rows(mc_buf *out, const int8_t *hm)
+{
+    for (int z = 0; z < 16; z++) {
+        mc_buf_put_u8(out, 16);
+        mc_buf_put(out, hm + 16 * z, 16);
+    }
 }
 
 static void put_heightmap(mc_buf *out, const int8_t *hm)
@@ -429,6 +456,7 @@ mc_status mc_bedrock_subchunk_packet_encode(const mc_bedrock_subchunk_packet *p,
         return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
     }
     bool v2168 = protocol >= MC_BEDROCK_PROTO_1_26_40;
+    bool rows = protocol >= MC_BEDROCK_PROTO_1_26_51;
     mc_buf_put_u8(out, p->cache_enabled);
     mc_buf_put_zigzag32(out, p->dimension);
     if (v2168) {
@@ -457,11 +485,11 @@ mc_status mc_bedrock_subchunk_packet_encode(const mc_bedrock_subchunk_packet *p,
             mc_buf_put_u8(out, e->heightmap_type);
             mc_buf_put_u8(out, e->heightmap != NULL);
             if (e->heightmap)
-                put_heightmap(out, e->heightmap);
+                (rows ? put_heightmap_rows : put_heightmap)(out, e->heightmap);
             mc_buf_put_u8(out, e->render_type);
             mc_buf_put_u8(out, e->render_heightmap != NULL);
             if (e->render_heightmap)
-                put_heightmap(out, e->render_heightmap);
+                (rows ? put_heightmap_rows : put_heightmap)(out, e->render_heightmap);
             mc_buf_put_u8(out, e->has_blob);
             if (e->has_blob)
                 mc_buf_put_u64le(out, e->blob_id);

@@ -35,6 +35,8 @@ mc_status mc_bedrock_chunk_payload_decode(mc_bedrock_chunk_payload *p, int proto
     p->cached = cached;
     mc_reader r;
     mc_reader_init(&r, data, len, "bedrock chunk payload", err);
+    /* Request mode exists only with 3D biomes (1.17.40 experiments, 1.18+). */
+    bool biomes3d = protocol >= MC_BEDROCK_PROTO_1_18_0 || sub_chunk_count >= MC_BEDROCK_REQUEST_LIMITED;
     if (sub_chunk_count >= MC_BEDROCK_REQUEST_LIMITED || cached)
         sub_chunk_count = 0;
     /* Every subchunk takes at least 2 bytes. */
@@ -62,7 +64,7 @@ mc_status mc_bedrock_chunk_payload_decode(mc_bedrock_chunk_payload *p, int proto
         r.pos += used;
     }
     if (mc_reader_ok(&r) && !cached) {
-        if (protocol >= MC_BEDROCK_PROTO_1_18_0) {
+        if (biomes3d) {
             if (mc_bedrock_biomes_net_decode(&p->biomes, &r, 0, a) == MC_OK)
                 p->has_biomes = p->biomes.count > 0;
         } else {
@@ -121,7 +123,7 @@ mc_status mc_bedrock_chunk_payload_encode(const mc_bedrock_chunk_payload *p, int
         }
     }
     if (p->has_biomes) {
-        if (p->biomes.has_2d || protocol < MC_BEDROCK_PROTO_1_18_0) {
+        if (p->biomes.has_2d) {
             mc_buf_put(out, p->biomes.biomes2d, 256);
         } else {
             mc_status st = mc_bedrock_biomes_net_encode(&p->biomes, out, err);

@@ -278,7 +278,7 @@ finish:
 /* ------------------------------------------------------------ encoding */
 
 static mc_status encode_storage(const mc_bedrock_subchunk *sc, const mc_bedrock_storage *s,
-                                mc_bedrock_form form, mc_buf *out, mc_error *err)
+                                unsigned version, mc_bedrock_form form, mc_buf *out, mc_error *err)
 {
     if (!mc_bedrock_bits_valid(s->bits))
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "bedrock: storage width %u", s->bits);
@@ -286,8 +286,20 @@ static mc_status encode_storage(const mc_bedrock_subchunk *sc, const mc_bedrock_
         ((uint64_t)1 << s->bits) < s->palette_len)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX,
                             "bedrock: palette of %u entries does not fit %u bits", s->palette_len, s->bits);
-    mc_buf_put_u8(out, (uint8_t)(s->bits << 1 | (form == MC_BEDROCK_FORM_NETWORK)));
-    mc__bedrock_put_words(out, s);
+    if (s->bits == 0 && version < 9) {
+        /* Before 1.17.30 there are no 0-bit storages: one bit, all zero. */
+        mc_buf_put_u8(out, (uint8_t)(1 << 1 | (form == MC_BEDROCK_FORM_NETWORK)));
+        uint8_t *w = mc_buf_extend(out, mc_bedrock_word_count(1) * 4);
+        if (w)
+            memset(w, 0, mc_bedrock_word_count(1) * 4);
+        if (form == MC_BEDROCK_FORM_DISK)
+            mc_buf_put_u32le(out, 1);
+        else
+            mc_buf_put_zigzag32(out, 1);
+    } else {
+        mc_buf_put_u8(out, (uint8_t)(s->bits << 1 | (form == MC_BEDROCK_FORM_NETWORK)));
+        mc__bedrock_put_words(out, s);
+    }
     if (form == MC_BEDROCK_FORM_NETWORK) {
         if (s->bits)
             mc_buf_put_zigzag32(out, (int32_t)s->palette_len);
@@ -345,7 +357,7 @@ mc_status mc_bedrock_subchunk_encode(const mc_bedrock_subchunk *sc, unsigned ver
         return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "bedrock: cannot write subchunk version %u", version);
     }
     for (unsigned i = 0; i < n; i++) {
-        mc_status st = encode_storage(sc, &sc->storages[i], form, out, err);
+        mc_status st = encode_storage(sc, &sc->storages[i], version, form, out, err);
         if (st != MC_OK) {
             out->len = start;
             return st;
