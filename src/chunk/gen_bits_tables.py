@@ -13,6 +13,10 @@ the entry. Lanes are:
   W: 16-bit lanes, E = 32, needs offset(<=7) + bits <= 16, i.e. bits <= 9
   D: 32-bit lanes, E = 16, bits <= 25
   Q: 64-bit lanes, E = 8,  bits <= 32
+  M: (bits 10..16) 16-bit entries, E = 32: each 64-bit lane gathers the
+     bytes of four entries (skipping padding bytes between longs), and
+     vpmultishiftqb pulls each entry's 16 bits from its bit offset in the
+     lane; needs the four entries' bytes to fit in 8.
 The pattern of windows repeats after P steps, when the steps have covered a
 whole number of units (a padded long holds 64/bits entries; a spanning
 period of 64 entries fills `bits` longs), so each width needs P tables.
@@ -28,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "bits_tables.h")
 
 LANE = {"W": 2, "D": 4, "Q": 8}
-E = {"W": 32, "D": 16, "Q": 8}
+E = {"W": 32, "D": 16, "Q": 8, "M": 32}
 
 
 def first_bit(e, b, padded):
@@ -41,6 +45,8 @@ def first_bit(e, b, padded):
 def mode_for(b, padded):
     if padded and 64 // b == 2:
         return None  # two entries per long: a dedicated shift/or kernel
+    if 10 <= b <= 16 and fits_m(b, padded):
+        return "M"
     for m in ("W", "D", "Q"):
         lim = {"W": 16, "D": 32, "Q": 64}[m]
         if 7 + b <= lim and fits(b, padded, m):
@@ -67,7 +73,62 @@ def fits(b, padded, m):
     return True
 
 
+def m_lane(b, padded, e0, base):
+    """Source bytes (relative to the load) of a lane of 4 entries from e0,
+    and each entry's bit offset inside the lane; None when over 8 bytes."""
+    srcs = set()
+    for j in range(4):
+        fb = first_bit(e0 + j, b, padded)
+        for q in range(fb // 8, (fb + b - 1) // 8 + 1):
+            srcs.add(q - base * 8)
+    order = sorted(srcs)
+    if len(order) > 8 or order[-1] >= 64:
+        return None
+    offs = []
+    for j in range(4):
+        fb = first_bit(e0 + j, b, padded)
+        p = order.index(fb // 8 - base * 8) * 8 + fb % 8
+        if p + b > 64:
+            return None
+        offs.append(p)
+    return order, offs
+
+
+def fits_m(b, padded):
+    for t in range(period(b, padded, "M")):
+        e0 = 32 * t
+        base = first_bit(e0, b, padded) // 64
+        for lane in range(8):
+            if m_lane(b, padded, e0 + 4 * lane, base) is None:
+                return False
+    return True
+
+
+def tables_m(b, padded, be):
+    p = period(b, padded, "M")
+    unit = 64 // b if padded else 64
+    offs, idxs, ctrls = [], [], []
+    for t in range(p):
+        e0 = 32 * t
+        base = first_bit(e0, b, padded) // 64
+        offs.append(base)
+        idx, ctrl = [], []
+        for lane in range(8):
+            order, eoffs = m_lane(b, padded, e0 + 4 * lane, base)
+            order = order + [order[-1]] * (8 - len(order))
+            for q in order:
+                idx.append((q // 8) * 8 + 7 - (q % 8) if be else q)
+            for po in eoffs:
+                ctrl.extend([po, po + 8])
+        idxs.append(idx)
+        ctrls.append(ctrl)
+    longs = 32 * p // unit if padded else 32 * p * b // 64
+    return p, longs, offs, idxs, ctrls
+
+
 def tables(b, padded, be, m):
+    if m == "M":
+        return tables_m(b, padded, be)
     p = period(b, padded, m)
     unit = 64 // b if padded else 64
     offs, idxs, shifts = [], [], []
@@ -111,7 +172,7 @@ def main():
     out.append("#ifndef MC_CHUNK_BITS_TABLES_H\n#define MC_CHUNK_BITS_TABLES_H\n")
     out.append("#include <stdint.h>\n")
     out.append("typedef struct mc__bits_tab {\n"
-               "    uint8_t mode;    /* 0 none (dedicated kernel), 1 W, 2 D, 3 Q */\n"
+               "    uint8_t mode;    /* 0 none (dedicated kernel), 1 W, 2 D, 3 Q, 4 M */\n"
                "    uint8_t period;  /* steps per pattern */\n"
                "    uint16_t longs;  /* longs consumed per period */\n"
                "    const uint8_t *offs;       /* per step: first long, from the period's */\n"
@@ -134,7 +195,7 @@ def main():
                 out.append("static const uint8_t %s_shift[%d][64] = {%s};" %
                            (name, p, ",".join(c_bytes(s) for s in shifts)))
                 descs[(lay, be, b)] = "{%d, %d, %d, %s_offs, %s_idx, %s_shift}" % (
-                    " WDQ".index(m), p, longs, name, name, name)
+                    " WDQM".index(m), p, longs, name, name, name)
     out.append("\n/* [spanning][big-endian][bits] */")
     out.append("static const mc__bits_tab mc__bits_tabs[2][2][33] = {")
     for lay in ("p", "s"):
