@@ -96,7 +96,10 @@ mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, c
             if (!dec)
                 return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
         }
-        size_t guess = in_len * 4;
+        /* Chunk NBT inflates 5-40x; a failed try costs a whole inflate, so
+         * start big (the caller's buffer is normally reused, making the
+         * reservation free) and double from there. */
+        size_t guess = in_len * 8 > ((size_t)256 << 10) ? in_len * 8 : ((size_t)256 << 10);
         if (compression == MC_COMPRESSION_GZIP && in_len >= 18)
             guess = mc_load_u32le(src + in_len - 4); /* ISIZE: a hint, not trusted */
         mc_status st = compression == MC_COMPRESSION_GZIP
