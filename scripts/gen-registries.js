@@ -18,7 +18,8 @@
  *                                    property lists, kinds, flag sequences
  *   src/registry/data/reg_java.c     Java registries, biomes, legacy tables,
  *                                    the version table
- *   src/registry/data/reg_bedrock.c  Bedrock registries (see registry-bedrock.js)
+ *   src/registry/data/reg_bedrock.c  the Bedrock registry and version tables
+ *   src/registry/data/reg_bedrock_N.c one Bedrock registry each (registry-bedrock.js)
  *
  * Usage: node scripts/gen-registries.js   (from anywhere)
  */
@@ -327,9 +328,33 @@ for (const reg of registries) {
     reg.display = reg.versions.length ? reg.versions[reg.versions.length - 1] : null;
     assert(reg.display, 'registry without a release');
 }
+assert(registries.length <= 128, 'MC__MAX_REGISTRIES is 256 for Java and Bedrock together');
 
 /* ---------------------------------------------------- Bedrock registries */
-const bedrock = require('./registry-bedrock.js').build({ DATA, PATHS, load, pool, flags, assert });
+/* canonical "minecraft:name[k=v,...]" (keys sorted) -> state id of a flattened Java registry */
+const stateStrings = new Map();
+function javaStateStrings(reg) {
+    if (stateStrings.has(reg)) return stateStrings.get(reg);
+    const m = new Map();
+    reg.kinds.forEach((ki, b) => {
+        const k = pool.kinds[ki];
+        for (let i = 0; i < k.count; i++) {
+            const props = {};
+            let rest = i;
+            for (let p = k.jsProps.length - 1; p >= 0; p--) {
+                const vals = k.jsProps[p].values;
+                props[k.jsProps[p].name] = vals[rest % vals.length];
+                rest = Math.floor(rest / vals.length);
+            }
+            const keys = Object.keys(props).sort();
+            m.set(k.jsName + (keys.length ? '[' + keys.map((x) => `${x}=${props[x]}`).join(',') + ']' : ''), reg.mins[b] + i);
+        }
+    });
+    stateStrings.set(reg, m);
+    return m;
+}
+const bedrock = require('./registry-bedrock.js').build({ DATA, PATHS, load, pool, flags, assert,
+    javaRegistries: registries, javaStateStrings });
 
 /* -------------------------------------------------------------- output */
 const emit = require('./registry-emit.js');
@@ -340,8 +365,10 @@ fs.writeFileSync(path.join(OUT, 'reg_pool.c'), emit.poolFile(header('shared pool
 fs.writeFileSync(path.join(OUT, 'reg_java.c'),
     emit.javaFile(header('Java registries and version table'), { pool, registries, releases,
         legacyToPivot, pivotToLegacy, pivotIndex: registries.find((r) => r.pivot).index }));
-fs.writeFileSync(path.join(OUT, 'reg_bedrock.c'),
-    emit.bedrockFile(header('Bedrock registries'), { pool, bedrock, javaCount: registries.length }));
+for (const f of fs.readdirSync(OUT)) if (/^reg_bedrock.*\.c$/.test(f)) fs.unlinkSync(path.join(OUT, f));
+const bedrockFiles = emit.bedrockFiles(header, { pool, bedrock, javaCount: registries.length });
+for (const [name, text] of Object.entries(bedrockFiles)) fs.writeFileSync(path.join(OUT, name), text);
+for (const r of bedrock.registries) if (r.mappingNote) console.log(`bedrock ${r.display}: ${r.mappingNote}`);
 fs.writeFileSync(path.join(OUT, 'reg_strings.c'), emit.stringsFile(header('string pool'), pool));
 console.log(`registries: ${registries.length} Java, ${bedrock.registries.length} Bedrock; ` +
     `strings ${pool.stringBytes()} bytes, kinds ${pool.kinds.length}, flag bytes ${pool.flagBytes.length}`);

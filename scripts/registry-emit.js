@@ -65,10 +65,11 @@ function poolFile(head, pool) {
     out.push('/* value indices of default states (runs of one byte per property) */');
     out.push(`const uint8_t mc__reg_default_digits[] = {\n${ints(pool.digitBytes, 32)}\n};`);
     out.push('/* block kinds: {name, property list, flag run (MC__NONE: uniform), state count,');
-    out.push(' *               default state offset, default digits, property count, flags of the first state} */');
+    out.push(' *   default state offset, default digits, explicit digits (MC__NONE: mixed radix),');
+    out.push(' *   property count, flags of the first state} */');
     out.push('const mc__kind mc__reg_kinds[] = {');
     for (const k of pool.kinds)
-        out.push(`    {${k.name}, ${k.props}, ${u32(k.seq)}, ${k.count}, ${k.defaultOff}, ${k.digits}, ${k.nprops}, ${k.base}},`);
+        out.push(`    {${k.name}, ${k.props}, ${u32(k.seq)}, ${k.count}, ${k.defaultOff}, ${k.digits}, ${u32(k.explicit)}, ${k.nprops}, ${k.base}},`);
     out.push('};');
     out.push(`const uint32_t mc__reg_kind_count = ${pool.kinds.length};`);
     return out.join('\n') + '\n';
@@ -78,7 +79,7 @@ function registryStruct(reg, idx, prefix, display, edition, kindName) {
     const legacy = reg.legacy;
     return `    {${display}, ${edition}, ${kindName}, ${idx}, ${reg.stateCount}, ${reg.blockCount},
      ${legacy ? 'NULL' : prefix + '_kinds'}, ${legacy ? 'NULL' : prefix + '_mins'}, ${legacy ? prefix + '_legacy' : 'NULL'},
-     ${reg.biomes.length}, ${reg.biomes.length ? prefix + '_biomes' : 'NULL'}, ${reg.extra || 'NULL, NULL, NULL, 0'}},`;
+     ${reg.biomes.length}, ${reg.biomes.length ? prefix + '_biomes' : 'NULL'}, ${reg.extra || 'NULL, NULL, 0'}},`;
 }
 
 function javaFile(head, ctx) {
@@ -121,27 +122,35 @@ function javaFile(head, ctx) {
     return out.join('\n') + '\n';
 }
 
-function bedrockFile(head, ctx) {
+function bedrockFiles(header, ctx) {
     const { pool, bedrock, javaCount } = ctx;
-    const out = [head];
+    const files = {};
     const regs = bedrock.registries;
+    const externs = [];
     for (const reg of regs) {
-        const p = `breg${reg.index}`;
+        const p = `mc__breg${reg.index}`;
         reg.blockCount = reg.kinds.length;
-        out.push(`/* Bedrock ${reg.display} (${reg.versions.join(', ')}) */`);
-        out.push(`static const uint16_t ${p}_kinds[] = {\n${ints(reg.kinds, 20)}\n};`);
-        out.push(`static const uint32_t ${p}_mins[] = {\n${ints(reg.mins, 16)}\n};`);
-        out.push(`static const uint32_t ${p}_hashes[] = {\n${ints(reg.hashes.map((h) => '0x' + h.toString(16).padStart(8, '0') + 'u'), 8)}\n};`);
-        out.push(`static const uint32_t ${p}_biomes[] = {\n${ints(reg.biomes.map((b) => b ? pool.str(b) : 'MC__NONE'), 12)}\n};`);
-        reg.extra = `${p}_hashes, ${reg.j2b ? p + '_j2b' : 'NULL'}, ${reg.b2j ? p + '_b2j' : 'NULL'}, ${reg.j2b ? reg.javaIndex : 0}`;
-        if (reg.b2j)
-            out.push(`/* this registry -> Java state of registry ${reg.javaIndex} (blocksB2J) */\nstatic const uint32_t ${p}_b2j[] = {\n${ints(reg.b2j.map(u32), 12)}\n};`);
-        if (reg.j2b)
-            out.push(`/* Java state of registry ${reg.javaIndex} -> this registry (blocksJ2B) */\nstatic const uint32_t ${p}_j2b[] = {\n${ints(reg.j2b.map(u32), 12)}\n};`);
+        const out = [header(`Bedrock registry ${reg.display}`)];
+        out.push(`/* Bedrock ${reg.display} (${reg.versions.join(', ')})${reg.mappingNote ? '; mappings: ' + reg.mappingNote : ''} */`);
+        out.push(`const uint16_t ${p}_kinds[] = {\n${ints(reg.kinds, 20)}\n};`);
+        out.push(`const uint32_t ${p}_mins[] = {\n${ints(reg.mins, 16)}\n};`);
+        out.push(`const uint32_t ${p}_biomes[] = {\n${ints(reg.biomes.map((b) => b ? pool.str(b) : 'MC__NONE'), 12)}\n};`);
+        externs.push(`extern const uint16_t ${p}_kinds[];`, `extern const uint32_t ${p}_mins[];`, `extern const uint32_t ${p}_biomes[];`);
+        if (reg.j2b) {
+            out.push(`/* Java state (registry ${reg.javaIndex}) -> state here, 0xFFFF: none (blocksJ2B) */`);
+            out.push(`const uint16_t ${p}_j2b[] = {\n${ints(reg.j2b, 16)}\n};`);
+            out.push(`/* state here -> Java state (registry ${reg.javaIndex}), 0xFFFF: none (blocksB2J) */`);
+            out.push(`const uint16_t ${p}_b2j[] = {\n${ints(reg.b2j, 16)}\n};`);
+            externs.push(`extern const uint16_t ${p}_j2b[];`, `extern const uint16_t ${p}_b2j[];`);
+        }
+        reg.extra = `${reg.j2b ? p + '_j2b' : 'NULL'}, ${reg.j2b ? p + '_b2j' : 'NULL'}, ${reg.j2b ? reg.javaIndex : 0}`;
+        files[`reg_bedrock_${reg.index}.c`] = out.join('\n') + '\n';
     }
+    const out = [header('Bedrock registry and version tables')];
+    out.push(...externs);
     out.push('const struct mc_registry mc__bedrock_registries[] = {');
     for (const reg of regs)
-        out.push(registryStruct(reg, javaCount + reg.index, `breg${reg.index}`, pool.str(reg.display),
+        out.push(registryStruct(reg, javaCount + reg.index, `mc__breg${reg.index}`, pool.str(reg.display),
             'MC_EDITION_BEDROCK', 'MC__KIND_FLAT'));
     if (!regs.length) out.push('    {0}');
     out.push('};');
@@ -152,7 +161,8 @@ function bedrockFile(head, ctx) {
     if (!bedrock.versions.length) out.push('    {0}');
     out.push('};');
     out.push(`const uint32_t mc__bedrock_version_count = ${bedrock.versions.length};`);
-    return out.join('\n') + '\n';
+    files['reg_bedrock.c'] = out.join('\n') + '\n';
+    return files;
 }
 
-module.exports = { header, stringsFile, poolFile, javaFile, bedrockFile };
+module.exports = { header, stringsFile, poolFile, javaFile, bedrockFiles };

@@ -45,17 +45,18 @@ function create() {
         }
         return valueLists.get(key);
     }
-    function propdef(name, values) {
+    /* type: NBT type of a Bedrock property's values (0 string, 1 byte, 2 int) */
+    function propdef(name, values, type = 0) {
         const n = str(name), v = valueList(values);
-        const key = n + ':' + v + ':' + values.length;
+        const key = n + ':' + v + ':' + values.length + ':' + type;
         if (!propdefMap.has(key)) {
             propdefMap.set(key, propdefs.length);
-            propdefs.push({ name: n, values: v, count: values.length, jsName: name, jsValues: values });
+            propdefs.push({ name: n, values: v, count: values.length, type, jsName: name, jsValues: values });
         }
         return propdefMap.get(key);
     }
     function propList(props) {
-        const ids = props.map((p) => propdef(p.name, p.values));
+        const ids = props.map((p) => propdef(p.name, p.values, p.type || 0));
         const key = ids.join(',');
         if (!propListMap.has(key)) {
             propListMap.set(key, propLists.length);
@@ -72,14 +73,7 @@ function create() {
         return flagMap.get(key);
     }
     /* The value indices of a block's default state, one byte per property. */
-    function digits(props, defaultOff) {
-        const d = [];
-        let rest = defaultOff;
-        for (let p = props.length - 1; p >= 0; p--) {
-            d.unshift(rest % props[p].values.length);
-            rest = Math.floor(rest / props[p].values.length);
-            if (props[p].values.length > 255) throw new Error('more than 255 values');
-        }
+    function digitRun(d) {
         const key = d.join(',');
         if (!digitMap.has(key)) {
             digitMap.set(key, digitBytes.length);
@@ -87,19 +81,34 @@ function create() {
         }
         return digitMap.get(key);
     }
+    function digits(props, defaultOff, explicit) {
+        if (explicit) return digitRun(explicit[defaultOff]);
+        const d = [];
+        let rest = defaultOff;
+        for (let p = props.length - 1; p >= 0; p--) {
+            d.unshift(rest % props[p].values.length);
+            rest = Math.floor(rest / props[p].values.length);
+            if (props[p].values.length > 255) throw new Error('more than 255 values');
+        }
+        return digitRun(d);
+    }
     /* A block kind. Flags are stored once per kind when uniform, else as a
      * flag sequence (one byte per state of the block). */
-    function kind(name, props, defaultOff, stateFlags) {
+    /* explicit: for blocks whose states are not every combination of their
+     * values in mixed-radix order (some Bedrock blocks), the value indices of
+     * each state, in state order. */
+    function kind(name, props, defaultOff, stateFlags, explicit) {
         const n = str(name);
         const pl = props.length ? propList(props) : 0;
         const uniform = stateFlags.every((f) => f === stateFlags[0]);
         const seq = uniform ? 0xffffffff : flagSeq(stateFlags);
-        const key = [n, pl, props.length, defaultOff, uniform ? 'u' + stateFlags[0] : 's' + seq].join('|');
+        const ex = explicit ? digitRun(explicit.flat()) : 0xffffffff;
+        const key = [n, pl, props.length, defaultOff, uniform ? 'u' + stateFlags[0] : 's' + seq, ex].join('|');
         if (!kindMap.has(key)) {
             kindMap.set(key, kinds.length);
             if (props.length > 32) throw new Error(name + ': more than 32 properties');
             kinds.push({ name: n, jsName: name, props: pl, nprops: props.length, jsProps: props,
-                digits: digits(props, defaultOff),
+                digits: digits(props, defaultOff, explicit), explicit: ex,
                 count: stateFlags.length, defaultOff, base: stateFlags[0], seq, flags: stateFlags });
         }
         return kindMap.get(key);

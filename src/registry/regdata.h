@@ -43,6 +43,9 @@ typedef struct mc__kind {
     uint32_t count;       /* number of states */
     uint32_t default_off; /* default state - first state */
     uint32_t default_digits; /* offset in mc__reg_default_digits: the default's value indices */
+    uint32_t explicit_digits; /* MC__NONE: states are the mixed-radix combinations; else offset in
+                                 mc__reg_default_digits of count x nprops value indices (Bedrock
+                                 blocks whose states are not every combination) */
     uint8_t nprops;
     uint8_t base_flags;
 } mc__kind;
@@ -65,10 +68,9 @@ struct mc_registry {
     const mc__legacy_block *legacy; /* LEGACY: per block id */
     uint32_t biome_count;
     const uint32_t *biomes;      /* string offsets by id (MC__NONE: unused id) */
-    const uint32_t *hashes;      /* Bedrock: hashed runtime id per state */
-    const uint32_t *j2b;         /* Bedrock: Java state (of java_index) -> this registry */
-    const uint32_t *b2j;         /* Bedrock: state -> Java state of java_index */
-    uint32_t java_index;         /* Bedrock: the Java registry j2b is keyed by */
+    const uint16_t *j2b;         /* Bedrock: Java state (of java_index) -> this registry; 0xFFFF none */
+    const uint16_t *b2j;         /* Bedrock: state -> Java state of java_index; 0xFFFF none */
+    uint32_t java_index;         /* Bedrock: the Java registry j2b/b2j use */
 };
 
 typedef struct mc__version {

@@ -213,8 +213,25 @@ unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state)
     return mc__kind_of(reg, mc__block_of_state(reg, state))->nprops;
 }
 
+uint32_t mc__kind_offset(const mc__kind *k, const uint8_t *digits)
+{
+    if (k->explicit_digits != MC__NONE) {
+        const uint8_t *t = mc__reg_default_digits + k->explicit_digits;
+        for (uint32_t s = 0; s < k->count; s++, t += k->nprops)
+            if (!memcmp(t, digits, k->nprops))
+                return s;
+        return MC__NONE;
+    }
+    uint32_t off = 0;
+    for (unsigned i = 0; i < k->nprops; i++)
+        off = off * mc__propdef_of(k, i)->count + digits[i];
+    return off;
+}
+
 uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index)
 {
+    if (k->explicit_digits != MC__NONE)
+        return mc__reg_default_digits[k->explicit_digits + offset * k->nprops + index];
     uint32_t stride = 1;
     for (unsigned i = k->nprops; i-- > index + 1;)
         stride *= mc__propdef_of(k, i)->count;
@@ -329,16 +346,19 @@ static mc__runtime *runtime_build(const mc_registry *reg)
         size <<= 1;
     rt->name_mask = size - 1;
     rt->name_slots = calloc(size, sizeof *rt->name_slots);
-    if (reg->hashes) {
+    bool hashed = reg->edition == MC_EDITION_BEDROCK;
+    if (hashed) {
+        rt->hashes = malloc((size_t)reg->state_count * sizeof *rt->hashes);
         uint32_t hsize = 16;
         while (hsize < reg->state_count * 2u)
             hsize <<= 1;
         rt->hash_mask = hsize - 1;
         rt->hash_slots = calloc(hsize, sizeof *rt->hash_slots);
     }
-    if (!rt->name_slots || (reg->hashes && !rt->hash_slots)) {
+    if (!rt->name_slots || (hashed && (!rt->hash_slots || !rt->hashes))) {
         free(rt->name_slots);
         free(rt->hash_slots);
+        free(rt->hashes);
         free(rt);
         return NULL;
     }
@@ -349,9 +369,11 @@ static mc__runtime *runtime_build(const mc_registry *reg)
         const char *name = mc__str(off);
         table_insert(rt->name_slots, rt->name_mask, name_hash(name, strlen(name)), b);
     }
-    if (reg->hashes)
-        for (uint32_t s = 0; s < reg->state_count; s++)
-            table_insert(rt->hash_slots, rt->hash_mask, reg->hashes[s] * 2654435761u, s);
+    if (hashed)
+        for (uint32_t s = 0; s < reg->state_count; s++) {
+            rt->hashes[s] = mc__bedrock_hash(reg, s);
+            table_insert(rt->hash_slots, rt->hash_mask, rt->hashes[s] * 2654435761u, s);
+        }
     rt->air = 0;
     if (reg->edition == MC_EDITION_BEDROCK) {
         rt->air = MC__NONE;
@@ -369,6 +391,7 @@ static mc__runtime *runtime_build(const mc_registry *reg)
 
 static void runtime_free(mc__runtime *rt)
 {
+    free(rt->hashes);
     free(rt->name_slots);
     free(rt->hash_slots);
     free(rt);
@@ -522,9 +545,10 @@ mc_status mc_registry_lookup(const mc_registry *reg, const char *name, size_t na
                                 p->value, mc__str(def->name));
         digits[pi] = (uint8_t)vi;
     }
-    uint32_t off = 0;
-    for (unsigned i = 0; i < k->nprops; i++)
-        off = off * mc__propdef_of(k, i)->count + digits[i];
+    uint32_t off = mc__kind_offset(k, digits);
+    if (off == MC__NONE)
+        return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no state with these values",
+                            mc_registry_name(reg), mc__str(k->name));
     *state = reg->block_min[b] + off;
     return MC_OK;
 }
@@ -668,20 +692,21 @@ uint32_t mc_registry_biome_id(const mc_registry *reg, const char *name)
 
 uint32_t mc_registry_state_hash(const mc_registry *reg, uint32_t state)
 {
-    if (!reg || !reg->hashes || state >= reg->state_count)
+    if (!reg || reg->edition != MC_EDITION_BEDROCK || state >= reg->state_count)
         return MC_STATE_NONE;
-    return reg->hashes[state];
+    const mc__runtime *rt = mc__runtime_of(reg);
+    return rt ? rt->hashes[state] : mc__bedrock_hash(reg, state);
 }
 
 uint32_t mc_registry_state_from_hash(const mc_registry *reg, uint32_t hash)
 {
-    if (!reg || !reg->hashes)
+    if (!reg || reg->edition != MC_EDITION_BEDROCK)
         return MC_STATE_NONE;
     const mc__runtime *rt = mc__runtime_of(reg);
     if (!rt)
         return MC_STATE_NONE;
     for (uint32_t i = (hash * 2654435761u) & rt->hash_mask; rt->hash_slots[i]; i = (i + 1) & rt->hash_mask)
-        if (reg->hashes[rt->hash_slots[i] - 1] == hash)
+        if (rt->hashes[rt->hash_slots[i] - 1] == hash)
             return rt->hash_slots[i] - 1;
     return MC_STATE_NONE;
 }

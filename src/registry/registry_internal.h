@@ -20,6 +20,7 @@ typedef struct mc__runtime {
     uint32_t *name_slots;
     uint32_t hash_mask;   /* Bedrock: state + 1, by hashed runtime id */
     uint32_t *hash_slots;
+    uint32_t *hashes;     /* Bedrock: hashed runtime id of every state */
     uint32_t air;         /* the air state */
 } mc__runtime;
 
@@ -32,6 +33,12 @@ static inline const mc__propdef *mc__propdef_of(const mc__kind *k, unsigned inde
 {
     return &mc__reg_propdefs[mc__reg_prop_lists[k->props + index]];
 }
+
+/* Bedrock: the hashed network id of a state (bedrock_hash.c). */
+uint32_t mc__bedrock_hash(const mc_registry *reg, uint32_t state);
+/* The state offset inside kind k for one value index per property, or
+ * MC__NONE when the block has no such state (explicit kinds). */
+uint32_t mc__kind_offset(const mc__kind *k, const uint8_t *digits);
 
 /* The block (FLAT registries) holding `state`, or MC__NONE. */
 uint32_t mc__block_of_state(const mc_registry *reg, uint32_t state);

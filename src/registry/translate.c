@@ -189,12 +189,8 @@ static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *t
                           unsigned *how)
 {
     const mc__kind *tk = mc__kind_of(to, tb);
-    uint32_t strides[MC__MAX_PROPS], stride = 1;
-    for (unsigned j = tk->nprops; j-- > 0;) {
-        strides[j] = stride;
-        stride *= mc__propdef_of(tk, j)->count;
-    }
-    uint32_t toff = tk->default_off;
+    uint8_t digits[MC__MAX_PROPS];
+    memcpy(digits, mc__reg_default_digits + tk->default_digits, tk->nprops);
     for (unsigned i = 0; i < fk->nprops; i++) {
         const mc__propdef *fd = mc__propdef_of(fk, i);
         uint32_t value = mc__reg_value_refs[fd->values + mc__prop_digit(fk, off, i)];
@@ -216,8 +212,12 @@ static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *t
             *how |= MC_TRANSLATE_VALUE_DEFAULTED;
             continue;
         }
-        uint32_t cur = (toff / strides[j]) % td->count;
-        toff = toff - cur * strides[j] + v * strides[j];
+        digits[j] = (uint8_t)v;
+    }
+    uint32_t toff = mc__kind_offset(tk, digits);
+    if (toff == MC__NONE) { /* a combination this (Bedrock) block lacks */
+        *how |= MC_TRANSLATE_VALUE_DEFAULTED;
+        toff = tk->default_off;
     }
     return to->block_min[tb] + toff;
 }
@@ -276,23 +276,17 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
     }
     if (from == to)
         return s;
-    if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j) {
-        uint32_t js = from->b2j[s];
-        if (js == MC__NONE) {
-            *how |= MC_TRANSLATE_AIR;
-            return 0;
-        }
+    if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j &&
+        from->b2j[s] != 0xFFFF) {
         *how |= MC_TRANSLATE_MAPPED;
-        return translate(java_of(from), to, js, how);
+        return translate(java_of(from), to, from->b2j[s], how);
     }
     if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
         uint32_t js = translate(from, java_of(to), s, how);
-        uint32_t t = to->j2b[js];
+        uint32_t t = js < mc_registry_state_count(java_of(to)) ? to->j2b[js] : 0xFFFF;
+        if (t == 0xFFFF) /* not in blocksJ2B: by name */
+            return flat_translate(java_of(to), to, js, how);
         *how |= MC_TRANSLATE_MAPPED;
-        if (t == MC__NONE) {
-            *how |= MC_TRANSLATE_AIR;
-            return mc_registry_air(to);
-        }
         return t;
     }
     if (from->kind == MC__KIND_LEGACY && to->kind == MC__KIND_LEGACY) {
@@ -401,15 +395,18 @@ uint32_t *mc__map_build(const mc_registry *from, const mc_registry *to, bool fre
         if (!(via = via_map(from, java_of(to), fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
-            uint32_t t = mc_registry_state_valid(from, s) ? to->j2b[via[s]] : MC__NONE;
-            map[s] = t == MC__NONE ? air : t;
+            unsigned how = 0;
+            uint32_t t = mc_registry_state_valid(from, s) ? to->j2b[via[s]] : 0xFFFF;
+            map[s] = t != 0xFFFF ? t : mc_registry_state_valid(from, s) ? flat_translate(java_of(to), to, via[s], &how) : air;
         }
     } else if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j) {
         if (!(via = via_map(java_of(from), to, fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
             uint32_t js = from->b2j[s];
-            map[s] = js == MC__NONE ? air : via[js];
+            unsigned how = 0;
+            /* states neither table maps: by name (Bedrock and Java names often agree) */
+            map[s] = js != 0xFFFF ? via[js] : translate(from, to, s, &how);
         }
     } else {
         for (uint32_t s = 0; s < n; s++) {

@@ -142,6 +142,7 @@ console.log(`Java: ${checkedVersions} releases, ${checkedStates} state lines com
 /* ------------------------------------------------------------- Bedrock */
 const bedrockVersions = lines(run(['--versions', '--edition', 'bedrock']));
 const bedrockData = new Map();
+let hashedChecked = 0;
 for (const line of bedrockVersions) {
     const [name, , regName] = line.split(' ');
     const dir = dataPaths.bedrock[name] && dataPaths.bedrock[name].blockStates;
@@ -156,11 +157,20 @@ for (const line of bedrockVersions) {
         });
         const actual = lines(run(['--version', regName, '--edition', 'bedrock', '--list']));
         compare(`bedrock ${regName} states`, actual, expected);
+        /* hashed runtime ids against prismarine-block's Block.getHash (FNV-1a
+         * of the little-endian NBT), for versions with the blockHashes feature */
+        const preg = prismarineRegistry('bedrock_' + regName);
+        if (preg.supportFeature('blockHashes')) {
+            const Block = prismarineBlock(preg);
+            const hashed = lines(run(['--version', regName, '--edition', 'bedrock', '--list', '--hashed']));
+            const want = states.map((st, i) => `${Block.getHash(st.name, st.states) >>> 0} ${expected[i].slice(expected[i].indexOf(' ') + 1)}`);
+            if (compare(`bedrock ${regName} hashed ids`, hashed, want)) hashedChecked++;
+        }
         bedrockData.set(regName, dir);
     }
     assert.strictEqual(bedrockData.get(regName), dir, `bedrock ${name}: registry ${regName} has other data`);
 }
-console.log(`Bedrock: ${bedrockVersions.length} versions, ${bedrockData.size} registries compared`);
+console.log(`Bedrock: ${bedrockVersions.length} versions, ${bedrockData.size} registries compared, ${hashedChecked} with hashed ids`);
 
 if (failures) {
     console.error(`${failures} comparison(s) failed`);

@@ -247,6 +247,67 @@ static void test_legacy_round_trip(void **state)
     assert_true(back * 10 > valid * 8);
 }
 
+static void test_bedrock(void **state)
+{
+    (void)state;
+    const mc_registry *b = mc_registry_find_bedrock("1.21.60");
+    const mc_registry *j = must_find("1.21.4");
+    assert_non_null(b);
+    assert_int_equal(mc_registry_edition(b), MC_EDITION_BEDROCK);
+    assert_ptr_equal(mc_registry_find_edition(MC_EDITION_BEDROCK, "1.21.60"), b);
+    assert_null(mc_registry_find_bedrock("1.21.4"));
+    /* minecraft-data 1.21.60: 15168 states, air is 11996 */
+    assert_int_equal(mc_registry_state_count(b), 15168);
+    assert_int_equal(mc_registry_direct_bits(b), 14);
+    assert_int_equal(mc_registry_air(b), 11996);
+    assert_int_equal(mc_registry_state_flags(b, 11996), MC_STATE_AIR | MC_STATE_VALID);
+    /* hashed network id of minecraft:air: -604749536 as an int32 */
+    assert_int_equal(mc_registry_state_hash(b, 11996), (uint32_t)-604749536);
+    assert_int_equal(mc_registry_state_from_hash(b, (uint32_t)-604749536), 11996);
+    assert_int_equal(mc_registry_state_from_hash(b, 12345), MC_STATE_NONE);
+    for (uint32_t s = 0; s < mc_registry_state_count(b); s++)
+        assert_int_equal(mc_registry_state_from_hash(b, mc_registry_state_hash(b, s)), s);
+    assert_int_equal(mc_registry_state_hash(j, 1), MC_STATE_NONE);
+
+    static const char *const pairs[][2] = {
+        {"oak_stairs[facing=east,half=top]", "minecraft:oak_stairs[upside_down_bit=true,weirdo_direction=0]"},
+        {"oak_stairs[facing=north,half=bottom]", "minecraft:oak_stairs[upside_down_bit=false,weirdo_direction=3]"},
+        {"water[level=0]", "minecraft:water[liquid_depth=0]"},
+        {"redstone_wire[power=5]", "minecraft:redstone_wire[redstone_signal=5]"},
+        {"short_grass", "minecraft:short_grass"},
+        {"stone", "minecraft:stone"},
+        {"granite", "minecraft:granite"},
+    };
+    char got[512];
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        uint32_t js = parse(j, pairs[i][0]);
+        uint32_t bs = mc_registry_translate_state(j, b, js, NULL);
+        mc_registry_format_state(b, bs, got, sizeof got, MC_FORMAT_SORTED);
+        if (strcmp(got, pairs[i][1]))
+            fail_msg("%s -> %s, want %s", pairs[i][0], got, pairs[i][1]);
+        assert_int_equal(mc_registry_translate_state(b, j, bs, NULL), js);
+        assert_int_equal(mc_registry_map(j, b)[js], bs);
+        assert_int_equal(mc_registry_map(b, j)[bs], js);
+    }
+    /* 26.1 -> Bedrock goes through the Java version of the mapping */
+    const mc_registry *n = must_find("26.1");
+    uint32_t t = mc_registry_translate_state(n, b, parse(n, "stone"), NULL);
+    assert_string_equal(mc_registry_state_name(b, t), "minecraft:stone");
+    /* every map entry is a valid state, both ways, for every Bedrock registry */
+    for (size_t i = 0; i < mc_registry_count(); i++) {
+        const mc_registry *r = mc_registry_at(i);
+        if (mc_registry_edition(r) != MC_EDITION_BEDROCK)
+            continue;
+        const uint32_t *to_b = mc_registry_map(j, r), *to_j = mc_registry_map(r, j);
+        assert_non_null(to_b);
+        assert_non_null(to_j);
+        for (uint32_t s = 0; s < mc_registry_state_count(j); s++)
+            assert_true(mc_registry_state_valid(r, to_b[s]));
+        for (uint32_t s = 0; s < mc_registry_state_count(r); s++)
+            assert_true(mc_registry_state_valid(j, to_j[s]));
+    }
+}
+
 typedef struct {
     const mc_registry *a, *b;
     const uint32_t *map;
@@ -290,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_maps_match_translation),
         cmocka_unit_test(test_identity_and_round_trip),
         cmocka_unit_test(test_legacy_round_trip),
+        cmocka_unit_test(test_bedrock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
