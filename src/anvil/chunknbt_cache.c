@@ -1,0 +1,269 @@
+/*
+ * chunknbt_cache.c: the palette-entry cache of the chunk NBT reader.
+ *
+ * Resolving a palette entry {Name, Properties{...}} through the registry
+ * means hashing the name and matching every property; a region file holds
+ * thousands of sections whose palettes repeat the same few hundred entries.
+ * The cache keys an entry by its bytes as stored (name, then key=value pairs
+ * in stored order, which vanilla keeps stable) in an open-addressing table
+ * with linear probing, so each distinct entry meets the registry once per
+ * thread. Biome names are cached the same way with a tag byte in the key.
+ * A cache serves one registry at a time and empties itself when it changes.
+ */
+#include "anvil/chunknbt_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct slot {
+    uint64_t hash;  /* 0: empty */
+    uint32_t off, len;
+    uint32_t value;
+    uint32_t status; /* mc_status of the lookup */
+} slot;
+
+struct mc_chunknbt_cache {
+    const mc_allocator *alloc;
+    const mc_registry *reg;
+    slot *slots;
+    size_t cap, used; /* cap: power of two */
+    char *keys;
+    size_t keys_len, keys_cap;
+    char *scratch;
+    size_t scratch_cap;
+};
+
+mc_chunknbt_cache *mc_chunknbt_cache_new(const mc_allocator *alloc)
+{
+    const mc_allocator *a = mc_alloc_or_default(alloc);
+    mc_chunknbt_cache *c = a->alloc(a->user, sizeof *c);
+    if (!c)
+        return NULL;
+    memset(c, 0, sizeof *c);
+    c->alloc = a;
+    return c;
+}
+
+void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
+{
+    if (!c)
+        return;
+    const mc_allocator *a = c->alloc;
+    if (c->slots)
+        a->free(a->user, c->slots, c->cap * sizeof *c->slots);
+    if (c->keys)
+        a->free(a->user, c->keys, c->keys_cap);
+    if (c->scratch)
+        a->free(a->user, c->scratch, c->scratch_cap);
+    a->free(a->user, c, sizeof *c);
+}
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+    /* FNV-1a 64 with a final mix; never 0 */
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
+    h ^= h >> 29;
+    return h ? h : 1;
+}
+
+static void reset_for(mc_chunknbt_cache *c, const mc_registry *reg)
+{
+    if (c->reg == reg)
+        return;
+    c->reg = reg;
+    if (c->slots)
+        memset(c->slots, 0, c->cap * sizeof *c->slots);
+    c->used = 0;
+    c->keys_len = 0;
+}
+
+static bool grow(mc_chunknbt_cache *c)
+{
+    size_t ncap = c->cap ? c->cap * 2 : 1024;
+    slot *ns = c->alloc->alloc(c->alloc->user, ncap * sizeof *ns);
+    if (!ns)
+        return false;
+    memset(ns, 0, ncap * sizeof *ns);
+    for (size_t i = 0; i < c->cap; i++) {
+        if (!c->slots[i].hash)
+            continue;
+        size_t j = c->slots[i].hash & (ncap - 1);
+        while (ns[j].hash)
+            j = (j + 1) & (ncap - 1);
+        ns[j] = c->slots[i];
+    }
+    if (c->slots)
+        c->alloc->free(c->alloc->user, c->slots, c->cap * sizeof *c->slots);
+    c->slots = ns;
+    c->cap = ncap;
+    return true;
+}
+
+/* Finds key; returns the slot or NULL (then *insert_at is where it goes). */
+static slot *find(mc_chunknbt_cache *c, const char *key, size_t len, uint64_t h, size_t *insert_at)
+{
+    if (!c->cap)
+        return NULL;
+    size_t j = h & (c->cap - 1);
+    while (c->slots[j].hash) {
+        slot *s = &c->slots[j];
+        if (s->hash == h && s->len == len && memcmp(c->keys + s->off, key, len) == 0)
+            return s;
+        j = (j + 1) & (c->cap - 1);
+    }
+    *insert_at = j;
+    return NULL;
+}
+
+static void insert(mc_chunknbt_cache *c, const char *key, size_t len, uint64_t h, uint32_t value,
+                   mc_status st)
+{
+    if ((c->used + 1) * 2 > c->cap && !grow(c))
+        return; /* a cache that cannot grow just stops caching */
+    size_t at = 0;
+    if (find(c, key, len, h, &at))
+        return;
+    if (c->keys_len + len > c->keys_cap) {
+        size_t ncap = c->keys_cap ? c->keys_cap * 2 : 16384;
+        while (ncap < c->keys_len + len)
+            ncap *= 2;
+        char *nk = c->alloc->realloc(c->alloc->user, c->keys, c->keys_cap, ncap);
+        if (!nk)
+            return;
+        c->keys = nk;
+        c->keys_cap = ncap;
+    }
+    memcpy(c->keys + c->keys_len, key, len);
+    slot s = {h, (uint32_t)c->keys_len, (uint32_t)len, value, (uint32_t)st};
+    c->slots[at] = s;
+    c->keys_len += len;
+    c->used++;
+}
+
+static bool scratch_reserve(mc_chunknbt_cache *c, size_t n)
+{
+    if (n <= c->scratch_cap)
+        return true;
+    size_t ncap = c->scratch_cap ? c->scratch_cap : 256;
+    while (ncap < n)
+        ncap *= 2;
+    char *ns = c->alloc->realloc(c->alloc->user, c->scratch, c->scratch_cap, ncap);
+    if (!ns)
+        return false;
+    c->scratch = ns;
+    c->scratch_cap = ncap;
+    return true;
+}
+
+#define MAX_PROPS 64
+
+mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc_nbt_tag *entry,
+                          uint32_t *state, mc_error *err)
+{
+    reset_for(c, reg);
+    const char *name = NULL;
+    size_t name_len = 0;
+    const mc_nbt_tag *props_tag = NULL;
+    if (mc_nbt_tag_type(entry) != MC_NBT_COMPOUND)
+        return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette entry is not a compound");
+    for (mc_nbt_tag *t = mc_nbt_first(entry); t; t = mc_nbt_next(t)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        if (kl == 4 && !memcmp(k, "Name", 4)) {
+            if (mc_nbt_get_string(t, &name, &name_len) != MC_OK)
+                return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette entry Name is not a string");
+        } else if (kl == 10 && !memcmp(k, "Properties", 10)) {
+            props_tag = t;
+        }
+    }
+    if (!name)
+        return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette entry without Name");
+    mc_state_prop props[MAX_PROPS];
+    size_t np = 0;
+    size_t key_len = 1 + name_len;
+    if (props_tag) {
+        if (mc_nbt_tag_type(props_tag) != MC_NBT_COMPOUND)
+            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette entry Properties is not a compound");
+        for (mc_nbt_tag *t = mc_nbt_first(props_tag); t; t = mc_nbt_next(t)) {
+            if (np == MAX_PROPS)
+                return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette entry with over %d properties", MAX_PROPS);
+            props[np].key = mc_nbt_tag_key(t, &props[np].key_len);
+            if (mc_nbt_get_string(t, &props[np].value, &props[np].value_len) != MC_OK)
+                return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "property %.*s of %.*s is not a string",
+                                    (int)(props[np].key_len > 64 ? 64 : props[np].key_len), props[np].key,
+                                    (int)(name_len > 64 ? 64 : name_len), name);
+            key_len += props[np].key_len + props[np].value_len + 2;
+            np++;
+        }
+    }
+    if (!scratch_reserve(c, key_len))
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+    char *k = c->scratch;
+    size_t p = 0;
+    k[p++] = 'B';
+    memcpy(k + p, name, name_len);
+    p += name_len;
+    for (size_t i = 0; i < np; i++) {
+        k[p++] = '\0';
+        memcpy(k + p, props[i].key, props[i].key_len);
+        p += props[i].key_len;
+        k[p++] = '=';
+        memcpy(k + p, props[i].value, props[i].value_len);
+        p += props[i].value_len;
+    }
+    uint64_t h = hash_bytes(k, p);
+    size_t at;
+    slot *s = find(c, k, p, h, &at);
+    if (s) {
+        *state = s->value;
+        return (mc_status)s->status;
+    }
+    uint32_t st_id = 0;
+    mc_status st = mc_registry_lookup(reg, name, name_len, props, np, &st_id, NULL);
+    if (st != MC_OK && st != MC_ERR_NOT_FOUND)
+        return mc_error_set(err, st, SIZE_MAX, "registry lookup failed");
+    insert(c, k, p, h, st_id, st);
+    *state = st_id;
+    return st;
+}
+
+mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const char *name, size_t len,
+                          uint32_t *id)
+{
+    reset_for(c, reg);
+    if (!scratch_reserve(c, len + 2))
+        return MC_ERR_NOMEM;
+    c->scratch[0] = 'b';
+    memcpy(c->scratch + 1, name, len);
+    uint64_t h = hash_bytes(c->scratch, len + 1);
+    size_t at;
+    slot *s = find(c, c->scratch, len + 1, h, &at);
+    if (s) {
+        *id = s->value;
+        return (mc_status)s->status;
+    }
+    /* mc_registry_biome_id wants a C string */
+    c->scratch[len + 1] = '\0';
+    uint32_t v = mc_registry_biome_id(reg, c->scratch + 1);
+    mc_status st = v == MC_STATE_NONE ? MC_ERR_NOT_FOUND : MC_OK;
+    if (st != MC_OK)
+        v = 0;
+    insert(c, c->scratch, len + 1, h, v, st);
+    *id = v;
+    return st;
+}
+
+mc_container_rules mc__block_rules(const mc_registry *reg)
+{
+    return mc_container_rules_blocks(mc_registry_direct_bits(reg));
+}
+
+mc_container_rules mc__biome_rules(const mc_registry *reg)
+{
+    unsigned b = mc_registry_biome_direct_bits(reg);
+    if (mc_registry_biome_count(reg) > 0 && mc_registry_state_count(reg) == 4096 && b < 8)
+        b = 8; /* legacy numeric biome ids are bytes */
+    return mc_container_rules_biomes(b ? b : 1);
+}

@@ -1,0 +1,63 @@
+/*
+ * chunknbt_private.h: what the chunk NBT reader and writer share: the
+ * palette-entry cache, the format eras, and the names of the bookkeeping
+ * keys the reader leaves in a column's extra NBT for the writer.
+ */
+#ifndef MC_ANVIL_CHUNKNBT_PRIVATE_H
+#define MC_ANVIL_CHUNKNBT_PRIVATE_H
+
+#include "mcchunk/chunknbt.h"
+
+/* Format classes: where keys live and how sections look. */
+typedef enum mc__chunk_era {
+    MC__ERA_LEGACY = 0, /* < 1451: Level, Blocks/Add/Data */
+    MC__ERA_FLAT = 1,   /* 1451..2843: Level, Palette/BlockStates */
+    MC__ERA_MODERN = 2  /* 2844+: no Level, block_states/biomes */
+} mc__chunk_era;
+
+static inline mc__chunk_era mc__era_of(int32_t dv)
+{
+    if (dv < MC_CHUNKNBT_DV_FLATTENING)
+        return MC__ERA_LEGACY;
+    return dv < MC_CHUNKNBT_DV_NO_LEVEL ? MC__ERA_FLAT : MC__ERA_MODERN;
+}
+
+/* Bookkeeping keys in the extra NBT (never written out). */
+#define MC__KEY_PREFIX "mcchunk:"
+/* int[]: section Ys (pre-1.18) stored with block data although all air */
+#define MC__KEY_AIR_SECTIONS "mcchunk:air_sections"
+/* byte: the chunk had no Biomes (pre-1.18 proto-chunks) */
+#define MC__KEY_NO_BIOMES "mcchunk:no_biomes"
+/* int: the DataVersion the column was read from (also when absent: 0) */
+#define MC__KEY_SOURCE_DV "mcchunk:data_version"
+
+/* byte: how the chunk departs from its era's shape (MC__SHAPE_*) */
+#define MC__KEY_SHAPE "mcchunk:shape"
+enum {
+    MC__SHAPE_NO_LEVEL = 1,    /* pre-1.18 era without the Level wrapper */
+    MC__SHAPE_NO_SECTIONS = 2, /* no section list (entities/poi files) */
+    MC__SHAPE_NO_POS = 4       /* no xPos/zPos */
+};
+
+/* Cache lookups (chunknbt_cache.c). `entry` is a palette compound
+ * {Name, Properties?}; returns MC_OK with the state, MC_ERR_NOT_FOUND for
+ * an unknown state, MC_ERR_MALFORMED for a bad entry. */
+mc_status mc__cache_block(mc_chunknbt_cache *cache, const mc_registry *reg,
+                          const mc_nbt_tag *entry, uint32_t *state, mc_error *err);
+/* Biome by name (string tag); MC_ERR_NOT_FOUND when unknown. */
+mc_status mc__cache_biome(mc_chunknbt_cache *cache, const mc_registry *reg, const char *name,
+                          size_t len, uint32_t *id);
+
+/* Reads palette + packed data into a container (chunknbt_read.c). */
+mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool biomes,
+                            unsigned min_bits, mc_bits_layout layout, const mc_registry *reg,
+                            mc_chunknbt_cache *cache, const mc_container_rules *rules, bool lenient,
+                            uint32_t *unknown, mc_container *out, const mc_allocator *alloc,
+                            mc_error *err);
+
+/* The container rules the model uses for a registry (biomes of pre-1.18
+ * registries hold numeric ids up to 255). */
+mc_container_rules mc__block_rules(const mc_registry *reg);
+mc_container_rules mc__biome_rules(const mc_registry *reg);
+
+#endif

@@ -1,0 +1,937 @@
+/*
+ * chunknbt_read.c: chunk NBT of every DataVersion -> mc_column.
+ *
+ * One reader walks every era, because the eras share their skeleton: a
+ * compound of chunk keys (the root from 1.18, "Level" before), a list of
+ * sections with a "Y", block data in one of three shapes, light, heightmaps
+ * and block entities. What differs is decided per chunk from its
+ * DataVersion (long layout, biome shape, registry) and per section from the
+ * keys present (Blocks, Palette or block_states), so a DataVersion newer than
+ * we know still reads with the newest rules.
+ *
+ * Losslessness comes from the column's extra NBT: every key the model does
+ * not interpret is copied there in its original place (see chunknbt.h), and
+ * what the model holds only lossily (2D biomes, the legacy HeightMap,
+ * heightmaps of unknown type or length) is copied there as well. The writer
+ * puts the tree back together from the model plus that copy.
+ *
+ * Speed: the tree comes from a zero-copy parse, palette entries resolve
+ * through a per-thread cache (chunknbt_cache.c), and 1.16+ padded longs at
+ * the container's width are byte-swapped straight into the container.
+ */
+#include "anvil/chunknbt_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct reader {
+    const mc_chunknbt_options *opt;
+    mc_chunknbt_cache *cache;
+    const mc_registry *reg;
+    mc_column *col;
+    mc_error *err;
+    mc_chunknbt_info *info;
+    int32_t dv;
+    bool keep_extra;
+    bool strict;
+    mc_nbt_doc *xdoc;
+    mc_nbt_tag *xroot;      /* extra compound (column's) */
+    mc_nbt_tag *xlevel;     /* extra "Level" (pre-1.18), or xroot */
+    mc_nbt_tag *xsections;  /* extra section list, created lazily */
+    const mc_allocator *alloc; /* for containers (the column's) */
+    const char *sections_key;
+    mc_container_rules brules, mrules;
+    uint32_t air;
+} reader;
+
+static void warn(reader *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void warn(reader *r, const char *fmt, ...)
+{
+    if (r->info)
+        r->info->warnings++;
+    if (!r->opt || !r->opt->warn)
+        return;
+    char msg[MC_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    r->opt->warn(r->opt->warn_user, msg);
+}
+
+static bool key_is(const mc_nbt_tag *t, const char *k, size_t klen)
+{
+    size_t l;
+    const char *s = mc_nbt_tag_key(t, &l);
+    return l == klen && memcmp(s, k, klen) == 0;
+}
+#define KEY_IS(t, lit) key_is((t), lit, sizeof lit - 1)
+
+/* --------------------------------------------------------------- extra */
+
+static mc_status nomem(reader *r)
+{
+    return mc_error_set(r->err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+}
+
+/* Copies `t` under its key into compound `dst` of the extra document. */
+static mc_status keep(reader *r, mc_nbt_tag *dst, const mc_nbt_tag *t)
+{
+    if (!r->keep_extra)
+        return MC_OK;
+    mc_nbt_tag *c = mc_nbt_copy(r->xdoc, t);
+    size_t kl;
+    const char *k = mc_nbt_tag_key(t, &kl);
+    if (!c || mc_nbt_attach(r->xdoc, dst, k, kl, c) != MC_OK)
+        return nomem(r);
+    return MC_OK;
+}
+
+static bool ensure_xsections(reader *r)
+{
+    if (!r->xsections)
+        r->xsections = mc_nbt_put_list(r->xdoc, r->xlevel, r->sections_key, MC_NBT_COMPOUND);
+    return r->xsections != NULL;
+}
+
+/* A new extra section entry holding a copy of `ytag` as its "Y". */
+static mc_nbt_tag *xsection(reader *r, const mc_nbt_tag *ytag)
+{
+    if (!ensure_xsections(r))
+        return NULL;
+    mc_nbt_tag *e = mc_nbt_list_append(r->xdoc, r->xsections, MC_NBT_COMPOUND);
+    if (!e)
+        return NULL;
+    if (ytag) {
+        mc_nbt_tag *c = mc_nbt_copy(r->xdoc, ytag);
+        if (!c || mc_nbt_attach(r->xdoc, e, "Y", 1, c) != MC_OK)
+            return NULL;
+    }
+    return e;
+}
+
+/* ---------------------------------------------------------- containers */
+
+/* Reads a palette list of block compounds into ids (unknown: air). */
+static mc_status read_block_palette(mc_chunknbt_cache *cache, const mc_registry *reg,
+                                    const mc_nbt_tag *list, uint32_t *ids, size_t n, bool lenient,
+                                    uint32_t *unknown, mc_error *err)
+{
+    size_t i = 0;
+    for (mc_nbt_tag *e = mc_nbt_first(list); e && i < n; e = mc_nbt_next(e), i++) {
+        mc_status st = mc__cache_block(cache, reg, e, &ids[i], err);
+        if (st == MC_ERR_NOT_FOUND) {
+            if (!lenient) {
+                const char *nm = NULL;
+                size_t nl = 0;
+                mc_nbt_get_string(mc_nbt_get(e, "Name"), &nm, &nl);
+                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX,
+                                    "palette entry %zu: unknown block state %.*s in registry %s", i,
+                                    (int)(nl > 100 ? 100 : nl), nm ? nm : "", mc_registry_name(reg));
+            }
+            ids[i] = mc_registry_air(reg);
+            if (unknown)
+                (*unknown)++;
+        } else if (st != MC_OK) {
+            return st;
+        }
+    }
+    return MC_OK;
+}
+
+static mc_status read_biome_palette(mc_chunknbt_cache *cache, const mc_registry *reg,
+                                    const mc_nbt_tag *list, uint32_t *ids, size_t n, bool lenient,
+                                    uint32_t *unknown, mc_error *err)
+{
+    size_t i = 0;
+    for (mc_nbt_tag *e = mc_nbt_first(list); e && i < n; e = mc_nbt_next(e), i++) {
+        const char *s;
+        size_t l;
+        if (mc_nbt_get_string(e, &s, &l) != MC_OK)
+            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "biome palette entry %zu is not a string", i);
+        mc_status st = mc__cache_biome(cache, reg, s, l, &ids[i]);
+        if (st == MC_ERR_NOT_FOUND) {
+            if (!lenient)
+                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "unknown biome %.*s in registry %s",
+                                    (int)(l > 100 ? 100 : l), s, mc_registry_name(reg));
+            ids[i] = 0;
+            if (unknown)
+                (*unknown)++;
+        } else if (st != MC_OK) {
+            return mc_error_set(err, st, SIZE_MAX, "out of memory");
+        }
+    }
+    return MC_OK;
+}
+
+/* A palette + packed indices container, any era. `min_bits` is 4 for block
+ * states (1.13+ disk: max(4, ceil(log2 n))), 0 for biomes. */
+mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool biomes,
+                               unsigned min_bits, mc_bits_layout layout, const mc_registry *reg,
+                               mc_chunknbt_cache *cache, const mc_container_rules *rules, bool lenient,
+                               uint32_t *unknown, mc_container *out, const mc_allocator *alloc,
+                               mc_error *err)
+{
+    mc_container_init(out, rules, 0, alloc);
+    if (mc_nbt_tag_type(pal) != MC_NBT_LIST)
+        return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette is not a list");
+    size_t n = mc_nbt_count(pal);
+    if (n == 0 || n > 4096)
+        return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette of %zu entries", n);
+    if (mc_nbt_list_type(pal) != (biomes ? MC_NBT_STRING : MC_NBT_COMPOUND))
+        return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette of %s", mc_nbt_type_name(mc_nbt_list_type(pal)));
+    uint32_t stack_ids[256];
+    uint32_t *ids = n <= 256 ? stack_ids : malloc(n * sizeof *ids);
+    if (!ids)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+    mc_status st = biomes ? read_biome_palette(cache, reg, pal, ids, n, lenient, unknown, err)
+                          : read_block_palette(cache, reg, pal, ids, n, lenient, unknown, err);
+    if (st == MC_OK) {
+        unsigned bits = mc_bits_ceil_log2(n);
+        if (bits < min_bits)
+            bits = min_bits;
+        mc_nbt_array arr = {0};
+        if (!data) {
+            /* 1.18+: data omitted for a single entry (1.13-1.17 always have it) */
+            if (n != 1)
+                st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette of %zu entries without data", n);
+            else
+                st = mc_container_from_be(out, rules, 0, layout, ids, 1, NULL, 0, alloc, err);
+        } else if (mc_nbt_get_array(data, MC_NBT_LONG_ARRAY, &arr) != MC_OK) {
+            st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "data is a %s, not a long array",
+                              mc_nbt_type_name(mc_nbt_tag_type(data)));
+        } else if (n == 1 && arr.count == 0) {
+            st = mc_container_from_be(out, rules, 0, layout, ids, 1, NULL, 0, alloc, err);
+        } else if (arr.order != MC_NBT_ORDER_BE) {
+            /* a tree built in memory: convert to big-endian first */
+            uint8_t *be = malloc(arr.count * 8 + 1);
+            if (!be) {
+                st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+            } else {
+                for (size_t i = 0; i < arr.count; i++)
+                    mc_store_u64be(be + 8 * i, (uint64_t)mc_nbt_array_i64(&arr, i));
+                st = mc_container_from_be(out, rules, bits, layout, ids, n, be, arr.count, alloc, err);
+                free(be);
+            }
+        } else {
+            st = mc_container_from_be(out, rules, bits, layout, ids, n, arr.data, arr.count, alloc, err);
+        }
+    }
+    if (ids != stack_ids)
+        free(ids);
+    return st;
+}
+
+mc_status mc_chunknbt_read_container(const mc_nbt_tag *container, bool biomes, const mc_registry *reg,
+                                     mc_chunknbt_cache *cache, bool lenient, uint32_t *unknown,
+                                     mc_container *out, const mc_allocator *alloc, mc_error *err)
+{
+    if (!reg || !out)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: container needs a registry");
+    mc_chunknbt_cache *own = NULL;
+    if (!cache && !(cache = own = mc_chunknbt_cache_new(alloc)))
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+    mc_container_rules rules = biomes ? mc__biome_rules(reg) : mc__block_rules(reg);
+    mc_status st;
+    if (mc_nbt_tag_type(container) != MC_NBT_COMPOUND) {
+        mc_container_init(out, &rules, 0, alloc);
+        st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "container is not a compound");
+    } else {
+        st = mc__read_paletted(mc_nbt_get(container, "palette"), mc_nbt_get(container, "data"), biomes,
+                           biomes ? 0 : 4, MC_BITS_PADDED, reg, cache, &rules, lenient, unknown, out,
+                           alloc, err);
+    }
+    mc_chunknbt_cache_free(own);
+    return st;
+}
+
+/* ----------------------------------------------------------- registries */
+
+const mc_registry *mc_chunknbt_registry_for(int32_t dv)
+{
+    if (dv <= 0)
+        return mc_registry_find("1.8.9");
+    if (dv < MC_CHUNKNBT_DV_FLATTENING && dv > 1343)
+        return mc_registry_find("1.12.2"); /* 1.13 snapshots before the flattening */
+    const mc_registry *r = mc_registry_find_data_version(dv);
+    if (r)
+        return r;
+    for (size_t i = mc_java_version_count(); i-- > 0;) {
+        mc_version_info vi;
+        if (mc_java_version_at(i, &vi) && vi.registry)
+            return vi.registry;
+    }
+    return NULL;
+}
+
+static int32_t newest_known_dv(void)
+{
+    for (size_t i = mc_java_version_count(); i-- > 0;) {
+        mc_version_info vi;
+        if (mc_java_version_at(i, &vi) && vi.registry)
+            return vi.data_version;
+    }
+    return 0;
+}
+
+int32_t mc_chunknbt_data_version(const mc_nbt_tag *root)
+{
+    int64_t v = 0;
+    if (mc_nbt_get_integer(mc_nbt_get(root, "DataVersion"), &v) != MC_OK || v < 0 || v > INT32_MAX)
+        return 0;
+    return (int32_t)v;
+}
+
+/* ------------------------------------------------------------ sections */
+
+/* Pre-1.13: Blocks byte[4096], Add nibbles?, Data nibbles -> id<<4|meta. */
+static mc_status read_legacy_blocks(reader *r, const mc_nbt_tag *sec, mc_section *s, int32_t y)
+{
+    mc_nbt_array blocks, data, add = {0};
+    if (mc_nbt_get_array(mc_nbt_get(sec, "Blocks"), MC_NBT_BYTE_ARRAY, &blocks) != MC_OK ||
+        blocks.count != 4096)
+        return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "section Y=%d: Blocks is not byte[4096]", (int)y);
+    if (mc_nbt_get_array(mc_nbt_get(sec, "Data"), MC_NBT_BYTE_ARRAY, &data) != MC_OK || data.count != 2048)
+        return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "section Y=%d: Data is not byte[2048]", (int)y);
+    const mc_nbt_tag *addt = mc_nbt_get(sec, "Add");
+    if (addt && (mc_nbt_get_array(addt, MC_NBT_BYTE_ARRAY, &add) != MC_OK || add.count != 2048))
+        return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "section Y=%d: Add is not byte[2048]", (int)y);
+    uint32_t vals[4096];
+    const uint32_t limit = mc_registry_state_count(r->reg);
+    bool bad = false;
+    for (unsigned i = 0; i < 4096; i += 2) {
+        uint8_t d = data.data[i >> 1];
+        uint32_t a0 = 0, a1 = 0;
+        if (add.data) {
+            a0 = (uint32_t)(add.data[i >> 1] & 15) << 8;
+            a1 = (uint32_t)(add.data[i >> 1] >> 4) << 8;
+        }
+        vals[i] = ((blocks.data[i] | a0) << 4) | (d & 15u);
+        vals[i + 1] = ((blocks.data[i + 1] | a1) << 4) | (d >> 4);
+        bad |= vals[i] >= limit || vals[i + 1] >= limit;
+    }
+    if (bad) {
+        if (r->strict)
+            return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX,
+                                "section Y=%d: block ids beyond 255 (Add) not in registry %s", (int)y,
+                                mc_registry_name(r->reg));
+        uint32_t n = 0;
+        for (unsigned i = 0; i < 4096; i++)
+            if (vals[i] >= limit) {
+                vals[i] = r->air;
+                n++;
+            }
+        if (r->info)
+            r->info->unknown_states += n;
+        warn(r, "section Y=%d: %u blocks with ids beyond the registry read as air", (int)y, n);
+    }
+    mc_container_free(&s->blocks);
+    mc_container_init(&s->blocks, &r->brules, r->air, r->alloc);
+    return mc_container_set_all(&s->blocks, vals) == MC_OK ? MC_OK : nomem(r);
+}
+
+static mc_status read_light(reader *r, const mc_nbt_tag *t, mc_section *s, bool sky, mc_nbt_tag **xs,
+                            const mc_nbt_tag *ytag)
+{
+    mc_nbt_array a;
+    if (mc_nbt_get_array(t, MC_NBT_BYTE_ARRAY, &a) == MC_OK && a.count == MC_LIGHT_BYTES) {
+        if (r->opt && (r->opt->flags & MC_CHUNKNBT_NO_LIGHT))
+            return MC_OK;
+        mc_status st = sky ? mc_section_set_sky_light(s, a.data) : mc_section_set_block_light(s, a.data);
+        return st == MC_OK ? MC_OK : nomem(r);
+    }
+    if (r->strict)
+        return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "%s is not byte[2048]", sky ? "SkyLight" : "BlockLight");
+    /* keep whatever it is as is */
+    if (!r->keep_extra)
+        return MC_OK;
+    if (!*xs && !(*xs = xsection(r, ytag)))
+        return nomem(r);
+    return keep(r, *xs, t);
+}
+
+/* Does a palette (block_states/biomes compound, or a 1.13-1.17 Palette)
+ * name something the registry lacks? Only asked of palettes just read, so
+ * the cache answers. */
+static bool unknown_here(reader *r, const mc_nbt_tag *t, bool biomes)
+{
+    if (!t)
+        return false;
+    const mc_nbt_tag *pal = mc_nbt_tag_type(t) == MC_NBT_LIST ? t : mc_nbt_get(t, "palette");
+    for (mc_nbt_tag *e = mc_nbt_first(pal); e; e = mc_nbt_next(e)) {
+        uint32_t id;
+        if (biomes) {
+            const char *s;
+            size_t l;
+            if (mc_nbt_get_string(e, &s, &l) == MC_OK && mc__cache_biome(r->cache, r->reg, s, l, &id) == MC_ERR_NOT_FOUND)
+                return true;
+        } else if (mc__cache_block(r->cache, r->reg, e, &id, NULL) == MC_ERR_NOT_FOUND) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Reads one section compound whose Y is inside the column. */
+static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag *ytag, int32_t y,
+                              mc__chunk_era era, mc_bits_layout layout, bool *air_with_data)
+{
+    mc_section *s = mc_column_section(r->col, y);
+    mc_nbt_tag *xs = NULL;
+    const mc_nbt_tag *pal = NULL, *states = NULL, *bs = NULL, *bio = NULL;
+    bool legacy = false;
+    mc_status st = MC_OK;
+    uint32_t *unknown = r->info ? &r->info->unknown_states : NULL;
+    uint32_t unk0 = unknown ? *unknown : 0;
+    uint32_t unkb0 = r->info ? r->info->unknown_biomes : 0;
+    for (mc_nbt_tag *t = mc_nbt_first(sec); t && st == MC_OK; t = mc_nbt_next(t)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        if (kl == 1 && k[0] == 'Y')
+            continue;
+        if (era == MC__ERA_MODERN && KEY_IS(t, "block_states")) {
+            bs = t;
+        } else if (era == MC__ERA_MODERN && KEY_IS(t, "biomes")) {
+            bio = t;
+        } else if (era == MC__ERA_FLAT && KEY_IS(t, "Palette")) {
+            pal = t;
+        } else if (era == MC__ERA_FLAT && KEY_IS(t, "BlockStates")) {
+            states = t;
+        } else if (era == MC__ERA_LEGACY && (KEY_IS(t, "Blocks") || KEY_IS(t, "Data") || KEY_IS(t, "Add"))) {
+            legacy = true;
+        } else if (KEY_IS(t, "BlockLight")) {
+            st = read_light(r, t, s, false, &xs, ytag);
+        } else if (KEY_IS(t, "SkyLight")) {
+            st = read_light(r, t, s, true, &xs, ytag);
+        } else if (r->keep_extra) {
+            if (!xs && !(xs = xsection(r, ytag)))
+                return nomem(r);
+            st = keep(r, xs, t);
+        }
+    }
+    if (st != MC_OK)
+        return st;
+    bool lenient = !r->strict;
+    bool had_blocks = false;
+    if (bs) {
+        mc_container_free(&s->blocks);
+        st = mc_nbt_tag_type(bs) != MC_NBT_COMPOUND
+                 ? mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "block_states is not a compound")
+                 : mc__read_paletted(mc_nbt_get(bs, "palette"), mc_nbt_get(bs, "data"), false, 4,
+                                 MC_BITS_PADDED, r->reg, r->cache, &r->brules, lenient, unknown,
+                                 &s->blocks, r->alloc, r->err);
+        had_blocks = true;
+    } else if (pal) {
+        mc_container_free(&s->blocks);
+        st = mc__read_paletted(pal, states, false, 4, layout, r->reg, r->cache, &r->brules, lenient,
+                           unknown, &s->blocks, r->alloc, r->err);
+        had_blocks = true;
+    } else if (states) {
+        st = mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "BlockStates without Palette");
+    } else if (legacy) {
+        st = read_legacy_blocks(r, sec, s, y);
+        had_blocks = true;
+    }
+    if (st == MC_OK && bio) {
+        mc_container_free(&s->biomes);
+        st = mc_nbt_tag_type(bio) != MC_NBT_COMPOUND
+                 ? mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "biomes is not a compound")
+                 : mc__read_paletted(mc_nbt_get(bio, "palette"), mc_nbt_get(bio, "data"), true, 0,
+                                 MC_BITS_PADDED, r->reg, r->cache, &r->mrules, lenient,
+                                 r->info ? &r->info->unknown_biomes : NULL, &s->biomes, r->alloc, r->err);
+    }
+    if (st != MC_OK) {
+        /* prefix the section to the message */
+        if (r->err) {
+            char m[MC_ERROR_MESSAGE_MAX];
+            snprintf(m, sizeof m, "%s", r->err->message);
+            mc_error_set(r->err, r->err->status, SIZE_MAX, "chunk nbt: section Y=%d: %s", (int)y, m);
+        }
+        return st;
+    }
+    if (r->info && (*unknown != unk0 || r->info->unknown_biomes != unkb0)) {
+        warn(r, "section Y=%d: %u unknown block states / %u biomes read as air / biome 0 (original kept)",
+             (int)y, *unknown - unk0, r->info->unknown_biomes - unkb0);
+    }
+    if (r->keep_extra && (unknown_here(r, bs ? bs : pal, false) || unknown_here(r, bio, true))) {
+        /* states or biomes the registry lacks: the original block data
+         * stays in the extra NBT; the writer uses it while the model's
+         * container still holds what was read */
+        if (!xs && !(xs = xsection(r, ytag)))
+            return nomem(r);
+        const mc_nbt_tag *raw[3] = {bs ? bs : pal, bs ? NULL : states, bio};
+        for (int i = 0; i < 3; i++)
+            if (raw[i] && (st = keep(r, xs, raw[i])) != MC_OK)
+                return st;
+    }
+    if (!had_blocks && !xs && !s->block_light && !s->sky_light && r->keep_extra &&
+        !(r->opt && (r->opt->flags & MC_CHUNKNBT_NO_LIGHT))) {
+        /* a section stored with nothing in it: remember that it was there */
+        if (!xsection(r, ytag))
+            return nomem(r);
+    }
+    if (had_blocks) {
+        mc_section_recount(s, r->reg);
+        if (r->info)
+            r->info->sections_read++;
+        *air_with_data = s->blocks.kind == MC_CONTAINER_SINGLE && s->blocks.value == r->air;
+    }
+    return MC_OK;
+}
+
+/* ------------------------------------------------------- column ranges */
+
+static bool section_y(const mc_nbt_tag *sec, int32_t *y)
+{
+    int64_t v;
+    if (mc_nbt_get_integer(mc_nbt_get(sec, "Y"), &v) != MC_OK || v < INT32_MIN / 32 || v > INT32_MAX / 32)
+        return false;
+    *y = (int32_t)v;
+    return true;
+}
+
+static bool has_block_data(const mc_nbt_tag *sec, mc__chunk_era era)
+{
+    if (era == MC__ERA_MODERN)
+        return mc_nbt_get(sec, "block_states") != NULL;
+    if (era == MC__ERA_FLAT)
+        return mc_nbt_get(sec, "Palette") != NULL;
+    return mc_nbt_get(sec, "Blocks") != NULL;
+}
+
+/* ------------------------------------------------------------- biomes */
+
+/* Pre-1.15 2D biomes (byte[256] or int[256], index z*16+x) -> cells: each
+ * 4x4 cell takes the column at its centre (2, 2). The original array stays
+ * in the extra NBT for the writer. */
+static mc_status biomes_2d(reader *r, const mc_nbt_array *a)
+{
+    uint32_t limit = 1u << r->mrules.direct_bits;
+    uint32_t cells[16];
+    for (unsigned cz = 0; cz < 4; cz++)
+        for (unsigned cx = 0; cx < 4; cx++) {
+            size_t i = (size_t)(cz * 4 + 2) * 16 + cx * 4 + 2;
+            uint32_t v = a->elem_size == 1 ? a->data[i] : (uint32_t)mc_nbt_array_i32(a, i);
+            cells[cz * 4 + cx] = v < limit ? v : 0;
+        }
+    uint32_t vals[64];
+    for (unsigned i = 0; i < 64; i++)
+        vals[i] = cells[i & 15];
+    for (uint32_t k = 0; k < mc_column_section_count(r->col); k++) {
+        mc_section *s = mc_column_section_at(r->col, k);
+        if (mc_container_set_all(&s->biomes, vals) != MC_OK)
+            return nomem(r);
+    }
+    return MC_OK;
+}
+
+/* 1.15-1.17 3D biomes int[64 * sections], index y<<4|z<<2|x in cells from
+ * the column's bottom. False when they do not fit the model (kept raw). */
+static bool biomes_3d(reader *r, const mc_nbt_array *a, mc_status *st)
+{
+    uint32_t count = mc_column_section_count(r->col);
+    *st = MC_OK;
+    if (a->count != (size_t)count * 64)
+        return false;
+    uint32_t limit = 1u << r->mrules.direct_bits;
+    for (size_t i = 0; i < a->count; i++)
+        if ((uint32_t)mc_nbt_array_i32(a, i) >= limit)
+            return false;
+    uint32_t vals[64];
+    for (uint32_t k = 0; k < count; k++) {
+        for (unsigned i = 0; i < 64; i++)
+            vals[i] = (uint32_t)mc_nbt_array_i32(a, (size_t)k * 64 + i);
+        if (mc_container_set_all(&mc_column_section_at(r->col, k)->biomes, vals) != MC_OK) {
+            *st = nomem(r);
+            return true;
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ the chunk */
+
+static mc_status read_heightmaps(reader *r, const mc_nbt_tag *hms, mc_bits_layout layout)
+{
+    mc_nbt_tag *xh = NULL;
+    if (r->keep_extra) {
+        xh = mc_nbt_put_compound(r->xdoc, r->xlevel, "Heightmaps");
+        if (!xh)
+            return nomem(r);
+    }
+    if (mc_nbt_tag_type(hms) != MC_NBT_COMPOUND) {
+        /* not a compound: keep it as it is */
+        if (r->keep_extra) {
+            mc_nbt_remove(r->xlevel, "Heightmaps", 10);
+            return keep(r, r->xlevel, hms);
+        }
+        return MC_OK;
+    }
+    for (mc_nbt_tag *t = mc_nbt_first(hms); t; t = mc_nbt_next(t)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        mc_heightmap_type type;
+        mc_nbt_array a;
+        bool ok = false;
+        if (mc_heightmap_from_name(k, kl, &type) &&
+            mc_nbt_get_array(t, MC_NBT_LONG_ARRAY, &a) == MC_OK && a.order == MC_NBT_ORDER_BE &&
+            !mc_column_has_heightmap(r->col, type)) {
+            mc_error e;
+            ok = mc_column_heightmap_from_be(r->col, type, a.data, a.count, layout, &e) == MC_OK;
+            if (ok) {
+                /* only if writing it back gives the same longs (padding bits) */
+                uint8_t back[8 * 64];
+                if (a.count <= 64 && mc_column_heightmap_write_be(r->col, type, layout, back) == MC_OK &&
+                    memcmp(back, a.data, a.count * 8) != 0)
+                    ok = false;
+                if (!ok)
+                    mc_column_heightmap_remove(r->col, type);
+            } else {
+                warn(r, "heightmap %.*s: %s (kept as is)", (int)kl, k, e.message);
+            }
+        }
+        if (!ok && r->keep_extra) {
+            mc_status st = keep(r, xh, t);
+            if (st != MC_OK)
+                return st;
+        }
+    }
+    return MC_OK;
+}
+
+static mc_status read_block_entities(reader *r, const mc_nbt_tag *list)
+{
+    if (!r->keep_extra)
+        return MC_OK;
+    bool ok = mc_nbt_tag_type(list) == MC_NBT_LIST &&
+              (mc_nbt_list_type(list) == MC_NBT_COMPOUND || mc_nbt_count(list) == 0) &&
+              (mc_nbt_count(list) > 0 || mc_nbt_list_type(list) == MC_NBT_END);
+    for (mc_nbt_tag *e = ok ? mc_nbt_first(list) : NULL; e && ok; e = mc_nbt_next(e)) {
+        int32_t x, y, z;
+        if (mc_nbt_get_int(mc_nbt_get(e, "x"), &x) != MC_OK || mc_nbt_get_int(mc_nbt_get(e, "y"), &y) != MC_OK ||
+            mc_nbt_get_int(mc_nbt_get(e, "z"), &z) != MC_OK || mc_column_block_entity(r->col, x, y, z)) {
+            ok = false;
+            break;
+        }
+        if (mc_column_put_block_entity(r->col, x, y, z, e) != MC_OK)
+            return nomem(r);
+    }
+    if (ok && mc_nbt_count(list) == 0)
+        return keep(r, r->xlevel, list); /* an empty list: only its presence matters */
+    if (!ok) {
+        /* entries without a position, duplicates, another list type: keep
+         * the list itself for the writer */
+        warn(r, "block entity list kept as is (entries without a unique x/y/z)");
+        return keep(r, r->xlevel, list);
+    }
+    return MC_OK;
+}
+
+static mc_status add_int_list(reader *r, mc_nbt_tag *dst, const char *key, const int32_t *v, size_t n)
+{
+    return mc_nbt_put_int_array(r->xdoc, dst, key, v, n) == MC_OK ? MC_OK : nomem(r);
+}
+
+mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options *opt, mc_column **out,
+                              mc_chunknbt_info *info, mc_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!out)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: no output");
+    if (mc_nbt_tag_type(root) != MC_NBT_COMPOUND)
+        return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: the root is not a compound");
+    reader r;
+    memset(&r, 0, sizeof r);
+    r.opt = opt;
+    r.err = err;
+    r.info = info;
+    if (info)
+        memset(info, 0, sizeof *info);
+    r.strict = opt && (opt->flags & MC_CHUNKNBT_STRICT);
+    r.alloc = opt ? opt->alloc : NULL;
+    r.keep_extra = !(opt && (opt->flags & MC_CHUNKNBT_NO_EXTRA));
+    r.dv = mc_chunknbt_data_version(root);
+    if (info)
+        info->data_version = r.dv;
+
+    const mc_nbt_tag *level = mc_nbt_get(root, "Level");
+    bool wrapped = mc_nbt_tag_type(level) == MC_NBT_COMPOUND;
+    if (!wrapped)
+        level = root;
+    mc__chunk_era era = mc__era_of(r.dv);
+    /* the structure decides where the DataVersion is not enough (a newer
+     * or a hand-made chunk): sections tell their own shape */
+    const mc_nbt_tag *sections = mc_nbt_get(level, wrapped ? "Sections" : "sections");
+    if (!sections)
+        sections = mc_nbt_get(level, wrapped ? "sections" : "Sections");
+    if (mc_nbt_tag_type(sections) == MC_NBT_LIST) {
+        for (mc_nbt_tag *s = mc_nbt_first(sections); s; s = mc_nbt_next(s)) {
+            if (mc_nbt_get(s, "block_states")) { era = MC__ERA_MODERN; break; }
+            if (mc_nbt_get(s, "Palette")) { era = MC__ERA_FLAT; break; }
+            if (mc_nbt_get(s, "Blocks")) { era = MC__ERA_LEGACY; break; }
+        }
+    } else if (sections) {
+        /* not a terrain chunk (poi files keep a compound here): the model
+         * gets no sections from it, the extra NBT keeps it */
+        if (r.strict)
+            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: sections is not a list");
+        sections = NULL;
+    }
+    r.sections_key = sections ? (KEY_IS(sections, "Sections") ? "Sections" : "sections")
+                              : (wrapped ? "Sections" : "sections");
+
+    r.reg = opt && opt->registry ? opt->registry : mc_chunknbt_registry_for(r.dv);
+    if (!r.reg)
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "chunk nbt: no registry for DataVersion %d", (int)r.dv);
+    int32_t newest = newest_known_dv();
+    if (r.dv > newest) {
+        if (info)
+            info->newer_than_known = true;
+        warn(&r, "DataVersion %d is newer than every known one (%d): read with the newest rules", (int)r.dv,
+             (int)newest);
+    }
+    r.brules = mc__block_rules(r.reg);
+    r.mrules = mc__biome_rules(r.reg);
+    r.air = mc_registry_air(r.reg);
+    mc_chunknbt_cache *own_cache = NULL;
+    r.cache = opt ? opt->cache : NULL;
+    if (!r.cache && !(r.cache = own_cache = mc_chunknbt_cache_new(opt ? opt->alloc : NULL)))
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+
+    mc_status st = MC_OK;
+    int64_t xv = 0, zv = 0;
+    if (mc_nbt_get_integer(mc_nbt_get(level, "xPos"), &xv) != MC_OK ||
+        mc_nbt_get_integer(mc_nbt_get(level, "zPos"), &zv) != MC_OK) {
+        if (r.strict) {
+            st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: no int xPos/zPos");
+            goto done;
+        }
+        warn(&r, "no xPos/zPos: chunk placed at 0, 0");
+    }
+    mc_bits_layout layout = r.dv >= MC_CHUNKNBT_DV_PADDED ? MC_BITS_PADDED : MC_BITS_SPANNING;
+    if (era == MC__ERA_MODERN)
+        layout = MC_BITS_PADDED;
+
+    /* the column's range */
+    int32_t min_sec = 0;
+    uint32_t count = 16;
+    const mc_nbt_tag *biomes_tag = era == MC__ERA_MODERN ? NULL : mc_nbt_get(level, "Biomes");
+    mc_nbt_array biomes_arr = {0};
+    bool have_biomes_arr = biomes_tag && (mc_nbt_get_array(biomes_tag, MC_NBT_INT_ARRAY, &biomes_arr) == MC_OK ||
+                                          mc_nbt_get_array(biomes_tag, MC_NBT_BYTE_ARRAY, &biomes_arr) == MC_OK);
+    if (opt && opt->section_count) {
+        min_sec = opt->min_section;
+        count = opt->section_count;
+    } else {
+        int32_t lo = INT32_MAX, hi = INT32_MIN, any_lo = INT32_MAX;
+        for (mc_nbt_tag *s = sections ? mc_nbt_first(sections) : NULL; s; s = mc_nbt_next(s)) {
+            int32_t y;
+            if (!section_y(s, &y))
+                continue;
+            if (y < any_lo)
+                any_lo = y;
+            if (has_block_data(s, era)) {
+                if (y < lo) lo = y;
+                if (y > hi) hi = y;
+            }
+        }
+        int64_t yp;
+        if (era == MC__ERA_MODERN) {
+            if (mc_nbt_get_integer(mc_nbt_get(level, "yPos"), &yp) == MC_OK && yp > INT32_MIN / 32 && yp < INT32_MAX / 32)
+                min_sec = (int32_t)yp;
+            else
+                min_sec = lo != INT32_MAX ? lo : (any_lo != INT32_MAX ? any_lo + 1 : -4);
+            count = hi >= min_sec && hi != INT32_MIN ? (uint32_t)(hi - min_sec + 1) : 24;
+        } else if (r.dv >= MC_CHUNKNBT_DV_HEIGHT && (lo < 0 || hi > 15 ||
+                   (have_biomes_arr && biomes_arr.elem_size == 4 && biomes_arr.count != 1024))) {
+            /* 1.17 custom heights: the biome array has 64 cells per section */
+            min_sec = lo != INT32_MAX ? lo : 0;
+            if (have_biomes_arr && biomes_arr.elem_size == 4 && biomes_arr.count % 64 == 0 && biomes_arr.count)
+                count = (uint32_t)(biomes_arr.count / 64);
+            else
+                count = hi >= min_sec ? (uint32_t)(hi - min_sec + 1) : 16;
+            if (hi != INT32_MIN && (int64_t)min_sec + count <= hi)
+                count = (uint32_t)(hi - min_sec + 1);
+        }
+    }
+    if (count == 0 || count > 4096) {
+        st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: %u sections", count);
+        goto done;
+    }
+    r.col = mc_column_new(r.reg, (int32_t)xv, (int32_t)zv, min_sec, count, opt ? opt->alloc : NULL);
+    if (!r.col) {
+        st = nomem(&r);
+        goto done;
+    }
+    if (r.keep_extra) {
+        r.xroot = mc_column_extra(r.col);
+        r.xdoc = mc_column_nbt(r.col);
+        if (!r.xroot) {
+            st = nomem(&r);
+            goto done;
+        }
+        if (mc_nbt_put_int(r.xdoc, r.xroot, MC__KEY_SOURCE_DV, r.dv) != MC_OK) {
+            st = nomem(&r);
+            goto done;
+        }
+        r.xlevel = r.xroot;
+        unsigned shape = 0;
+        if (!wrapped && era != MC__ERA_MODERN)
+            shape |= MC__SHAPE_NO_LEVEL;
+        if (!sections)
+            shape |= MC__SHAPE_NO_SECTIONS;
+        if (!mc_nbt_get(level, "xPos") || !mc_nbt_get(level, "zPos"))
+            shape |= MC__SHAPE_NO_POS;
+        if (shape && mc_nbt_put_byte(r.xdoc, r.xroot, MC__KEY_SHAPE, (int8_t)shape) != MC_OK) {
+            st = nomem(&r);
+            goto done;
+        }
+        if (wrapped) {
+            r.xlevel = mc_nbt_put_compound(r.xdoc, r.xroot, "Level");
+            if (!r.xlevel) {
+                st = nomem(&r);
+                goto done;
+            }
+        }
+        /* root keys besides Level (pre-1.18: DataVersion and what mods add) */
+        if (wrapped)
+            for (mc_nbt_tag *t = mc_nbt_first(root); t && st == MC_OK; t = mc_nbt_next(t))
+                if (!KEY_IS(t, "Level"))
+                    st = keep(&r, r.xroot, t);
+    }
+
+    /* sections */
+    int32_t air_secs[64];
+    size_t n_air = 0;
+    for (mc_nbt_tag *s = sections ? mc_nbt_first(sections) : NULL; s && st == MC_OK; s = mc_nbt_next(s)) {
+        int32_t y;
+        const mc_nbt_tag *ytag = mc_nbt_get(s, "Y");
+        if (mc_nbt_tag_type(s) != MC_NBT_COMPOUND || !section_y(s, &y) || !mc_column_section(r.col, y)) {
+            if (r.keep_extra) {
+                if (!ensure_xsections(&r)) {
+                    st = nomem(&r);
+                    break;
+                }
+                mc_nbt_tag *c = mc_nbt_copy(r.xdoc, s);
+                if (!c || mc_nbt_list_attach(r.xdoc, r.xsections, c) != MC_OK)
+                    st = nomem(&r);
+            }
+            continue;
+        }
+        bool air_with_data = false;
+        st = read_section(&r, s, ytag, y, era, layout, &air_with_data);
+        if (st == MC_OK && air_with_data && era != MC__ERA_MODERN && n_air < 64)
+            air_secs[n_air++] = y;
+    }
+    if (st != MC_OK)
+        goto done;
+    if (n_air && r.keep_extra && (st = add_int_list(&r, r.xlevel, MC__KEY_AIR_SECTIONS, air_secs, n_air)) != MC_OK)
+        goto done;
+
+    /* the other chunk keys */
+    bool saw_biomes = false;
+    for (mc_nbt_tag *t = mc_nbt_first(level); t && st == MC_OK; t = mc_nbt_next(t)) {
+        if (t == sections)
+            continue;
+        if (KEY_IS(t, "xPos") || KEY_IS(t, "zPos")) {
+            if (mc_nbt_tag_type(t) == MC_NBT_INT)
+                continue;
+            st = keep(&r, r.xlevel, t); /* another type: the writer cannot know */
+            continue;
+        }
+        if (era == MC__ERA_MODERN && KEY_IS(t, "yPos")) {
+            int64_t yp;
+            if (mc_nbt_tag_type(t) == MC_NBT_INT && mc_nbt_get_integer(t, &yp) == MC_OK &&
+                yp == mc_column_min_section(r.col))
+                continue;
+            st = keep(&r, r.xlevel, t);
+        } else if (KEY_IS(t, "Heightmaps")) {
+            st = read_heightmaps(&r, t, layout);
+        } else if (KEY_IS(t, "block_entities") || KEY_IS(t, "TileEntities")) {
+            st = read_block_entities(&r, t);
+            if (st == MC_OK && r.keep_extra && !mc_nbt_get(r.xlevel, mc_nbt_tag_key(t, NULL)) &&
+                !(era == MC__ERA_MODERN ? KEY_IS(t, "block_entities") : KEY_IS(t, "TileEntities")))
+                st = keep(&r, r.xlevel, t); /* under the other era's name: keep */
+        } else if (era != MC__ERA_MODERN && KEY_IS(t, "Biomes")) {
+            saw_biomes = true;
+            if (have_biomes_arr && biomes_arr.count == 256) {
+                st = biomes_2d(&r, &biomes_arr);
+                if (st == MC_OK)
+                    st = keep(&r, r.xlevel, t); /* 2D: the model holds 4x4 cells only */
+            } else {
+                bool used = false;
+                if (have_biomes_arr && biomes_arr.elem_size == 4)
+                    used = biomes_3d(&r, &biomes_arr, &st);
+                if (!used && st == MC_OK) {
+                    warn(&r, "Biomes of %zu entries does not fit the column: kept as is", mc_nbt_count(t));
+                    st = keep(&r, r.xlevel, t);
+                }
+            }
+        } else {
+            st = keep(&r, r.xlevel, t);
+        }
+    }
+    if (st == MC_OK && era != MC__ERA_MODERN && !saw_biomes && r.keep_extra)
+        st = mc_nbt_put_byte(r.xdoc, r.xlevel, MC__KEY_NO_BIOMES, 1) == MC_OK ? MC_OK : nomem(&r);
+    if (st == MC_OK && info) {
+        const mc_nbt_tag *status = mc_nbt_get(level, "Status");
+        if (mc_nbt_get_string(status, &info->status, &info->status_len) != MC_OK) {
+            info->status = NULL;
+            info->status_len = 0;
+        }
+    }
+
+done:
+    mc_chunknbt_cache_free(own_cache);
+    if (st != MC_OK) {
+        mc_column_free(r.col);
+        return st;
+    }
+    *out = r.col;
+    return MC_OK;
+}
+
+mc_status mc_chunknbt_read(const mc_nbt_tag *root, const mc_chunknbt_options *opt, mc_column **out,
+                           mc_error *err)
+{
+    return mc_chunknbt_read_ex(root, opt, out, NULL, err);
+}
+
+mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len, const mc_chunknbt_options *opt,
+                                 mc_column **out, mc_error *err)
+{
+    if (out)
+        *out = NULL;
+    mc_nbt_doc *doc = mc_nbt_doc_new(opt ? opt->alloc : NULL);
+    if (!doc)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+    mc_status st = mc_nbt_parse(doc, nbt, len, MC_NBT_JAVA, NULL, err);
+    if (st == MC_OK)
+        st = mc_chunknbt_read(mc_nbt_doc_root(doc), opt, out, err);
+    mc_nbt_doc_free(doc);
+    return st;
+}
+
+int32_t mc_chunknbt_column_data_version(mc_column *col)
+{
+    mc_nbt_tag *x = mc_column_extra(col);
+    int32_t dv;
+    if (x && mc_nbt_get_int(mc_nbt_get(x, MC__KEY_SOURCE_DV), &dv) == MC_OK)
+        return dv;
+    /* a column built in memory: the DataVersion of its registry's release */
+    const mc_registry *reg = mc_column_registry(col);
+    int32_t best = 0;
+    for (size_t i = 0; i < mc_java_version_count(); i++) {
+        mc_version_info vi;
+        if (mc_java_version_at(i, &vi) && vi.registry == reg)
+            best = vi.data_version;
+    }
+    return best;
+}

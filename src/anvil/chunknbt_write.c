@@ -1,0 +1,946 @@
+/*
+ * chunknbt_write.c: mc_column -> chunk NBT of a chosen DataVersion.
+ *
+ * The writer builds the tree the game would write for the target version
+ * from the model, then lays the column's extra NBT (what the reader could
+ * not interpret) back into its places. Extras are only carried within one
+ * format era (1.8-1.12, 1.13-1.17, 1.18+), because their keys and meaning
+ * change at the era boundaries; across eras they are dropped and listed in
+ * the report, and the writer adds the keys a chunk of the target era needs
+ * (Status, LastUpdate, ...) instead.
+ *
+ * Palettes: an indirect container whose palette the game would keep is
+ * written in its own order with its own indices (1.13-1.17: always, unused
+ * entries included, as the game's section palette is written as it is in
+ * memory; 1.18+: when every entry is used, since the game writes a
+ * compacted palette in first-occurrence order). Anything else, and every
+ * container whose ids were translated to another registry, is written with
+ * a palette built in first-occurrence order, which is what the game does.
+ */
+#include "anvil/chunknbt_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct writer {
+    const mc_column *col;
+    const mc_registry *sreg, *treg;
+    const uint32_t *map;     /* sreg -> treg, NULL when the same */
+    uint32_t map_count;
+    int32_t sdv, tdv;
+    mc__chunk_era sera, tera;
+    bool carry;              /* extras are carried (same era) */
+    mc_nbt_doc *doc;
+    mc_chunknbt_report *rep;
+    mc_error *err;
+    const mc_nbt_tag *xroot, *xlevel, *xsections;
+    uint32_t tair;
+    int32_t tmin, tcount;    /* the target's section range */
+    uint32_t *bmap;          /* biome map sreg -> treg (lazily) */
+    size_t bmap_n;
+    uint32_t *seen;          /* source states already reported */
+    size_t seen_n, seen_cap;
+    uint32_t *vals, *idx;    /* scratch, 4096 each */
+    mc_chunknbt_cache *cache; /* for re-reading kept raw palettes */
+    uint8_t *be;             /* scratch longs */
+} writer;
+
+static void report(writer *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void report(writer *w, const char *fmt, ...)
+{
+    mc_chunknbt_report *r = w->rep;
+    if (!r)
+        return;
+    size_t room = sizeof r->text - r->text_len;
+    if (room < 5)
+        return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n + 2 > room - 4) {
+        memcpy(r->text + r->text_len, "...", 4);
+        r->text_len = sizeof r->text - 1;
+        return;
+    }
+    memcpy(r->text + r->text_len, line, (size_t)n);
+    r->text_len += (size_t)n;
+    r->text[r->text_len++] = '\n';
+    r->text[r->text_len] = '\0';
+}
+
+static mc_status nomem(writer *w)
+{
+    return mc_error_set(w->err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+}
+
+static bool is_bookkeeping(const mc_nbt_tag *t)
+{
+    size_t l;
+    const char *k = mc_nbt_tag_key(t, &l);
+    return l >= sizeof MC__KEY_PREFIX - 1 && memcmp(k, MC__KEY_PREFIX, sizeof MC__KEY_PREFIX - 1) == 0;
+}
+
+/* ------------------------------------------------------------- states */
+
+static bool seen_state(writer *w, uint32_t s)
+{
+    for (size_t i = 0; i < w->seen_n; i++)
+        if (w->seen[i] == s)
+            return true;
+    if (w->seen_n == w->seen_cap) {
+        size_t cap = w->seen_cap ? w->seen_cap * 2 : 64;
+        uint32_t *n = realloc(w->seen, cap * sizeof *n);
+        if (!n)
+            return true;
+        w->seen = n;
+        w->seen_cap = cap;
+    }
+    w->seen[w->seen_n++] = s;
+    return false;
+}
+
+static uint32_t tstate(writer *w, uint32_t s)
+{
+    if (!w->map)
+        return s;
+    uint32_t t = mc_registry_map_apply(w->map, w->map_count, s, w->tair);
+    if (w->rep && !seen_state(w, s)) {
+        unsigned how = 0;
+        mc_registry_translate_state(w->sreg, w->treg, s, &how);
+        if (how & (MC_TRANSLATE_PROP_DROPPED | MC_TRANSLATE_VALUE_DEFAULTED | MC_TRANSLATE_ANCESTOR |
+                   MC_TRANSLATE_AIR)) {
+            char a[256], b[256];
+            if (!mc_registry_format_state(w->sreg, s, a, sizeof a, MC_FORMAT_SORTED))
+                snprintf(a, sizeof a, "#%u", s);
+            if (!mc_registry_format_state(w->treg, t, b, sizeof b, MC_FORMAT_SORTED))
+                snprintf(b, sizeof b, "#%u", t);
+            w->rep->dropped |= MC_CHUNKNBT_DROP_STATES;
+            w->rep->states_inexact++;
+            if (how & MC_TRANSLATE_AIR)
+                w->rep->states_to_air++;
+            report(w, "state %s -> %s (%s)", a, b,
+                   how & MC_TRANSLATE_AIR ? "no counterpart" :
+                   how & MC_TRANSLATE_ANCESTOR ? "nearest older block" :
+                   how & MC_TRANSLATE_PROP_DROPPED ? "property dropped" : "value defaulted");
+        }
+    }
+    return t;
+}
+
+static uint32_t tbiome(writer *w, uint32_t b)
+{
+    if (w->sreg == w->treg)
+        return b;
+    if (!w->bmap) {
+        w->bmap_n = 256;
+        if (mc_registry_biome_count(w->sreg) > w->bmap_n)
+            w->bmap_n = mc_registry_biome_count(w->sreg);
+        w->bmap = malloc(w->bmap_n * sizeof *w->bmap);
+        if (!w->bmap)
+            return 0;
+        uint32_t fallback = mc_registry_biome_id(w->treg, "minecraft:plains");
+        if (fallback == MC_STATE_NONE)
+            fallback = 0;
+        for (size_t i = 0; i < w->bmap_n; i++)
+            w->bmap[i] = MC_STATE_NONE;
+        w->bmap[0] = MC_STATE_NONE;
+        (void)fallback;
+    }
+    if (b >= w->bmap_n)
+        return 0;
+    if (w->bmap[b] == MC_STATE_NONE) {
+        const char *name = mc_registry_biome_name(w->sreg, b);
+        uint32_t t = name ? mc_registry_biome_id(w->treg, name) : MC_STATE_NONE;
+        if (t == MC_STATE_NONE) {
+            uint32_t fb = mc_registry_biome_id(w->treg, "minecraft:plains");
+            t = fb == MC_STATE_NONE ? 0 : fb;
+            if (w->rep) {
+                w->rep->dropped |= MC_CHUNKNBT_DROP_BIOMES;
+                w->rep->biomes_inexact++;
+            }
+            report(w, "biome %s -> %s (not in %s)", name ? name : "?", mc_registry_biome_name(w->treg, t),
+                   mc_registry_name(w->treg));
+        }
+        w->bmap[b] = t;
+    }
+    return w->bmap[b];
+}
+
+/* -------------------------------------------------------- containers */
+
+/* First-occurrence palette of mapped values: fills pal/idx, returns n. */
+static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal, uint32_t *idx)
+{
+    /* small open-addressing table: id -> palette index */
+    enum { TB = 8192 };
+    static const uint32_t EMPTY = 0xFFFFFFFFu;
+    uint32_t keys[TB], slots[TB];
+    memset(keys, 0xFF, sizeof keys);
+    size_t n = 0;
+    uint32_t last = EMPTY, last_i = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t v = vals[i];
+        if (v == last) {
+            idx[i] = last_i;
+            continue;
+        }
+        uint32_t h = (v * 2654435761u) & (TB - 1);
+        while (keys[h] != EMPTY && keys[h] != v)
+            h = (h + 1) & (TB - 1);
+        if (keys[h] == EMPTY) {
+            keys[h] = v;
+            slots[h] = (uint32_t)n;
+            pal[n++] = v;
+        }
+        last = v;
+        last_i = slots[h];
+        idx[i] = last_i;
+    }
+    return n;
+}
+
+static bool all_used(const mc_container *c)
+{
+    uint32_t counts[256];
+    if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256 || !mc_container_histogram(c, counts))
+        return false;
+    for (uint32_t i = 0; i < c->palette_len; i++)
+        if (!counts[i])
+            return false;
+    for (uint32_t i = 0; i < c->palette_len; i++)
+        for (uint32_t j = i + 1; j < c->palette_len; j++)
+            if (c->palette[i] == c->palette[j])
+                return false;
+    return true;
+}
+
+/* Palette entry {Name, Properties?} of a target state. */
+static mc_status put_block_entry(writer *w, mc_nbt_tag *list, uint32_t state)
+{
+    const char *name = mc_registry_state_name(w->treg, state);
+    if (!name) {
+        state = w->tair;
+        name = mc_registry_state_name(w->treg, state);
+        if (!name)
+            name = "minecraft:air";
+    }
+    mc_nbt_tag *e = mc_nbt_list_append(w->doc, list, MC_NBT_COMPOUND);
+    if (!e || mc_nbt_put_string(w->doc, e, "Name", name, strlen(name)) != MC_OK)
+        return nomem(w);
+    unsigned np = mc_registry_state_prop_count(w->treg, state);
+    if (np) {
+        mc_nbt_tag *p = mc_nbt_put_compound(w->doc, e, "Properties");
+        if (!p)
+            return nomem(w);
+        for (unsigned i = 0; i < np; i++) {
+            const char *k, *v;
+            if (mc_registry_state_prop(w->treg, state, i, &k, &v) &&
+                mc_nbt_put_string(w->doc, p, k, v, strlen(v)) != MC_OK)
+                return nomem(w);
+        }
+    }
+    return MC_OK;
+}
+
+static mc_status put_longs(writer *w, mc_nbt_tag *parent, const char *key, const uint8_t *be, size_t n)
+{
+    mc_nbt_tag *t = mc_nbt_put(w->doc, parent, key, strlen(key), MC_NBT_LONG_ARRAY);
+    if (!t || mc_nbt_set_long_array_be(w->doc, t, be, n) != MC_OK)
+        return nomem(w);
+    return MC_OK;
+}
+
+/* Writes a block or biome container as palette + packed data.
+ *   blocks: palette list of {Name, Properties} at pal_key, data at data_key;
+ *   biomes: palette list of strings.
+ * min_bits 4 (blocks) or 0 (biomes); always_data: 1.13-1.17 write the longs
+ * even for one entry. */
+static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container *c, bool biomes,
+                              const char *pal_key, const char *data_key, unsigned min_bits,
+                              mc_bits_layout layout, bool always_data, bool keep_unused)
+{
+    uint32_t pal_buf[4096];
+    const uint32_t *pal;
+    size_t n;
+    bool direct_idx = false; /* indices straight from the container */
+    bool translated = biomes ? w->sreg != w->treg : w->map != NULL;
+    if (c->kind == MC_CONTAINER_SINGLE) {
+        pal_buf[0] = biomes ? tbiome(w, c->value) : tstate(w, c->value);
+        pal = pal_buf;
+        n = 1;
+        memset(w->idx, 0, 4096 * sizeof *w->idx);
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && (keep_unused || all_used(c))) {
+        pal = c->palette;
+        n = c->palette_len;
+        direct_idx = true;
+    } else {
+        size_t size = c->rules.size;
+        mc_container_get_all(c, w->vals);
+        for (size_t i = 0; i < size; i++)
+            w->vals[i] = biomes ? tbiome(w, w->vals[i]) : tstate(w, w->vals[i]);
+        n = first_occurrence(w->vals, size, pal_buf, w->idx);
+        pal = pal_buf;
+    }
+    mc_nbt_tag *list = mc_nbt_put_list(w->doc, parent, pal_key, biomes ? MC_NBT_STRING : MC_NBT_COMPOUND);
+    if (!list)
+        return nomem(w);
+    for (size_t i = 0; i < n; i++) {
+        if (biomes) {
+            const char *nm = mc_registry_biome_name(w->treg, pal[i]);
+            if (!nm)
+                nm = "minecraft:plains";
+            mc_nbt_tag *s = mc_nbt_list_append(w->doc, list, MC_NBT_STRING);
+            if (!s || mc_nbt_set_string(w->doc, s, nm, strlen(nm)) != MC_OK)
+                return nomem(w);
+        } else {
+            mc_status st = put_block_entry(w, list, pal[i]);
+            if (st != MC_OK)
+                return st;
+        }
+    }
+    if (n == 1 && !always_data)
+        return MC_OK;
+    unsigned bits = mc_bits_ceil_log2(n);
+    if (bits < min_bits)
+        bits = min_bits;
+    if (bits == 0)
+        bits = 1;
+    size_t size = c->rules.size;
+    size_t nl = mc_bits_longs(size, bits, layout);
+    if (direct_idx) {
+        if (mc_container_write_be(c, bits, layout, MC_WRITE_INDICES, w->be) != MC_OK)
+            return mc_error_set(w->err, MC_ERR_RANGE, SIZE_MAX, "chunk nbt: palette indices do not fit %u bits", bits);
+    } else {
+        mc_bits_pack_be_u32(w->idx, size, bits, layout, w->be);
+    }
+    return put_longs(w, parent, data_key, w->be, nl);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static const mc_nbt_tag *xsection_for(writer *w, int32_t y, const mc_nbt_tag *after)
+{
+    (void)after;
+    for (mc_nbt_tag *e = mc_nbt_first(w->xsections); e; e = mc_nbt_next(e)) {
+        int64_t v;
+        if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK && v == y)
+            return e;
+    }
+    return NULL;
+}
+
+static bool in_air_list(writer *w, int32_t y)
+{
+    mc_nbt_array a;
+    if (!w->carry || mc_nbt_get_array(mc_nbt_get(w->xlevel, MC__KEY_AIR_SECTIONS), MC_NBT_INT_ARRAY, &a) != MC_OK)
+        return false;
+    for (size_t i = 0; i < a.count; i++)
+        if (mc_nbt_array_i32(&a, i) == y)
+            return true;
+    return false;
+}
+
+static mc_status copy_keys(writer *w, mc_nbt_tag *dst, const mc_nbt_tag *src)
+{
+    for (mc_nbt_tag *t = mc_nbt_first(src); t; t = mc_nbt_next(t)) {
+        if (is_bookkeeping(t))
+            continue;
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        mc_nbt_tag *c = mc_nbt_copy(w->doc, t);
+        if (!c || mc_nbt_attach(w->doc, dst, k, kl, c) != MC_OK)
+            return nomem(w);
+    }
+    return MC_OK;
+}
+
+static bool section_is_air(const writer *w, const mc_section *s)
+{
+    return s->blocks.kind == MC_CONTAINER_SINGLE &&
+           (s->blocks.value == mc_registry_air(w->sreg) ||
+            (mc_registry_state_flags(w->sreg, s->blocks.value) & MC_STATE_AIR));
+}
+
+/* ------------------------------------------------------------ sections */
+
+static mc_status put_light(writer *w, mc_nbt_tag *sec, const mc_section *s, bool fill)
+{
+    if (s->block_light) {
+        if (mc_nbt_put_byte_array(w->doc, sec, "BlockLight", (const int8_t *)s->block_light, MC_LIGHT_BYTES) != MC_OK)
+            return nomem(w);
+    } else if (fill) {
+        int8_t z[MC_LIGHT_BYTES];
+        memset(z, 0, sizeof z);
+        if (mc_nbt_put_byte_array(w->doc, sec, "BlockLight", z, MC_LIGHT_BYTES) != MC_OK)
+            return nomem(w);
+    }
+    if (s->sky_light) {
+        if (mc_nbt_put_byte_array(w->doc, sec, "SkyLight", (const int8_t *)s->sky_light, MC_LIGHT_BYTES) != MC_OK)
+            return nomem(w);
+    } else if (fill) {
+        int8_t f[MC_LIGHT_BYTES];
+        memset(f, 0xFF, sizeof f);
+        if (mc_nbt_put_byte_array(w->doc, sec, "SkyLight", f, MC_LIGHT_BYTES) != MC_OK)
+            return nomem(w);
+    }
+    return MC_OK;
+}
+
+static mc_status put_legacy_blocks(writer *w, mc_nbt_tag *sec, const mc_section *s)
+{
+    mc_container_get_all(&s->blocks, w->vals);
+    int8_t blocks[4096], data[2048], add[2048];
+    memset(data, 0, sizeof data);
+    memset(add, 0, sizeof add);
+    bool need_add = false;
+    for (unsigned i = 0; i < 4096; i++) {
+        uint32_t v = tstate(w, w->vals[i]);
+        uint32_t id = v >> 4, meta = v & 15;
+        blocks[i] = (int8_t)(id & 0xFF);
+        data[i >> 1] = (int8_t)(data[i >> 1] | (int8_t)(meta << ((i & 1) * 4)));
+        if (id > 255) {
+            need_add = true;
+            add[i >> 1] = (int8_t)(add[i >> 1] | (int8_t)(((id >> 8) & 15) << ((i & 1) * 4)));
+        }
+    }
+    if (mc_nbt_put_byte_array(w->doc, sec, "Blocks", blocks, 4096) != MC_OK ||
+        (need_add && mc_nbt_put_byte_array(w->doc, sec, "Add", add, 2048) != MC_OK) ||
+        mc_nbt_put_byte_array(w->doc, sec, "Data", data, 2048) != MC_OK)
+        return nomem(w);
+    return MC_OK;
+}
+
+/* A section whose palette named states (or biomes) the registry lacks kept
+ * its original block data in the extras. Use it when the model's container
+ * still reads the same (nothing was edited) and no translation happens. */
+static bool keep_raw(writer *w, const mc_nbt_tag *xs, const mc_section *s, bool biomes, int32_t y)
+{
+    const mc_nbt_tag *pal, *data;
+    if (w->tera == MC__ERA_MODERN) {
+        const mc_nbt_tag *c = mc_nbt_get(xs, biomes ? "biomes" : "block_states");
+        pal = mc_nbt_get(c, "palette");
+        data = mc_nbt_get(c, "data");
+    } else {
+        pal = mc_nbt_get(xs, "Palette");
+        data = mc_nbt_get(xs, "BlockStates");
+    }
+    if (!pal)
+        return false;
+    bool same = false;
+    if (w->sreg == w->treg && w->tdv == w->sdv) {
+        if (!w->cache)
+            w->cache = mc_chunknbt_cache_new(NULL);
+        const mc_container *model = biomes ? &s->biomes : &s->blocks;
+        mc_container tmp;
+        mc_container_rules rules = model->rules;
+        if (w->cache &&
+            mc__read_paletted(pal, data, biomes, biomes ? 0 : 4,
+                              w->tdv >= MC_CHUNKNBT_DV_PADDED ? MC_BITS_PADDED : MC_BITS_SPANNING, w->sreg,
+                              w->cache, &rules, true, NULL, &tmp, NULL, NULL) == MC_OK) {
+            same = mc_container_equal(&tmp, model);
+            mc_container_free(&tmp);
+        }
+    }
+    if (!same)
+        report(w, "section Y=%d: %s unknown to the registry not written (the section changed)", (int)y,
+               biomes ? "biomes" : "block states");
+    return same;
+}
+
+static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_section *s,
+                             const mc_nbt_tag *xs)
+{
+    bool blocks_out;
+    if (w->tera == MC__ERA_MODERN)
+        blocks_out = true;
+    else
+        blocks_out = !section_is_air(w, s) || in_air_list(w, y);
+    bool light = s->block_light || s->sky_light;
+    if (w->tera == MC__ERA_LEGACY && !blocks_out && !xs)
+        return MC_OK; /* 1.8-1.12 never store an empty section */
+    if (!blocks_out && !light && !xs)
+        return MC_OK;
+    mc_nbt_tag *sec = mc_nbt_list_append(w->doc, list, MC_NBT_COMPOUND);
+    if (!sec)
+        return nomem(w);
+    mc_status st = MC_OK;
+    if (xs)
+        st = copy_keys(w, sec, xs);
+    if (st == MC_OK && mc_nbt_put_byte(w->doc, sec, "Y", (int8_t)y) != MC_OK)
+        st = nomem(w);
+    if (st != MC_OK)
+        return st;
+    bool raw_blocks = xs && keep_raw(w, xs, s, false, y);
+    bool raw_biomes = xs && w->tera == MC__ERA_MODERN && keep_raw(w, xs, s, true, y);
+    if (w->tera == MC__ERA_MODERN) {
+        /* 1.18+ disk: blocks max(4, ceil(log2 n)) bits, biomes ceil(log2 n), no data for one entry */
+        if (!raw_blocks) {
+            mc_nbt_tag *bs = mc_nbt_put_compound(w->doc, sec, "block_states");
+            st = bs ? put_paletted(w, bs, &s->blocks, false, "palette", "data", 4, MC_BITS_PADDED, false, false)
+                    : nomem(w);
+        }
+        if (st == MC_OK && !raw_biomes) {
+            mc_nbt_tag *bi = mc_nbt_put_compound(w->doc, sec, "biomes");
+            st = bi ? put_paletted(w, bi, &s->biomes, true, "palette", "data", 0, MC_BITS_PADDED, false, false)
+                    : nomem(w);
+        }
+    } else if (w->tera == MC__ERA_FLAT) {
+        /* 1.13-1.17 disk: max(4, ceil(log2 n)) bits, spanning before 2527 */
+        if (blocks_out && !raw_blocks)
+            st = put_paletted(w, sec, &s->blocks, false, "Palette", "BlockStates", 4,
+                              w->tdv >= MC_CHUNKNBT_DV_PADDED ? MC_BITS_PADDED : MC_BITS_SPANNING, true,
+                              true);
+    } else {
+        st = put_legacy_blocks(w, sec, s);
+    }
+    if (st == MC_OK)
+        st = put_light(w, sec, s, w->tera == MC__ERA_LEGACY && !w->carry);
+    return st;
+}
+
+static mc_status put_sections(writer *w, mc_nbt_tag *parent, const char *key)
+{
+    mc_nbt_tag *list = mc_nbt_put_list(w->doc, parent, key, MC_NBT_END);
+    if (!list)
+        return nomem(w);
+    int32_t cmin = mc_column_min_section(w->col);
+    int32_t cmax = cmin + (int32_t)mc_column_section_count(w->col) - 1;
+    int32_t lo = w->tmin, hi = w->tmin + w->tcount - 1;
+    /* the Ys of extra entries, to merge in order */
+    int64_t xlo = INT64_MAX, xhi = INT64_MIN;
+    for (mc_nbt_tag *e = mc_nbt_first(w->xsections); e; e = mc_nbt_next(e)) {
+        int64_t v;
+        if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK) {
+            if (v < xlo) xlo = v;
+            if (v > xhi) xhi = v;
+        }
+    }
+    int64_t from = lo < xlo ? lo : xlo, to = hi > xhi ? hi : xhi;
+    for (int64_t y = from; y <= to; y++) {
+        const mc_nbt_tag *xs = w->xsections ? xsection_for(w, (int32_t)y, NULL) : NULL;
+        const mc_section *s = y >= lo && y <= hi ? mc_column_section_const(w->col, (int32_t)y) : NULL;
+        mc_status st;
+        if (s) {
+            st = put_section(w, list, (int32_t)y, s, xs);
+        } else if (y >= lo && y <= hi && (w->tera == MC__ERA_MODERN)) {
+            /* the target is taller than the column: an air section */
+            mc_section air;
+            mc_section_init(&air, w->sreg, NULL);
+            st = put_section(w, list, (int32_t)y, &air, xs);
+            mc_section_free(&air);
+        } else if (xs) {
+            mc_nbt_tag *c = mc_nbt_copy(w->doc, xs);
+            st = c && mc_nbt_list_attach(w->doc, list, c) == MC_OK ? MC_OK : nomem(w);
+        } else {
+            st = MC_OK;
+        }
+        if (st != MC_OK)
+            return st;
+    }
+    /* extra entries without a Y go last */
+    for (mc_nbt_tag *e = mc_nbt_first(w->xsections); e; e = mc_nbt_next(e)) {
+        int64_t v;
+        if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK)
+            continue;
+        mc_nbt_tag *c = mc_nbt_copy(w->doc, e);
+        if (!c || mc_nbt_list_attach(w->doc, list, c) != MC_OK)
+            return nomem(w);
+    }
+    /* column sections the target cannot hold */
+    for (int32_t y = cmin; y <= cmax; y++) {
+        if (y >= lo && y <= hi)
+            continue;
+        const mc_section *s = mc_column_section_const(w->col, y);
+        if (!section_is_air(w, s) && w->rep) {
+            w->rep->dropped |= MC_CHUNKNBT_DROP_SECTIONS;
+            w->rep->sections_dropped++;
+            report(w, "section Y=%d (outside the target height %d..%d)", (int)y, (int)lo, (int)hi);
+        }
+    }
+    return MC_OK;
+}
+
+/* ------------------------------------------------------------- biomes */
+
+static int32_t sample_cell_y(const writer *w)
+{
+    /* 2D biomes take the cell at y=64 (sea level), or the column's bottom */
+    int32_t miny = mc_column_min_y(w->col), maxy = miny + (int32_t)mc_column_height(w->col) - 1;
+    int32_t y = 64 >= miny && 64 <= maxy ? 64 : miny;
+    return y >> 2;
+}
+
+static mc_status put_biomes_legacy(writer *w, mc_nbt_tag *level)
+{
+    if (w->carry && mc_nbt_get(w->xlevel, MC__KEY_NO_BIOMES))
+        return MC_OK;
+    bool bytes = w->tdv < MC_CHUNKNBT_DV_FLATTENING;
+    if (w->tdv < MC_CHUNKNBT_DV_BIOMES_3D) {
+        /* carried 2D array of the right shape wins (the model holds 4x4 cells) */
+        const mc_nbt_tag *x = w->carry ? mc_nbt_get(w->xlevel, "Biomes") : NULL;
+        if (x && (w->tdv == w->sdv ||
+                  (mc_nbt_count(x) == 256 && mc_nbt_tag_type(x) == (bytes ? MC_NBT_BYTE_ARRAY : MC_NBT_INT_ARRAY))))
+            return MC_OK; /* copied with the extras */
+        int32_t cy = sample_cell_y(w);
+        int32_t v[256];
+        for (int z = 0; z < 16; z++)
+            for (int x2 = 0; x2 < 16; x2++)
+                v[z * 16 + x2] = (int32_t)tbiome(w, mc_column_get_biome(w->col, x2 >> 2, cy, z >> 2));
+        if (w->rep && mc_column_section_count(w->col) > 1)
+            w->rep->dropped |= MC_CHUNKNBT_DROP_BIOME_RES;
+        if (bytes) {
+            int8_t b[256];
+            for (int i = 0; i < 256; i++)
+                b[i] = (int8_t)(v[i] & 0xFF);
+            return mc_nbt_put_byte_array(w->doc, level, "Biomes", b, 256) == MC_OK ? MC_OK : nomem(w);
+        }
+        return mc_nbt_put_int_array(w->doc, level, "Biomes", v, 256) == MC_OK ? MC_OK : nomem(w);
+    }
+    const mc_nbt_tag *x = w->carry ? mc_nbt_get(w->xlevel, "Biomes") : NULL;
+    if (x)
+        return MC_OK; /* kept as is by the reader (did not fit the model) */
+    size_t n = (size_t)w->tcount * 64;
+    int32_t *v = malloc(n * sizeof *v);
+    if (!v)
+        return nomem(w);
+    int32_t cmin = mc_column_min_section(w->col), cmax = cmin + (int32_t)mc_column_section_count(w->col) - 1;
+    for (int32_t k = 0; k < w->tcount; k++) {
+        int32_t sy = w->tmin + k;
+        if (sy < cmin) sy = cmin;
+        if (sy > cmax) sy = cmax;
+        const mc_section *s = mc_column_section_const(w->col, sy);
+        for (unsigned i = 0; i < 64; i++)
+            v[(size_t)k * 64 + i] = (int32_t)tbiome(w, mc_container_get(&s->biomes, i));
+    }
+    mc_status st = mc_nbt_put_int_array(w->doc, level, "Biomes", v, n) == MC_OK ? MC_OK : nomem(w);
+    free(v);
+    return st;
+}
+
+/* --------------------------------------------------------- heightmaps */
+
+static mc_status put_heightmaps(writer *w, mc_nbt_tag *level)
+{
+    const mc_nbt_tag *xh = w->carry ? mc_nbt_get(w->xlevel, "Heightmaps") : NULL;
+    bool any = false;
+    for (int k = 0; k < MC_HEIGHTMAP_COUNT; k++)
+        any |= mc_column_has_heightmap(w->col, (mc_heightmap_type)k);
+    if (!any && !xh)
+        return MC_OK;
+    if (xh && mc_nbt_tag_type(xh) != MC_NBT_COMPOUND)
+        return MC_OK; /* copied as is with the extras */
+    mc_nbt_tag *h = mc_nbt_put_compound(w->doc, level, "Heightmaps");
+    if (!h)
+        return nomem(w);
+    if (xh) {
+        mc_status st = copy_keys(w, h, xh);
+        if (st != MC_OK)
+            return st;
+    }
+    bool same_range = w->tmin == mc_column_min_section(w->col) &&
+                      (uint32_t)w->tcount == mc_column_section_count(w->col);
+    if (!same_range)
+        return MC_OK; /* values are relative to the column's bottom: the game recomputes */
+    mc_bits_layout layout = w->tdv >= MC_CHUNKNBT_DV_PADDED ? MC_BITS_PADDED : MC_BITS_SPANNING;
+    for (int k = 0; k < MC_HEIGHTMAP_COUNT; k++) {
+        mc_heightmap_type type = (mc_heightmap_type)k;
+        if (!mc_column_has_heightmap(w->col, type))
+            continue;
+        size_t nl = mc_bits_longs(256, mc_column_heightmap_bits(w->col), layout);
+        if (mc_column_heightmap_write_be(w->col, type, layout, w->be) != MC_OK)
+            continue;
+        mc_status st = put_longs(w, h, mc_heightmap_name(type), w->be, nl);
+        if (st != MC_OK)
+            return st;
+    }
+    return MC_OK;
+}
+
+static mc_status put_legacy_heightmap(writer *w, mc_nbt_tag *level)
+{
+    if (w->carry)
+        return MC_OK; /* the original HeightMap (if any) is in the extras */
+    int32_t v[256];
+    for (int i = 0; i < 256; i++) {
+        v[i] = 0;
+        for (int y = 255; y >= 0; y--) {
+            uint32_t s = mc_column_get_block(w->col, i & 15, y, i >> 4);
+            if (!(mc_registry_state_flags(w->sreg, s) & MC_STATE_AIR) && s != mc_registry_air(w->sreg)) {
+                v[i] = y + 1;
+                break;
+            }
+        }
+    }
+    return mc_nbt_put_int_array(w->doc, level, "HeightMap", v, 256) == MC_OK ? MC_OK : nomem(w);
+}
+
+/* ----------------------------------------------------- block entities */
+
+static mc_status put_block_entities(writer *w, mc_nbt_tag *level, const char *key)
+{
+    size_t n = mc_column_block_entity_count(w->col);
+    const mc_nbt_tag *xl = w->carry ? mc_nbt_get(w->xlevel, key) : NULL;
+    if (w->carry && (n == 0 || mc_nbt_count(xl) > 0))
+        return MC_OK; /* the original list (empty, kept as is, or absent) */
+    mc_nbt_tag *list = mc_nbt_put_list(w->doc, level, key, MC_NBT_END);
+    if (!list)
+        return nomem(w);
+    int32_t lo = w->tmin * 16, hi = (w->tmin + w->tcount) * 16;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x, y, z;
+        mc_nbt_tag *t = mc_column_block_entity_at(w->col, i, &x, &y, &z);
+        if (y < lo || y >= hi) {
+            if (w->rep) {
+                w->rep->dropped |= MC_CHUNKNBT_DROP_BLOCK_ENTITIES;
+                w->rep->block_entities_dropped++;
+            }
+            report(w, "block entity at %d %d %d (outside the target height)", (int)x, (int)y, (int)z);
+            continue;
+        }
+        mc_nbt_tag *c = mc_nbt_copy(w->doc, t);
+        if (!c || mc_nbt_list_attach(w->doc, list, c) != MC_OK)
+            return nomem(w);
+    }
+    return MC_OK;
+}
+
+/* ------------------------------------------------------------ extras */
+
+static void report_dropped_extras(writer *w, const mc_nbt_tag *c, const char *prefix)
+{
+    for (mc_nbt_tag *t = mc_nbt_first(c); t; t = mc_nbt_next(t)) {
+        if (is_bookkeeping(t))
+            continue;
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        if ((kl == 5 && !memcmp(k, "Level", 5)) || (kl == 11 && !memcmp(k, "DataVersion", 11)))
+            continue;
+        if (w->rep) {
+            w->rep->dropped |= MC_CHUNKNBT_DROP_EXTRA;
+            w->rep->extra_dropped++;
+        }
+        report(w, "key %s%.*s (%s format era differs)", prefix, (int)kl, k, "the");
+    }
+}
+
+static const char *status_full(int32_t dv)
+{
+    /* 1.13 called a finished chunk "postprocessed"; 1905 renamed it "full";
+     * 3450 namespaced statuses */
+    if (dv < 1905)
+        return "postprocessed";
+    return dv < 3450 ? "full" : "minecraft:full";
+}
+
+static mc_status put_defaults(writer *w, mc_nbt_tag *level)
+{
+    mc_nbt_doc *d = w->doc;
+    bool ok = mc_nbt_put_long(d, level, "LastUpdate", 0) == MC_OK &&
+              mc_nbt_put_long(d, level, "InhabitedTime", 0) == MC_OK;
+    if (w->tera == MC__ERA_LEGACY) {
+        ok = ok && mc_nbt_put_byte(d, level, "TerrainPopulated", 1) == MC_OK &&
+             mc_nbt_put_byte(d, level, "LightPopulated", 1) == MC_OK &&
+             mc_nbt_put_list(d, level, "Entities", MC_NBT_END) != NULL &&
+             mc_nbt_put_list(d, level, "TileTicks", MC_NBT_END) != NULL;
+        if (w->tdv <= 0)
+            ok = ok && mc_nbt_put_byte(d, level, "V", 1) == MC_OK;
+    } else {
+        const char *s = status_full(w->tdv);
+        ok = ok && mc_nbt_put_string(d, level, "Status", s, strlen(s)) == MC_OK;
+        if (w->tdv >= 1934)
+            ok = ok && mc_nbt_put_byte(d, level, "isLightOn", 1) == MC_OK;
+        if (w->tera == MC__ERA_FLAT)
+            ok = ok && mc_nbt_put_list(d, level, "Entities", MC_NBT_END) != NULL;
+    }
+    return ok ? MC_OK : nomem(w);
+}
+
+/* -------------------------------------------------------------- write */
+
+mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_doc *out,
+                            mc_chunknbt_report *dropped, mc_error *err)
+{
+    if (!col || !out)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: write needs a column and a document");
+    mc_column *mcol = (mc_column *)col; /* extra/nbt accessors create lazily */
+    writer w;
+    memset(&w, 0, sizeof w);
+    w.col = col;
+    w.doc = out;
+    w.err = err;
+    w.rep = dropped;
+    if (dropped) {
+        memset(dropped, 0, sizeof *dropped);
+    }
+    w.sreg = mc_column_registry(col);
+    if (!w.sreg)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: the column has no registry");
+    w.sdv = mc_chunknbt_column_data_version(mcol);
+    w.tdv = data_version == MC_CHUNKNBT_OWN_VERSION ? w.sdv : data_version;
+    if (w.tdv < 0)
+        return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "chunk nbt: DataVersion %d", (int)w.tdv);
+    w.treg = mc_chunknbt_registry_for(w.tdv);
+    if (!w.treg)
+        return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "chunk nbt: no registry for DataVersion %d", (int)w.tdv);
+    if (data_version == MC_CHUNKNBT_OWN_VERSION)
+        w.treg = w.sreg;
+    w.sera = mc__era_of(w.sdv);
+    w.tera = mc__era_of(w.tdv);
+    if (mc_registry_state_count(w.sreg) == 4096 && w.sdv >= MC_CHUNKNBT_DV_FLATTENING)
+        w.sera = MC__ERA_LEGACY; /* a legacy registry's column */
+    w.carry = w.sera == w.tera;
+    if (w.treg != w.sreg) {
+        w.map = mc_registry_map(w.sreg, w.treg);
+        w.map_count = mc_registry_state_count(w.sreg);
+        if (!w.map)
+            return nomem(&w);
+    }
+    w.tair = mc_registry_air(w.treg);
+    mc_nbt_tag *x = mc_column_extra(mcol);
+    unsigned shape = 0;
+    if (w.carry) {
+        int8_t sb = 0;
+        if (mc_nbt_get_byte(mc_nbt_get(x, MC__KEY_SHAPE), &sb) == MC_OK)
+            shape = (uint8_t)sb;
+    }
+    w.xroot = x;
+    w.xlevel = w.sera == MC__ERA_MODERN || (shape & MC__SHAPE_NO_LEVEL) ? x : mc_nbt_get(x, "Level");
+    if (!w.carry) {
+        if (x)
+            report_dropped_extras(&w, x, "");
+        if (w.xlevel && w.xlevel != x)
+            report_dropped_extras(&w, w.xlevel, "Level.");
+        w.xroot = w.xlevel = NULL;
+    }
+    /* the target's height */
+    if (w.tera == MC__ERA_MODERN || w.tdv >= MC_CHUNKNBT_DV_HEIGHT) {
+        w.tmin = mc_column_min_section(col);
+        w.tcount = (int32_t)mc_column_section_count(col);
+    } else {
+        w.tmin = 0;
+        w.tcount = 16;
+    }
+    const char *sec_key = w.tera == MC__ERA_MODERN ? "sections" : "Sections";
+    if (w.xlevel) {
+        w.xsections = mc_nbt_get(w.xlevel, sec_key);
+        if (mc_nbt_tag_type(w.xsections) != MC_NBT_LIST)
+            w.xsections = NULL;
+    }
+    w.vals = malloc(4096 * sizeof *w.vals);
+    w.idx = malloc(4096 * sizeof *w.idx);
+    w.be = malloc(8 * 4096);
+    mc_status st = MC_OK;
+    if (!w.vals || !w.idx || !w.be) {
+        st = nomem(&w);
+        goto done;
+    }
+
+    mc_nbt_doc_reset(out);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(out, MC_NBT_COMPOUND);
+    if (!root) {
+        st = nomem(&w);
+        goto done;
+    }
+    mc_nbt_tag *level = root;
+    if (w.carry && w.xroot) {
+        /* root keys (and, wrapped, the Level keys) as read, model keys after */
+        for (mc_nbt_tag *t = mc_nbt_first(w.xroot); t && st == MC_OK; t = mc_nbt_next(t)) {
+            if (is_bookkeeping(t) || (w.tera != MC__ERA_MODERN && mc_nbt_tag_type(t) == MC_NBT_COMPOUND &&
+                                      t == w.xlevel))
+                continue;
+            size_t kl;
+            const char *k = mc_nbt_tag_key(t, &kl);
+            if (w.tera == MC__ERA_MODERN && kl == 8 && !memcmp(k, "sections", 8))
+                continue;
+            if (w.tera == MC__ERA_MODERN && kl == 10 && !memcmp(k, "Heightmaps", 10) && mc_nbt_tag_type(t) == MC_NBT_COMPOUND)
+                continue;
+            mc_nbt_tag *c = mc_nbt_copy(out, t);
+            if (!c || mc_nbt_attach(out, root, k, kl, c) != MC_OK)
+                st = nomem(&w);
+        }
+    }
+    if (st != MC_OK)
+        goto done;
+    if (w.tera != MC__ERA_MODERN && !(shape & MC__SHAPE_NO_LEVEL)) {
+        level = mc_nbt_put_compound(out, root, "Level");
+        if (!level) {
+            st = nomem(&w);
+            goto done;
+        }
+        if (w.carry && w.xlevel) {
+            for (mc_nbt_tag *t = mc_nbt_first(w.xlevel); t && st == MC_OK; t = mc_nbt_next(t)) {
+                if (is_bookkeeping(t) || t == w.xsections)
+                    continue;
+                size_t kl;
+                const char *k = mc_nbt_tag_key(t, &kl);
+                if (kl == 10 && !memcmp(k, "Heightmaps", 10) && mc_nbt_tag_type(t) == MC_NBT_COMPOUND)
+                    continue;
+                mc_nbt_tag *c = mc_nbt_copy(out, t);
+                if (!c || mc_nbt_attach(out, level, k, kl, c) != MC_OK)
+                    st = nomem(&w);
+            }
+        }
+    }
+    if (st != MC_OK)
+        goto done;
+    if (w.tdv > 0) {
+        if (mc_nbt_put_int(out, root, "DataVersion", w.tdv) != MC_OK)
+            st = nomem(&w);
+    } else {
+        mc_nbt_remove(root, "DataVersion", 11);
+    }
+    if (st == MC_OK && !w.carry)
+        st = put_defaults(&w, level);
+    if (st == MC_OK && !(shape & MC__SHAPE_NO_POS) &&
+        (mc_nbt_put_int(out, level, "xPos", mc_column_x(col)) != MC_OK ||
+                        mc_nbt_put_int(out, level, "zPos", mc_column_z(col)) != MC_OK ||
+                        (w.tera == MC__ERA_MODERN && !mc_nbt_get(level, "yPos") &&
+                         mc_nbt_put_int(out, level, "yPos", w.tmin) != MC_OK)))
+        st = nomem(&w);
+    if (st == MC_OK && !(shape & MC__SHAPE_NO_SECTIONS))
+        st = put_sections(&w, level, sec_key);
+    if (st == MC_OK && w.tera != MC__ERA_MODERN)
+        st = put_biomes_legacy(&w, level);
+    if (st == MC_OK) {
+        if (w.tera == MC__ERA_LEGACY)
+            st = put_legacy_heightmap(&w, level);
+        else
+            st = put_heightmaps(&w, level);
+    }
+    if (st == MC_OK)
+        st = put_block_entities(&w, level, w.tera == MC__ERA_MODERN ? "block_entities" : "TileEntities");
+
+done:
+    free(w.vals);
+    free(w.idx);
+    free(w.be);
+    free(w.bmap);
+    free(w.seen);
+    mc_chunknbt_cache_free(w.cache);
+    if (st != MC_OK)
+        mc_nbt_doc_reset(out);
+    return st;
+}
+
+mc_status mc_chunknbt_write_bytes(const mc_column *col, int32_t data_version, mc_buf *out,
+                                  mc_chunknbt_report *dropped, mc_error *err)
+{
+    mc_nbt_doc *doc = mc_nbt_doc_new(out ? out->alloc : NULL);
+    if (!doc)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+    mc_status st = mc_chunknbt_write(col, data_version, doc, dropped, err);
+    if (st == MC_OK)
+        st = mc_nbt_write(doc, MC_NBT_JAVA, out, err);
+    mc_nbt_doc_free(doc);
+    return st;
+}
