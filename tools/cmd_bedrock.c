@@ -155,8 +155,11 @@ static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned 
             air[i] = is_air_name(names[i]);
             if (o->ids && o->reg) {
                 uint32_t st;
-                if (mc_registry_parse_state(o->reg, names[i], strlen(names[i]), &st, NULL) == MC_OK)
+                if (mc_bedrock_state_from_nbt(o->reg, t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, &st, NULL) ==
+                    MC_OK)
                     snprintf(names[i], sizeof names[i], "%u", st);
+                else
+                    unknown = true;
             }
         }
     }

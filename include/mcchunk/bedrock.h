@@ -32,7 +32,9 @@
 #ifndef MCCHUNK_BEDROCK_H
 #define MCCHUNK_BEDROCK_H
 
+#include "mcchunk/chunk.h"
 #include "mcchunk/core.h"
+#include "mcchunk/registry.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -509,6 +511,86 @@ MC_API mc_status mc_bedrock_engine_answer(mc_bedrock_engine *e, const uint8_t *r
 MC_API mc_status mc_bedrock_engine_answer_request(mc_bedrock_engine *e,
                                                   const mc_bedrock_subchunk_request *req,
                                                   mc_buf *out, mc_error *err);
+
+/* ------------------------------------------ the chunk model (mc_column) */
+
+/* How registry states of a column become Bedrock runtime ids: through the
+ * registry module's state map when the column is in another registry (a
+ * Java world served to Bedrock clients), then, for clients that announced
+ * hashed ids, through the state's FNV-1a hash. */
+typedef struct mc_bedrock_ids {
+    const mc_registry *from;  /* the column's registry */
+    const mc_registry *to;    /* a Bedrock registry */
+    const uint32_t *map;      /* from -> to, NULL when from == to */
+    uint32_t from_count;
+    bool hashed;
+    uint32_t air;             /* the output id of minecraft:air */
+} mc_bedrock_ids;
+
+/* Prepares the mapping. MC_ERR_INVALID_ARG when `to` is not a Bedrock
+ * registry, MC_ERR_NOMEM when the state map cannot be built. */
+MC_API mc_status mc_bedrock_ids_init(mc_bedrock_ids *ids, const mc_registry *from,
+                                     const mc_registry *to, bool hashed);
+/* The output id of a state of `from`. */
+MC_API uint32_t mc_bedrock_ids_map(const mc_bedrock_ids *ids, uint32_t state);
+
+/* The Bedrock registry state of a palette NBT compound {name, states}
+ * (little-endian, or network NBT when `network`): MC_ERR_NOT_FOUND when the
+ * registry has no such state, MC_ERR_MALFORMED for a bad tag. Byte states
+ * are matched as false/true (what the registries print) or as numbers. */
+MC_API mc_status mc_bedrock_state_from_nbt(const mc_registry *reg, const uint8_t *nbt, size_t len,
+                                           bool network, uint32_t *state, mc_error *err);
+
+/* A section's blocks as a network subchunk (storage 0, RUNTIME palette, the
+ * smallest valid width; an all-air section gives storage_count 0). O(4096)
+ * for the XZY transposition, O(palette) for the ids. */
+MC_API mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_section *s,
+                                                  const mc_bedrock_ids *ids, int8_t y_index);
+/* Storage 0 of a subchunk into a section of Bedrock registry `reg` (the
+ * section is initialised here). RUNTIME palettes are runtime ids (hashes
+ * when `hashed`), DISK/PERSISTENT palettes are looked up by name and
+ * states. Unknown ids or states are MC_ERR_NOT_FOUND; LEGACY subchunks
+ * MC_ERR_UNSUPPORTED. The water layer (storage 1) has no place in the model
+ * and is not read. */
+MC_API mc_status mc_bedrock_subchunk_to_section(const mc_bedrock_subchunk *sc, mc_section *s,
+                                                const mc_registry *reg, bool hashed,
+                                                const mc_allocator *alloc, mc_error *err);
+
+/* A whole column: every section (at the column's own range), the biomes
+ * (cells spread to 4x4x4 blocks, ids translated by name when the registries
+ * differ), block entities (written as network NBT into the subchunk holding
+ * them; their contents are passed through unchanged) and the heights. */
+MC_API mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_column *col,
+                                                  int32_t dimension, const mc_bedrock_ids *ids,
+                                                  const mc_allocator *alloc, mc_error *err);
+/* And back: a new mc_column in Bedrock registry `reg` (blocks of storage 0,
+ * biomes sampled at each cell's low corner, block entities parsed from the
+ * network NBT and keyed by their x, y, z). NULL on failure (err says). */
+MC_API mc_column *mc_bedrock_column_to_mc_column(const mc_bedrock_column *c, const mc_registry *reg,
+                                                 bool hashed, const mc_allocator *alloc,
+                                                 mc_error *err);
+
+/* A world source over mc_column providers, for the engine: columns are
+ * converted on first request and kept (up to `max_columns`, least recently
+ * used evicted) until invalidated. Not thread-safe. */
+typedef struct mc_bedrock_mc_source mc_bedrock_mc_source;
+typedef struct mc_bedrock_column_provider {
+    void *user;
+    /* MC_OK with *col, or MC_ERR_NOT_FOUND. The provider keeps ownership. */
+    mc_status (*get)(void *user, int32_t dimension, int32_t cx, int32_t cz, const mc_column **col);
+    void (*release)(void *user, const mc_column *col); /* may be NULL */
+} mc_bedrock_column_provider;
+
+MC_API mc_bedrock_mc_source *mc_bedrock_mc_source_new(const mc_bedrock_column_provider *provider,
+                                                      const mc_registry *bedrock, bool hashed,
+                                                      size_t max_columns,
+                                                      const mc_allocator *alloc);
+MC_API void mc_bedrock_mc_source_free(mc_bedrock_mc_source *s);
+/* Forget the converted copy of a column (after its blocks changed). */
+MC_API void mc_bedrock_mc_source_invalidate(mc_bedrock_mc_source *s, int32_t dimension,
+                                            int32_t cx, int32_t cz);
+/* The source as an mc_bedrock_world_source for mc_bedrock_engine_new. */
+MC_API mc_bedrock_world_source mc_bedrock_mc_source_world(mc_bedrock_mc_source *s);
 
 #ifdef __cplusplus
 }

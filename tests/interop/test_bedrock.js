@@ -83,14 +83,19 @@ const PRISMARINE_OK = (v) => !v.startsWith('1.26') // no 1.26 implementation in 
 async function part1 () {
   const caps = cap.listCaptures(CORPUS)
   if (!caps.length) { console.log('corpus absent: skipping the captures'); return }
-  let n = 0; let blobs = 0; let prism = 0
+  let n = 0; let blobs = 0; let prism = 0; let registryGaps = 0
   for (const c of caps) {
     const buf = cap.packetBytes(c.version, c.name, c.params)
     const f = tmpFile('cap.bin', buf)
-    const args = ['bedrock', 'packet', 'decode', '--version', c.version, f, '--check']
+    const args = ['bedrock', 'packet', 'decode', '--version', c.version, f, '--check', '--blocks']
     if (c.hashed) args.push('--hashed')
     const r = run(args)
-    check(r.status === 0, `${c.file}: decode/re-encode failed: ${r.stderr.trim()}`)
+    // Known registry gap, not a codec failure: the registry module has no
+    // 1.17.10 block list (minecraft-data lacks one) and uses 1.17.30's 7852
+    // states; the 1.17.10 captures hold runtime ids 7919, 7920 and 7930.
+    const gap = c.version === '1.17.10' && /registry does not name/.test(r.stderr) && !/differs|offset/.test(r.stderr)
+    if (gap) registryGaps++
+    check(r.status === 0 || gap, `${c.file}: decode/re-encode failed: ${r.stderr.trim()}`)
     n++
     if (c.name === 'client_cache_miss_response') {
       for (const [hash, b] of Object.entries(c.params.blobs)) {
@@ -136,7 +141,8 @@ async function part1 () {
       prism++
     }
   }
-  console.log(`captures: ${n} packets decoded and re-encoded, ${blobs} blobs, ${prism} prismarine comparisons`)
+  console.log(`captures: ${n} packets decoded and re-encoded, states named by the version's registry ` +
+    `(except ${registryGaps} 1.17.10 captures, see above), ${blobs} blobs, ${prism} prismarine comparisons`)
 }
 
 function parseWithBedrockProtocol (version, file, what) {
