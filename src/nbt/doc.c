@@ -22,7 +22,11 @@ static uint8_t *block_end(mc__arena_block *b) { return (uint8_t *)(b + 1) + b->s
 /* Hands [cur, cur + min(free, budget)) to the fast path. */
 static void reserve(mc_nbt_doc *doc)
 {
-    size_t room = doc->block ? (size_t)(block_end(doc->block) - doc->cur) : 0;
+    if (!doc->block) {
+        doc->cur = doc->end = NULL;
+        return;
+    }
+    size_t room = (size_t)(block_end(doc->block) - doc->cur);
     size_t take = room < doc->budget_left ? room : doc->budget_left;
     doc->end = doc->cur + take;
     if (doc->budget_left != SIZE_MAX)

@@ -72,7 +72,9 @@ static bool read_leb(parser *ps, unsigned max_bytes, unsigned bits, uint64_t *ou
         if (!(b & 0x80)) {
             if (i > 0 && b == 0)
                 return fail(ps, at, MC_ERR_MALFORMED, "%s varint not in shortest form", what);
-            if (bits < 64 && (v >> bits))
+            /* bits beyond the value's width (in the 10th byte of a 64-bit
+             * varint they would be shifted out unseen) */
+            if ((bits < 64 && (v >> bits)) || (i == 9 && b > 1))
                 return fail(ps, at, MC_ERR_MALFORMED, "%s varint exceeds %u bits", what, bits);
             *out = v;
             return true;

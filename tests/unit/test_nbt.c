@@ -321,6 +321,13 @@ static void test_hostile_counts(void **state)
     expect_error(e, sizeof e, MC_NBT_BEDROCK_NETWORK, MC_ERR_MALFORMED, "shortest form");
     const uint8_t f[] = {10, 0, 3, 1, 'i', 0xff, 0xff, 0xff, 0xff, 0x7f, 0};
     expect_error(f, sizeof f, MC_NBT_BEDROCK_NETWORK, MC_ERR_MALFORMED, "exceeds 32 bits");
+    /* a 64-bit varint whose 10th byte holds more than bit 63 (found by fuzz_nbt_bedrock_network) */
+    const uint8_t g[] = {10, 0, 4, 1, 'l', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x41, 0};
+    expect_error(g, sizeof g, MC_NBT_BEDROCK_NETWORK, MC_ERR_MALFORMED, "exceeds 64 bits");
+    const uint8_t h[] = {10, 0, 4, 1, 'l', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0};
+    mc_nbt_doc *hd = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_nbt_parse(hd, h, sizeof h, MC_NBT_BEDROCK_NETWORK, NULL, NULL), MC_OK);
+    mc_nbt_doc_free(hd);
     /* a list of 1,000,000 empty compounds fits in 1 MB of input, but not in a small budget */
     size_t n = 1000000;
     uint8_t *big = malloc(n + 16);
