@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+
+int mc_chunk_model_cmd(int argc, char **argv); /* chunk blocks|convert: tools/chunk_blocks.c */
 #include "mcchunk/anvil.h"
 #include "mcchunk/nbt.h"
 
@@ -105,6 +107,8 @@ int mc_cmd_chunk(int argc, char **argv)
         return argc < 2 ? MC_EXIT_USAGE : MC_EXIT_OK;
     }
     const char *sub = argv[1];
+    if (!strcmp(sub, "blocks") || !strcmp(sub, "convert"))
+        return mc_chunk_model_cmd(argc, argv); /* tools/chunk_blocks.c */
     bool get = !strcmp(sub, "get"), put = !strcmp(sub, "put");
     if (!get && !put) {
         fprintf(stderr, "mcchunk chunk: unknown subcommand '%s'\n\n", sub);
