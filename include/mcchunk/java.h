@@ -12,6 +12,7 @@
 #define MCCHUNK_JAVA_H
 
 #include "mcchunk/core.h"
+#include "mcchunk/chunk.h" /* the chunk codecs below */
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,6 +89,135 @@ MC_API mc_status mc_java_frame_read(const uint8_t *data, size_t len, int thresho
                                     size_t max_frame, mc_java_zctx *z, mc_buf *scratch,
                                     const uint8_t **packet, size_t *packet_len,
                                     size_t *consumed, mc_error *err);
+
+
+/* ====================================================== chunk codecs */
+/*
+ * Chunk packets of every protocol era (src/java/chunk*.c, light.c): Chunk
+ * Data (1.8 "map_chunk" with its unload form, Map Chunk Bulk, 1.9-1.17,
+ * 1.18+ "Chunk Data and Update Light"), Update Light (1.14+), Chunk Biomes
+ * (1.19.4+), Unload Chunk and Chunk Batch Start/Finished (1.20.2+).
+ *
+ * Packets are written and read as "packet id varint + body" (no length
+ * prefix, no compression: see mc_java_frame_write), with the id of the
+ * protocol's packet table.
+ *
+ * The encoder writes what the vanilla server writes: the era's container
+ * strategy (blocks never at 1-3 bits; biomes at exactly 1-3; the global
+ * palette at the registry's width, 13 bits for 1.9-1.12), sections without
+ * blocks left out where the era has a mask, the heightmaps the client uses
+ * (computed when the column has none), block counts without air, cave_air
+ * and void_air. A column in another registry than the protocol's is
+ * translated first (mcchunk/translate.h); callers that serve many clients
+ * should translate once per registry and cache the packet bytes.
+ *
+ * Column conventions the codecs keep for round trips: light of the sections
+ * just below and above the column (sent from 1.14 on) and pre-1.15 2D biome
+ * arrays live in the column's extra NBT under "mcchunk:*" keys; 1.18+ block
+ * entities are stored with "id" (from the type) and without x/y/z.
+ */
+/* Chunk Data for `protocol` into `out` (appended: id + body). For 1.14-1.17
+ * the light goes into a separate Update Light packet, appended to
+ * `light_out` when it is not NULL (from 1.18 the light is inside the Chunk
+ * Data packet and light_out is left alone). MC_ERR_UNSUPPORTED for unknown
+ * protocols and those before 1.8. On failure `out`/`light_out` are restored
+ * to their previous length. */
+MC_API mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *out,
+                                      mc_buf *light_out, mc_error *err);
+
+/* Update Light (1.14+) for the column: x, z, masks and arrays of the era. */
+MC_API mc_status mc_java_encode_update_light(const mc_column *col, uint32_t protocol, mc_buf *out,
+                                             mc_error *err);
+
+/* Unload: Unload Chunk (1.9+; fields z, x from 1.20.2), or for 1.8 the
+ * Chunk Data unload form (ground-up, bit mask 0, 256 biome bytes). */
+MC_API mc_status mc_java_encode_unload(int32_t x, int32_t z, uint32_t protocol, mc_buf *out,
+                                       mc_error *err);
+
+/* Chunk Batch Start (empty) and Chunk Batch Finished {batchSize} (1.20.2+). */
+MC_API mc_status mc_java_encode_batch_start(uint32_t protocol, mc_buf *out, mc_error *err);
+MC_API mc_status mc_java_encode_batch_finished(uint32_t protocol, int32_t batch_size, mc_buf *out,
+                                               mc_error *err);
+
+/* 1.8 Map Chunk Bulk of n columns (ground-up, sky light when `sky`). */
+MC_API mc_status mc_java_encode_chunk_bulk(const mc_column *const *cols, size_t n, uint32_t protocol,
+                                           bool sky, mc_buf *out, mc_error *err);
+
+/* Chunk Biomes (1.19.4+) of n columns. */
+MC_API mc_status mc_java_encode_chunk_biomes(const mc_column *const *cols, size_t n,
+                                             uint32_t protocol, mc_buf *out, mc_error *err);
+
+/* Options of the decoders. Zero-initialise for strict decoding with the
+ * era's default dimension. */
+typedef struct mc_java_decode_opts {
+    bool lenient;        /* accept what the vanilla client accepts (see below) */
+    bool has_height;     /* min_y/height are given (else the era's default:
+                            0/256 before 1.18, -64/384 from 1.18) */
+    int32_t min_y;       /* multiple of 16 */
+    uint32_t height;     /* multiple of 16; 1.18+: 0 = as many sections as the data holds */
+    int sky;             /* 1.8-1.12 sky light in the packet: -1/0 = from the sizes, 1 yes, 2 no */
+    const mc_allocator *alloc;
+} mc_java_decode_opts;
+/*
+ * Strict decoding rejects anything the vanilla server would not write, with
+ * a message naming the field and the byte offset: block palettes at 1-3 bits,
+ * a global palette at another width than the era's, data arrays whose length
+ * disagrees with the width, palette entries or ids the registry lacks, a
+ * size field that disagrees with the data, a block count other than the
+ * blocks', bytes after the packet. Lenient decoding accepts what the vanilla
+ * client does: a size larger than the data (the rest is skipped), a data
+ * array whose length disagrees with the width (the section becomes palette
+ * entry 0, as the client's discarded read leaves it), blocks at 1-3 bits
+ * (read at 4), unknown ids (kept), wrong block counts (recounted).
+ */
+
+/* What a decoded Chunk Data packet said (for `mcchunk packet decode --info`). */
+typedef struct mc_java_chunk_info {
+    int packet_id;
+    int32_t x, z;
+    bool full;                 /* ground-up / full chunk (always true from 1.17) */
+    bool unload;               /* 1.8 unload form (full, mask 0) */
+    uint64_t mask;             /* primary bit mask (sections present), before 1.18 */
+    uint32_t sections_sent;
+    size_t data_size;          /* the size field */
+    size_t data_used;          /* bytes the sections and biomes took */
+    uint32_t heightmaps;       /* bit 1 << mc_heightmap_type per map sent */
+    uint32_t block_entities;
+    uint32_t indirect_sections, direct_sections, single_sections;
+    bool sky_light;            /* 1.8-1.12: sky light arrays present */
+} mc_java_chunk_info;
+
+/* Decodes a Chunk Data packet (id varint + body) of `protocol` into a new
+ * column in the protocol's registry (*out; free with mc_column_free).
+ * `opts` and `info` may be NULL. */
+MC_API mc_status mc_java_decode_chunk(const uint8_t *packet, size_t len, uint32_t protocol,
+                                      const mc_java_decode_opts *opts, mc_column **out,
+                                      mc_java_chunk_info *info, mc_error *err);
+
+/* Decodes Update Light (1.14+) into `col` (its light arrays and edges).
+ * *x and *z (may be NULL) receive the packet's chunk position. With col
+ * NULL the packet is only checked. */
+MC_API mc_status mc_java_decode_update_light(const uint8_t *packet, size_t len, uint32_t protocol,
+                                             const mc_java_decode_opts *opts, mc_column *col,
+                                             int32_t *x, int32_t *z, mc_error *err);
+
+/* Decodes a 1.8 Map Chunk Bulk into *n new columns (*cols, an array
+ * allocated with the options' allocator; free each column and then the
+ * array with mc_java_free_columns). */
+MC_API mc_status mc_java_decode_chunk_bulk(const uint8_t *packet, size_t len, uint32_t protocol,
+                                           const mc_java_decode_opts *opts, mc_column ***cols,
+                                           size_t *n, mc_error *err);
+MC_API void mc_java_free_columns(mc_column **cols, size_t n, const mc_allocator *alloc);
+
+/* Decodes Chunk Biomes (1.19.4+) into the matching columns (by x, z) of
+ * cols[0..n); entries for other chunks are checked and skipped. */
+MC_API mc_status mc_java_decode_chunk_biomes(const uint8_t *packet, size_t len, uint32_t protocol,
+                                             const mc_java_decode_opts *opts, mc_column *const *cols,
+                                             size_t n, mc_error *err);
+
+/* Decodes Unload Chunk (or the 1.8 unload form of Chunk Data). */
+MC_API mc_status mc_java_decode_unload(const uint8_t *packet, size_t len, uint32_t protocol,
+                                       int32_t *x, int32_t *z, mc_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,790 @@
+/*
+ * chunk_encode.c: mc_column -> Chunk Data packet bytes, for every protocol
+ * era from 1.8 to 26.1.
+ *
+ * The model keeps containers in the 1.18+ in-memory form (padded longs,
+ * vanilla strategies), so the modern encoder is nearly a copy: per section
+ * the counts, the bits byte, the palette varints and the longs byte-swapped
+ * into place. Older eras need the container in their own form, which differs
+ * only in a few ways: no single-value containers before 1.18 (a uniform
+ * section is a 4-bit palette of one entry, as vanilla's containers start),
+ * spanning longs before 1.16, the 13-bit id<<4|meta global palette of
+ * 1.9-1.12, and 1.8's raw little-endian u16 ids.
+ *
+ * The data-size varint precedes the data, so the data is written first after
+ * a 3-byte gap, which is closed up (one memmove) once its size is known.
+ *
+ * A column in another registry than the protocol's is translated first.
+ */
+#include "java/chunk_era.h"
+#include "mcchunk/translate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Sections an era before 1.18 sends: section y 0..15 (the 256-block world). */
+#define LEGACY_SECTIONS 16
+
+static const mc_section *section_or_null(const mc_column *col, int32_t sy)
+{
+    return mc_column_section_const(col, sy);
+}
+
+static bool section_present(const mc_section *s)
+{
+    return s && s->block_count != 0; /* vanilla skips sections that hold only air */
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static void put_longs_native_be(mc_buf *out, const uint64_t *longs, size_t n)
+{
+    uint8_t *p = mc_buf_extend(out, n * 8);
+    if (p)
+        mc_bits_store_be(longs, n, p);
+}
+
+/* A 1.18+ paletted container (blocks or biomes) as the container holds it. */
+static void put_container_modern(mc_buf *out, const mc_container *c, unsigned direct_bits,
+                                 bool no_len)
+{
+    size_t nlongs = 0, plen = 0;
+    switch (c->kind) {
+    case MC_CONTAINER_SINGLE:
+        mc_buf_put_u8(out, 0);
+        mc_buf_put_varint(out, (int32_t)c->value);
+        if (!no_len)
+            mc_buf_put_u8(out, 0); /* <= 1.21.4: an empty data array */
+        return;
+    case MC_CONTAINER_INDIRECT: {
+        const uint32_t *pal = mc_container_palette(c, &plen);
+        const uint64_t *longs = mc_container_longs(c, &nlongs);
+        mc_buf_put_u8(out, c->bits);
+        mc_buf_put_varint(out, (int32_t)plen);
+        for (size_t i = 0; i < plen; i++)
+            mc_buf_put_varint(out, (int32_t)pal[i]);
+        if (!no_len)
+            mc_buf_put_varint(out, (int32_t)nlongs);
+        put_longs_native_be(out, longs, nlongs);
+        return;
+    }
+    default: {
+        mc_buf_put_u8(out, (uint8_t)direct_bits);
+        nlongs = mc_bits_longs(c->rules.size, direct_bits, MC_BITS_PADDED);
+        if (!no_len)
+            mc_buf_put_varint(out, (int32_t)nlongs);
+        if (c->bits == direct_bits) {
+            const uint64_t *longs = mc_container_longs(c, &nlongs);
+            put_longs_native_be(out, longs, nlongs);
+        } else {
+            mc_container_write_be_buf(c, direct_bits, MC_BITS_PADDED, MC_WRITE_IDS, out);
+        }
+        return;
+    }
+    }
+}
+
+/* A 1.9-1.17 block container: bits 4..8 with a palette, or the era's
+ * global width. `palette_len_when_direct`: 1.9-1.12 send a 0 length. */
+static void put_container_legacy(mc_buf *out, const mc_container *c, const mc__era *e)
+{
+    const bool direct = c->kind == MC_CONTAINER_DIRECT;
+    const unsigned bits = direct ? e->direct_bits : (c->kind == MC_CONTAINER_SINGLE ? 4 : c->bits);
+    mc_buf_put_u8(out, (uint8_t)bits);
+    if (direct) {
+        if (e->kind == MC__ERA_1_9)
+            mc_buf_put_u8(out, 0); /* 1.9-1.12: palette length 0 = global palette */
+    } else {
+        size_t plen;
+        const uint32_t *pal = mc_container_palette(c, &plen);
+        mc_buf_put_varint(out, (int32_t)plen);
+        for (size_t i = 0; i < plen; i++)
+            mc_buf_put_varint(out, (int32_t)pal[i]);
+    }
+    size_t nlongs = mc_bits_longs(MC_SECTION_BLOCKS, bits, e->layout);
+    mc_buf_put_varint(out, (int32_t)nlongs);
+    if (c->kind == MC_CONTAINER_INDIRECT && e->layout == MC_BITS_PADDED) {
+        size_t n;
+        const uint64_t *longs = mc_container_longs(c, &n);
+        put_longs_native_be(out, longs, n);
+    } else if (c->kind == MC_CONTAINER_SINGLE) {
+        uint8_t *p = mc_buf_extend(out, nlongs * 8);
+        if (p)
+            memset(p, 0, nlongs * 8);
+    } else {
+        mc_container_write_be_buf(c, bits, e->layout, direct ? MC_WRITE_IDS : MC_WRITE_INDICES, out);
+    }
+}
+
+static void put_light_or(mc_buf *out, const uint8_t *light, uint8_t fill)
+{
+    uint8_t *p = mc_buf_extend(out, MC_LIGHT_BYTES);
+    if (!p)
+        return;
+    if (light)
+        memcpy(p, light, MC_LIGHT_BYTES);
+    else
+        memset(p, fill, MC_LIGHT_BYTES);
+}
+
+/* 2D biomes (x + z*16) for eras before 1.15: the kept array, else the cells
+ * at sea level (y 64) of the column. */
+static void biomes_2d(const mc_column *col, uint32_t *out)
+{
+    mc_column *m = (mc_column *)col;
+    mc_nbt_doc *doc = mc_column_nbt(m);
+    if (doc && mc_nbt_doc_root(doc)) {
+        mc_nbt_tag *t = mc_nbt_get(mc_column_extra(m), MC__KEY_BIOMES2D);
+        int32_t v[256];
+        size_t n = 0;
+        if (t && mc_nbt_array_copy_i32(t, v, 256, &n) == MC_OK && n == 256) {
+            for (int i = 0; i < 256; i++)
+                out[i] = (uint32_t)v[i];
+            return;
+        }
+    }
+    int32_t cy = 64 >> 2;
+    int32_t lo = mc_column_min_y(col) >> 2, hi = lo + (int32_t)(mc_column_height(col) >> 2);
+    if (cy < lo || cy >= hi)
+        cy = lo;
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++)
+            out[x + z * 16] = mc_column_get_biome(col, x >> 2, cy, z >> 2);
+}
+
+/* 3D biome cells of sections 0..n-1 from y 0 (1.15-1.17): index (y<<4)|(z<<2)|x. */
+static void biomes_3d(const mc_column *col, uint32_t nsec, uint32_t *out)
+{
+    for (uint32_t s = 0; s < nsec; s++) {
+        const mc_section *sec = section_or_null(col, (int32_t)s);
+        if (sec)
+            mc_container_get_all(&sec->biomes, out + s * 64);
+        else {
+            uint32_t b = mc_column_get_biome(col, 0, (int32_t)s * 4, 0);
+            for (int i = 0; i < 64; i++)
+                out[s * 64 + i] = b;
+        }
+    }
+}
+
+/* ---------------------------------------------------------- heightmaps */
+
+/* Highest matching y + 1 - (bottom of section lo) for every x + z*16,
+ * from the blocks of sections lo .. lo+n-1 (absent ones are air). */
+static void compute_heightmap(const mc_column *col, int32_t lo, uint32_t n, mc_heightmap_type type,
+                              uint16_t *out)
+{
+    const mc_registry *reg = mc_column_registry(col);
+    memset(out, 0, 256 * sizeof *out);
+    bool pending[256];
+    memset(pending, 1, sizeof pending);
+    unsigned open = 256;
+    uint32_t vals[MC_SECTION_BLOCKS];
+    for (int64_t si = (int64_t)n - 1; si >= 0 && open; si--) {
+        const mc_section *s = mc_column_section_const(col, lo + (int32_t)si);
+        if (!s)
+            continue;
+        if (s->blocks.kind == MC_CONTAINER_SINGLE) {
+            if (!mc_heightmap_matches(type, mc_registry_state_flags(reg, s->blocks.value)))
+                continue;
+            for (int xz = 0; xz < 256; xz++)
+                if (pending[xz]) {
+                    out[xz] = (uint16_t)(si * 16 + 16);
+                    pending[xz] = false;
+                }
+            open = 0;
+            break;
+        }
+        mc_container_get_all(&s->blocks, vals);
+        for (int y = 15; y >= 0 && open; y--)
+            for (int xz = 0; xz < 256; xz++) {
+                if (!pending[xz])
+                    continue;
+                uint32_t st = vals[(y << 8) | xz];
+                if (mc_heightmap_matches(type, mc_registry_state_flags(reg, st))) {
+                    out[xz] = (uint16_t)(si * 16 + y + 1);
+                    pending[xz] = false;
+                    open--;
+                }
+            }
+    }
+}
+
+/* The heightmap's longs over sections lo .. lo+n-1, big-endian, into dst
+ * (8*nlongs bytes): the column's own map when it covers exactly that
+ * range, else computed from the blocks. */
+static void heightmap_be(const mc_column *col, int32_t lo, uint32_t n, mc_heightmap_type type,
+                         mc_bits_layout layout, uint8_t *dst)
+{
+    if (lo == mc_column_min_section(col) && n == mc_column_section_count(col) &&
+        mc_column_has_heightmap(col, type) &&
+        mc_column_heightmap_write_be(col, type, layout, dst) == MC_OK)
+        return;
+    uint16_t vals[256];
+    compute_heightmap(col, lo, n, type, vals);
+    mc_bits_pack_be_u16(vals, 256, mc_bits_ceil_log2((uint64_t)n * 16 + 1), layout, dst);
+}
+
+static void put_nbt_name(mc_buf *out, const mc__era *e)
+{
+    if (!e->nameless_nbt) {
+        mc_buf_put_u8(out, 0); /* named root "" before 1.20.2 */
+        mc_buf_put_u8(out, 0);
+    }
+}
+
+static void put_heightmaps(mc_buf *out, const mc__era *e, const mc_column *col)
+{
+    const mc_bits_layout layout = e->kind >= MC__ERA_1_16 ? MC_BITS_PADDED : MC_BITS_SPANNING;
+    /* Before 1.18 the world is sections 0..15, whatever the column holds. */
+    const int32_t lo = e->kind >= MC__ERA_1_18 ? mc_column_min_section(col) : 0;
+    const uint32_t nsec = e->kind >= MC__ERA_1_18 ? mc_column_section_count(col) : LEGACY_SECTIONS;
+    const unsigned bits = mc_bits_ceil_log2((uint64_t)nsec * 16 + 1);
+    const size_t nlongs = mc_bits_longs(256, bits, layout);
+    if (e->heightmap_array) {
+        /* 1.21.5+: [{type varint, long[]}]; the client maps are WORLD_SURFACE,
+         * MOTION_BLOCKING and MOTION_BLOCKING_NO_LEAVES. */
+        static const mc_heightmap_type types[3] = {MC_HEIGHTMAP_WORLD_SURFACE,
+                                                   MC_HEIGHTMAP_MOTION_BLOCKING,
+                                                   MC_HEIGHTMAP_MOTION_BLOCKING_NO_LEAVES};
+        mc_buf_put_u8(out, 3);
+        for (int i = 0; i < 3; i++) {
+            mc_buf_put_u8(out, (uint8_t)types[i]);
+            mc_buf_put_varint(out, (int32_t)nlongs);
+            uint8_t *p = mc_buf_extend(out, nlongs * 8);
+            if (p)
+                heightmap_be(col, lo, nsec, types[i], layout, p);
+        }
+        return;
+    }
+    /* 1.14-1.21.4: an NBT compound; vanilla's HashMap puts MOTION_BLOCKING first. */
+    static const mc_heightmap_type types[2] = {MC_HEIGHTMAP_MOTION_BLOCKING,
+                                               MC_HEIGHTMAP_WORLD_SURFACE};
+    mc_buf_put_u8(out, MC_NBT_COMPOUND);
+    put_nbt_name(out, e);
+    for (int i = 0; i < 2; i++) {
+        const char *name = mc_heightmap_name(types[i]);
+        mc_buf_put_u8(out, MC_NBT_LONG_ARRAY);
+        mc_buf_put_str_u16be(out, name, strlen(name));
+        mc_buf_put_u32be(out, (uint32_t)nlongs);
+        uint8_t *p = mc_buf_extend(out, nlongs * 8);
+        if (p)
+            heightmap_be(col, lo, nsec, types[i], layout, p);
+    }
+    mc_buf_put_u8(out, MC_NBT_END);
+}
+
+/* ------------------------------------------------------ block entities */
+
+static bool key_is(const char *k, size_t n, const char *s)
+{
+    return strlen(s) == n && memcmp(k, s, n) == 0;
+}
+
+static bool has_key(const mc_nbt_tag *t, const char *key)
+{
+    return mc_nbt_get(t, key) != NULL;
+}
+
+/* Children of a compound, minus the keys the packet form carries elsewhere. */
+static mc_status put_children(mc_buf *out, const mc_nbt_tag *tag, bool strip_position)
+{
+    for (mc_nbt_tag *c = mc_nbt_first(tag); c; c = mc_nbt_next(c)) {
+        size_t klen;
+        const char *key = mc_nbt_tag_key(c, &klen);
+        if (key_is(key, klen, MC__KEY_BE_TYPE))
+            continue;
+        if (strip_position && (key_is(key, klen, "x") || key_is(key, klen, "y") ||
+                               key_is(key, klen, "z") || key_is(key, klen, "id") ||
+                               key_is(key, klen, "keepPacked")))
+            continue;
+        mc_status st = mc_nbt_write_tag(c, key, klen, MC_NBT_JAVA, out, NULL);
+        if (st != MC_OK)
+            return st;
+    }
+    return MC_OK;
+}
+
+static size_t count_children(const mc_nbt_tag *tag)
+{
+    size_t n = 0;
+    for (mc_nbt_tag *c = mc_nbt_first(tag); c; c = mc_nbt_next(c)) {
+        size_t klen;
+        const char *key = mc_nbt_tag_key(c, &klen);
+        if (!(key_is(key, klen, "x") || key_is(key, klen, "y") || key_is(key, klen, "z") ||
+              key_is(key, klen, "id") || key_is(key, klen, "keepPacked") ||
+              key_is(key, klen, MC__KEY_BE_TYPE)))
+            n++;
+    }
+    return n;
+}
+
+static void put_int_tag(mc_buf *out, const char *name, int32_t v)
+{
+    mc_buf_put_u8(out, MC_NBT_INT);
+    mc_buf_put_str_u16be(out, name, strlen(name));
+    mc_buf_put_u32be(out, (uint32_t)v);
+}
+
+static int be_type_of(const mc__era *e, const mc_nbt_tag *tag)
+{
+    const char *id;
+    size_t len;
+    mc_nbt_tag *t = mc_nbt_get(tag, "id");
+    if (t && mc_nbt_get_string(t, &id, &len) == MC_OK) {
+        int v = mc__be_type_id(e->protocol, id, len);
+        if (v >= 0)
+            return v;
+    }
+    int32_t v;
+    t = mc_nbt_get(tag, MC__KEY_BE_TYPE);
+    if (t && mc_nbt_get_int(t, &v) == MC_OK && v >= 0)
+        return v;
+    return -1;
+}
+
+static mc_status put_block_entities(mc_buf *out, const mc__era *e, const mc_column *col,
+                                    int32_t min_y, int32_t max_y)
+{
+    const size_t n = mc_column_block_entity_count(col);
+    /* Only those inside the sent height (and, 1.18+, with a known type). */
+    size_t cnt = 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x, y, z;
+        mc_nbt_tag *t = mc_column_block_entity_at(col, i, &x, &y, &z);
+        if (y >= min_y && y < max_y && mc_nbt_tag_type(t) == MC_NBT_COMPOUND &&
+            (e->kind < MC__ERA_1_18 || be_type_of(e, t) >= 0))
+            cnt++;
+    }
+    mc_buf_put_varint(out, (int32_t)cnt);
+    const int32_t bx = mc_column_x(col) * 16, bz = mc_column_z(col) * 16;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x, y, z;
+        mc_nbt_tag *t = mc_column_block_entity_at(col, i, &x, &y, &z);
+        if (!(y >= min_y && y < max_y && mc_nbt_tag_type(t) == MC_NBT_COMPOUND))
+            continue;
+        mc_status st;
+        if (e->kind >= MC__ERA_1_18) {
+            int type = be_type_of(e, t);
+            if (type < 0)
+                continue;
+            mc_buf_put_u8(out, (uint8_t)(((x & 15) << 4) | (z & 15)));
+            mc_buf_put_u16be(out, (uint16_t)(int16_t)y);
+            mc_buf_put_varint(out, type);
+            if (!count_children(t)) {
+                mc_buf_put_u8(out, MC_NBT_END); /* vanilla: no update tag */
+                continue;
+            }
+            mc_buf_put_u8(out, MC_NBT_COMPOUND);
+            put_nbt_name(out, e);
+            st = put_children(out, t, true);
+            mc_buf_put_u8(out, MC_NBT_END);
+        } else {
+            /* 1.9.4-1.17: the whole compound with id, x, y, z (absolute). */
+            mc_buf_put_u8(out, MC_NBT_COMPOUND);
+            put_nbt_name(out, e);
+            st = put_children(out, t, false);
+            if (!has_key(t, "x"))
+                put_int_tag(out, "x", bx + (x & 15));
+            if (!has_key(t, "y"))
+                put_int_tag(out, "y", y);
+            if (!has_key(t, "z"))
+                put_int_tag(out, "z", bz + (z & 15));
+            mc_buf_put_u8(out, MC_NBT_END);
+        }
+        if (st != MC_OK)
+            return st;
+    }
+    return MC_OK;
+}
+
+/* ---------------------------------------------------------- data size */
+
+/* Starts the size-prefixed data: leaves a 3-byte gap and returns where. */
+static size_t begin_sized(mc_buf *out)
+{
+    size_t at = out->len;
+    uint8_t *p = mc_buf_extend(out, 3);
+    (void)p;
+    return at;
+}
+
+/* Writes the size varint into the gap, closing it up. */
+static void end_sized(mc_buf *out, size_t at)
+{
+    if (!mc_buf_ok(out))
+        return;
+    size_t size = out->len - at - 3;
+    uint8_t tmp[5];
+    size_t n = 0;
+    uint32_t v = (uint32_t)size;
+    do {
+        uint8_t b = v & 0x7F;
+        v >>= 7;
+        tmp[n++] = (uint8_t)(b | (v ? 0x80 : 0));
+    } while (v);
+    if (n > 3) {
+        if (!mc_buf_extend(out, n - 3))
+            return;
+        memmove(out->data + at + n, out->data + at + 3, size);
+    } else if (n < 3) {
+        memmove(out->data + at + n, out->data + at + 3, size);
+        out->len -= 3 - n;
+    }
+    memcpy(out->data + at, tmp, n);
+}
+
+/* ------------------------------------------------------------- eras */
+
+static uint64_t legacy_mask(const mc_column *col)
+{
+    uint64_t mask = 0;
+    for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++)
+        if (section_present(section_or_null(col, sy)))
+            mask |= 1ull << sy;
+    return mask;
+}
+
+static bool column_has_sky(const mc_column *col)
+{
+    for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
+        const mc_section *s = section_or_null(col, sy);
+        if (section_present(s) && s->sky_light)
+            return true;
+    }
+    return false;
+}
+
+/* The 1.8 column data: blocks (u16le) of each present section, block light,
+ * sky light (when `sky`), then 256 biome bytes. */
+static void put_data_1_8(mc_buf *out, const mc_column *col, uint64_t mask, bool sky, bool biomes)
+{
+    uint32_t vals[MC_SECTION_BLOCKS];
+    for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
+        if (!((mask >> sy) & 1))
+            continue;
+        const mc_section *s = section_or_null(col, sy);
+        mc_container_get_all(&s->blocks, vals);
+        uint8_t *p = mc_buf_extend(out, MC_SECTION_BLOCKS * 2);
+        if (!p)
+            return;
+        for (unsigned i = 0; i < MC_SECTION_BLOCKS; i++)
+            mc_store_u16le(p + 2 * i, (uint16_t)vals[i]); /* 1.8: u16 little-endian id<<4|meta */
+    }
+    for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++)
+        if ((mask >> sy) & 1)
+            put_light_or(out, section_or_null(col, sy)->block_light, 0);
+    if (sky)
+        for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++)
+            if ((mask >> sy) & 1)
+                put_light_or(out, section_or_null(col, sy)->sky_light, 0xFF);
+    if (biomes) {
+        uint32_t b[256];
+        biomes_2d(col, b);
+        uint8_t *p = mc_buf_extend(out, 256);
+        if (p)
+            for (int i = 0; i < 256; i++)
+                p[i] = (uint8_t)b[i];
+    }
+}
+
+static mc_status encode_1_8(mc_buf *out, const mc__era *e, const mc_column *col)
+{
+    (void)e;
+    uint64_t mask = legacy_mask(col);
+    mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
+    mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
+    mc_buf_put_u8(out, 1); /* ground-up */
+    mc_buf_put_u16be(out, (uint16_t)mask);
+    size_t at = begin_sized(out);
+    put_data_1_8(out, col, mask, column_has_sky(col), true);
+    end_sized(out, at);
+    return MC_OK;
+}
+
+/* 1.9-1.17: masked sections in the era's container form. */
+static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *col)
+{
+    const uint64_t mask = legacy_mask(col);
+    const bool sky = e->kind <= MC__ERA_1_13 && column_has_sky(col);
+    mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
+    mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
+    if (e->kind < MC__ERA_1_17)
+        mc_buf_put_u8(out, 1); /* ground-up / full chunk */
+    if (e->ignore_old_data)
+        mc_buf_put_u8(out, 1); /* 1.16-1.16.1: ignoreOldData, true for full chunks */
+    if (e->kind == MC__ERA_1_17) {
+        mc_buf_put_varint(out, mask ? 1 : 0); /* BitSet of one long */
+        if (mask)
+            mc_buf_put_u64be(out, mask);
+    } else {
+        mc_buf_put_varint(out, (int32_t)mask);
+    }
+    if (e->kind >= MC__ERA_1_14)
+        put_heightmaps(out, e, col);
+    if (e->kind >= MC__ERA_1_15) {
+        uint32_t b[1024];
+        biomes_3d(col, LEGACY_SECTIONS, b);
+        if (e->varint_biomes) {
+            mc_buf_put_varint(out, 1024);
+            for (int i = 0; i < 1024; i++)
+                mc_buf_put_varint(out, (int32_t)b[i]);
+        } else {
+            for (int i = 0; i < 1024; i++)
+                mc_buf_put_u32be(out, b[i]);
+        }
+    }
+    size_t at = begin_sized(out);
+    for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
+        if (!((mask >> sy) & 1))
+            continue;
+        const mc_section *s = section_or_null(col, sy);
+        if (e->kind >= MC__ERA_1_14)
+            mc_buf_put_u16be(out, s->block_count);
+        put_container_legacy(out, &s->blocks, e);
+        if (e->kind <= MC__ERA_1_13) {
+            put_light_or(out, s->block_light, 0);
+            if (sky)
+                put_light_or(out, s->sky_light, 0xFF);
+        }
+    }
+    if (e->kind <= MC__ERA_1_14) {
+        uint32_t b[256];
+        biomes_2d(col, b);
+        if (e->kind == MC__ERA_1_9) {
+            uint8_t *p = mc_buf_extend(out, 256);
+            if (p)
+                for (int i = 0; i < 256; i++)
+                    p[i] = (uint8_t)b[i];
+        } else {
+            for (int i = 0; i < 256; i++)
+                mc_buf_put_u32be(out, b[i]); /* 1.13-1.14: int[256] */
+        }
+    }
+    end_sized(out, at);
+    if (e->block_entities)
+        return put_block_entities(out, e, col, 0, LEGACY_SECTIONS * 16);
+    return MC_OK;
+}
+
+/* 1.18+: every section of the column; light in the packet. */
+static mc_status encode_modern(mc_buf *out, const mc__era *e, const mc_column *col)
+{
+    mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
+    mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
+    put_heightmaps(out, e, col);
+    const uint32_t n = mc_column_section_count(col);
+    const int32_t min = mc_column_min_section(col);
+    size_t at = begin_sized(out);
+    for (uint32_t i = 0; i < n; i++) {
+        const mc_section *s = mc_column_section_const(col, min + (int32_t)i);
+        mc_buf_put_u16be(out, s->block_count);
+        if (e->fluid_count)
+            mc_buf_put_u16be(out, s->fluid_count); /* 26.1 */
+        put_container_modern(out, &s->blocks, e->direct_bits, e->no_data_length);
+        put_container_modern(out, &s->biomes, e->biome_bits, e->no_data_length);
+    }
+    end_sized(out, at);
+    mc_status st = put_block_entities(out, e, col, mc_column_min_y(col),
+                                      mc_column_min_y(col) + (int32_t)mc_column_height(col));
+    if (st != MC_OK)
+        return st;
+    if (e->trust_edges)
+        mc_buf_put_u8(out, 1); /* 1.18-1.19.4: trustEdges */
+    mc__write_light(out, e, col);
+    return MC_OK;
+}
+
+mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *out,
+                               mc_buf *light_out, mc_error *err)
+{
+    mc__era e;
+    mc_status st = mc__era_get(protocol, &e, err);
+    if (st != MC_OK)
+        return st;
+    if (!col || !out)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "java chunk: NULL argument");
+    mc_column *translated = NULL;
+    if (mc_column_registry(col) != e.reg) {
+        translated = mc_column_translate(col, e.reg, NULL, err);
+        if (!translated)
+            return err ? err->status : MC_ERR_NOMEM;
+        col = translated;
+    }
+    const int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "map_chunk");
+    const size_t start = out->len, lstart = light_out ? light_out->len : 0;
+    mc_buf_put_varint(out, id);
+    switch (e.kind) {
+    case MC__ERA_1_8:
+        st = encode_1_8(out, &e, col);
+        break;
+    case MC__ERA_1_18:
+        st = encode_modern(out, &e, col);
+        break;
+    default:
+        st = encode_masked(out, &e, col);
+        break;
+    }
+    if (st == MC_OK && light_out && e.kind >= MC__ERA_1_14 && e.kind <= MC__ERA_1_17)
+        st = mc_java_encode_update_light(col, protocol, light_out, err);
+    if (st == MC_OK && (!mc_buf_ok(out) || (light_out && !mc_buf_ok(light_out))))
+        st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
+    else if (st != MC_OK && (!err || err->status == MC_OK))
+        mc_error_set(err, st, SIZE_MAX, "java chunk: %s", mc_status_name(st));
+    if (st != MC_OK) {
+        out->len = start;
+        if (light_out)
+            light_out->len = lstart;
+    }
+    mc_column_free(translated);
+    return st;
+}
+
+/* ------------------------------------------------- the small packets */
+
+mc_status mc_java_encode_unload(int32_t x, int32_t z, uint32_t protocol, mc_buf *out, mc_error *err)
+{
+    mc__era e;
+    mc_status st = mc__era_get(protocol, &e, err);
+    if (st != MC_OK)
+        return st;
+    if (e.kind == MC__ERA_1_8) {
+        /* 1.8: Chunk Data, ground-up with an empty mask (and 256 biome bytes). */
+        mc_buf_put_varint(out, mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "map_chunk"));
+        mc_buf_put_u32be(out, (uint32_t)x);
+        mc_buf_put_u32be(out, (uint32_t)z);
+        mc_buf_put_u8(out, 1);
+        mc_buf_put_u16be(out, 0);
+        mc_buf_put_varint(out, 256);
+        uint8_t *p = mc_buf_extend(out, 256);
+        if (p)
+            memset(p, 0, 256);
+    } else {
+        int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "unload_chunk");
+        if (id < 0)
+            return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                                "java chunk: protocol %u has no unload_chunk", protocol);
+        mc_buf_put_varint(out, id);
+        if (protocol >= 764) { /* 1.20.2: ChunkPos as z then x */
+            mc_buf_put_u32be(out, (uint32_t)z);
+            mc_buf_put_u32be(out, (uint32_t)x);
+        } else {
+            mc_buf_put_u32be(out, (uint32_t)x);
+            mc_buf_put_u32be(out, (uint32_t)z);
+        }
+    }
+    return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
+}
+
+static mc_status batch_packet(uint32_t protocol, const char *name, mc_buf *out, mc_error *err)
+{
+    int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, name);
+    if (id < 0)
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                            "java chunk: protocol %u has no %s (1.20.2+)", protocol, name);
+    mc_buf_put_varint(out, id);
+    return MC_OK;
+}
+
+mc_status mc_java_encode_batch_start(uint32_t protocol, mc_buf *out, mc_error *err)
+{
+    mc_status st = batch_packet(protocol, "chunk_batch_start", out, err);
+    return st == MC_OK && !mc_buf_ok(out) ? MC_ERR_NOMEM : st;
+}
+
+mc_status mc_java_encode_batch_finished(uint32_t protocol, int32_t batch_size, mc_buf *out,
+                                        mc_error *err)
+{
+    mc_status st = batch_packet(protocol, "chunk_batch_finished", out, err);
+    if (st == MC_OK)
+        mc_buf_put_varint(out, batch_size);
+    return st == MC_OK && !mc_buf_ok(out) ? MC_ERR_NOMEM : st;
+}
+
+mc_status mc_java_encode_chunk_bulk(const mc_column *const *cols, size_t n, uint32_t protocol,
+                                    bool sky, mc_buf *out, mc_error *err)
+{
+    int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "map_chunk_bulk");
+    if (protocol != 47 || id < 0)
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                            "java chunk: Map Chunk Bulk is a 1.8 packet");
+    mc__era e;
+    mc_status st = mc__era_get(protocol, &e, err);
+    if (st != MC_OK)
+        return st;
+    const size_t start = out->len;
+    mc_column **tr = calloc(n ? n : 1, sizeof *tr);
+    if (!tr)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
+    for (size_t i = 0; i < n && st == MC_OK; i++)
+        if (mc_column_registry(cols[i]) != e.reg) {
+            tr[i] = mc_column_translate(cols[i], e.reg, NULL, err);
+            if (!tr[i])
+                st = err ? err->status : MC_ERR_NOMEM;
+        }
+    if (st == MC_OK) {
+        mc_buf_put_varint(out, id);
+        mc_buf_put_u8(out, sky ? 1 : 0);
+        mc_buf_put_varint(out, (int32_t)n);
+        for (size_t i = 0; i < n; i++) {
+            const mc_column *c = tr[i] ? tr[i] : cols[i];
+            mc_buf_put_u32be(out, (uint32_t)mc_column_x(c));
+            mc_buf_put_u32be(out, (uint32_t)mc_column_z(c));
+            mc_buf_put_u16be(out, (uint16_t)legacy_mask(c));
+        }
+        for (size_t i = 0; i < n; i++) {
+            const mc_column *c = tr[i] ? tr[i] : cols[i];
+            put_data_1_8(out, c, legacy_mask(c), sky, true);
+        }
+        if (!mc_buf_ok(out))
+            st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        mc_column_free(tr[i]);
+    free(tr);
+    if (st != MC_OK)
+        out->len = start;
+    return st;
+}
+
+mc_status mc_java_encode_chunk_biomes(const mc_column *const *cols, size_t n, uint32_t protocol,
+                                      mc_buf *out, mc_error *err)
+{
+    mc__era e;
+    mc_status st = mc__era_get(protocol, &e, err);
+    if (st != MC_OK)
+        return st;
+    int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "chunk_biomes");
+    if (id < 0)
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                            "java chunk: protocol %u has no chunk_biomes (1.19.4+)", protocol);
+    const size_t start = out->len;
+    mc_buf_put_varint(out, id);
+    mc_buf_put_varint(out, (int32_t)n);
+    for (size_t i = 0; i < n && st == MC_OK; i++) {
+        const mc_column *c = cols[i];
+        mc_column *tr = NULL;
+        if (mc_column_registry(c) != e.reg) {
+            tr = mc_column_translate(c, e.reg, NULL, err);
+            if (!tr) {
+                st = err ? err->status : MC_ERR_NOMEM;
+                break;
+            }
+            c = tr;
+        }
+        /* ChunkPos as a long: x in the low half, z in the high half (z then x). */
+        mc_buf_put_u32be(out, (uint32_t)mc_column_z(c));
+        mc_buf_put_u32be(out, (uint32_t)mc_column_x(c));
+        size_t at = begin_sized(out);
+        for (uint32_t s = 0; s < mc_column_section_count(c); s++)
+            put_container_modern(out, &mc_column_section_const(c, mc_column_min_section(c) + (int32_t)s)->biomes,
+                                 e.biome_bits, e.no_data_length);
+        end_sized(out, at);
+        mc_column_free(tr);
+    }
+    if (st == MC_OK && !mc_buf_ok(out))
+        st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
+    if (st != MC_OK)
+        out->len = start;
+    return st;
+}

@@ -1,0 +1,128 @@
+/*
+ * test_translate.c: mc_column_translate and mc_biome_translate.
+ *
+ * Columns from the codec generator (every palette kind, light, block
+ * entities) are translated between registries and compared position by
+ * position with mc_registry_translate_state; palettes that merge are
+ * rebuilt without duplicates; biomes go by name with the 1.18 renames and
+ * the plains fallback; light, heightmaps and block entities survive.
+ */
+#include "support.h"
+
+#include <string.h>
+
+#include "java/chunk_gen.h"
+#include "mcchunk/translate.h"
+
+static void check_translation(const char *from_name, const char *to_name, uint64_t seed)
+{
+    const mc_registry *from = mc_registry_find(from_name), *to = mc_registry_find(to_name);
+    assert_non_null(from);
+    assert_non_null(to);
+    mc_column *col = mc__gen_column(from, seed, 4, -2, -4, 24);
+    assert_non_null(col);
+    assert_int_equal(mc_column_compute_heightmaps(col, MC_HEIGHTMAP_ALL), MC_OK);
+    mc_error err;
+    mc_column *t = mc_column_translate(col, to, NULL, &err);
+    assert_non_null(t);
+    assert_ptr_equal(mc_column_registry(t), to);
+    assert_int_equal(mc_column_min_section(t), -4);
+    for (uint32_t i = 0; i < 24; i++) {
+        const mc_section *a = mc_column_section_at(col, i), *b = mc_column_section_at(t, i);
+        uint32_t va[4096], vb[4096];
+        mc_container_get_all(&a->blocks, va);
+        mc_container_get_all(&b->blocks, vb);
+        unsigned count = 0;
+        for (int k = 0; k < 4096; k++) {
+            uint32_t want = mc_registry_translate_state(from, to, va[k], NULL);
+            assert_int_equal(vb[k], want);
+            count += !(mc_registry_state_flags(to, want) & MC_STATE_AIR);
+        }
+        assert_int_equal(b->block_count, count);
+        /* no duplicate palette entries */
+        size_t plen;
+        const uint32_t *pal = mc_container_palette(&b->blocks, &plen);
+        for (size_t x = 0; pal && x < plen; x++)
+            for (size_t y = x + 1; y < plen; y++)
+                assert_int_not_equal(pal[x], pal[y]);
+        /* biomes by name */
+        for (int k = 0; k < 64; k++) {
+            uint32_t ba = mc_container_get(&a->biomes, (size_t)k), bb = mc_container_get(&b->biomes, (size_t)k);
+            assert_int_equal(bb, mc_biome_translate(from, to, ba, NULL));
+        }
+        if (a->sky_light)
+            assert_memory_equal(a->sky_light, b->sky_light, MC_LIGHT_BYTES);
+        else
+            assert_null(b->sky_light);
+    }
+    assert_int_equal(mc_column_block_entity_count(t), mc_column_block_entity_count(col));
+    for (int h = 0; h < MC_HEIGHTMAP_COUNT; h++)
+        assert_true(mc_column_has_heightmap(t, (mc_heightmap_type)h));
+    mc_column_free(t);
+    mc_column_free(col);
+}
+
+static void test_translate_pairs(void **state)
+{
+    (void)state;
+    check_translation("1.21.4", "1.21.4", 1);
+    check_translation("1.21.4", "1.20.4", 2);
+    check_translation("1.21.4", "1.16.5", 3);
+    check_translation("1.21.4", "1.12.2", 4);
+    check_translation("1.21.4", "1.8.9", 5);
+    check_translation("1.12.2", "1.21.4", 6);
+    check_translation("1.16.5", "26.1", 7);
+}
+
+static void test_biomes(void **state)
+{
+    (void)state;
+    const mc_registry *r21 = mc_registry_find("1.21.4"), *r16 = mc_registry_find("1.16.5"),
+                      *r12 = mc_registry_find("1.12.2");
+    bool fb;
+    uint32_t wh = mc_registry_biome_id(r21, "windswept_hills");
+    uint32_t mo = mc_registry_biome_id(r16, "mountains");
+    assert_int_not_equal(wh, MC_STATE_NONE);
+    assert_int_equal(mc_biome_translate(r21, r16, wh, &fb), mo);
+    assert_false(fb);
+    assert_int_equal(mc_biome_translate(r16, r21, mo, &fb), wh);
+    /* cherry_grove does not exist in 1.12: the table's neighbour (plains) */
+    uint32_t cg = mc_registry_biome_id(r21, "cherry_grove");
+    assert_int_equal(mc_biome_translate(r21, r12, cg, &fb), mc_registry_biome_id(r12, "plains"));
+    /* an id nothing has: the fallback */
+    assert_int_equal(mc_biome_translate(r21, r12, 9999, &fb), mc_registry_biome_id(r12, "plains"));
+    assert_true(fb);
+}
+
+/* Two source states that become one target state: the palette is rebuilt. */
+static void test_merge(void **state)
+{
+    (void)state;
+    const mc_registry *r21 = mc_registry_find("1.21.4"), *r8 = mc_registry_find("1.8.9");
+    mc_column *col = mc_column_new(r21, 0, 0, 0, 16, NULL);
+    uint32_t deep = mc_registry_default_state(r21, "deepslate");
+    uint32_t stone = mc_registry_default_state(r21, "stone");
+    for (int x = 0; x < 16; x++)
+        mc_column_set_block(col, x, 3, 0, (x & 1) ? deep : stone);
+    mc_error err;
+    mc_column *t = mc_column_translate(col, r8, NULL, &err);
+    assert_non_null(t);
+    size_t plen;
+    const mc_section *s = mc_column_section_at(t, 0);
+    const uint32_t *pal = mc_container_palette(&s->blocks, &plen);
+    assert_int_equal(plen, 2); /* air and stone (deepslate -> stone) */
+    assert_int_equal(mc_column_get_block(t, 1, 3, 0), mc_column_get_block(t, 0, 3, 0));
+    (void)pal;
+    mc_column_free(t);
+    mc_column_free(col);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_translate_pairs),
+        cmocka_unit_test(test_biomes),
+        cmocka_unit_test(test_merge),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
