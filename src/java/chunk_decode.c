@@ -770,6 +770,18 @@ static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_
     }
     if (info)
         info->data_used = dr.pos;
+    if (st == MC_OK && e->size_slack) {
+        /* 1.18-1.21.4 vanilla: one zero byte per single-value block container */
+        size_t want_slack = 0;
+        for (uint32_t i = 0; i < l->n; i++)
+            want_slack += l->s[i].blocks.kind == MC_CONTAINER_SINGLE;
+        size_t rem = mc_reader_remaining(&dr);
+        bool zeros = true;
+        for (size_t i = 0; i < rem; i++)
+            zeros = zeros && dr.data[dr.pos + i] == 0;
+        if (rem == want_slack && zeros)
+            dr.pos += rem;
+    }
     if (st == MC_OK && d->strict && mc_reader_remaining(&dr))
         st = mc_reader_fail(&dr, MC_ERR_MALFORMED,
                             "%zu bytes of section data left over after %u sections",

@@ -575,6 +575,7 @@ static mc_status encode_modern(mc_buf *out, const mc__era *e, const mc_column *c
     put_heightmaps(out, e, col);
     const uint32_t n = mc_column_section_count(col);
     const int32_t min = mc_column_min_section(col);
+    size_t slack = 0;
     size_t at = begin_sized(out);
     for (uint32_t i = 0; i < n; i++) {
         const mc_section *s = mc_column_section_const(col, min + (int32_t)i);
@@ -583,6 +584,12 @@ static mc_status encode_modern(mc_buf *out, const mc__era *e, const mc_column *c
             mc_buf_put_u16be(out, s->fluid_count); /* 26.1 */
         put_container_modern(out, &s->blocks, e->direct_bits, e->no_data_length);
         put_container_modern(out, &s->biomes, e->biome_bits, e->no_data_length);
+        slack += e->size_slack && s->blocks.kind == MC_CONTAINER_SINGLE;
+    }
+    if (slack) {
+        uint8_t *p = mc_buf_extend(out, slack); /* vanilla's over-counted size, zero-filled */
+        if (p)
+            memset(p, 0, slack);
     }
     end_sized(out, at);
     mc_status st = put_block_entities(out, e, col, mc_column_min_y(col),

@@ -38,6 +38,10 @@ mc_status mc__era_get(uint32_t protocol, mc__era *e, mc_error *err)
     e->no_data_length = p >= 770;               /* 1.21.5 */
     e->heightmap_array = p >= 770;              /* 1.21.5 */
     e->fluid_count = p >= 775;                  /* 26.1 */
+    /* Vanilla 1.18-1.20.1 (seen in captures) size a single-value block
+     * container's data length as varint(4096) = 2 bytes but write varint(0);
+     * assumed up to 1.21.4 [UNVERIFIED 1.20.2-1.21.4]; 1.21.5 drops the field. */
+    e->size_slack = p >= 757 && p <= 769;
     e->layout = p >= 735 ? MC_BITS_PADDED : MC_BITS_SPANNING; /* 1.16: padded longs */
     /* 1.9-1.12: 13-bit global palette (id<<4|meta, 4096 ids but 13 bits on the
      * wire); later the registry's ceil(log2(states)). */

@@ -32,6 +32,10 @@ typedef struct mc__era {
     bool no_data_length;        /* 1.21.5 (770)+: paletted data arrays lose their length */
     bool heightmap_array;       /* 1.21.5 (770)+: heightmaps as [{type, long[]}] */
     bool fluid_count;           /* 26.1 (775)+ */
+    bool size_slack;            /* 1.18-1.21.4: the size counts 2 bytes for the
+                                   empty data-array length of single-value
+                                   block containers (1 is written): 1 zero
+                                   byte per such section after the data */
     mc_bits_layout layout;      /* spanning before 1.16, padded after */
     unsigned direct_bits;       /* block global palette width on the wire */
     unsigned biome_bits;        /* 1.18+: biome global palette width */
@@ -49,6 +53,12 @@ mc_status mc__era_get(uint32_t protocol, mc__era *e, mc_error *err);
 #define MC__KEY_SKY_ABOVE "mcchunk:sky_light_above"
 #define MC__KEY_BLOCK_BELOW "mcchunk:block_light_below"
 #define MC__KEY_BLOCK_ABOVE "mcchunk:block_light_above"
+/* The empty-light masks a decoded packet had (long arrays, one bit per
+ * light entry): an all-zero array is sent "empty" exactly where these say,
+ * so a re-encode keeps vanilla's choice (1.14-1.19 send zero layers that
+ * exist as full arrays). Without them every all-zero array is sent empty. */
+#define MC__KEY_EMPTY_SKY "mcchunk:empty_sky_light_mask"
+#define MC__KEY_EMPTY_BLOCK "mcchunk:empty_block_light_mask"
 /* 2D biomes (x + z*16, before 1.15) kept verbatim (int array of 256). */
 #define MC__KEY_BIOMES2D "mcchunk:biomes2d"
 /* Block entity type id (1.18+) when the type has no name in our table. */

@@ -44,6 +44,24 @@ void mc__light_arrays(const mc_column *col, bool sky, const uint8_t **out)
     out[n + 1] = extra_array(col, sky ? MC__KEY_SKY_ABOVE : MC__KEY_BLOCK_ABOVE);
 }
 
+/* A recorded empty mask (see chunk_era.h), or false when there is none. */
+static bool recorded_mask(const mc_column *col, const char *key, uint64_t *words, size_t cap)
+{
+    mc_column *m = (mc_column *)col;
+    mc_nbt_doc *doc = mc_column_nbt(m);
+    if (!doc || !mc_nbt_doc_root(doc))
+        return false;
+    mc_nbt_tag *t = mc_nbt_get(mc_column_extra(m), key);
+    int64_t v[65];
+    size_t n = 0;
+    if (!t || mc_nbt_array_copy_i64(t, v, 65, &n) != MC_OK)
+        return false;
+    memset(words, 0, cap * sizeof *words);
+    for (size_t i = 0; i < n && i < cap; i++)
+        words[i] = (uint64_t)v[i];
+    return true;
+}
+
 static bool all_zero(const uint8_t *p)
 {
     uint64_t acc = 0;
@@ -86,15 +104,20 @@ void mc__write_light(mc_buf *out, const mc__era *e, const mc_column *col)
     const size_t nw = (n + 63) / 64;
     uint64_t masks[4][65];
     memset(masks, 0, sizeof masks);
+    uint64_t rec_sky[65], rec_blk[65];
+    const bool have_sky = recorded_mask(col, MC__KEY_EMPTY_SKY, rec_sky, 65);
+    const bool have_blk = recorded_mask(col, MC__KEY_EMPTY_BLOCK, rec_blk, 65);
     for (uint32_t i = 0; i < n; i++) {
+        const bool sky_empty_ok = !have_sky || ((rec_sky[i >> 6] >> (i & 63)) & 1u);
+        const bool blk_empty_ok = !have_blk || ((rec_blk[i >> 6] >> (i & 63)) & 1u);
         if (sky[i]) {
-            if (all_zero(sky[i]))
+            if (sky_empty_ok && all_zero(sky[i]))
                 masks[2][i >> 6] |= 1ull << (i & 63);
             else
                 masks[0][i >> 6] |= 1ull << (i & 63);
         }
         if (blk[i]) {
-            if (all_zero(blk[i]))
+            if (blk_empty_ok && all_zero(blk[i]))
                 masks[3][i >> 6] |= 1ull << (i & 63);
             else
                 masks[1][i >> 6] |= 1ull << (i & 63);
@@ -187,6 +210,19 @@ mc_status mc__read_light(mc_reader *r, const mc__era *e, mc_column *col, bool st
                                              "%s has bits beyond %u sections", names[m],
                                              n);
             }
+        }
+    }
+    if (col) {
+        /* keep the empty masks for a faithful re-encode */
+        mc_nbt_tag *extra = mc_column_extra(col);
+        for (int m = 2; m < 4 && extra; m++) {
+            int64_t v[65];
+            for (size_t w = 0; w < nw[m]; w++)
+                v[w] = (int64_t)masks[m][w];
+            if (mc_nbt_put_long_array(mc_column_nbt(col), extra,
+                                      m == 2 ? MC__KEY_EMPTY_SKY : MC__KEY_EMPTY_BLOCK, v,
+                                      nw[m]) != MC_OK)
+                return mc_reader_fail(r, MC_ERR_NOMEM, "no memory");
         }
     }
     uint8_t zero[MC_LIGHT_BYTES];
