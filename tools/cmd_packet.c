@@ -1,0 +1,436 @@
+/*
+ * cmd_packet.c: `mcchunk packet encode|decode`, the Java chunk packet codecs
+ * from the command line.
+ *
+ *   encode  writes the Chunk Data packet (packet id varint + body, no length
+ *           prefix, no compression) of version V for one chunk of a region
+ *           file or world folder (translated to V's registry as needed), or
+ *           for a generated test column (--generated SEED); for 1.14-1.17
+ *           also the Update Light packet (--light-out).
+ *   decode  reads such a packet (and --light) and prints its blocks as
+ *           `mcchunk chunk blocks` does: "x y z state" per non-air block,
+ *           absolute coordinates, ordered by y, z, x, states with sorted
+ *           properties (or ids with --ids); --info prints the packet's fields.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "java/chunk_gen.h"
+#include "mcchunk/anvil.h"
+#include "mcchunk/chunknbt.h"
+#include "mcchunk/java.h"
+#include "mcchunk/translate.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mcchunk packet encode --version V (--from PATH --chunk X,Z | --generated SEED)\n"
+            "                             -o FILE [--light-out FILE] [--dimension DIM]\n"
+            "                             [--min-y N --height N] [--registry V2]\n"
+            "       mcchunk packet decode --version V FILE [--light FILE] [--min-y N --height N]\n"
+            "                             [--ids] [--info] [--lenient]\n"
+            "\n"
+            "encode writes the Chunk Data packet of release V (packet id varint + body; no\n"
+            "length prefix, no compression) for chunk X,Z of a region file or world folder,\n"
+            "translated to V's blocks and biomes; for 1.14-1.17 --light-out also writes the\n"
+            "Update Light packet. --generated SEED encodes a random test column instead (in\n"
+            "V's registry, or --registry V2's, at --min-y/--height or the era's default;\n"
+            "--chunk sets its position).\n"
+            "decode prints one line per non-air block, 'x y z state', ordered by y, z, x,\n"
+            "properties sorted by name (--ids: the numeric state id; before 1.13 id<<4|meta).\n"
+            "From 1.18 the dimension defaults to the overworld (-64, 384). --info prints the\n"
+            "packet's fields, palettes and sizes instead. Decoding is strict (rejects what a\n"
+            "vanilla server would not send) unless --lenient (accepts what the client does).\n"
+            "\n"
+            "exit status: 0 ok, 1 failure (bad packet, I/O), 2 usage error\n");
+}
+
+static bool parse_i32(const char *s, int32_t *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < INT32_MIN || v > INT32_MAX)
+        return false;
+    *out = (int32_t)v;
+    return true;
+}
+
+static bool parse_pair(const char *s, int32_t *a, int32_t *b)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *comma = strchr(buf, ',');
+    if (!comma)
+        return false;
+    *comma = 0;
+    return parse_i32(buf, a) && parse_i32(comma + 1, b);
+}
+
+static bool version_protocol(const char *v, uint32_t *protocol)
+{
+    mc_version_info vi;
+    if (!mc_java_version_find(v, &vi) || vi.protocol < 47)
+        return false;
+    *protocol = (uint32_t)vi.protocol;
+    return true;
+}
+
+static bool write_file(const char *path, const mc_buf *b)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(b->data, 1, b->len, f) == b->len;
+    return fclose(f) == 0 && ok;
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static mc_column *load_chunk(const char *path_arg, const char *dimension, int32_t x, int32_t z)
+{
+    char path[4096];
+    int lx, lz;
+    mc_error err;
+    mc_error_clear(&err);
+    if (is_dir(path_arg)) {
+        if (mc_world_region_path(path_arg, MC_WORLD_LAYOUT_AUTO, dimension, MC_REGION_KIND_REGION, x, z,
+                                 path, sizeof path, &lx, &lz, &err) != MC_OK) {
+            fprintf(stderr, "mcchunk packet: %s\n", err.message);
+            return NULL;
+        }
+    } else {
+        snprintf(path, sizeof path, "%s", path_arg);
+        lx = (int)((uint32_t)x & 31);
+        lz = (int)((uint32_t)z & 31);
+    }
+    mc_region *r = NULL;
+    if (mc_region_open(path, NULL, &r, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk packet: %s\n", err.message);
+        return NULL;
+    }
+    mc_buf nbt;
+    mc_buf_init(&nbt, NULL);
+    mc_column *col = NULL;
+    if (mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) != MC_OK ||
+        mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &col, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk packet: chunk %d %d: %s\n", (int)x, (int)z, err.message);
+        col = NULL;
+    }
+    mc_buf_free(&nbt);
+    mc_region_close(r);
+    return col;
+}
+
+static int cmd_encode(int argc, char **argv)
+{
+    const char *version = NULL, *from = NULL, *outp = NULL, *lightp = NULL, *dim = NULL,
+               *regv = NULL;
+    int32_t cx = 0, cz = 0, min_y = 0, height = 0;
+    bool have_chunk = false, have_gen = false, have_min = false, have_h = false;
+    uint64_t seed = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        }
+        if (!v) {
+            fprintf(stderr, "mcchunk packet encode: %s needs a value\n", a);
+            return MC_EXIT_USAGE;
+        }
+        i++;
+        if (!strcmp(a, "--version"))
+            version = v;
+        else if (!strcmp(a, "--from"))
+            from = v;
+        else if (!strcmp(a, "-o"))
+            outp = v;
+        else if (!strcmp(a, "--light-out"))
+            lightp = v;
+        else if (!strcmp(a, "--dimension"))
+            dim = v;
+        else if (!strcmp(a, "--registry"))
+            regv = v;
+        else if (!strcmp(a, "--chunk")) {
+            if (!parse_pair(v, &cx, &cz)) {
+                fprintf(stderr, "mcchunk packet encode: --chunk wants X,Z\n");
+                return MC_EXIT_USAGE;
+            }
+            have_chunk = true;
+        } else if (!strcmp(a, "--generated")) {
+            seed = strtoull(v, NULL, 10);
+            have_gen = true;
+        } else if (!strcmp(a, "--min-y")) {
+            if (!parse_i32(v, &min_y) || min_y % 16) {
+                fprintf(stderr, "mcchunk packet encode: --min-y wants a multiple of 16\n");
+                return MC_EXIT_USAGE;
+            }
+            have_min = true;
+        } else if (!strcmp(a, "--height")) {
+            if (!parse_i32(v, &height) || height <= 0 || height % 16) {
+                fprintf(stderr, "mcchunk packet encode: --height wants a positive multiple of 16\n");
+                return MC_EXIT_USAGE;
+            }
+            have_h = true;
+        } else {
+            fprintf(stderr, "mcchunk packet encode: unknown option %s\n", a);
+            return MC_EXIT_USAGE;
+        }
+    }
+    uint32_t protocol;
+    if (!version || !version_protocol(version, &protocol)) {
+        fprintf(stderr, "mcchunk packet encode: --version must name a release from 1.8 on\n");
+        return MC_EXIT_USAGE;
+    }
+    if (!outp || (!from && !have_gen) || (from && !have_chunk)) {
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    mc_column *col;
+    if (have_gen) {
+        const mc_registry *reg = regv ? mc_registry_find(regv) : mc_registry_find_protocol((int32_t)protocol);
+        if (regv && !reg) {
+            mc_version_info vi;
+            if (mc_java_version_find(regv, &vi))
+                reg = vi.registry;
+        }
+        if (!reg) {
+            fprintf(stderr, "mcchunk packet encode: no registry for %s\n", regv ? regv : version);
+            return MC_EXIT_USAGE;
+        }
+        bool modern = protocol >= 757;
+        if (!have_min)
+            min_y = modern ? -64 : 0;
+        if (!have_h)
+            height = modern ? 384 : 256;
+        col = mc__gen_column(reg, seed, cx, cz, min_y / 16, (uint32_t)height / 16);
+    } else {
+        col = load_chunk(from, dim, cx, cz);
+    }
+    if (!col)
+        return MC_EXIT_FAIL;
+    mc_buf out, light;
+    mc_buf_init(&out, NULL);
+    mc_buf_init(&light, NULL);
+    mc_error err;
+    mc_error_clear(&err);
+    int rc = MC_EXIT_OK;
+    if (mc_java_encode_chunk(col, protocol, &out, lightp ? &light : NULL, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk packet encode: %s\n", err.message);
+        rc = MC_EXIT_FAIL;
+    } else if (!write_file(outp, &out) || (lightp && light.len && !write_file(lightp, &light))) {
+        fprintf(stderr, "mcchunk packet encode: cannot write the output\n");
+        rc = MC_EXIT_FAIL;
+    } else if (lightp && !light.len) {
+        /* 1.8-1.13 and 1.18+: the light is in the Chunk Data packet */
+        remove(lightp);
+    }
+    mc_buf_free(&out);
+    mc_buf_free(&light);
+    mc_column_free(col);
+    return rc;
+}
+
+static const char *kind_name(const mc_container *c)
+{
+    return c->kind == MC_CONTAINER_SINGLE ? "single" : c->kind == MC_CONTAINER_INDIRECT ? "indirect"
+                                                                                       : "direct";
+}
+
+static void print_info(const mc_column *col, const mc_java_chunk_info *info, uint32_t protocol,
+                       size_t len)
+{
+    printf("protocol %u packet 0x%02x length %zu\n", protocol, (unsigned)info->packet_id, len);
+    printf("chunk %d %d full %s%s\n", (int)info->x, (int)info->z, info->full ? "true" : "false",
+           info->unload ? " (unload)" : "");
+    if (protocol < 757)
+        printf("mask 0x%llx sections %u%s\n", (unsigned long long)info->mask, info->sections_sent,
+               protocol <= 404 ? (info->sky_light ? " sky light" : " no sky light") : "");
+    else
+        printf("sections %u (min y %d)\n", info->sections_sent, (int)mc_column_min_y(col));
+    printf("data size %zu used %zu\n", info->data_size, info->data_used);
+    printf("heightmaps");
+    for (int t = 0; t < MC_HEIGHTMAP_COUNT; t++)
+        if (info->heightmaps & (1u << t))
+            printf(" %s", mc_heightmap_name((mc_heightmap_type)t));
+    printf("\nblock entities %u\n", info->block_entities);
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)i);
+        size_t bl, ml;
+        mc_container_palette(&s->blocks, &bl);
+        mc_container_palette(&s->biomes, &ml);
+        printf("section %d blocks %s bits %u palette %zu count %u fluids %u biomes %s bits %u palette "
+               "%zu light%s%s\n",
+               (int)(mc_column_min_section(col) + (int32_t)i), kind_name(&s->blocks),
+               mc_container_bits(&s->blocks), bl, s->block_count, s->fluid_count, kind_name(&s->biomes),
+               mc_container_bits(&s->biomes), ml, s->block_light ? " block" : "",
+               s->sky_light ? " sky" : "");
+    }
+}
+
+static int print_blocks(const mc_column *col, bool ids)
+{
+    const mc_registry *reg = mc_column_registry(col);
+    const uint32_t count = mc_registry_state_count(reg);
+    char **names = calloc(count ? count : 1, sizeof *names);
+    if (!names)
+        return MC_EXIT_FAIL;
+    const int32_t bx = mc_column_x(col) * 16, bz = mc_column_z(col) * 16;
+    uint32_t vals[MC_SECTION_BLOCKS];
+    char buf[512];
+    for (uint32_t si = 0; si < mc_column_section_count(col); si++) {
+        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)si);
+        if (s->blocks.kind == MC_CONTAINER_SINGLE &&
+            (mc_registry_state_flags(reg, s->blocks.value) & MC_STATE_AIR))
+            continue;
+        mc_container_get_all(&s->blocks, vals);
+        const int32_t by = (mc_column_min_section(col) + (int32_t)si) * 16;
+        for (unsigned i = 0; i < MC_SECTION_BLOCKS; i++) {
+            uint32_t v = vals[i];
+            if ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == mc_registry_air(reg))
+                continue;
+            int x = (int)(i & 15), z = (int)((i >> 4) & 15), y = (int)(i >> 8);
+            if (ids) {
+                printf("%d %d %d %u\n", bx + x, by + y, bz + z, v);
+                continue;
+            }
+            const char *name = buf;
+            if (v < count) {
+                if (!names[v]) {
+                    if (!mc_registry_format_state(reg, v, buf, sizeof buf, MC_FORMAT_SORTED))
+                        snprintf(buf, sizeof buf, "#%u", v);
+                    names[v] = strdup(buf);
+                }
+                name = names[v] ? names[v] : "?";
+            } else {
+                snprintf(buf, sizeof buf, "#%u", v);
+            }
+            printf("%d %d %d %s\n", bx + x, by + y, bz + z, name);
+        }
+    }
+    for (uint32_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    return ferror(stdout) ? MC_EXIT_FAIL : MC_EXIT_OK;
+}
+
+static int cmd_decode(int argc, char **argv)
+{
+    const char *version = NULL, *file = NULL, *lightp = NULL;
+    bool ids = false, info_only = false, have_min = false, have_h = false;
+    int32_t min_y = 0, height = 0;
+    mc_java_decode_opts o;
+    memset(&o, 0, sizeof o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        } else if (!strcmp(a, "--ids")) {
+            ids = true;
+        } else if (!strcmp(a, "--info")) {
+            info_only = true;
+        } else if (!strcmp(a, "--lenient")) {
+            o.lenient = true;
+        } else if (a[0] == '-' && a[1]) {
+            if (!v) {
+                fprintf(stderr, "mcchunk packet decode: %s needs a value\n", a);
+                return MC_EXIT_USAGE;
+            }
+            i++;
+            if (!strcmp(a, "--version"))
+                version = v;
+            else if (!strcmp(a, "--light"))
+                lightp = v;
+            else if (!strcmp(a, "--min-y")) {
+                if (!parse_i32(v, &min_y) || min_y % 16) {
+                    fprintf(stderr, "mcchunk packet decode: --min-y wants a multiple of 16\n");
+                    return MC_EXIT_USAGE;
+                }
+                have_min = true;
+            } else if (!strcmp(a, "--height")) {
+                if (!parse_i32(v, &height) || height <= 0 || height % 16) {
+                    fprintf(stderr, "mcchunk packet decode: --height wants a positive multiple of 16\n");
+                    return MC_EXIT_USAGE;
+                }
+                have_h = true;
+            } else {
+                fprintf(stderr, "mcchunk packet decode: unknown option %s\n", a);
+                return MC_EXIT_USAGE;
+            }
+        } else if (!file) {
+            file = a;
+        } else {
+            fprintf(stderr, "mcchunk packet decode: too many arguments\n");
+            return MC_EXIT_USAGE;
+        }
+    }
+    uint32_t protocol;
+    if (!version || !version_protocol(version, &protocol)) {
+        fprintf(stderr, "mcchunk packet decode: --version must name a release from 1.8 on\n");
+        return MC_EXIT_USAGE;
+    }
+    if (!file) {
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    if (have_min || have_h) {
+        o.has_height = true;
+        o.min_y = have_min ? min_y : (protocol >= 757 ? -64 : 0);
+        o.height = have_h ? (uint32_t)height : (protocol >= 757 ? 384 : 256);
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_read_file(file, NULL, &data, &len, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk packet decode: %s\n", err.message);
+        return MC_EXIT_FAIL;
+    }
+    mc_column *col = NULL;
+    mc_java_chunk_info info;
+    int rc = MC_EXIT_OK;
+    if (mc_java_decode_chunk(data, len, protocol, &o, &col, &info, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk packet decode: %s\n", err.message);
+        rc = MC_EXIT_FAIL;
+    }
+    free(data);
+    if (rc == MC_EXIT_OK && lightp) {
+        uint8_t *ld = NULL;
+        size_t ll = 0;
+        if (mc_read_file(lightp, NULL, &ld, &ll, &err) != MC_OK ||
+            mc_java_decode_update_light(ld, ll, protocol, &o, col, NULL, NULL, &err) != MC_OK) {
+            fprintf(stderr, "mcchunk packet decode: light: %s\n", err.message);
+            rc = MC_EXIT_FAIL;
+        }
+        free(ld);
+    }
+    if (rc == MC_EXIT_OK)
+        rc = info_only ? (print_info(col, &info, protocol, len), MC_EXIT_OK) : print_blocks(col, ids);
+    mc_column_free(col);
+    return rc;
+}
+
+int mc_cmd_packet(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? MC_EXIT_USAGE : MC_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "encode"))
+        return cmd_encode(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "decode"))
+        return cmd_decode(argc - 1, argv + 1);
+    fprintf(stderr, "mcchunk packet: unknown subcommand %s\n", argv[1]);
+    usage(stderr);
+    return MC_EXIT_USAGE;
+}
