@@ -175,13 +175,26 @@ static inline uint64_t width_mask(unsigned bits)
 
 /* -------------------------------------------------------- single entries */
 
+#define R(k) (((1ull << 32) + (k) - 1) / (k))
+const uint64_t mc__bits_recip[65] = {
+    0, R(1), R(2), R(3), R(4), R(5), R(6), R(7), R(8), R(9), R(10), R(11), R(12), R(13), R(14),
+    R(15), R(16), R(17), R(18), R(19), R(20), R(21), R(22), R(23), R(24), R(25), R(26), R(27),
+    R(28), R(29), R(30), R(31), R(32), R(33), R(34), R(35), R(36), R(37), R(38), R(39), R(40),
+    R(41), R(42), R(43), R(44), R(45), R(46), R(47), R(48), R(49), R(50), R(51), R(52), R(53),
+    R(54), R(55), R(56), R(57), R(58), R(59), R(60), R(61), R(62), R(63), R(64)};
+#undef R
+
+/* Entries per long in the padded layout, by width (no division at run time). */
+static const uint8_t per_long[33] = {0, 64, 32, 21, 16, 12, 10, 9, 8, 7, 6, 5, 5, 4, 4, 4, 4,
+                                     3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
 /* Where entry `index` lives: long a, shift s (spanning: may continue in a+1). */
 static inline void locate(size_t index, unsigned bits, mc_bits_layout layout, size_t *a, unsigned *s)
 {
     if (layout == MC_BITS_PADDED) {
-        unsigned k = 64 / bits;
-        *a = index / k;
-        *s = (unsigned)(index % k) * bits;
+        unsigned k = per_long[bits];
+        *a = index < (1u << 26) ? (size_t)((index * mc__bits_recip[k]) >> 32) : index / k;
+        *s = (unsigned)(index - *a * k) * bits;
     } else {
         size_t bit = index * bits;
         *a = bit >> 6;

@@ -46,6 +46,19 @@ static inline uint64_t mc__bits_get_spanning_bounded(const uint64_t *w, size_t n
     return v & (b == 32 ? 0xFFFFFFFFull : ((1ull << b) - 1));
 }
 
+/* ceil(2^32 / k) for k = 1..64: i / k == (i * recip[k]) >> 32 exactly for
+ * every i < 2^26, which replaces the division in single-entry access. */
+extern const uint64_t mc__bits_recip[65];
+
+/* Entry i (< 2^26) of a padded native array, bits 1..32. */
+static inline uint32_t mc__bits_get_padded(const uint64_t *w, size_t i, unsigned bits)
+{
+    const unsigned k = 64 / bits; /* constant-folded where bits is */
+    const size_t a = (size_t)((i * mc__bits_recip[k]) >> 32);
+    const unsigned s = (unsigned)(i - a * k) * bits;
+    return (uint32_t)((w[a] >> s) & ((1ull << bits) - 1));
+}
+
 /* True when this process may use the AVX-512 kernels. */
 bool mc__bits_have_avx512(void);
 

@@ -299,9 +299,16 @@ uint32_t mc_container_get(const mc_container *c, size_t i)
     case MC_CONTAINER_SINGLE:
         return c->value;
     case MC_CONTAINER_INDIRECT:
-        return c->palette[mc_bits_get(c->longs, i, c->bits, MC_BITS_PADDED)];
+        /* 1..8 bits: the common widths get a constant divisor */
+        switch (c->bits) {
+        case 4: return c->palette[mc__bits_get_padded(c->longs, i, 4)];
+        case 1: return c->palette[mc__bits_get_padded(c->longs, i, 1)];
+        case 2: return c->palette[mc__bits_get_padded(c->longs, i, 2)];
+        case 3: return c->palette[mc__bits_get_padded(c->longs, i, 3)];
+        default: return c->palette[mc__bits_get_padded(c->longs, i, c->bits)];
+        }
     default:
-        return mc_bits_get(c->longs, i, c->bits, MC_BITS_PADDED);
+        return mc__bits_get_padded(c->longs, i, c->bits);
     }
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mcchunk/bits.h"
+#include "chunk/bits_private.h" /* the portable kernels, tested on every CPU */
 
 /* Reference: entry i is bits [pos, pos+b) of the little-endian bit string of
  * the longs, with pos = i*b (spanning) or (i/k)*64 + (i%k)*b (padded). */
@@ -71,6 +72,15 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
         mc_bits_pack_u16(in16, n, b, layout, got);
         assert_memory_equal(got, ref, nl * 8);
     }
+    /* the portable kernels directly (the dispatched path may be SIMD) */
+    memset(got, 0xCD, nl * 8);
+    mc__bits_pack_portable(dirty, 4, n, b, layout, got);
+    assert_memory_equal(got, ref, nl * 8);
+    if (b <= 16) {
+        memset(got, 0xCD, nl * 8);
+        mc__bits_pack_portable(in16, 2, n, b, layout, got);
+        assert_memory_equal(got, ref, nl * 8);
+    }
     /* big-endian pack */
     mc_bits_pack_be_u32(in, n, b, layout, be);
     for (size_t l = 0; l < nl; l++)
@@ -94,6 +104,9 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
     assert_memory_equal(out32, in, n * 4);
     assert_true(out32[n] == 0xDEADBEEF);
     memset(out32, 0, n * 4);
+    mc__bits_unpack_portable(noisy, n, b, layout, out32, 4);
+    assert_memory_equal(out32, in, n * 4);
+    memset(out32, 0, n * 4);
     mc_bits_unpack_be_u32(be, n, b, layout, out32);
     assert_memory_equal(out32, in, n * 4);
     if (b <= 16) {
@@ -101,6 +114,9 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
         mc_bits_unpack_u16(noisy, n, b, layout, out16);
         assert_memory_equal(out16, in16, n * 2);
         assert_true(out16[n] == 0xBEEF);
+        memset(out16, 0, n * 2);
+        mc__bits_unpack_portable(noisy, n, b, layout, out16, 2);
+        assert_memory_equal(out16, in16, n * 2);
         memset(out16, 0, n * 2);
         mc_bits_unpack_be_u16(be, n, b, layout, out16);
         assert_memory_equal(out16, in16, n * 2);
