@@ -336,6 +336,173 @@ static void table_insert(uint32_t *slots, uint32_t mask, uint32_t hash, uint32_t
     slots[i] = value + 1;
 }
 
+static void runtime_free(mc__runtime *rt);
+
+static inline bool bytes_equal(const char *a, const char *b, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/*
+ * The lookup blob of a flattened registry: per block, one compact record
+ * holding everything mc_registry_lookup reads, so that a lookup touches a
+ * hash slot and one or two cache lines instead of five tables:
+ *   u32 block, u8 name length, bare name, u8 property count, u8 explicit,
+ *   default value indices[n], value counts[n], then per property:
+ *   u16 record length, u8 key length, key, u8 (first integer value + 1, or 0
+ *   for a value list), and for value lists per value u8 length + bytes.
+ */
+static size_t blob_record_size(const mc__kind *k)
+{
+    size_t n = 4 + 1 + strlen(mc__str(k->name)) - NS_LEN + 2 + 2u * k->nprops;
+    for (unsigned i = 0; i < k->nprops; i++) {
+        const mc__propdef *d = mc__propdef_of(k, i);
+        n += 2 + 1 + d->name_len + 1;
+        if (d->int_first < 0 || d->int_first > 254)
+            for (uint32_t v = 0; v < d->count; v++)
+                n += 1 + mc__reg_value_lens[d->values + v];
+    }
+    return n;
+}
+
+static uint8_t *blob_write(uint8_t *p, uint32_t block, const mc__kind *k)
+{
+    memcpy(p, &block, 4);
+    p += 4;
+    const char *name = mc__str(k->name) + NS_LEN;
+    size_t nl = strlen(name);
+    *p++ = (uint8_t)nl;
+    memcpy(p, name, nl);
+    p += nl;
+    *p++ = k->nprops;
+    *p++ = k->explicit_digits != MC__NONE;
+    memcpy(p, mc__reg_default_digits + k->default_digits, k->nprops);
+    p += k->nprops;
+    for (unsigned i = 0; i < k->nprops; i++)
+        *p++ = (uint8_t)mc__propdef_of(k, i)->count;
+    for (unsigned i = 0; i < k->nprops; i++) {
+        const mc__propdef *d = mc__propdef_of(k, i);
+        uint8_t *start = p;
+        p += 2;
+        *p++ = (uint8_t)d->name_len;
+        memcpy(p, mc__str(d->name), d->name_len);
+        p += d->name_len;
+        bool is_int = d->int_first >= 0 && d->int_first <= 254;
+        *p++ = is_int ? (uint8_t)(d->int_first + 1) : 0;
+        if (!is_int)
+            for (uint32_t v = 0; v < d->count; v++) {
+                uint8_t vl = mc__reg_value_lens[d->values + v];
+                *p++ = vl;
+                memcpy(p, mc__str(mc__reg_value_refs[d->values + v]), vl);
+                p += vl;
+            }
+        uint16_t rec = (uint16_t)(p - start);
+        memcpy(start, &rec, 2);
+    }
+    return p;
+}
+
+static bool blob_build(const mc_registry *reg, mc__runtime *rt)
+{
+    size_t total = 0;
+    for (uint32_t b = 0; b < reg->block_count; b++)
+        total += blob_record_size(mc__kind_of(reg, b));
+    rt->blob = malloc(total ? total : 1);
+    rt->blob_slots = calloc((size_t)rt->name_mask + 1, sizeof *rt->blob_slots);
+    if (!rt->blob || !rt->blob_slots)
+        return false;
+    uint8_t *p = rt->blob;
+    for (uint32_t b = 0; b < reg->block_count; b++) {
+        const mc__kind *k = mc__kind_of(reg, b);
+        const char *name = mc__str(k->name);
+        table_insert(rt->blob_slots, rt->name_mask, name_hash(name, strlen(name)), (uint32_t)(p - rt->blob));
+        p = blob_write(p, b, k);
+    }
+    return true;
+}
+
+/* The fast path of mc_registry_lookup for flattened registries. Returns
+ * false on any miss (the caller's slow path then reports why). */
+static bool blob_lookup(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len,
+                        const mc_state_prop *props, size_t count, uint32_t *state)
+{
+    strip_namespace(&name, &len);
+    const uint8_t *rec = NULL;
+    for (uint32_t i = bare_hash(name, len) & rt->name_mask; rt->blob_slots[i]; i = (i + 1) & rt->name_mask) {
+        const uint8_t *r = rt->blob + rt->blob_slots[i] - 1;
+        if (r[4] == len && bytes_equal((const char *)r + 5, name, len)) {
+            rec = r;
+            break;
+        }
+    }
+    if (!rec)
+        return false;
+    uint32_t block;
+    memcpy(&block, rec, 4);
+    const uint8_t *p = rec + 5 + len;
+    unsigned n = p[0];
+    bool is_explicit = p[1];
+    uint8_t digits[MC__MAX_PROPS];
+    memcpy(digits, p + 2, n);
+    const uint8_t *counts = p + 2 + n;
+    const uint8_t *first = counts + n;
+    for (size_t q = 0; q < count; q++) {
+        const mc_state_prop *pr = &props[q];
+        const uint8_t *r = first;
+        unsigned pi = 0;
+        for (; pi < n; pi++) {
+            uint16_t rl;
+            memcpy(&rl, r, 2);
+            if (r[2] == pr->key_len && bytes_equal((const char *)r + 3, pr->key, pr->key_len))
+                break;
+            r += rl;
+        }
+        if (pi == n)
+            return false;
+        const uint8_t *v = r + 3 + r[2];
+        unsigned vi;
+        if (v[0]) { /* integers v[0]-1, v[0], ... */
+            uint32_t x = 0;
+            if (pr->value_len < 1 || pr->value_len > 3 || (pr->value_len > 1 && pr->value[0] == '0'))
+                return false;
+            for (size_t c = 0; c < pr->value_len; c++) {
+                unsigned dgt = (unsigned char)pr->value[c] - '0';
+                if (dgt > 9)
+                    return false;
+                x = x * 10 + dgt;
+            }
+            if (x < (uint32_t)v[0] - 1 || x - ((uint32_t)v[0] - 1) >= counts[pi])
+                return false;
+            vi = x - ((uint32_t)v[0] - 1);
+        } else {
+            v++;
+            for (vi = 0; vi < counts[pi]; vi++) {
+                if (v[0] == pr->value_len && bytes_equal((const char *)v + 1, pr->value, pr->value_len))
+                    break;
+                v += 1 + v[0];
+            }
+            if (vi == counts[pi])
+                return false;
+        }
+        digits[pi] = (uint8_t)vi;
+    }
+    uint32_t off;
+    if (is_explicit) {
+        off = mc__kind_offset(mc__kind_of(reg, block), digits);
+        if (off == MC__NONE)
+            return false;
+    } else {
+        off = 0;
+        for (unsigned i = 0; i < n; i++)
+            off = off * counts[i] + digits[i];
+    }
+    *state = reg->block_min[block] + off;
+    return true;
+}
+
 static mc__runtime *runtime_build(const mc_registry *reg)
 {
     mc__runtime *rt = calloc(1, sizeof *rt);
@@ -355,11 +522,9 @@ static mc__runtime *runtime_build(const mc_registry *reg)
         rt->hash_mask = hsize - 1;
         rt->hash_slots = calloc(hsize, sizeof *rt->hash_slots);
     }
-    if (!rt->name_slots || (hashed && (!rt->hash_slots || !rt->hashes))) {
-        free(rt->name_slots);
-        free(rt->hash_slots);
-        free(rt->hashes);
-        free(rt);
+    if (!rt->name_slots || (hashed && (!rt->hash_slots || !rt->hashes)) ||
+        (reg->kind == MC__KIND_FLAT && !blob_build(reg, rt))) {
+        runtime_free(rt);
         return NULL;
     }
     for (uint32_t b = 0; b < reg->block_count; b++) {
@@ -391,6 +556,8 @@ static mc__runtime *runtime_build(const mc_registry *reg)
 
 static void runtime_free(mc__runtime *rt)
 {
+    free(rt->blob);
+    free(rt->blob_slots);
     free(rt->hashes);
     free(rt->name_slots);
     free(rt->hash_slots);
@@ -444,14 +611,6 @@ uint32_t mc_registry_air(const mc_registry *reg)
 
 /* --------------------------------------------------------------- lookup */
 
-static inline bool bytes_equal(const char *a, const char *b, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 /* Pool string == (s, len)? The first byte rejects almost every mismatch
  * without a call. */
 static inline bool str_equals(const char *pooled, const char *s, size_t len)
@@ -477,6 +636,11 @@ mc_status mc_registry_lookup(const mc_registry *reg, const char *name, size_t na
 {
     if (!reg || !name || !state || (prop_count && !props))
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "registry: lookup needs a registry, a name and a result");
+    if (reg->kind == MC__KIND_FLAT) {
+        const mc__runtime *rt = mc__runtime_of(reg);
+        if (rt && blob_lookup(reg, rt, name, name_len, props, prop_count, state))
+            return MC_OK;
+    }
     uint32_t b = mc__find_block(reg, name, name_len);
     if (b == MC__NONE) {
         if (!mc__runtime_of(reg))

@@ -21,6 +21,8 @@ typedef struct mc__runtime {
     uint32_t hash_mask;   /* Bedrock: state + 1, by hashed runtime id */
     uint32_t *hash_slots;
     uint32_t *hashes;     /* Bedrock: hashed runtime id of every state */
+    uint8_t *blob;        /* flattened: per block, everything a lookup reads (registry.c) */
+    uint32_t *blob_slots; /* open addressing by bare name: blob offset + 1 (mask: name_mask) */
     uint32_t air;         /* the air state */
 } mc__runtime;
 
