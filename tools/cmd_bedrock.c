@@ -634,7 +634,7 @@ static void put_packet(mc_buf *b, uint32_t id)
 }
 
 /* Builds the test column (see above). */
-static mc_status gen_column(mc_bedrock_column *col, int protocol, const mc_registry *reg, bool hashed)
+static mc_status gen_column(mc_bedrock_column *col, int protocol, const mc_registry *reg, bool hashed, bool tiny)
 {
     bool modern = protocol >= MC_BEDROCK_PROTO_1_18_0;
     uint32_t ids[320], air;
@@ -648,7 +648,7 @@ static mc_status gen_column(mc_bedrock_column *col, int protocol, const mc_regis
     uint32_t *vals = malloc(4096 * sizeof *vals);
     if (!vals)
         return MC_ERR_NOMEM;
-    for (uint32_t i = 0; i < 10 && i < col->count; i++) {
+    for (uint32_t i = 0; i < (tiny ? 4u : 10u) && i < col->count; i++) {
         mc_bedrock_subchunk *sc = &col->subchunks[i];
         sc->kind = MC_BEDROCK_PALETTE_RUNTIME;
         if (i < 9) {
@@ -714,10 +714,104 @@ static mc_status gen_column(mc_bedrock_column *col, int protocol, const mc_regis
     return st;
 }
 
+/* The state tag of a registry state: {name, states: {...}, version}; state
+ * values "true"/"false" become bytes, numbers ints, the rest strings. */
+static mc_status gen_state_tag(const mc_registry *reg, uint32_t state, bool network, mc_buf *out)
+{
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    if (!doc)
+        return MC_ERR_NOMEM;
+    mc_nbt_tag *root = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
+    const char *name = reg ? mc_registry_state_name(reg, state) : NULL;
+    char fallback[32];
+    if (!name) {
+        snprintf(fallback, sizeof fallback, "minecraft:test_%u", state);
+        name = fallback;
+    }
+    mc_nbt_put_string(doc, root, "name", name, strlen(name));
+    mc_nbt_tag *states = mc_nbt_put_compound(doc, root, "states");
+    unsigned n = reg ? mc_registry_state_prop_count(reg, state) : 0;
+    for (unsigned i = 0; i < n; i++) {
+        const char *k, *v;
+        if (!mc_registry_state_prop(reg, state, i, &k, &v))
+            continue;
+        char *end;
+        long iv = strtol(v, &end, 10);
+        if (!strcmp(v, "true") || !strcmp(v, "false"))
+            mc_nbt_put_byte(doc, states, k, v[0] == 't');
+        else if (*v && !*end)
+            mc_nbt_put_int(doc, states, k, (int32_t)iv);
+        else
+            mc_nbt_put_string(doc, states, k, v, strlen(v));
+    }
+    mc_nbt_put_int(doc, root, "version", 18168865);
+    mc_status st = mc_nbt_write(doc, network ? MC_NBT_BEDROCK_NETWORK : MC_NBT_BEDROCK, out, NULL);
+    mc_nbt_doc_free(doc);
+    return st;
+}
+
+/* --tiny: every non-air subchunk as sub_{net,disk,persist}_<i>.bin, and the
+ * biomes as biomes_net.bin and data3d.bin (fuzz seeds). */
+static int gen_tiny_files(const char *dir, const mc_bedrock_column *col, const mc_registry *reg)
+{
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    int rc = 0;
+    char name[64];
+    for (uint32_t i = 0; i < col->count && !rc; i++) {
+        const mc_bedrock_subchunk *sc = &col->subchunks[i];
+        if (!sc->storage_count)
+            continue;
+        b.len = 0;
+        if (mc_bedrock_subchunk_encode(sc, 9, MC_BEDROCK_FORM_NETWORK, &b, NULL) != MC_OK)
+            return MC_EXIT_FAIL;
+        snprintf(name, sizeof name, "sub_net_%u.bin", i);
+        rc = write_file(dir, name, b.data, b.len);
+        for (int network = 0; network < 2 && !rc; network++) {
+            mc_bedrock_subchunk t;
+            mc_bedrock_subchunk_init(&t, NULL);
+            t.kind = network ? MC_BEDROCK_PALETTE_PERSISTENT : MC_BEDROCK_PALETTE_DISK;
+            t.y_index = sc->y_index;
+            t.storage_count = sc->storage_count;
+            for (unsigned k = 0; k < sc->storage_count && !rc; k++) {
+                if (mc_bedrock_storage_copy(&t.storages[k], &sc->storages[k], NULL) != MC_OK)
+                    rc = MC_EXIT_FAIL;
+                for (uint32_t p = 0; p < t.storages[k].palette_len && !rc; p++) {
+                    mc_buf tag;
+                    mc_buf_init(&tag, NULL);
+                    uint32_t idx;
+                    if (gen_state_tag(reg, t.storages[k].palette[p], network, &tag) != MC_OK ||
+                        mc_bedrock_subchunk_add_tag(&t, tag.data, tag.len, &idx) != MC_OK)
+                        rc = MC_EXIT_FAIL;
+                    t.storages[k].palette[p] = idx;
+                    mc_buf_free(&tag);
+                }
+            }
+            b.len = 0;
+            if (!rc && mc_bedrock_subchunk_encode(&t, i % 2 ? 8 : 9,
+                                                  network ? MC_BEDROCK_FORM_PERSISTENT : MC_BEDROCK_FORM_DISK, &b,
+                                                  NULL) != MC_OK)
+                rc = MC_EXIT_FAIL;
+            snprintf(name, sizeof name, "sub_%s_%u.bin", network ? "persist" : "disk", i);
+            if (!rc)
+                rc = write_file(dir, name, b.data, b.len);
+            mc_bedrock_subchunk_free(&t);
+        }
+    }
+    b.len = 0;
+    if (!rc && mc_bedrock_biomes_net_encode(&col->biomes, &b, NULL) == MC_OK)
+        rc = write_file(dir, "biomes_net.bin", b.data, b.len);
+    b.len = 0;
+    if (!rc && mc_bedrock_data3d_encode(&col->biomes, &b, NULL) == MC_OK)
+        rc = write_file(dir, "data3d.bin", b.data, b.len);
+    mc_buf_free(&b);
+    return rc;
+}
+
 static int cmd_generate(int argc, char **argv)
 {
     const char *version = NULL, *dir = NULL;
-    bool cache = false, hashed = false;
+    bool cache = false, hashed = false, tiny = false;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--version") && i + 1 < argc)
             version = argv[++i];
@@ -727,6 +821,8 @@ static int cmd_generate(int argc, char **argv)
             cache = true;
         else if (!strcmp(argv[i], "--hashed"))
             hashed = true;
+        else if (!strcmp(argv[i], "--tiny"))
+            tiny = true;
         else {
             fprintf(stderr, "mcchunk bedrock generate: unknown argument %s\n", argv[i]);
             return MC_EXIT_USAGE;
@@ -734,7 +830,7 @@ static int cmd_generate(int argc, char **argv)
     }
     int protocol = version ? mc_bedrock_protocol(version) : 0;
     if (!protocol || !dir) {
-        fprintf(stderr, "usage: mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]\n");
+        fprintf(stderr, "usage: mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--tiny]\n");
         return MC_EXIT_USAGE;
     }
     const mc_registry *reg = mc_registry_find_bedrock(version);
@@ -743,7 +839,7 @@ static int cmd_generate(int argc, char **argv)
     gen_world w;
     mc_error err;
     mc_error_clear(&err);
-    if (gen_column(&w.col, protocol, reg, hashed) != MC_OK) {
+    if (gen_column(&w.col, protocol, reg, hashed, tiny) != MC_OK) {
         fprintf(stderr, "mcchunk bedrock generate: cannot build the column\n");
         mc_bedrock_column_free(&w.col);
         return MC_EXIT_FAIL;
@@ -835,6 +931,8 @@ static int cmd_generate(int argc, char **argv)
         }
         mc_bedrock_engine_free(e);
     }
+    if (!rc && tiny)
+        rc = gen_tiny_files(dir, col, reg);
     if (!rc) {
         char path[1024];
         snprintf(path, sizeof path, "%s/blocks.txt", dir);
