@@ -40,6 +40,8 @@ static void usage(FILE *out)
             "           state is minecraft:name[k=v,...] (properties sorted), or with --ids\n"
             "           the numeric state id in the registry of --version V (default: the\n"
             "           chunk's own version; 1.8-1.12: id<<4|meta)\n"
+            "           --every K prints every K-th position (air included); --all with a\n"
+            "           region file instead of X Z prints every chunk after 'chunk X Z' lines\n"
             "  convert  writes the chunk NBT for version V (uncompressed) to FILE and lists\n"
             "           what the conversion dropped on stderr\n"
             "exit status: 0 ok, 1 failure, 2 usage error\n");
@@ -117,7 +119,10 @@ static int32_t data_version_of(const char *v)
     return vi.data_version;
 }
 
-static int cmd_blocks(mc_column *col, bool ids, const char *version)
+/* every == 0: the non-air blocks; every == K: every K-th position of the
+ * column (air included), starting at a phase taken from the chunk's
+ * coordinates, so that a test can compare a sample against an oracle. */
+static int cmd_blocks(mc_column *col, bool ids, const char *version, unsigned every)
 {
     const mc_registry *reg = mc_column_registry(col);
     const mc_registry *out_reg = reg;
@@ -140,17 +145,22 @@ static int cmd_blocks(mc_column *col, bool ids, const char *version)
     int32_t bx = mc_column_x(col) * 16, bz = mc_column_z(col) * 16;
     uint32_t vals[4096];
     char buf[512];
+    uint64_t phase = every ? ((uint32_t)mc_column_x(col) * 7u + (uint32_t)mc_column_z(col) * 13u) % every : 0;
     for (uint32_t si = 0; si < mc_column_section_count(col); si++) {
         mc_section *s = mc_column_section_at(col, si);
-        if (s->blocks.kind == MC_CONTAINER_SINGLE &&
+        if (!every && s->blocks.kind == MC_CONTAINER_SINGLE &&
             (mc_registry_state_flags(reg, s->blocks.value) & MC_STATE_AIR))
             continue;
         mc_container_get_all(&s->blocks, vals);
         int32_t by = (mc_column_min_section(col) + (int32_t)si) * 16;
         for (unsigned i = 0; i < 4096; i++) {
             uint32_t v = vals[i];
-            if ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == mc_registry_air(reg))
+            if (every) {
+                if (((uint64_t)si * 4096 + i + phase) % every)
+                    continue;
+            } else if ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == mc_registry_air(reg)) {
                 continue;
+            }
             int x = (int)(i & 15), z = (int)((i >> 4) & 15), y = (int)(i >> 8);
             if (ids) {
                 uint32_t o = map ? mc_registry_map_apply(map, count, v, mc_registry_air(out_reg)) : v;
@@ -212,12 +222,59 @@ static int cmd_convert(mc_column *col, const char *version, const char *file)
     return rc;
 }
 
+/* --all: every chunk of a region file, each after a "chunk X Z" line
+ * (or "chunk X Z error MESSAGE"). */
+static int blocks_all(const char *path, bool ids, const char *version, unsigned every)
+{
+    mc_region *r = NULL;
+    mc_error err;
+    if (mc_region_open(path, NULL, &r, &err) != MC_OK) {
+        fprintf(stderr, "mcchunk chunk: %s\n", err.message);
+        return MC_EXIT_FAIL;
+    }
+    int32_t rx = 0, rz = 0;
+    mc_region_origin(r, &rx, &rz);
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_buf nbt;
+    mc_buf_init(&nbt, NULL);
+    int rc = MC_EXIT_OK;
+    for (int lz = 0; lz < 32 && rc != MC_EXIT_USAGE; lz++)
+        for (int lx = 0; lx < 32 && rc != MC_EXIT_USAGE; lx++) {
+            if (!mc_region_has_chunk(r, lx, lz))
+                continue;
+            int32_t x = rx * 32 + lx, z = rz * 32 + lz;
+            nbt.len = 0;
+            mc_column *col = NULL;
+            mc_chunknbt_options opt = {0};
+            opt.cache = cache;
+            if (mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) != MC_OK ||
+                mc_nbt_parse(doc, nbt.data, nbt.len, MC_NBT_JAVA, NULL, &err) != MC_OK ||
+                mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err) != MC_OK) {
+                printf("chunk %d %d error %s\n", (int)x, (int)z, err.message);
+                rc = MC_EXIT_FAIL;
+                continue;
+            }
+            printf("chunk %d %d\n", (int)mc_column_x(col), (int)mc_column_z(col));
+            int k = cmd_blocks(col, ids, version, every);
+            if (k != MC_EXIT_OK)
+                rc = k;
+            mc_column_free(col);
+        }
+    mc_buf_free(&nbt);
+    mc_nbt_doc_free(doc);
+    mc_chunknbt_cache_free(cache);
+    mc_region_close(r);
+    return rc;
+}
+
 int mc_chunk_model_cmd(int argc, char **argv)
 {
     bool blocks = !strcmp(argv[1], "blocks");
     const char *pos[3];
     int npos = 0;
-    bool ids = false;
+    bool ids = false, all = false;
+    unsigned every = 0;
     const char *version = NULL, *outfile = NULL, *dimension = "minecraft:overworld";
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -226,6 +283,14 @@ int mc_chunk_model_cmd(int argc, char **argv)
             return MC_EXIT_OK;
         } else if (!strcmp(a, "--ids")) {
             ids = true;
+        } else if (!strcmp(a, "--all")) {
+            all = true;
+        } else if (!strcmp(a, "--every")) {
+            if (i + 1 >= argc || atoi(argv[i + 1]) <= 0) {
+                fprintf(stderr, "mcchunk chunk: --every needs a positive number\n");
+                return MC_EXIT_USAGE;
+            }
+            every = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(a, "--version") || !strcmp(a, "--to-version") || !strcmp(a, "-o") ||
                    !strcmp(a, "--dimension")) {
             if (i + 1 >= argc) {
@@ -248,6 +313,8 @@ int mc_chunk_model_cmd(int argc, char **argv)
             return MC_EXIT_USAGE;
         }
     }
+    if (blocks && all && npos == 1)
+        return blocks_all(pos[0], ids, version, every);
     int32_t x, z;
     if (npos != 3 || !parse_i32(pos[1], &x) || !parse_i32(pos[2], &z)) {
         usage(stderr);
@@ -261,7 +328,7 @@ int mc_chunk_model_cmd(int argc, char **argv)
     mc_column *col = NULL;
     int rc = doc ? load(pos[0], dimension, x, z, doc, &col) : MC_EXIT_FAIL;
     if (rc == MC_EXIT_OK)
-        rc = blocks ? cmd_blocks(col, ids, version) : cmd_convert(col, version, outfile);
+        rc = blocks ? cmd_blocks(col, ids, version, every) : cmd_convert(col, version, outfile);
     mc_column_free(col);
     mc_nbt_doc_free(doc);
     return rc;
