@@ -179,11 +179,301 @@ static void test_corpus_single_chunks(void **state)
     assert_false(bad);
 }
 
+
+/* ----------------------------------------------------- writer rules */
+
+static mc_nbt_tag *section_at_y(mc_nbt_tag *root, int y)
+{
+    mc_nbt_tag *l = mc_nbt_get(root, "Level");
+    mc_nbt_tag *secs = mc_nbt_get(l ? l : root, l ? "Sections" : "sections");
+    for (mc_nbt_tag *s = mc_nbt_first(secs); s; s = mc_nbt_next(s)) {
+        int64_t v;
+        if (mc_nbt_get_integer(mc_nbt_get(s, "Y"), &v) == MC_OK && v == y)
+            return s;
+    }
+    return NULL;
+}
+
+static size_t longs_of(mc_nbt_tag *t)
+{
+    mc_nbt_array a;
+    return mc_nbt_get_array(t, MC_NBT_LONG_ARRAY, &a) == MC_OK ? a.count : (size_t)-1;
+}
+
+/* A column whose section 0 holds `distinct` different states and whose
+ * section 1 has 5 biomes; written for several DataVersions, the long counts
+ * must follow the disk rules, and reading back must give the same blocks. */
+static void test_disk_widths(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_registry_find("1.21.1");
+    assert_non_null(reg);
+    mc_column *col = mc_column_new(reg, 3, -7, -4, 24, NULL);
+    assert_non_null(col);
+    for (unsigned i = 0; i < 4096; i++)
+        assert_int_equal(mc_column_set_block(col, (int)(i & 15), (int)(i >> 8), (int)((i >> 4) & 15),
+                                             1 + (i % 300)), MC_OK);
+    for (int cx = 0; cx < 4; cx++)
+        assert_int_equal(mc_column_set_biome(col, cx, 4 + 1, 0, (uint32_t)(cx + 1)), MC_OK);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_error err;
+    /* 1.21.1 (DV 3955): 300 entries -> 9 bits padded (7 per long) = 586 longs */
+    assert_int_equal(mc_chunknbt_write(col, 3955, doc, NULL, &err), MC_OK);
+    mc_nbt_tag *root = mc_nbt_doc_root(doc);
+    mc_nbt_tag *s0 = section_at_y(root, 0);
+    assert_non_null(s0);
+    assert_int_equal(mc_nbt_count(mc_nbt_path(s0, "block_states.palette")), 300);
+    assert_int_equal(longs_of(mc_nbt_path(s0, "block_states.data")), 586);
+    /* biomes: 5 entries -> 3 bits, 21 per long -> 4 longs; air sections: no data */
+    mc_nbt_tag *s1 = section_at_y(root, 1);
+    assert_int_equal(mc_nbt_count(mc_nbt_path(s1, "biomes.palette")), 5);
+    assert_int_equal(longs_of(mc_nbt_path(s1, "biomes.data")), 4);
+    mc_nbt_tag *s5 = section_at_y(root, 5);
+    assert_int_equal(mc_nbt_count(mc_nbt_path(s5, "block_states.palette")), 1);
+    assert_null(mc_nbt_path(s5, "block_states.data"));
+    assert_null(mc_nbt_path(s5, "biomes.data"));
+    assert_int_equal(mc_nbt_count(mc_nbt_get(root, "sections")), 24);
+    /* read back: same blocks and biomes */
+    mc_column *back = NULL;
+    assert_int_equal(mc_chunknbt_read(root, NULL, &back, &err), MC_OK);
+    assert_int_equal(mc_column_min_section(back), -4);
+    assert_int_equal(mc_column_section_count(back), 24);
+    for (unsigned i = 0; i < 4096; i += 7)
+        assert_int_equal(mc_column_get_block(back, (int)(i & 15), (int)(i >> 8), (int)((i >> 4) & 15)),
+                         1 + (i % 300));
+    assert_int_equal(mc_column_get_biome(back, 3, 5, 0), 4);
+    mc_column_free(back);
+
+    /* 1.16.5 (DV 2586): max(4, ceil(log2 n)) bits padded; 1.15.2 (DV 2230):
+     * spanning (n: the states left distinct after translation) */
+    assert_int_equal(mc_chunknbt_write(col, 2586, doc, NULL, &err), MC_OK);
+    s0 = section_at_y(mc_nbt_doc_root(doc), 0);
+    size_t n = mc_nbt_count(mc_nbt_get(s0, "Palette"));
+    assert_true(n > 16);
+    assert_int_equal(longs_of(mc_nbt_get(s0, "BlockStates")), mc_bits_longs(4096, mc_bits_ceil_log2(n), MC_BITS_PADDED));
+    assert_int_equal(mc_chunknbt_write(col, 2230, doc, NULL, &err), MC_OK);
+    root = mc_nbt_doc_root(doc);
+    s0 = section_at_y(root, 0);
+    n = mc_nbt_count(mc_nbt_get(s0, "Palette"));
+    assert_int_equal(longs_of(mc_nbt_get(s0, "BlockStates")), mc_bits_longs(4096, mc_bits_ceil_log2(n), MC_BITS_SPANNING));
+    /* a section of one state: 1.13-1.17 still store 4-bit data (256 longs) */
+    mc_nbt_tag *s9 = section_at_y(root, 9);
+    assert_null(s9); /* all air: not stored before 1.18 */
+    /* 1.15: 3D biomes int[1024] for the 256-block column */
+    mc_nbt_array a;
+    assert_int_equal(mc_nbt_get_array(mc_nbt_path(root, "Level.Biomes"), MC_NBT_INT_ARRAY, &a), MC_OK);
+    assert_int_equal(a.count, 1024);
+    assert_int_equal(mc_chunknbt_read(root, NULL, &back, &err), MC_OK);
+    assert_int_equal(mc_column_section_count(back), 16);
+    for (unsigned i = 0; i < 4096; i += 5) {
+        uint32_t want = mc_registry_map(reg, mc_column_registry(back))[1 + (i % 300)];
+        assert_int_equal(mc_column_get_block(back, (int)(i & 15), (int)(i >> 8), (int)((i >> 4) & 15)), want);
+    }
+    mc_column_free(back);
+    mc_column_free(col);
+
+    /* 1.16.5's own registry: 300 states -> 9 bits, 586 padded longs; no
+     * global palette on disk before 1.18 */
+    reg = mc_registry_find("1.16.5");
+    col = mc_column_new(reg, 0, 0, 0, 16, NULL);
+    for (unsigned i = 0; i < 4096; i++)
+        assert_int_equal(mc_column_set_block(col, (int)(i & 15), (int)(i >> 8), (int)((i >> 4) & 15),
+                                             1 + (i % 300)), MC_OK);
+    assert_int_equal(mc_chunknbt_write(col, 2586, doc, NULL, &err), MC_OK);
+    s0 = section_at_y(mc_nbt_doc_root(doc), 0);
+    assert_int_equal(mc_nbt_count(mc_nbt_get(s0, "Palette")), 300);
+    assert_int_equal(longs_of(mc_nbt_get(s0, "BlockStates")), 586);
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), NULL, &back, &err), MC_OK);
+    for (unsigned i = 0; i < 4096; i += 3)
+        assert_int_equal(mc_column_get_block(back, (int)(i & 15), (int)(i >> 8), (int)((i >> 4) & 15)),
+                         1 + (i % 300));
+    mc_column_free(back);
+    mc_nbt_doc_free(doc);
+    mc_column_free(col);
+}
+
+/* The DataVersion picks the reader; a newer one reads with a warning. */
+static void warn_count(void *user, const char *msg)
+{
+    (void)msg;
+    (*(int *)user)++;
+}
+
+static void test_newer_data_version(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_registry_find("1.21.1");
+    mc_column *col = mc_column_new(reg, 0, 0, -4, 24, NULL);
+    assert_int_equal(mc_column_set_block(col, 1, 2, 3, mc_registry_default_state(reg, "stone")), MC_OK);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_error err;
+    assert_int_equal(mc_chunknbt_write(col, 3955, doc, NULL, &err), MC_OK);
+    assert_int_equal(mc_nbt_put_int(doc, mc_nbt_doc_root(doc), "DataVersion", 999999), MC_OK);
+    int warnings = 0;
+    mc_chunknbt_options opt = {0};
+    opt.warn = warn_count;
+    opt.warn_user = &warnings;
+    mc_chunknbt_info info;
+    mc_column *back = NULL;
+    assert_int_equal(mc_chunknbt_read_ex(mc_nbt_doc_root(doc), &opt, &back, &info, &err), MC_OK);
+    assert_true(info.newer_than_known);
+    assert_true(warnings >= 1);
+    const mc_registry *newest = mc_column_registry(back);
+    char buf[128];
+    mc_registry_format_state(newest, mc_column_get_block(back, 1, 2, 3), buf, sizeof buf, 0);
+    assert_string_equal(buf, "minecraft:stone");
+    mc_column_free(back);
+    mc_nbt_doc_free(doc);
+    mc_column_free(col);
+}
+
+/* Unknown states: lenient -> air + warning, kept for the writer; strict -> error. */
+static void test_unknown_states(void **state)
+{
+    (void)state;
+    const char *snbt =
+        "{DataVersion:3955,xPos:1,zPos:2,yPos:0,Status:\"minecraft:full\",sections:["
+        "{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"},{Name:\"mod:thing\"}],"
+        "data:[L;0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,"
+        "0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,"
+        "0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,"
+        "0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,"
+        "0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,"
+        "0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,"
+        "0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,"
+        "0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,0L,1L]},"
+        "biomes:{palette:[\"minecraft:plains\"]}}],Heightmaps:{},block_entities:[]}";
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL), *out = mc_nbt_doc_new(NULL);
+    mc_error err;
+    assert_int_equal(mc_snbt_parse(doc, snbt, strlen(snbt), NULL, &err), MC_OK);
+    mc_chunknbt_info info;
+    mc_column *col = NULL;
+    assert_int_equal(mc_chunknbt_read_ex(mc_nbt_doc_root(doc), NULL, &col, &info, &err), MC_OK);
+    assert_int_equal(info.unknown_states, 1);
+    assert_int_equal(mc_column_get_block(col, 0, 15, 15), mc_registry_air(mc_column_registry(col)));
+    assert_int_equal(mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, out, NULL, &err), MC_OK);
+    assert_true(mc_nbt_equal(mc_nbt_doc_root(doc), mc_nbt_doc_root(out)));
+    /* an edit to that section: the model is written, the unknown state reported */
+    assert_int_equal(mc_column_set_block(col, 0, 0, 0, 0), MC_OK);
+    mc_chunknbt_report rep;
+    assert_int_equal(mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, out, &rep, &err), MC_OK);
+    assert_non_null(strstr(rep.text, "unknown"));
+    mc_column_free(col);
+    mc_chunknbt_options opt = {0};
+    opt.flags = MC_CHUNKNBT_STRICT;
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err), MC_ERR_NOT_FOUND);
+    assert_null(col);
+    mc_nbt_doc_free(doc);
+    mc_nbt_doc_free(out);
+}
+
+/* Malformed input is refused with a message, never read out of bounds. */
+static void test_malformed(void **state)
+{
+    (void)state;
+    const char *cases[] = {
+        /* palette index 3 of a 2-entry palette */
+        "{DataVersion:3955,xPos:0,zPos:0,yPos:0,sections:[{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"},"
+        "{Name:\"minecraft:dirt\"}],data:[L;3L]},biomes:{palette:[\"minecraft:plains\"]}}]}",
+        /* 1.13: BlockStates of the wrong length */
+        "{DataVersion:1631,Level:{xPos:0,zPos:0,Sections:[{Y:0b,Palette:[{Name:\"minecraft:stone\"}],BlockStates:[L;1L,2L]}]}}",
+        /* 1.12: Blocks too short */
+        "{DataVersion:1343,Level:{xPos:0,zPos:0,Sections:[{Y:0b,Blocks:[B;1b],Data:[B;0b]}]}}",
+        /* palette of strings for blocks */
+        "{DataVersion:3955,xPos:0,zPos:0,sections:[{Y:0b,block_states:{palette:[\"minecraft:stone\"]}}]}",
+        /* root is not a compound */
+        "[1,2,3]",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+        mc_error err;
+        assert_int_equal(mc_snbt_parse(doc, cases[i], strlen(cases[i]), NULL, &err), MC_OK);
+        mc_column *col = (mc_column *)1;
+        mc_status st = mc_chunknbt_read(mc_nbt_doc_root(doc), NULL, &col, &err);
+        assert_int_not_equal(st, MC_OK);
+        assert_null(col);
+        assert_true(strlen(err.message) > 0);
+        mc_nbt_doc_free(doc);
+    }
+}
+
+/* Reading region chunks of one version and writing them for another: the
+ * blocks come back through the registries' translation maps, and the
+ * report names what the older format cannot hold. */
+static void convert_region(const char *rel, int32_t to_dv, const char *to_version, bool expect_drops)
+{
+    const char *path = mc_test_corpus_path(rel);
+    mc_region *r = NULL;
+    mc_error err;
+    assert_int_equal(mc_region_open(path, NULL, &r, &err), MC_OK);
+    mc_buf buf;
+    mc_buf_init(&buf, NULL);
+    size_t done = 0;
+    const mc_registry *treg = mc_registry_find(to_version);
+    assert_non_null(treg);
+    for (int i = 0; i < 1024 && done < 12; i++) {
+        int lx = i & 31, lz = i >> 5;
+        if (!mc_region_has_chunk(r, lx, lz))
+            continue;
+        buf.len = 0;
+        assert_int_equal(mc_region_read_chunk(r, lx, lz, &buf, NULL, &err), MC_OK);
+        mc_column *col = NULL, *back = NULL;
+        assert_int_equal(mc_chunknbt_read_bytes(buf.data, buf.len, NULL, &col, &err), MC_OK);
+        mc_nbt_doc *out = mc_nbt_doc_new(NULL);
+        mc_chunknbt_report rep;
+        assert_int_equal(mc_chunknbt_write(col, to_dv, out, &rep, &err), MC_OK);
+        if (expect_drops)
+            assert_true(rep.dropped != 0 && rep.text_len > 0);
+        assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(out), NULL, &back, &err), MC_OK);
+        assert_ptr_equal(mc_column_registry(back), treg);
+        const mc_registry *sreg = mc_column_registry(col);
+        const uint32_t *map = sreg == treg ? NULL : mc_registry_map(sreg, treg);
+        int32_t lo = mc_column_min_y(back), hi = lo + (int32_t)mc_column_height(back);
+        if (lo < mc_column_min_y(col))
+            lo = mc_column_min_y(col);
+        if (hi > mc_column_min_y(col) + (int32_t)mc_column_height(col))
+            hi = mc_column_min_y(col) + (int32_t)mc_column_height(col);
+        for (int32_t y = lo; y < hi; y += 3)
+            for (int z = 0; z < 16; z += 5)
+                for (int x = 0; x < 16; x++) {
+                    uint32_t s = mc_column_get_block(col, x, y, z);
+                    uint32_t want = map ? mc_registry_map_apply(map, mc_registry_state_count(sreg), s,
+                                                                mc_registry_air(treg)) : s;
+                    assert_int_equal(mc_column_get_block(back, x, y, z), want);
+                }
+        mc_column_free(back);
+        mc_column_free(col);
+        mc_nbt_doc_free(out);
+        done++;
+    }
+    assert_true(done > 0);
+    mc_buf_free(&buf);
+    mc_region_close(r);
+}
+
+static void test_cross_version(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    convert_region("anvil/1.21.1/ppa-r.0.0.mca", 1343, "1.12.2", true);   /* 1.21 -> 1.12.2 */
+    convert_region("anvil/1.21.11/minestom-r.-1.-1.mca", 2586, "1.16.5", true);
+    convert_region("anvil/1.8.9/ppa-r.-1.0.mca", 3955, "1.21.1", true);   /* 1.8.9 -> 1.21.1 */
+    convert_region("anvil/1.13.2/mcaselector-r.0.0.mca", 2975, "1.18.2", true);
+    convert_region("anvil/1.16/ppa-r.0.-1.mca", 2230, "1.15.2", false);   /* same era: extras carried */
+    convert_region("anvil/1.20.6/ppa-r.0.0.mca", 3955, "1.21.1", false);
+    convert_region("anvil/1.12.2/ppa-r.0.-1.mca", 0, "1.8.9", false);     /* 1.12.2 -> 1.8 (no DataVersion) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_regions),
         cmocka_unit_test(test_corpus_single_chunks),
+        cmocka_unit_test(test_disk_widths),
+        cmocka_unit_test(test_newer_data_version),
+        cmocka_unit_test(test_unknown_states),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_cross_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
