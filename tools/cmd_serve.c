@@ -10,7 +10,8 @@ static void help(FILE *out)
 {
     fputs("usage: mcchunk serve [--world DIR] [--bind ADDR] [--port N] [--view-distance N]\n"
           "                     [--max-players N] [--motd TEXT] [--compression-threshold N]\n"
-          "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE] [--quiet]\n\n"
+          "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE]\n"
+          "                     [--seed N] [--cache-mb N] [--quiet]\n\n"
           "Serves a world to Minecraft Java Edition clients 1.8 to 26.1, each in its own protocol,\n"
           "in offline mode (no Mojang authentication). Answers server-list pings of every version\n"
           "(including the pre-1.7 legacy ping) and logs players in with the UUIDs the game derives\n"
@@ -26,6 +27,8 @@ static void help(FILE *out)
           "  --idle-timeout SECONDS    drop clients silent this long (default 30)\n"
           "  --exit-after SECONDS      stop by itself after this long (tests, demos)\n"
           "  --port-file FILE          write the bound port to FILE once listening\n"
+          "  --seed N                  seed of the built-in world (default 20260101)\n"
+          "  --cache-mb N              memory for encoded chunks, MiB (default 256)\n"
           "  --quiet                   log only warnings and errors\n",
           out);
 }
@@ -78,6 +81,14 @@ int mc_cmd_serve(int argc, char **argv)
             char *end;
             cfg.exit_after = strtod(v, &end);
             ok = *end == '\0' && cfg.exit_after > 0;
+        } else if (!strcmp(a, "--seed")) {
+            char *end;
+            cfg.seed = strtoull(v, &end, 10);
+            ok = *end == '\0';
+        } else if (!strcmp(a, "--cache-mb")) {
+            int mb = 0;
+            ok = int_arg(v, 1, 1 << 20, &mb);
+            cfg.cache_bytes = (size_t)mb << 20;
         } else if (!strcmp(a, "--port-file")) {
             cfg.port_file = v;
         } else {

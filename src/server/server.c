@@ -42,6 +42,8 @@ void mc_server_config_defaults(mc_server_config *cfg)
     cfg->idle_timeout_ms = 30000;
     cfg->login_timeout_ms = 30000;
     cfg->max_pending_write = 64u << 20;
+    cfg->seed = 20260101;
+    cfg->cache_bytes = (size_t)256 << 20;
 }
 
 /* ------------------------------------------------------------- logging */
@@ -84,6 +86,12 @@ static void on_write(uv_write_t *req, int status)
 }
 
 /* Queues raw bytes (already framed). */
+static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len);
+void mc_conn_send_framed(mc_conn *c, const uint8_t *data, size_t len)
+{
+    conn_write_raw(c, data, len);
+}
+
 static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
 {
     if (c->closing || len == 0)
@@ -156,6 +164,7 @@ static void on_closed(uv_handle_t *h)
         c->next->prev = c->prev;
     srv->nconns--;
     mc_session_free(c);
+    mc_world_view_free(c);
     mc_buf_free(&c->in);
     mc_buf_free(&c->scratch);
     mc_buf_free(&c->pkt);

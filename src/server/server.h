@@ -22,6 +22,8 @@ typedef struct mc_server_config {
     int login_timeout_ms;      /* handshake+login must finish within this */
     size_t max_pending_write;  /* bytes queued to a client before it counts as too slow */
     const char *port_file;     /* if set, the bound port is written there (for tests) */
+    uint64_t seed;             /* built-in world seed */
+    size_t cache_bytes;        /* budget of the encoded-chunk cache */
     bool quiet;                /* log only warnings and errors */
 } mc_server_config;
 

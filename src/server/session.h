@@ -54,6 +54,7 @@ struct mc_conn {
     char name[17];
     uint8_t uuid[16];
     void *session; /* session.c's per-player state */
+    void *view;    /* world.c's per-player view */
 };
 
 enum { MC_LOG_INFO, MC_LOG_WARN, MC_LOG_ERROR };
@@ -65,6 +66,8 @@ void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
 
 /* Network core services for the session. */
 bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name);
+/* Queues bytes that are already framed (e.g. cached chunk packets). */
+void mc_conn_send_framed(mc_conn *c, const uint8_t *data, size_t len);
 void mc_conn_send(mc_conn *c, const mc_buf *packet);
 void mc_conn_disconnect(mc_conn *c, const char *reason);
 void mc_conn_close(mc_conn *c, const char *why);
@@ -85,6 +88,15 @@ void mc_world_close(mc_server *srv);
 void mc_world_spawn(mc_server *srv, int32_t *x, int32_t *y, int32_t *z);
 /* Sends the chunks around a player who just joined (play state). */
 void mc_world_send_initial_chunks(mc_conn *c);
+/* The world's column at (cx, cz) (cached), or NULL where it has none. */
+struct mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz);
+size_t mc_world_cached_columns(const mc_server *srv);
+void mc_world_view_free(mc_conn *c);
+uint64_t mc_world_view_sent(const mc_conn *c);
+/* Encodes a column for a protocol: Chunk Data (id + body) into chunk, and
+ * for 1.14-1.17 Update Light into light (left empty otherwise). */
+mc_status mc_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
+                                  mc_error *err);
 /* A play packet from a joined player (movement etc.), by minecraft-data name. */
 void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r);
 
