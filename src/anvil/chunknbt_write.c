@@ -723,13 +723,20 @@ static void report_dropped_extras(writer *w, const mc_nbt_tag *c, const char *pr
             continue;
         size_t kl;
         const char *k = mc_nbt_tag_key(t, &kl);
-        if ((kl == 5 && !memcmp(k, "Level", 5)) || (kl == 11 && !memcmp(k, "DataVersion", 11)))
+        /* keys the writer makes from the model anyway */
+        static const char *const regenerated[] = {"Level", "DataVersion", "Heightmaps", "sections", "Sections",
+                                                  "block_entities", "TileEntities", "Biomes", "HeightMap",
+                                                  "xPos", "zPos", "yPos"};
+        bool skip = false;
+        for (size_t i = 0; i < sizeof regenerated / sizeof regenerated[0]; i++)
+            skip |= strlen(regenerated[i]) == kl && !memcmp(k, regenerated[i], kl);
+        if (skip)
             continue;
         if (w->rep) {
             w->rep->dropped |= MC_CHUNKNBT_DROP_EXTRA;
             w->rep->extra_dropped++;
         }
-        report(w, "key %s%.*s (%s format era differs)", prefix, (int)kl, k, "the");
+        report(w, "key %s%.*s (the format era differs)", prefix, (int)kl, k);
     }
 }
 

@@ -1,0 +1,102 @@
+/*
+ * fuzz_chunknbt.c: chunk NBT -> model, for every era, and what a program
+ * does next with an accepted column: write it back for its own DataVersion
+ * (which must read again) and for another era's.
+ *
+ * Input: uncompressed Java NBT (a chunk root). The reader must refuse bad
+ * structure with an error, never crash, read out of bounds or leak.
+ *
+ * Seeds in fuzz/corpus/fuzz_chunknbt/ are small chunks written by our own
+ * writer (one or two sections of a few states per era: 1.8, 1.12.2, 1.13.2,
+ * 1.15.2, 1.16.5, 1.17.1 custom height, 1.18.2, 1.21.1, 1.21.11). They are
+ * made by this file compiled with MC_FUZZ_CHUNKNBT_GEN:
+ *   cc -DMC_FUZZ_CHUNKNBT_GEN -Iinclude fuzz/fuzz_chunknbt.c \
+ *      build/libmcchunk.a -ldeflate -llz4 -lxxhash -lm -o /tmp/gen && \
+ *      /tmp/gen fuzz/corpus/fuzz_chunknbt
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcchunk/chunknbt.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    if (!doc)
+        return 0;
+    mc_nbt_limits lim = {0};
+    lim.max_bytes = (size_t)64 << 20;
+    mc_error err;
+    if (mc_nbt_parse(doc, data, size, MC_NBT_JAVA, &lim, &err) != MC_OK) {
+        mc_nbt_doc_free(doc);
+        return 0;
+    }
+    mc_chunknbt_options opt = {0};
+    opt.flags = size & 1 ? 0 : MC_CHUNKNBT_NO_LIGHT;
+    mc_column *col = NULL;
+    if (mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err) == MC_OK) {
+        mc_nbt_doc *out = mc_nbt_doc_new(NULL);
+        if (out && mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, out, NULL, &err) == MC_OK) {
+            mc_column *again = NULL;
+            if (mc_chunknbt_read(mc_nbt_doc_root(out), &opt, &again, &err) == MC_OK)
+                mc_column_free(again);
+        }
+        /* another era: 1.12.2 for modern chunks, 1.21.1 for older ones */
+        mc_chunknbt_report rep;
+        int32_t dv = mc_chunknbt_data_version(mc_nbt_doc_root(doc)) >= 2844 ? 1343 : 3955;
+        if (out)
+            (void)mc_chunknbt_write(col, dv, out, &rep, &err);
+        mc_nbt_doc_free(out);
+        mc_column_free(col);
+    }
+    mc_nbt_doc_free(doc);
+    return 0;
+}
+
+#ifdef MC_FUZZ_CHUNKNBT_GEN
+int main(int argc, char **argv)
+{
+    static const struct { const char *version; int32_t dv; int32_t min; uint32_t count; } eras[] = {
+        {"1.8.9", 0, 0, 16},       {"1.12.2", 1343, 0, 16}, {"1.13.2", 1631, 0, 16},
+        {"1.15.2", 2230, 0, 16},   {"1.16.5", 2586, 0, 16}, {"1.17.1", 2730, -2, 20},
+        {"1.18.2", 2975, -4, 24},  {"1.21.1", 3955, -4, 24}, {"1.21.11", 4671, -4, 24},
+    };
+    const char *dir = argc > 1 ? argv[1] : ".";
+    for (size_t e = 0; e < sizeof eras / sizeof eras[0]; e++) {
+        const mc_registry *reg = mc_registry_find(eras[e].version);
+        if (!reg)
+            return 1;
+        mc_column *col = mc_column_new(reg, 1, -2, eras[e].min, eras[e].count, NULL);
+        const char *names[] = {"stone", "dirt", "oak_planks", "glass", "water"};
+        for (int i = 0; i < 200; i++) {
+            uint32_t s = mc_registry_default_state(reg, names[i % 5]);
+            if (s == MC_STATE_NONE)
+                s = 1;
+            mc_column_set_block(col, i % 16, eras[e].min * 16 + (i / 37), (i * 7) % 16, s);
+        }
+        mc_column_set_biome(col, 1, eras[e].min * 4, 2, 1);
+        mc_column_set_block_light(col, 3, eras[e].min * 16 + 1, 4, 12);
+        mc_column_compute_heightmaps(col, MC_HEIGHTMAP_ALL);
+        mc_buf out;
+        mc_buf_init(&out, NULL);
+        mc_error err;
+        if (mc_chunknbt_write_bytes(col, eras[e].dv, &out, NULL, &err) != MC_OK) {
+            fprintf(stderr, "%s: %s\n", eras[e].version, err.message);
+            return 1;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/seed_%s", dir, eras[e].version);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(out.data, 1, out.len, f) != out.len)
+            return 1;
+        fclose(f);
+        mc_buf_free(&out);
+        mc_column_free(col);
+    }
+    return 0;
+}
+#endif
