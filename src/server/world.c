@@ -326,10 +326,6 @@ static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **b
         st = mc_java_frame_write(&framed, light.data, light.len, c->threshold, c->z, &err);
     mc_buf_free(&chunk);
     mc_buf_free(&light);
-    if (st == MC_ERR_UNSUPPORTED) { /* no encoder for this protocol: send nothing */
-        mc_buf_free(&framed);
-        return true;
-    }
     if (st != MC_OK || !mc_buf_ok(&framed)) {
         mc_srv_log(srv, MC_LOG_ERROR, "cannot encode column %d %d for protocol %u: %s", cx, cz, c->protocol,
                    err.message[0] ? err.message : "out of memory");
@@ -432,26 +428,10 @@ static void set_rebuild(view *v, size_t cap)
 
 static void send_unload(mc_conn *c, int32_t x, int32_t z)
 {
-    if (c->protocol < 107) { /* 1.8: an empty ground-up Chunk Data unloads */
-        if (!mc_conn_begin(c, MC_JAVA_PLAY, "map_chunk"))
-            return;
-        mc_buf_put_u32be(&c->pkt, (uint32_t)x);
-        mc_buf_put_u32be(&c->pkt, (uint32_t)z);
-        mc_buf_put_u8(&c->pkt, 1);
-        mc_buf_put_u16be(&c->pkt, 0);
-        mc_buf_put_varint(&c->pkt, 0);
-    } else {
-        if (!mc_conn_begin(c, MC_JAVA_PLAY, "unload_chunk"))
-            return;
-        if (c->protocol >= 764) { /* 1.20.2+: z first */
-            mc_buf_put_u32be(&c->pkt, (uint32_t)z);
-            mc_buf_put_u32be(&c->pkt, (uint32_t)x);
-        } else {
-            mc_buf_put_u32be(&c->pkt, (uint32_t)x);
-            mc_buf_put_u32be(&c->pkt, (uint32_t)z);
-        }
-    }
-    mc_conn_send(c, &c->pkt);
+    c->pkt.len = 0;
+    mc_error err;
+    if (mc_java_encode_unload(x, z, c->protocol, &c->pkt, &err) == MC_OK)
+        mc_conn_send(c, &c->pkt);
 }
 
 static int cmp_dist(const void *a, const void *b, void *ctx)
