@@ -56,6 +56,29 @@ MC_API const mc_registry *mc_registry_find(const char *version);
 
 /* ===================================================================== */
 /* Everything below extends the contract (registry module API).          */
+/*
+ * Where the data comes from. scripts/gen-registries.js turns minecraft-data
+ * 3.117.0 into const tables compiled into the library (about 2.9 MB of
+ * read-only data for 25 Java and 31 Bedrock registries; no data file to
+ * install or find at run time, and pages of versions never used are never
+ * touched). Java: every release from 1.8 to 26.1.2; releases with the same
+ * block states and biomes share a registry. Java 1.8-1.12 states are
+ * id<<4|meta, valid for the metas minecraft-data lists (legacy.json's 1.12
+ * states and each version's variations). Bedrock: every version with a
+ * blockStates.json (1.16.220 to 1.26.51); runtime ids are the sorted-list
+ * indices, hashed ids are computed (mc_registry_state_hash).
+ *
+ * How the MC_STATE_* flags are derived (scripts/registry-flags.js):
+ *   AIR: air, cave_air, void_air. FLUID: water, lava (and 1.8-1.12
+ *   flowing_*), bubble_column, kelp, kelp_plant, seagrass, tall_seagrass, and
+ *   every state with waterlogged=true. LEAVES: names ending in "leaves".
+ *   BLOCKS_MOTION: the game's 1.20+ rule on the state's collision shape from
+ *   minecraft-data (non-empty, and mean bounding-box edge >= 0.7291666 or
+ *   height >= 1), except cobweb, bamboo_sapling and snow layers (never);
+ *   without shape data (Bedrock), boundingBox == "block". Java 1.8-1.12
+ *   states take the flags of the 1.13 state legacy.json maps them to.
+ *   MOTION_BLOCKING = BLOCKS_MOTION or FLUID; OCEAN_FLOOR = BLOCKS_MOTION.
+ */
 
 /* A state id that names no state ("not found", "end of iteration"). */
 #define MC_STATE_NONE 0xFFFFFFFFu
