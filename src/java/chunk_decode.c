@@ -381,7 +381,7 @@ static void sec_list_move(sec_list *l, mc_column *col, const int32_t *sy, bool w
 /* --------------------------------------------------------------- 1.8 */
 
 static mc_status read_data_1_8(mc_reader *r, const dec *d, mc_column *col, uint16_t mask, bool full,
-                               int sky_opt)
+                               int sky_opt, bool *sky_out)
 {
     const unsigned n = (unsigned)__builtin_popcount(mask);
     const size_t rem = mc_reader_remaining(r);
@@ -394,6 +394,8 @@ static mc_status read_data_1_8(mc_reader *r, const dec *d, mc_column *col, uint1
     else
         sky = rem >= base + n * 2048u && (rem == base + n * 2048u || rem != base);
     const size_t need = base + (sky ? n * 2048u : 0);
+    if (sky_out)
+        *sky_out = sky;
     if (rem < need || (d->strict && rem != need))
         return mc_reader_fail(r, MC_ERR_MALFORMED,
                               "1.8 data of %zu bytes, %u sections need %zu", rem, n, need);
@@ -600,10 +602,12 @@ static mc_status decode_masked(mc_reader *r, const dec *d, const mc_java_decode_
     r->pos += (size_t)size;
     if (e->kind == MC__ERA_1_8) {
         int sky_opt = o ? o->sky : 0;
-        st = read_data_1_8(&dr, d, col, (uint16_t)mask, full, sky_opt);
+        bool sky = false;
+        st = read_data_1_8(&dr, d, col, (uint16_t)mask, full, sky_opt, &sky);
         if (info) {
             info->sections_sent = (uint32_t)__builtin_popcount((unsigned)mask);
             info->unload = full && mask == 0;
+            info->sky_light = sky;
             info->data_used = dr.pos;
         }
         if (st != MC_OK) {
@@ -990,7 +994,7 @@ mc_status mc_java_decode_chunk_bulk(const uint8_t *packet, size_t len, uint32_t 
         mc_reader_init(&dr, r.data + r.pos, size, "java chunk bulk", err);
         dr.base = r.pos;
         r.pos += size;
-        st = read_data_1_8(&dr, &d, list[i], mask, true, sky ? 1 : 2);
+        st = read_data_1_8(&dr, &d, list[i], mask, true, sky ? 1 : 2, NULL);
         if (st != MC_OK) {
             r.status = st;
             break;
