@@ -12,6 +12,7 @@
 #define MC_COMMANDS(X)                                                           \
     X(bedrock, "decode Bedrock subchunks and chunk packets (LevelChunk, SubChunk, requests)") \
     X(chunk, "get or put one chunk of a region file or world (SNBT, JSON, raw NBT)")   \
+    X(generate, "print a column of the built-in world (any version)")                \
     X(nbt, "print, query or re-encode an NBT file (SNBT, JSON; Java and Bedrock)")   \
     X(packet, "Java chunk packets (1.8-26.1): encode a chunk for a version, decode a packet") \
     X(region, "region files: info, ls, verify, salvage, compact")                  \

@@ -13,6 +13,7 @@
  * client that has not answered within 30 s is dropped.
  */
 #include <libdeflate.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ typedef struct session {
     bool joined;
     double x, y, z;
     int32_t teleport_id;
+    bool awaiting_teleport; /* movement is ignored until the client takes the teleport */
 } session;
 
 /* ------------------------------------------------------ generated data */
@@ -162,6 +164,7 @@ static void send_position(mc_conn *c, session *s)
     if (!mc_conn_begin(c, MC_JAVA_PLAY, "position"))
         return;
     s->teleport_id++;
+    s->awaiting_teleport = true;
     if (c->protocol >= 768) { /* 1.21.2+: id first, velocity, u32 flags */
         mc_buf_put_varint(&c->pkt, s->teleport_id);
         mc_buf_put_f64be(&c->pkt, s->x);
@@ -270,6 +273,32 @@ void mc_session_tick(mc_conn *c, uint64_t now)
         send_keepalive(c, s, now);
 }
 
+/* "/tp X Y Z" (or "teleport"): the one command the server knows, so that a
+ * person or a test can jump far and watch columns load and unload. Chat
+ * arrives as "chat" (before 1.19, with the slash) or as "chat_command" /
+ * "chat_command_signed" (1.19+, without it); the text is the first field. */
+static void handle_command(mc_conn *c, session *s, const char *text, size_t len)
+{
+    char buf[256];
+    if (len >= sizeof buf)
+        return;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    const char *p = buf[0] == '/' ? buf + 1 : buf;
+    double x, y, z;
+    char word[16];
+    if (sscanf(p, "%15s %lf %lf %lf", word, &x, &y, &z) != 4 || (strcmp(word, "tp") && strcmp(word, "teleport")))
+        return;
+    if (!(x > -3.0e7 && x < 3.0e7 && z > -3.0e7 && z < 3.0e7 && y > -2048 && y < 4096))
+        return;
+    s->x = x;
+    s->y = y;
+    s->z = z;
+    mc_srv_log(c->srv, MC_LOG_INFO, "%s teleported to %.1f %.1f %.1f", c->name, x, y, z);
+    send_position(c, s);
+    mc_world_player_moved(c, x, z);
+}
+
 void mc_session_packet(mc_conn *c, mc_reader *r, int id)
 {
     session *s = c->session;
@@ -294,7 +323,32 @@ void mc_session_packet(mc_conn *c, mc_reader *r, int id)
         }
         c->state = MC_JAVA_PLAY;
         join_world(c, s);
+    } else if (c->state == MC_JAVA_PLAY && s->joined && (!strcmp(name, "chat") || !strcmp(name, "chat_command") ||
+                                                         !strcmp(name, "chat_command_signed"))) {
+        size_t n;
+        const uint8_t *text = mc_read_str_varint(r, 256 * 4, &n);
+        if (mc_reader_ok(r) && (strcmp(name, "chat") || (n && text[0] == '/')))
+            handle_command(c, s, (const char *)text, n);
+    } else if (c->state == MC_JAVA_PLAY && s->joined && !strcmp(name, "teleport_confirm")) {
+        /* 1.9+: the client took teleport `id`; its movement counts again. */
+        int32_t tid = mc_read_varint(r);
+        if (mc_reader_ok(r) && tid == s->teleport_id)
+            s->awaiting_teleport = false;
     } else if (c->state == MC_JAVA_PLAY && s->joined) {
+        if (s->awaiting_teleport && (!strcmp(name, "position") || !strcmp(name, "position_look"))) {
+            /* Movement sent before the client applied the teleport would drag
+             * the view back (vanilla ignores it too). 1.8 has no confirm: the
+             * first position at the target ends the wait. */
+            if (c->protocol >= 107)
+                return;
+            mc_reader peek = *r;
+            double x = mc_read_f64be(&peek);
+            mc_read_f64be(&peek);
+            double z = mc_read_f64be(&peek);
+            if (!mc_reader_ok(&peek) || x < s->x - 1.0 || x > s->x + 1.0 || z < s->z - 1.0 || z > s->z + 1.0)
+                return;
+            s->awaiting_teleport = false;
+        }
         mc_world_player_packet(c, name, r);
     }
     /* Other packets (settings, brand, known packs, ...) are accepted and ignored. */

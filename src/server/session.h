@@ -92,6 +92,8 @@ void mc_world_send_initial_chunks(mc_conn *c);
 struct mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz);
 size_t mc_world_cached_columns(const mc_server *srv);
 void mc_world_view_free(mc_conn *c);
+/* The player is now at block x, z (teleport): recenter its view. */
+void mc_world_player_moved(mc_conn *c, double x, double z);
 uint64_t mc_world_view_sent(const mc_conn *c);
 /* Encodes a column for a protocol: Chunk Data (id + body) into chunk, and
  * for 1.14-1.17 Update Light into light (left empty otherwise). */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcchunk/chunk.h"
 #include "server/terrain.h"
 
 enum {
@@ -584,4 +585,44 @@ void mc_terrain_find_spawn(const mc_terrain *t, int32_t *x, int32_t *y, int32_t 
     *x = 8;
     *z = 8;
     *y = mc_terrain_surface(t, 8, 8) + 1;
+}
+
+/* Simple sky light: full above the highest non-air block of each (x, z),
+ * none below. Block light stays absent. */
+static void add_sky_light(mc_column *col)
+{
+    uint32_t n = mc_column_section_count(col);
+    int32_t min_y = mc_column_min_y(col);
+    uint16_t top[256];
+    mc_column_compute_heightmaps(col, 1u << MC_HEIGHTMAP_WORLD_SURFACE | 1u << MC_HEIGHTMAP_MOTION_BLOCKING);
+    mc_column_heightmap_get_all(col, MC_HEIGHTMAP_WORLD_SURFACE, top);
+    uint8_t light[MC_LIGHT_BYTES];
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t base = min_y + (int32_t)i * 16;
+        memset(light, 0, sizeof light);
+        for (unsigned y = 0; y < 16; y++)
+            for (unsigned zx = 0; zx < 256; zx++)
+                if (base + (int32_t)y >= min_y + (int32_t)top[zx])
+                    mc_light_set(light, (y << 8) | zx, 15);
+        mc_section_set_sky_light(mc_column_section_at(col, i), light);
+    }
+}
+
+mc_column *mc_terrain_column(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
+{
+    mc_terrain_generate(t, cx, cz, blocks, biomes);
+    mc_column *col = mc_column_new(t->reg, cx, cz, MC_TERRAIN_MIN_Y >> 4, MC_TERRAIN_SECTIONS, NULL);
+    if (!col)
+        return NULL;
+    for (uint32_t i = 0; i < MC_TERRAIN_SECTIONS; i++) {
+        mc_section *s = mc_column_section_at(col, i);
+        if (mc_container_set_all(&s->blocks, blocks + (size_t)i * 4096) != MC_OK ||
+            mc_container_set_all(&s->biomes, biomes + (size_t)i * 64) != MC_OK) {
+            mc_column_free(col);
+            return NULL;
+        }
+        mc_section_recount(s, t->reg);
+    }
+    add_sky_light(col);
+    return col;
 }

@@ -21,6 +21,13 @@ const mc_registry *mc_terrain_registry(const mc_terrain *t);
  * biomes[24 * 64] (index (y<<2|z)<<2|x per section) of column (cx, cz). */
 void mc_terrain_generate(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes);
 
+/* The column as the server serves it: blocks, biomes, block counts,
+ * heightmaps and sky light, in the generator's registry. blocks/biomes are
+ * scratch arrays of the sizes mc_terrain_generate takes. NULL: no memory. */
+struct mc_column;
+struct mc_column *mc_terrain_column(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks,
+                                    uint32_t *biomes);
+
 /* The y of the highest solid block (or the sea level over water) at x, z. */
 int mc_terrain_surface(const mc_terrain *t, int32_t x, int32_t z);
 

@@ -67,46 +67,6 @@ static size_t col_hash(int32_t x, int32_t z)
     return (size_t)(h ^ (h >> 29));
 }
 
-/* Simple sky light: full above the highest non-air block of each (x, z),
- * none below. Block light stays absent. */
-static void add_sky_light(mc_column *col)
-{
-    uint32_t n = mc_column_section_count(col);
-    int32_t min_y = mc_column_min_y(col);
-    uint16_t top[256];
-    mc_column_compute_heightmaps(col, 1u << MC_HEIGHTMAP_WORLD_SURFACE | 1u << MC_HEIGHTMAP_MOTION_BLOCKING);
-    mc_column_heightmap_get_all(col, MC_HEIGHTMAP_WORLD_SURFACE, top);
-    uint8_t light[MC_LIGHT_BYTES];
-    for (uint32_t i = 0; i < n; i++) {
-        int32_t base = min_y + (int32_t)i * 16;
-        memset(light, 0, sizeof light);
-        for (unsigned y = 0; y < 16; y++)
-            for (unsigned zx = 0; zx < 256; zx++)
-                if (base + (int32_t)y >= min_y + (int32_t)top[zx])
-                    mc_light_set(light, (y << 8) | zx, 15);
-        mc_section_set_sky_light(mc_column_section_at(col, i), light);
-    }
-}
-
-static mc_column *generate_column(mc_world *w, int32_t cx, int32_t cz)
-{
-    mc_terrain_generate(w->terrain, cx, cz, w->scratch_blocks, w->scratch_biomes);
-    mc_column *col = mc_column_new(w->reg, cx, cz, MC_TERRAIN_MIN_Y >> 4, MC_TERRAIN_SECTIONS, NULL);
-    if (!col)
-        return NULL;
-    for (uint32_t i = 0; i < MC_TERRAIN_SECTIONS; i++) {
-        mc_section *s = mc_column_section_at(col, i);
-        if (mc_container_set_all(&s->blocks, w->scratch_blocks + (size_t)i * 4096) != MC_OK ||
-            mc_container_set_all(&s->biomes, w->scratch_biomes + (size_t)i * 64) != MC_OK) {
-            mc_column_free(col);
-            return NULL;
-        }
-        mc_section_recount(s, w->reg);
-    }
-    add_sky_light(col);
-    return col;
-}
-
 /* The column at (cx, cz), from the cache or made now; NULL when the world
  * has none there (or memory ran out). */
 static mc_column *world_column(mc_world *w, int32_t cx, int32_t cz)
@@ -149,7 +109,7 @@ static mc_column *world_column(mc_world *w, int32_t cx, int32_t cz)
         free(old);
         return world_column(w, cx, cz);
     }
-    mc_column *col = w->terrain ? generate_column(w, cx, cz) : NULL;
+    mc_column *col = w->terrain ? mc_terrain_column(w->terrain, cx, cz, w->scratch_blocks, w->scratch_biomes) : NULL;
     if (!col)
         return NULL;
     w->cols[i].x = cx;
@@ -599,10 +559,18 @@ void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r)
         double z = mc_read_f64be(r);
         if (!mc_reader_ok(r) || !(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7))
             return; /* vanilla kicks for this; ignoring is kinder and safe */
-        int32_t cx = (int32_t)floor(x) >> 4, cz = (int32_t)floor(z) >> 4;
-        if (cx != v->cx || cz != v->cz) {
-            view_recenter(c, v, cx, cz);
-            pump(c, v);
-        }
+        mc_world_player_moved(c, x, z);
+    }
+}
+
+void mc_world_player_moved(mc_conn *c, double x, double z)
+{
+    view *v = c->view;
+    if (!v)
+        return;
+    int32_t cx = (int32_t)floor(x) >> 4, cz = (int32_t)floor(z) >> 4;
+    if (cx != v->cx || cz != v->cz) {
+        view_recenter(c, v, cx, cz);
+        pump(c, v);
     }
 }
