@@ -722,6 +722,10 @@ mc_status mc_region_write_raw(mc_region *r, int lx, int lz, const void *payload,
         memcpy(rec + 5, payload, len);
 
     uint32_t off = first_fit(r, (uint32_t)sectors);
+    if ((uint64_t)off + sectors > 0xFFFFFF) { /* the entry has 24 bits of offset */
+        mem_free(r->alloc, rec, bytes);
+        return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX, "region: %s is full (64 GiB)", r->path);
+    }
     if (!refs_reserve(r, (uint64_t)off + sectors)) {
         mem_free(r->alloc, rec, bytes);
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "region: out of memory");

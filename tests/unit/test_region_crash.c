@@ -605,7 +605,7 @@ static size_t byte_cuts(size_t size, bool atomic, bool every, size_t *cuts, size
         return n;
     }
     for (size_t b = 1; b < size && n < max; b++)
-        if (b < 32 || b > size - 32 || b % 4096 <= 1 || b % 4096 == 4095 || b % 1021 == 0)
+        if (b < 32 || b > size - 32 || b % 4096 <= 1 || b % 16381 == 0)
             cuts[n++] = b;
     return n;
 }
