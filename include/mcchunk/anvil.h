@@ -113,10 +113,11 @@ typedef struct mc_region_options {
     size_t max_chunk_bytes;      /* decompressed size limit, 0 = 256 MiB */
 } mc_region_options;
 
-/* Opens the region file at `path`. The name's "r.X.Z.mca" part is not
- * required (but external .mcc files are found beside it by absolute chunk
- * coordinates, for which the region coordinates are taken from the name when
- * it has that form; see mc_region_set_origin). The header is read and
+/* Opens the region file at `path`. Its name need not be "r.X.Z.mca", but
+ * external .mcc files are found beside it by absolute chunk coordinates, and
+ * verify compares chunk positions, for which the region coordinates are
+ * taken from a name ending in r.<X>.<Z>.mca / .mcr ("backup-r.0.0.mca"
+ * works; otherwise 0 0, see mc_region_set_origin). The header is read and
  * checked; a file shorter than 8 KiB reads as if padded with zeros (a
  * region whose creation was cut short). `opt` may be NULL (read only). */
 MC_API mc_status mc_region_open(const char *path, const mc_region_options *opt,
@@ -157,8 +158,11 @@ typedef struct mc_region_record {
 } mc_region_record;
 
 /* Reads the compressed payload of local chunk (lx, lz) (from the region or
- * its .mcc) and appends it to `out`; fills `rec` (may be NULL). For custom
- * compression the payload is what follows the name. MC_ERR_NOT_FOUND when
+ * its .mcc) and appends it to `out`; fills `rec` (may be NULL). The payload
+ * is the stored bytes after the compression byte (for custom compression it
+ * starts with the writeUTF name, which rec->custom_name also holds), so
+ * mc_region_write_raw with rec->compression writes the same record back.
+ * The handle is for one thread at a time. MC_ERR_NOT_FOUND when
  * the chunk is absent; MC_ERR_MALFORMED / MC_ERR_TRUNCATED for a broken
  * record, MC_ERR_NOT_FOUND with "allocated but stream missing" for a
  * missing .mcc, MC_ERR_IO on read errors. */
