@@ -589,7 +589,7 @@ void mc_terrain_find_spawn(const mc_terrain *t, int32_t *x, int32_t *y, int32_t 
 
 /* Simple sky light: full above the highest non-air block of each (x, z),
  * none below. Block light stays absent. */
-static void add_sky_light(mc_column *col)
+void mc_simple_sky_light(mc_column *col)
 {
     uint32_t n = mc_column_section_count(col);
     int32_t min_y = mc_column_min_y(col);
@@ -623,6 +623,6 @@ mc_column *mc_terrain_column(const mc_terrain *t, int32_t cx, int32_t cz, uint32
         }
         mc_section_recount(s, t->reg);
     }
-    add_sky_light(col);
+    mc_simple_sky_light(col);
     return col;
 }

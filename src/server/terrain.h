@@ -28,6 +28,10 @@ struct mc_column;
 struct mc_column *mc_terrain_column(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks,
                                     uint32_t *biomes);
 
+/* Gives every section sky light: 15 above the highest non-air block of each
+ * (x, z), 0 below (no spreading). For columns stored without light. */
+void mc_simple_sky_light(struct mc_column *col);
+
 /* The y of the highest solid block (or the sea level over water) at x, z. */
 int mc_terrain_surface(const mc_terrain *t, int32_t x, int32_t z);
 

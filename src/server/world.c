@@ -25,7 +25,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mcchunk/anvil.h"
 #include "mcchunk/chunk.h"
+#include "mcchunk/chunknbt.h"
+#include "mcchunk/nbt.h"
 #include "server/session.h"
 #include "server/terrain.h"
 
@@ -46,8 +49,24 @@ typedef struct enc_entry {
     struct enc_entry *next; /* hash chain */
 } enc_entry;
 
+#define REGION_CACHE 32
+
+typedef struct region_slot {
+    int32_t rx, rz;
+    mc_region *region; /* NULL: empty, or the file does not exist (missing) */
+    bool missing;
+    bool used;
+    uint64_t last_use;
+} region_slot;
+
 struct mc_world {
     mc_terrain *terrain;        /* built-in world */
+    const char *dir;            /* world folder, or NULL */
+    mc_world_layout layout;
+    region_slot regions[REGION_CACHE];
+    mc_chunknbt_cache *nbt_cache;
+    mc_buf chunk_bytes;
+    mc_server *srv;
     const mc_registry *reg;     /* registry of the world's columns */
     int32_t spawn_x, spawn_y, spawn_z;
     col_slot *cols;             /* open addressing, COLUMN_CACHE_MAX * 2 slots */
@@ -65,6 +84,173 @@ static size_t col_hash(int32_t x, int32_t z)
 {
     uint64_t h = (uint64_t)(uint32_t)x * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uint32_t)z * 0xC2B2AE3D27D4EB4FULL;
     return (size_t)(h ^ (h >> 29));
+}
+
+/* ------------------------------------------------------ world folders */
+
+static mc_region *region_for(mc_world *w, int32_t rx, int32_t rz)
+{
+    region_slot *free_slot = NULL, *oldest = NULL;
+    for (int i = 0; i < REGION_CACHE; i++) {
+        region_slot *r = &w->regions[i];
+        if (r->used && r->rx == rx && r->rz == rz) {
+            r->last_use = ++w->clock;
+            return r->region;
+        }
+        if (!r->used && !free_slot)
+            free_slot = r;
+        if (r->used && (!oldest || r->last_use < oldest->last_use))
+            oldest = r;
+    }
+    region_slot *slot = free_slot ? free_slot : oldest;
+    mc_region_close(slot->region);
+    memset(slot, 0, sizeof *slot);
+    char path[4096];
+    mc_error err;
+    int lx, lz;
+    mc_status st = mc_world_region_path(w->dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, rx * 32,
+                                        rz * 32, path, sizeof path, &lx, &lz, &err);
+    slot->used = true;
+    slot->rx = rx;
+    slot->rz = rz;
+    slot->last_use = ++w->clock;
+    if (st == MC_OK && mc_region_open(path, NULL, &slot->region, &err) != MC_OK) {
+        mc_srv_log(w->srv, MC_LOG_WARN, "region %s: %s", path, err.message);
+        slot->region = NULL;
+    }
+    return slot->region;
+}
+
+static bool status_is_full(const mc_chunknbt_info *info)
+{
+    if (!info->status)
+        return true; /* before 1.13 there is no status */
+    static const char *const full[] = {"full", "minecraft:full", "postprocessed", "fullchunk"};
+    for (size_t i = 0; i < sizeof full / sizeof full[0]; i++)
+        if (info->status_len == strlen(full[i]) && !memcmp(info->status, full[i], info->status_len))
+            return true;
+    return false;
+}
+
+static void warn_chunk(void *user, const char *message)
+{
+    mc_world *w = user;
+    mc_srv_log(w->srv, MC_LOG_WARN, "chunk: %s", message);
+}
+
+/* Reads a column of the world folder: only fully generated chunks (vanilla
+ * never sends proto-chunks), at overworld height (-64..319) whatever the
+ * chunk's era, so that one column serves every client. */
+static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
+{
+    mc_region *region = region_for(w, cx >> 5, cz >> 5);
+    if (!region || !mc_region_has_chunk(region, cx & 31, cz & 31))
+        return NULL;
+    mc_error err;
+    mc_error_clear(&err);
+    w->chunk_bytes.len = 0;
+    if (mc_region_read_chunk(region, cx & 31, cz & 31, &w->chunk_bytes, NULL, &err) != MC_OK) {
+        mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
+        return NULL;
+    }
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_column *col = NULL;
+    mc_chunknbt_info info;
+    memset(&info, 0, sizeof info);
+    mc_chunknbt_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.flags = MC_CHUNKNBT_NO_EXTRA;
+    opt.min_section = -4;
+    opt.section_count = 24;
+    opt.cache = w->nbt_cache;
+    opt.warn = warn_chunk;
+    opt.warn_user = w;
+    if (!doc || mc_nbt_parse(doc, w->chunk_bytes.data, w->chunk_bytes.len, MC_NBT_JAVA, NULL, &err) != MC_OK ||
+        mc_chunknbt_read_ex(mc_nbt_doc_root(doc), &opt, &col, &info, &err) != MC_OK) {
+        mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
+        mc_nbt_doc_free(doc);
+        return NULL;
+    }
+    mc_nbt_doc_free(doc);
+    if (!status_is_full(&info)) {
+        mc_column_free(col);
+        return NULL;
+    }
+    bool has_light = false;
+    for (uint32_t i = 0; i < mc_column_section_count(col) && !has_light; i++)
+        has_light = mc_column_section_at(col, i)->sky_light != NULL;
+    if (!has_light)
+        mc_simple_sky_light(col);
+    return col;
+}
+
+/* Spawn of a world folder: level.dat's SpawnX/Y/Z (Data.spawn.pos in newer
+ * versions), else above the first chunk of the first region file found. */
+static bool find_folder_spawn(mc_world *w)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/level.dat", w->dir);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    mc_error err;
+    if (mc_read_file(path, NULL, &data, &len, &err) == MC_OK) {
+        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+        bool found = false;
+        if (doc && mc_nbt_load(doc, data, len, MC_NBT_JAVA, NULL, NULL, NULL, &err) == MC_OK) {
+            mc_nbt_tag *root = mc_nbt_doc_root(doc);
+            int32_t x, y, z;
+            if (mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnX"), &x) == MC_OK &&
+                mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnY"), &y) == MC_OK &&
+                mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnZ"), &z) == MC_OK) {
+                w->spawn_x = x, w->spawn_y = y, w->spawn_z = z;
+                found = true;
+            } else {
+                mc_nbt_tag *pos = mc_nbt_path(root, "Data.spawn.pos");
+                mc_nbt_array a;
+                if (pos && mc_nbt_get_array(pos, MC_NBT_INT_ARRAY, &a) == MC_OK && a.count == 3) {
+                    int32_t v[3];
+                    size_t n;
+                    mc_nbt_array_copy_i32(pos, v, 3, &n);
+                    w->spawn_x = v[0], w->spawn_y = v[1], w->spawn_z = v[2];
+                    found = true;
+                }
+            }
+        }
+        mc_nbt_doc_free(doc);
+        free(data);
+        if (found)
+            return true;
+    }
+    /* No level.dat: the first chunk of the first region file. */
+    char dir[4096];
+    if (mc_world_region_dir(w->dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, dir, sizeof dir,
+                            &err) != MC_OK)
+        return false;
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    bool found = false;
+    while (!found && (e = readdir(d))) {
+        int rx, rz;
+        char tail[8];
+        if (sscanf(e->d_name, "r.%d.%d.%7s", &rx, &rz, tail) != 3 || strcmp(tail, "mca"))
+            continue;
+        for (int i = 0; i < 1024 && !found; i++) {
+            int32_t cx = rx * 32 + (i & 31), cz = rz * 32 + (i >> 5);
+            mc_column *col = read_column(w, cx, cz);
+            if (!col)
+                continue;
+            mc_column_compute_heightmaps(col, 1u << MC_HEIGHTMAP_WORLD_SURFACE);
+            w->spawn_x = cx * 16 + 8;
+            w->spawn_z = cz * 16 + 8;
+            w->spawn_y = mc_column_min_y(col) + (int32_t)mc_column_heightmap_get(col, MC_HEIGHTMAP_WORLD_SURFACE, 8, 8) + 1;
+            mc_column_free(col);
+            found = true;
+        }
+    }
+    closedir(d);
+    return found;
 }
 
 /* The column at (cx, cz), from the cache or made now; NULL when the world
@@ -109,7 +295,8 @@ static mc_column *world_column(mc_world *w, int32_t cx, int32_t cz)
         free(old);
         return world_column(w, cx, cz);
     }
-    mc_column *col = w->terrain ? mc_terrain_column(w->terrain, cx, cz, w->scratch_blocks, w->scratch_biomes) : NULL;
+    mc_column *col = w->terrain ? mc_terrain_column(w->terrain, cx, cz, w->scratch_blocks, w->scratch_biomes)
+                                : read_column(w, cx, cz);
     if (!col)
         return NULL;
     w->cols[i].x = cx;
@@ -134,6 +321,8 @@ int mc_world_open(mc_server *srv)
     if (!w)
         return -1;
     srv->world = w;
+    w->srv = srv;
+    mc_buf_init(&w->chunk_bytes, NULL);
     w->cols = calloc(COLUMN_CACHE_MAX * 2, sizeof *w->cols);
     w->enc_buckets = 4096;
     w->enc = calloc(w->enc_buckets, sizeof *w->enc);
@@ -166,8 +355,24 @@ int mc_world_open(mc_server *srv)
         mc_srv_log(srv, MC_LOG_ERROR, "world folder '%s' does not exist", dir);
         return -1;
     }
-    mc_srv_log(srv, MC_LOG_ERROR, "serving a world folder needs the Anvil chunk reader, not in this build yet");
-    return -1;
+    w->dir = dir;
+    w->layout = mc_world_detect_layout(dir);
+    w->nbt_cache = mc_chunknbt_cache_new(NULL);
+    char rdir[4096];
+    mc_error err;
+    if (!w->nbt_cache ||
+        mc_world_region_dir(dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, rdir, sizeof rdir, &err) != MC_OK ||
+        !is_dir(rdir)) {
+        mc_srv_log(srv, MC_LOG_ERROR, "'%s' is not a Java world: no overworld region folder", dir);
+        return -1;
+    }
+    if (!find_folder_spawn(w)) {
+        mc_srv_log(srv, MC_LOG_ERROR, "'%s' has no readable chunk to spawn on", dir);
+        return -1;
+    }
+    mc_srv_log(srv, MC_LOG_INFO, "world: %s (%s layout), spawn %d %d %d", dir,
+               w->layout == MC_WORLD_LAYOUT_26_1 ? "26.1" : "classic", w->spawn_x, w->spawn_y, w->spawn_z);
+    return 0;
 }
 
 void mc_world_close(mc_server *srv)
@@ -188,6 +393,10 @@ void mc_world_close(mc_server *srv)
             }
     free(w->enc);
     mc_terrain_free(w->terrain);
+    for (int i = 0; i < REGION_CACHE; i++)
+        mc_region_close(w->regions[i].region);
+    mc_chunknbt_cache_free(w->nbt_cache);
+    mc_buf_free(&w->chunk_bytes);
     free(w->scratch_blocks);
     free(w->scratch_biomes);
     free(w);
