@@ -356,6 +356,94 @@ static mc_status read_light(reader *r, const mc_nbt_tag *t, mc_section *s, bool 
     return keep(r, *xs, t);
 }
 
+/* How many of the `count` entries of padded longs at `bits` bits equal v:
+ * per long, lanes equal to v become zero after an XOR, a zero lane is
+ * detected with the carry trick on its low bits (no carry leaves a lane),
+ * and popcount counts them; lanes past `count` in the last long and the
+ * padding bits are masked out. */
+static uint32_t count_lanes(const uint64_t *longs, size_t nlongs, unsigned bits, size_t count, uint32_t v)
+{
+    unsigned per = 64 / bits;
+    uint64_t lane1 = 0; /* 1 at the bottom of every lane */
+    for (unsigned i = 0; i < per; i++)
+        lane1 |= 1ull << (i * bits);
+    uint64_t high = lane1 << (bits - 1);
+    uint64_t low = high - lane1; /* all but the top bit of each lane */
+    uint64_t pattern = lane1 * v;
+    uint32_t n = 0;
+    size_t full = count / per;
+    for (size_t i = 0; i < full && i < nlongs; i++) {
+        uint64_t t = longs[i] ^ pattern;
+        uint64_t nz = ((t & low) + low) | t;
+        n += (uint32_t)__builtin_popcountll(~nz & high);
+    }
+    size_t rest = count - full * per;
+    if (rest && full < nlongs) {
+        uint64_t t = longs[full] ^ pattern;
+        uint64_t nz = ((t & low) + low) | t;
+        uint64_t keep = rest * bits >= 64 ? ~0ull : ((1ull << (rest * bits)) - 1);
+        n += (uint32_t)__builtin_popcountll(~nz & high & keep);
+    }
+    return n;
+}
+
+/* block_count and fluid_count of a section just read (what
+ * mc_section_recount computes): the flags are asked once per palette entry,
+ * and the entries are counted only when some palette entry is air or fluid
+ * (deep stone sections need no pass over their 4096 indices). */
+static void count_blocks(mc_section *s, const mc_registry *reg)
+{
+    const mc_container *c = &s->blocks;
+    if (c->kind == MC_CONTAINER_INDIRECT && c->palette_len <= 256) {
+        uint8_t fl[256];
+        bool any = false;
+        for (uint32_t i = 0; i < c->palette_len; i++) {
+            uint32_t f = mc_registry_state_flags(reg, c->palette[i]);
+            fl[i] = (uint8_t)(((f & MC_STATE_AIR) ? 1 : 0) | ((f & MC_STATE_FLUID) ? 2 : 0));
+            any |= fl[i] != 0;
+        }
+        if (!any) {
+            s->block_count = (uint16_t)c->rules.size;
+            s->fluid_count = 0;
+            return;
+        }
+        unsigned flagged = 0;
+        for (uint32_t i = 0; i < c->palette_len; i++)
+            flagged += fl[i] != 0;
+        if (flagged <= 6) {
+            uint32_t air = 0, fluid = 0;
+            size_t nl = 0;
+            const uint64_t *longs = mc_container_longs(c, &nl);
+            for (uint32_t i = 0; i < c->palette_len; i++) {
+                if (!fl[i])
+                    continue;
+                uint32_t k = count_lanes(longs, nl, c->bits, c->rules.size, i);
+                if (fl[i] & 1)
+                    air += k;
+                if (fl[i] & 2)
+                    fluid += k;
+            }
+            s->block_count = (uint16_t)(c->rules.size - air);
+            s->fluid_count = (uint16_t)fluid;
+            return;
+        }
+        uint32_t counts[256];
+        if (mc_container_histogram(c, counts)) {
+            uint32_t air = 0, fluid = 0;
+            for (uint32_t i = 0; i < c->palette_len; i++) {
+                if (fl[i] & 1)
+                    air += counts[i];
+                if (fl[i] & 2)
+                    fluid += counts[i];
+            }
+            s->block_count = (uint16_t)(c->rules.size - air);
+            s->fluid_count = (uint16_t)fluid;
+            return;
+        }
+    }
+    mc_section_recount(s, reg);
+}
+
 /* Does a palette (block_states/biomes compound, or a 1.13-1.17 Palette)
  * name something the registry lacks? Only asked of palettes just read, so
  * the cache answers. */
@@ -477,7 +565,7 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
             return nomem(r);
     }
     if (had_blocks) {
-        mc_section_recount(s, r->reg);
+        count_blocks(s, r->reg);
         if (r->info)
             r->info->sections_read++;
         *air_with_data = s->blocks.kind == MC_CONTAINER_SINGLE && s->blocks.value == r->air;

@@ -92,6 +92,14 @@ static void roundtrip_one(const uint8_t *data, size_t len, mc_chunknbt_cache *ca
             snprintf(s->first_diff, sizeof s->first_diff, "read: %s", err.message);
     } else {
         s->read++;
+        /* the reader's fast block/fluid counts equal the model's own */
+        for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+            mc_section *sec = mc_column_section_at(col, i);
+            uint16_t bc = sec->block_count, fc = sec->fluid_count;
+            mc_section_recount(sec, mc_column_registry(col));
+            assert_int_equal(bc, sec->block_count);
+            assert_int_equal(fc, sec->fluid_count);
+        }
         st = mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, out, NULL, &err);
         if (st != MC_OK) {
             if (!s->first_diff[0])
