@@ -34,10 +34,13 @@ typedef struct opts {
     bool have_y;
     int y;
     const char *file;
+    char **files;   /* every FILE argument (several: each result ends with "== FILE rc=N") */
+    int nfiles;
 } opts;
 
 static void usage(FILE *f)
 {
+    /* FILE may be repeated: each result then ends with "== FILE rc=N". */
     fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--check]\n"
                "       mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed] [--ids] [--check]\n"
                "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]\n"
@@ -268,11 +271,14 @@ static int parse_opts(int argc, char **argv, opts *o)
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "mcchunk bedrock: unknown option %s\n", a);
             return MC_EXIT_USAGE;
-        } else if (!o->file)
-            o->file = a;
-        else {
-            fprintf(stderr, "mcchunk bedrock: extra argument %s\n", a);
-            return MC_EXIT_USAGE;
+        } else {
+            if (!o->file) {
+                o->file = a;
+                o->files = argv + i;
+            }
+            /* files are the non-option arguments; keep them in order */
+            argv[o->files - argv + o->nfiles] = argv[i];
+            o->nfiles++;
         }
     }
     if (!o->version || !o->file) {
@@ -507,7 +513,7 @@ static int packet_miss_response(const opts *o, const uint8_t *body, size_t len)
     return rc;
 }
 
-static int cmd_packet(const opts *o)
+static int cmd_packet_one(const opts *o)
 {
     uint8_t *data;
     size_t len;
@@ -540,7 +546,7 @@ static int cmd_packet(const opts *o)
     return rc;
 }
 
-static int cmd_subchunk(const opts *o)
+static int cmd_subchunk_one(const opts *o)
 {
     uint8_t *data;
     size_t len;
@@ -1038,6 +1044,26 @@ static int cmd_biomes(int argc, char **argv)
     return rc;
 }
 
+/* Runs `one` over every FILE; with several, each result ends with a line
+ * "== FILE rc=N" (and stdout is flushed so that stderr lines stay near). */
+static int each_file(opts *o, int (*one)(const opts *o))
+{
+    int rc = 0;
+    int n = o->nfiles;
+    char **files = o->files;
+    for (int i = 0; i < n; i++) {
+        o->file = files[i];
+        int r = one(o);
+        if (n > 1) {
+            printf("== %s rc=%d\n", files[i], r);
+            fflush(stdout);
+        }
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}
+
 int mc_cmd_bedrock(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -1056,5 +1082,5 @@ int mc_cmd_bedrock(int argc, char **argv)
     int rc = parse_opts(argc - 3, argv + 3, &o);
     if (rc)
         return rc;
-    return !strcmp(argv[1], "subchunk") ? cmd_subchunk(&o) : cmd_packet(&o);
+    return each_file(&o, !strcmp(argv[1], "subchunk") ? cmd_subchunk_one : cmd_packet_one);
 }

@@ -30,6 +30,17 @@ bool mc__bedrock_check_indices(mc_reader *r, const mc_bedrock_storage *s, size_t
 /* Palette growth. */
 bool mc__bedrock_palette_reserve(mc_bedrock_storage *s, uint32_t cap, const mc_allocator *alloc);
 
+/* SubChunk packet pieces (486+), shared by the packet encoder and the
+ * engine, which writes its answer straight into the output. `fn`, when
+ * given, writes the payload (exactly payload_len bytes) in place. */
+typedef mc_status (*mc__bedrock_payload_fn)(void *ctx, mc_buf *out);
+void mc__bedrock_put_subchunk_header(mc_buf *out, int protocol, bool cache, int32_t dimension, int32_t x,
+                                     int32_t y, int32_t z, uint32_t count);
+mc_status mc__bedrock_put_entry(mc_buf *out, int protocol, bool cache, const mc_bedrock_subchunk_entry *e,
+                                size_t payload_len, mc__bedrock_payload_fn fn, void *ctx);
+/* Bytes mc_bedrock_subchunk_encode(sc, 9, NETWORK) would write. */
+size_t mc__bedrock_subchunk_net_size(const mc_bedrock_subchunk *sc);
+
 static inline uint32_t mc__zz_to_u32(int32_t v) { return (uint32_t)v; }
 
 #endif

@@ -10,6 +10,7 @@
  * every value is -1 "all too low" instead of sending the bytes (vanilla BDS
  * captures show exactly this: lower subchunks answer too_high).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "bedrock_private.h"
@@ -136,21 +137,22 @@ mc_bedrock_heightmap_type mc_bedrock_column_subchunk_heightmap(const mc_bedrock_
                                                                int8_t out[256])
 {
     int32_t base = (c->min_y + (int32_t)i) * 16;
-    bool all_high = true, all_low = true;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (unsigned xz = 0; xz < 256; xz++) {
+        int32_t h = c->heights[xz];
+        lo = h < lo ? h : lo;
+        hi = h > hi ? h : hi;
+    }
+    if (lo - base >= 16)
+        return MC_BEDROCK_HM_ALL_TOO_HIGH; /* every value would be 16 */
+    if (hi - base < 0)
+        return MC_BEDROCK_HM_ALL_TOO_LOW; /* every value would be -1 */
     for (unsigned xz = 0; xz < 256; xz++) {
         int32_t v = c->heights[xz] - base;
-        if (v < 0)
-            v = -1;
-        else if (v > 16)
-            v = 16;
-        all_high &= v == 16;
-        all_low &= v == -1;
+        v = v < -1 ? -1 : v;
+        v = v > 16 ? 16 : v;
         out[xz] = (int8_t)v; /* heights is indexed z*16+x: the wire's [z][x] */
     }
-    if (all_high)
-        return MC_BEDROCK_HM_ALL_TOO_HIGH;
-    if (all_low)
-        return MC_BEDROCK_HM_ALL_TOO_LOW;
     return MC_BEDROCK_HM_HAS_DATA;
 }
 

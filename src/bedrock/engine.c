@@ -23,11 +23,7 @@ struct mc_bedrock_engine {
     mc_bedrock_engine_options opt;
     const mc_allocator *alloc;
     mc_bedrock_blob_cache *cache;
-    mc_buf payloads;      /* payload bytes of the current answer */
-    mc_bedrock_subchunk_entry *entries;
-    uint32_t entries_cap;
-    int8_t *heightmaps;   /* 256 per entry */
-    size_t *payload_off;  /* per entry */
+    mc_buf payloads;      /* scratch: a payload on its way into the blob cache */
 };
 
 mc_bedrock_engine *mc_bedrock_engine_new(const mc_bedrock_world_source *src,
@@ -53,26 +49,10 @@ mc_bedrock_engine *mc_bedrock_engine_new(const mc_bedrock_world_source *src,
     return e;
 }
 
-static void free_arrays(mc_bedrock_engine *e)
-{
-    const mc_allocator *a = e->alloc;
-    if (e->entries)
-        a->free(a->user, e->entries, e->entries_cap * sizeof *e->entries);
-    if (e->heightmaps)
-        a->free(a->user, e->heightmaps, (size_t)e->entries_cap * 512);
-    if (e->payload_off)
-        a->free(a->user, e->payload_off, e->entries_cap * sizeof *e->payload_off);
-    e->entries = NULL;
-    e->heightmaps = NULL;
-    e->payload_off = NULL;
-    e->entries_cap = 0;
-}
-
 void mc_bedrock_engine_free(mc_bedrock_engine *e)
 {
     if (!e)
         return;
-    free_arrays(e);
     mc_bedrock_blob_cache_free(e->cache);
     mc_buf_free(&e->payloads);
     e->alloc->free(e->alloc->user, e, sizeof *e);
@@ -81,26 +61,6 @@ void mc_bedrock_engine_free(mc_bedrock_engine *e)
 mc_bedrock_blob_cache *mc_bedrock_engine_cache(mc_bedrock_engine *e)
 {
     return e->cache;
-}
-
-static bool reserve(mc_bedrock_engine *e, uint32_t n)
-{
-    if (n <= e->entries_cap)
-        return true;
-    free_arrays(e);
-    const mc_allocator *a = e->alloc;
-    uint32_t cap = 64;
-    while (cap < n)
-        cap *= 2;
-    e->entries = a->alloc(a->user, cap * sizeof *e->entries);
-    e->heightmaps = a->alloc(a->user, (size_t)cap * 512); /* heightmap + render heightmap */
-    e->payload_off = a->alloc(a->user, cap * sizeof *e->payload_off);
-    e->entries_cap = cap;
-    if (!e->entries || !e->heightmaps || !e->payload_off) {
-        free_arrays(e);
-        return false;
-    }
-    return true;
 }
 
 mc_status mc_bedrock_engine_level_chunk(mc_bedrock_engine *e, const mc_bedrock_column *col, mc_buf *out,
@@ -186,112 +146,153 @@ static const mc_bedrock_column *fetch(mc_bedrock_engine *e, fetched *tab, unsign
     return f.col;
 }
 
+/* Writes the payload of one subchunk in place (the length is known). */
+typedef struct payload_ctx {
+    const mc_bedrock_column *col;
+    uint32_t index;
+} payload_ctx;
+
+static mc_status write_payload(void *ctx, mc_buf *out)
+{
+    payload_ctx *p = ctx;
+    return mc_bedrock_column_subchunk_payload(p->col, p->index, out, NULL);
+}
+
+static size_t payload_size(const mc_bedrock_column *col, uint32_t i)
+{
+    const mc_bedrock_subchunk *sc = &col->subchunks[i];
+    size_t n = sc->storage_count ? mc__bedrock_subchunk_net_size(sc)
+                                 : 4 + mc_uvarint_size(((uint32_t)col->air << 1) ^ (uint32_t)((int32_t)col->air >> 31));
+    return n + col->block_entities[i].len;
+}
+
+/* Resolves one offset of a request into an entry; payload_ctx is set when
+ * the entry carries this subchunk's payload. */
+static void resolve(mc_bedrock_engine *e, const mc_bedrock_subchunk_request *req, uint32_t i, fetched *tab,
+                    unsigned *ntab, bool dim_ok, mc_bedrock_subchunk_entry *en, int8_t *hm, payload_ctx *pc,
+                    bool cache)
+{
+    int8_t dx, dy, dz;
+    mc_bedrock_request_offset(req, i, &dx, &dy, &dz);
+    en->dx = dx;
+    en->dy = dy;
+    en->dz = dz;
+    en->has_payload = true;
+    en->payload = NULL;
+    en->payload_len = 0;
+    en->heightmap_type = MC_BEDROCK_HM_NO_DATA;
+    en->render_type = MC_BEDROCK_HM_NO_DATA;
+    en->heightmap = en->render_heightmap = NULL;
+    en->has_blob = false;
+    en->blob_id = 0;
+    pc->col = NULL;
+    if (!dim_ok) {
+        en->result = MC_BEDROCK_RESULT_INVALID_DIMENSION;
+        return;
+    }
+    const mc_bedrock_column *col = fetch(e, tab, ntab, req->dimension, req->x + dx, req->z + dz);
+    if (!col) {
+        en->result = MC_BEDROCK_RESULT_CHUNK_NOT_FOUND;
+        return;
+    }
+    int32_t idx = req->y + dy - col->min_y;
+    if (idx < 0 || (uint32_t)idx >= col->count) {
+        en->result = MC_BEDROCK_RESULT_Y_OUT_OF_BOUNDS;
+        return;
+    }
+    en->heightmap_type = (uint8_t)mc_bedrock_column_subchunk_heightmap(col, (uint32_t)idx, hm);
+    if (en->heightmap_type == MC_BEDROCK_HM_HAS_DATA)
+        en->heightmap = hm;
+    /* 1.21.90+: the render heightmap; without separate render data it is
+     * the heightmap itself. */
+    en->render_type = en->heightmap_type;
+    en->render_heightmap = en->heightmap;
+    const mc_bedrock_subchunk *sc = &col->subchunks[idx];
+    if ((sc->storage_count == 0 || mc_bedrock_storage_is_uniform(&sc->storages[0], col->air)) &&
+        col->block_entities[idx].len == 0) {
+        en->result = MC_BEDROCK_RESULT_SUCCESS_ALL_AIR;
+        en->has_payload = !cache;
+        return;
+    }
+    en->result = MC_BEDROCK_RESULT_SUCCESS;
+    pc->col = col;
+    pc->index = (uint32_t)idx;
+}
+
 mc_status mc_bedrock_engine_answer_request(mc_bedrock_engine *e, const mc_bedrock_subchunk_request *req,
                                            mc_buf *out, mc_error *err)
 {
     int proto = e->opt.protocol;
-    if (!reserve(e, req->count ? req->count : 1))
-        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
-    e->payloads.len = 0;
+    bool cache = e->opt.cache_enabled && proto >= MC_BEDROCK_PROTO_1_18_0;
+    int32_t dmin;
+    uint32_t dcount;
+    bool dim_ok = req->dimension == e->opt.player_dimension &&
+                  mc_bedrock_dimension_range(req->dimension, &dmin, &dcount) == MC_OK;
     fetched tab[MC_ENGINE_FETCH_MAX];
     unsigned ntab = 0;
-    bool cache = e->opt.cache_enabled && proto >= MC_BEDROCK_PROTO_1_18_0;
-    bool wrong_dim = req->dimension != e->opt.player_dimension;
-    int32_t dmin = 0;
-    uint32_t dcount = 0;
-    bool dim_ok = mc_bedrock_dimension_range(req->dimension, &dmin, &dcount) == MC_OK;
     mc_status st = MC_OK;
-    for (uint32_t i = 0; i < req->count && st == MC_OK; i++) {
-        int8_t dx, dy, dz;
-        mc_bedrock_request_offset(req, i, &dx, &dy, &dz);
-        mc_bedrock_subchunk_entry *en = &e->entries[i];
-        memset(en, 0, sizeof *en);
-        en->dx = dx;
-        en->dy = dy;
-        en->dz = dz;
-        en->has_payload = true;
-        en->heightmap_type = MC_BEDROCK_HM_NO_DATA;
-        en->render_type = MC_BEDROCK_HM_NO_DATA;
-        e->payload_off[i] = e->payloads.len;
-        if (wrong_dim || !dim_ok) {
-            en->result = MC_BEDROCK_RESULT_INVALID_DIMENSION;
-            continue;
-        }
-        int32_t cx = req->x + dx, sy = req->y + dy, cz = req->z + dz;
-        const mc_bedrock_column *col = fetch(e, tab, &ntab, req->dimension, cx, cz);
-        if (!col) {
-            en->result = MC_BEDROCK_RESULT_CHUNK_NOT_FOUND;
-            continue;
-        }
-        int32_t idx = sy - col->min_y;
-        if (idx < 0 || (uint32_t)idx >= col->count) {
-            en->result = MC_BEDROCK_RESULT_Y_OUT_OF_BOUNDS;
-            continue;
-        }
-        int8_t *hm = e->heightmaps + (size_t)i * 512;
-        en->heightmap_type = (uint8_t)mc_bedrock_column_subchunk_heightmap(col, (uint32_t)idx, hm);
-        if (en->heightmap_type == MC_BEDROCK_HM_HAS_DATA) {
-            en->heightmap = hm;
-            /* 1.21.90+: the render heightmap; without separate render data
-             * it is the same as the heightmap. */
-            en->render_type = en->heightmap_type;
-            en->render_heightmap = hm;
-        } else {
-            en->render_type = en->heightmap_type;
-        }
-        const mc_bedrock_subchunk *sc = &col->subchunks[idx];
-        bool air = (sc->storage_count == 0 || mc_bedrock_storage_is_uniform(&sc->storages[0], col->air)) &&
-                   col->block_entities[idx].len == 0;
-        if (air) {
-            en->result = MC_BEDROCK_RESULT_SUCCESS_ALL_AIR;
-            en->has_payload = !cache;
-            continue;
-        }
-        en->result = MC_BEDROCK_RESULT_SUCCESS;
-        size_t start = e->payloads.len;
-        st = mc_bedrock_column_subchunk_payload(col, (uint32_t)idx, &e->payloads, err);
-        if (st != MC_OK)
-            break;
-        if (cache) {
+    size_t start = out->len;
+    int8_t hm[256];
+    mc_bedrock_subchunk_entry en;
+    memset(&en, 0, sizeof en);
+    payload_ctx pc;
+    if (proto < MC_BEDROCK_PROTO_1_18_10) {
+        /* 471/475: one subchunk per packet, through the struct encoder */
+        if (req->count != 1)
+            return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "bedrock: 1.18.0 answers one subchunk");
+        resolve(e, req, 0, tab, &ntab, dim_ok, &en, hm, &pc, false);
+        e->payloads.len = 0;
+        if (pc.col)
+            st = mc_bedrock_column_subchunk_payload(pc.col, pc.index, &e->payloads, err);
+        if (st == MC_OK && pc.col && cache) {
             uint64_t id;
-            st = mc_bedrock_blob_cache_put(e->cache, e->payloads.data + start, e->payloads.len - start, &id);
-            if (st != MC_OK) {
-                mc_error_set(err, st, SIZE_MAX, "bedrock: blob cache: out of memory");
-                break;
-            }
-            en->has_blob = true;
-            en->blob_id = id;
-            e->payloads.len = start; /* the bytes travel as a blob */
+            st = mc_bedrock_blob_cache_put(e->cache, e->payloads.data, e->payloads.len, &id);
+            en.has_blob = true;
+            en.blob_id = id;
+            e->payloads.len = 0; /* the bytes travel as a blob */
+        }
+        en.payload = e->payloads.data;
+        en.payload_len = e->payloads.len;
+        en.has_payload = true;
+        if (en.result == MC_BEDROCK_RESULT_SUCCESS_ALL_AIR) /* no such result before 486 */
+            en.result = MC_BEDROCK_RESULT_SUCCESS;
+        mc_bedrock_subchunk_packet pk = {cache, req->dimension, req->x, req->y, req->z, 1, &en, 1, NULL};
+        if (st == MC_OK)
+            st = mc_bedrock_subchunk_packet_encode(&pk, proto, out, err);
+        goto done;
+    }
+    mc__bedrock_put_subchunk_header(out, proto, cache, req->dimension, req->x, req->y, req->z, req->count);
+    for (uint32_t i = 0; i < req->count && st == MC_OK; i++) {
+        resolve(e, req, i, tab, &ntab, dim_ok, &en, hm, &pc, cache);
+        if (!pc.col) {
+            st = mc__bedrock_put_entry(out, proto, cache, &en, 0, NULL, NULL);
+        } else if (cache) {
+            e->payloads.len = 0;
+            st = mc_bedrock_column_subchunk_payload(pc.col, pc.index, &e->payloads, err);
+            uint64_t id = 0;
+            if (st == MC_OK)
+                st = mc_bedrock_blob_cache_put(e->cache, e->payloads.data, e->payloads.len, &id);
+            en.has_blob = true;
+            en.blob_id = id;
+            /* the bytes travel as a blob: an empty payload (vanilla does the same) */
+            if (st == MC_OK)
+                st = mc__bedrock_put_entry(out, proto, cache, &en, 0, NULL, NULL);
+        } else {
+            st = mc__bedrock_put_entry(out, proto, cache, &en, payload_size(pc.col, pc.index), write_payload, &pc);
         }
     }
+done:
     for (unsigned k = 0; k < ntab; k++)
         if (tab[k].col && e->src.release)
             e->src.release(e->src.user, tab[k].col);
-    if (st != MC_OK)
-        return st;
-    if (!mc_buf_ok(&e->payloads))
-        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
-    /* Payload pointers are fixed up only now: the buffer may have moved. */
-    for (uint32_t i = 0; i < req->count; i++) {
-        size_t end = i + 1 < req->count ? e->payload_off[i + 1] : e->payloads.len;
-        e->entries[i].payload = e->payloads.data ? e->payloads.data + e->payload_off[i] : NULL;
-        e->entries[i].payload_len = end - e->payload_off[i];
-        if (cache && e->entries[i].result != MC_BEDROCK_RESULT_SUCCESS_ALL_AIR) {
-            e->entries[i].has_blob = true;
-        }
+    if (st == MC_OK && !mc_buf_ok(out))
+        st = MC_ERR_NOMEM;
+    if (st != MC_OK) {
+        out->len = start;
+        if (err && err->status == MC_OK)
+            mc_error_set(err, st, SIZE_MAX, "bedrock: cannot answer the request");
     }
-    mc_bedrock_subchunk_packet pk;
-    memset(&pk, 0, sizeof pk);
-    pk.cache_enabled = cache;
-    pk.dimension = req->dimension;
-    pk.x = req->x;
-    pk.y = req->y;
-    pk.z = req->z;
-    pk.count = req->count;
-    pk.entries = e->entries;
-    if (proto < MC_BEDROCK_PROTO_1_18_10 && req->count != 1)
-        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "bedrock: 1.18.0 answers one subchunk");
-    return mc_bedrock_subchunk_packet_encode(&pk, proto, out, err);
+    return st;
 }
 
 mc_status mc_bedrock_engine_answer(mc_bedrock_engine *e, const uint8_t *request, size_t request_len,

@@ -430,6 +430,72 @@ static void put_heightmap(mc_buf *out, const int8_t *hm)
     }
 }
 
+void mc__bedrock_put_subchunk_header(mc_buf *out, int protocol, bool cache, int32_t dimension, int32_t x,
+                                     int32_t y, int32_t z, uint32_t count)
+{
+    mc_buf_put_u8(out, cache);
+    mc_buf_put_zigzag32(out, dimension);
+    if (protocol >= MC_BEDROCK_PROTO_1_26_40) { /* 2168+: fixed-width center, varint count */
+        mc_buf_put_u32le(out, (uint32_t)x);
+        mc_buf_put_u32le(out, (uint32_t)y);
+        mc_buf_put_u32le(out, (uint32_t)z);
+        mc_buf_put_uvarint32(out, count);
+    } else {
+        mc_buf_put_zigzag32(out, x);
+        mc_buf_put_zigzag32(out, y);
+        mc_buf_put_zigzag32(out, z);
+        mc_buf_put_u32le(out, count);
+    }
+}
+
+mc_status mc__bedrock_put_entry(mc_buf *out, int protocol, bool cache, const mc_bedrock_subchunk_entry *e,
+                                size_t payload_len, mc__bedrock_payload_fn fn, void *ctx)
+{
+    bool v2168 = protocol >= MC_BEDROCK_PROTO_1_26_40;
+    bool rows = protocol >= MC_BEDROCK_PROTO_1_26_51;
+    mc_status st = MC_OK;
+    if (!fn)
+        payload_len = e->payload_len;
+    mc_buf_put_u8(out, (uint8_t)e->dx);
+    mc_buf_put_u8(out, (uint8_t)e->dy);
+    mc_buf_put_u8(out, (uint8_t)e->dz);
+    mc_buf_put_u8(out, e->result);
+    bool with_payload = v2168 ? e->has_payload : !(cache && e->result == MC_BEDROCK_RESULT_SUCCESS_ALL_AIR);
+    if (v2168)
+        mc_buf_put_u8(out, e->has_payload);
+    if (with_payload) {
+        mc_buf_put_uvarint32(out, (uint32_t)payload_len);
+        if (fn)
+            st = fn(ctx, out);
+        else
+            mc_buf_put(out, e->payload, payload_len);
+    }
+    mc_buf_put_u8(out, e->heightmap_type);
+    if (v2168) {
+        mc_buf_put_u8(out, e->heightmap != NULL);
+        if (e->heightmap)
+            (rows ? put_heightmap_rows : put_heightmap)(out, e->heightmap);
+        mc_buf_put_u8(out, e->render_type);
+        mc_buf_put_u8(out, e->render_heightmap != NULL);
+        if (e->render_heightmap)
+            (rows ? put_heightmap_rows : put_heightmap)(out, e->render_heightmap);
+        mc_buf_put_u8(out, e->has_blob);
+        if (e->has_blob)
+            mc_buf_put_u64le(out, e->blob_id);
+        return st;
+    }
+    if (e->heightmap_type == MC_BEDROCK_HM_HAS_DATA)
+        put_heightmap(out, e->heightmap);
+    if (protocol >= MC_BEDROCK_PROTO_1_21_90) { /* 818+ */
+        mc_buf_put_u8(out, e->render_type);
+        if (e->render_type == MC_BEDROCK_HM_HAS_DATA)
+            put_heightmap(out, e->render_heightmap);
+    }
+    if (cache)
+        mc_buf_put_u64le(out, e->blob_id);
+    return st;
+}
+
 mc_status mc_bedrock_subchunk_packet_encode(const mc_bedrock_subchunk_packet *p, int protocol,
                                             mc_buf *out, mc_error *err)
 {
@@ -455,61 +521,9 @@ mc_status mc_bedrock_subchunk_packet_encode(const mc_bedrock_subchunk_packet *p,
         }
         return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
     }
-    bool v2168 = protocol >= MC_BEDROCK_PROTO_1_26_40;
-    bool rows = protocol >= MC_BEDROCK_PROTO_1_26_51;
-    mc_buf_put_u8(out, p->cache_enabled);
-    mc_buf_put_zigzag32(out, p->dimension);
-    if (v2168) {
-        mc_buf_put_u32le(out, (uint32_t)p->x);
-        mc_buf_put_u32le(out, (uint32_t)p->y);
-        mc_buf_put_u32le(out, (uint32_t)p->z);
-        mc_buf_put_uvarint32(out, p->count);
-    } else {
-        mc_buf_put_zigzag32(out, p->x);
-        mc_buf_put_zigzag32(out, p->y);
-        mc_buf_put_zigzag32(out, p->z);
-        mc_buf_put_u32le(out, p->count);
-    }
-    for (uint32_t i = 0; i < p->count; i++) {
-        const mc_bedrock_subchunk_entry *e = &p->entries[i];
-        mc_buf_put_u8(out, (uint8_t)e->dx);
-        mc_buf_put_u8(out, (uint8_t)e->dy);
-        mc_buf_put_u8(out, (uint8_t)e->dz);
-        mc_buf_put_u8(out, e->result);
-        if (v2168) {
-            mc_buf_put_u8(out, e->has_payload);
-            if (e->has_payload) {
-                mc_buf_put_uvarint32(out, (uint32_t)e->payload_len);
-                mc_buf_put(out, e->payload, e->payload_len);
-            }
-            mc_buf_put_u8(out, e->heightmap_type);
-            mc_buf_put_u8(out, e->heightmap != NULL);
-            if (e->heightmap)
-                (rows ? put_heightmap_rows : put_heightmap)(out, e->heightmap);
-            mc_buf_put_u8(out, e->render_type);
-            mc_buf_put_u8(out, e->render_heightmap != NULL);
-            if (e->render_heightmap)
-                (rows ? put_heightmap_rows : put_heightmap)(out, e->render_heightmap);
-            mc_buf_put_u8(out, e->has_blob);
-            if (e->has_blob)
-                mc_buf_put_u64le(out, e->blob_id);
-            continue;
-        }
-        if (!(p->cache_enabled && e->result == MC_BEDROCK_RESULT_SUCCESS_ALL_AIR)) {
-            mc_buf_put_uvarint32(out, (uint32_t)e->payload_len);
-            mc_buf_put(out, e->payload, e->payload_len);
-        }
-        mc_buf_put_u8(out, e->heightmap_type);
-        if (e->heightmap_type == MC_BEDROCK_HM_HAS_DATA)
-            put_heightmap(out, e->heightmap);
-        if (protocol >= MC_BEDROCK_PROTO_1_21_90) {
-            mc_buf_put_u8(out, e->render_type);
-            if (e->render_type == MC_BEDROCK_HM_HAS_DATA)
-                put_heightmap(out, e->render_heightmap);
-        }
-        if (p->cache_enabled)
-            mc_buf_put_u64le(out, e->blob_id);
-    }
+    mc__bedrock_put_subchunk_header(out, protocol, p->cache_enabled, p->dimension, p->x, p->y, p->z, p->count);
+    for (uint32_t i = 0; i < p->count; i++)
+        mc__bedrock_put_entry(out, protocol, p->cache_enabled, &p->entries[i], 0, NULL, NULL);
     return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
 }
 

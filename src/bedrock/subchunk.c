@@ -367,3 +367,22 @@ mc_status mc_bedrock_subchunk_encode(const mc_bedrock_subchunk *sc, unsigned ver
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
     return MC_OK;
 }
+
+static size_t zz_size(int32_t v)
+{
+    return mc_uvarint_size(((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
+}
+
+size_t mc__bedrock_subchunk_net_size(const mc_bedrock_subchunk *sc)
+{
+    size_t n = 3;
+    for (unsigned i = 0; i < sc->storage_count; i++) {
+        const mc_bedrock_storage *s = &sc->storages[i];
+        n += 1 + 4 * mc_bedrock_word_count(s->bits);
+        if (s->bits)
+            n += zz_size((int32_t)s->palette_len);
+        for (uint32_t k = 0; k < s->palette_len; k++)
+            n += zz_size((int32_t)s->palette[k]);
+    }
+    return n;
+}

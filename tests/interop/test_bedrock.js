@@ -80,69 +80,111 @@ function compareSubchunk (ours, col, baseY, what) {
 
 const PRISMARINE_OK = (v) => !v.startsWith('1.26') // no 1.26 implementation in prismarine 1.41.0
 
+// Runs one mcchunk command over many files (one process): returns
+// Map file -> {rc, out} from the "== FILE rc=N" separators.
+function runMany (args, files) {
+  const res = new Map()
+  for (let i = 0; i < files.length; i += 400) {
+    const chunk = files.slice(i, i + 400)
+    const r = run([...args, ...chunk])
+    let out = []
+    for (const line of r.stdout.split('\n')) {
+      const m = /^== (.*) rc=(\d+)$/.exec(line)
+      if (m) { res.set(m[1], { rc: Number(m[2]), out: out.join('\n') }); out = [] } else out.push(line)
+    }
+    if (chunk.length === 1) res.set(chunk[0], { rc: r.status, out: out.join('\n'), err: r.stderr })
+  }
+  for (const f of files) if (!res.has(f)) res.set(f, { rc: -1, out: '' })
+  return res
+}
+// The stderr of one file (re-run alone, for messages).
+function why (args, file) { return run([...args, file]).stderr.trim() }
+
 async function part1 () {
   const caps = cap.listCaptures(CORPUS)
   if (!caps.length) { console.log('corpus absent: skipping the captures'); return }
   let n = 0; let blobs = 0; let prism = 0; let registryGaps = 0
-  for (const c of caps) {
-    const buf = cap.packetBytes(c.version, c.name, c.params)
-    const f = tmpFile('cap.bin', buf)
-    const args = ['bedrock', 'packet', 'decode', '--version', c.version, f, '--check', '--blocks']
-    if (c.hashed) args.push('--hashed')
-    const r = run(args)
-    // Known registry gap, not a codec failure: the registry module has no
-    // 1.17.10 block list (minecraft-data lacks one) and uses 1.17.30's 7852
-    // states; the 1.17.10 captures hold runtime ids 7919, 7920 and 7930.
-    const gap = c.version === '1.17.10' && /registry does not name/.test(r.stderr) && !/differs|offset/.test(r.stderr)
-    if (gap) registryGaps++
-    check(r.status === 0 || gap, `${c.file}: decode/re-encode failed: ${r.stderr.trim()}`)
-    n++
-    if (c.name === 'client_cache_miss_response') {
+  const groups = new Map()
+  caps.forEach((c, i) => {
+    const key = c.version + (c.hashed ? ' hashed' : '')
+    if (!groups.has(key)) groups.set(key, [])
+    c.bin = tmpFile(`cap${i}.bin`, cap.packetBytes(c.version, c.name, c.params))
+    groups.get(key).push(c)
+  })
+  for (const [key, list] of groups) {
+    const [version, hashed] = key.split(' ')
+    const flags = hashed ? ['--hashed'] : []
+    const args = ['bedrock', 'packet', 'decode', '--version', version, '--check', '--blocks', ...flags]
+    const res = runMany(args, list.map(c => c.bin))
+    for (const c of list) {
+      const r = res.get(c.bin)
+      n++
+      if (r.rc === 0) continue
+      const msg = why(args, c.bin)
+      // Known registry gap, not a codec failure: the registry module has no
+      // 1.17.10 block list (minecraft-data lacks one) and uses 1.17.30's 7852
+      // states; the 1.17.10 captures hold runtime ids 7919, 7920 and 7930.
+      const gap = version === '1.17.10' && /registry does not name/.test(msg) && !/differs|offset/.test(msg)
+      if (gap) { registryGaps++; continue }
+      check(false, `${c.file}: decode/re-encode failed: ${msg}`)
+    }
+    // Blobs of cache-miss responses: subchunks, or a level_chunk's biomes
+    // (1.18+: storages; before: 256 bytes of 2D biomes).
+    const blobFiles = []
+    for (const c of list) {
+      if (c.name !== 'client_cache_miss_response') continue
       for (const [hash, b] of Object.entries(c.params.blobs)) {
-        const bf = tmpFile('blob.bin', b)
-        const sub = ['bedrock', 'subchunk', 'decode', '--version', c.version, bf, '--check']
-        if (c.hashed) sub.push('--hashed')
-        let rr = run(sub)
-        if (rr.status !== 0) {
-          // a level_chunk's last blob holds the biomes (1.18+: storages; before: 256 bytes)
-          rr = b.length === 256 && !c.version.startsWith('1.18') && c.version < '1.18'
-            ? { status: 0 }
-            : run(['bedrock', 'biomes', 'decode', bf, '--network', '--check'])
-        }
-        check(rr.status === 0, `${c.file}: blob ${hash} decodes neither as subchunk nor as biomes: ${rr.stderr}`)
+        blobFiles.push({ file: tmpFile(`blob${blobs}.bin`, b), len: b.length, c, hash })
         blobs++
       }
     }
-    // Prismarine cross-check of subchunk payloads (unhashed ids).
-    if (!c.hashed && PRISMARINE_OK(c.version) && c.name === 'subchunk' && !c.cached) {
-      const C = oracle.chunkColumn(c.version, false)
-      const entries = c.params.entries || [{ dx: 0, dy: 0, dz: 0, payload: c.params.data }]
-      const origin = c.params.origin || { x: c.params.x, y: c.params.y, z: c.params.z }
-      for (const e of entries) {
-        if (!e.payload || !e.payload.length || c.params.cache_enabled) continue
-        const col = new C({ x: origin.x + e.dx, z: origin.z + e.dz })
-        const y = origin.y + e.dy
-        await col.networkDecodeSubChunkNoCache(y, e.payload)
-        const pf = tmpFile('payload.bin', e.payload)
-        const rr = run(['bedrock', 'subchunk', 'decode', '--version', c.version, pf, '--ids'])
-        check(rr.status === 0 || rr.status === 1, `${c.file}: subchunk decode`)
-        compareSubchunk(parseBlocks(rr.stdout), col, y * 16, `${c.file} dy=${e.dy}`)
-        prism++
+    const bargs = ['bedrock', 'subchunk', 'decode', '--version', version, '--check', ...flags]
+    const bres = runMany(bargs, blobFiles.map(b => b.file))
+    for (const b of blobFiles) {
+      if (bres.get(b.file).rc === 0) continue
+      if (b.len === 256 && version < '1.18') continue // 2D biomes
+      const rr = run(['bedrock', 'biomes', 'decode', b.file, '--network', '--check'])
+      check(rr.status === 0, `${b.c.file}: blob ${b.hash} decodes neither as subchunk nor as biomes: ` +
+        `${why(bargs, b.file)} / ${rr.stderr}`)
+    }
+    // Prismarine cross-check (unhashed ids, versions it implements).
+    if (hashed || !PRISMARINE_OK(version)) continue
+    const C = oracle.chunkColumn(version, false)
+    const jobs = []
+    for (const c of list) {
+      if (c.name === 'subchunk' && !c.cached && !c.params.cache_enabled) {
+        const entries = c.params.entries || [{ dx: 0, dy: 0, dz: 0, payload: c.params.data }]
+        const origin = c.params.origin || { x: c.params.x, y: c.params.y, z: c.params.z }
+        for (const e of entries) {
+          if (!e.payload || !e.payload.length) continue
+          jobs.push({ kind: 'sub', c, e, origin, file: tmpFile(`pl${jobs.length}.bin`, e.payload) })
+        }
+      }
+      if (c.name === 'level_chunk' && !c.params.cache_enabled && c.params.sub_chunk_count > 0) {
+        jobs.push({ kind: 'lc', c, file: c.bin })
       }
     }
-    if (!c.hashed && PRISMARINE_OK(c.version) && c.name === 'level_chunk' && !c.params.cache_enabled &&
-        c.params.sub_chunk_count > 0) {
-      const C = oracle.chunkColumn(c.version, false)
-      const col = new C({ x: c.params.x, z: c.params.z })
-      await col.networkDecodeNoCache(c.params.payload, c.params.sub_chunk_count)
-      const rr = run(['bedrock', 'packet', 'decode', '--version', c.version, f, '--blocks', '--ids'])
-      const ours = parseBlocks(rr.stdout)
-      for (let i = 0; i < c.params.sub_chunk_count; i++) compareSubchunk(ours, col, i * 16, `${c.file} subchunk ${i}`)
+    const sres = runMany(['bedrock', 'subchunk', 'decode', '--version', version, '--ids'],
+      jobs.filter(j => j.kind === 'sub').map(j => j.file))
+    const lres = runMany(['bedrock', 'packet', 'decode', '--version', version, '--blocks', '--ids'],
+      jobs.filter(j => j.kind === 'lc').map(j => j.file))
+    for (const j of jobs) {
+      if (j.kind === 'sub') {
+        const col = new C({ x: j.origin.x + j.e.dx, z: j.origin.z + j.e.dz })
+        const y = j.origin.y + j.e.dy
+        await col.networkDecodeSubChunkNoCache(y, j.e.payload)
+        compareSubchunk(parseBlocks(sres.get(j.file).out), col, y * 16, `${j.c.file} dy=${j.e.dy}`)
+      } else {
+        const col = new C({ x: j.c.params.x, z: j.c.params.z })
+        await col.networkDecodeNoCache(j.c.params.payload, j.c.params.sub_chunk_count)
+        const ours = parseBlocks(lres.get(j.file).out)
+        for (let i = 0; i < j.c.params.sub_chunk_count; i++) compareSubchunk(ours, col, i * 16, `${j.c.file} subchunk ${i}`)
+      }
       prism++
     }
   }
   console.log(`captures: ${n} packets decoded and re-encoded, states named by the version's registry ` +
-    `(except ${registryGaps} 1.17.10 captures, see above), ${blobs} blobs, ${prism} prismarine comparisons`)
+    `(except ${registryGaps} 1.17.10 capture(s), see above), ${blobs} blobs, ${prism} prismarine comparisons`)
 }
 
 function parseWithBedrockProtocol (version, file, what) {
@@ -190,11 +232,14 @@ async function part2and3 () {
       check(r.status === 0, `${version}: generate failed: ${r.stderr}`)
       if (r.status !== 0) continue
       const parsed = {}
-      for (const f of fs.readdirSync(dir).filter(f => f.endsWith('.bin')).sort()) {
+      const bins = fs.readdirSync(dir).filter(f => f.endsWith('.bin')).sort()
+      const args2 = ['bedrock', 'packet', 'decode', '--version', version, '--check']
+      const own = runMany(args2, bins.map(f => path.join(dir, f)))
+      for (const f of bins) {
         parsed[f] = parseWithBedrockProtocol(version, path.join(dir, f), `${f}${cache ? ' (cache)' : ''}`)
         // and ours reads our own output back
-        const rr = run(['bedrock', 'packet', 'decode', '--version', version, path.join(dir, f), '--check'])
-        check(rr.status === 0, `${version} ${f}: mcchunk cannot re-read its own packet: ${rr.stderr}`)
+        const rr = own.get(path.join(dir, f))
+        check(rr.rc === 0, `${version} ${f}: mcchunk cannot re-read its own packet: ${rr.rc ? why(args2, path.join(dir, f)) : ''}`)
         packets++
       }
       if (cache || !PRISMARINE_OK(version)) continue
@@ -240,6 +285,7 @@ async function part2and3 () {
         }
         // 3. theirs -> ours: prismarine encodes each subchunk, we decode it.
         const sections = new Set([...blocks.keys()].map(k => Math.floor(Number(k.split(',')[1]) / 16)))
+        const theirs = []
         for (const sy of sections) {
           let buf
           if (modern) {
@@ -250,8 +296,10 @@ async function part2and3 () {
             if (!sec) continue
             buf = await sec.encode(require('prismarine-chunk/src/bedrock/common/constants').StorageType.Runtime, false, true)
           }
-          const f = tmpFile('theirs.bin', buf)
-          const rr = run(['bedrock', 'subchunk', 'decode', '--version', version, f, '--ids', '--y', String(sy)])
+          theirs.push({ sy, file: tmpFile(`theirs${sy}.bin`, buf) })
+        }
+        for (const { sy, file } of theirs) {
+          const rr = run(['bedrock', 'subchunk', 'decode', '--version', version, file, '--ids', '--y', String(sy)])
           check(rr.status === 0 || rr.status === 1, `${version} y=${sy}: mcchunk cannot decode prismarine's subchunk: ${rr.stderr}`)
           const ours = parseBlocks(rr.stdout)
           let bad3 = 0
