@@ -64,13 +64,18 @@ static bool recorded_mask(const mc_column *col, const char *key, uint64_t *words
 
 static bool all_zero(const uint8_t *p)
 {
-    uint64_t acc = 0;
-    for (size_t i = 0; i < MC_LIGHT_BYTES; i += 8) {
-        uint64_t v;
-        memcpy(&v, p + i, 8);
-        acc |= v;
+    /* blocks of 256 bytes (vectorisable), leaving at the first non-zero one */
+    for (size_t b = 0; b < MC_LIGHT_BYTES; b += 256) {
+        uint64_t acc = 0;
+        for (size_t i = 0; i < 256; i += 8) {
+            uint64_t v;
+            memcpy(&v, p + b + i, 8);
+            acc |= v;
+        }
+        if (acc)
+            return false;
     }
-    return acc == 0;
+    return true;
 }
 
 static void put_bitset(mc_buf *out, const uint64_t *words, size_t nwords)

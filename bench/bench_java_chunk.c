@@ -1,0 +1,232 @@
+/*
+ * bench_java_chunk.c: the cost of serving a chunk: mc_column -> Chunk Data
+ * packet bytes (encode), packet -> column (decode), and Anvil chunk NBT ->
+ * packet (chunk NBT parse + model + encode), next to prismarine-chunk's
+ * dump()/load() of the same columns measured in the same run
+ * (bench/java_chunk_bench.js) and the ratio.
+ *
+ * Columns: the full-status chunks of the corpus 1.21.1 region (24 sections,
+ * real terrain), encoded for 1.21.1 (protocol 767); without the corpus,
+ * generated columns. Usage: bench_java_chunk [seconds] [--no-peer].
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "java/chunk_gen.h"
+#include "mcchunk/anvil.h"
+#include "mcchunk/chunknbt.h"
+#include "mcchunk/java.h"
+
+#define PROTOCOL 767
+#define PEER_VERSION "1.21.1"
+#define MAX_COLS 256
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: fair on a busy machine */
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct set {
+    mc_column *cols[MAX_COLS];
+    uint8_t *nbt[MAX_COLS]; /* uncompressed chunk NBT (corpus only) */
+    size_t nbt_len[MAX_COLS];
+    size_t n;
+} set;
+
+static void load_corpus(set *s)
+{
+    const char *corpus = getenv("MCCHUNK_CORPUS");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/anvil/1.21.1/ppa-r.0.0.mca", corpus ? corpus : MC_CORPUS_DIR);
+    mc_region *r = NULL;
+    mc_error err;
+    if (mc_region_open(path, NULL, &r, &err) != MC_OK)
+        return;
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    for (int z = 0; z < 32 && s->n < MAX_COLS; z++)
+        for (int x = 0; x < 32 && s->n < MAX_COLS; x++) {
+            mc_buf nbt;
+            mc_buf_init(&nbt, NULL);
+            if (mc_region_read_chunk(r, x, z, &nbt, NULL, &err) != MC_OK) {
+                mc_buf_free(&nbt);
+                continue;
+            }
+            mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+            mc_chunknbt_info info;
+            mc_column *col = NULL;
+            mc_chunknbt_options o = {0};
+            o.cache = cache;
+            bool full = false;
+            if (mc_nbt_parse(doc, nbt.data, nbt.len, MC_NBT_JAVA, NULL, &err) == MC_OK &&
+                mc_chunknbt_read_ex(mc_nbt_doc_root(doc), &o, &col, &info, &err) == MC_OK) {
+                full = info.status && info.status_len >= 4 &&
+                       !memcmp(info.status + info.status_len - 4, "full", 4) &&
+                       mc_column_section_count(col) == 24;
+            }
+            mc_nbt_doc_free(doc);
+            if (!full) {
+                mc_column_free(col);
+                mc_buf_free(&nbt);
+                continue;
+            }
+            s->cols[s->n] = col;
+            s->nbt_len[s->n] = nbt.len;
+            s->nbt[s->n] = mc_buf_detach(&nbt, &s->nbt_len[s->n], NULL);
+            s->n++;
+        }
+    mc_chunknbt_cache_free(cache);
+    mc_region_close(r);
+}
+
+static double peer(const char *file, double seconds, double *load_us)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "node '%s/bench/java_chunk_bench.js' '%s' %s %g 2>/dev/null", MC_SOURCE_DIR,
+             file, PEER_VERSION, seconds);
+    FILE *p = popen(cmd, "r");
+    double dump = -1;
+    *load_us = -1;
+    char line[512];
+    if (!p)
+        return -1;
+    while (fgets(line, sizeof line, p)) {
+        const char *k = strstr(line, "\"dump_us\":");
+        if (k)
+            dump = strtod(k + 10, NULL);
+        k = strstr(line, "\"load_us\":");
+        if (k)
+            *load_us = strtod(k + 10, NULL);
+    }
+    pclose(p);
+    return dump;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 1;
+    bool with_peer = true;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--no-peer"))
+            with_peer = false;
+        else
+            seconds = atof(argv[i]);
+    }
+    static set s;
+    load_corpus(&s);
+    const char *what = "corpus 1.21.1 region, full chunks";
+    if (!s.n) {
+        what = "generated columns";
+        const mc_registry *reg = mc_registry_find_protocol(PROTOCOL);
+        for (; s.n < 16; s.n++)
+            s.cols[s.n] = mc__gen_column(reg, s.n + 1, (int32_t)s.n, 0, -4, 24);
+    }
+    /* The packets, once, for the decoder and the peer. */
+    mc_buf *pk = calloc(s.n, sizeof *pk);
+    size_t total = 0;
+    mc_error err;
+    for (size_t i = 0; i < s.n; i++) {
+        mc_buf_init(&pk[i], NULL);
+        if (mc_java_encode_chunk(s.cols[i], PROTOCOL, &pk[i], NULL, &err) != MC_OK) {
+            fprintf(stderr, "encode: %s\n", err.message);
+            return 1;
+        }
+        total += pk[i].len;
+    }
+    printf("bench_java_chunk: %zu columns (%s), 24 sections, protocol %d (%s); mean packet %zu bytes\n",
+           s.n, what, PROTOCOL, PEER_VERSION, total / s.n);
+
+    /* encode: into a reused buffer, as a server would */
+    mc_buf out;
+    mc_buf_init(&out, NULL);
+    size_t iters = 0;
+    double t0 = now(), t;
+    do {
+        for (size_t i = 0; i < s.n; i++) {
+            out.len = 0;
+            mc_java_encode_chunk(s.cols[i], PROTOCOL, &out, NULL, NULL);
+        }
+        iters += s.n;
+    } while ((t = now()) - t0 < seconds);
+    const double enc_us = (t - t0) * 1e6 / (double)iters;
+
+    iters = 0;
+    t0 = now();
+    do {
+        for (size_t i = 0; i < s.n; i++) {
+            mc_column *c = NULL;
+            mc_java_decode_chunk(pk[i].data, pk[i].len, PROTOCOL, NULL, &c, NULL, NULL);
+            mc_column_free(c);
+        }
+        iters += s.n;
+    } while ((t = now()) - t0 < seconds);
+    const double dec_us = (t - t0) * 1e6 / (double)iters;
+
+    double anvil_us = -1;
+    if (s.nbt[0]) {
+        mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+        mc_chunknbt_options o = {0};
+        o.cache = cache;
+        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+        iters = 0;
+        t0 = now();
+        do {
+            for (size_t i = 0; i < s.n; i++) {
+                mc_column *c = NULL;
+                mc_nbt_parse(doc, s.nbt[i], s.nbt_len[i], MC_NBT_JAVA, NULL, NULL);
+                mc_chunknbt_read(mc_nbt_doc_root(doc), &o, &c, NULL);
+                out.len = 0;
+                mc_java_encode_chunk(c, PROTOCOL, &out, NULL, NULL);
+                mc_column_free(c);
+            }
+            iters += s.n;
+        } while ((t = now()) - t0 < seconds);
+        anvil_us = (t - t0) * 1e6 / (double)iters;
+        mc_nbt_doc_free(doc);
+        mc_chunknbt_cache_free(cache);
+    }
+
+    printf("mcchunk  encode (column -> packet)      %8.2f us/column\n", enc_us);
+    printf("mcchunk  decode (packet -> column)      %8.2f us/column\n", dec_us);
+    if (anvil_us >= 0)
+        printf("mcchunk  Anvil NBT -> packet (parse+read+encode) %8.2f us/column\n", anvil_us);
+    if (with_peer) {
+        char tmpl[] = "/tmp/bench_java_chunk_XXXXXX";
+        int fd = mkstemp(tmpl);
+        FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        if (f) {
+            uint8_t hdr[4];
+            mc_store_u32le(hdr, (uint32_t)s.n);
+            fwrite(hdr, 1, 4, f);
+            for (size_t i = 0; i < s.n; i++) {
+                mc_store_u32le(hdr, (uint32_t)pk[i].len);
+                fwrite(hdr, 1, 4, f);
+                fwrite(pk[i].data, 1, pk[i].len, f);
+            }
+            fclose(f);
+            double load_us;
+            double dump_us = peer(tmpl, seconds, &load_us);
+            unlink(tmpl);
+            if (dump_us > 0) {
+                printf("prismarine-chunk dump()                 %8.2f us/column  (mcchunk %.1fx faster)\n",
+                       dump_us, dump_us / enc_us);
+                printf("prismarine-chunk load()                 %8.2f us/column  (mcchunk %.1fx faster)\n",
+                       load_us, load_us / dec_us);
+            } else {
+                printf("prismarine-chunk: unavailable (node or tests/interop/node_modules missing)\n");
+            }
+        }
+    }
+    for (size_t i = 0; i < s.n; i++) {
+        mc_buf_free(&pk[i]);
+        mc_column_free(s.cols[i]);
+        free(s.nbt[i]);
+    }
+    free(pk);
+    mc_buf_free(&out);
+    return 0;
+}
