@@ -20,7 +20,7 @@
  * It prints chunks per second, read/inflate (target <= 1.3), and
  * peer/read (target >= 10).
  *
- * usage: bench_anvil_read [seconds per timing, default 2] [--no-peer]
+ * usage: bench_anvil_read [seconds per timing, default 2] [--no-peer] [--only-full]
  */
 #include <libdeflate.h>
 #include <stdio.h>
@@ -43,18 +43,112 @@ static const struct {
     {"anvil/1.21.11/minestom-r.-1.-1.mca", "1.21.11"},
 };
 
-typedef struct record {
-    uint8_t *data; /* compressed payload (zlib) */
-    size_t len;
-    size_t raw_len;
-} record;
-
 static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: the machine is shared */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+typedef struct record {
+    uint8_t *data; /* compressed payload (zlib) */
+    size_t len;
+    size_t raw_len;
+    bool full;     /* Status full: a finished chunk */
+} record;
+
+typedef struct timing {
+    double us_inflate, us_read;
+    size_t failed, n;
+} timing;
+
+static bool full_status(const uint8_t *p, size_t n)
+{
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    bool full = false;
+    if (mc_nbt_parse(doc, p, n, MC_NBT_JAVA, NULL, NULL) == MC_OK) {
+        mc_nbt_tag *root = mc_nbt_doc_root(doc);
+        mc_nbt_tag *st = mc_nbt_get(root, "Status");
+        const char *s;
+        size_t len;
+        if (mc_nbt_get_string(st, &s, &len) == MC_OK)
+            full = (len == 4 && !memcmp(s, "full", 4)) || (len == 14 && !memcmp(s, "minecraft:full", 14));
+    }
+    mc_nbt_doc_free(doc);
+    return full;
+}
+
+/* Times inflate alone and the whole read over the records selected by
+ * `only_full` (all when false). */
+static timing measure(record *recs, size_t nrec, bool only_full, size_t max_raw, double seconds)
+{
+    timing t = {0, 0, 0, 0};
+    struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor();
+    uint8_t *out = malloc(max_raw + 64);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    mc_chunknbt_options opt = {0};
+    opt.cache = cache;
+    size_t sink = 0;
+    for (size_t i = 0; i < nrec; i++)
+        t.n += !only_full || recs[i].full;
+
+    double t0 = now(), el;
+    size_t rounds = 0;
+    do {
+        for (size_t i = 0; i < nrec; i++) {
+            if (only_full && !recs[i].full)
+                continue;
+            size_t got = 0;
+            if (libdeflate_zlib_decompress(dec, recs[i].data, recs[i].len, out, max_raw + 64, &got) !=
+                LIBDEFLATE_SUCCESS)
+                t.failed++;
+            sink += got;
+        }
+        rounds++;
+        el = now() - t0;
+    } while (el < seconds);
+    t.us_inflate = el * 1e6 / (double)(rounds * t.n);
+
+    t0 = now();
+    rounds = 0;
+    do {
+        for (size_t i = 0; i < nrec; i++) {
+            if (only_full && !recs[i].full)
+                continue;
+            size_t got = 0;
+            mc_column *col = NULL;
+            if (libdeflate_zlib_decompress(dec, recs[i].data, recs[i].len, out, max_raw + 64, &got) !=
+                    LIBDEFLATE_SUCCESS ||
+                mc_nbt_parse(doc, out, got, MC_NBT_JAVA, NULL, NULL) != MC_OK ||
+                mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, NULL) != MC_OK) {
+                t.failed++;
+                continue;
+            }
+            sink += mc_column_section_count(col);
+            mc_column_free(col);
+        }
+        rounds++;
+        el = now() - t0;
+    } while (el < seconds);
+    t.us_read = el * 1e6 / (double)(rounds * t.n);
+    fprintf(stderr, "(sink %zu)\n", sink);
+    mc_chunknbt_cache_free(cache);
+    mc_nbt_doc_free(doc);
+    libdeflate_free_decompressor(dec);
+    free(out);
+    return t;
+}
+
+static void print_timing(const char *what, const timing *t)
+{
+    printf("%s (%zu chunks):\n", what, t->n);
+    printf("  libdeflate inflate only:            %8.2f us/chunk  %9.0f chunks/s\n", t->us_inflate,
+           1e6 / t->us_inflate);
+    printf("  mcchunk read (inflate+parse+model): %8.2f us/chunk  %9.0f chunks/s  (%.2fx inflate%s)\n",
+           t->us_read, 1e6 / t->us_read, t->us_read / t->us_inflate, t->failed ? ", SOME CHUNKS FAILED" : "");
+}
+
 
 static double run_peer(const char *corpus, double seconds, size_t *chunks)
 {
@@ -85,10 +179,12 @@ static double run_peer(const char *corpus, double seconds, size_t *chunks)
 int main(int argc, char **argv)
 {
     double seconds = 2;
-    bool peer = true;
+    bool peer = true, only_full = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--no-peer"))
             peer = false;
+        else if (!strcmp(argv[i], "--only-full"))
+            only_full = true;
         else
             seconds = atof(argv[i]);
     }
@@ -126,6 +222,7 @@ int main(int argc, char **argv)
             memcpy(recs[nrec].data, raw.data, raw.len);
             recs[nrec].len = raw.len;
             recs[nrec].raw_len = nbt.len;
+            recs[nrec].full = full_status(nbt.data, nbt.len);
             comp_bytes += raw.len;
             raw_bytes += nbt.len;
             if (nbt.len > max_raw)
@@ -144,73 +241,33 @@ int main(int argc, char **argv)
            nrec, sizeof regions / sizeof regions[0], comp_bytes / 1024.0 / (double)nrec,
            raw_bytes / 1024.0 / (double)nrec);
 
-    struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor();
-    uint8_t *out = malloc(max_raw + 64);
-    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
-    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
-    mc_chunknbt_options opt = {0};
-    opt.cache = cache;
-    size_t sink = 0;
-
-    /* inflate alone */
-    double t0 = now(), el;
-    size_t rounds = 0;
-    do {
-        for (size_t i = 0; i < nrec; i++) {
-            size_t got = 0;
-            if (libdeflate_zlib_decompress(dec, recs[i].data, recs[i].len, out, max_raw + 64, &got) !=
-                LIBDEFLATE_SUCCESS)
-                return 1;
-            sink += got;
+    size_t nfull = 0, full_bytes = 0;
+    for (size_t i = 0; i < nrec; i++)
+        if (recs[i].full) {
+            nfull++;
+            full_bytes += recs[i].len;
         }
-        rounds++;
-        el = now() - t0;
-    } while (el < seconds);
-    double us_inflate = el * 1e6 / (double)(rounds * nrec);
-
-    /* inflate + parse + decode into the model */
-    size_t failed = 0;
-    t0 = now();
-    rounds = 0;
-    do {
-        for (size_t i = 0; i < nrec; i++) {
-            size_t got = 0;
-            if (libdeflate_zlib_decompress(dec, recs[i].data, recs[i].len, out, max_raw + 64, &got) !=
-                LIBDEFLATE_SUCCESS)
-                return 1;
-            mc_column *col = NULL;
-            if (mc_nbt_parse(doc, out, got, MC_NBT_JAVA, NULL, NULL) != MC_OK ||
-                mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, NULL) != MC_OK) {
-                failed++;
-                continue;
-            }
-            sink += mc_column_section_count(col);
-            mc_column_free(col);
-        }
-        rounds++;
-        el = now() - t0;
-    } while (el < seconds);
-    double us_read = el * 1e6 / (double)(rounds * nrec);
-
-    printf("libdeflate inflate only:           %8.2f us/chunk  %9.0f chunks/s\n", us_inflate, 1e6 / us_inflate);
-    printf("mcchunk read (inflate+parse+model): %8.2f us/chunk  %9.0f chunks/s  (%.2fx inflate%s)\n", us_read,
-           1e6 / us_read, us_read / us_inflate, failed ? ", SOME CHUNKS FAILED" : "");
-    printf("  decode beyond inflate:            %8.2f us/chunk\n", us_read - us_inflate);
+    printf("full chunks (Status full, real-sized): %zu, %.1f KiB compressed each\n", nfull,
+           nfull ? full_bytes / 1024.0 / (double)nfull : 0.0);
+    timing all = {0, 1, 0, 0};
+    if (!only_full) {
+        all = measure(recs, nrec, false, max_raw, seconds);
+        print_timing("every chunk of the files (mostly proto-chunks)", &all);
+    }
+    timing full = measure(recs, nrec, true, max_raw, seconds);
+    print_timing("full chunks only", &full);
+    double us_read = all.us_read;
+    size_t failed = all.failed + full.failed;
     if (peer) {
         size_t pc = 0;
         double theirs = run_peer(corpus, seconds, &pc);
         if (theirs > 0)
-            printf("prismarine-provider-anvil 2.13.0:   %8.2f us/chunk  %9.0f chunks/s  (%zu chunks; mcchunk %.1fx faster)\n",
-                   theirs, 1e6 / theirs, pc, theirs / us_read);
+            printf("prismarine-provider-anvil 2.13.0, every chunk (%zu): %8.2f us/chunk  %9.0f chunks/s  "
+                   "(mcchunk %.1fx faster)\n", pc, theirs, 1e6 / theirs, theirs / us_read);
         else
             printf("prismarine-provider-anvil: unavailable (node or tests/interop/node_modules missing)\n");
     }
     printf("fastanvil (Rust) could not be fetched in this environment: no comparison.\n");
-    fprintf(stderr, "(sink %zu)\n", sink);
-    mc_chunknbt_cache_free(cache);
-    mc_nbt_doc_free(doc);
-    libdeflate_free_decompressor(dec);
-    free(out);
     for (size_t i = 0; i < nrec; i++)
         free(recs[i].data);
     free(recs);

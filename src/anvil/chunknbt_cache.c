@@ -60,10 +60,19 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
 
 static uint64_t hash_bytes(const char *p, size_t n)
 {
-    /* FNV-1a 64 with a final mix; never 0 */
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
+    /* 8 bytes per step, multiply-xorshift mixing; never 0 */
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    uint64_t t = 0;
+    for (size_t k = 0; i + k < n; k++)
+        t |= (uint64_t)(uint8_t)p[i + k] << (8 * k);
+    h = (h ^ t) * 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 29;
     return h ? h : 1;
 }

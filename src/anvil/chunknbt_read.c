@@ -356,6 +356,19 @@ static mc_status read_light(reader *r, const mc_nbt_tag *t, mc_section *s, bool 
     return keep(r, *xs, t);
 }
 
+static inline unsigned popcount64(uint64_t x)
+{
+#if defined(__POPCNT__)
+    return (unsigned)__builtin_popcountll(x);
+#else
+    /* without -mpopcnt the builtin is a libgcc call: inline SWAR instead */
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 /* How many of the `count` entries of padded longs at `bits` bits equal v:
  * per long, lanes equal to v become zero after an XOR, a zero lane is
  * detected with the carry trick on its low bits (no carry leaves a lane),
@@ -375,14 +388,14 @@ static uint32_t count_lanes(const uint64_t *longs, size_t nlongs, unsigned bits,
     for (size_t i = 0; i < full && i < nlongs; i++) {
         uint64_t t = longs[i] ^ pattern;
         uint64_t nz = ((t & low) + low) | t;
-        n += (uint32_t)__builtin_popcountll(~nz & high);
+        n += popcount64(~nz & high);
     }
     size_t rest = count - full * per;
     if (rest && full < nlongs) {
         uint64_t t = longs[full] ^ pattern;
         uint64_t nz = ((t & low) + low) | t;
         uint64_t keep = rest * bits >= 64 ? ~0ull : ((1ull << (rest * bits)) - 1);
-        n += (uint32_t)__builtin_popcountll(~nz & high & keep);
+        n += popcount64(~nz & high & keep);
     }
     return n;
 }
@@ -475,9 +488,8 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
     const mc_nbt_tag *pal = NULL, *states = NULL, *bs = NULL, *bio = NULL;
     bool legacy = false;
     mc_status st = MC_OK;
-    uint32_t *unknown = r->info ? &r->info->unknown_states : NULL;
-    uint32_t unk0 = unknown ? *unknown : 0;
-    uint32_t unkb0 = r->info ? r->info->unknown_biomes : 0;
+    uint32_t unk_states = 0, unk_biomes = 0;
+    uint32_t *unknown = &unk_states;
     for (mc_nbt_tag *t = mc_nbt_first(sec); t && st == MC_OK; t = mc_nbt_next(t)) {
         size_t kl;
         const char *k = mc_nbt_tag_key(t, &kl);
@@ -532,7 +544,7 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
                  ? mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "biomes is not a compound")
                  : mc__read_paletted(mc_nbt_get(bio, "palette"), mc_nbt_get(bio, "data"), true, 0,
                                  MC_BITS_PADDED, r->reg, r->cache, &r->mrules, lenient,
-                                 r->info ? &r->info->unknown_biomes : NULL, &s->biomes, r->alloc, r->err);
+                                 &unk_biomes, &s->biomes, r->alloc, r->err);
     }
     if (st != MC_OK) {
         /* prefix the section to the message */
@@ -543,11 +555,16 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
         }
         return st;
     }
-    if (r->info && (*unknown != unk0 || r->info->unknown_biomes != unkb0)) {
+    if (unk_states || unk_biomes) {
+        if (r->info) {
+            r->info->unknown_states += unk_states;
+            r->info->unknown_biomes += unk_biomes;
+        }
         warn(r, "section Y=%d: %u unknown block states / %u biomes read as air / biome 0 (original kept)",
-             (int)y, *unknown - unk0, r->info->unknown_biomes - unkb0);
+             (int)y, unk_states, unk_biomes);
     }
-    if (r->keep_extra && (unknown_here(r, bs ? bs : pal, false) || unknown_here(r, bio, true))) {
+    if (r->keep_extra && (unk_states || unk_biomes) &&
+        (unknown_here(r, bs ? bs : pal, false) || unknown_here(r, bio, true))) {
         /* states or biomes the registry lacks: the original block data
          * stays in the extra NBT; the writer uses it while the model's
          * container still holds what was read */
