@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (mc_bedrock_subchunk_decode(&again, b1.data, b1.len, f, &used, &err) != MC_OK || used != b1.len)
                     abort();
                 if (mc_bedrock_subchunk_encode(&again, v, f, &b2, &err) != MC_OK || b1.len != b2.len ||
-                    memcmp(b1.data, b2.data, b1.len))
+                    (b1.len && memcmp(b1.data, b2.data, b1.len)))
                     abort();
             }
             mc_buf_free(&b1);
