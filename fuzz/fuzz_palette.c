@@ -65,8 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* write back: ids at the direct width, indices at the container's width,
      * both layouts; read again and compare */
     for (int lay = 0; lay < 2; lay++) {
-        unsigned wb = c.kind == MC_CONTAINER_DIRECT || c.kind == MC_CONTAINER_SINGLE ? rules.direct_bits : c.bits;
-        mc_container_values what = c.kind == MC_CONTAINER_INDIRECT ? MC_WRITE_INDICES : MC_WRITE_IDS;
+        /* palette entries are any uint32 (only direct data must fit the
+         * direct width), so a palette container is written as indices */
+        unsigned wb = c.kind == MC_CONTAINER_DIRECT ? rules.direct_bits : c.bits;
+        mc_container_values what = c.kind == MC_CONTAINER_DIRECT ? MC_WRITE_IDS : MC_WRITE_INDICES;
         size_t nl = mc_bits_longs(rules.size, wb, (mc_bits_layout)lay);
         uint8_t *out = malloc(nl * 8 + 1);
         if (mc_container_write_be(&c, wb, (mc_bits_layout)lay, what, out) != MC_OK)

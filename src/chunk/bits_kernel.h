@@ -54,6 +54,21 @@ static MC_ALWAYS_INLINE void MC_KFN(emit_long_)(uint64_t v, void *out, size_t fi
         return;
     }
 #endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (es == 4 && n == MC_KK && MC_KK >= 2) {
+        /* Two entries per 8-byte store: stores, not shifts, bound this loop. */
+        uint32_t *o = (uint32_t *)out + first;
+        MC_UNROLL
+        for (unsigned g = 0; g < MC_KK / 2; g++) {
+            uint64_t x = v >> (g * 2 * MC_KB);
+            uint64_t pair = (x & MC_KMASK) | (((x >> MC_KB) & MC_KMASK) << 32);
+            memcpy(o + 2 * g, &pair, 8);
+        }
+        if (MC_KK & 1)
+            o[MC_KK - 1] = (uint32_t)((v >> ((MC_KK - 1) * MC_KB)) & MC_KMASK);
+        return;
+    }
+#endif
     if (es == 2) {
         uint16_t *o = (uint16_t *)out + first;
         MC_UNROLL
