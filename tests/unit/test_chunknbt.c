@@ -381,8 +381,8 @@ static void test_malformed(void **state)
     (void)state;
     const char *cases[] = {
         /* palette index 3 of a 2-entry palette */
-        "{DataVersion:3955,xPos:0,zPos:0,yPos:0,sections:[{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"},"
-        "{Name:\"minecraft:dirt\"}],data:[L;3L]},biomes:{palette:[\"minecraft:plains\"]}}]}",
+        ("{DataVersion:3955,xPos:0,zPos:0,yPos:0,sections:[{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"},"
+         "{Name:\"minecraft:dirt\"}],data:[L;3L]},biomes:{palette:[\"minecraft:plains\"]}}]}"),
         /* 1.13: BlockStates of the wrong length */
         "{DataVersion:1631,Level:{xPos:0,zPos:0,Sections:[{Y:0b,Palette:[{Name:\"minecraft:stone\"}],BlockStates:[L;1L,2L]}]}}",
         /* 1.12: Blocks too short */
