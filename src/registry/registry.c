@@ -310,7 +310,7 @@ static inline bool bare_equals(const char *pooled, const char *name, size_t len)
 {
     pooled += NS_LEN;
     for (size_t i = 0; i < len; i++)
-        if (pooled[i] != name[i])
+        if (pooled[i] == '\0' || pooled[i] != name[i]) /* input may hold NULs */
             return false;
     return pooled[len] == '\0';
 }
@@ -350,28 +350,42 @@ static inline bool bytes_equal(const char *a, const char *b, size_t len)
  * The lookup blob of a flattened registry: per block, one compact record
  * holding everything mc_registry_lookup reads, so that a lookup touches a
  * hash slot and one or two cache lines instead of five tables:
- *   u32 block, u8 name length, bare name, u8 property count, u8 explicit,
- *   default value indices[n], value counts[n], then per property:
- *   u16 record length, u8 key length, key, u8 (first integer value + 1, or 0
- *   for a value list), and for value lists per value u8 length + bytes.
+ *   u32 block, u32 first state, u8 name length, bare name, u8 property count, u8 explicit,
+ *   default value indices[n], value counts[n], u16 offsets of the property
+ *   records[n], then per property: u8 key length, key, u8 (first integer
+ *   value + 1, or 0 for a value list), u8 stride, and for value lists per
+ *   value `stride` bytes (u8 length + bytes, padded) so that the scan's
+ *   iterations do not depend on each other.
  */
+static unsigned value_stride(const mc__propdef *d)
+{
+    unsigned w = 0;
+    for (uint32_t v = 0; v < d->count; v++)
+        if (mc__reg_value_lens[d->values + v] > w)
+            w = mc__reg_value_lens[d->values + v];
+    return w + 1;
+}
+
+static bool is_int_range(const mc__propdef *d) { return d->int_first >= 0 && d->int_first <= 254; }
+
 static size_t blob_record_size(const mc__kind *k)
 {
-    size_t n = 4 + 1 + strlen(mc__str(k->name)) - NS_LEN + 2 + 2u * k->nprops;
+    size_t n = 8 + 1 + strlen(mc__str(k->name)) - NS_LEN + 2 + 4u * k->nprops;
     for (unsigned i = 0; i < k->nprops; i++) {
         const mc__propdef *d = mc__propdef_of(k, i);
-        n += 2 + 1 + d->name_len + 1;
-        if (d->int_first < 0 || d->int_first > 254)
-            for (uint32_t v = 0; v < d->count; v++)
-                n += 1 + mc__reg_value_lens[d->values + v];
+        n += 1 + d->name_len + 2;
+        if (!is_int_range(d))
+            n += (size_t)value_stride(d) * d->count;
     }
     return n;
 }
 
-static uint8_t *blob_write(uint8_t *p, uint32_t block, const mc__kind *k)
+static uint8_t *blob_write(uint8_t *p, uint32_t block, uint32_t first, const mc__kind *k)
 {
+    uint8_t *rec = p;
     memcpy(p, &block, 4);
-    p += 4;
+    memcpy(p + 4, &first, 4);
+    p += 8;
     const char *name = mc__str(k->name) + NS_LEN;
     size_t nl = strlen(name);
     *p++ = (uint8_t)nl;
@@ -383,24 +397,26 @@ static uint8_t *blob_write(uint8_t *p, uint32_t block, const mc__kind *k)
     p += k->nprops;
     for (unsigned i = 0; i < k->nprops; i++)
         *p++ = (uint8_t)mc__propdef_of(k, i)->count;
+    uint8_t *offsets = p; /* u16 per property: its record, from the block record's start */
+    p += 2u * k->nprops;
     for (unsigned i = 0; i < k->nprops; i++) {
         const mc__propdef *d = mc__propdef_of(k, i);
-        uint8_t *start = p;
-        p += 2;
+        uint16_t at = (uint16_t)(p - rec);
+        memcpy(offsets + 2 * i, &at, 2);
         *p++ = (uint8_t)d->name_len;
         memcpy(p, mc__str(d->name), d->name_len);
         p += d->name_len;
-        bool is_int = d->int_first >= 0 && d->int_first <= 254;
+        bool is_int = is_int_range(d);
         *p++ = is_int ? (uint8_t)(d->int_first + 1) : 0;
-        if (!is_int)
-            for (uint32_t v = 0; v < d->count; v++) {
-                uint8_t vl = mc__reg_value_lens[d->values + v];
-                *p++ = vl;
-                memcpy(p, mc__str(mc__reg_value_refs[d->values + v]), vl);
-                p += vl;
-            }
-        uint16_t rec = (uint16_t)(p - start);
-        memcpy(start, &rec, 2);
+        unsigned stride = is_int ? 0 : value_stride(d);
+        *p++ = (uint8_t)stride;
+        for (uint32_t v = 0; !is_int && v < d->count; v++) {
+            uint8_t vl = mc__reg_value_lens[d->values + v];
+            memset(p, 0, stride);
+            p[0] = vl;
+            memcpy(p + 1, mc__str(mc__reg_value_refs[d->values + v]), vl);
+            p += stride;
+        }
     }
     return p;
 }
@@ -419,7 +435,7 @@ static bool blob_build(const mc_registry *reg, mc__runtime *rt)
         const mc__kind *k = mc__kind_of(reg, b);
         const char *name = mc__str(k->name);
         table_insert(rt->blob_slots, rt->name_mask, name_hash(name, strlen(name)), (uint32_t)(p - rt->blob));
-        p = blob_write(p, b, k);
+        p = blob_write(p, b, reg->block_min[b], k);
     }
     return true;
 }
@@ -433,36 +449,42 @@ static bool blob_lookup(const mc_registry *reg, const mc__runtime *rt, const cha
     const uint8_t *rec = NULL;
     for (uint32_t i = bare_hash(name, len) & rt->name_mask; rt->blob_slots[i]; i = (i + 1) & rt->name_mask) {
         const uint8_t *r = rt->blob + rt->blob_slots[i] - 1;
-        if (r[4] == len && bytes_equal((const char *)r + 5, name, len)) {
+        if (r[8] == len && bytes_equal((const char *)r + 9, name, len)) {
             rec = r;
             break;
         }
     }
     if (!rec)
         return false;
-    uint32_t block;
+    uint32_t block, first_state;
     memcpy(&block, rec, 4);
-    const uint8_t *p = rec + 5 + len;
+    memcpy(&first_state, rec + 4, 4);
+    const uint8_t *p = rec + 9 + len;
     unsigned n = p[0];
     bool is_explicit = p[1];
     uint8_t digits[MC__MAX_PROPS];
     memcpy(digits, p + 2, n);
     const uint8_t *counts = p + 2 + n;
-    const uint8_t *first = counts + n;
+    const uint8_t *offsets = counts + n;
     for (size_t q = 0; q < count; q++) {
         const mc_state_prop *pr = &props[q];
-        const uint8_t *r = first;
-        unsigned pi = 0;
-        for (; pi < n; pi++) {
-            uint16_t rl;
-            memcpy(&rl, r, 2);
-            if (r[2] == pr->key_len && bytes_equal((const char *)r + 3, pr->key, pr->key_len))
+        /* callers usually give properties in the game's order: try that first */
+        unsigned pi = n;
+        const uint8_t *r = NULL;
+        for (unsigned t = 0; t < n; t++) {
+            unsigned cand = (unsigned)(q + t) % n;
+            uint16_t at;
+            memcpy(&at, offsets + 2 * cand, 2);
+            const uint8_t *c = rec + at;
+            if (c[0] == pr->key_len && bytes_equal((const char *)c + 1, pr->key, pr->key_len)) {
+                pi = cand;
+                r = c;
                 break;
-            r += rl;
+            }
         }
         if (pi == n)
             return false;
-        const uint8_t *v = r + 3 + r[2];
+        const uint8_t *v = r + 1 + r[0];
         unsigned vi;
         if (v[0]) { /* integers v[0]-1, v[0], ... */
             uint32_t x = 0;
@@ -478,12 +500,11 @@ static bool blob_lookup(const mc_registry *reg, const mc__runtime *rt, const cha
                 return false;
             vi = x - ((uint32_t)v[0] - 1);
         } else {
-            v++;
-            for (vi = 0; vi < counts[pi]; vi++) {
-                if (v[0] == pr->value_len && bytes_equal((const char *)v + 1, pr->value, pr->value_len))
+            unsigned stride = v[1];
+            const uint8_t *e = v + 2;
+            for (vi = 0; vi < counts[pi]; vi++, e += stride)
+                if (e[0] == pr->value_len && bytes_equal((const char *)e + 1, pr->value, pr->value_len))
                     break;
-                v += 1 + v[0];
-            }
             if (vi == counts[pi])
                 return false;
         }
@@ -499,7 +520,7 @@ static bool blob_lookup(const mc_registry *reg, const mc__runtime *rt, const cha
         for (unsigned i = 0; i < n; i++)
             off = off * counts[i] + digits[i];
     }
-    *state = reg->block_min[block] + off;
+    *state = first_state + off;
     return true;
 }
 
@@ -615,9 +636,8 @@ uint32_t mc_registry_air(const mc_registry *reg)
  * without a call. */
 static inline bool str_equals(const char *pooled, const char *s, size_t len)
 {
-    size_t i = 0;
-    for (; i < len; i++)
-        if (pooled[i] != s[i]) /* also stops at the pool string's NUL */
+    for (size_t i = 0; i < len; i++)
+        if (pooled[i] == '\0' || pooled[i] != s[i]) /* input may hold NULs */
             return false;
     return pooled[len] == '\0';
 }
