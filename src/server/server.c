@@ -19,6 +19,7 @@
 #include "server/server.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -686,6 +687,9 @@ int mc_server_run(const mc_server_config *cfg)
     mc_server srv;
     memset(&srv, 0, sizeof srv);
     srv.cfg = cfg;
+    /* A client that closes while we write must not kill the server: with
+     * SIGPIPE ignored the write fails with EPIPE and only that client goes. */
+    signal(SIGPIPE, SIG_IGN);
     srv.loop = uv_default_loop();
     if (mc_world_open(&srv) != 0)
         return 1;

@@ -114,6 +114,31 @@ async function check (name, fn) {
       const { closed } = await raw(srv.port, Buffer.from([0x05, 0x07, 0xff, 0xff, 0xff, 0xff]))
       assert.ok(closed)
     })
+    await check('clients vanishing mid-stream do not take the server down', async () => {
+      // Log in (1.8 and 1.21.11 raw handshakes) and reset the connection as
+      // soon as the first bytes arrive, while the server is still writing
+      // the world: it must drop only those clients (no SIGPIPE death).
+      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
+      for (const proto of [47, 774]) {
+        for (let i = 0; i < 5; i++) {
+          await new Promise(resolve => {
+            const s = net.connect(srv.port, '127.0.0.1')
+            s.on('connect', () => {
+              const hs = Buffer.concat([Buffer.from([0x00]), Buffer.from(proto === 47 ? [0x2f] : [0x86, 0x06]), Buffer.from([0x01, 0x78, 0x63, 0xdd, 0x02])])
+              const name = Buffer.from('gone' + i)
+              let ls = Buffer.concat([Buffer.from([0x00, name.length]), name])
+              if (proto >= 764) ls = Buffer.concat([ls, Buffer.alloc(16)])
+              s.write(Buffer.concat([frame(hs), frame(ls)]))
+            })
+            s.once('data', () => { s.resetAndDestroy ? s.resetAndDestroy() : s.destroy(); resolve() })
+            s.on('error', () => resolve())
+            s.on('close', () => resolve())
+          })
+        }
+      }
+      const r = await mc.ping({ host: '127.0.0.1', port: srv.port, version: '1.21.11' })
+      assert.strictEqual(r.description.text, 'mcchunk test')
+    })
     await check('unsupported protocol gets a reason', async () => {
       // handshake: protocol 5 (1.7.10), host "x", port, next state login; then login start.
       const hs = Buffer.from([0x00, 0x05, 0x01, 0x78, 0x63, 0xdd, 0x02])

@@ -1,0 +1,333 @@
+/*
+ * bench_server.c: how fast `mcchunk serve` (or any server speaking the Java
+ * protocol) delivers a world, measured by minimal clients written on
+ * mcchunk's own framing: they log in (protocol 774 = 1.21.11 by default),
+ * finish configuration, acknowledge chunk batches as a vanilla client does
+ * (reporting 64 chunks per tick), answer keep-alives, and count Chunk Data
+ * packets without decoding them — so the figure is the server's, not a
+ * client's parser's.
+ *
+ *   bench_server PORT [--protocol N] [--clients N] [--columns N]
+ *
+ * Prints the time from Login Success to the N-th column for one client
+ * (twice: cold, then with the server's caches warm), and then for many
+ * clients at once the columns per second delivered, plus, when the server's
+ * pid is given (--pid), its CPU time, i.e. columns per server CPU second.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcchunk/java.h"
+
+typedef struct {
+    int fd;
+    int state; /* mc_java_state */
+    int threshold;
+    mc_buf in, scratch, out;
+    long columns;
+    double t_login;  /* Login Success received */
+    double t_done;   /* N-th column received */
+    bool done, failed;
+    char name[17];
+    char why[96]; /* first reason of a failure */
+} bclient;
+
+static uint32_t protocol = 774;
+static long want = 441;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void send_packet(bclient *c, const mc_buf *pkt)
+{
+    c->out.len = 0;
+    mc_java_frame_write(&c->out, pkt->data, pkt->len, c->threshold, NULL, NULL);
+    size_t off = 0;
+    while (off < c->out.len) {
+        ssize_t n = write(c->fd, c->out.data + off, c->out.len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            c->failed = true;
+            return;
+        }
+        off += (size_t)n;
+    }
+}
+
+static void fail(bclient *c, const char *why)
+{
+    if (!c->failed)
+        snprintf(c->why, sizeof c->why, "%s", why);
+    c->failed = true;
+}
+
+static void begin(mc_buf *p, mc_java_state st, const char *name)
+{
+    p->len = 0;
+    mc_buf_put_varint(p, mc_java_packet_id(protocol, st, MC_JAVA_TO_SERVER, name));
+}
+
+static bool open_client(bclient *c, int port, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->threshold = -1;
+    mc_buf_init(&c->in, NULL);
+    mc_buf_init(&c->scratch, NULL);
+    mc_buf_init(&c->out, NULL);
+    c->fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&a, sizeof a) != 0)
+        return false;
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    mc_buf p;
+    mc_buf_init(&p, NULL);
+    mc_buf_put_varint(&p, 0); /* handshake */
+    mc_buf_put_varint(&p, (int32_t)protocol);
+    mc_buf_put_str_varint(&p, "127.0.0.1", 9);
+    mc_buf_put_u16be(&p, (uint16_t)port);
+    mc_buf_put_varint(&p, 2);
+    send_packet(c, &p);
+    begin(&p, MC_JAVA_LOGIN, "login_start");
+    mc_buf_put_str_varint(&p, c->name, strlen(c->name));
+    if (protocol >= 764) { /* 1.20.2+: UUID */
+        for (int i = 0; i < 16; i++)
+            mc_buf_put_u8(&p, (uint8_t)i);
+    } else if (protocol >= 759) { /* 1.19-1.20.1: no signature, no UUID */
+        mc_buf_put_u8(&p, 0);
+        if (protocol >= 760)
+            mc_buf_put_u8(&p, 0);
+    }
+    send_packet(c, &p);
+    mc_buf_free(&p);
+    c->state = MC_JAVA_LOGIN;
+    return !c->failed;
+}
+
+static void on_packet(bclient *c, const uint8_t *pkt, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, pkt, len, "bench", NULL);
+    int id = mc_read_varint(&r);
+    const char *name = mc_java_packet_name(protocol, (mc_java_state)c->state, MC_JAVA_TO_CLIENT, id);
+    if (!name)
+        return;
+    mc_buf p;
+    mc_buf_init(&p, NULL);
+    if (c->state == MC_JAVA_LOGIN) {
+        if (!strcmp(name, "compress")) {
+            c->threshold = mc_read_varint(&r);
+        } else if (!strcmp(name, "success")) {
+            c->t_login = now();
+            if (protocol >= 764) {
+                begin(&p, MC_JAVA_LOGIN, "login_acknowledged");
+                send_packet(c, &p);
+                c->state = MC_JAVA_CONFIGURATION;
+            } else {
+                c->state = MC_JAVA_PLAY;
+            }
+        } else if (!strcmp(name, "disconnect")) {
+            fail(c, "disconnected during login");
+        }
+    } else if (c->state == MC_JAVA_CONFIGURATION) {
+        if (!strcmp(name, "finish_configuration")) {
+            begin(&p, MC_JAVA_CONFIGURATION, "finish_configuration");
+            send_packet(c, &p);
+            c->state = MC_JAVA_PLAY;
+        } else if (!strcmp(name, "keep_alive")) {
+            uint64_t k = mc_read_u64be(&r);
+            begin(&p, MC_JAVA_CONFIGURATION, "keep_alive");
+            mc_buf_put_u64be(&p, k);
+            send_packet(c, &p);
+        }
+    } else {
+        if (!strcmp(name, "map_chunk")) {
+            if (++c->columns == want && !c->done) {
+                c->done = true;
+                c->t_done = now();
+            }
+        } else if (!strcmp(name, "chunk_batch_finished")) {
+            begin(&p, MC_JAVA_PLAY, "chunk_batch_received");
+            mc_buf_put_f32be(&p, 64.0f);
+            send_packet(c, &p);
+        } else if (!strcmp(name, "keep_alive")) {
+            begin(&p, MC_JAVA_PLAY, "keep_alive");
+            if (protocol >= 340)
+                mc_buf_put_u64be(&p, mc_read_u64be(&r));
+            else
+                mc_buf_put_varint(&p, mc_read_varint(&r));
+            send_packet(c, &p);
+        } else if (!strcmp(name, "kick_disconnect")) {
+            fail(c, "kicked");
+        }
+    }
+    mc_buf_free(&p);
+}
+
+static void on_readable(bclient *c)
+{
+    if (!mc_buf_reserve(&c->in, 1 << 16)) {
+        c->failed = true;
+        return;
+    }
+    ssize_t n = read(c->fd, c->in.data + c->in.len, c->in.cap - c->in.len);
+    if (n <= 0) {
+        if (!c->done)
+            fail(c, n == 0 ? "server closed the connection" : strerror(errno));
+        return;
+    }
+    c->in.len += (size_t)n;
+    size_t off = 0;
+    while (off < c->in.len) {
+        const uint8_t *pkt;
+        size_t plen, used;
+        mc_status st = mc_java_frame_read(c->in.data + off, c->in.len - off, c->threshold, 0, NULL, &c->scratch,
+                                          &pkt, &plen, &used, NULL);
+        if (st == MC_ERR_TRUNCATED)
+            break;
+        if (st != MC_OK) {
+            fail(c, "bad frame");
+            return;
+        }
+        off += used;
+        on_packet(c, pkt, plen);
+    }
+    memmove(c->in.data, c->in.data + off, c->in.len - off);
+    c->in.len -= off;
+}
+
+static void close_client(bclient *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    mc_buf_free(&c->in);
+    mc_buf_free(&c->scratch);
+    mc_buf_free(&c->out);
+}
+
+/* Runs n clients at once until each has `want` columns (or 60 s pass). */
+static int run(int port, int n, const char *prefix, double *elapsed, double *max_latency)
+{
+    bclient *cs = calloc((size_t)n, sizeof *cs);
+    struct pollfd *pf = calloc((size_t)n, sizeof *pf);
+    double t0 = now();
+    for (int i = 0; i < n; i++) {
+        char name[17];
+        snprintf(name, sizeof name, "%s%d", prefix, i);
+        if (!open_client(&cs[i], port, name))
+            fail(&cs[i], "cannot connect");
+    }
+    for (;;) {
+        int active = 0;
+        for (int i = 0; i < n; i++) {
+            pf[i].fd = cs[i].done || cs[i].failed ? -1 : cs[i].fd;
+            pf[i].events = POLLIN;
+            active += pf[i].fd >= 0;
+        }
+        if (!active || now() - t0 > 60)
+            break;
+        if (poll(pf, (nfds_t)n, 1000) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < n; i++)
+            if (pf[i].fd >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                on_readable(&cs[i]);
+    }
+    int ok = 0;
+    double last = t0;
+    *max_latency = 0;
+    for (int i = 0; i < n; i++) {
+        if (!cs[i].done)
+            fprintf(stderr, "client %s: %s (%ld columns)\n", cs[i].name, cs[i].failed ? cs[i].why : "timed out",
+                    cs[i].columns);
+        if (cs[i].done) {
+            ok++;
+            if (cs[i].t_done > last)
+                last = cs[i].t_done;
+            double lat = cs[i].t_done - cs[i].t_login;
+            if (lat > *max_latency)
+                *max_latency = lat;
+        }
+        close_client(&cs[i]);
+    }
+    *elapsed = last - t0;
+    free(cs);
+    free(pf);
+    return ok;
+}
+
+static double cpu_of(int pid)
+{
+    if (pid <= 0)
+        return -1;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return -1;
+    unsigned long utime = 0, stime = 0;
+    /* fields after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_server PORT [--protocol N] [--clients N] [--columns N] [--pid PID]\n");
+        return 2;
+    }
+    int port = atoi(argv[1]), clients = 32, pid = 0;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--protocol"))
+            protocol = (uint32_t)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--clients"))
+            clients = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--columns"))
+            want = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--pid"))
+            pid = atoi(argv[i + 1]);
+    }
+    const char *ver = "?";
+    mc_java_protocol_known(protocol, &ver);
+    double el, lat;
+    int ok = run(port, 1, "cold", &el, &lat);
+    printf("protocol %u (%s), %ld columns, one client: cold %s %.1f ms after Login Success\n", protocol, ver, want,
+           ok ? "" : "FAILED", lat * 1e3);
+    ok = run(port, 1, "warm", &el, &lat);
+    printf("protocol %u (%s), %ld columns, one client: warm %s %.1f ms after Login Success\n", protocol, ver, want,
+           ok ? "" : "FAILED", lat * 1e3);
+    double cpu0 = cpu_of(pid);
+    ok = run(port, clients, "many", &el, &lat);
+    double cpu = cpu_of(pid) - cpu0;
+    double cols = (double)ok * (double)want;
+    printf("%d/%d clients at once: %.0f columns in %.3f s = %.0f columns/s (slowest client %.0f ms)", ok, clients,
+           cols, el, cols / el, lat * 1e3);
+    if (cpu0 >= 0 && cpu > 0)
+        printf("; server CPU %.3f s = %.0f columns per server CPU second", cpu, cols / cpu);
+    printf("\n");
+    return ok == clients ? 0 : 1;
+}
