@@ -472,6 +472,76 @@ static void test_cross_version(void **state)
     convert_region("anvil/1.12.2/ppa-r.0.-1.mca", 0, "1.8.9", false);     /* 1.12.2 -> 1.8 (no DataVersion) */
 }
 
+/* 26.x: a 1.21.11 chunk stored under 26.1's DataVersion reads with the 26.1
+ * registry and round-trips; options override the height of old chunks. */
+static void test_26x_and_heights(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    mc_region *r = NULL;
+    mc_error err;
+    assert_int_equal(mc_region_open(mc_test_corpus_path("anvil/1.21.11/minestom-r.-1.-1.mca"), NULL, &r, &err), MC_OK);
+    mc_buf buf;
+    mc_buf_init(&buf, NULL);
+    int found = 0;
+    for (int i = 0; i < 1024 && !found; i++)
+        if (mc_region_has_chunk(r, i & 31, i >> 5) &&
+            mc_region_read_chunk(r, i & 31, i >> 5, &buf, NULL, &err) == MC_OK)
+            found = 1;
+    assert_true(found);
+    mc_column *col = NULL;
+    assert_int_equal(mc_chunknbt_read_bytes(buf.data, buf.len, NULL, &col, &err), MC_OK);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL), *again = mc_nbt_doc_new(NULL);
+    mc_chunknbt_report rep;
+    assert_int_equal(mc_chunknbt_write(col, 4790, doc, &rep, &err), MC_OK);
+    mc_column *c26 = NULL;
+    mc_chunknbt_info info;
+    assert_int_equal(mc_chunknbt_read_ex(mc_nbt_doc_root(doc), NULL, &c26, &info, &err), MC_OK);
+    assert_false(info.newer_than_known);
+    assert_string_equal(mc_registry_name(mc_column_registry(c26)), "26.1.2");
+    assert_int_equal(mc_chunknbt_write(c26, MC_CHUNKNBT_OWN_VERSION, again, NULL, &err), MC_OK);
+    assert_true(mc_nbt_equal(mc_nbt_doc_root(doc), mc_nbt_doc_root(again)));
+    mc_column_free(c26);
+    /* without extras: blocks only, still the same blocks */
+    mc_chunknbt_options opt = {0};
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_NO_LIGHT;
+    mc_column *lean = NULL;
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &lean, &err), MC_OK);
+    for (int y = -64; y < 320; y += 7)
+        assert_int_equal(mc_column_get_block(lean, 3, y, 9), mc_column_get_block(col, 3, y, 9));
+    assert_int_equal(mc_column_get_sky_light(lean, 3, 100, 9), -1);
+    mc_column_free(lean);
+    mc_column_free(col);
+    mc_nbt_doc_free(doc);
+    mc_nbt_doc_free(again);
+    mc_buf_free(&buf);
+    mc_region_close(r);
+
+    /* a 1.16 chunk read at the 1.18 overworld height by option */
+    assert_int_equal(mc_region_open(mc_test_corpus_path("anvil/1.16/ppa-r.0.-1.mca"), NULL, &r, &err), MC_OK);
+    mc_buf_init(&buf, NULL);
+    found = 0;
+    for (int i = 0; i < 1024 && !found; i++)
+        if (mc_region_has_chunk(r, i & 31, i >> 5) &&
+            mc_region_read_chunk(r, i & 31, i >> 5, &buf, NULL, &err) == MC_OK)
+            found = 1;
+    opt.flags = 0;
+    opt.min_section = -4;
+    opt.section_count = 24;
+    mc_column *tall = NULL, *plain = NULL;
+    assert_int_equal(mc_chunknbt_read_bytes(buf.data, buf.len, &opt, &tall, &err), MC_OK);
+    assert_int_equal(mc_chunknbt_read_bytes(buf.data, buf.len, NULL, &plain, &err), MC_OK);
+    assert_int_equal(mc_column_min_section(tall), -4);
+    assert_int_equal(mc_column_section_count(tall), 24);
+    for (int y = 0; y < 256; y += 5)
+        assert_int_equal(mc_column_get_block(tall, 7, y, 1), mc_column_get_block(plain, 7, y, 1));
+    assert_int_equal(mc_column_get_block(tall, 7, -30, 1), 0);
+    mc_column_free(tall);
+    mc_column_free(plain);
+    mc_buf_free(&buf);
+    mc_region_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_unknown_states),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_cross_version),
+        cmocka_unit_test(test_26x_and_heights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
