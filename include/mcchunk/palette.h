@@ -85,7 +85,8 @@ typedef struct mc_container {
 /* ------------------------------------------------------------ lifecycle */
 
 /* Starts a single-value container (no allocation; cannot fail). `alloc` NULL
- * means the default allocator. */
+ * means the default allocator. Rules must have 1 <= size <= 4096, 1 <= min
+ * <= max <= 16 and 1 <= direct_bits <= 31 (values outside are clamped). */
 MC_API void mc_container_init(mc_container *c, const mc_container_rules *rules,
                               uint32_t value, const mc_allocator *alloc);
 /* Frees the container's memory; it becomes single-valued 0 (reusable). */

@@ -148,6 +148,17 @@ void mc_container_init(mc_container *c, const mc_container_rules *rules, uint32_
     memset(c, 0, sizeof *c);
     if (rules)
         c->rules = *rules;
+    /* the documented ranges; clamped so that no later call can overrun */
+    if (c->rules.size == 0 || c->rules.size > MAX_SIZE)
+        c->rules.size = c->rules.size ? MAX_SIZE : 1;
+    if (c->rules.direct_bits == 0 || c->rules.direct_bits > 31)
+        c->rules.direct_bits = c->rules.direct_bits ? 31 : 1;
+    if (c->rules.max_indirect_bits > 16)
+        c->rules.max_indirect_bits = 16;
+    if (c->rules.min_indirect_bits == 0 || c->rules.min_indirect_bits > c->rules.max_indirect_bits)
+        c->rules.min_indirect_bits = c->rules.max_indirect_bits ? c->rules.max_indirect_bits : 1;
+    if (c->rules.max_indirect_bits == 0)
+        c->rules.max_indirect_bits = c->rules.min_indirect_bits;
     c->kind = MC_CONTAINER_SINGLE;
     c->value = value;
     c->alloc = mc_alloc_or_default(alloc);
