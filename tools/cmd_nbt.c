@@ -44,7 +44,7 @@ static int read_input(const char *path, uint8_t **data, size_t *len)
     if (strcmp(path, "-") != 0) {
         mc_error err;
         if (mc_read_file(path, NULL, data, len, &err) != MC_OK) {
-            fprintf(stderr, "mcchunk nbt: %s: %s\n", path, err.message);
+            fprintf(stderr, "mcchunk nbt: %s\n", err.message); /* names the file */
             return -1;
         }
         return 0;

@@ -289,9 +289,10 @@ MC_API mc_nbt_tag *mc_nbt_get(const mc_nbt_tag *compound, const char *key);
 MC_API mc_nbt_tag *mc_nbt_get_n(const mc_nbt_tag *compound, const char *key, size_t len);
 
 /* Follows a path such as "Level.Sections[3].Palette" or "a.\"dotted.key\"[0]"
- * from `tag`: dot-separated keys (quote a key with "..." to include dots or
- * brackets), [N] list/array indexes... for arrays it returns NULL (use
- * mc_nbt_array_get_*). Returns the tag or NULL. */
+ * from `tag`: dot-separated compound keys (quote a key with "..." when it
+ * holds dots or brackets) and [N] list indexes. Array elements are not tags:
+ * a path ends at the array (read it with mc_nbt_get_array). Returns the tag,
+ * or NULL when any step is missing. */
 MC_API mc_nbt_tag *mc_nbt_path(const mc_nbt_tag *tag, const char *path);
 
 /* Typed getters. Each returns MC_OK and stores the value, MC_ERR_TYPE when
