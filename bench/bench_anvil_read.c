@@ -22,6 +22,7 @@
  *
  * usage: bench_anvil_read [seconds per timing, default 2] [--no-peer] [--only-full]
  */
+#define _POSIX_C_SOURCE 200809L /* popen, clock_gettime */
 #include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -174,7 +174,10 @@ static int cmd_blocks(mc_column *col, bool ids, const char *version, unsigned ev
                     size_t n = mc_registry_format_state(out_reg, o, buf, sizeof buf, MC_FORMAT_SORTED);
                     if (!n)
                         snprintf(buf, sizeof buf, "#%u", o);
-                    names[v] = strdup(buf);
+                    size_t len = strlen(buf) + 1;
+                    names[v] = malloc(len);
+                    if (names[v])
+                        memcpy(names[v], buf, len);
                 }
                 name = names[v] ? names[v] : "?";
             } else {
