@@ -859,7 +859,7 @@ static bool array_equal(const mc_nbt_tag *a, const mc_nbt_tag *b)
     size_t es = array_elem_size((mc_nbt_type)a->type);
     if ((a->aux & AUX_VALUE) == (b->aux & AUX_VALUE) || es == 1)
         return !a->count || !memcmp(a->v.ptr, b->v.ptr, a->count * es);
-    mc_nbt_array va, vb;
+    mc_nbt_array va = {0}, vb = {0};
     mc_nbt_get_array(a, (mc_nbt_type)a->type, &va);
     mc_nbt_get_array(b, (mc_nbt_type)b->type, &vb);
     for (size_t i = 0; i < va.count; i++)

@@ -149,7 +149,7 @@ static void print_tag(printer *p, const mc_nbt_tag *t, unsigned depth);
 
 static void print_array(printer *p, const mc_nbt_tag *t)
 {
-    mc_nbt_array a;
+    mc_nbt_array a = {0};
     mc_nbt_get_array(t, (mc_nbt_type)t->type, &a);
     const char *sep = p->pretty ? ", " : ",";
     if (!p->json)

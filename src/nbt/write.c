@@ -97,7 +97,7 @@ static bool put_str(writer *w, const uint8_t *s, size_t n)
 static void put_array(writer *w, const mc_nbt_tag *t)
 {
     size_t es = t->type == MC_NBT_BYTE_ARRAY ? 1 : t->type == MC_NBT_INT_ARRAY ? 4 : 8;
-    mc_nbt_array a;
+    mc_nbt_array a = {0};
     mc_nbt_get_array(t, (mc_nbt_type)t->type, &a);
     if (!put_count(w, a.count))
         return;
