@@ -327,6 +327,22 @@ static MC_AVX512 void pack_dwords_final(const uint32_t *in, size_t n, unsigned b
     }
 }
 
+/* Two entries per long (bits 22..32): the inverse of two_per_long. */
+static MC_AVX512 void pack_two_per_long(const uint32_t *in, size_t n, unsigned b, uint64_t *dst,
+                                        size_t nlongs)
+{
+    const __m512i m = _mm512_set1_epi64((long long)(b == 32 ? 0xFFFFFFFFull : ((1ull << b) - 1)));
+    const __m128i sb = _mm_cvtsi32_si128((int)b);
+    for (size_t l = 0; l < nlongs; l += 8) {
+        __m512i v = load_dwords(in, 2 * l, n);
+        __m512i lo = _mm512_and_si512(v, m);
+        __m512i hi = _mm512_and_si512(_mm512_srli_epi64(v, 32), m);
+        __m512i r = _mm512_or_si512(lo, _mm512_sll_epi64(hi, sb));
+        size_t left = nlongs - l;
+        _mm512_mask_storeu_epi64(dst + l, (__mmask8)(left >= 8 ? 0xFF : ((1u << left) - 1)), r);
+    }
+}
+
 #define PACK_MAX_STACK 4096
 
 MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
@@ -339,7 +355,10 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
     if (bits > 16) {
         if (es != 4)
             return false;
-        pack_dwords_final(in, count, bits, k, dst, nlongs);
+        if (k == 2)
+            pack_two_per_long(in, count, bits, dst, nlongs);
+        else
+            pack_dwords_final(in, count, bits, k, dst, nlongs);
         return true;
     }
     /* masked words in a scratch array, then pair merges while K is even
