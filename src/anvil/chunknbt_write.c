@@ -516,37 +516,58 @@ static mc_status put_sections(writer *w, mc_nbt_tag *parent, const char *key)
     int32_t cmin = mc_column_min_section(w->col);
     int32_t cmax = cmin + (int32_t)mc_column_section_count(w->col) - 1;
     int32_t lo = w->tmin, hi = w->tmin + w->tcount - 1;
-    /* the Ys of extra entries, to merge in order */
-    int64_t xlo = INT64_MAX, xhi = INT64_MIN;
+    /* the Ys of extra entries, merged in order with the target's range
+     * (visited as a sorted union, so a stray Y costs nothing) */
+    size_t nx = mc_nbt_count(w->xsections), k = 0;
+    int64_t *ys = malloc((nx + 1) * sizeof *ys);
+    if (!ys)
+        return nomem(w);
     for (mc_nbt_tag *e = mc_nbt_first(w->xsections); e; e = mc_nbt_next(e)) {
         int64_t v;
-        if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK) {
-            if (v < xlo) xlo = v;
-            if (v > xhi) xhi = v;
-        }
+        if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK && (v < lo || v > hi))
+            ys[k++] = v;
     }
-    int64_t from = lo < xlo ? lo : xlo, to = hi > xhi ? hi : xhi;
-    for (int64_t y = from; y <= to; y++) {
-        const mc_nbt_tag *xs = w->xsections ? xsection_for(w, (int32_t)y, NULL) : NULL;
-        const mc_section *s = y >= lo && y <= hi ? mc_column_section_const(w->col, (int32_t)y) : NULL;
-        mc_status st;
+    /* insertion sort: a handful of entries */
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && ys[j - 1] > ys[j]; j--) {
+            int64_t t = ys[j];
+            ys[j] = ys[j - 1];
+            ys[j - 1] = t;
+        }
+    size_t xi = 0;
+    mc_status st = MC_OK;
+    int64_t next = lo;
+    for (;;) {
+        /* next Y: the smaller of the next extra-only Y and the next range Y */
+        int64_t cur;
+        if (xi < k && (next > hi || ys[xi] < next))
+            cur = ys[xi++];
+        else if (next <= hi)
+            cur = next++;
+        else
+            break;
+        if (xi > 0 && cur == ys[xi - 1] && xi > 1 && ys[xi - 2] == cur)
+            continue; /* duplicate Y among extras: written once */
+        const mc_nbt_tag *xs = w->xsections ? xsection_for(w, (int32_t)cur, NULL) : NULL;
+        const mc_section *s = cur >= lo && cur <= hi ? mc_column_section_const(w->col, (int32_t)cur) : NULL;
         if (s) {
-            st = put_section(w, list, (int32_t)y, s, xs);
-        } else if (y >= lo && y <= hi && (w->tera == MC__ERA_MODERN)) {
+            st = put_section(w, list, (int32_t)cur, s, xs);
+        } else if (cur >= lo && cur <= hi && (w->tera == MC__ERA_MODERN)) {
             /* the target is taller than the column: an air section */
             mc_section air;
             mc_section_init(&air, w->sreg, NULL);
-            st = put_section(w, list, (int32_t)y, &air, xs);
+            st = put_section(w, list, (int32_t)cur, &air, xs);
             mc_section_free(&air);
         } else if (xs) {
             mc_nbt_tag *c = mc_nbt_copy(w->doc, xs);
             st = c && mc_nbt_list_attach(w->doc, list, c) == MC_OK ? MC_OK : nomem(w);
-        } else {
-            st = MC_OK;
         }
         if (st != MC_OK)
-            return st;
+            break;
     }
+    free(ys);
+    if (st != MC_OK)
+        return st;
     /* extra entries without a Y go last */
     for (mc_nbt_tag *e = mc_nbt_first(w->xsections); e; e = mc_nbt_next(e)) {
         int64_t v;
