@@ -213,8 +213,9 @@ MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, un
  * brings entry l*K + j of each of the G longs into the low word of lane l,
  * a shift puts it at j*bits, an OR adds it. G = floor(64 / K) (at most 8),
  * so small widths would get few lanes; for them, pairs of neighbouring
- * entries (which share a long when K is even) are first merged into one
- * entry of twice the width, halving K until it is at most 8.
+ * entries (which share a long when K is even; odd K is padded with a zero
+ * entry per long first) are merged into one entry of twice the width,
+ * halving K until it is at most 9.
  * Widths above 16 use dword lanes the same way (vpermt2d, 32-entry window).
  */
 static MC_AVX512 inline __m512i load_words(const uint16_t *p, size_t at, size_t n)
@@ -244,7 +245,7 @@ pack_words_k(const uint16_t *w, size_t n, unsigned b, const unsigned k, uint64_t
     const unsigned g = 64 / k < 8 ? 64 / k : 8;
     const __mmask32 lanes = (__mmask32)(0x11111111u & ((1ull << (4 * g)) - 1));
     const __mmask8 store_all = (__mmask8)((1u << g) - 1);
-    __m512i idx[8], sh[8];
+    __m512i idx[9], sh[9];
     for (unsigned j = 0; j < k; j++) {
         /* lane l picks word l*k + j into its low word; other words zero */
         uint16_t t[32];
@@ -278,7 +279,8 @@ static MC_AVX512 void pack_words_final(const uint16_t *w, size_t n, unsigned b, 
     case 5: pack_words_k(w, n, b, 5, dst, nlongs); break;
     case 6: pack_words_k(w, n, b, 6, dst, nlongs); break;
     case 7: pack_words_k(w, n, b, 7, dst, nlongs); break;
-    default: pack_words_k(w, n, b, 8, dst, nlongs); break;
+    case 8: pack_words_k(w, n, b, 8, dst, nlongs); break;
+    default: pack_words_k(w, n, b, 9, dst, nlongs); break;
     }
 }
 
@@ -379,29 +381,32 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
     size_t n = count;
     unsigned b = bits;
     uint16_t tmp2[PACK_MAX_STACK + PACK_MAX_STACK / 8 + 64];
-    while (k > 8) {
+    uint16_t *cur = tmp, *other = tmp2;
+    while (k > 9) {
         if (k % 2) {
-            /* odd K (3 bits: 21, 7 bits: 9, ...): make it even first */
-            n = pad_odd(tmp, n, k, tmp2);
-            memcpy(tmp, tmp2, (n + 32) * sizeof tmp[0]);
+            /* odd K (3 bits: 21, 6 bits after one merge: 11): make it even */
+            n = pad_odd(cur, n, k, other);
+            uint16_t *t = cur;
+            cur = other;
+            other = t;
             k++;
         }
-        /* dword lane = e_odd << 16 | e_even -> e_odd << b | e_even (b <= 8) */
+        /* dword lane = e_odd << 16 | e_even -> e_odd << b | e_even (b <= 6) */
         const __m512i low = _mm512_set1_epi32(0xFFFF);
         size_t pairs = (n + 1) / 2;
         if (n & 1)
-            tmp[n] = 0;
+            cur[n] = 0;
         for (size_t i = 0; i < pairs; i += 16) {
-            __m512i v = _mm512_loadu_si512((const void *)(tmp + 2 * i));
+            __m512i v = _mm512_loadu_si512((const void *)(cur + 2 * i));
             __m512i t = _mm512_srli_epi32(v, 16);
             v = _mm512_or_si512(_mm512_and_si512(v, low), _mm512_sll_epi32(t, _mm_cvtsi32_si128((int)b)));
-            _mm256_storeu_si256((__m256i *)(tmp + i), _mm512_cvtepi32_epi16(v));
+            _mm256_storeu_si256((__m256i *)(cur + i), _mm512_cvtepi32_epi16(v));
         }
         n = pairs;
         b *= 2;
         k /= 2;
     }
-    pack_words_final(tmp, n, b, k, dst, nlongs);
+    pack_words_final(cur, n, b, k, dst, nlongs);
     return true;
 }
 
