@@ -308,6 +308,8 @@ static void unpack_any(const void *src, bool be, size_t count, unsigned bits,
         fill_zero(out, count, es);
         return;
     }
+    if (64 % bits == 0)
+        layout = MC_BITS_PADDED; /* 1, 2, 4, 8, 16, 32 bits: both layouts are one */
     if (mc__bits_have_avx512() && mc__bits_unpack_avx512(src, be, count, bits, layout, out, es))
         return;
     unpack_fn fn = unpack_table[layout == MC_BITS_SPANNING][es == 4][bits];
@@ -371,6 +373,8 @@ static void pack_any(const void *in, int es, size_t count, unsigned bits,
 {
     if (count == 0 || bits == 0 || bits > MC_BITS_MAX)
         return;
+    if (64 % bits == 0)
+        layout = MC_BITS_PADDED; /* 1, 2, 4, 8, 16, 32 bits: both layouts are one */
     if (!be) {
         pack_native(in, es, count, bits, layout, dst);
         return;

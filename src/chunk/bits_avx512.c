@@ -155,6 +155,31 @@ tab_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits,
     }
 }
 
+/* Spanning 26..31 bits: 16 entries per step from a 128-byte window. */
+static MC_AVX512 inline __attribute__((always_inline)) void
+e_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc__bits_tab *tab,
+       void *out, int es)
+{
+    const __m512i mask = _mm512_set1_epi32((int)((1u << bits) - 1));
+    const __m512i n32 = _mm512_set1_epi32(32);
+    size_t e = 0, base = 0;
+    unsigned t = 0;
+    while (e < count) {
+        size_t off = base + 8u * tab->offs[t];
+        __m512i lo = load_upto(src, off, nbytes), hi = load_upto(src, off + 64, nbytes);
+        __m512i a = _mm512_permutex2var_epi8(lo, _mm512_loadu_si512((const void *)tab->idx[t]), hi);
+        __m512i c = _mm512_permutex2var_epi8(lo, _mm512_loadu_si512((const void *)tab->idx2[t]), hi);
+        __m512i sh = _mm512_loadu_si512((const void *)tab->shift[t]);
+        __m512i v = _mm512_or_si512(_mm512_srlv_epi32(a, sh), _mm512_sllv_epi32(c, _mm512_sub_epi32(n32, sh)));
+        store_d(_mm512_and_si512(v, mask), count - e, out, e, es);
+        e += 16;
+        if (++t == tab->period) {
+            t = 0;
+            base += 8u * tab->longs;
+        }
+    }
+}
+
 /* Padded, two entries per long (bits 22..32): 8 longs -> 16 entries. */
 static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const uint8_t *src, bool be, size_t nbytes, size_t count,
                                    unsigned bits, void *out, int es)
@@ -202,6 +227,8 @@ MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, un
     case 24 + 4: tab_loop(src, nbytes, count, bits, tab, out, 4, 3); return true;
     case 32 + 2: tab_loop(src, nbytes, count, bits, tab, out, 2, 4); return true;
     case 32 + 4: tab_loop(src, nbytes, count, bits, tab, out, 4, 4); return true;
+    case 40 + 2: e_loop(src, nbytes, count, bits, tab, out, 2); return true;
+    case 40 + 4: e_loop(src, nbytes, count, bits, tab, out, 4); return true;
     }
     return false;
 }

@@ -13,6 +13,9 @@ the entry. Lanes are:
   W: 16-bit lanes, E = 32, needs offset(<=7) + bits <= 16, i.e. bits <= 9
   D: 32-bit lanes, E = 16, bits <= 25
   Q: 64-bit lanes, E = 8,  bits <= 32
+  E: spanning bits 26..31, E = 16: 32-bit lanes from a 128-byte window
+     (two-source vpermt2b): the entry's low 4 bytes shifted right, its 5th
+     byte shifted left into the top, since entry + offset can reach 39 bits
   M: (bits 10..16) 16-bit entries, E = 32: each 64-bit lane gathers the
      bytes of four entries (skipping padding bytes between longs), and
      vpmultishiftqb pulls each entry's 16 bits from its bit offset in the
@@ -32,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "bits_tables.h")
 
 LANE = {"W": 2, "D": 4, "Q": 8}
-E = {"W": 32, "D": 16, "Q": 8, "M": 32}
+E = {"W": 32, "D": 16, "Q": 8, "M": 32, "E": 16}
 
 
 def first_bit(e, b, padded):
@@ -47,6 +50,8 @@ def mode_for(b, padded):
         return None  # two entries per long: a dedicated shift/or kernel
     if 10 <= b <= 16 and fits_m(b, padded):
         return "M"
+    if not padded and 26 <= b <= 31:
+        return "E"
     for m in ("W", "D", "Q"):
         lim = {"W": 16, "D": 32, "Q": 64}[m]
         if 7 + b <= lim and fits(b, padded, m):
@@ -126,7 +131,34 @@ def tables_m(b, padded, be):
     return p, longs, offs, idxs, ctrls
 
 
+def tables_e(b, be):
+    p = period(b, False, "E")
+    offs, idxs, idx2s, shifts = [], [], [], []
+    for t in range(p):
+        e0 = 16 * t
+        base = first_bit(e0, b, False) // 64
+        offs.append(base)
+        idx, idx2, sh = [], [], []
+        for j in range(16):
+            fb = first_bit(e0 + j, b, False)
+            byte = fb // 8 - base * 8
+            assert byte + 4 < 128
+            for k in range(4):
+                idx.append(byte + k)
+                idx2.append(byte + 4)
+            sh.extend((fb % 8).to_bytes(4, "little"))
+        if be:
+            idx = [(q // 8) * 8 + 7 - (q % 8) for q in idx]
+            idx2 = [(q // 8) * 8 + 7 - (q % 8) for q in idx2]
+        idxs.append(idx)
+        idx2s.append(idx2)
+        shifts.append(sh)
+    return p, 16 * p * b // 64, offs, idxs, shifts, idx2s
+
+
 def tables(b, padded, be, m):
+    if m == "E":
+        return tables_e(b, be)
     if m == "M":
         return tables_m(b, padded, be)
     p = period(b, padded, m)
@@ -172,12 +204,13 @@ def main():
     out.append("#ifndef MC_CHUNK_BITS_TABLES_H\n#define MC_CHUNK_BITS_TABLES_H\n")
     out.append("#include <stdint.h>\n")
     out.append("typedef struct mc__bits_tab {\n"
-               "    uint8_t mode;    /* 0 none (dedicated kernel), 1 W, 2 D, 3 Q, 4 M */\n"
+               "    uint8_t mode;    /* 0 none (dedicated kernel), 1 W, 2 D, 3 Q, 4 M, 5 E */\n"
                "    uint8_t period;  /* steps per pattern */\n"
                "    uint16_t longs;  /* longs consumed per period */\n"
                "    const uint8_t *offs;       /* per step: first long, from the period's */\n"
                "    const uint8_t (*idx)[64];  /* per step: vpermb indices */\n"
                "    const uint8_t (*shift)[64];/* per step: lane shift counts */\n"
+               "    const uint8_t (*idx2)[64]; /* E only: indices of the 5th bytes */\n"
                "} mc__bits_tab;\n")
     descs = {}
     for lay, padded in (("p", True), ("s", False)):
@@ -185,23 +218,29 @@ def main():
             for b in range(1, 33):
                 m = mode_for(b, padded)
                 if m is None:
-                    descs[(lay, be, b)] = "{0, 0, 0, 0, 0, 0}"
+                    descs[(lay, be, b)] = "{0, 0, 0, 0, 0, 0, 0}"
                     continue
-                p, longs, offs, idxs, shifts = tables(b, padded, be, m)
+                res = tables(b, padded, be, m)
+                p, longs, offs, idxs, shifts = res[:5]
                 name = "mc__tab_%s%d_%d" % (lay, be, b)
                 out.append("static const uint8_t %s_offs[%d] = %s;" % (name, p, c_bytes(offs)))
                 out.append("static const uint8_t %s_idx[%d][64] = {%s};" %
                            (name, p, ",".join(c_bytes(i) for i in idxs)))
                 out.append("static const uint8_t %s_shift[%d][64] = {%s};" %
                            (name, p, ",".join(c_bytes(s) for s in shifts)))
-                descs[(lay, be, b)] = "{%d, %d, %d, %s_offs, %s_idx, %s_shift}" % (
-                    " WDQM".index(m), p, longs, name, name, name)
+                idx2 = "0"
+                if m == "E":
+                    out.append("static const uint8_t %s_idx2[%d][64] = {%s};" %
+                               (name, p, ",".join(c_bytes(i) for i in res[5])))
+                    idx2 = name + "_idx2"
+                descs[(lay, be, b)] = "{%d, %d, %d, %s_offs, %s_idx, %s_shift, %s}" % (
+                    " WDQME".index(m), p, longs, name, name, name, idx2)
     out.append("\n/* [spanning][big-endian][bits] */")
     out.append("static const mc__bits_tab mc__bits_tabs[2][2][33] = {")
     for lay in ("p", "s"):
         out.append(" {")
         for be in (0, 1):
-            row = ["{0, 0, 0, 0, 0, 0}"] + [descs[(lay, be, b)] for b in range(1, 33)]
+            row = ["{0, 0, 0, 0, 0, 0, 0}"] + [descs[(lay, be, b)] for b in range(1, 33)]
             out.append("  {" + ",\n   ".join(row) + "},")
         out.append(" },")
     out.append("};\n\n#endif")
