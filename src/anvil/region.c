@@ -558,7 +558,8 @@ mc_status mc_region_read_raw(mc_region *r, int lx, int lz, mc_buf *out, mc_regio
     mc_status st = mc__region_read_record(r, lx, lz, &p, &n, rec, NULL, err);
     if (st)
         return st;
-    mc_buf_put(out, p, n);
+    if (n) /* mc_buf_put of 0 bytes into an empty buffer would do NULL + 0 */
+        mc_buf_put(out, p, n);
     return mc_buf_ok(out) ? MC_OK : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
 }
 

@@ -206,7 +206,8 @@ mc_status mc_region_salvage(mc_region *r, const char *out_path, const mc_region_
             continue;
         }
         raw.len = 0;
-        mc_buf_put(&raw, p, n); /* the scratch buffer is reused by inflate's callers */
+        if (n) /* (the scratch buffer is reused by the inflate below) */
+            mc_buf_put(&raw, p, n);
         if (rec.compression != MC_COMPRESSION_CUSTOM) {
             out.len = 0;
             if (mc__region_inflate(r, rec.compression, raw.data, raw.len, &out, &e)) {

@@ -83,7 +83,8 @@ mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, c
         if (in_len > max_out)
             return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX,
                                 "none: %zu bytes exceed limit %zu", in_len, max_out);
-        mc_buf_put(out, in, in_len);
+        if (in_len) /* 0 bytes into an empty buffer: NULL + 0 in mc_buf_extend */
+            mc_buf_put(out, in, in_len);
         return mc_buf_ok(out) ? MC_OK
                               : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
     case MC_COMPRESSION_LZ4:
@@ -144,7 +145,8 @@ mc_status mc_region_compress(mc_compression compression, int level, const void *
         level = 12;
     switch (compression) {
     case MC_COMPRESSION_NONE:
-        mc_buf_put(out, in, in_len);
+        if (in_len) /* 0 bytes into an empty buffer: NULL + 0 in mc_buf_extend */
+            mc_buf_put(out, in, in_len);
         return mc_buf_ok(out) ? MC_OK
                               : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
     case MC_COMPRESSION_LZ4:
