@@ -229,11 +229,13 @@ MC_API mc_status mc_region_salvage(mc_region *region, const char *out_path,
                                    void (*report)(void *user, const mc_region_problem *p),
                                    void *user, size_t *saved, size_t *lost, mc_error *err);
 
-/* Rewrites the region file at `path` without holes: records are copied in
- * index order into a new file beside it, which is made durable and renamed
- * over the original. Records that fail to read abort the compaction
- * (MC_ERR_MALFORMED; salvage first). *before / *after receive the file sizes
- * (may be NULL). */
+/* Rewrites the region file at `path` without holes: records are copied
+ * byte for byte (not inflated: a damaged payload stays as it was) in index
+ * order into "<path>.compact.tmp", which is made durable and renamed over
+ * the original. A record that cannot be located or whose length does not
+ * fit (or an external chunk whose .mcc is missing) aborts the compaction
+ * with MC_ERR_MALFORMED and leaves the file alone (salvage first). *before
+ * and *after receive the file sizes (may be NULL). */
 MC_API mc_status mc_region_compact(const char *path, const mc_region_options *opt,
                                    uint64_t *before, uint64_t *after, mc_error *err);
 
