@@ -7,7 +7,7 @@
  * packets without decoding them — so the figure is the server's, not a
  * client's parser's.
  *
- *   bench_server PORT [--protocol N] [--clients N] [--columns N]
+ *   bench_server PORT [--protocol N] [--clients N] [--view-distance N | --columns N] [--pid PID]
  *
  * Prints the time from Login Success to the N-th column for one client
  * (twice: cold, then with the server's caches warm), and then for many
@@ -43,6 +43,7 @@ typedef struct {
 
 static uint32_t protocol = 774;
 static long want = 441;
+static int view_distance = 10;
 
 static double now(void)
 {
@@ -150,6 +151,20 @@ static void on_packet(bclient *c, const uint8_t *pkt, size_t len)
             begin(&p, MC_JAVA_CONFIGURATION, "finish_configuration");
             send_packet(c, &p);
             c->state = MC_JAVA_PLAY;
+            /* Client Settings with the view distance, as vanilla clients send
+             * it (some servers wait for it); layout of 1.20.2-1.20.4. */
+            if (protocol >= 764 && protocol <= 765 && mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_SERVER, "settings") >= 0) {
+                begin(&p, MC_JAVA_PLAY, "settings");
+                mc_buf_put_str_varint(&p, "en_us", 5);
+                mc_buf_put_u8(&p, (uint8_t)view_distance);
+                mc_buf_put_varint(&p, 0);
+                mc_buf_put_u8(&p, 1);
+                mc_buf_put_u8(&p, 0x7f);
+                mc_buf_put_varint(&p, 1);
+                mc_buf_put_u8(&p, 0);
+                mc_buf_put_u8(&p, 1);
+                send_packet(c, &p);
+            }
         } else if (!strcmp(name, "keep_alive")) {
             uint64_t k = mc_read_u64be(&r);
             begin(&p, MC_JAVA_CONFIGURATION, "keep_alive");
@@ -161,6 +176,26 @@ static void on_packet(bclient *c, const uint8_t *pkt, size_t len)
             if (++c->columns == want && !c->done) {
                 c->done = true;
                 c->t_done = now();
+            }
+        } else if (!strcmp(name, "position")) {
+            /* As a vanilla client: confirm the teleport, then a movement
+             * packet (some servers wait for one before sending the view). */
+            int32_t tid = 0;
+            if (protocol >= 768) {
+                tid = mc_read_varint(&r);
+            } else if (protocol >= 107) {
+                mc_read_skip(&r, 8 * 3 + 4 * 2 + 1, "position");
+                tid = mc_read_varint(&r);
+            }
+            if (protocol >= 107 && mc_reader_ok(&r)) {
+                begin(&p, MC_JAVA_PLAY, "teleport_confirm");
+                mc_buf_put_varint(&p, tid);
+                send_packet(c, &p);
+            }
+            if (mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_SERVER, "flying") >= 0) {
+                begin(&p, MC_JAVA_PLAY, "flying");
+                mc_buf_put_u8(&p, 0); /* on ground: no (1.21.2+: flags 0) */
+                send_packet(c, &p);
             }
         } else if (!strcmp(name, "chunk_batch_finished")) {
             begin(&p, MC_JAVA_PLAY, "chunk_batch_received");
@@ -240,7 +275,7 @@ static int run(int port, int n, const char *prefix, double *elapsed, double *max
             pf[i].events = POLLIN;
             active += pf[i].fd >= 0;
         }
-        if (!active || now() - t0 > 60)
+        if (!active || now() - t0 > (getenv("BENCH_TIMEOUT") ? atof(getenv("BENCH_TIMEOUT")) : 60))
             break;
         if (poll(pf, (nfds_t)n, 1000) < 0 && errno != EINTR)
             break;
@@ -297,7 +332,7 @@ static double cpu_of(int pid)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_server PORT [--protocol N] [--clients N] [--columns N] [--pid PID]\n");
+        fprintf(stderr, "usage: bench_server PORT [--protocol N] [--clients N] [--view-distance N | --columns N] [--pid PID]\n");
         return 2;
     }
     int port = atoi(argv[1]), clients = 32, pid = 0;
@@ -308,6 +343,8 @@ int main(int argc, char **argv)
             clients = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--columns"))
             want = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--view-distance"))
+            view_distance = atoi(argv[i + 1]), want = (2L * view_distance + 1) * (2L * view_distance + 1);
         else if (!strcmp(argv[i], "--pid"))
             pid = atoi(argv[i + 1]);
     }
