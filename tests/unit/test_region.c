@@ -1,6 +1,7 @@
 /*
  * test_region.c: region files -- every record of every corpus region file
- * (terrain, entities/, poi/; 1.8.9 to 1.21.11) reads and inflates; files our
+ * (terrain, entities/, poi/; 1.8.9 to 1.21.11) reads, inflates, parses as
+ * NBT and names its own position (verify); files our
  * writer makes in a temporary folder (gzip, zlib, none, LZ4, custom, .mcc)
  * read back; first-fit allocation reuses freed sectors; verify finds each
  * kind of damage; salvage and compact keep every intact chunk.
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "mcchunk/anvil.h"
+#include "mcchunk/nbt.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -117,6 +119,8 @@ static void test_corpus_every_record(void **state)
     MC_SKIP_WITHOUT_CORPUS();
     char **files = mc_test_list_corpus("anvil", ".mca");
     size_t nfiles = 0, nchunks = 0;
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    assert_non_null(doc);
     mc_buf b;
     mc_buf_init(&b, NULL);
     for (char **f = files; *f; f++, nfiles++) {
@@ -136,6 +140,10 @@ static void test_corpus_every_record(void **state)
                 assert_int_equal(st, MC_OK);
                 assert_true(b.len > 3);
                 assert_int_equal(b.data[0], 10); /* a compound root */
+                st = mc_nbt_parse(doc, b.data, b.len, MC_NBT_JAVA, NULL, &err);
+                if (st)
+                    print_message("%s chunk %d %d: NBT: %s\n", *f, lx, lz, err.message);
+                assert_int_equal(st, MC_OK);
                 here++;
             }
         if (here == 0) /* 1.16/r.0.-1.mca: an empty region, header only */
@@ -165,7 +173,9 @@ static void test_corpus_every_record(void **state)
         free(data);
     }
     mc_buf_free(&b);
-    print_message("corpus: %zu region files, %zu chunks read\n", nfiles, nchunks);
+    mc_nbt_doc_free(doc);
+    print_message("corpus: %zu region files, %zu chunks read, inflated, parsed as NBT and "
+                  "position-checked\n", nfiles, nchunks);
     assert_true(nfiles >= 25);
     assert_int_equal(nchunks, 4717); /* the sum of the MANIFEST.md counts */
     mc_test_free_list(files);
