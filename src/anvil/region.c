@@ -50,6 +50,15 @@
  * Compaction (region_check.c) never writes in place: it copies the live
  * records into a new file, fsyncs it and renames it over the old one.
  *
+ * tests/unit/test_region_crash.c proves all this through a fault-injecting
+ * mc_io: it cuts each operation at every call and at every byte of the
+ * header creation and of whole record writes (sampled for the 1 MB .mcc
+ * writes), also lets the disk keep any subset of the writes since the last
+ * fsync, or fails a call with ENOSPC, and checks every resulting image.
+ * The assumption it does not test is the one stated above: an aligned
+ * 4-byte write is never torn. There is no locking between processes: one
+ * writer per region file at a time (as with the game itself).
+ *
  * A handle is for one thread at a time (it owns a scratch buffer and a
  * libdeflate decompressor); use one handle per thread.
  */
