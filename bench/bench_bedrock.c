@@ -180,6 +180,32 @@ int main(int argc, char **argv)
     double encode_us = median(t, rounds);
     size_t column_bytes = out.len;
 
+    /* 1b. the worst case: every subchunk filled (16 block kinds, 4 bits) */
+    mc_bedrock_column dense;
+    mc_bedrock_column_init(&dense, 9, 9, 0, bc.air, NULL);
+    {
+        uint32_t vals[4096];
+        uint64_t rng = 42;
+        for (uint32_t i = 0; i < dense.count; i++) {
+            for (unsigned j = 0; j < 4096; j++)
+                vals[j] = 100 + (uint32_t)(rng_next(&rng) % 16);
+            mc_bedrock_storage_from_values(&dense.subchunks[i].storages[0], vals, NULL);
+            dense.subchunks[i].storage_count = 1;
+        }
+    }
+    for (int r = 0; r < rounds; r++) {
+        double t0 = now_us();
+        for (int k = 0; k < 500; k++) {
+            out.len = 0;
+            for (uint32_t i = 0; i < dense.count; i++)
+                mc_bedrock_column_subchunk_payload(&dense, i, &out, NULL);
+        }
+        t[r] = (now_us() - t0) / 500;
+    }
+    double dense_us = median(t, rounds);
+    size_t dense_bytes = out.len;
+    mc_bedrock_column_free(&dense);
+
     /* 2. convert: from the chunk model */
     iters = 200;
     for (int r = 0; r < rounds; r++) {
@@ -254,6 +280,7 @@ int main(int argc, char **argv)
     printf("mcchunk bedrock (1.21.60 overworld column, 24 subchunks, %zu payload bytes; %u-offset batch)\n",
            column_bytes, n);
     printf("  encode 24 subchunks (Bedrock form)         %9.2f us   (target <= 15 us)\n", encode_us);
+    printf("  encode 24 dense subchunks (%6zu B)         %9.2f us   (target <= 15 us)\n", dense_bytes, dense_us);
     printf("  convert + encode 24 (from mc_column)       %9.2f us\n", convert_us);
     printf("  100-offset batch, no cache (%6zu B)       %9.2f us   (target <= 2000 us)\n", batch_bytes[0], batch_us[0]);
     printf("  100-offset batch, blob cache (%6zu B)     %9.2f us\n", batch_bytes[1], batch_us[1]);

@@ -785,7 +785,7 @@ static int gen_tiny_files(const char *dir, const mc_bedrock_column *col, const m
                 for (uint32_t p = 0; p < t.storages[k].palette_len && !rc; p++) {
                     mc_buf tag;
                     mc_buf_init(&tag, NULL);
-                    uint32_t idx;
+                    uint32_t idx = 0;
                     if (gen_state_tag(reg, t.storages[k].palette[p], network, &tag) != MC_OK ||
                         mc_bedrock_subchunk_add_tag(&t, tag.data, tag.len, &idx) != MC_OK)
                         rc = MC_EXIT_FAIL;

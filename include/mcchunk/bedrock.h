@@ -193,14 +193,16 @@ MC_API mc_status mc_bedrock_subchunk_encode(const mc_bedrock_subchunk *sc, unsig
 
 /* Biomes of a column: one storage per subchunk (palette = biome ids),
  * 4096 entries each in XZY order. copy_previous[i] says that storage i was
- * (or is to be) written as "same as the previous" (disk 127<<1, network
- * 0xFF); its storage is then a copy of the previous one. */
+ * (or is to be) written as "same as the previous" (a header of 127 bits:
+ * read as 0xFE or 0xFF, written as 0xFF like vanilla); its storage is then a
+ * copy of the previous one. Writers set the runtime bit of every header, as
+ * vanilla's Data3D records do (1.17.20-1.18 corpus). */
 #define MC_BEDROCK_MAX_BIOME_STORAGES 64
 typedef struct mc_bedrock_biomes {
     uint32_t count;
     mc_bedrock_storage storages[MC_BEDROCK_MAX_BIOME_STORAGES];
     bool copy_previous[MC_BEDROCK_MAX_BIOME_STORAGES];
-    int16_t heightmap[256];   /* Data3D / Data2D only ([z][x]... as stored: index z*16+x) */
+    int16_t heightmap[256];   /* Data3D / Data2D only: the 256 i16 as stored */
     bool has_2d;              /* Data2D: biomes2d valid, storages unused */
     uint8_t biomes2d[256];
 } mc_bedrock_biomes;
@@ -208,7 +210,8 @@ typedef struct mc_bedrock_biomes {
 MC_API void mc_bedrock_biomes_free(mc_bedrock_biomes *b, const mc_allocator *alloc);
 
 /* Disk Data3D (LevelDB tag 0x2B, 1.18+; 1.17.x with Caves & Cliffs): 512-byte
- * heightmap, then storages until the input ends (at most max_storages). */
+ * heightmap, then storages until the input ends (at most
+ * MC_BEDROCK_MAX_BIOME_STORAGES; vanilla 1.17 wrote 32, 1.18 writes 25). */
 MC_API mc_status mc_bedrock_data3d_decode(mc_bedrock_biomes *b, const uint8_t *data, size_t len,
                                           const mc_allocator *alloc, mc_error *err);
 MC_API mc_status mc_bedrock_data3d_encode(const mc_bedrock_biomes *b, mc_buf *out, mc_error *err);
