@@ -62,31 +62,33 @@ static inline MC__HOT bool P_FN(read_str)(parser *ps, const uint8_t **s, uint32_
 #if P_MODE == P_MODE_BE
     /* Java: modified UTF-8. ASCII (the common case) is used in place. */
     /* Eight bytes at a time: a byte >= 0x80 sets its top bit in w, a zero
-     * byte sets it in w - 0x01..01 (false alarms only send us to the exact
-     * check below). Short strings read up to 8 bytes past their start when
-     * the input has them, masking the excess. */
+     * byte sets it in w - 0x01..01 (a borrow only moves upwards, so bytes
+     * past the string cannot disturb it; false alarms only send us to the
+     * exact check below). A short string is one 8-byte load when the input
+     * has 8 bytes from its start, the excess masked off. */
+    static const uint64_t tops_below[8] = {
+        0, 0x80ull, 0x8080ull, 0x808080ull, 0x80808080ull, 0x8080808080ull, 0x808080808080ull,
+        0x80808080808080ull};
     const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
-    bool plain = true;
-    size_t i = 0;
+    bool plain;
     if (len < 8 && (size_t)(ps->end - str) >= 8) {
         uint64_t w = mc_load_u64le(str);
-        uint64_t keep = len ? ~0ull >> (64 - 8 * len) : 0;
-        w = (w & keep) | (~keep & ones); /* pad with harmless 0x01 bytes */
-        plain = !(((w - ones) | w) & tops);
-        i = len;
+        plain = !(((w - ones) | w) & tops_below[len]);
+    } else if (len >= 8) {
+        uint64_t acc = 0;
+        size_t i = 0;
+        for (; i + 8 <= len; i += 8) {
+            uint64_t w = mc_load_u64le(str + i);
+            acc |= (w - ones) | w;
+        }
+        uint64_t w = mc_load_u64le(str + len - 8); /* the tail, overlapping */
+        acc |= (w - ones) | w;
+        plain = !(acc & tops);
+    } else {
+        plain = true; /* a short string at the very end of the input */
+        for (size_t i = 0; i < len; i++)
+            plain &= (uint8_t)(str[i] - 1) < 0x7F;
     }
-    for (; plain && i + 8 <= len; i += 8) {
-        uint64_t w = mc_load_u64le(str + i);
-        plain = !(((w - ones) | w) & tops);
-    }
-    if (plain && i < len && len >= 8) {
-        /* the last 8 bytes, overlapping what was checked */
-        uint64_t w = mc_load_u64le(str + len - 8);
-        plain = !(((w - ones) | w) & tops);
-        i = len;
-    }
-    for (; plain && i < len; i++) /* short strings at the very end */
-        plain = (uint8_t)(str[i] - 1) < 0x7F;
     if (!plain) {
         size_t bad = 0;
         int r = mc__mutf8_check(str, (size_t)len, &bad);
