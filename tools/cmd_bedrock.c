@@ -3,7 +3,7 @@
  * packets.
  *
  *   mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids]
- *                                   [--layer N] [--y N] [--check]
+ *                                   [--layer N] [--y N] [--summary] [--check]
  *   mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed]
  *                                 [--ids] [--check]
  *   mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]
@@ -14,7 +14,8 @@
  * sorted by name -- from the version's Bedrock registry for runtime ids, or
  * from the palette's NBT for disk palettes -- or, with --ids, the runtime id.
  * --check re-encodes what was decoded and fails unless the bytes are the
- * same (what the corpus tests use).
+ * same (what the corpus tests use); --summary adds "# ..." lines (version,
+ * storages, widths, block entities) before the blocks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ typedef struct opts {
     const char *version;
     int protocol;
     const mc_registry *reg;
-    bool hashed, ids, blocks, check;
+    bool hashed, ids, blocks, check, summary;
     int layer;
     bool have_y;
     int y;
@@ -41,7 +42,7 @@ typedef struct opts {
 static void usage(FILE *f)
 {
     /* FILE may be repeated: each result then ends with "== FILE rc=N". */
-    fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--check]\n"
+    fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--summary] [--check]\n"
                "       mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed] [--ids] [--check]\n"
                "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]\n"
                "       mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n"
@@ -154,12 +155,16 @@ static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned 
         } else {
             size_t len;
             const uint8_t *t = mc_bedrock_subchunk_tag(sc, v, &len);
-            format_tag(t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, names[i], sizeof names[i]);
+            bool net = sc->kind == MC_BEDROCK_PALETTE_PERSISTENT;
+            uint32_t st = MC_STATE_NONE;
+            /* the registry's name for the state; the tag's own text if it has none */
+            if (o->reg && mc_bedrock_state_from_nbt(o->reg, t, len, net, &st, NULL) == MC_OK)
+                mc_registry_format_state(o->reg, st, names[i], sizeof names[i], MC_FORMAT_SORTED);
+            else
+                format_tag(t, len, net, names[i], sizeof names[i]);
             air[i] = is_air_name(names[i]);
             if (o->ids && o->reg) {
-                uint32_t st;
-                if (mc_bedrock_state_from_nbt(o->reg, t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, &st, NULL) ==
-                    MC_OK)
+                if (st != MC_STATE_NONE)
                     snprintf(names[i], sizeof names[i], "%u", st);
                 else
                     unknown = true;
@@ -215,7 +220,7 @@ static int do_payload(const opts *o, const uint8_t *p, size_t len, int fallback_
         off += span;
         nbe++;
     }
-    if (print) {
+    if (print && o->summary) {
         printf("# subchunk version %u, %u storage(s), %s palette%s", sc.version, sc.storage_count,
                sc.kind == MC_BEDROCK_PALETTE_RUNTIME ? "runtime-id" : sc.kind == MC_BEDROCK_PALETTE_DISK ? "disk NBT"
                : sc.kind == MC_BEDROCK_PALETTE_PERSISTENT ? "network NBT" : "legacy id:meta",
@@ -226,6 +231,8 @@ static int do_payload(const opts *o, const uint8_t *p, size_t len, int fallback_
             printf("# storage %u: %u bits, palette %u\n", i, sc.storages[i].bits, sc.storages[i].palette_len);
         if (nbe)
             printf("# %zu block entit%s\n", nbe, nbe == 1 ? "y" : "ies");
+    }
+    if (print) {
         if (print_blocks(o, &sc, (unsigned)o->layer, subchunk_base_y(&sc, o, fallback_index)) < 0 && o->reg) {
             fprintf(stderr, "mcchunk bedrock: %s: runtime ids the %s registry does not name\n", what, o->version);
             rc = MC_EXIT_FAIL;
@@ -263,6 +270,8 @@ static int parse_opts(int argc, char **argv, opts *o)
             o->blocks = true;
         else if (!strcmp(a, "--check"))
             o->check = true;
+        else if (!strcmp(a, "--summary"))
+            o->summary = true;
         else if (!strcmp(a, "--layer") && i + 1 < argc)
             o->layer = atoi(argv[++i]);
         else if (!strcmp(a, "--y") && i + 1 < argc) {
@@ -379,8 +388,11 @@ static int packet_level_chunk(const opts *o, const uint8_t *body, size_t len)
     return rc;
 }
 
-static int packet_subchunk(const opts *o, const uint8_t *body, size_t len)
+static int packet_subchunk(const opts *o_in, const uint8_t *body, size_t len)
 {
+    opts ob = *o_in;
+    ob.summary = true; /* inside a packet, every payload gets its summary lines */
+    const opts *o = &ob;
     mc_bedrock_subchunk_packet p;
     mc_error err;
     if (mc_bedrock_subchunk_packet_decode(&p, o->protocol, body, len, NULL, &err) != MC_OK) {
