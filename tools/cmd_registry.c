@@ -18,7 +18,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: mcchunk registry --version V [--edition java|bedrock] [--hashed] STATE...\n"
             "       mcchunk registry --version V [--edition E] --list | --biomes | --info\n"
-            "       mcchunk registry --version V --to V2 [--to-edition E] STATE...\n"
+            "       mcchunk registry --version V --to V2 [--to-edition E] STATE... | --list\n"
             "       mcchunk registry --versions [--edition E]\n\n"
             "STATE is minecraft:name[key=value,...] (missing properties take the block's\n"
             "default) or a state id. Prints 'id state' per state, properties sorted by name.\n"
@@ -29,7 +29,8 @@ static void usage(FILE *out)
             "  --list         every state of the registry\n"
             "  --biomes       every biome: 'id name'\n"
             "  --info         sizes and direct-palette widths\n"
-            "  --to V2        translate each STATE into V2 ('id state -> id2 state2')\n"
+            "  --to V2        translate each STATE into V2 ('id state -> id2 state2');\n"
+            "                 with --list, the whole translation map\n"
             "  --versions     the version table (Java: name protocol DataVersion registry)\n");
 }
 
@@ -173,10 +174,26 @@ int mc_cmd_registry(int argc, char **argv)
                mc_registry_biome_direct_bits(reg), mc_registry_air(reg));
         return MC_EXIT_OK;
     }
+    const mc_registry *to = NULL;
+    if (to_version) {
+        to = mc_registry_find_edition(to_edition_set ? to_edition : edition, to_version);
+        if (!to) {
+            fprintf(stderr, "mcchunk registry: no registry for version %s\n", to_version);
+            return MC_EXIT_FAIL;
+        }
+    }
     if (list) {
+        const uint32_t *map = to ? mc_registry_map(reg, to) : NULL;
+        if (to && !map) {
+            fprintf(stderr, "mcchunk registry: out of memory\n");
+            return MC_EXIT_FAIL;
+        }
         for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
-             s = mc_registry_next_state(reg, s))
-            print_state(reg, s, hashed, "\n");
+             s = mc_registry_next_state(reg, s)) {
+            print_state(reg, s, hashed, to ? " -> " : "\n");
+            if (to)
+                print_state(to, map[s], false, "\n");
+        }
         return MC_EXIT_OK;
     }
     if (biomes) {
@@ -186,14 +203,6 @@ int mc_cmd_registry(int argc, char **argv)
                 printf("%u %s\n", id, name);
         }
         return MC_EXIT_OK;
-    }
-    const mc_registry *to = NULL;
-    if (to_version) {
-        to = mc_registry_find_edition(to_edition_set ? to_edition : edition, to_version);
-        if (!to) {
-            fprintf(stderr, "mcchunk registry: no registry for version %s\n", to_version);
-            return MC_EXIT_FAIL;
-        }
     }
     if (first_state >= argc) {
         usage(stderr);

@@ -172,6 +172,36 @@ for (const line of bedrockVersions) {
 }
 console.log(`Bedrock: ${bedrockVersions.length} versions, ${bedrockData.size} registries compared, ${hashedChecked} with hashed ids`);
 
+/* ------------------------------------------------- Java -> Bedrock maps */
+/* Every pair of blocksJ2B.json whose two sides are exact states of the two
+ * registries must be what mcchunk's translation map gives. */
+let j2bChecked = 0;
+for (const [javaVersion, bedrockVersion] of [['1.21.4', '1.21.60'], ['1.20.4', '1.20.50'], ['1.18.2', '1.18.11']]) {
+    const dir = dataPaths.bedrock[bedrockVersion].blocksJ2B;
+    const j2b = require(`minecraft-data/minecraft-data/data/${dir}/blocksJ2B.json`);
+    const norm = (s) => {
+        const m = /^([^[]+)(?:\[(.*)\])?$/.exec(s);
+        const kv = m[2] ? m[2].split(',').sort() : [];
+        return m[1] + (kv.length ? '[' + kv.join(',') + ']' : '');
+    };
+    const map = new Map();
+    for (const line of lines(run(['--version', javaVersion, '--to', bedrockVersion, '--to-edition', 'bedrock', '--list']))) {
+        const [from, to] = line.split(' -> ');
+        map.set(from.slice(from.indexOf(' ') + 1), to.slice(to.indexOf(' ') + 1));
+    }
+    const bedrockStates = new Set(lines(run(['--version', bedrockVersion, '--edition', 'bedrock', '--list'])).map((l) => l.slice(l.indexOf(' ') + 1)));
+    let bad = 0, n = 0;
+    for (const [js, bs] of Object.entries(j2b)) {
+        const j = norm(js), b = norm(bs);
+        if (!map.has(j) || !bedrockStates.has(b)) continue;
+        n++;
+        if (map.get(j) !== b && bad++ < 5) console.error(`J2B ${javaVersion} -> ${bedrockVersion}: ${j}: mcchunk ${map.get(j)}, minecraft-data ${b}`);
+    }
+    if (bad) failures++;
+    j2bChecked += n;
+}
+console.log(`Java -> Bedrock: ${j2bChecked} blocksJ2B pairs match the translation maps`);
+
 if (failures) {
     console.error(`${failures} comparison(s) failed`);
     process.exit(1);
