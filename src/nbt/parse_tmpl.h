@@ -47,18 +47,22 @@ static inline MC__HOT bool P_FN(read_str)(parser *ps, const uint8_t **s, uint32_
 #if P_MODE == P_MODE_VARINT
     if (!read_leb(ps, 5, 32, &len, what))
         return false;
-#else
-    if (ps->end - ps->p < 2)
-        return fail(ps, at, MC_ERR_TRUNCATED, "%s length needs 2 bytes, %zu remain", what,
-                    (size_t)(ps->end - ps->p));
-    len = P_LD16(ps->p);
-    ps->p += 2;
-#endif
     if (len > (uint64_t)(ps->end - ps->p))
         return fail(ps, at, MC_ERR_TRUNCATED, "%s length %llu exceeds remaining %zu bytes", what,
                     (unsigned long long)len, (size_t)(ps->end - ps->p));
     const uint8_t *str = ps->p;
     ps->p += len;
+#else
+    size_t left = (size_t)(ps->end - at);
+    if (left < 2)
+        return fail(ps, at, MC_ERR_TRUNCATED, "%s length needs 2 bytes, %zu remain", what, left);
+    len = P_LD16(at);
+    if (len > left - 2)
+        return fail(ps, at, MC_ERR_TRUNCATED, "%s length %llu exceeds remaining %zu bytes", what,
+                    (unsigned long long)len, left - 2);
+    const uint8_t *str = at + 2;
+    ps->p = str + len;
+#endif
 #if P_MODE == P_MODE_BE
     /* Java: modified UTF-8. ASCII (the common case) is used in place. */
     /* Eight bytes at a time: a byte >= 0x80 sets its top bit in w, a zero
