@@ -15,6 +15,11 @@
  *     translating every state one by one through mc_registry_translate_state
  *     (the slow path, one hash lookup per state).
  *
+ * Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID), medians of 15 rounds:
+ * the build machine is shared, and wall time there measures the neighbours.
+ * BENCH_SEQUENTIAL=1 queries the states in id order instead of shuffled
+ * (the locality of a real palette); the shuffled order is the worst case.
+ *
  * usage: bench_registry [--no-peer]
  */
 #include <stdio.h>
@@ -29,7 +34,7 @@
 static uint64_t now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: the build machine is shared */
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 

@@ -471,8 +471,9 @@ static bool blob_lookup(const mc_registry *reg, const mc__runtime *rt, const cha
         /* callers usually give properties in the game's order: try that first */
         unsigned pi = n;
         const uint8_t *r = NULL;
+        unsigned start = q < n ? (unsigned)q : 0;
         for (unsigned t = 0; t < n; t++) {
-            unsigned cand = (unsigned)(q + t) % n;
+            unsigned cand = start + t < n ? start + t : start + t - n; /* no division */
             uint16_t at;
             memcpy(&at, offsets + 2 * cand, 2);
             const uint8_t *c = rec + at;
