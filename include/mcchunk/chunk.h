@@ -134,7 +134,8 @@ typedef struct mc_column mc_column;
 
 /* A column of `section_count` all-air sections from `min_section_y` (e.g.
  * -4 and 24 for the 1.18+ overworld, 0 and 16 before 1.17). The registry
- * must outlive the column. NULL when out of memory or count is 0 or > 4096. */
+ * must outlive the column. NULL when out of memory or count is 0 or > 4095
+ * (vanilla allows at most 254: 4064 blocks). */
 MC_API mc_column *mc_column_new(const mc_registry *reg, int32_t x, int32_t z, int32_t min_section_y,
                                 uint32_t section_count, const mc_allocator *alloc);
 MC_API void mc_column_free(mc_column *col);

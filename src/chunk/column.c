@@ -49,7 +49,7 @@ mc_column *mc_column_new(const mc_registry *reg, int32_t x, int32_t z, int32_t m
                          uint32_t section_count, const mc_allocator *alloc)
 {
     const mc_allocator *a = mc_alloc_or_default(alloc);
-    if (section_count == 0 || section_count > 4096)
+    if (section_count == 0 || section_count > 4095) /* heights fit uint16_t */
         return NULL;
     mc_column *col = a->alloc(a->user, sizeof *col);
     if (!col)
