@@ -1,0 +1,13 @@
+/* fuzz_java_chunk_1_15.c: the Chunk Data decoder of the 1.15 era (protocols
+ * 573, 575, 578) on hostile bytes; what decodes must re-encode to a fixed point
+ * (fuzz_java_chunk_common.h). */
+#include "fuzz_java_chunk_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const uint32_t protocols[] = {573, 575, 578};
+    mc_fuzz_java_chunk(protocols, sizeof protocols / sizeof protocols[0], data, size);
+    return 0;
+}
