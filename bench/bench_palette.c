@@ -25,6 +25,12 @@
 
 #include "mcchunk/chunk.h"
 
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+#define HAVE_MALLINFO2 1
+static size_t heap_in_use(void) { return mallinfo2().uordblks; }
+#endif
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -157,9 +163,20 @@ int main(void)
         printf("bench_palette: registry 1.21.4 not available\n");
         return 0;
     }
+#ifdef HAVE_MALLINFO2
+    /* a first column warms up whatever the registry caches on first use */
+    mc_column *warm = mc_column_new(reg, 0, 0, -4, 24, NULL);
+    build_terrain(warm, reg);
+    mc_column_compact(warm);
+    size_t heap0 = heap_in_use();
+#endif
     mc_column *col = mc_column_new(reg, 0, 0, -4, 24, NULL);
     build_terrain(col, reg);
     mc_column_compact(col);
+#ifdef HAVE_MALLINFO2
+    size_t heap1 = heap_in_use();
+    mc_column_free(warm);
+#endif
 
     size_t packed = 0, heap = 0;
     unsigned kinds[3] = {0}, bits_hist[16] = {0};
@@ -180,6 +197,10 @@ int main(void)
     printf("packed (1.21.4 packet section bytes): %zu B\n", packed);
     printf("in memory: %zu B total (%zu B container heap + %zu B structs) = %.3fx packed\n", mem, heap,
            mem - heap, (double)mem / (double)packed);
+#ifdef HAVE_MALLINFO2
+    printf("glibc heap growth while building it (allocator overhead included): %zu B = %.3fx packed\n",
+           heap1 - heap0, (double)(heap1 - heap0) / (double)packed);
+#endif
 
     /* speed, per section (mean over the 24), against a plain array */
     uint64_t t[RUNS];
