@@ -392,7 +392,7 @@ MC_API mc_nbt_tag *mc_nbt_put_list(mc_nbt_doc *doc, mc_nbt_tag *compound, const 
                                    mc_nbt_type elem);
 
 /* Appends a new tag of `type` to a list and returns it. The list's element
- * type must be `type`, or END while the list is empty (it becomes `type`). */
+ * type must be `type`, unless the list is empty: then it becomes `type`. */
 MC_API mc_nbt_tag *mc_nbt_list_append(mc_nbt_doc *doc, mc_nbt_tag *list, mc_nbt_type type);
 
 /* Value setters for an existing tag of the right type (MC_ERR_TYPE

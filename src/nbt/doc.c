@@ -744,6 +744,8 @@ mc_status mc_nbt_remove(mc_nbt_tag *compound, const char *key, size_t key_len)
             *link = t->next;
             t->aux &= (uint8_t)~AUX_ATTACHED;
             t->next = NULL;
+            t->name = NULL; /* detached tags have no key */
+            t->name_len = 0;
             compound->count--;
             found = true;
             t = *link;
