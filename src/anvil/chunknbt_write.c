@@ -504,7 +504,10 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
         st = put_legacy_blocks(w, sec, s);
     }
     if (st == MC_OK)
-        st = put_light(w, sec, s, w->tera == MC__ERA_LEGACY && !w->carry);
+        /* before 1.14 (18w43a, DV 1901) every stored section carries its
+         * light; a converted column without light gets dark block light and
+         * full sky light, as the game's relight would start from */
+        st = put_light(w, sec, s, !w->carry && (w->tera == MC__ERA_LEGACY || w->tdv < 1901));
     return st;
 }
 
@@ -851,7 +854,9 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
         w.xroot = w.xlevel = NULL;
     }
     /* the target's height */
-    if (w.tera == MC__ERA_MODERN || w.tdv >= MC_CHUNKNBT_DV_HEIGHT) {
+    /* 1.17's custom heights only exist for columns read from such a
+     * chunk; a converted column gets the overworld's 0..255 before 1.18 */
+    if (w.tera == MC__ERA_MODERN || (w.tdv >= MC_CHUNKNBT_DV_HEIGHT && w.carry)) {
         w.tmin = mc_column_min_section(col);
         w.tcount = (int32_t)mc_column_section_count(col);
     } else {

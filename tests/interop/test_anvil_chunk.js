@@ -191,6 +191,60 @@ async function checkFile(rel, version) {
     return skipped;
 }
 
+/* The writer against the same oracle: chunks of a 1.21.1 and a 1.12.2
+ * region converted by `mcchunk chunk convert` to every era the oracle
+ * reads, stored with `mcchunk chunk put` into a fresh region file, must
+ * read in the oracle with the blocks mcchunk reads back from it, at every
+ * position. */
+async function checkWriter() {
+    const sources = [['1.21.1/ppa-r.0.0.mca', [[5, 5], [9, 12]]], ['1.12.2/ppa-r.0.-1.mca', [[1, -5], [4, -5]]]];
+    const targets = ['1.8.9', '1.12.2', '1.13.2', '1.14.4', '1.15.2', '1.16.5', '1.17.1', '1.18.2', '1.20.6', '1.21.1'];
+    let checked = 0;
+    for (const [rel, chunks] of sources) {
+        const src = path.join(ANVIL, rel);
+        for (const target of targets) {
+            const legacy = /^1\.(8|9|10|11|12)(\.|$)/.test(target);
+            const shifted = /^1\.1[4-7](\.|$)/.test(target);
+            const expect = shifted ? ppaShift(require('minecraft-data')(target)) : (id) => id;
+            const { nbtChunkToPrismarineChunk } = chunkCodec(target);
+            const dir = fs.mkdtempSync(path.join(tmp, 'w-'));
+            for (const [x, z] of chunks) {
+                const nbtFile = path.join(dir, `c.${x}.${z}.nbt`);
+                execFileSync(BIN, ['chunk', 'convert', src, String(x), String(z), '--to-version', target, '-o', nbtFile],
+                    { stdio: ['ignore', 'ignore', 'ignore'] });
+                const region = path.join(dir, `r.${x >> 5}.${z >> 5}.mca`);
+                execFileSync(BIN, ['chunk', 'put', region, String(x), String(z), nbtFile]);
+                const ours = mcchunk(['blocks', region, String(x), String(z), '--ids']).split('\n').filter(Boolean);
+                const rf = new RegionFile(region);
+                await rf.initialize();
+                const col = nbtChunkToPrismarineChunk(await rf.read(x & 31, z & 31));
+                await rf.file.close();
+                const theirs = [];
+                const minY = col.minY ?? 0, height = col.worldHeight ?? 256;
+                for (let y = minY; y < minY + height; y++)
+                    for (let zz = 0; zz < 16; zz++)
+                        for (let xx = 0; xx < 16; xx++) {
+                            const id = oracleId(col, legacy, xx, y, zz);
+                            if (id === 0 || (legacy && id >> 4 === 0)) continue;
+                            theirs.push(`${x * 16 + xx} ${y} ${z * 16 + zz} ${id}`);
+                        }
+                const mine = ours.map((l) => { const q = l.split(' '); q[3] = String(expect(+q[3])); return q.join(' '); })
+                    .filter((l) => !l.endsWith(' 0'));
+                let bad = mine.length !== theirs.length ? 1 : 0;
+                for (let i = 0; i < Math.min(mine.length, theirs.length) && !bad; i++)
+                    if (mine[i] !== theirs[i]) bad = i + 1;
+                if (bad) {
+                    failures++;
+                    console.error(`writer: ${rel} chunk ${x} ${z} as ${target}: mcchunk ${mine.length} blocks, oracle ${theirs.length}` +
+                        (bad > 1 ? `; first difference '${mine[bad - 1]}' vs '${theirs[bad - 1]}'` : ''));
+                }
+                checked++;
+            }
+        }
+    }
+    console.log(`writer: ${checked} converted chunks read by the oracle with the same blocks`);
+}
+
 (async () => {
     const files = [];
     for (const folder of fs.readdirSync(ANVIL).sort()) {
@@ -210,6 +264,7 @@ async function checkFile(rel, version) {
         }
         unreadable += await checkFile(rel, version);
     }
+    await checkWriter();
     fs.rmSync(tmp, { recursive: true, force: true });
     console.log(`${totalChunks} chunks compared at ${totalSamples} sampled positions, ${totalFull} blocks in full; ${unreadable} chunks the oracle could not read`);
     if (failures) {
