@@ -211,7 +211,9 @@ enum {
 /* Translates one state of `from` into `to`:
  *  - same block name (or a known rename), properties matched by name;
  *  - a property the target lacks is dropped; a value it lacks becomes the
- *    target block's default; properties only the target has take defaults;
+ *    target block's default (after trying the 1.16 wall-side equivalents
+ *    true/low, false/none, tall -> true); properties only the target has
+ *    take defaults;
  *  - a block the target lacks becomes its closest known ancestor (a short
  *    table of renames and "newer variant of" rules: cherry_stairs ->
  *    oak_stairs, deepslate_iron_ore -> iron_ore, ...), else air;

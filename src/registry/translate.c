@@ -184,6 +184,31 @@ static uint32_t resolve_block(const mc_registry *from, const mc_registry *to, co
     return MC__NONE;
 }
 
+/* Values that mean the same thing in another version: 1.16 gave wall sides
+ * none/low/tall instead of false/true. Tried only when the target lacks the
+ * value itself. */
+static const char *const value_aliases[][2] = {
+    {"true", "low"}, {"false", "none"}, {"low", "true"}, {"tall", "true"}, {"none", "false"},
+};
+
+static uint32_t find_value(const mc__propdef *td, uint32_t value)
+{
+    uint32_t v = 0;
+    while (v < td->count && mc__reg_value_refs[td->values + v] != value)
+        v++;
+    if (v < td->count)
+        return v;
+    const char *text = mc__str(value);
+    for (size_t a = 0; a < sizeof value_aliases / sizeof value_aliases[0]; a++) {
+        if (strcmp(text, value_aliases[a][0]))
+            continue;
+        for (v = 0; v < td->count; v++)
+            if (!strcmp(mc__str(mc__reg_value_refs[td->values + v]), value_aliases[a][1]))
+                return v;
+    }
+    return MC__NONE;
+}
+
 /* The state of target block tb matching source kind fk at offset off. */
 static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *to, uint32_t tb,
                           unsigned *how)
@@ -205,10 +230,8 @@ static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *t
             *how |= MC_TRANSLATE_PROP_DROPPED;
             continue;
         }
-        uint32_t v = 0;
-        while (v < td->count && mc__reg_value_refs[td->values + v] != value)
-            v++;
-        if (v == td->count) {
+        uint32_t v = find_value(td, value);
+        if (v == MC__NONE) {
             *how |= MC_TRANSLATE_VALUE_DEFAULTED;
             continue;
         }

@@ -99,9 +99,11 @@ static const case_t cases[] = {
     {"1.13", "stone_slab[type=double]", "1.14", "minecraft:smooth_stone_slab[type=double,waterlogged=false]"},
     {"1.21.8", "chain[axis=x,waterlogged=true]", "1.21.9", "minecraft:iron_chain[axis=x,waterlogged=true]"},
     {"1.21.9", "iron_chain[axis=z]", "1.21.8", "minecraft:chain[axis=z,waterlogged=false]"},
-    /* 1.16 walls: sides became none/low/tall; true is not a value any more -> default */
+    /* 1.16 walls: sides became none/low/tall (true <-> low, false <-> none, tall -> true) */
     {"1.15.2", "cobblestone_wall[east=true]", "1.16.1",
-     "minecraft:cobblestone_wall[east=none,north=none,south=none,up=true,waterlogged=false,west=none]"},
+     "minecraft:cobblestone_wall[east=low,north=none,south=none,up=true,waterlogged=false,west=none]"},
+    {"1.16.1", "cobblestone_wall[east=tall,north=low]", "1.15.2",
+     "minecraft:cobblestone_wall[east=true,north=true,south=false,up=true,waterlogged=false,west=false]"},
     /* a property the target lacks is dropped (1.13 leaves have no waterlogged) */
     {"1.19", "oak_leaves[waterlogged=true,distance=3]", "1.18.2", "minecraft:oak_leaves[distance=3,persistent=false]"},
     /* blocks the target lacks: ancestors, else air */
@@ -152,7 +154,17 @@ static void test_how_bits(void **state)
     assert_true(how & MC_TRANSLATE_AIR);
     const mc_registry *w = must_find("1.16.1"), *v = must_find("1.15.2");
     mc_registry_translate_state(w, v, parse(w, "cobblestone_wall[east=tall]"), &how);
-    assert_true(how & MC_TRANSLATE_VALUE_DEFAULTED);
+    assert_int_equal(how, 0); /* tall -> true */
+    /* 1.14 added note-block instruments 1.13 lacks: the default (harp) */
+    const mc_registry *r1144 = must_find("1.14.4"), *r1132 = must_find("1.13.2");
+    uint32_t t = mc_registry_translate_state(r1144, r1132, parse(r1144, "note_block[instrument=iron_xylophone,note=3]"), &how);
+    assert_int_equal(how, MC_TRANSLATE_VALUE_DEFAULTED);
+    assert_string_equal(mc_registry_state_prop_value(r1132, t, "instrument"), "harp");
+    assert_string_equal(mc_registry_state_prop_value(r1132, t, "note"), "3");
+    const mc_registry *r1214 = must_find("1.21.4"), *r1213 = must_find("1.21.3");
+    /* 1.21.4 creaking_heart has active and natural; 1.21.3 has creaking instead */
+    mc_registry_translate_state(r1214, r1213, parse(r1214, "creaking_heart"), &how);
+    assert_true(how & MC_TRANSLATE_PROP_DROPPED);
     /* invalid source ids become the target's air */
     assert_int_equal(mc_registry_translate_state(n, o, 0xFFFFFF, &how), 0);
     assert_true(how & MC_TRANSLATE_AIR);
