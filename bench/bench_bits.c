@@ -5,6 +5,8 @@
  *
  * Columns:
  *   unpack   mc_bits_unpack_u16 (u32 above 16 bits), padded, dispatched path
+ *   avx2     the AVX2 unpack kernel of the same call (portable where it
+ *            declines: padded widths above 21 bits)
  *   unp_port the portable kernel of the same call
  *   unp_be   mc_bits_unpack_be_*, from big-endian long bytes (packet/NBT)
  *   naive    per entry: long = i / (64/b), shift = (i % (64/b)) * b
@@ -64,7 +66,7 @@ __attribute__((noinline)) static void naive_spanning(const uint64_t *w, unsigned
     }
 }
 
-enum { OP_UNPACK, OP_UNPACK_PORT, OP_UNPACK_BE, OP_NAIVE, OP_PACK, OP_PACK_PORT,
+enum { OP_UNPACK, OP_UNPACK_AVX2, OP_UNPACK_PORT, OP_UNPACK_BE, OP_NAIVE, OP_PACK, OP_PACK_PORT,
        OP_SPAN, OP_SPAN_PORT, OP_SPAN_NAIVE, OP_COUNT };
 
 static uint64_t longs[N], span_longs[N];
@@ -87,6 +89,10 @@ static void run_op(int op, unsigned b)
         break;
     case OP_UNPACK_PORT:
         mc__bits_unpack_portable(longs, N, b, MC_BITS_PADDED, out, es);
+        break;
+    case OP_UNPACK_AVX2:
+        if (!mc__bits_have_avx2() || !mc__bits_unpack_avx2(longs, false, N, b, MC_BITS_PADDED, out, es))
+            mc__bits_unpack_portable(longs, N, b, MC_BITS_PADDED, out, es);
         break;
     case OP_UNPACK_BE:
         if (es == 2)
@@ -145,7 +151,7 @@ int main(int argc, char **argv)
     uint64_t x = 88172645463325252ull;
     printf("mcchunk bench_bits: ns per 4096-entry section (median of %d x %d calls); kernels: %s\n",
            SAMPLES, CALLS, mc_bits_kernel_name());
-    printf("%3s %8s %8s %8s %8s | %8s %8s | %8s %8s %8s | %6s\n", "b", "unpack", "unp_port",
+    printf("%3s %8s %8s %8s %8s %8s | %8s %8s | %8s %8s %8s | %6s\n", "b", "unpack", "avx2", "unp_port",
            "unp_be", "naive", "pack", "pk_port", "span", "sp_port", "sp_naive", "x_naive");
     double worst[OP_COUNT] = {0};
     for (unsigned b = 1; b <= 32; b++) {
@@ -166,13 +172,13 @@ int main(int argc, char **argv)
             if (r[op] > worst[op])
                 worst[op] = r[op];
         }
-        printf("%3u %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f | %8.0f %8.0f %8.0f | %5.1fx\n", b,
-               r[OP_UNPACK], r[OP_UNPACK_PORT], r[OP_UNPACK_BE], r[OP_NAIVE], r[OP_PACK],
+        printf("%3u %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f | %8.0f %8.0f %8.0f | %5.1fx\n", b,
+               r[OP_UNPACK], r[OP_UNPACK_AVX2], r[OP_UNPACK_PORT], r[OP_UNPACK_BE], r[OP_NAIVE], r[OP_PACK],
                r[OP_PACK_PORT], r[OP_SPAN], r[OP_SPAN_PORT], r[OP_SPAN_NAIVE],
                r[OP_NAIVE] / r[OP_UNPACK]);
     }
-    printf("max %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f | %8.0f %8.0f %8.0f\n", worst[OP_UNPACK],
-           worst[OP_UNPACK_PORT], worst[OP_UNPACK_BE], worst[OP_NAIVE], worst[OP_PACK],
+    printf("max %8.0f %8.0f %8.0f %8.0f %8.0f | %8.0f %8.0f | %8.0f %8.0f %8.0f\n", worst[OP_UNPACK],
+           worst[OP_UNPACK_AVX2], worst[OP_UNPACK_PORT], worst[OP_UNPACK_BE], worst[OP_NAIVE], worst[OP_PACK],
            worst[OP_PACK_PORT], worst[OP_SPAN], worst[OP_SPAN_PORT], worst[OP_SPAN_NAIVE]);
     return 0;
 }

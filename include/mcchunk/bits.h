@@ -21,9 +21,9 @@
  *     converted copy.
  *
  * The bulk kernels are specialised per width and use AVX-512 (VBMI) shuffles
- * when the CPU has them (chosen at run time; never when the library is built
- * with MC_PORTABLE), otherwise portable word-at-a-time code. Results are
- * identical on every path.
+ * when the CPU has them, else AVX2 shuffles for unpacking (chosen at run
+ * time; never when the library is built with MC_PORTABLE), otherwise
+ * portable word-at-a-time code. Results are identical on every path.
  *
  * Nothing here allocates or validates: callers pass arrays of the sizes given
  * by mc_bits_longs(). Values written are masked to `bits` bits.
@@ -113,8 +113,8 @@ MC_API void mc_bits_repack(const uint64_t *src, unsigned src_bits, mc_bits_layou
 MC_API uint32_t mc_bits_max(const uint64_t *longs, size_t count, unsigned bits,
                             mc_bits_layout layout);
 
-/* Which kernels the bulk functions use in this process: "avx512vbmi" or
- * "portable". */
+/* Which kernels the bulk functions use in this process: "avx512vbmi",
+ * "avx2" or "portable". */
 MC_API const char *mc_bits_kernel_name(void);
 
 #ifdef __cplusplus

@@ -4,7 +4,8 @@
  *
  * Single-entry get/set work for any width at run time. The bulk functions
  * pick a kernel per call: the AVX-512 table-driven kernels of bits_avx512.c
- * when the CPU has them, otherwise the portable kernels instantiated per
+ * when the CPU has them, else (unpack) the AVX2 ones of bits_avx2.c,
+ * otherwise the portable kernels instantiated per
  * width from bits_kernel.h (a table of function pointers indexed by width,
  * so every kernel sees its width as a constant).
  *
@@ -286,9 +287,18 @@ bool mc__bits_have_avx512(void)
 #endif
 }
 
+bool mc__bits_have_avx2(void)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
 const char *mc_bits_kernel_name(void)
 {
-    return mc__bits_have_avx512() ? "avx512vbmi" : "portable";
+    return mc__bits_have_avx512() ? "avx512vbmi" : mc__bits_have_avx2() ? "avx2" : "portable";
 }
 
 static void fill_zero(void *out, size_t count, int es)
@@ -310,8 +320,12 @@ static void unpack_any(const void *src, bool be, size_t count, unsigned bits,
     }
     if (64 % bits == 0)
         layout = MC_BITS_PADDED; /* 1, 2, 4, 8, 16, 32 bits: both layouts are one */
-    if (mc__bits_have_avx512() && mc__bits_unpack_avx512(src, be, count, bits, layout, out, es))
+    if (mc__bits_have_avx512()) {
+        if (mc__bits_unpack_avx512(src, be, count, bits, layout, out, es))
+            return;
+    } else if (mc__bits_have_avx2() && mc__bits_unpack_avx2(src, be, count, bits, layout, out, es)) {
         return;
+    }
     unpack_fn fn = unpack_table[layout == MC_BITS_SPANNING][es == 4][bits];
     if (!be) {
         fn((const uint64_t *)src, count, out);

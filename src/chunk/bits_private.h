@@ -62,6 +62,12 @@ static inline uint32_t mc__bits_get_padded(const uint64_t *w, size_t i, unsigned
 /* True when this process may use the AVX-512 kernels. */
 bool mc__bits_have_avx512(void);
 
+/* True when the CPU has AVX2 (and the build has SIMD kernels). */
+bool mc__bits_have_avx2(void);
+/* The AVX2 unpack kernels (bits_avx2.c), same contract as below. */
+bool mc__bits_unpack_avx2(const void *src, bool be, size_t count, unsigned bits,
+                          mc_bits_layout layout, void *out, int es);
+
 /* SIMD bulk kernels. They return false (having done nothing) when they do
  * not cover (bits, layout); `be` selects big-endian long bytes as input.
  * es is the output element size (2 or 4). */
