@@ -21,8 +21,10 @@ async function startServer (args = [], { exitAfter = 300 } = {}) {
   let log = ''
   proc.stderr.on('data', d => { log += d })
   const exited = new Promise(resolve => proc.on('exit', code => resolve(code)))
-  for (let i = 0; i < 200; i++) {
-    if (fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').trim()) break
+  // Ready when the port is written and the log (read asynchronously) has the
+  // listening line, so that callers can read what was logged before it.
+  for (let i = 0; i < 1200; i++) {
+    if (fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').trim() && /listening on/.test(log)) break
     if (proc.exitCode !== null) throw new Error('server exited early:\n' + log)
     await new Promise(resolve => setTimeout(resolve, 50))
   }
