@@ -27,6 +27,8 @@ bool mc__bedrock_read_words(mc_reader *r, mc_bedrock_storage *s);
 void mc__bedrock_put_words(mc_buf *out, const mc_bedrock_storage *s);
 /* Checks that every index is below palette_len; records an error otherwise. */
 bool mc__bedrock_check_indices(mc_reader *r, const mc_bedrock_storage *s, size_t at);
+/* All 4096 palette indices (XZY order). */
+void mc__bedrock_unpack_indices(const mc_bedrock_storage *s, uint16_t *out);
 /* Palette growth. */
 bool mc__bedrock_palette_reserve(mc_bedrock_storage *s, uint32_t cap, const mc_allocator *alloc);
 

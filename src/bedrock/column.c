@@ -100,21 +100,17 @@ void mc_bedrock_column_update_heights(mc_bedrock_column *c)
         if (subchunk_all_air(sc, c->air))
             continue;
         const mc_bedrock_storage *st = &sc->storages[0];
-        /* Precompute which palette entries are air. */
-        uint32_t air_idx = UINT32_MAX;
-        for (uint32_t k = 0; k < st->palette_len; k++)
-            if (st->palette[k] == c->air) {
-                air_idx = k;
-                break;
-            }
         int16_t sbase = (int16_t)((c->min_y + s) * 16);
+        uint16_t idx[MC_BEDROCK_SUBCHUNK_VOLUME];
+        mc__bedrock_unpack_indices(st, idx);
         for (unsigned xz = 0; xz < 256; xz++) {
-            unsigned x = xz & 15, z = xz >> 4;
             if (done[xz])
                 continue;
+            unsigned x = xz & 15, z = xz >> 4;
+            const uint16_t *col = idx + ((x << 8) | (z << 4)); /* XZY: a column's 16 y are adjacent */
             for (int y = 15; y >= 0; y--) {
-                uint32_t pi = mc_bedrock_storage_get_index(st, mc_bedrock_index(x, (unsigned)y, z));
-                if (pi != air_idx) {
+                uint32_t v = col[y] < st->palette_len ? st->palette[col[y]] : c->air;
+                if (v != c->air) {
                     c->heights[xz] = (int16_t)(sbase + y + 1);
                     done[xz] = true;
                     remaining--;

@@ -119,10 +119,19 @@ mc_status mc_bedrock_state_from_nbt(const mc_registry *reg, const uint8_t *nbt, 
 
 /* ------------------------------------------------------ section -> subchunk */
 
-/* Packs 4096 palette indices given in YZX order into XZY words. */
-static void pack_xzy(uint32_t *words, unsigned bits, const uint16_t *yzx, const uint16_t *remap)
+/* Packs 4096 palette indices given in YZX order into XZY words. The body
+ * is instantiated once per width (the switch below passes constants), so
+ * the shifts and the word boundary are known to the compiler. */
+#if defined(__GNUC__)
+#define MC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define MC_ALWAYS_INLINE inline
+#endif
+static MC_ALWAYS_INLINE void pack_xzy_w(uint32_t *words, const unsigned bits, const uint16_t *yzx,
+                                        const uint16_t *remap)
 {
-    unsigned per = 32 / bits, k = 0;
+    const unsigned per = 32 / bits;
+    unsigned k = 0;
     uint32_t w = 0;
     size_t wi = 0;
     for (unsigned x = 0; x < 16; x++)
@@ -139,6 +148,60 @@ static void pack_xzy(uint32_t *words, unsigned bits, const uint16_t *yzx, const 
         }
     if (k)
         words[wi] = w;
+}
+
+static void pack_xzy(uint32_t *words, unsigned bits, const uint16_t *yzx, const uint16_t *remap)
+{
+    switch (bits) {
+    case 1: pack_xzy_w(words, 1, yzx, remap); break;
+    case 2: pack_xzy_w(words, 2, yzx, remap); break;
+    case 3: pack_xzy_w(words, 3, yzx, remap); break;
+    case 4: pack_xzy_w(words, 4, yzx, remap); break;
+    case 5: pack_xzy_w(words, 5, yzx, remap); break;
+    case 6: pack_xzy_w(words, 6, yzx, remap); break;
+    case 8: pack_xzy_w(words, 8, yzx, remap); break;
+    default: pack_xzy_w(words, 16, yzx, remap); break;
+    }
+}
+
+/* A biome storage from a section's 64 cells (4x4x4 blocks each). */
+static mc_status biome_storage_from_cells(mc_bedrock_storage *st, const uint32_t cells[64], const mc_allocator *a)
+{
+    uint32_t uniq[64];
+    uint16_t remap[64];
+    uint32_t n = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t j = 0;
+        while (j < n && uniq[j] != cells[i])
+            j++;
+        if (j == n)
+            uniq[n++] = cells[i];
+        remap[i] = (uint16_t)j;
+    }
+    if (n == 1)
+        return mc_bedrock_storage_init_single(st, uniq[0], a);
+    unsigned bits = mc_bedrock_bits_for(n);
+    mc_status status = mc__bedrock_storage_alloc(st, bits, n, a);
+    if (status != MC_OK)
+        return status;
+    memcpy(st->palette, uniq, n * sizeof *uniq);
+    st->palette_len = n;
+    unsigned per = 32 / bits, k = 0;
+    uint32_t w = 0;
+    size_t wi = 0;
+    for (unsigned x = 0; x < 16; x++)
+        for (unsigned z = 0; z < 16; z++)
+            for (unsigned y = 0; y < 16; y++) {
+                w |= (uint32_t)remap[mc_biome_index(x >> 2, y >> 2, z >> 2)] << (k * bits);
+                if (++k == per) {
+                    st->words[wi++] = w;
+                    w = 0;
+                    k = 0;
+                }
+            }
+    if (k)
+        st->words[wi] = w;
+    return MC_OK;
 }
 
 mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_section *s,
@@ -163,7 +226,7 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
         size_t plen, nlongs;
         const uint32_t *pal = mc_container_palette(c, &plen);
         const uint64_t *longs = mc_container_longs(c, &nlongs);
-        uint16_t remap[256];
+        uint16_t remap[256] = {0}; /* indices past the palette (invalid) read entry 0 */
         uint32_t uniq[256];
         uint32_t n = 0;
         for (size_t i = 0; i < plen && i < 256; i++) {
@@ -183,14 +246,8 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
             break;
         memcpy(st->palette, uniq, n * sizeof *uniq);
         st->palette_len = n;
-        if (bits) {
-            /* indices beyond the palette (cannot happen in a valid
-             * container) would index remap out of range: clamp */
-            for (unsigned i = 0; i < MC_BEDROCK_SUBCHUNK_VOLUME; i++)
-                if (idx[i] >= plen)
-                    idx[i] = 0;
+        if (bits)
             pack_xzy(st->words, bits, idx, remap);
-        }
         break;
     }
     default: { /* direct: ids per block */
@@ -288,11 +345,6 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
         return mc_error_set(err, st, SIZE_MAX, "bedrock: cannot make a column of %u sections from %d", count, min_sy);
     const mc_registry *from = mc_column_registry(col);
     bool translate_biomes = from != ids->to;
-    uint32_t *vals = out->alloc->alloc(out->alloc->user, MC_BEDROCK_SUBCHUNK_VOLUME * sizeof *vals);
-    if (!vals) {
-        mc_bedrock_column_free(out);
-        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
-    }
     out->biomes.count = count <= MC_BEDROCK_MAX_BIOME_STORAGES ? count : MC_BEDROCK_MAX_BIOME_STORAGES;
     for (uint32_t i = 0; i < count && st == MC_OK; i++) {
         const mc_section *s = mc_column_section_const(col, min_sy + (int32_t)i);
@@ -320,13 +372,8 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
                 cells[k] = last_out;
             }
         }
-        for (unsigned j = 0; j < MC_BEDROCK_SUBCHUNK_VOLUME; j++) {
-            unsigned x = j >> 8, z = (j >> 4) & 15, y = j & 15;
-            vals[j] = cells[mc_biome_index(x >> 2, y >> 2, z >> 2)];
-        }
-        st = mc_bedrock_storage_from_values(&out->biomes.storages[i], vals, out->alloc);
+        st = biome_storage_from_cells(&out->biomes.storages[i], cells, out->alloc);
     }
-    out->alloc->free(out->alloc->user, vals, MC_BEDROCK_SUBCHUNK_VOLUME * sizeof *vals);
     /* block entities, as network NBT into their subchunk */
     size_t nbe = mc_column_block_entity_count(col);
     for (size_t i = 0; i < nbe && st == MC_OK; i++) {

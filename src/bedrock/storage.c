@@ -382,3 +382,20 @@ bool mc__bedrock_check_indices(mc_reader *r, const mc_bedrock_storage *s, size_t
     }
     return true;
 }
+
+void mc__bedrock_unpack_indices(const mc_bedrock_storage *s, uint16_t *out)
+{
+    if (s->bits == 0 || !s->words) {
+        memset(out, 0, MC_BEDROCK_SUBCHUNK_VOLUME * sizeof *out);
+        return;
+    }
+    unsigned bits = s->bits, per = 32 / bits;
+    uint32_t mask = (1u << bits) - 1u;
+    size_t nw = mc_bedrock_word_count(bits);
+    unsigned i = 0;
+    for (size_t w = 0; w < nw; w++) {
+        uint32_t word = s->words[w];
+        for (unsigned k = 0; k < per && i < MC_BEDROCK_SUBCHUNK_VOLUME; k++, i++)
+            out[i] = (uint16_t)((word >> (k * bits)) & mask);
+    }
+}
