@@ -173,7 +173,8 @@ typedef enum mc_bedrock_form {
 } mc_bedrock_form;
 
 /* Decodes one serialized subchunk from the start of data[0..len) into `sc`
- * (which is freed first). *consumed (may be NULL) receives the bytes used:
+ * (initialised with mc_bedrock_subchunk_init; whatever it held is freed
+ * first, and on failure it is left empty). *consumed (may be NULL) receives the bytes used:
  * network payloads continue with block entities. Versions 0 and 2-7 give a
  * LEGACY storage (ids + meta; light nibbles, if present, are skipped). With
  * FORM_AUTO a storage with runtime flag 0 is read as DISK when its palette
