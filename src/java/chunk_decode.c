@@ -226,10 +226,15 @@ static void count_section(mc_section *s, const mc_registry *reg)
     s->fluid_count = (uint16_t)fluid;
 }
 
+/* The counts a packet states are not checked against the blocks, even in
+ * strict mode: vanilla keeps them incrementally and they drift (a vanilla
+ * 1.19 capture states 4150 non-air blocks in a section of 4096); the model
+ * always holds the true counts. Only impossible values are refused. */
 static mc_status check_count(mc_reader *r, const dec *d, size_t at, const char *what, unsigned got,
                              unsigned want)
 {
-    if (d->strict && got != want)
+    (void)want;
+    if (d->strict && got > 32767u)
         return mc_reader_fail_at(r, at, MC_ERR_MALFORMED,
                                  "%s %u, the blocks give %u", what, got, want);
     return MC_OK;
