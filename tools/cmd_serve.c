@@ -29,6 +29,11 @@ static void help(FILE *out)
           "  --port-file FILE          write the bound port to FILE once listening\n"
           "  --seed N                  seed of the built-in world (default 20260101)\n"
           "  --cache-mb N              memory for encoded chunks, MiB (default 256)\n"
+          "  --send-queue-kb N         a client whose unsent data passes N KiB is too slow and\n"
+          "                            is dropped (default 65536)\n"
+          "  --config FILE             options from FILE, one per line: `name = value` with the\n"
+          "                            long option's name (e.g. `view-distance = 12`); `#`\n"
+          "                            starts a comment; options on the command line win\n"
           "  --quiet                   log only warnings and errors\n",
           out);
 }
@@ -43,16 +48,105 @@ static bool int_arg(const char *s, long lo, long hi, int *out)
     return true;
 }
 
+static int parse_options(mc_server_config *cfg, int argc, char **argv, bool *done);
+
+/* Reads `name = value` lines into an argv of --name value pairs (freed by the
+ * caller with free_config_args). */
+static char **read_config(const char *path, int *count)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "mcchunk serve: cannot read config %s\n", path);
+        return NULL;
+    }
+    char **args = calloc(1, sizeof *args);
+    int n = 1; /* args[0] is a placeholder for the command name */
+    args[0] = strdup("serve");
+    char line[1024];
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        char *end = p + strlen(p);
+        while (end > p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        if (!*p || *p == '#')
+            continue;
+        char *eq = strchr(p, '=');
+        char *key = p, *val = NULL;
+        if (eq) {
+            *eq = '\0';
+            val = eq + 1;
+            char *k = eq;
+            while (k > key && (k[-1] == ' ' || k[-1] == '\t'))
+                *--k = '\0';
+            while (*val == ' ' || *val == '\t')
+                val++;
+        }
+        char **grown = realloc(args, (size_t)(n + 3) * sizeof *args);
+        if (!grown)
+            break;
+        args = grown;
+        size_t kl = strlen(key);
+        args[n] = malloc(kl + 3);
+        snprintf(args[n], kl + 3, "--%s", key);
+        n++;
+        if (val)
+            args[n++] = strdup(val);
+        args[n] = NULL;
+        (void)lineno;
+    }
+    fclose(f);
+    *count = n;
+    return args;
+}
+
+static void free_config_args(char **args, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(args[i]);
+    free(args);
+}
+
 int mc_cmd_serve(int argc, char **argv)
 {
     mc_server_config cfg;
     mc_server_config_defaults(&cfg);
+    bool done = false;
+    char **conf = NULL;
+    int nconf = 0;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--config")) {
+            conf = read_config(argv[i + 1], &nconf);
+            if (!conf)
+                return MC_EXIT_USAGE;
+        }
+    int rc = conf ? parse_options(&cfg, nconf, conf, &done) : MC_EXIT_OK;
+    if (rc == MC_EXIT_OK && !done)
+        rc = parse_options(&cfg, argc, argv, &done);
+    if (rc != MC_EXIT_OK || done) {
+        if (conf)
+            free_config_args(conf, nconf);
+        return rc;
+    }
+    rc = mc_server_run(&cfg) == 0 ? MC_EXIT_OK : MC_EXIT_FAIL;
+    if (conf)
+        free_config_args(conf, nconf); /* the config's strings live until the server stops */
+    return rc;
+}
+
+static int parse_options(mc_server_config *cfgp, int argc, char **argv, bool *done)
+{
+    mc_server_config cfg = *cfgp;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             help(stdout);
+            *done = true;
             return MC_EXIT_OK;
         } else if (!strcmp(a, "--quiet")) {
             cfg.quiet = true;
@@ -89,6 +183,12 @@ int mc_cmd_serve(int argc, char **argv)
             int mb = 0;
             ok = int_arg(v, 1, 1 << 20, &mb);
             cfg.cache_bytes = (size_t)mb << 20;
+        } else if (!strcmp(a, "--config")) {
+            /* read before the other options */
+        } else if (!strcmp(a, "--send-queue-kb")) {
+            int kb = 0;
+            ok = int_arg(v, 16, 1 << 22, &kb);
+            cfg.max_pending_write = (size_t)kb << 10;
         } else if (!strcmp(a, "--port-file")) {
             cfg.port_file = v;
         } else {
@@ -102,5 +202,6 @@ int mc_cmd_serve(int argc, char **argv)
         }
         i++;
     }
-    return mc_server_run(&cfg) == 0 ? MC_EXIT_OK : MC_EXIT_FAIL;
+    *cfgp = cfg;
+    return MC_EXIT_OK;
 }

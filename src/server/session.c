@@ -25,6 +25,7 @@ typedef struct session {
     uint64_t keepalive_sent_ms; /* 0: none outstanding */
     uint64_t last_keepalive_ms;
     bool configured; /* finish_configuration sent */
+    bool packs_asked; /* select_known_packs sent, answer awaited (1.20.5+) */
     bool joined;
     double x, y, z;
     int32_t teleport_id;
@@ -86,6 +87,23 @@ static void send_bytes(mc_conn *c, const uint8_t *p, size_t n)
 }
 
 /* ------------------------------------------------------ configuration */
+
+/* 1.20.5+: the server names the data packs it uses (vanilla: minecraft:core
+ * at its version) and waits for the client to say which it has. Our
+ * Registry Data always carries every value, so the answer only decides
+ * when to go on. */
+static void ask_known_packs(mc_conn *c, session *s)
+{
+    const mc_join_data *jd = join_data_for(c->protocol);
+    if (!jd || !mc_conn_begin(c, MC_JAVA_CONFIGURATION, "select_known_packs"))
+        return;
+    mc_buf_put_varint(&c->pkt, 1);
+    mc_buf_put_str_varint(&c->pkt, "minecraft", 9);
+    mc_buf_put_str_varint(&c->pkt, "core", 4);
+    mc_buf_put_str_varint(&c->pkt, jd->version, strlen(jd->version));
+    mc_conn_send(c, &c->pkt);
+    s->packs_asked = true;
+}
 
 static void start_configuration(mc_conn *c, session *s)
 {
@@ -239,7 +257,9 @@ void mc_session_begin(mc_conn *c)
     }
     c->session = s;
     s->last_keepalive_ms = uv_now(c->srv->loop);
-    if (c->state == MC_JAVA_CONFIGURATION)
+    if (c->state == MC_JAVA_CONFIGURATION && c->protocol >= 766)
+        ask_known_packs(c, s);
+    else if (c->state == MC_JAVA_CONFIGURATION)
         start_configuration(c, s);
     else
         join_world(c, s);
@@ -316,6 +336,12 @@ void mc_session_packet(mc_conn *c, mc_reader *r, int id)
             return;
         }
         s->keepalive_sent_ms = 0;
+    } else if (c->state == MC_JAVA_CONFIGURATION && !strcmp(name, "select_known_packs")) {
+        if (!s->packs_asked || s->configured) {
+            mc_conn_disconnect(c, "Unexpected known packs");
+            return;
+        }
+        start_configuration(c, s);
     } else if (c->state == MC_JAVA_CONFIGURATION && !strcmp(name, "finish_configuration")) {
         if (!s->configured) {
             mc_conn_disconnect(c, "Finished configuration before the server did");

@@ -152,6 +152,44 @@ async function check (name, fn) {
     const code = await srv.stop()
     await check('server stops cleanly', async () => assert.strictEqual(code, 0))
   }
+  // A config file (command-line options win), a client too slow to read the
+  // world it asked for, and a packet out of order.
+  const fs = require('fs'); const os = require('os'); const path = require('path')
+  const conf = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-conf-')), 'server.conf')
+  fs.writeFileSync(conf, '# mcchunk serve options\nmotd = From the file\nmax-players = 3\nview-distance = 10\nsend-queue-kb = 64\n')
+  const slow = await startServer(['--config', conf, '--max-players', '4'])
+  try {
+    await check('config file, overridden by the command line', async () => {
+      const r = await mc.ping({ host: '127.0.0.1', port: slow.port, version: '1.21.11' })
+      assert.strictEqual(r.description.text, 'From the file')
+      assert.strictEqual(r.players.max, 4)
+    })
+    await check('a client that does not read is dropped as too slow', async () => {
+      // 1.12.2 raw login; the server sends the whole view at once and the
+      // client never reads: its queue passes 64 KiB and only it is dropped.
+      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
+      const s = net.connect(slow.port, '127.0.0.1')
+      await new Promise(resolve => s.on('connect', resolve))
+      s.pause()
+      s.write(Buffer.concat([frame(Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])), frame(Buffer.from([0x00, 0x04, 0x73, 0x6c, 0x6f, 0x77]))]))
+      const t0 = Date.now()
+      while (!/too slow/.test(slow.log()) && Date.now() - t0 < 15000) await new Promise(resolve => setTimeout(resolve, 100))
+      s.destroy()
+      assert.ok(/slow disconnected: client too slow/.test(slow.log()), 'server log: ' + slow.log().split('\n').slice(-5).join(' | '))
+      const r = await mc.ping({ host: '127.0.0.1', port: slow.port, version: '1.8.8' })
+      assert.strictEqual(r.description.text, 'From the file')
+    })
+    await check('a packet out of order ends the login with a reason', async () => {
+      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
+      const hs = Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])
+      const odd = Buffer.from([0x2a, 0x01, 0x02]) // no such login packet
+      const { data, closed } = await raw(slow.port, Buffer.concat([frame(hs), frame(odd)]))
+      assert.ok(closed)
+      assert.ok(data.toString('utf8').includes('Unexpected packet during login'))
+    })
+  } finally {
+    await slow.stop()
+  }
   const idle = await startServer(['--idle-timeout', '1', '--compression-threshold', '-1'])
   try {
     await check('idle client is dropped', async () => {
