@@ -524,8 +524,8 @@ static mc_status read_data_1_8(mc_reader *r, const dec *d, mc_column *col, uint1
 
 /* The masked sections of 1.9-1.17 (light inside up to 1.13, when `sky`
  * also sky light), then (1.9-1.14, full) the biomes. */
-static mc_status read_masked(mc_reader *r, const dec *d, sec_list *l, int32_t *sy, uint64_t mask,
-                             unsigned nsec_max, bool full, bool sky, uint32_t *biomes2d,
+static mc_status read_masked(mc_reader *r, const dec *d, sec_list *l, int32_t *sy, int32_t base,
+                             uint64_t mask, unsigned nsec_max, bool full, bool sky, uint32_t *biomes2d,
                              mc_java_chunk_info *info)
 {
     const mc__era *e = d->e;
@@ -538,7 +538,7 @@ static mc_status read_masked(mc_reader *r, const dec *d, sec_list *l, int32_t *s
             return mc_reader_fail(r, MC_ERR_LIMIT, "too many sections");
         mc_section *s = &l->s[l->n];
         mc_section_init_rules(s, &brules, &mrules, 0, 0, d->alloc);
-        sy[l->n] = (int32_t)i;
+        sy[l->n] = base + (int32_t)i; /* mask bit i: the i-th section from the bottom */
         l->n++;
         size_t cat = r->pos;
         unsigned count = 0;
@@ -715,7 +715,7 @@ static mc_status decode_masked(mc_reader *r, const dec *d, const mc_java_decode_
     mc_java_chunk_info saved;
     if (info)
         saved = *info;
-    st = read_masked(&dr, d, l, sy, mask, nsec < 64 ? nsec : 64, full, sky, b2, info);
+    st = read_masked(&dr, d, l, sy, min_y / 16, mask, nsec < 64 ? nsec : 64, full, sky, b2, info);
     const size_t tail = full && e->kind <= MC__ERA_1_14 ? 0 : 0;
     (void)tail;
     bool fits = st == MC_OK && (mc_reader_remaining(&dr) == 0 || !d->strict);
@@ -726,7 +726,7 @@ static mc_status decode_masked(mc_reader *r, const dec *d, const mc_java_decode_
         sec_list_free(l);
         if (info)
             *info = saved;
-        mc_status st2 = read_masked(&dr2, d, l, sy, mask, nsec < 64 ? nsec : 64, full, false, b2, info);
+        mc_status st2 = read_masked(&dr2, d, l, sy, min_y / 16, mask, nsec < 64 ? nsec : 64, full, false, b2, info);
         if (st2 == MC_OK && mc_reader_remaining(&dr2) == 0) {
             dr = dr2;
             st = MC_OK;
@@ -738,7 +738,7 @@ static mc_status decode_masked(mc_reader *r, const dec *d, const mc_java_decode_
                 *info = saved;
             mc_reader_init(&dr, dr2.data, dr2.len, "java chunk", d->err);
             dr.base = dr2.base;
-            st = read_masked(&dr, d, l, sy, mask, nsec < 64 ? nsec : 64, full, true, b2, info);
+            st = read_masked(&dr, d, l, sy, min_y / 16, mask, nsec < 64 ? nsec : 64, full, true, b2, info);
         }
     }
     if (info) {

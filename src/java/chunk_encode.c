@@ -153,14 +153,14 @@ static void biomes_2d(const mc_column *col, uint32_t *out)
 }
 
 /* 3D biome cells of sections 0..n-1 from y 0 (1.15-1.17): index (y<<4)|(z<<2)|x. */
-static void biomes_3d(const mc_column *col, uint32_t nsec, uint32_t *out)
+static void biomes_3d(const mc_column *col, int32_t lo, uint32_t nsec, uint32_t *out)
 {
     for (uint32_t s = 0; s < nsec; s++) {
-        const mc_section *sec = section_or_null(col, (int32_t)s);
+        const mc_section *sec = section_or_null(col, lo + (int32_t)s);
         if (sec)
             mc_container_get_all(&sec->biomes, out + s * 64);
         else {
-            uint32_t b = mc_column_get_biome(col, 0, (int32_t)s * 4, 0);
+            uint32_t b = mc_column_get_biome(col, 0, (lo + (int32_t)s) * 4, 0);
             for (int i = 0; i < 64; i++)
                 out[s * 64 + i] = b;
         }
@@ -236,9 +236,9 @@ static void put_nbt_name(mc_buf *out, const mc__era *e)
 static void put_heightmaps(mc_buf *out, const mc__era *e, const mc_column *col)
 {
     const mc_bits_layout layout = e->kind >= MC__ERA_1_16 ? MC_BITS_PADDED : MC_BITS_SPANNING;
-    /* Before 1.18 the world is sections 0..15, whatever the column holds. */
-    const int32_t lo = e->kind >= MC__ERA_1_18 ? mc_column_min_section(col) : 0;
-    const uint32_t nsec = e->kind >= MC__ERA_1_18 ? mc_column_section_count(col) : LEGACY_SECTIONS;
+    int32_t lo;
+    uint32_t nsec;
+    mc__era_window(e, col, &lo, &nsec);
     const unsigned bits = mc_bits_ceil_log2((uint64_t)nsec * 16 + 1);
     const size_t nlongs = mc_bits_longs(256, bits, layout);
     if (e->heightmap_array) {
@@ -436,13 +436,18 @@ static void end_sized(mc_buf *out, size_t at)
 
 /* ------------------------------------------------------------- eras */
 
-static uint64_t legacy_mask(const mc_column *col)
+static uint64_t window_mask(const mc_column *col, int32_t lo, uint32_t n)
 {
     uint64_t mask = 0;
-    for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++)
-        if (section_present(section_or_null(col, sy)))
-            mask |= 1ull << sy;
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        if (section_present(section_or_null(col, lo + (int32_t)i)))
+            mask |= 1ull << i;
     return mask;
+}
+
+static uint64_t legacy_mask(const mc_column *col)
+{
+    return window_mask(col, 0, LEGACY_SECTIONS);
 }
 
 static bool column_has_sky(const mc_column *col)
@@ -505,7 +510,10 @@ static mc_status encode_1_8(mc_buf *out, const mc__era *e, const mc_column *col)
 /* 1.9-1.17: masked sections in the era's container form. */
 static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *col)
 {
-    const uint64_t mask = legacy_mask(col);
+    int32_t lo;
+    uint32_t nsec;
+    mc__era_window(e, col, &lo, &nsec);
+    const uint64_t mask = window_mask(col, lo, nsec);
     const bool sky = e->kind <= MC__ERA_1_13 && column_has_sky(col);
     mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
     mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
@@ -514,7 +522,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
     if (e->ignore_old_data)
         mc_buf_put_u8(out, 1); /* 1.16-1.16.1: ignoreOldData, true for full chunks */
     if (e->kind == MC__ERA_1_17) {
-        mc_buf_put_varint(out, mask ? 1 : 0); /* BitSet of one long */
+        mc_buf_put_varint(out, mask ? 1 : 0); /* 1.17: BitSet (one long here) */
         if (mask)
             mc_buf_put_u64be(out, mask);
     } else {
@@ -523,22 +531,23 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
     if (e->kind >= MC__ERA_1_14)
         put_heightmaps(out, e, col);
     if (e->kind >= MC__ERA_1_15) {
-        uint32_t b[1024];
-        biomes_3d(col, LEGACY_SECTIONS, b);
+        uint32_t b[64 * 64];
+        const uint32_t nb = nsec * 64; /* 1024 for the 256-block world */
+        biomes_3d(col, lo, nsec, b);
         if (e->varint_biomes) {
-            mc_buf_put_varint(out, 1024);
-            for (int i = 0; i < 1024; i++)
+            mc_buf_put_varint(out, (int32_t)nb);
+            for (uint32_t i = 0; i < nb; i++)
                 mc_buf_put_varint(out, (int32_t)b[i]);
         } else {
-            for (int i = 0; i < 1024; i++)
+            for (uint32_t i = 0; i < nb; i++)
                 mc_buf_put_u32be(out, b[i]);
         }
     }
     size_t at = begin_sized(out);
-    for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
-        if (!((mask >> sy) & 1))
+    for (uint32_t i = 0; i < nsec; i++) {
+        if (!((mask >> i) & 1))
             continue;
-        const mc_section *s = section_or_null(col, sy);
+        const mc_section *s = section_or_null(col, lo + (int32_t)i);
         if (e->kind >= MC__ERA_1_14)
             mc_buf_put_u16be(out, s->block_count);
         put_container_legacy(out, &s->blocks, e);
@@ -563,7 +572,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
     }
     end_sized(out, at);
     if (e->block_entities)
-        return put_block_entities(out, e, col, 0, LEGACY_SECTIONS * 16);
+        return put_block_entities(out, e, col, lo * 16, (lo + (int32_t)nsec) * 16);
     return MC_OK;
 }
 

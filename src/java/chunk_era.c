@@ -148,3 +148,16 @@ const char *mc__be_type_name(uint32_t protocol, int id)
     }
     return NULL;
 }
+
+void mc__era_window(const mc__era *e, const mc_column *col, int32_t *lo, uint32_t *n)
+{
+    if (e->kind >= MC__ERA_1_17) {
+        *lo = mc_column_min_section(col);
+        *n = mc_column_section_count(col);
+        if (e->kind == MC__ERA_1_17 && *n > 64)
+            *n = 64; /* one long of mask (the codec's limit) */
+    } else {
+        *lo = 0;
+        *n = 16;
+    }
+}

@@ -69,12 +69,19 @@ mc_status mc__era_get(uint32_t protocol, mc__era *e, mc_error *err);
 int mc__be_type_id(uint32_t protocol, const char *name, size_t len);
 const char *mc__be_type_name(uint32_t protocol, int id);
 
-/* Light of the column with its edges: index 0 = below, 1..n = sections,
- * n+1 = above; NULL = absent. The pointers refer into the column. */
-void mc__light_arrays(const mc_column *col, bool sky, const uint8_t **out);
+/* The sections an era sends: before 1.17 section y 0..15 (the 256-block
+ * world, whatever the column holds); 1.17 and later the column's own range
+ * (the dimension's height). */
+void mc__era_window(const mc__era *e, const mc_column *col, int32_t *lo, uint32_t *n);
 
-/* Writes the light masks and arrays (1.14-1.16: varint masks; 1.17+:
- * BitSets and counted arrays), shared by Update Light and 1.18+ Chunk Data. */
+/* Light of sections lo-1 .. lo+n: index 0 = below, 1..n = sections, n+1 =
+ * above; NULL = absent. The edges of the column's own range come from its
+ * extra NBT. The pointers refer into the column. */
+void mc__light_arrays(const mc_column *col, bool sky, int32_t lo, uint32_t n, const uint8_t **out);
+
+/* Writes the light masks and arrays of the era's window (1.14-1.16: varint
+ * masks; 1.17+: BitSets and counted arrays), shared by Update Light and
+ * 1.18+ Chunk Data. */
 void mc__write_light(mc_buf *out, const mc__era *e, const mc_column *col);
 
 /* Reads the same into the column (sections, and edges into extra NBT). */

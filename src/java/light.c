@@ -32,16 +32,23 @@ static const uint8_t *extra_array(const mc_column *col, const char *key)
     return (const uint8_t *)a.data;
 }
 
-void mc__light_arrays(const mc_column *col, bool sky, const uint8_t **out)
+void mc__light_arrays(const mc_column *col, bool sky, int32_t lo, uint32_t n, const uint8_t **out)
 {
-    const uint32_t n = mc_column_section_count(col);
     const int32_t min = mc_column_min_section(col);
-    out[0] = extra_array(col, sky ? MC__KEY_SKY_BELOW : MC__KEY_BLOCK_BELOW);
-    for (uint32_t i = 0; i < n; i++) {
-        const mc_section *s = mc_column_section_const(col, min + (int32_t)i);
-        out[i + 1] = sky ? s->sky_light : s->block_light;
+    const int32_t max = min + (int32_t)mc_column_section_count(col); /* exclusive */
+    for (uint32_t i = 0; i < n + 2; i++) {
+        const int32_t sy = lo - 1 + (int32_t)i;
+        if (sy == min - 1)
+            out[i] = extra_array(col, sky ? MC__KEY_SKY_BELOW : MC__KEY_BLOCK_BELOW);
+        else if (sy == max)
+            out[i] = extra_array(col, sky ? MC__KEY_SKY_ABOVE : MC__KEY_BLOCK_ABOVE);
+        else if (sy < min || sy > max)
+            out[i] = NULL;
+        else {
+            const mc_section *s = mc_column_section_const(col, sy);
+            out[i] = sky ? s->sky_light : s->block_light;
+        }
     }
-    out[n + 1] = extra_array(col, sky ? MC__KEY_SKY_ABOVE : MC__KEY_BLOCK_ABOVE);
 }
 
 /* A recorded empty mask (see chunk_era.h), or false when there is none. */
@@ -91,7 +98,10 @@ static void put_bitset(mc_buf *out, const uint64_t *words, size_t nwords)
 
 void mc__write_light(mc_buf *out, const mc__era *e, const mc_column *col)
 {
-    const uint32_t n = mc_column_section_count(col) + 2;
+    int32_t lo;
+    uint32_t nsec;
+    mc__era_window(e, col, &lo, &nsec);
+    const uint32_t n = nsec + 2;
     const uint8_t *stack_sky[66], *stack_blk[66];
     const uint8_t **sky = stack_sky, **blk = stack_blk;
     if (n > 66) {
@@ -104,14 +114,16 @@ void mc__write_light(mc_buf *out, const mc__era *e, const mc_column *col)
             return;
         }
     }
-    mc__light_arrays(col, true, sky);
-    mc__light_arrays(col, false, blk);
+    mc__light_arrays(col, true, lo, nsec, sky);
+    mc__light_arrays(col, false, lo, nsec, blk);
+    /* recorded empty masks describe the column's own range only */
+    const bool own = lo == mc_column_min_section(col) && nsec == mc_column_section_count(col);
     const size_t nw = (n + 63) / 64;
     uint64_t masks[4][65];
     memset(masks, 0, sizeof masks);
     uint64_t rec_sky[65], rec_blk[65];
-    const bool have_sky = recorded_mask(col, MC__KEY_EMPTY_SKY, rec_sky, 65);
-    const bool have_blk = recorded_mask(col, MC__KEY_EMPTY_BLOCK, rec_blk, 65);
+    const bool have_sky = own && recorded_mask(col, MC__KEY_EMPTY_SKY, rec_sky, 65);
+    const bool have_blk = own && recorded_mask(col, MC__KEY_EMPTY_BLOCK, rec_blk, 65);
     for (uint32_t i = 0; i < n; i++) {
         const bool sky_empty_ok = !have_sky || ((rec_sky[i >> 6] >> (i & 63)) & 1u);
         const bool blk_empty_ok = !have_blk || ((rec_blk[i >> 6] >> (i & 63)) & 1u);

@@ -8,7 +8,7 @@
  * Per release:
  *  A. mcchunk -> oracle: `mcchunk packet encode --generated SEED` (random
  *     columns: every palette kind, empty sections, light, block entities;
- *     1.18+ also a custom height) must parse with minecraft-protocol's
+ *     1.17+ also a custom height) must parse with minecraft-protocol's
  *     deserializer for that version (the whole packet consumed), and
  *     prismarine-chunk loading its data must show, at every position, the
  *     state `mcchunk packet decode --ids` prints.
@@ -154,7 +154,8 @@ function testRelease(r) {
     const data = mcData(md);
     const isAir = airTest(data, protocol);
     const modern = protocol >= 757;
-    const dims = modern ? [[-64, 384], [0, 256]] : [[0, 256]];
+    /* 1.17 has datapack heights too: its second dimension is the 1.18 overworld's */
+    const dims = modern ? [[-64, 384], [0, 256]] : protocol >= 755 ? [[0, 256], [-64, 384]] : [[0, 256]];
     let template = null;
     for (const [minY, height] of dims) {
         if (modern && minY === 0 && !first) continue;
@@ -165,7 +166,7 @@ function testRelease(r) {
                 '--min-y', String(minY), '--height', String(height), '-o', pf]);
             const buf = fs.readFileSync(pf);
             const p = parsePacket(md, buf, label);
-            if (minY === (modern ? -64 : 0) && !template) template = p;
+            if (minY === dims[0][0] && !template) template = p;
             const dec = ['packet', 'decode', '--version', name, pf, '--min-y', String(minY), '--height', String(height)];
             const info = run([...dec, '--info']);
             const sky = / sky light/.test(info) && !/no sky light/.test(info);

@@ -20,12 +20,14 @@
 #include "mcchunk/translate.h"
 
 static bool era_modern(uint32_t p) { return p >= 757; }
+/* 1.17 sends the column's own height too (with a mask) */
+static bool era_own_height(uint32_t p) { return p >= 755; }
 
 /* Sections y the era sends: 0..15 before 1.18, all from 1.18. */
 static void compare_columns(const mc_column *a, const mc_column *b, uint32_t protocol)
 {
-    const int32_t lo = era_modern(protocol) ? mc_column_min_section(a) : 0;
-    const int32_t hi = era_modern(protocol) ? lo + (int32_t)mc_column_section_count(a) : 16;
+    const int32_t lo = era_own_height(protocol) ? mc_column_min_section(a) : 0;
+    const int32_t hi = era_own_height(protocol) ? lo + (int32_t)mc_column_section_count(a) : 16;
     for (int32_t sy = lo; sy < hi; sy++) {
         const mc_section *sa = mc_column_section_const(a, sy);
         const mc_section *sb = mc_column_section_const(b, sy);
@@ -74,8 +76,8 @@ static void roundtrip(uint32_t protocol, const mc_registry *reg, uint64_t seed, 
     mc_java_decode_opts o;
     memset(&o, 0, sizeof o);
     o.has_height = true;
-    o.min_y = era_modern(protocol) ? min_sy * 16 : 0;
-    o.height = era_modern(protocol) ? count * 16 : 256;
+    o.min_y = era_own_height(protocol) ? min_sy * 16 : 0;
+    o.height = era_own_height(protocol) ? count * 16 : 256;
     mc_column *back = NULL;
     mc_java_chunk_info info;
     if (mc_java_decode_chunk(out.data, out.len, protocol, &o, &back, &info, &err) != MC_OK) {
@@ -101,7 +103,7 @@ static void roundtrip(uint32_t protocol, const mc_registry *reg, uint64_t seed, 
         for (size_t i = 0; i < mc_column_block_entity_count(col); i++) {
             int32_t x, y, z;
             mc_column_block_entity_at(col, i, &x, &y, &z);
-            if (era_modern(protocol) || (y >= 0 && y < 256)) {
+            if (era_own_height(protocol) || (y >= 0 && y < 256)) {
                 n++;
                 assert_non_null(mc_column_block_entity(back, x, y, z));
             }
@@ -153,6 +155,8 @@ static void test_roundtrip_every_release(void **state)
                 }
             } else {
                 roundtrip(last, reg, seed, 0, 16);
+                if (last >= 755 && seed == 1)
+                    roundtrip(last, reg, seed + 30, -4, 24); /* 1.17: a datapack height */
             }
         }
         done++;
@@ -176,7 +180,7 @@ static void test_translated_encode(void **state)
         assert_int_equal(mc_java_encode_chunk(col, protos[i], &out, NULL, &err), MC_OK);
         mc_column *back = NULL;
         mc_java_decode_opts o = {0};
-        if (protos[i] >= 757) {
+        if (protos[i] >= 755) { /* 1.17+: the column's own height */
             o.has_height = true;
             o.min_y = -64;
             o.height = 384;
