@@ -16,12 +16,17 @@ const { Vec3 } = require('vec3')
 const { startServer, bin } = require('./server_util')
 
 const corpus = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus')
+const mc = require('minecraft-protocol')
+const everyVersion = mc.supportedVersions.filter(v => v !== '1.7')
+const some = ['1.8.8', '1.12.2', '1.16.5', '1.18.2', '1.20.4', '1.21.11', '26.1']
+// The 1.21.11 world goes to every client version; the others to a spread of
+// eras; the 26.1 folder layout (dimensions/minecraft/overworld/region) once.
 const worlds = [
-  { name: '1.21.11', file: 'anvil/1.21.11/minestom-r.-1.-1.mca', region: 'r.-1.-1.mca' },
-  { name: '1.12.2', file: 'anvil/1.12.2/mcaselector-r.0.0.mca', region: 'r.0.0.mca' },
-  { name: '1.8.9', file: 'anvil/1.8.9/ppa-r.-1.0.mca', region: 'r.-1.0.mca' }
+  { name: '1.21.11', file: 'anvil/1.21.11/minestom-r.-1.-1.mca', region: 'r.-1.-1.mca', versions: everyVersion },
+  { name: '1.21.11 in the 26.1 layout', file: 'anvil/1.21.11/minestom-r.-1.-1.mca', region: 'r.-1.-1.mca', layout26: true, versions: ['1.21.11', '26.1'] },
+  { name: '1.12.2', file: 'anvil/1.12.2/mcaselector-r.0.0.mca', region: 'r.0.0.mca', versions: some },
+  { name: '1.8.9', file: 'anvil/1.8.9/ppa-r.-1.0.mca', region: 'r.-1.0.mca', versions: some }
 ]
-const versions = ['1.8.8', '1.12.2', '1.16.5', '1.18.2', '1.20.4', '1.21.11', '26.1']
 
 let passed = 0; let failed = 0; let skipped = 0
 async function check (name, fn) {
@@ -50,13 +55,15 @@ function expected (world, cx, cz, version) {
     const src = path.join(corpus, w.file)
     if (!fs.existsSync(src)) { skipped++; console.log('skip ' + w.file); continue }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-world-'))
-    fs.mkdirSync(path.join(dir, 'region'))
-    fs.symlinkSync(src, path.join(dir, 'region', w.region))
+    const rdir = w.layout26 ? path.join(dir, 'dimensions', 'minecraft', 'overworld', 'region') : path.join(dir, 'region')
+    fs.mkdirSync(rdir, { recursive: true })
+    fs.symlinkSync(src, path.join(rdir, w.region))
     const srv = await startServer(['--world', dir, '--view-distance', '3'])
     const m = /spawn (-?\d+) (-?\d+) (-?\d+)/.exec(srv.log())
     const scx = Number(m[1]) >> 4; const scz = Number(m[3]) >> 4
     try {
-      for (const v of versions) {
+      if (w.layout26) assert.ok(/26\.1 layout/.test(srv.log()), 'server did not detect the 26.1 layout')
+      for (const v of w.versions) {
         await check(`world ${w.name} as ${v}`, async () => {
           const mcd = require('minecraft-data')(v)
           const legacy = mcd.isOlderThan('1.13')
