@@ -38,7 +38,9 @@ static void usage(FILE *out)
             "translated to V's blocks and biomes; for 1.14-1.17 --light-out also writes the\n"
             "Update Light packet. --generated SEED encodes a random test column instead (in\n"
             "V's registry, or --registry V2's, at --min-y/--height or the era's default;\n"
-            "--chunk sets its position).\n"
+            "--chunk sets its position). A chunk whose height differs from the target's\n"
+            "dimension (--min-y/--height; default 0..255 before 1.18, -64..319 from 1.18)\n"
+            "is cut or extended with air to it.\n"
             "decode prints one line per non-air block, 'x y z state', ordered by y, z, x,\n"
             "properties sorted by name (--ids: the numeric state id; before 1.13 id<<4|meta).\n"
             "From 1.18 the dimension defaults to the overworld (-64, 384). --info prints the\n"
@@ -217,6 +219,22 @@ static int cmd_encode(int argc, char **argv)
     }
     if (!col)
         return MC_EXIT_FAIL;
+    /* A chunk of another height than the target's dimension (--min-y/--height,
+     * else 0..255 before 1.17 and -64..319 from 1.18): reshaped to it. */
+    if (!have_gen && (have_min || have_h || protocol >= 757)) {
+        int32_t want_min = have_min ? min_y : (protocol >= 757 ? -64 : 0);
+        int32_t want_h = have_h ? height : (protocol >= 757 ? 384 : 256);
+        if (mc_column_min_y(col) != want_min || (int32_t)mc_column_height(col) != want_h) {
+            mc_error rerr;
+            mc_column *r = mc_column_reshape(col, want_min / 16, (uint32_t)want_h / 16, NULL, &rerr);
+            mc_column_free(col);
+            if (!r) {
+                fprintf(stderr, "mcchunk packet encode: %s\n", rerr.message);
+                return MC_EXIT_FAIL;
+            }
+            col = r;
+        }
+    }
     mc_buf out, light;
     mc_buf_init(&out, NULL);
     mc_buf_init(&light, NULL);

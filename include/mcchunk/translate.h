@@ -43,6 +43,16 @@ MC_API uint32_t mc_biome_translate(const mc_registry *from, const mc_registry *t
 MC_API mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
                                       const mc_allocator *alloc, mc_error *err);
 
+/* A copy of `src` over sections min_section .. min_section+count-1: the
+ * sections both ranges share are copied, the others are dropped or added
+ * as air (biome: the nearest kept section's lowest cells; no light), and
+ * so are the block entities. Heightmaps are recomputed for the maps the
+ * source had. For serving a column of one dimension height to a client of
+ * another (a 0..255 column to a 1.18+ overworld client, say). NULL on
+ * failure (err says why). */
+MC_API mc_column *mc_column_reshape(const mc_column *src, int32_t min_section, uint32_t count,
+                                    const mc_allocator *alloc, mc_error *err);
+
 /* Translates one container in place through a state map of `map_len`
  * entries (ids beyond it become `fallback`), giving it `rules` (the target's
  * widths). Palette-only when no two entries merge. */

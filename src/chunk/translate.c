@@ -240,23 +240,53 @@ static mc_status copy_section(mc_section *dst, const mc_section *src, const uint
  * NBT under this key: translated like the containers. */
 #define BIOMES2D_KEY "mcchunk:biomes2d"
 
-static mc_status translate_extra(mc_column *dst, biome_map *bm)
+static void map_2d(biome_map *bm, int32_t *vals)
 {
-    mc_nbt_tag *extra = mc_column_extra(dst);
-    mc_nbt_tag *b2 = extra ? mc_nbt_get(extra, BIOMES2D_KEY) : NULL;
-    if (!b2 || !bm)
-        return MC_OK;
-    int32_t vals[256];
-    size_t n = 0;
-    if (mc_nbt_array_copy_i32(b2, vals, 256, &n) != MC_OK || n != 256)
-        return MC_OK;
     for (size_t i = 0; i < 256; i++) {
         uint32_t v = (uint32_t)vals[i];
         if (v < bm->count && bm->map[v] == MC_STATE_NONE)
             bm->map[v] = mc_biome_translate(bm->from, bm->to, v, NULL);
         vals[i] = (int32_t)(v < bm->count ? bm->map[v] : 0);
     }
-    return mc_nbt_set_int_array(mc_column_nbt(dst), b2, vals, 256);
+}
+
+/* 2D biome arrays kept in the extra NBT: the Java codecs' BIOMES2D_KEY and
+ * an Anvil 1.8-1.14 chunk's Level.Biomes (bytes or ints). */
+static mc_status translate_extra(mc_column *dst, biome_map *bm)
+{
+    mc_nbt_tag *extra = mc_column_extra(dst);
+    if (!extra || !bm)
+        return MC_OK;
+    mc_nbt_doc *doc = mc_column_nbt(dst);
+    int32_t vals[256];
+    size_t n = 0;
+    mc_nbt_tag *b2 = mc_nbt_get(extra, BIOMES2D_KEY);
+    if (b2 && mc_nbt_array_copy_i32(b2, vals, 256, &n) == MC_OK && n == 256) {
+        map_2d(bm, vals);
+        mc_status st = mc_nbt_set_int_array(doc, b2, vals, 256);
+        if (st != MC_OK)
+            return st;
+    }
+    mc_nbt_tag *lv = mc_nbt_get(extra, "Level");
+    mc_nbt_tag *lb = lv ? mc_nbt_get(lv, "Biomes") : NULL;
+    if (!lb || mc_nbt_count(lb) != 256)
+        return MC_OK;
+    if (mc_nbt_tag_type(lb) == MC_NBT_BYTE_ARRAY) {
+        int8_t raw[256];
+        if (mc_nbt_array_copy_i8(lb, raw, 256, &n) != MC_OK || n != 256)
+            return MC_OK;
+        for (int i = 0; i < 256; i++)
+            vals[i] = (uint8_t)raw[i];
+        map_2d(bm, vals);
+        for (int i = 0; i < 256; i++)
+            raw[i] = (int8_t)(uint8_t)vals[i];
+        return mc_nbt_set_byte_array(doc, lb, raw, 256);
+    }
+    if (mc_nbt_array_copy_i32(lb, vals, 256, &n) == MC_OK && n == 256) {
+        map_2d(bm, vals);
+        return mc_nbt_set_int_array(doc, lb, vals, 256);
+    }
+    return MC_OK;
 }
 
 mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
@@ -346,6 +376,62 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
     }
     if (st != MC_OK) {
         mc_error_set(err, st, SIZE_MAX, "translate: %s", mc_status_name(st));
+        mc_column_free(dst);
+        return NULL;
+    }
+    return dst;
+}
+
+mc_column *mc_column_reshape(const mc_column *src, int32_t min_section, uint32_t count,
+                             const mc_allocator *alloc, mc_error *err)
+{
+    if (!src || count == 0 || count > 4096) {
+        mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "reshape: bad column or range");
+        return NULL;
+    }
+    const mc_registry *reg = mc_column_registry(src);
+    mc_column *dst = mc_column_new(reg, mc_column_x(src), mc_column_z(src), min_section, count, alloc);
+    if (!dst) {
+        mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "reshape: no memory");
+        return NULL;
+    }
+    const int32_t smin = mc_column_min_section(src);
+    const int32_t smax = smin + (int32_t)mc_column_section_count(src) - 1;
+    mc_status st = MC_OK;
+    for (uint32_t i = 0; i < count && st == MC_OK; i++) {
+        const int32_t sy = min_section + (int32_t)i;
+        mc_section *d = mc_column_section_at(dst, i);
+        const mc_section *s = mc_column_section_const(src, sy);
+        if (s) {
+            mc_section tmp;
+            st = mc_section_copy(&tmp, s);
+            if (st == MC_OK) {
+                mc_section_free(d);
+                *d = tmp;
+            }
+        } else {
+            /* biomes of the nearest section the source has */
+            const mc_section *near = mc_column_section_const(src, sy < smin ? smin : smax);
+            uint32_t b = mc_container_get(&near->biomes, sy < smin ? 0 : 48);
+            mc_container_fill(&d->biomes, b);
+        }
+    }
+    size_t nbe = mc_column_block_entity_count(src);
+    const int32_t lo = min_section * 16, hi = (min_section + (int32_t)count) * 16;
+    for (size_t i = 0; i < nbe && st == MC_OK; i++) {
+        int32_t x, y, z;
+        mc_nbt_tag *tag = mc_column_block_entity_at(src, i, &x, &y, &z);
+        if (y >= lo && y < hi)
+            st = mc_column_put_block_entity(dst, x, y, z, tag);
+    }
+    unsigned mask = 0;
+    for (int t = 0; t < MC_HEIGHTMAP_COUNT; t++)
+        if (mc_column_has_heightmap(src, (mc_heightmap_type)t))
+            mask |= 1u << t;
+    if (st == MC_OK && mask)
+        st = mc_column_compute_heightmaps(dst, mask);
+    if (st != MC_OK) {
+        mc_error_set(err, st, SIZE_MAX, "reshape: %s", mc_status_name(st));
         mc_column_free(dst);
         return NULL;
     }

@@ -143,6 +143,27 @@ static void biomes_2d(const mc_column *col, uint32_t *out)
             return;
         }
     }
+    /* Anvil 1.8-1.14 chunks keep their 2D array as extra Level.Biomes */
+    if (doc && mc_nbt_doc_root(doc)) {
+        mc_nbt_tag *lv = mc_nbt_get(mc_column_extra(m), "Level");
+        mc_nbt_tag *t = lv ? mc_nbt_get(lv, "Biomes") : NULL;
+        mc_nbt_array a;
+        if (t && mc_nbt_count(t) == 256 &&
+            (mc_nbt_get_array(t, MC_NBT_BYTE_ARRAY, &a) == MC_OK || mc_nbt_get_array(t, MC_NBT_INT_ARRAY, &a) == MC_OK)) {
+            int32_t v[256];
+            size_t n = 0;
+            if (a.elem_size == 1) {
+                for (int i = 0; i < 256; i++)
+                    out[i] = a.data[i];
+                return;
+            }
+            if (mc_nbt_array_copy_i32(t, v, 256, &n) == MC_OK && n == 256) {
+                for (int i = 0; i < 256; i++)
+                    out[i] = (uint32_t)v[i];
+                return;
+            }
+        }
+    }
     int32_t cy = 64 >> 2;
     int32_t lo = mc_column_min_y(col) >> 2, hi = lo + (int32_t)(mc_column_height(col) >> 2);
     if (cy < lo || cy >= hi)

@@ -117,12 +117,38 @@ static void test_merge(void **state)
     mc_column_free(col);
 }
 
+/* A 0..255 column reshaped to -64..319 and back. */
+static void test_reshape(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    mc_column *col = mc__gen_column(reg, 42, 1, 1, 0, 16);
+    mc_error err;
+    mc_column *tall = mc_column_reshape(col, -4, 24, NULL, &err);
+    assert_non_null(tall);
+    assert_int_equal(mc_column_min_y(tall), -64);
+    assert_int_equal(mc_column_section_at(tall, 0)->block_count, 0);
+    for (int32_t sy = 0; sy < 16; sy++)
+        assert_true(mc_container_equal(&mc_column_section_const(col, sy)->blocks,
+                                       &mc_column_section_const(tall, sy)->blocks));
+    mc_column *back = mc_column_reshape(tall, 0, 16, NULL, &err);
+    assert_non_null(back);
+    for (int32_t sy = 0; sy < 16; sy++)
+        assert_true(mc_container_equal(&mc_column_section_const(col, sy)->blocks,
+                                       &mc_column_section_const(back, sy)->blocks));
+    assert_int_equal(mc_column_block_entity_count(back), mc_column_block_entity_count(col));
+    mc_column_free(back);
+    mc_column_free(tall);
+    mc_column_free(col);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_translate_pairs),
         cmocka_unit_test(test_biomes),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_reshape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
