@@ -36,6 +36,7 @@ typedef struct writer {
     mc_chunknbt_report *rep;
     mc_error *err;
     const mc_nbt_tag *xroot, *xlevel, *xsections;
+    const mc_nbt_tag *src_level; /* the extras' chunk keys, even when not carried */
     uint32_t tair;
     int32_t tmin, tcount;    /* the target's section range */
     uint32_t *bmap;          /* biome map sreg -> treg (lazily) */
@@ -750,7 +751,7 @@ static void report_dropped_extras(writer *w, const mc_nbt_tag *c, const char *pr
         /* keys the writer makes from the model anyway */
         static const char *const regenerated[] = {"Level", "DataVersion", "Heightmaps", "sections", "Sections",
                                                   "block_entities", "TileEntities", "Biomes", "HeightMap",
-                                                  "xPos", "zPos", "yPos"};
+                                                  "xPos", "zPos", "yPos", "LastUpdate", "InhabitedTime"};
         bool skip = false;
         for (size_t i = 0; i < sizeof regenerated / sizeof regenerated[0]; i++)
             skip |= strlen(regenerated[i]) == kl && !memcmp(k, regenerated[i], kl);
@@ -776,8 +777,12 @@ static const char *status_full(int32_t dv)
 static mc_status put_defaults(writer *w, mc_nbt_tag *level)
 {
     mc_nbt_doc *d = w->doc;
-    bool ok = mc_nbt_put_long(d, level, "LastUpdate", 0) == MC_OK &&
-              mc_nbt_put_long(d, level, "InhabitedTime", 0) == MC_OK;
+    /* the two keys every era has with one meaning come from the source */
+    int64_t last = 0, inhabited = 0;
+    mc_nbt_get_integer(mc_nbt_get(w->src_level, "LastUpdate"), &last);
+    mc_nbt_get_integer(mc_nbt_get(w->src_level, "InhabitedTime"), &inhabited);
+    bool ok = mc_nbt_put_long(d, level, "LastUpdate", last) == MC_OK &&
+              mc_nbt_put_long(d, level, "InhabitedTime", inhabited) == MC_OK;
     if (w->tera == MC__ERA_LEGACY) {
         ok = ok && mc_nbt_put_byte(d, level, "TerrainPopulated", 1) == MC_OK &&
              mc_nbt_put_byte(d, level, "LightPopulated", 1) == MC_OK &&
@@ -790,8 +795,19 @@ static mc_status put_defaults(writer *w, mc_nbt_tag *level)
         ok = ok && mc_nbt_put_string(d, level, "Status", s, strlen(s)) == MC_OK;
         if (w->tdv >= 1934)
             ok = ok && mc_nbt_put_byte(d, level, "isLightOn", 1) == MC_OK;
-        if (w->tera == MC__ERA_FLAT)
+        bool modern = w->tera == MC__ERA_MODERN;
+        if (!modern && w->tdv < 2681) /* 20w45a moved entities to entities/ */
             ok = ok && mc_nbt_put_list(d, level, "Entities", MC_NBT_END) != NULL;
+        /* empty tick lists, structure references and post-processing lists
+         * (one per section), as a full chunk of the target has them */
+        ok = ok && mc_nbt_put_list(d, level, modern ? "block_ticks" : "TileTicks", MC_NBT_END) != NULL &&
+             mc_nbt_put_list(d, level, modern ? "fluid_ticks" : "LiquidTicks", MC_NBT_END) != NULL;
+        mc_nbt_tag *st = mc_nbt_put_compound(d, level, modern ? "structures" : "Structures");
+        ok = ok && st && mc_nbt_put_compound(d, st, "References") && mc_nbt_put_compound(d, st, modern ? "starts" : "Starts");
+        mc_nbt_tag *pp = mc_nbt_put_list(d, level, "PostProcessing", MC_NBT_LIST);
+        for (int32_t i = 0; ok && pp && i < w->tcount; i++)
+            ok = mc_nbt_list_append(d, pp, MC_NBT_LIST) != NULL;
+        ok = ok && pp;
     }
     return ok ? MC_OK : nomem(w);
 }
@@ -846,6 +862,7 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
     }
     w.xroot = x;
     w.xlevel = w.sera == MC__ERA_MODERN || (shape & MC__SHAPE_NO_LEVEL) ? x : mc_nbt_get(x, "Level");
+    w.src_level = w.xlevel;
     if (!w.carry) {
         if (x)
             report_dropped_extras(&w, x, "");
