@@ -111,6 +111,10 @@ MC_API mc_status mc_java_frame_read(const uint8_t *data, size_t len, int thresho
  * translated first (mcchunk/translate.h); callers that serve many clients
  * should translate once per registry and cache the packet bytes.
  *
+ * Threads: encoding reads the column only, except that the column creates
+ * its (empty) NBT document the first time anything asks for it; call
+ * mc_column_nbt(col) once before sharing a column between threads.
+ *
  * Column conventions the codecs keep for round trips: light of the sections
  * just below and above the column (sent from 1.14 on) and pre-1.15 2D biome
  * arrays live in the column's extra NBT under "mcchunk:*" keys; 1.18+ block
