@@ -542,6 +542,58 @@ static void test_26x_and_heights(void **state)
     mc_region_close(r);
 }
 
+/* The codec fast path: a 1.18+ block_states/biomes compound straight into a
+ * container equals what the column reader made of it. */
+static void test_read_container(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    mc_region *r = NULL;
+    mc_error err;
+    assert_int_equal(mc_region_open(mc_test_corpus_path("anvil/1.19.4/ppa-r.0.0.mca"), NULL, &r, &err), MC_OK);
+    mc_buf buf;
+    mc_buf_init(&buf, NULL);
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    size_t checked = 0;
+    for (int i = 0; i < 1024 && checked < 400; i++) {
+        if (!mc_region_has_chunk(r, i & 31, i >> 5))
+            continue;
+        buf.len = 0;
+        assert_int_equal(mc_region_read_chunk(r, i & 31, i >> 5, &buf, NULL, &err), MC_OK);
+        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+        assert_int_equal(mc_nbt_parse(doc, buf.data, buf.len, MC_NBT_JAVA, NULL, &err), MC_OK);
+        mc_column *col = NULL;
+        assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), NULL, &col, &err), MC_OK);
+        for (mc_nbt_tag *s = mc_nbt_first(mc_nbt_get(mc_nbt_doc_root(doc), "sections")); s; s = mc_nbt_next(s)) {
+            int8_t y;
+            mc_nbt_tag *bs = mc_nbt_get(s, "block_states");
+            if (!bs || mc_nbt_get_byte(mc_nbt_get(s, "Y"), &y) != MC_OK)
+                continue;
+            mc_container c, b;
+            assert_int_equal(mc_chunknbt_read_container(bs, false, mc_column_registry(col), cache, false, NULL, &c,
+                                                        NULL, &err), MC_OK);
+            assert_int_equal(mc_chunknbt_read_container(mc_nbt_get(s, "biomes"), true, mc_column_registry(col),
+                                                        cache, false, NULL, &b, NULL, &err), MC_OK);
+            const mc_section *sec = mc_column_section_const(col, y);
+            assert_true(mc_container_equal(&c, &sec->blocks));
+            assert_true(mc_container_equal(&b, &sec->biomes));
+            /* palette widths 1-256 keep the disk width: no repacking */
+            size_t n = mc_nbt_count(mc_nbt_get(bs, "palette"));
+            if (n > 1 && n <= 256)
+                assert_int_equal(mc_container_bits(&c), mc_bits_ceil_log2(n) < 4 ? 4 : mc_bits_ceil_log2(n));
+            mc_container_free(&c);
+            mc_container_free(&b);
+            checked++;
+        }
+        mc_column_free(col);
+        mc_nbt_doc_free(doc);
+    }
+    assert_true(checked > 100);
+    mc_chunknbt_cache_free(cache);
+    mc_buf_free(&buf);
+    mc_region_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_cross_version),
         cmocka_unit_test(test_26x_and_heights),
+        cmocka_unit_test(test_read_container),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
