@@ -19,7 +19,7 @@
  *     already returned MC_OK (acknowledged writes are durable);
  *   - (call boundaries) a writer reopened on those bytes can write again and
  *     everything still reads.
- * Scenarios: creating a file, growing a chunk, filling a freed hole,
+ * Scenarios: creating a file, rewriting a chunk, filling a freed hole,
  * deleting, internal -> external (.mcc) -> external -> internal, a new chunk,
  * and compaction. Cuts: every call boundary; every byte boundary of writes
  * up to 16 KiB (the 8 KiB header creation and whole multi-sector records);
@@ -768,16 +768,16 @@ static void test_create_file(void **state)
     reset("create file + first chunk");
     sc->create = true;
     sc->every_byte = true; /* the 8 KiB header and the 2-sector record */
-    set_change(0, 40, 6000, 3, true, MC_COMPRESSION_NONE);
+    set_change(0, 40, 3000, 3, true, MC_COMPRESSION_NONE); /* 1 sector */
     run_scenario(base_fs, sc);
 }
 
-static void test_grow_chunk(void **state)
+static void test_rewrite_chunk(void **state)
 {
     (void)state;
-    reset("grow a chunk (new sectors)");
+    reset("rewrite a chunk (new sectors)");
     six_chunk_base();
-    set_change(0, 66, 11000, 9, true, MC_COMPRESSION_LZ4); /* 3 sectors, every byte */
+    set_change(0, 66, 7000, 9, true, MC_COMPRESSION_LZ4); /* 2 sectors, every byte */
     sc->every_byte = true;
     run_scenario(base_fs, sc);
 }
@@ -866,7 +866,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_create_file, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_grow_chunk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rewrite_chunk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fill_hole, setup, teardown),
         cmocka_unit_test_setup_teardown(test_new_chunk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_external_round, setup, teardown),
