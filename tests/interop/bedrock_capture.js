@@ -7,19 +7,29 @@
 const fs = require('fs')
 const path = require('path')
 
+// One compiled protocol per version (compiling takes ~0.5 s), shared by
+// the serializer and the parser.
+const protocols = new Map()
+function protocol (version) {
+  if (!protocols.has(version)) {
+    const { createProtocol } = require('bedrock-protocol/src/transforms/serializer')
+    protocols.set(version, createProtocol(version))
+  }
+  return protocols.get(version)
+}
 const serializers = new Map()
 function serializer (version) {
   if (!serializers.has(version)) {
-    const { createSerializer } = require('bedrock-protocol/src/transforms/serializer')
-    serializers.set(version, createSerializer(version))
+    const { Serializer } = require('protodef')
+    serializers.set(version, new Serializer(protocol(version), 'mcpe_packet'))
   }
   return serializers.get(version)
 }
 const deserializers = new Map()
 function deserializer (version) {
   if (!deserializers.has(version)) {
-    const { createDeserializer } = require('bedrock-protocol/src/transforms/serializer')
-    deserializers.set(version, createDeserializer(version))
+    const { FullPacketParser } = require('protodef')
+    deserializers.set(version, new FullPacketParser(protocol(version), 'mcpe_packet'))
   }
   return deserializers.get(version)
 }
@@ -87,8 +97,13 @@ function packetBytes (version, name, params) {
   return serializer(version).createPacketBuffer({ name, params })
 }
 
+// Parses a whole packet; throws when bytes are left over.
 function parsePacket (version, buf) {
-  return deserializer(version).parsePacketBuffer(buf).data
+  const r = deserializer(version).parsePacketBuffer(buf)
+  if (r.metadata && r.metadata.size !== buf.length) {
+    throw new Error(`${buf.length - r.metadata.size} bytes after the packet`)
+  }
+  return r.data
 }
 
 module.exports = { listCaptures, packetBytes, parsePacket, serializer, revive }

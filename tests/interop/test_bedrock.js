@@ -218,8 +218,8 @@ function readBlocks (dir) {
 }
 
 // One release per layout era and registry step that both oracles know.
-const VERSIONS = ['1.16.220', '1.17.10', '1.17.40', '1.18.0', '1.18.11', '1.19.80', '1.20.61', '1.21.0',
-  '1.21.60', '1.21.90', '1.21.130', '1.26.20', '1.26.30', '1.26.40', '1.26.51']
+const VERSIONS = ['1.16.220', '1.17.10', '1.17.40', '1.18.0', '1.18.11', '1.19.80', '1.20.61',
+  '1.21.60', '1.21.90', '1.26.20', '1.26.30', '1.26.40', '1.26.51']
 
 async function part2and3 () {
   let packets = 0; let prism = 0; let back = 0
@@ -318,8 +318,12 @@ async function part2and3 () {
 
 (async () => {
   try {
+    let t0 = Date.now()
     await part1()
+    console.log(`  (part 1: ${((Date.now() - t0) / 1000).toFixed(1)} s)`)
+    t0 = Date.now()
     await part2and3()
+    console.log(`  (parts 2-3: ${((Date.now() - t0) / 1000).toFixed(1)} s)`)
   } catch (e) {
     console.error(e)
     failures++
