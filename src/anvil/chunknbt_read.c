@@ -404,14 +404,14 @@ static uint32_t count_lanes(const uint64_t *longs, size_t nlongs, unsigned bits,
  * mc_section_recount computes): the flags are asked once per palette entry,
  * and the entries are counted only when some palette entry is air or fluid
  * (deep stone sections need no pass over their 4096 indices). */
-static void count_blocks(mc_section *s, const mc_registry *reg)
+static void count_blocks(mc_section *s, const mc_registry *reg, mc_chunknbt_cache *cache)
 {
     const mc_container *c = &s->blocks;
     if (c->kind == MC_CONTAINER_INDIRECT && c->palette_len <= 256) {
         uint8_t fl[256];
         bool any = false;
         for (uint32_t i = 0; i < c->palette_len; i++) {
-            uint32_t f = mc_registry_state_flags(reg, c->palette[i]);
+            uint32_t f = mc__cache_flags(cache, reg, c->palette[i]);
             fl[i] = (uint8_t)(((f & MC_STATE_AIR) ? 1 : 0) | ((f & MC_STATE_FLUID) ? 2 : 0));
             any |= fl[i] != 0;
         }
@@ -582,7 +582,7 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
             return nomem(r);
     }
     if (had_blocks) {
-        count_blocks(s, r->reg);
+        count_blocks(s, r->reg, r->cache);
         if (r->info)
             r->info->sections_read++;
         *air_with_data = s->blocks.kind == MC_CONTAINER_SINGLE && s->blocks.value == r->air;
