@@ -298,10 +298,11 @@ static inline bool mc_buf_ok(const mc_buf *b) { return !b->failed; }
 /* Hands the bytes to the caller (who frees them with the buffer's allocator,
  * size *len... or *cap when given) and leaves the buffer empty. */
 MC_API uint8_t *mc_buf_detach(mc_buf *b, size_t *len, size_t *cap);
-/* Returns a pointer to `n` new bytes at the end (uninitialised), or NULL. */
+/* Returns a pointer to `n` new bytes at the end (uninitialised), or NULL
+ * when memory cannot be had (or n is 0 and the buffer has no memory yet). */
 static inline uint8_t *mc_buf_extend(mc_buf *b, size_t n)
 {
-    if (!mc_buf_reserve(b, n))
+    if (!mc_buf_reserve(b, n) || !b->data) /* no NULL + 0 arithmetic */
         return NULL;
     uint8_t *p = b->data + b->len;
     b->len += n;
@@ -309,8 +310,10 @@ static inline uint8_t *mc_buf_extend(mc_buf *b, size_t n)
 }
 static inline void mc_buf_put(mc_buf *b, const void *src, size_t n)
 {
+    if (!n)
+        return;
     uint8_t *p = mc_buf_extend(b, n);
-    if (p && n)
+    if (p)
         memcpy(p, src, n);
 }
 static inline void mc_buf_put_u8(mc_buf *b, uint8_t v)

@@ -233,6 +233,23 @@ static void test_buffer_allocator(void **state)
     assert_int_equal(f.live, 0);
 }
 
+static void test_empty_operations(void **state)
+{
+    (void)state;
+    /* Zero-length writes to a buffer without memory: no UB (NULL + 0), no
+     * failure, nothing written. */
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    mc_buf_put(&b, NULL, 0);
+    mc_buf_put(&b, "x", 0);
+    assert_null(mc_buf_extend(&b, 0));
+    assert_true(mc_buf_ok(&b));
+    assert_int_equal(b.len, 0);
+    mc_buf_put_str_varint(&b, "", 0);
+    assert_int_equal(b.len, 1);
+    mc_buf_free(&b);
+}
+
 static void test_error_format(void **state)
 {
     (void)state;
@@ -277,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_varint),       cmocka_unit_test(test_zigzag_roundtrip),
         cmocka_unit_test(test_strings),      cmocka_unit_test(test_buffer_allocator),
         cmocka_unit_test(test_error_format), cmocka_unit_test(test_read_file),
+        cmocka_unit_test(test_empty_operations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
