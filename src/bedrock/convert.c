@@ -84,9 +84,9 @@ mc_status mc_bedrock_state_from_nbt(const mc_registry *reg, const uint8_t *nbt, 
             continue;
         }
         if (mc_nbt_get_integer(t, &iv) != MC_OK) {
+            const char *type = mc_nbt_type_name(mc_nbt_tag_type(t)); /* a static string */
             mc_nbt_doc_free(doc);
-            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "bedrock: state value of type %s",
-                                mc_nbt_type_name(mc_nbt_tag_type(t)));
+            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "bedrock: state value of type %s", type);
         }
         if (mc_nbt_tag_type(t) == MC_NBT_BYTE && (iv == 0 || iv == 1)) {
             bytes[n] = t;
