@@ -40,6 +40,11 @@ void mc__bedrock_put_subchunk_header(mc_buf *out, int protocol, bool cache, int3
                                      int32_t y, int32_t z, uint32_t count);
 mc_status mc__bedrock_put_entry(mc_buf *out, int protocol, bool cache, const mc_bedrock_subchunk_entry *e,
                                 size_t payload_len, mc__bedrock_payload_fn fn, void *ctx);
+/* The lowest and highest of a column's heights, and a subchunk's heightmap
+ * given them (what mc_bedrock_column_subchunk_heightmap does in one go). */
+void mc__bedrock_height_range(const mc_bedrock_column *c, int32_t *lo, int32_t *hi);
+mc_bedrock_heightmap_type mc__bedrock_subchunk_heightmap_in(const mc_bedrock_column *c, uint32_t i, int32_t lo,
+                                                            int32_t hi, int8_t out[256]);
 /* Bytes mc_bedrock_subchunk_encode(sc, 9, NETWORK) would write. */
 size_t mc__bedrock_subchunk_net_size(const mc_bedrock_subchunk *sc);
 

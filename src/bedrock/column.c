@@ -129,16 +129,22 @@ int mc_bedrock_column_highest(const mc_bedrock_column *c)
     return -1;
 }
 
-mc_bedrock_heightmap_type mc_bedrock_column_subchunk_heightmap(const mc_bedrock_column *c, uint32_t i,
-                                                               int8_t out[256])
+void mc__bedrock_height_range(const mc_bedrock_column *c, int32_t *lo, int32_t *hi)
+{
+    int32_t l = INT32_MAX, h = INT32_MIN;
+    for (unsigned xz = 0; xz < 256; xz++) {
+        int32_t v = c->heights[xz];
+        l = v < l ? v : l;
+        h = v > h ? v : h;
+    }
+    *lo = l;
+    *hi = h;
+}
+
+mc_bedrock_heightmap_type mc__bedrock_subchunk_heightmap_in(const mc_bedrock_column *c, uint32_t i, int32_t lo,
+                                                            int32_t hi, int8_t out[256])
 {
     int32_t base = (c->min_y + (int32_t)i) * 16;
-    int32_t lo = INT32_MAX, hi = INT32_MIN;
-    for (unsigned xz = 0; xz < 256; xz++) {
-        int32_t h = c->heights[xz];
-        lo = h < lo ? h : lo;
-        hi = h > hi ? h : hi;
-    }
     if (lo - base >= 16)
         return MC_BEDROCK_HM_ALL_TOO_HIGH; /* every value would be 16 */
     if (hi - base < 0)
@@ -150,6 +156,14 @@ mc_bedrock_heightmap_type mc_bedrock_column_subchunk_heightmap(const mc_bedrock_
         out[xz] = (int8_t)v; /* heights is indexed z*16+x: the wire's [z][x] */
     }
     return MC_BEDROCK_HM_HAS_DATA;
+}
+
+mc_bedrock_heightmap_type mc_bedrock_column_subchunk_heightmap(const mc_bedrock_column *c, uint32_t i,
+                                                               int8_t out[256])
+{
+    int32_t lo, hi;
+    mc__bedrock_height_range(c, &lo, &hi);
+    return mc__bedrock_subchunk_heightmap_in(c, i, lo, hi, out);
 }
 
 mc_status mc_bedrock_column_subchunk_payload(const mc_bedrock_column *c, uint32_t i, mc_buf *out,

@@ -121,16 +121,17 @@ typedef struct fetched {
     int32_t cx, cz;
     mc_status status;
     const mc_bedrock_column *col;
+    int32_t lo, hi; /* range of the column's heights */
 } fetched;
 
 #define MC_ENGINE_FETCH_MAX 64
 
-static const mc_bedrock_column *fetch(mc_bedrock_engine *e, fetched *tab, unsigned *n, int32_t dim,
-                                      int32_t cx, int32_t cz)
+static const fetched *fetch(mc_bedrock_engine *e, fetched *tab, unsigned *n, int32_t dim, int32_t cx,
+                            int32_t cz)
 {
     for (unsigned i = *n; i-- > 0;)
         if (tab[i].cx == cx && tab[i].cz == cz)
-            return tab[i].col;
+            return &tab[i];
     if (*n == MC_ENGINE_FETCH_MAX) {
         /* Table full: release the oldest (batches rarely touch this many). */
         if (tab[0].col && e->src.release)
@@ -138,12 +139,14 @@ static const mc_bedrock_column *fetch(mc_bedrock_engine *e, fetched *tab, unsign
         memmove(tab, tab + 1, (MC_ENGINE_FETCH_MAX - 1) * sizeof *tab);
         (*n)--;
     }
-    fetched f = {cx, cz, MC_ERR_NOT_FOUND, NULL};
+    fetched f = {cx, cz, MC_ERR_NOT_FOUND, NULL, 0, 0};
     f.status = e->src.get(e->src.user, dim, cx, cz, &f.col);
     if (f.status != MC_OK)
         f.col = NULL;
-    tab[(*n)++] = f;
-    return f.col;
+    else
+        mc__bedrock_height_range(f.col, &f.lo, &f.hi);
+    tab[*n] = f;
+    return &tab[(*n)++];
 }
 
 /* Writes the payload of one subchunk in place (the length is known). */
@@ -190,7 +193,8 @@ static void resolve(mc_bedrock_engine *e, const mc_bedrock_subchunk_request *req
         en->result = MC_BEDROCK_RESULT_INVALID_DIMENSION;
         return;
     }
-    const mc_bedrock_column *col = fetch(e, tab, ntab, req->dimension, req->x + dx, req->z + dz);
+    const fetched *f = fetch(e, tab, ntab, req->dimension, req->x + dx, req->z + dz);
+    const mc_bedrock_column *col = f->col;
     if (!col) {
         en->result = MC_BEDROCK_RESULT_CHUNK_NOT_FOUND;
         return;
@@ -200,7 +204,7 @@ static void resolve(mc_bedrock_engine *e, const mc_bedrock_subchunk_request *req
         en->result = MC_BEDROCK_RESULT_Y_OUT_OF_BOUNDS;
         return;
     }
-    en->heightmap_type = (uint8_t)mc_bedrock_column_subchunk_heightmap(col, (uint32_t)idx, hm);
+    en->heightmap_type = (uint8_t)mc__bedrock_subchunk_heightmap_in(col, (uint32_t)idx, f->lo, f->hi, hm);
     if (en->heightmap_type == MC_BEDROCK_HM_HAS_DATA)
         en->heightmap = hm;
     /* 1.21.90+: the render heightmap; without separate render data it is
