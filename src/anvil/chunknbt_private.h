@@ -26,6 +26,8 @@ static inline mc__chunk_era mc__era_of(int32_t dv)
 #define MC__KEY_PREFIX "mcchunk:"
 /* int[]: section Ys (pre-1.18) stored with block data although all air */
 #define MC__KEY_AIR_SECTIONS "mcchunk:air_sections"
+/* int[]: section Ys (1.18+) of the column's range stored without block data */
+#define MC__KEY_NO_DATA_SECTIONS "mcchunk:no_data_sections"
 /* byte: the chunk had no Biomes (pre-1.18 proto-chunks) */
 #define MC__KEY_NO_BIOMES "mcchunk:no_biomes"
 /* int: the DataVersion the column was read from (also when absent: 0) */

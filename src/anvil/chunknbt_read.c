@@ -481,7 +481,8 @@ static bool unknown_here(reader *r, const mc_nbt_tag *t, bool biomes)
 
 /* Reads one section compound whose Y is inside the column. */
 static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag *ytag, int32_t y,
-                              mc__chunk_era era, mc_bits_layout layout, bool *air_with_data)
+                              mc__chunk_era era, mc_bits_layout layout, bool *with_data,
+                              bool *air_with_data)
 {
     mc_section *s = mc_column_section(r->col, y);
     mc_nbt_tag *xs = NULL;
@@ -581,6 +582,7 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
         if (!xsection(r, ytag))
             return nomem(r);
     }
+    *with_data = had_blocks;
     if (had_blocks) {
         count_blocks(s, r->reg, r->cache);
         if (r->info)
@@ -912,9 +914,12 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
                     st = keep(&r, r.xroot, t);
     }
 
-    /* sections */
-    int32_t air_secs[64];
-    size_t n_air = 0;
+    /* sections; per in-range section: 1 = stored with block data, 2 = and all air */
+    uint8_t *had = calloc(count, 1);
+    if (!had) {
+        st = nomem(&r);
+        goto done;
+    }
     for (mc_nbt_tag *s = sections ? mc_nbt_first(sections) : NULL; s && st == MC_OK; s = mc_nbt_next(s)) {
         int32_t y;
         const mc_nbt_tag *ytag = mc_nbt_get(s, "Y");
@@ -930,14 +935,31 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
             }
             continue;
         }
-        bool air_with_data = false;
-        st = read_section(&r, s, ytag, y, era, layout, &air_with_data);
-        if (st == MC_OK && air_with_data && era != MC__ERA_MODERN && n_air < 64)
-            air_secs[n_air++] = y;
+        bool air_with_data = false, with_data = false;
+        st = read_section(&r, s, ytag, y, era, layout, &with_data, &air_with_data);
+        if (st == MC_OK && with_data)
+            had[y - min_sec] = air_with_data ? 2 : 1;
     }
+    if (st == MC_OK && r.keep_extra) {
+        /* pre-1.18: sections stored with block data although all air (the
+         * writer would leave them out); 1.18+: sections of the range stored
+         * without block data (the writer would add them) */
+        int32_t *ys = malloc((size_t)count * sizeof *ys);
+        size_t n = 0;
+        if (!ys) {
+            st = nomem(&r);
+        } else {
+            for (uint32_t i = 0; i < count; i++)
+                if (era == MC__ERA_MODERN ? had[i] == 0 : had[i] == 2)
+                    ys[n++] = min_sec + (int32_t)i;
+            if (n)
+                st = add_int_list(&r, r.xlevel, era == MC__ERA_MODERN ? MC__KEY_NO_DATA_SECTIONS : MC__KEY_AIR_SECTIONS,
+                                  ys, n);
+            free(ys);
+        }
+    }
+    free(had);
     if (st != MC_OK)
-        goto done;
-    if (n_air && r.keep_extra && (st = add_int_list(&r, r.xlevel, MC__KEY_AIR_SECTIONS, air_secs, n_air)) != MC_OK)
         goto done;
 
     /* the other chunk keys */

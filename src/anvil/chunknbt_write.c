@@ -392,10 +392,10 @@ static const mc_nbt_tag *xsection_for(writer *w, int32_t y, const mc_nbt_tag *af
     return NULL;
 }
 
-static bool in_air_list(writer *w, int32_t y)
+static bool in_list(writer *w, const char *key, int32_t y)
 {
     mc_nbt_array a;
-    if (!w->carry || mc_nbt_get_array(mc_nbt_get(w->xlevel, MC__KEY_AIR_SECTIONS), MC_NBT_INT_ARRAY, &a) != MC_OK)
+    if (!w->carry || mc_nbt_get_array(mc_nbt_get(w->xlevel, key), MC_NBT_INT_ARRAY, &a) != MC_OK)
         return false;
     for (size_t i = 0; i < a.count; i++)
         if (mc_nbt_array_i32(&a, i) == y)
@@ -515,9 +515,11 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
 {
     bool blocks_out;
     if (w->tera == MC__ERA_MODERN)
-        blocks_out = true;
+        /* the game stores every section of the range; one read without
+         * block data stays so while it is air */
+        blocks_out = !section_is_air(w, s) || !in_list(w, MC__KEY_NO_DATA_SECTIONS, y);
     else
-        blocks_out = !section_is_air(w, s) || in_air_list(w, y);
+        blocks_out = !section_is_air(w, s) || in_list(w, MC__KEY_AIR_SECTIONS, y);
     bool light = s->block_light || s->sky_light;
     if (w->tera == MC__ERA_LEGACY && !blocks_out && !xs)
         return MC_OK; /* 1.8-1.12 never store an empty section */
@@ -535,7 +537,7 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
         return st;
     bool raw_blocks = xs && keep_raw(w, xs, s, false, y);
     bool raw_biomes = xs && w->tera == MC__ERA_MODERN && keep_raw(w, xs, s, true, y);
-    if (w->tera == MC__ERA_MODERN) {
+    if (w->tera == MC__ERA_MODERN && blocks_out) {
         /* 1.18+ disk: blocks max(4, ceil(log2 n)) bits, biomes ceil(log2 n), no data for one entry */
         if (!raw_blocks) {
             mc_nbt_tag *bs = mc_nbt_put_compound(w->doc, sec, "block_states");

@@ -594,6 +594,51 @@ static void test_read_container(void **state)
     mc_region_close(r);
 }
 
+/* Chunks that leave sections out (written by other tools, e.g.
+ * prismarine's writer) round-trip too: the writer adds no section the
+ * original did not have, while it stays air. */
+static void test_partial_sections(void **state)
+{
+    (void)state;
+    const char *cases[] = {
+        "{DataVersion:3955,xPos:0,zPos:0,yPos:-4,Status:\"minecraft:full\",sections:["
+        "{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"}]},biomes:{palette:[\"minecraft:plains\"]}},"
+        "{Y:3b,block_states:{palette:[{Name:\"minecraft:dirt\"}]},biomes:{palette:[\"minecraft:plains\"]}}]}",
+        "{DataVersion:3955,xPos:2,zPos:3,yPos:-4,Status:\"minecraft:empty\",sections:[]}",
+        "{DataVersion:2586,Level:{xPos:0,zPos:0,Status:\"full\",Sections:[{Y:2b,Palette:[{Name:\"minecraft:air\"}],"
+        "BlockStates:[L;" /* 256 zero longs follow */,
+    };
+    for (size_t i = 0; i < 3; i++) {
+        char text[8192];
+        snprintf(text, sizeof text, "%s", cases[i]);
+        if (i == 2) {
+            for (int k = 0; k < 256; k++)
+                strcat(text, k ? ",0L" : "0L");
+            strcat(text, "]}]}}");
+        }
+        mc_nbt_doc *doc = mc_nbt_doc_new(NULL), *out = mc_nbt_doc_new(NULL);
+        mc_error err;
+        assert_int_equal(mc_snbt_parse(doc, text, strlen(text), NULL, &err), MC_OK);
+        mc_column *col = NULL;
+        assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), NULL, &col, &err), MC_OK);
+        assert_int_equal(mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, out, NULL, &err), MC_OK);
+        if (!mc_nbt_equal(mc_nbt_doc_root(doc), mc_nbt_doc_root(out))) {
+            char path[400] = "root";
+            diff(mc_nbt_doc_root(doc), mc_nbt_doc_root(out), path, 4, sizeof path);
+            fail_msg("case %zu: %s", i, path);
+        }
+        /* an edit in a left-out section makes the writer store it */
+        if (i == 0) {
+            assert_int_equal(mc_column_set_block(col, 0, -60, 0, mc_registry_default_state(mc_column_registry(col), "stone")), MC_OK);
+            assert_int_equal(mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, out, NULL, &err), MC_OK);
+            assert_int_equal(mc_nbt_count(mc_nbt_get(mc_nbt_doc_root(out), "sections")), 3);
+        }
+        mc_column_free(col);
+        mc_nbt_doc_free(doc);
+        mc_nbt_doc_free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_cross_version),
         cmocka_unit_test(test_26x_and_heights),
         cmocka_unit_test(test_read_container),
+        cmocka_unit_test(test_partial_sections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
