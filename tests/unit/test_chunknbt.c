@@ -601,12 +601,13 @@ static void test_partial_sections(void **state)
 {
     (void)state;
     const char *cases[] = {
-        "{DataVersion:3955,xPos:0,zPos:0,yPos:-4,Status:\"minecraft:full\",sections:["
-        "{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"}]},biomes:{palette:[\"minecraft:plains\"]}},"
-        "{Y:3b,block_states:{palette:[{Name:\"minecraft:dirt\"}]},biomes:{palette:[\"minecraft:plains\"]}}]}",
+        ("{DataVersion:3955,xPos:0,zPos:0,yPos:-4,Status:\"minecraft:full\",sections:["
+         "{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"}]},biomes:{palette:[\"minecraft:plains\"]}},"
+         "{Y:3b,block_states:{palette:[{Name:\"minecraft:dirt\"}]},biomes:{palette:[\"minecraft:plains\"]}}]}"),
         "{DataVersion:3955,xPos:2,zPos:3,yPos:-4,Status:\"minecraft:empty\",sections:[]}",
-        "{DataVersion:2586,Level:{xPos:0,zPos:0,Status:\"full\",Sections:[{Y:2b,Palette:[{Name:\"minecraft:air\"}],"
-        "BlockStates:[L;" /* 256 zero longs follow */,
+        /* 256 zero longs follow */
+        ("{DataVersion:2586,Level:{xPos:0,zPos:0,Status:\"full\",Sections:[{Y:2b,Palette:[{Name:\"minecraft:air\"}],"
+         "BlockStates:[L;"),
     };
     for (size_t i = 0; i < 3; i++) {
         char text[8192];
