@@ -174,20 +174,27 @@ static void on_closed(uv_handle_t *h)
     free(c);
 }
 
-void mc_conn_close(mc_conn *c, const char *why)
+/* Marks a connection as going away (it stops counting as a player and stops
+ * reading); false when it already was. */
+static bool mark_closing(mc_conn *c, const char *why)
 {
     if (c->closing)
-        return;
+        return false;
     c->closing = true;
     if (c->in_game) {
         c->srv->online--;
         c->in_game = false;
     }
     if (why)
-        mc_srv_log(c->srv, c->state >= MC_JAVA_LOGIN && c->name[0] ? MC_LOG_INFO : MC_LOG_INFO,
-                   "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
+        mc_srv_log(c->srv, MC_LOG_INFO, "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
     uv_read_stop((uv_stream_t *)&c->tcp);
-    uv_close((uv_handle_t *)&c->tcp, on_closed);
+    return true;
+}
+
+void mc_conn_close(mc_conn *c, const char *why)
+{
+    if (mark_closing(c, why))
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
 }
 
 static void on_shutdown(uv_shutdown_t *req, int status)
@@ -201,15 +208,8 @@ static void on_shutdown(uv_shutdown_t *req, int status)
 /* Closes after the queued bytes are sent (used after a disconnect packet). */
 static void conn_close_after_flush(mc_conn *c, const char *why)
 {
-    if (c->closing)
+    if (!mark_closing(c, why))
         return;
-    c->closing = true;
-    if (c->in_game) {
-        c->srv->online--;
-        c->in_game = false;
-    }
-    mc_srv_log(c->srv, MC_LOG_INFO, "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
-    uv_read_stop((uv_stream_t *)&c->tcp);
     uv_shutdown_t *req = malloc(sizeof *req);
     if (!req || uv_shutdown(req, (uv_stream_t *)&c->tcp, on_shutdown) < 0) {
         free(req);
@@ -238,6 +238,18 @@ void mc_json_string(mc_buf *b, const char *s)
     mc_buf_put_u8(b, '"');
 }
 
+/* Appends {"text": ...} as a VarInt-prefixed JSON string. */
+static void put_json_text(mc_buf *pkt, const char *text)
+{
+    mc_buf json;
+    mc_buf_init(&json, NULL);
+    mc_buf_put(&json, "{\"text\":", 8);
+    mc_json_string(&json, text);
+    mc_buf_put_u8(&json, '}');
+    mc_buf_put_str_varint(pkt, json.data, json.len);
+    mc_buf_free(&json);
+}
+
 /* Appends a text component: a JSON string before 1.20.3 (and always in the
  * login state), a nameless NBT string tag from 1.20.3 (765) on. */
 static void put_text(mc_conn *c, mc_java_state state, const char *text)
@@ -250,13 +262,7 @@ static void put_text(mc_conn *c, mc_java_state state, const char *text)
         mc_buf_put_str_u16be(&c->pkt, text, n);
         return;
     }
-    mc_buf json;
-    mc_buf_init(&json, NULL);
-    mc_buf_put(&json, "{\"text\":", 8);
-    mc_json_string(&json, text);
-    mc_buf_put_u8(&json, '}');
-    mc_buf_put_str_varint(&c->pkt, json.data, json.len);
-    mc_buf_free(&json);
+    put_json_text(&c->pkt, text);
 }
 
 void mc_conn_disconnect(mc_conn *c, const char *reason)
@@ -311,13 +317,7 @@ static void handle_handshake(mc_conn *c, mc_reader *r, int id)
             /* The login disconnect packet is id 0 with a JSON string in every version. */
             c->pkt.len = 0;
             mc_buf_put_varint(&c->pkt, 0);
-            mc_buf json;
-            mc_buf_init(&json, NULL);
-            mc_buf_put(&json, "{\"text\":", 8);
-            mc_json_string(&json, why);
-            mc_buf_put_u8(&json, '}');
-            mc_buf_put_str_varint(&c->pkt, json.data, json.len);
-            mc_buf_free(&json);
+            put_json_text(&c->pkt, why);
             mc_conn_send(c, &c->pkt);
             conn_close_after_flush(c, why);
         }
