@@ -2,14 +2,28 @@
  * encode.c: the server's bridge to the Java chunk codecs (src/java): a column
  * in the world's registry becomes the Chunk Data packet (and Update Light for
  * 1.14-1.17) of a client's protocol, translated to its registry by the codec.
+ *
+ * The world's columns span the 1.18+ overworld (-64..319). Clients before
+ * 1.18 (protocol 757) live in an overworld of 0..255, which the Join Game
+ * sent to them says, so their columns are cut to sections 0..15 first (the
+ * 1.17 codec sends a column's own height, which would shift everything).
  * The world caches the framed result per protocol, so this runs once per
  * column and protocol.
  */
+#include "mcchunk/chunk.h"
 #include "mcchunk/java.h"
+#include "mcchunk/translate.h"
 #include "server/session.h"
 
 mc_status mc_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
                                   mc_error *err)
 {
-    return mc_java_encode_chunk(col, protocol, chunk, light, err);
+    if (protocol >= 757 || (mc_column_min_section(col) == 0 && mc_column_section_count(col) == 16))
+        return mc_java_encode_chunk(col, protocol, chunk, light, err);
+    mc_column *cut = mc_column_reshape(col, 0, 16, NULL, err);
+    if (!cut)
+        return err && err->status != MC_OK ? err->status : MC_ERR_NOMEM;
+    mc_status st = mc_java_encode_chunk(cut, protocol, chunk, light, err);
+    mc_column_free(cut);
+    return st;
 }
