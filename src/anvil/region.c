@@ -296,7 +296,7 @@ mc_status mc_region_open(const char *path, const mc_region_options *opt, mc_regi
     *out = NULL;
     if (!path)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region: no path");
-    mc_region *r;
+    mc_region *r = NULL; /* set by region_alloc on success (gcc -O2 cannot see it) */
     mc_status st = region_alloc(opt, &r, err);
     if (st)
         return st;
@@ -340,7 +340,7 @@ mc_status mc_region_open_memory(const void *data, size_t len, const mc_region_op
     *out = NULL;
     mc_region_options o = opt ? *opt : (mc_region_options){0};
     o.io = &memory_io;
-    mc_region *r;
+    mc_region *r = NULL; /* set by region_alloc on success (gcc -O2 cannot see it) */
     mc_status st = region_alloc(&o, &r, err);
     if (st)
         return st;
