@@ -142,7 +142,8 @@ static int cmd_blocks(mc_column *col, bool ids, const char *version, unsigned ev
     char **names = calloc(count ? count : 1, sizeof *names); /* formatted once per state */
     if (!names)
         return MC_EXIT_FAIL;
-    int32_t bx = mc_column_x(col) * 16, bz = mc_column_z(col) * 16;
+    int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
+        bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
     uint32_t vals[4096];
     char buf[512];
     uint64_t phase = every ? ((uint32_t)mc_column_x(col) * 7u + (uint32_t)mc_column_z(col) * 13u) % every : 0;

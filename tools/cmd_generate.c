@@ -75,7 +75,8 @@ int mc_cmd_generate(int argc, char **argv)
     const mc_column *show = target != world ? out : col;
     if (show) {
         int32_t min_y = mc_column_min_y(show), h = (int32_t)mc_column_height(show);
-        int32_t bx = mc_column_x(show) * 16, bz = mc_column_z(show) * 16;
+        int32_t bx = (int32_t)((uint32_t)mc_column_x(show) << 4), /* wraps: chunk x from input may be huge */
+        bz = (int32_t)((uint32_t)mc_column_z(show) << 4);
         uint32_t air = mc_registry_air(target);
         char name[512];
         for (int32_t y = min_y; y < min_y + h; y++)

@@ -301,7 +301,8 @@ static int print_blocks(const mc_column *col, bool ids)
     char **names = calloc(count ? count : 1, sizeof *names);
     if (!names)
         return MC_EXIT_FAIL;
-    const int32_t bx = mc_column_x(col) * 16, bz = mc_column_z(col) * 16;
+    const int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
+        bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
     uint32_t vals[MC_SECTION_BLOCKS];
     char buf[512];
     for (uint32_t si = 0; si < mc_column_section_count(col); si++) {

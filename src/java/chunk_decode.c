@@ -359,7 +359,8 @@ static mc_status read_block_entities(mc_reader *r, const dec *d, mc_column *col,
     if (!doc)
         return mc_reader_fail(r, MC_ERR_NOMEM, "no memory");
     mc_status st = MC_OK;
-    const int32_t bx = mc_column_x(col) * 16, bz = mc_column_z(col) * 16;
+    const int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
+        bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
     for (int32_t i = 0; i < n && st == MC_OK; i++) {
         int32_t x = 0, y = 0, z = 0, type = -1;
         size_t eat = r->pos;

@@ -378,7 +378,8 @@ static mc_status put_block_entities(mc_buf *out, const mc__era *e, const mc_colu
             cnt++;
     }
     mc_buf_put_varint(out, (int32_t)cnt);
-    const int32_t bx = mc_column_x(col) * 16, bz = mc_column_z(col) * 16;
+    const int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
+        bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
     for (size_t i = 0; i < n; i++) {
         int32_t x, y, z;
         mc_nbt_tag *t = mc_column_block_entity_at(col, i, &x, &y, &z);

@@ -237,13 +237,13 @@ static bool find_folder_spawn(mc_world *w)
         if (sscanf(e->d_name, "r.%d.%d.%7s", &rx, &rz, tail) != 3 || strcmp(tail, "mca"))
             continue;
         for (int i = 0; i < 1024 && !found; i++) {
-            int32_t cx = rx * 32 + (i & 31), cz = rz * 32 + (i >> 5);
+            int32_t cx = (int32_t)((uint32_t)rx * 32u + (uint32_t)(i & 31)), cz = (int32_t)((uint32_t)rz * 32u + (uint32_t)(i >> 5));
             mc_column *col = read_column(w, cx, cz);
             if (!col)
                 continue;
             mc_column_compute_heightmaps(col, 1u << MC_HEIGHTMAP_WORLD_SURFACE);
-            w->spawn_x = cx * 16 + 8;
-            w->spawn_z = cz * 16 + 8;
+            w->spawn_x = (int32_t)((uint32_t)cx * 16u + 8u);
+            w->spawn_z = (int32_t)((uint32_t)cz * 16u + 8u);
             w->spawn_y = mc_column_min_y(col) + (int32_t)mc_column_heightmap_get(col, MC_HEIGHTMAP_WORLD_SURFACE, 8, 8) + 1;
             mc_column_free(col);
             found = true;
