@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "tool_common.h"
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
 
@@ -57,50 +58,6 @@ static bool parse_i32(const char *s, int32_t *out)
     return true;
 }
 
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Reads chunk (x, z) of PATH into a column. */
-static int load(const char *path_arg, const char *dimension, int32_t x, int32_t z, mc_nbt_doc *doc,
-                mc_column **col)
-{
-    char path[4096];
-    int lx, lz;
-    mc_error err;
-    mc_error_clear(&err);
-    if (is_dir(path_arg)) {
-        if (mc_world_region_path(path_arg, MC_WORLD_LAYOUT_AUTO, dimension, MC_REGION_KIND_REGION, x, z,
-                                 path, sizeof path, &lx, &lz, &err) != MC_OK) {
-            fprintf(stderr, "mcchunk chunk: %s\n", err.message);
-            return MC_EXIT_FAIL;
-        }
-    } else {
-        snprintf(path, sizeof path, "%s", path_arg);
-        lx = (int)((uint32_t)x & 31);
-        lz = (int)((uint32_t)z & 31);
-    }
-    mc_region *r = NULL;
-    if (mc_region_open(path, NULL, &r, &err) != MC_OK) {
-        fprintf(stderr, "mcchunk chunk: %s\n", err.message);
-        return MC_EXIT_FAIL;
-    }
-    mc_buf nbt;
-    mc_buf_init(&nbt, NULL);
-    int rc = MC_EXIT_OK;
-    if (mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) != MC_OK ||
-        mc_nbt_parse(doc, nbt.data, nbt.len, MC_NBT_JAVA, NULL, &err) != MC_OK ||
-        mc_chunknbt_read(mc_nbt_doc_root(doc), NULL, col, &err) != MC_OK) {
-        fprintf(stderr, "mcchunk chunk: chunk %d %d: %s\n", (int)x, (int)z, err.message);
-        rc = MC_EXIT_FAIL;
-    }
-    mc_buf_free(&nbt);
-    mc_region_close(r);
-    return rc;
-}
-
 static const mc_registry *registry_of_version(const char *v)
 {
     mc_version_info vi;
@@ -124,74 +81,12 @@ static int32_t data_version_of(const char *v)
  * coordinates, so that a test can compare a sample against an oracle. */
 static int cmd_blocks(mc_column *col, bool ids, const char *version, unsigned every)
 {
-    const mc_registry *reg = mc_column_registry(col);
-    const mc_registry *out_reg = reg;
-    const uint32_t *map = NULL;
-    if (version) {
-        out_reg = registry_of_version(version);
-        if (!out_reg) {
-            fprintf(stderr, "mcchunk chunk blocks: unknown version %s\n", version);
-            return MC_EXIT_USAGE;
-        }
-        if (out_reg != reg && !(map = mc_registry_map(reg, out_reg))) {
-            fprintf(stderr, "mcchunk chunk blocks: out of memory\n");
-            return MC_EXIT_FAIL;
-        }
+    const mc_registry *out_reg = NULL;
+    if (version && !(out_reg = registry_of_version(version))) {
+        fprintf(stderr, "mcchunk chunk blocks: unknown version %s\n", version);
+        return MC_EXIT_USAGE;
     }
-    uint32_t count = mc_registry_state_count(reg);
-    char **names = calloc(count ? count : 1, sizeof *names); /* formatted once per state */
-    if (!names)
-        return MC_EXIT_FAIL;
-    int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
-        bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
-    uint32_t vals[4096];
-    char buf[512];
-    uint64_t phase = every ? ((uint32_t)mc_column_x(col) * 7u + (uint32_t)mc_column_z(col) * 13u) % every : 0;
-    for (uint32_t si = 0; si < mc_column_section_count(col); si++) {
-        mc_section *s = mc_column_section_at(col, si);
-        if (!every && s->blocks.kind == MC_CONTAINER_SINGLE &&
-            (mc_registry_state_flags(reg, s->blocks.value) & MC_STATE_AIR))
-            continue;
-        mc_container_get_all(&s->blocks, vals);
-        int32_t by = (mc_column_min_section(col) + (int32_t)si) * 16;
-        for (unsigned i = 0; i < 4096; i++) {
-            uint32_t v = vals[i];
-            if (every) {
-                if (((uint64_t)si * 4096 + i + phase) % every)
-                    continue;
-            } else if ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == mc_registry_air(reg)) {
-                continue;
-            }
-            int x = (int)(i & 15), z = (int)((i >> 4) & 15), y = (int)(i >> 8);
-            if (ids) {
-                uint32_t o = map ? mc_registry_map_apply(map, count, v, mc_registry_air(out_reg)) : v;
-                printf("%d %d %d %u\n", bx + x, by + y, bz + z, o);
-                continue;
-            }
-            const char *name;
-            if (v < count) {
-                if (!names[v]) {
-                    uint32_t o = map ? mc_registry_map_apply(map, count, v, mc_registry_air(out_reg)) : v;
-                    size_t n = mc_registry_format_state(out_reg, o, buf, sizeof buf, MC_FORMAT_SORTED);
-                    if (!n)
-                        snprintf(buf, sizeof buf, "#%u", o);
-                    size_t len = strlen(buf) + 1;
-                    names[v] = malloc(len);
-                    if (names[v])
-                        memcpy(names[v], buf, len);
-                }
-                name = names[v] ? names[v] : "?";
-            } else {
-                snprintf(buf, sizeof buf, "#%u", v);
-                name = buf;
-            }
-            printf("%d %d %d %s\n", bx + x, by + y, bz + z, name);
-        }
-    }
-    for (uint32_t i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
-    return ferror(stdout) ? MC_EXIT_FAIL : MC_EXIT_OK;
+    return mc_tool_print_blocks(col, out_reg, ids, every, false);
 }
 
 static int cmd_convert(mc_column *col, const char *version, const char *file)
@@ -328,12 +223,10 @@ int mc_chunk_model_cmd(int argc, char **argv)
         fprintf(stderr, "mcchunk chunk convert: needs --to-version V and -o FILE\n");
         return MC_EXIT_USAGE;
     }
-    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
     mc_column *col = NULL;
-    int rc = doc ? load(pos[0], dimension, x, z, doc, &col) : MC_EXIT_FAIL;
+    int rc = mc_tool_load_column("mcchunk chunk", pos[0], dimension, x, z, &col);
     if (rc == MC_EXIT_OK)
         rc = blocks ? cmd_blocks(col, ids, version, every) : cmd_convert(col, version, outfile);
     mc_column_free(col);
-    mc_nbt_doc_free(doc);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "tool_common.h"
 #include "mcchunk/chunk.h"
 #include "mcchunk/registry.h"
 #include "mcchunk/translate.h"
@@ -74,25 +75,7 @@ int mc_cmd_generate(int argc, char **argv)
     mc_column *out = col && target != world ? mc_column_translate(col, target, NULL, &err) : NULL;
     const mc_column *show = target != world ? out : col;
     if (show) {
-        int32_t min_y = mc_column_min_y(show), h = (int32_t)mc_column_height(show);
-        int32_t bx = (int32_t)((uint32_t)mc_column_x(show) << 4), /* wraps: chunk x from input may be huge */
-        bz = (int32_t)((uint32_t)mc_column_z(show) << 4);
-        uint32_t air = mc_registry_air(target);
-        char name[512];
-        for (int32_t y = min_y; y < min_y + h; y++)
-            for (int32_t z = 0; z < 16; z++)
-                for (int32_t x = 0; x < 16; x++) {
-                    uint32_t s = mc_column_get_block(show, x, y, z);
-                    if (!all && (s == air || (mc_registry_state_flags(target, s) & MC_STATE_AIR)))
-                        continue;
-                    if (ids)
-                        printf("%d %d %d %u\n", bx + x, y, bz + z, s);
-                    else {
-                        mc_registry_format_state(target, s, name, sizeof name, MC_FORMAT_SORTED);
-                        printf("%d %d %d %s\n", bx + x, y, bz + z, name);
-                    }
-                }
-        rc = MC_EXIT_OK;
+        rc = mc_tool_print_blocks(show, NULL, ids, 0, all);
     } else {
         fprintf(stderr, "mcchunk generate: %s\n", err.message[0] ? err.message : "out of memory");
     }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "tool_common.h"
 #include "java/chunk_gen.h"
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
@@ -89,46 +90,6 @@ static bool write_file(const char *path, const mc_buf *b)
     return fclose(f) == 0 && ok;
 }
 
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static mc_column *load_chunk(const char *path_arg, const char *dimension, int32_t x, int32_t z)
-{
-    char path[4096];
-    int lx, lz;
-    mc_error err;
-    mc_error_clear(&err);
-    if (is_dir(path_arg)) {
-        if (mc_world_region_path(path_arg, MC_WORLD_LAYOUT_AUTO, dimension, MC_REGION_KIND_REGION, x, z,
-                                 path, sizeof path, &lx, &lz, &err) != MC_OK) {
-            fprintf(stderr, "mcchunk packet: %s\n", err.message);
-            return NULL;
-        }
-    } else {
-        snprintf(path, sizeof path, "%s", path_arg);
-        lx = (int)((uint32_t)x & 31);
-        lz = (int)((uint32_t)z & 31);
-    }
-    mc_region *r = NULL;
-    if (mc_region_open(path, NULL, &r, &err) != MC_OK) {
-        fprintf(stderr, "mcchunk packet: %s\n", err.message);
-        return NULL;
-    }
-    mc_buf nbt;
-    mc_buf_init(&nbt, NULL);
-    mc_column *col = NULL;
-    if (mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) != MC_OK ||
-        mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &col, &err) != MC_OK) {
-        fprintf(stderr, "mcchunk packet: chunk %d %d: %s\n", (int)x, (int)z, err.message);
-        col = NULL;
-    }
-    mc_buf_free(&nbt);
-    mc_region_close(r);
-    return col;
-}
 
 static int cmd_encode(int argc, char **argv)
 {
@@ -215,7 +176,7 @@ static int cmd_encode(int argc, char **argv)
             height = modern ? 384 : 256;
         col = mc__gen_column(reg, seed, cx, cz, min_y / 16, (uint32_t)height / 16);
     } else {
-        col = load_chunk(from, dim, cx, cz);
+        mc_tool_load_column("mcchunk packet", from, dim, cx, cz, &col);
     }
     if (!col)
         return MC_EXIT_FAIL;
@@ -294,52 +255,6 @@ static void print_info(const mc_column *col, const mc_java_chunk_info *info, uin
     }
 }
 
-static int print_blocks(const mc_column *col, bool ids)
-{
-    const mc_registry *reg = mc_column_registry(col);
-    const uint32_t count = mc_registry_state_count(reg);
-    char **names = calloc(count ? count : 1, sizeof *names);
-    if (!names)
-        return MC_EXIT_FAIL;
-    const int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
-        bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
-    uint32_t vals[MC_SECTION_BLOCKS];
-    char buf[512];
-    for (uint32_t si = 0; si < mc_column_section_count(col); si++) {
-        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)si);
-        if (s->blocks.kind == MC_CONTAINER_SINGLE &&
-            (mc_registry_state_flags(reg, s->blocks.value) & MC_STATE_AIR))
-            continue;
-        mc_container_get_all(&s->blocks, vals);
-        const int32_t by = (mc_column_min_section(col) + (int32_t)si) * 16;
-        for (unsigned i = 0; i < MC_SECTION_BLOCKS; i++) {
-            uint32_t v = vals[i];
-            if ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == mc_registry_air(reg))
-                continue;
-            int x = (int)(i & 15), z = (int)((i >> 4) & 15), y = (int)(i >> 8);
-            if (ids) {
-                printf("%d %d %d %u\n", bx + x, by + y, bz + z, v);
-                continue;
-            }
-            const char *name = buf;
-            if (v < count) {
-                if (!names[v]) {
-                    if (!mc_registry_format_state(reg, v, buf, sizeof buf, MC_FORMAT_SORTED))
-                        snprintf(buf, sizeof buf, "#%u", v);
-                    names[v] = strdup(buf);
-                }
-                name = names[v] ? names[v] : "?";
-            } else {
-                snprintf(buf, sizeof buf, "#%u", v);
-            }
-            printf("%d %d %d %s\n", bx + x, by + y, bz + z, name);
-        }
-    }
-    for (uint32_t i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
-    return ferror(stdout) ? MC_EXIT_FAIL : MC_EXIT_OK;
-}
 
 static int cmd_decode(int argc, char **argv)
 {
@@ -434,7 +349,7 @@ static int cmd_decode(int argc, char **argv)
         free(ld);
     }
     if (rc == MC_EXIT_OK)
-        rc = info_only ? (print_info(col, &info, protocol, len), MC_EXIT_OK) : print_blocks(col, ids);
+        rc = info_only ? (print_info(col, &info, protocol, len), MC_EXIT_OK) : mc_tool_print_blocks(col, NULL, ids, 0, false);
     mc_column_free(col);
     return rc;
 }
