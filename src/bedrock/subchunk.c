@@ -118,7 +118,16 @@ static bool looks_disk_palette(const mc_reader *r, unsigned bits)
     const uint8_t *p = r->data + r->pos;
     size_t n = r->len - r->pos;
     size_t k = bits ? 4 : 0;
-    return n >= k + 3 && p[k] == 10 && p[k + 1] == 0 && p[k + 2] == 0;
+    if (n < k + 3 || p[k] != 10 || p[k + 1] != 0 || p[k + 2] != 0)
+        return false;
+    if (!bits)
+        return true;
+    /* The disk form's i32 count must be a possible palette size: the
+     * persistent form's one-byte varint count followed by its NBT can
+     * otherwise look like a disk entry (found by fuzz_bedrock_packet). */
+    uint32_t count = mc_load_u32le(p);
+    uint32_t max = bits >= 12 ? 4096u : 1u << bits;
+    return count >= 1 && count <= max;
 }
 
 static bool decode_storage(mc_reader *r, mc_bedrock_subchunk *sc, mc_bedrock_storage *s,
