@@ -7,7 +7,8 @@
  *
  * Columns: the full-status chunks of the corpus 1.21.1 region (24 sections,
  * real terrain), encoded for 1.21.1 (protocol 767); without the corpus,
- * generated columns. Usage: bench_java_chunk [seconds] [--no-peer].
+ * generated columns. Usage: bench_java_chunk [seconds] [--no-peer]
+ * [--only encode|decode|anvil] (one timing, e.g. to profile it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,9 +111,12 @@ int main(int argc, char **argv)
 {
     double seconds = 1;
     bool with_peer = true;
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--no-peer"))
             with_peer = false;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i], with_peer = false;
         else
             seconds = atof(argv[i]);
     }
@@ -145,13 +149,16 @@ int main(int argc, char **argv)
     mc_buf_init(&out, NULL);
     size_t iters = 0;
     double t0 = now(), t;
+    const double enc_s = only && strcmp(only, "encode") ? 0 : seconds;
+    const double dec_s = only && strcmp(only, "decode") ? 0 : seconds;
+    const double nbt_s = only && strcmp(only, "anvil") ? 0 : seconds;
     do {
         for (size_t i = 0; i < s.n; i++) {
             out.len = 0;
             mc_java_encode_chunk(s.cols[i], PROTOCOL, &out, NULL, NULL);
         }
         iters += s.n;
-    } while ((t = now()) - t0 < seconds);
+    } while ((t = now()) - t0 < enc_s);
     const double enc_us = (t - t0) * 1e6 / (double)iters;
 
     iters = 0;
@@ -163,7 +170,7 @@ int main(int argc, char **argv)
             mc_column_free(c);
         }
         iters += s.n;
-    } while ((t = now()) - t0 < seconds);
+    } while ((t = now()) - t0 < dec_s);
     const double dec_us = (t - t0) * 1e6 / (double)iters;
 
     double anvil_us = -1, parse_us = -1, read_us = -1;
@@ -184,7 +191,7 @@ int main(int argc, char **argv)
                 mc_column_free(c);
             }
             iters += s.n;
-        } while ((t = now()) - t0 < seconds);
+        } while ((t = now()) - t0 < nbt_s);
         anvil_us = (t - t0) * 1e6 / (double)iters;
         /* its parts: the NBT parse alone, and parse + chunk NBT read */
         iters = 0;
@@ -193,7 +200,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < s.n; i++)
                 mc_nbt_parse(doc, s.nbt[i], s.nbt_len[i], MC_NBT_JAVA, NULL, NULL);
             iters += s.n;
-        } while ((t = now()) - t0 < seconds);
+        } while ((t = now()) - t0 < nbt_s);
         parse_us = (t - t0) * 1e6 / (double)iters;
         iters = 0;
         t0 = now();
@@ -205,7 +212,7 @@ int main(int argc, char **argv)
                 mc_column_free(c);
             }
             iters += s.n;
-        } while ((t = now()) - t0 < seconds);
+        } while ((t = now()) - t0 < nbt_s);
         read_us = (t - t0) * 1e6 / (double)iters;
         mc_nbt_doc_free(doc);
         mc_chunknbt_cache_free(cache);

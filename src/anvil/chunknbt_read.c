@@ -356,50 +356,6 @@ static mc_status read_light(reader *r, const mc_nbt_tag *t, mc_section *s, bool 
     return keep(r, *xs, t);
 }
 
-static inline unsigned popcount64(uint64_t x)
-{
-#if defined(__POPCNT__)
-    return (unsigned)__builtin_popcountll(x);
-#else
-    /* without -mpopcnt the builtin is a libgcc call: inline SWAR instead */
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (unsigned)((x * 0x0101010101010101ull) >> 56);
-#endif
-}
-
-/* How many of the `count` entries of padded longs at `bits` bits equal v:
- * per long, lanes equal to v become zero after an XOR, a zero lane is
- * detected with the carry trick on its low bits (no carry leaves a lane),
- * and popcount counts them; lanes past `count` in the last long and the
- * padding bits are masked out. */
-static uint32_t count_lanes(const uint64_t *longs, size_t nlongs, unsigned bits, size_t count, uint32_t v)
-{
-    unsigned per = 64 / bits;
-    uint64_t lane1 = 0; /* 1 at the bottom of every lane */
-    for (unsigned i = 0; i < per; i++)
-        lane1 |= 1ull << (i * bits);
-    uint64_t high = lane1 << (bits - 1);
-    uint64_t low = high - lane1; /* all but the top bit of each lane */
-    uint64_t pattern = lane1 * v;
-    uint32_t n = 0;
-    size_t full = count / per;
-    for (size_t i = 0; i < full && i < nlongs; i++) {
-        uint64_t t = longs[i] ^ pattern;
-        uint64_t nz = ((t & low) + low) | t;
-        n += popcount64(~nz & high);
-    }
-    size_t rest = count - full * per;
-    if (rest && full < nlongs) {
-        uint64_t t = longs[full] ^ pattern;
-        uint64_t nz = ((t & low) + low) | t;
-        uint64_t keep = rest * bits >= 64 ? ~0ull : ((1ull << (rest * bits)) - 1);
-        n += popcount64(~nz & high & keep);
-    }
-    return n;
-}
-
 /* block_count and fluid_count of a section just read (what
  * mc_section_recount computes): the flags are asked once per palette entry,
  * and the entries are counted only when some palette entry is air or fluid
@@ -430,7 +386,7 @@ static void count_blocks(mc_section *s, const mc_registry *reg, mc_chunknbt_cach
             for (uint32_t i = 0; i < c->palette_len; i++) {
                 if (!fl[i])
                     continue;
-                uint32_t k = count_lanes(longs, nl, c->bits, c->rules.size, i);
+                uint32_t k = (uint32_t)mc_bits_count_equal(longs, nl ? c->rules.size : 0, c->bits, i);
                 if (fl[i] & 1)
                     air += k;
                 if (fl[i] & 2)

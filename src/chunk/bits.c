@@ -495,6 +495,121 @@ uint32_t mc_bits_max(const uint64_t *longs, size_t count, unsigned bits, mc_bits
     return m;
 }
 
+/* Padded layout: is every one of the first `count` entries below `limit`?
+ * Branch-free SWAR over whole longs: the even-numbered fields of a long and,
+ * shifted down by one field, the odd-numbered ones each get (2^bits - limit)
+ * added; a field >= limit carries into the bit just above it, which belongs
+ * to the (masked-out) neighbouring field, so the carries of all longs can be
+ * or-ed together and tested once. The padding bits above the last field of a
+ * long and the entries past `count` in the last long are not looked at. */
+bool mc_bits_all_below(const uint64_t *longs, size_t count, unsigned bits, uint64_t limit)
+{
+    if (count == 0 || bits == 0)
+        return count == 0 || limit > 0;
+    if (bits > MC_BITS_MAX)
+        return false;
+    if (limit >= ((uint64_t)1 << bits))
+        return true;
+    if (limit == 0)
+        return false;
+    const unsigned per = 64 / bits;
+    const uint64_t fm = ((uint64_t)1 << bits) - 1, add1 = ((uint64_t)1 << bits) - limit;
+    uint64_t even = 0, odd = 0, add_e = 0, add_o = 0, carry = 0;
+    for (unsigned k = 0; k < per; k += 2) {
+        even |= fm << (k * bits);
+        add_e |= add1 << (k * bits);
+        carry |= (uint64_t)1 << (k * bits + bits); /* k*bits+bits <= 63: see below */
+        if (k + 1 < per) {
+            odd |= fm << (k * bits);
+            add_o |= add1 << (k * bits);
+        }
+    }
+    /* An even field k < per ends at bit (k+1)*bits-1; its carry bit (k+1)*bits
+     * is 64 only if k = per-1 and bits divides 64, but then per is even and
+     * per-1 is odd: odd fields are tested shifted down one field. */
+    const size_t full = count / per;
+    uint64_t acc = 0;
+    for (size_t i = 0; i < full; i++) {
+        const uint64_t x = longs[i];
+        acc |= ((x & even) + add_e) | (((x >> bits) & odd) + add_o);
+    }
+    const size_t rem = count - full * per;
+    if (rem) {
+        /* keep only the first rem fields of the last long */
+        const uint64_t live = rem * bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (rem * bits)) - 1;
+        const uint64_t x = longs[full] & live;
+        /* a dropped field reads 0, which is below any limit > 0 */
+        acc |= ((x & even) + add_e) | (((x >> bits) & odd) + add_o);
+    }
+    return (acc & carry) == 0;
+}
+
+/* Counting equal lanes: per long, the lanes equal to v are zero after an
+ * XOR with v in every lane; ((t & low) + low) | t sets a lane's top bit iff
+ * the lane is non-zero (no carry leaves a lane), so the clear top bits are
+ * the matches, counted with popcount. The loop is compiled twice: with the
+ * popcnt instruction, chosen at run time, and with an inline SWAR popcount
+ * (the builtin is a libgcc call without -mpopcnt). */
+static MC_ALWAYS_INLINE unsigned swar_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+#define COUNT_EQUAL_BODY(POPCOUNT)                                                   \
+    size_t n = 0;                                                                    \
+    for (size_t i = 0; i < full; i++) {                                              \
+        const uint64_t t = longs[i] ^ pattern;                                       \
+        n += POPCOUNT(~(((t & low) + low) | t) & high);                              \
+    }                                                                                \
+    return n;
+
+static size_t count_equal_swar(const uint64_t *longs, size_t full, uint64_t pattern, uint64_t low,
+                               uint64_t high)
+{
+    COUNT_EQUAL_BODY(swar_popcount64)
+}
+
+#ifdef MC_HAVE_AVX512_KERNELS
+__attribute__((target("popcnt"))) static size_t count_equal_popcnt(const uint64_t *longs, size_t full,
+                                                                    uint64_t pattern, uint64_t low,
+                                                                    uint64_t high)
+{
+    COUNT_EQUAL_BODY(__builtin_popcountll)
+}
+#endif
+
+size_t mc_bits_count_equal(const uint64_t *longs, size_t count, unsigned bits, uint32_t value)
+{
+    if (count == 0)
+        return 0;
+    if (bits == 0)
+        return value == 0 ? count : 0;
+    if (bits > MC_BITS_MAX || (bits < 32 && (value >> bits)))
+        return 0;
+    const unsigned per = 64 / bits;
+    uint64_t one = 0; /* 1 at the bottom of every lane */
+    for (unsigned i = 0; i < per; i++)
+        one |= (uint64_t)1 << (i * bits);
+    const uint64_t high = one << (bits - 1), low = high - one, pattern = one * value;
+    const size_t full = count / per, rest = count - full * per;
+    size_t n;
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (__builtin_cpu_supports("popcnt"))
+        n = count_equal_popcnt(longs, full, pattern, low, high);
+    else
+#endif
+        n = count_equal_swar(longs, full, pattern, low, high);
+    if (rest) {
+        const uint64_t t = longs[full] ^ pattern;
+        const uint64_t keep = ((uint64_t)1 << (rest * bits)) - 1; /* rest * bits < 64 */
+        n += swar_popcount64(~(((t & low) + low) | t) & high & keep);
+    }
+    return n;
+}
+
 void mc__bits_unpack_portable(const uint64_t *src, size_t count, unsigned bits,
                               mc_bits_layout layout, void *out, int es)
 {

@@ -635,8 +635,8 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
         else
             memcpy(longs, src, tl * 8);
         if (kind == MC_CONTAINER_INDIRECT) {
-            uint32_t mx = mc_bits_max(longs, n, bits, MC_BITS_PADDED);
-            if (mx >= palette_len) {
+            if (!mc_bits_all_below(longs, n, bits, palette_len)) {
+                uint32_t mx = mc_bits_max(longs, n, bits, MC_BITS_PADDED);
                 release(a, longs, tl, NULL, 0);
                 return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
                                     "container: palette index %u >= palette length %zu", mx,
@@ -740,13 +740,10 @@ mc_status mc_container_adopt(mc_container *c, const mc_container_rules *rules, m
             palette_cap < ((size_t)1 << bits))
             return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX,
                                 "container: %u-bit indirect data does not follow the rules", bits);
-        {
-            uint32_t mx = mc_bits_max(longs, rules->size, bits, MC_BITS_PADDED);
-            if (mx >= palette_len)
-                return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
-                                    "container: palette index %u >= palette length %zu", mx,
-                                    palette_len);
-        }
+        if (!mc_bits_all_below(longs, rules->size, bits, palette_len))
+            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
+                                "container: palette index %u >= palette length %zu",
+                                mc_bits_max(longs, rules->size, bits, MC_BITS_PADDED), palette_len);
         c->palette = palette;
         c->palette_len = (uint32_t)palette_len;
         c->palette_cap = (uint32_t)palette_cap;

@@ -131,8 +131,59 @@ static bool has_flag(uint32_t state, void *user)
     return (flags_of(c->reg, state) & c->mask) != 0;
 }
 
+/* The flags are asked once per palette entry; the 4096 indices are looked
+ * at only when some palette entry is air or a fluid (deep stone needs no
+ * pass), with one popcount pass per such entry when there are few (air,
+ * cave_air, water, lava: the usual case), else one histogram. */
+static bool recount_indirect(mc_section *s, const mc_registry *reg)
+{
+    const mc_container *c = &s->blocks;
+    size_t plen = 0, nl = 0;
+    const uint32_t *pal = mc_container_palette(c, &plen);
+    const uint64_t *longs = mc_container_longs(c, &nl);
+    if (c->kind != MC_CONTAINER_INDIRECT || !pal || !longs || plen == 0 || plen > 256)
+        return false;
+    uint8_t fl[256];
+    unsigned flagged = 0;
+    for (size_t i = 0; i < plen; i++) {
+        uint32_t f = flags_of(reg, pal[i]);
+        fl[i] = (uint8_t)(((f & MC_STATE_AIR) ? 1 : 0) | ((f & MC_STATE_FLUID) ? 2 : 0));
+        flagged += fl[i] != 0;
+    }
+    const size_t n = c->rules.size;
+    size_t air = 0, fluid = 0;
+    if (flagged <= 6) {
+        for (size_t i = 0; i < plen; i++) {
+            if (!fl[i])
+                continue;
+            size_t k = mc_bits_count_equal(longs, n, c->bits, (uint32_t)i);
+            air += (fl[i] & 1) ? k : 0;
+            fluid += (fl[i] & 2) ? k : 0;
+        }
+    } else {
+        uint32_t counts[256];
+        if (!mc_container_histogram(c, counts))
+            return false;
+        for (size_t i = 0; i < plen; i++) {
+            air += (fl[i] & 1) ? counts[i] : 0;
+            fluid += (fl[i] & 2) ? counts[i] : 0;
+        }
+    }
+    s->block_count = (uint16_t)(n - air);
+    s->fluid_count = (uint16_t)fluid;
+    return true;
+}
+
 void mc_section_recount(mc_section *s, const mc_registry *reg)
 {
+    if (s->blocks.kind == MC_CONTAINER_SINGLE) {
+        uint32_t f = flags_of(reg, s->blocks.value);
+        s->block_count = (f & MC_STATE_AIR) ? 0 : (uint16_t)s->blocks.rules.size;
+        s->fluid_count = (f & MC_STATE_FLUID) ? (uint16_t)s->blocks.rules.size : 0;
+        return;
+    }
+    if (recount_indirect(s, reg))
+        return;
     count_ctx air = {reg, MC_STATE_AIR}, fluid = {reg, MC_STATE_FLUID};
     size_t n = s->blocks.rules.size;
     s->block_count = (uint16_t)(n - mc_container_count_if(&s->blocks, has_flag, &air));

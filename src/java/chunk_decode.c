@@ -150,82 +150,6 @@ static mc_status read_container(mc_reader *r, const dec *d, mc_container *c,
 
 /* ------------------------------------------------------------ helpers */
 
-/* How many of the 4096 entries of padded native longs at `bits` equal v:
- * per long, a field is zero after x ^ (v in every field) iff it matched;
- * ((x & low) + low) | x sets a field's top bit iff the field is non-zero,
- * with no carry out of the field (SWAR, exact). */
-static inline uint32_t popcount64(uint64_t x)
-{
-    /* portable SWAR popcount (the builtin is a libgcc call without -mpopcnt) */
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
-}
-
-static uint32_t count_nonzero_fields(uint64_t x, uint64_t one, unsigned bits)
-{
-    const uint64_t high = one << (bits - 1);
-    const uint64_t low = high - one; /* every bit of a field but its top */
-    return popcount64((((x & low) + low) | x) & high);
-}
-
-static uint32_t count_equal(const uint64_t *longs, size_t nlongs, unsigned bits, uint32_t v)
-{
-    const unsigned per = 64 / bits;
-    if (!nlongs)
-        return 0;
-    uint64_t one = 0;
-    for (unsigned i = 0; i < per; i++)
-        one |= 1ull << (i * bits);
-    const uint64_t pattern = one * v;
-    uint32_t nonzero = 0;
-    for (size_t i = 0; i + 1 < nlongs; i++)
-        nonzero += count_nonzero_fields(longs[i] ^ pattern, one, bits);
-    /* the last long: only its fields below entry 4096 (the rest may be anything) */
-    const unsigned last = MC_SECTION_BLOCKS - (unsigned)((nlongs - 1) * per);
-    uint64_t one_last = 0;
-    for (unsigned i = 0; i < last && i < per; i++)
-        one_last |= 1ull << (i * bits);
-    nonzero += count_nonzero_fields((longs[nlongs - 1] ^ (one_last * v)) & (one_last * ((1ull << bits) - 1)),
-                                    one_last, bits);
-    return MC_SECTION_BLOCKS - nonzero;
-}
-
-/* Block and fluid counts: per palette entry that is air or a fluid, one
- * SWAR pass over the longs (mc_section_recount asks the registry per run of
- * entries). */
-static void count_section(mc_section *s, const mc_registry *reg)
-{
-    const mc_container *c = &s->blocks;
-    if (c->kind == MC_CONTAINER_SINGLE) {
-        uint32_t f = mc_registry_state_flags(reg, c->value);
-        s->block_count = (f & MC_STATE_AIR) ? 0 : (uint16_t)c->rules.size;
-        s->fluid_count = (f & MC_STATE_FLUID) ? (uint16_t)c->rules.size : 0;
-        return;
-    }
-    size_t plen, nlongs;
-    const uint32_t *pal = mc_container_palette(c, &plen);
-    const uint64_t *longs = mc_container_longs(c, &nlongs);
-    if (c->kind != MC_CONTAINER_INDIRECT || c->rules.size != MC_SECTION_BLOCKS || !longs) {
-        mc_section_recount(s, reg);
-        return;
-    }
-    uint32_t air = 0, fluid = 0;
-    for (size_t i = 0; i < plen; i++) {
-        uint32_t f = mc_registry_state_flags(reg, pal[i]);
-        if (!(f & (MC_STATE_AIR | MC_STATE_FLUID)))
-            continue;
-        uint32_t n = count_equal(longs, nlongs, c->bits, (uint32_t)i);
-        if (f & MC_STATE_AIR)
-            air += n;
-        if (f & MC_STATE_FLUID)
-            fluid += n;
-    }
-    s->block_count = (uint16_t)(c->rules.size - air);
-    s->fluid_count = (uint16_t)fluid;
-}
-
 /* The counts a packet states are not checked against the blocks, even in
  * strict mode: vanilla keeps them incrementally and they drift (a vanilla
  * 1.19 capture states 4150 non-air blocks in a section of 4096); the model
@@ -549,7 +473,7 @@ static mc_status read_masked(mc_reader *r, const dec *d, sec_list *l, int32_t *s
         mc_status st = read_container(r, d, &s->blocks, &brules, false);
         if (st != MC_OK)
             return st;
-        count_section(s, e->reg);
+        mc_section_recount(s, e->reg);
         if (e->kind >= MC__ERA_1_14 && check_count(r, d, cat, "block count", count, s->block_count))
             return r->status;
         if (info) {
@@ -841,7 +765,7 @@ static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_
         }
         if (st != MC_OK)
             break;
-        count_section(s, e->reg);
+        mc_section_recount(s, e->reg);
         if (check_count(&dr, d, cat, "block count", count, s->block_count) ||
             (e->fluid_count && check_count(&dr, d, cat + 2, "fluid count", fluids, s->fluid_count))) {
             st = dr.status;

@@ -161,6 +161,36 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
         for (size_t i = 0; i < n; i++)
             mx = in[i] > mx ? in[i] : mx;
         assert_int_equal(mc_bits_max(noisy, n, b, layout), mx);
+        if (layout == MC_BITS_PADDED) {
+            /* the SWAR bound check agrees with the max, with garbage in the
+             * padding bits and past n in the last long */
+            const uint64_t lims[] = {0, 1, mx, (uint64_t)mx + 1, (uint64_t)mx + 2,
+                                     mx ? (uint64_t)mx - 1 : 0, (uint64_t)m + 1,
+                                     1 + mc_test_rand(rng) % ((uint64_t)m + 1)};
+            for (size_t k = 0; k < sizeof lims / sizeof lims[0]; k++)
+                assert_int_equal(mc_bits_all_below(noisy, n, b, lims[k]), (uint64_t)mx < lims[k]);
+            /* counting equal entries agrees with a plain count, for values
+             * present (first entry, max, random entry) and absent (m+1 when
+             * it fits: 0 matches) */
+            const uint32_t vals[] = {in[0], mx, in[mc_test_rand(rng) % n], 0};
+            for (size_t k = 0; k < 4; k++) {
+                size_t want = 0;
+                for (size_t i = 0; i < n; i++)
+                    want += in[i] == vals[k];
+                assert_int_equal(mc_bits_count_equal(noisy, n, b, vals[k]), want);
+            }
+            /* one entry at the limit, anywhere (first, last, random), is found */
+            if (mx > 0) {
+                size_t at[] = {0, n - 1, mc_test_rand(rng) % n};
+                for (size_t k = 0; k < 3; k++) {
+                    uint32_t old = ref_get(noisy, at[k], b, layout);
+                    mc_bits_set(noisy, at[k], b, layout, mx);
+                    assert_false(mc_bits_all_below(noisy, n, b, mx));
+                    assert_true(mc_bits_all_below(noisy, n, b, (uint64_t)mx + 1));
+                    mc_bits_set(noisy, at[k], b, layout, old);
+                }
+            }
+        }
     }
     free(in); free(out32); free(in16); free(out16); free(ref); free(got);
     free(be); free(be2); free(noisy); free(dirty);
