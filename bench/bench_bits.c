@@ -71,8 +71,8 @@ enum { OP_UNPACK, OP_UNPACK_AVX2, OP_UNPACK_PORT, OP_UNPACK_BE, OP_NAIVE, OP_PAC
 
 static uint64_t longs[N], span_longs[N];
 static uint8_t be_bytes[N * 8];
-static uint16_t in16[N], out16[N + 64];
-static uint32_t in32[N], out32[N + 64];
+static _Alignas(64) uint16_t in16[N], out16[N + 64];
+static _Alignas(64) uint32_t in32[N], out32[N + 64];
 static uint64_t packed[N];
 
 static void run_op(int op, unsigned b)

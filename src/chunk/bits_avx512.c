@@ -101,7 +101,7 @@ static MC_AVX512 inline void store_q(__m512i v, size_t n, void *out, size_t at, 
  * branch-free. */
 static MC_AVX512 inline __attribute__((always_inline)) void
 tab_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits,
-         const mc__bits_tab *tab, void *out, int es, int mode)
+         const mc__bits_tab *tab, void *out, int es, int mode, size_t e, size_t base)
 {
     const unsigned lanes = mode == 1 || mode == 4 ? 32 : mode == 2 ? 16 : 8;
     const uint64_t m = bits == 32 ? 0xFFFFFFFFull : ((1ull << bits) - 1);
@@ -112,7 +112,6 @@ tab_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits,
     const size_t advance = 8u * tab->longs;
     const uint8_t *offs = tab->offs;
     const uint8_t (*idx_tab)[64] = tab->idx, (*sh_tab)[64] = tab->shift;
-    size_t e = 0, base = 0;
     unsigned t = 0;
     /* Main loop: whole steps whose load and store stay inside the arrays. */
     while (e + lanes <= count && base + 8u * offs[t] + 64 <= nbytes) {
@@ -155,6 +154,76 @@ tab_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits,
     }
 }
 
+/* The step of a lane mode: gather, shift, mask. */
+static MC_AVX512 inline __attribute__((always_inline)) __m512i
+tab_step(__m512i v, __m512i idx, __m512i sh, __m512i mask, int mode)
+{
+    v = _mm512_permutexvar_epi8(idx, v);
+    if (mode == 1)
+        return _mm512_and_si512(_mm512_srlv_epi16(v, sh), mask);
+    if (mode == 4)
+        return _mm512_and_si512(_mm512_multishift_epi64_epi8(sh, v), mask);
+    if (mode == 2)
+        return _mm512_and_si512(_mm512_srlv_epi32(v, sh), mask);
+    return _mm512_and_si512(_mm512_srlv_epi64(v, sh), mask);
+}
+
+/* Whole periods of at most 4 steps with the step tables held in registers:
+ * no table loads, step counter or bounds checks inside the loop (the loop
+ * is uop-bound otherwise). Returns the entries done and sets *basep; the
+ * caller's table loop finishes from there. */
+static MC_AVX512 inline __attribute__((always_inline)) size_t
+held_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc__bits_tab *tab,
+          void *out, int es, int mode, unsigned P, size_t *basep)
+{
+    const unsigned lanes = mode == 1 || mode == 4 ? 32 : mode == 2 ? 16 : 8;
+    const uint64_t m = bits == 32 ? 0xFFFFFFFFull : ((1ull << bits) - 1);
+    const __m512i mask = mode == 1 || mode == 4 ? _mm512_set1_epi16((short)m)
+                       : mode == 2 ? _mm512_set1_epi32((int)(uint32_t)m)
+                                   : _mm512_set1_epi64((long long)m);
+    __m512i idx[4], sh[4];
+    size_t off[4], maxoff = 0;
+    for (unsigned t = 0; t < P; t++) {
+        idx[t] = _mm512_loadu_si512((const void *)tab->idx[t]);
+        sh[t] = _mm512_loadu_si512((const void *)tab->shift[t]);
+        off[t] = 8u * tab->offs[t];
+        maxoff = off[t] > maxoff ? off[t] : maxoff;
+    }
+    const size_t adv = 8u * tab->longs, chunk = (size_t)lanes * P;
+    size_t e = 0, base = 0;
+    while (e + chunk <= count && base + maxoff + 64 <= nbytes) {
+        for (unsigned t = 0; t < P; t++) {
+            __m512i v = _mm512_loadu_si512((const void *)(src + base + off[t]));
+            v = tab_step(v, idx[t], sh[t], mask, mode);
+            if (mode == 1 || mode == 4)
+                store_w(v, 32, out, e + (size_t)t * lanes, es);
+            else if (mode == 2)
+                store_d(v, 16, out, e + (size_t)t * lanes, es);
+            else
+                store_q(v, 8, out, e + (size_t)t * lanes, es);
+        }
+        e += chunk;
+        base += adv;
+    }
+    *basep = base;
+    return e;
+}
+
+static MC_AVX512 inline __attribute__((always_inline)) void
+tab_any(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc__bits_tab *tab,
+        void *out, int es, int mode)
+{
+    size_t e = 0, base = 0;
+    switch (tab->period) {
+    case 1: e = held_loop(src, nbytes, count, bits, tab, out, es, mode, 1, &base); break;
+    case 2: e = held_loop(src, nbytes, count, bits, tab, out, es, mode, 2, &base); break;
+    case 3: e = held_loop(src, nbytes, count, bits, tab, out, es, mode, 3, &base); break;
+    case 4: e = held_loop(src, nbytes, count, bits, tab, out, es, mode, 4, &base); break;
+    default: break;
+    }
+    tab_loop(src, nbytes, count, bits, tab, out, es, mode, e, base);
+}
+
 /* Spanning 26..31 bits: 16 entries per step from a 128-byte window. */
 static MC_AVX512 inline __attribute__((always_inline)) void
 e_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc__bits_tab *tab,
@@ -164,6 +233,32 @@ e_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc_
     const __m512i n32 = _mm512_set1_epi32(32);
     size_t e = 0, base = 0;
     unsigned t = 0;
+    if (tab->period == 4) {
+        /* whole periods, tables in registers (see held_loop) */
+        __m512i ia[4], ic[4], shr[4], shl[4];
+        size_t off[4], maxoff = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            ia[k] = _mm512_loadu_si512((const void *)tab->idx[k]);
+            ic[k] = _mm512_loadu_si512((const void *)tab->idx2[k]);
+            shr[k] = _mm512_loadu_si512((const void *)tab->shift[k]);
+            shl[k] = _mm512_sub_epi32(n32, shr[k]);
+            off[k] = 8u * tab->offs[k];
+            maxoff = off[k] > maxoff ? off[k] : maxoff;
+        }
+        const size_t adv = 8u * tab->longs;
+        while (e + 64 <= count && base + maxoff + 128 <= nbytes) {
+            for (unsigned k = 0; k < 4; k++) {
+                const uint8_t *p = src + base + off[k];
+                __m512i lo = _mm512_loadu_si512((const void *)p), hi = _mm512_loadu_si512((const void *)(p + 64));
+                __m512i a = _mm512_permutex2var_epi8(lo, ia[k], hi);
+                __m512i c = _mm512_permutex2var_epi8(lo, ic[k], hi);
+                __m512i v = _mm512_or_si512(_mm512_srlv_epi32(a, shr[k]), _mm512_sllv_epi32(c, shl[k]));
+                store_d(_mm512_and_si512(v, mask), 16, out, e + 16u * k, es);
+            }
+            e += 64;
+            base += adv;
+        }
+    }
     while (e < count) {
         size_t off = base + 8u * tab->offs[t];
         __m512i lo = load_upto(src, off, nbytes), hi = load_upto(src, off + 64, nbytes);
@@ -189,7 +284,19 @@ static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const u
     const __m512i bswap = _mm512_set_epi8(
         8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
         8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-    for (size_t e = 0; e < count; e += 16) {
+    /* main loop: the high entry of each long moved up to its dword by one
+     * shift, dwords blended, one mask for both */
+    const __m512i m2 = _mm512_set1_epi64((long long)(bits == 32 ? ~0ull : (((1ull << bits) - 1) * 0x100000001ull)));
+    const __m128i up = _mm_cvtsi32_si128((int)(32 - bits));
+    size_t e = 0;
+    for (; e + 16 <= count && e * 4 + 64 <= nbytes; e += 16) {
+        __m512i v = _mm512_loadu_si512((const void *)(src + e * 4));
+        if (be)
+            v = _mm512_shuffle_epi8(v, bswap);
+        v = _mm512_and_si512(_mm512_mask_blend_epi32(0xAAAA, v, _mm512_sll_epi64(v, up)), m2);
+        store_d(v, 16, out, e, es);
+    }
+    for (; e < count; e += 16) {
         __m512i v = load_upto(src, e * 4, nbytes); /* 16 entries = 8 longs = 64 bytes */
         if (be)
             v = _mm512_shuffle_epi8(v, bswap);
@@ -219,14 +326,14 @@ MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, un
             two_per_long(src, be, nbytes, count, bits, out, 4);
         return true;
     /* each (lane mode, output size) pair gets its own loop */
-    case 8 + 2: tab_loop(src, nbytes, count, bits, tab, out, 2, 1); return true;
-    case 8 + 4: tab_loop(src, nbytes, count, bits, tab, out, 4, 1); return true;
-    case 16 + 2: tab_loop(src, nbytes, count, bits, tab, out, 2, 2); return true;
-    case 16 + 4: tab_loop(src, nbytes, count, bits, tab, out, 4, 2); return true;
-    case 24 + 2: tab_loop(src, nbytes, count, bits, tab, out, 2, 3); return true;
-    case 24 + 4: tab_loop(src, nbytes, count, bits, tab, out, 4, 3); return true;
-    case 32 + 2: tab_loop(src, nbytes, count, bits, tab, out, 2, 4); return true;
-    case 32 + 4: tab_loop(src, nbytes, count, bits, tab, out, 4, 4); return true;
+    case 8 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 1); return true;
+    case 8 + 4: tab_any(src, nbytes, count, bits, tab, out, 4, 1); return true;
+    case 16 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 2); return true;
+    case 16 + 4: tab_any(src, nbytes, count, bits, tab, out, 4, 2); return true;
+    case 24 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 3); return true;
+    case 24 + 4: tab_any(src, nbytes, count, bits, tab, out, 4, 3); return true;
+    case 32 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 4); return true;
+    case 32 + 4: tab_any(src, nbytes, count, bits, tab, out, 4, 4); return true;
     case 40 + 2: e_loop(src, nbytes, count, bits, tab, out, 2); return true;
     case 40 + 4: e_loop(src, nbytes, count, bits, tab, out, 4); return true;
     }
@@ -374,6 +481,57 @@ static MC_AVX512 void pack_two_per_long(const uint32_t *in, size_t n, unsigned b
 
 #define PACK_MAX_STACK 4096
 
+/*
+ * Pack at 3..8 bits (1 and 2 are faster with the word merges below; 8
+ * pexts per long at 1 bit): the entries narrowed to bytes (vpmovwb/vpmovdb), then
+ * per long one pext per 8 entries gathers their low `bits` bits (BMI2; every
+ * CPU with these AVX-512 extensions has a fast pext). A long's last group is
+ * cut at its K entries, so no entry of the next long leaks in.
+ */
+#define MC_AVX512_BMI2 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi2")))
+
+static MC_AVX512_BMI2 inline __attribute__((always_inline)) void
+pext_longs(const uint8_t *t, const unsigned b, uint64_t *dst, size_t nlongs)
+{
+    const unsigned k = 64 / b;
+    const uint64_t m = 0x0101010101010101ull * ((1u << b) - 1);
+    for (size_t l = 0; l < nlongs; l++) {
+        const uint8_t *p = t + l * k;
+        uint64_t r = 0;
+        for (unsigned j = 0; j < k; j += 8) {
+            uint64_t x;
+            memcpy(&x, p + j, 8);
+            if (k - j < 8)
+                x &= (1ull << (8 * (k - j))) - 1;
+            r |= _pext_u64(x, m) << (j * b);
+        }
+        dst[l] = r;
+    }
+}
+
+static MC_AVX512_BMI2 void pack_bytes_pext(const void *in, int es, size_t count, unsigned bits,
+                                           uint64_t *dst, size_t nlongs)
+{
+    _Alignas(64) uint8_t t[PACK_MAX_STACK + 128];
+    size_t i = 0;
+    if (es == 2) {
+        for (; i < count; i += 32)
+            _mm256_storeu_si256((__m256i *)(t + i), _mm512_cvtepi16_epi8(load_words(in, i, count)));
+    } else {
+        for (; i < count; i += 16)
+            _mm_storeu_si128((__m128i *)(t + i), _mm512_cvtepi32_epi8(load_dwords(in, i, count)));
+    }
+    memset(t + count, 0, 128); /* the last long's missing entries, and the 8-byte over-read */
+    switch (bits) {
+    case 3: pext_longs(t, 3, dst, nlongs); break;
+    case 4: pext_longs(t, 4, dst, nlongs); break;
+    case 5: pext_longs(t, 5, dst, nlongs); break;
+    case 6: pext_longs(t, 6, dst, nlongs); break;
+    case 7: pext_longs(t, 7, dst, nlongs); break;
+    default: pext_longs(t, 8, dst, nlongs); break;
+    }
+}
+
 MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
                                     mc_bits_layout layout, uint64_t *dst)
 {
@@ -388,6 +546,10 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
             pack_two_per_long(in, count, bits, dst, nlongs);
         else
             pack_dwords_final(in, count, bits, k, dst, nlongs);
+        return true;
+    }
+    if (bits >= 3 && bits <= 8 && __builtin_cpu_supports("bmi2")) {
+        pack_bytes_pext(in, es, count, bits, dst, nlongs);
         return true;
     }
     /* masked words in a scratch array, then pair merges while K is even

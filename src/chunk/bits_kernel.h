@@ -100,6 +100,26 @@ static MC_ALWAYS_INLINE void MC_KFN(unpack_padded_)(const uint64_t *src, size_t 
         }
     }
 #endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (es == 4 && (MC_KK & 1) && MC_KK >= 3) {
+        /* Odd K: two longs hold 2K entries, K pairs, one 8-byte store each
+         * (no lone 4-byte store per long). */
+        for (; l + 2 <= full; l += 2) {
+            const uint64_t a = src[l], b = src[l + 1];
+            uint32_t *o = (uint32_t *)out + l * MC_KK;
+            MC_UNROLL
+            for (unsigned j = 0; j < MC_KK; j++) {
+                const unsigned i0 = 2 * j, i1 = 2 * j + 1;
+                const uint64_t v0 = i0 < MC_KK ? (a >> ((i0 * MC_KB) & 63)) & MC_KMASK
+                                               : (b >> (((i0 - MC_KK) * MC_KB) & 63)) & MC_KMASK;
+                const uint64_t v1 = i1 < MC_KK ? (a >> ((i1 * MC_KB) & 63)) & MC_KMASK
+                                               : (b >> (((i1 - MC_KK) * MC_KB) & 63)) & MC_KMASK;
+                const uint64_t pair = v0 | (v1 << 32);
+                memcpy(o + 2 * j, &pair, 8);
+            }
+        }
+    }
+#endif
     for (; l < full; l++)
         MC_KFN(emit_long_)(src[l], out, l * MC_KK, MC_KK, es);
     if (count > full * MC_KK)
