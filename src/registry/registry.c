@@ -8,7 +8,9 @@
  * inside the block. Looking a state up by name needs a hash table; that is
  * built once per registry on first use and published with an atomic
  * compare-and-swap (a thread that loses the race frees its copy), so the
- * module has no unsynchronised mutable state and needs no locks.
+ * module has no unsynchronised mutable state and needs no locks. The same
+ * runtime index holds the fast name + properties lookup of lookup_index.c;
+ * mc__lookup_generic below is its fallback and reference.
  */
 #include "registry/registry_internal.h"
 
@@ -271,17 +273,6 @@ const char *mc_registry_state_prop_value(const mc_registry *reg, uint32_t state,
 
 /* --------------------------------------------------- lazy name index */
 
-/* Names are hashed and compared without the "minecraft:" namespace (a name
- * may be given with or without it; every pooled name has it). A name in
- * another namespace keeps its colon and so can never equal a pooled name. */
-static inline void strip_namespace(const char **name, size_t *len)
-{
-    if (*len >= NS_LEN && (*name)[0] == 'm' && (*name)[9] == ':' && !memcmp(*name, ns, NS_LEN)) {
-        *name += NS_LEN;
-        *len -= NS_LEN;
-    }
-}
-
 static inline uint32_t bare_hash(const char *name, size_t len)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
@@ -301,7 +292,7 @@ static inline uint32_t bare_hash(const char *name, size_t len)
 
 static uint32_t name_hash(const char *name, size_t len)
 {
-    strip_namespace(&name, &len);
+    mc__strip_namespace(&name, &len);
     return bare_hash(name, len);
 }
 
@@ -317,7 +308,7 @@ static inline bool bare_equals(const char *pooled, const char *name, size_t len)
 
 static bool name_equals(const char *pooled, const char *name, size_t len)
 {
-    strip_namespace(&name, &len);
+    mc__strip_namespace(&name, &len);
     return !strncmp(pooled, ns, NS_LEN) && bare_equals(pooled, name, len);
 }
 
@@ -346,185 +337,6 @@ static inline bool bytes_equal(const char *a, const char *b, size_t len)
     return true;
 }
 
-/*
- * The lookup blob of a flattened registry: per block, one compact record
- * holding everything mc_registry_lookup reads, so that a lookup touches a
- * hash slot and one or two cache lines instead of five tables:
- *   u32 block, u32 first state, u8 name length, bare name, u8 property count, u8 explicit,
- *   default value indices[n], value counts[n], u16 offsets of the property
- *   records[n], then per property: u8 key length, key, u8 (first integer
- *   value + 1, or 0 for a value list), u8 stride, and for value lists per
- *   value `stride` bytes (u8 length + bytes, padded) so that the scan's
- *   iterations do not depend on each other.
- */
-static unsigned value_stride(const mc__propdef *d)
-{
-    unsigned w = 0;
-    for (uint32_t v = 0; v < d->count; v++)
-        if (mc__reg_value_lens[d->values + v] > w)
-            w = mc__reg_value_lens[d->values + v];
-    return w + 1;
-}
-
-static bool is_int_range(const mc__propdef *d) { return d->int_first >= 0 && d->int_first <= 254; }
-
-static size_t blob_record_size(const mc__kind *k)
-{
-    size_t n = 8 + 1 + strlen(mc__str(k->name)) - NS_LEN + 2 + 4u * k->nprops;
-    for (unsigned i = 0; i < k->nprops; i++) {
-        const mc__propdef *d = mc__propdef_of(k, i);
-        n += 1 + d->name_len + 2;
-        if (!is_int_range(d))
-            n += (size_t)value_stride(d) * d->count;
-    }
-    return n;
-}
-
-static uint8_t *blob_write(uint8_t *p, uint32_t block, uint32_t first, const mc__kind *k)
-{
-    uint8_t *rec = p;
-    memcpy(p, &block, 4);
-    memcpy(p + 4, &first, 4);
-    p += 8;
-    const char *name = mc__str(k->name) + NS_LEN;
-    size_t nl = strlen(name);
-    *p++ = (uint8_t)nl;
-    memcpy(p, name, nl);
-    p += nl;
-    *p++ = k->nprops;
-    *p++ = k->explicit_digits != MC__NONE;
-    memcpy(p, mc__reg_default_digits + k->default_digits, k->nprops);
-    p += k->nprops;
-    for (unsigned i = 0; i < k->nprops; i++)
-        *p++ = (uint8_t)mc__propdef_of(k, i)->count;
-    uint8_t *offsets = p; /* u16 per property: its record, from the block record's start */
-    p += 2u * k->nprops;
-    for (unsigned i = 0; i < k->nprops; i++) {
-        const mc__propdef *d = mc__propdef_of(k, i);
-        uint16_t at = (uint16_t)(p - rec);
-        memcpy(offsets + 2 * i, &at, 2);
-        *p++ = (uint8_t)d->name_len;
-        memcpy(p, mc__str(d->name), d->name_len);
-        p += d->name_len;
-        bool is_int = is_int_range(d);
-        *p++ = is_int ? (uint8_t)(d->int_first + 1) : 0;
-        unsigned stride = is_int ? 0 : value_stride(d);
-        *p++ = (uint8_t)stride;
-        for (uint32_t v = 0; !is_int && v < d->count; v++) {
-            uint8_t vl = mc__reg_value_lens[d->values + v];
-            memset(p, 0, stride);
-            p[0] = vl;
-            memcpy(p + 1, mc__str(mc__reg_value_refs[d->values + v]), vl);
-            p += stride;
-        }
-    }
-    return p;
-}
-
-static bool blob_build(const mc_registry *reg, mc__runtime *rt)
-{
-    size_t total = 0;
-    for (uint32_t b = 0; b < reg->block_count; b++)
-        total += blob_record_size(mc__kind_of(reg, b));
-    rt->blob = malloc(total ? total : 1);
-    rt->blob_slots = calloc((size_t)rt->name_mask + 1, sizeof *rt->blob_slots);
-    if (!rt->blob || !rt->blob_slots)
-        return false;
-    uint8_t *p = rt->blob;
-    for (uint32_t b = 0; b < reg->block_count; b++) {
-        const mc__kind *k = mc__kind_of(reg, b);
-        const char *name = mc__str(k->name);
-        table_insert(rt->blob_slots, rt->name_mask, name_hash(name, strlen(name)), (uint32_t)(p - rt->blob));
-        p = blob_write(p, b, reg->block_min[b], k);
-    }
-    return true;
-}
-
-/* The fast path of mc_registry_lookup for flattened registries. Returns
- * false on any miss (the caller's slow path then reports why). */
-static bool blob_lookup(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len,
-                        const mc_state_prop *props, size_t count, uint32_t *state)
-{
-    strip_namespace(&name, &len);
-    const uint8_t *rec = NULL;
-    for (uint32_t i = bare_hash(name, len) & rt->name_mask; rt->blob_slots[i]; i = (i + 1) & rt->name_mask) {
-        const uint8_t *r = rt->blob + rt->blob_slots[i] - 1;
-        if (r[8] == len && bytes_equal((const char *)r + 9, name, len)) {
-            rec = r;
-            break;
-        }
-    }
-    if (!rec)
-        return false;
-    uint32_t block, first_state;
-    memcpy(&block, rec, 4);
-    memcpy(&first_state, rec + 4, 4);
-    const uint8_t *p = rec + 9 + len;
-    unsigned n = p[0];
-    bool is_explicit = p[1];
-    uint8_t digits[MC__MAX_PROPS];
-    memcpy(digits, p + 2, n);
-    const uint8_t *counts = p + 2 + n;
-    const uint8_t *offsets = counts + n;
-    for (size_t q = 0; q < count; q++) {
-        const mc_state_prop *pr = &props[q];
-        /* callers usually give properties in the game's order: try that first */
-        unsigned pi = n;
-        const uint8_t *r = NULL;
-        unsigned start = q < n ? (unsigned)q : 0;
-        for (unsigned t = 0; t < n; t++) {
-            unsigned cand = start + t < n ? start + t : start + t - n; /* no division */
-            uint16_t at;
-            memcpy(&at, offsets + 2 * cand, 2);
-            const uint8_t *c = rec + at;
-            if (c[0] == pr->key_len && bytes_equal((const char *)c + 1, pr->key, pr->key_len)) {
-                pi = cand;
-                r = c;
-                break;
-            }
-        }
-        if (pi == n)
-            return false;
-        const uint8_t *v = r + 1 + r[0];
-        unsigned vi;
-        if (v[0]) { /* integers v[0]-1, v[0], ... */
-            uint32_t x = 0;
-            if (pr->value_len < 1 || pr->value_len > 3 || (pr->value_len > 1 && pr->value[0] == '0'))
-                return false;
-            for (size_t c = 0; c < pr->value_len; c++) {
-                unsigned dgt = (unsigned char)pr->value[c] - '0';
-                if (dgt > 9)
-                    return false;
-                x = x * 10 + dgt;
-            }
-            if (x < (uint32_t)v[0] - 1 || x - ((uint32_t)v[0] - 1) >= counts[pi])
-                return false;
-            vi = x - ((uint32_t)v[0] - 1);
-        } else {
-            unsigned stride = v[1];
-            const uint8_t *e = v + 2;
-            for (vi = 0; vi < counts[pi]; vi++, e += stride)
-                if (e[0] == pr->value_len && bytes_equal((const char *)e + 1, pr->value, pr->value_len))
-                    break;
-            if (vi == counts[pi])
-                return false;
-        }
-        digits[pi] = (uint8_t)vi;
-    }
-    uint32_t off;
-    if (is_explicit) {
-        off = mc__kind_offset(mc__kind_of(reg, block), digits);
-        if (off == MC__NONE)
-            return false;
-    } else {
-        off = 0;
-        for (unsigned i = 0; i < n; i++)
-            off = off * counts[i] + digits[i];
-    }
-    *state = first_state + off;
-    return true;
-}
-
 static mc__runtime *runtime_build(const mc_registry *reg)
 {
     mc__runtime *rt = calloc(1, sizeof *rt);
@@ -545,7 +357,7 @@ static mc__runtime *runtime_build(const mc_registry *reg)
         rt->hash_slots = calloc(hsize, sizeof *rt->hash_slots);
     }
     if (!rt->name_slots || (hashed && (!rt->hash_slots || !rt->hashes)) ||
-        (reg->kind == MC__KIND_FLAT && !blob_build(reg, rt))) {
+        (reg->kind == MC__KIND_FLAT && !mc__lk_build(reg, rt))) {
         runtime_free(rt);
         return NULL;
     }
@@ -578,8 +390,7 @@ static mc__runtime *runtime_build(const mc_registry *reg)
 
 static void runtime_free(mc__runtime *rt)
 {
-    free(rt->blob);
-    free(rt->blob_slots);
+    mc__lk_free(rt);
     free(rt->hashes);
     free(rt->name_slots);
     free(rt->hash_slots);
@@ -611,7 +422,7 @@ uint32_t mc__find_block(const mc_registry *reg, const char *name, size_t len)
     const mc__runtime *rt = mc__runtime_of(reg);
     if (!rt)
         return MC__NONE;
-    strip_namespace(&name, &len);
+    mc__strip_namespace(&name, &len);
     uint32_t i = bare_hash(name, len) & rt->name_mask;
     for (; rt->name_slots[i]; i = (i + 1) & rt->name_mask) {
         uint32_t b = rt->name_slots[i] - 1;
@@ -659,9 +470,18 @@ mc_status mc_registry_lookup(const mc_registry *reg, const char *name, size_t na
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "registry: lookup needs a registry, a name and a result");
     if (reg->kind == MC__KIND_FLAT) {
         const mc__runtime *rt = mc__runtime_of(reg);
-        if (rt && blob_lookup(reg, rt, name, name_len, props, prop_count, state))
+        if (rt && mc__lk_lookup(reg, rt, name, name_len, props, prop_count, state))
             return MC_OK;
     }
+    return mc__lookup_generic(reg, name, name_len, props, prop_count, state, err);
+}
+
+/* The lookup without the index of lookup_index.c: legacy registries, what
+ * the index does not cover, and every error with its message. */
+mc_status mc__lookup_generic(const mc_registry *reg, const char *name, size_t name_len,
+                             const mc_state_prop *props, size_t prop_count, uint32_t *state,
+                             mc_error *err)
+{
     uint32_t b = mc__find_block(reg, name, name_len);
     if (b == MC__NONE) {
         if (!mc__runtime_of(reg))

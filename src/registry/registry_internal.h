@@ -7,6 +7,7 @@
 #define MC_REGISTRY_INTERNAL_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "registry/regdata.h"
 
@@ -21,10 +22,25 @@ typedef struct mc__runtime {
     uint32_t hash_mask;   /* Bedrock: state + 1, by hashed runtime id */
     uint32_t *hash_slots;
     uint32_t *hashes;     /* Bedrock: hashed runtime id of every state */
-    uint8_t *blob;        /* flattened: per block, everything a lookup reads (registry.c) */
-    uint32_t *blob_slots; /* open addressing by bare name: blob offset + 1 (mask: name_mask) */
+    /* flattened: the lookup index of lookup_index.c */
+    uint8_t *lk_blob;     /* per block, everything a lookup reads */
+    uint64_t *lk_names;   /* by bare name: fingerprint << 32 | blob offset / 8 + 1 */
+    struct mc__lk_key *lk_keys;     /* the property keys the registry uses */
+    struct mc__lk_value *lk_values; /* its value lists, a perfect hash table each */
+    uint32_t lk_name_mask;
     uint32_t air;         /* the air state */
 } mc__runtime;
+
+/* Names are hashed and compared without the "minecraft:" namespace (a name
+ * may be given with or without it; every pooled name has it). A name in
+ * another namespace keeps its colon and so can never equal a pooled name. */
+static inline void mc__strip_namespace(const char **name, size_t *len)
+{
+    if (*len >= 10 && (*name)[0] == 'm' && (*name)[9] == ':' && !memcmp(*name, "minecraft:", 10)) {
+        *name += 10;
+        *len -= 10;
+    }
+}
 
 static inline const mc__kind *mc__kind_of(const mc_registry *reg, uint32_t block)
 {
@@ -50,6 +66,21 @@ uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index);
 const mc__runtime *mc__runtime_of(const mc_registry *reg);
 /* Block index (FLAT) or block id (LEGACY) by name, or MC__NONE. */
 uint32_t mc__find_block(const mc_registry *reg, const char *name, size_t len);
+
+/* The lookup index of a flattened registry (lookup_index.c): build it into
+ * rt (false when memory ran out; mc__lk_free releases what was built), and
+ * look a state up through it. mc__lk_lookup returns false for anything it
+ * does not cover (unknown names, bad values, keys given twice, long
+ * strings); mc_registry_lookup's generic path then answers. */
+bool mc__lk_build(const mc_registry *reg, mc__runtime *rt);
+void mc__lk_free(mc__runtime *rt);
+bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len,
+                   const mc_state_prop *props, size_t count, uint32_t *state);
+/* mc_registry_lookup without the index (registry.c): the reference the
+ * index is tested against, and its fallback. Arguments already checked. */
+mc_status mc__lookup_generic(const mc_registry *reg, const char *name, size_t name_len,
+                             const mc_state_prop *props, size_t prop_count, uint32_t *state,
+                             mc_error *err);
 
 /* Builds the translation map from -> to (malloc'd, caller frees). With
  * `fresh`, intermediate maps are built too instead of taken from the cache

@@ -1,0 +1,458 @@
+/*
+ * lookup_index.c: the fast path of mc_registry_lookup (name + properties ->
+ * state) for flattened registries.
+ *
+ * The generic lookup (registry.c) compares strings byte by byte: find the
+ * block by name, find each key among the block's properties, scan the
+ * property's values. On a shuffled workload each of those loops ends at an
+ * unpredictable place, and the mispredicted branches and the several
+ * tables it walks cost more than the work. This index reduces every string
+ * to a fixed-size "canonical form" (see canon()) that equals another
+ * string's form exactly when the strings are equal, so a comparison is a
+ * few word compares and a search is one probe:
+ *
+ *   names   open addressing over 64-bit slots, at most a third full: the
+ *           upper half a fingerprint of the name's hash, the lower half
+ *           where the block's record is in the blob.
+ *   blob    one record per block: canonical name, first state, the default
+ *           state's offset, then per property (the game's order) its key
+ *           (an index into keys), its default value index, its stride in the
+ *           mixed-radix state numbering and its value list's hash.
+ *   keys    the canonical form of every key the registry uses (a hundred or
+ *           so: they stay in the L1 cache).
+ *   values  per value list (property definition) a perfect hash table:
+ *           value v sits alone in slot base + (mix(v) * mult) >> shift,
+ *           where mult was searched for when the index was built, so a
+ *           lookup probes exactly one slot and compares it.
+ *
+ * A lookup then costs a name hash, one slot, one record, and per given
+ * property a key compare (the caller's order is tried first: callers
+ * usually follow the game's order) and one value probe. The state is the
+ * default state moved by (value - default) x stride per given property, so
+ * properties not given keep their default without a pass over them.
+ *
+ * Anything the index does not cover returns false and the generic path
+ * answers (and explains errors): keys longer than 32 bytes or values
+ * longer than 16 (none in Java but two trial-spawner values), a key given
+ * twice, a value list without a perfect hash (the build found none; none
+ * of today's data), unknown names and values.
+ * Built once per registry with the rest of its runtime index (registry.c),
+ * read-only afterwards.
+ */
+#include "registry/registry_internal.h"
+
+#include <stdlib.h>
+
+#define CANON_MAX 32 /* keys and names up to this length have an exact canonical form */
+#define VALUE_MAX 16 /* values up to this length are in the value tables */
+
+/* A property of a block record. */
+typedef struct {
+    uint64_t mult;   /* the value list's perfect hash; 0: none (every probe lands on empty slot 0) */
+    uint32_t stride; /* state offset of one value step (0 for explicit kinds) */
+    uint32_t base;   /* the value list's first slot */
+    uint16_t key;    /* index in the key table */
+    uint8_t shift;
+    uint8_t def;     /* the default state's value index */
+    uint8_t pad[4];
+} lk_prop;
+
+/* A block record; its nprops lk_prop records follow it. */
+typedef struct {
+    uint64_t name[4]; /* canonical bare name (without "minecraft:") */
+    uint32_t first;   /* first state id of the block */
+    uint32_t default_off;
+    uint32_t block;
+    uint8_t name_len; /* bare length; 255: only the generic path finds this block */
+    uint8_t nprops;
+    uint8_t is_explicit; /* Bedrock kinds whose states are not every combination */
+    uint8_t pad;
+} lk_block;
+
+struct mc__lk_key {
+    uint64_t w[4]; /* canonical key */
+    uint32_t len;  /* UINT32_MAX: too long, never equal */
+    uint32_t name; /* string offset (while building) */
+};
+
+struct mc__lk_value {
+    uint64_t lo, hi; /* canonical value (words 0 and 3: exact up to 16 bytes) */
+    uint32_t len;    /* UINT32_MAX: empty */
+    uint32_t index;
+};
+
+_Static_assert(sizeof(lk_prop) == 24 && sizeof(lk_block) == 48, "compact records, 8-byte aligned");
+_Static_assert(MC__MAX_PROPS <= 32, "the seen-mask is 32 bits");
+
+static inline uint64_t load8(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint64_t load4(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* Word 0 of the canonical form of a string shorter than 8 bytes. */
+static inline uint64_t canon_short(const char *p, size_t n)
+{
+    if (n >= 4)
+        return load4(p) | load4(p + n - 4) << 32;
+    if (n)
+        return (uint64_t)(uint8_t)p[0] | (uint64_t)(uint8_t)p[n >> 1] << 8 | (uint64_t)(uint8_t)p[n - 1] << 16;
+    return 0;
+}
+
+/*
+ * The canonical form of a string of length n: four words read from it
+ * without reading outside it. For 8 <= n <= 32 they are the 8 bytes at
+ * offsets 0, a, n-8-a and n-8 with a = ceil((n-8)/3), gaps of at most 8, so
+ * every byte is in some word; for 4 <= n < 8 word 0 is the 4 bytes at 0 and
+ * at n-4, below that bytes 0, n/2 and n-1, and the other words are 0. The
+ * positions depend on n alone and cover every byte, so two strings of one
+ * length are equal exactly when their forms are. Up to 16 bytes words 0
+ * and 3 already cover every byte (canon2 computes just those). Past 32
+ * bytes the words are a sample: good for hashing, but equality then needs
+ * a full compare.
+ */
+static inline void canon(const char *p, size_t n, uint64_t w[4])
+{
+    if (n >= 8) {
+        size_t a = (n - 6) / 3;
+        w[0] = load8(p);
+        w[1] = load8(p + a);
+        w[2] = load8(p + n - 8 - a);
+        w[3] = load8(p + n - 8);
+    } else {
+        w[0] = canon_short(p, n);
+        w[1] = w[2] = w[3] = 0;
+    }
+}
+
+/* Words 0 and 3 of the canonical form. */
+static inline void canon2(const char *p, size_t n, uint64_t *lo, uint64_t *hi)
+{
+    if (n >= 8) {
+        *lo = load8(p);
+        *hi = load8(p + n - 8);
+    } else {
+        *lo = canon_short(p, n);
+        *hi = 0;
+    }
+}
+
+static inline bool same4(const uint64_t a[4], const uint64_t b[4])
+{
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0;
+}
+
+static inline uint64_t rotl(uint64_t x, unsigned r) { return x << r | x >> (64 - r); }
+
+/* One multiply: the hash is on the critical path of every lookup, and the
+ * table is sparse enough that a plain mix does. Slot: low bits; fingerprint:
+ * the upper half. */
+static inline uint64_t name_hash(const uint64_t w[4], uint64_t len)
+{
+    uint64_t h = (w[0] ^ rotl(w[1], 16) ^ rotl(w[2], 32) ^ rotl(w[3], 48) ^ len) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 32);
+}
+
+/* The word a value list's perfect hash multiplies. Distinct values of one
+ * list give distinct words (the length keeps "2" and "12" apart); the build
+ * checks, since a collision would leave the list without a perfect hash. */
+static inline uint64_t value_mix(uint64_t lo, uint64_t hi, uint64_t len) { return lo ^ rotl(hi, 29) ^ len << 56; }
+
+static inline uint32_t value_slot(uint64_t mult, uint32_t base, unsigned shift, uint64_t lo, uint64_t hi,
+                                  uint64_t len)
+{
+    return base + (uint32_t)((value_mix(lo, hi, len) * mult) >> shift);
+}
+
+static size_t record_size(const mc__kind *k) { return sizeof(lk_block) + (size_t)k->nprops * sizeof(lk_prop); }
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A value list's perfect hash, while building. */
+typedef struct {
+    uint64_t mult; /* 0: none found */
+    uint32_t base;
+    uint8_t shift;
+} list_plan;
+
+enum { PLAN_TRIES = 2048, PLAN_MAX_BITS = 8 };
+
+/* Finds a multiplier that puts every value of the list in its own slot of
+ * the smallest table (1 to 256 slots, at least one per value) where one of
+ * PLAN_TRIES fixed candidates does; returns the table size, 0 when none
+ * did (the list's lookups then take the generic path). Deterministic. */
+static uint32_t plan_list(const mc__propdef *def, list_plan *plan)
+{
+    uint64_t mix[1u << PLAN_MAX_BITS];
+    uint32_t c = 0;
+    if (def->count > 1u << PLAN_MAX_BITS)
+        return 0;
+    for (uint32_t v = 0; v < def->count; v++) {
+        uint8_t len = mc__reg_value_lens[def->values + v];
+        if (len > VALUE_MAX)
+            continue;
+        uint64_t lo, hi;
+        canon2(mc__str(mc__reg_value_refs[def->values + v]), len, &lo, &hi);
+        mix[c++] = value_mix(lo, hi, len);
+    }
+    unsigned bits = 1;
+    while ((1u << bits) < c)
+        bits++;
+    for (; bits <= PLAN_MAX_BITS; bits++) {
+        uint64_t seed = 0x5EED;
+        for (unsigned t = 0; t < PLAN_TRIES; t++) {
+            uint64_t mult = splitmix(&seed) | 1, taken[(1u << PLAN_MAX_BITS) / 64] = {0};
+            uint32_t v = 0;
+            for (; v < c; v++) {
+                uint32_t slot = (uint32_t)((mix[v] * mult) >> (64 - bits));
+                if (taken[slot / 64] >> (slot % 64) & 1)
+                    break;
+                taken[slot / 64] |= 1ull << (slot % 64);
+            }
+            if (v == c) {
+                plan->mult = mult;
+                plan->shift = (uint8_t)(64 - bits);
+                return 1u << bits;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Value lists: one perfect hash per property definition in use; slot 0 of
+ * the table stays empty (lists without a hash point there). */
+static bool build_values(const mc_registry *reg, mc__runtime *rt, uint16_t *list_of, list_plan *plans,
+                         uint16_t *def_of)
+{
+    uint32_t list_count = 0, slots = 1;
+    for (uint32_t b = 0; b < reg->block_count; b++) {
+        const mc__kind *k = mc__kind_of(reg, b);
+        for (unsigned i = 0; i < k->nprops; i++) {
+            uint16_t d = mc__reg_prop_lists[k->props + i];
+            if (list_of[d])
+                continue;
+            list_plan *plan = &plans[list_count];
+            uint32_t size = plan_list(&mc__reg_propdefs[d], plan);
+            plan->base = size ? slots : 0;
+            slots += size;
+            def_of[list_count] = d;
+            list_of[d] = (uint16_t)++list_count;
+        }
+    }
+    rt->lk_values = malloc((size_t)slots * sizeof *rt->lk_values);
+    if (!rt->lk_values)
+        return false;
+    for (uint32_t i = 0; i < slots; i++)
+        rt->lk_values[i] = (struct mc__lk_value){0, 0, UINT32_MAX, 0};
+    for (uint32_t li = 0; li < list_count; li++) {
+        const list_plan *plan = &plans[li];
+        const mc__propdef *def = &mc__reg_propdefs[def_of[li]];
+        for (uint32_t v = 0; plan->mult && v < def->count; v++) {
+            uint8_t len = mc__reg_value_lens[def->values + v];
+            if (len > VALUE_MAX)
+                continue;
+            uint64_t lo, hi;
+            canon2(mc__str(mc__reg_value_refs[def->values + v]), len, &lo, &hi);
+            rt->lk_values[value_slot(plan->mult, plan->base, plan->shift, lo, hi, len)] =
+                (struct mc__lk_value){lo, hi, len, v};
+        }
+    }
+    return true;
+}
+
+/* The key table index of a key (pooled strings are unique: same offset,
+ * same key), adding it on first sight. */
+static uint16_t key_index(mc__runtime *rt, uint32_t *key_count, const mc__propdef *def)
+{
+    uint32_t key = 0;
+    while (key < *key_count && rt->lk_keys[key].name != def->name)
+        key++;
+    if (key == *key_count) {
+        struct mc__lk_key *kk = &rt->lk_keys[(*key_count)++];
+        canon(mc__str(def->name), def->name_len, kk->w);
+        kk->len = def->name_len <= CANON_MAX ? def->name_len : UINT32_MAX;
+        kk->name = def->name;
+    }
+    return (uint16_t)key;
+}
+
+static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, uint8_t *at,
+                         const uint16_t *list_of, const list_plan *plans, uint32_t *key_count)
+{
+    const mc__kind *k = mc__kind_of(reg, b);
+    lk_block *rec = (lk_block *)(void *)at;
+    const char *name = mc__str(k->name);
+    size_t full = strlen(name), len = full;
+    mc__strip_namespace(&name, &len);
+    memset(rec, 0, record_size(k));
+    canon(name, len, rec->name);
+    rec->first = reg->block_min[b];
+    rec->default_off = k->default_off;
+    rec->block = b;
+    /* a pooled name without the namespace is one the generic path never
+     * matches either (it compares namespaced names) */
+    rec->name_len = (uint8_t)(len >= 255 || len == full ? 255 : len);
+    rec->nprops = k->nprops;
+    rec->is_explicit = k->explicit_digits != MC__NONE;
+    lk_prop *props = (lk_prop *)(rec + 1);
+    uint32_t stride = 1; /* the last property varies fastest */
+    for (unsigned i = k->nprops; i-- > 0;) {
+        uint16_t d = mc__reg_prop_lists[k->props + i];
+        const list_plan *plan = &plans[list_of[d] - 1];
+        lk_prop *pp = &props[i];
+        pp->mult = plan->mult;
+        pp->base = plan->base;
+        pp->shift = plan->shift;
+        pp->key = key_index(rt, key_count, &mc__reg_propdefs[d]);
+        pp->def = mc__reg_default_digits[k->default_digits + i];
+        pp->stride = rec->is_explicit ? 0 : stride;
+        stride *= mc__reg_propdefs[d].count;
+    }
+    uint64_t h = name_hash(rec->name, len);
+    uint32_t i = (uint32_t)h & rt->lk_name_mask;
+    while (rt->lk_names[i])
+        i = (i + 1) & rt->lk_name_mask;
+    rt->lk_names[i] = (h >> 32) << 32 | ((uint32_t)((at - rt->lk_blob) / 8) + 1);
+}
+
+bool mc__lk_build(const mc_registry *reg, mc__runtime *rt)
+{
+    size_t total = 0, prop_total = 0;
+    uint32_t max_def = 0;
+    for (uint32_t b = 0; b < reg->block_count; b++) {
+        const mc__kind *k = mc__kind_of(reg, b);
+        total += record_size(k);
+        prop_total += k->nprops;
+        for (unsigned i = 0; i < k->nprops; i++)
+            if (mc__reg_prop_lists[k->props + i] > max_def)
+                max_def = mc__reg_prop_lists[k->props + i];
+    }
+    if (total / 8 >= UINT32_MAX || prop_total > UINT16_MAX)
+        return false;
+    uint32_t name_size = 16; /* at most a third full: few second probes */
+    while (name_size < reg->block_count * 3u)
+        name_size <<= 1;
+    size_t lists = prop_total ? prop_total : 1; /* at most one list (and key) per property */
+    rt->lk_name_mask = name_size - 1;
+    rt->lk_blob = malloc(total ? total : 1);
+    rt->lk_names = calloc(name_size, sizeof *rt->lk_names);
+    rt->lk_keys = malloc(lists * sizeof *rt->lk_keys);
+    uint16_t *list_of = calloc((size_t)max_def + 1, sizeof *list_of); /* definition -> list + 1 */
+    uint16_t *def_of = malloc(lists * sizeof *def_of);
+    list_plan *plans = calloc(lists, sizeof *plans);
+    bool ok = rt->lk_blob && rt->lk_names && rt->lk_keys && list_of && def_of && plans &&
+              build_values(reg, rt, list_of, plans, def_of);
+    uint32_t key_count = 0;
+    uint8_t *at = rt->lk_blob;
+    for (uint32_t b = 0; ok && b < reg->block_count; b++) {
+        write_record(reg, rt, b, at, list_of, plans, &key_count);
+        at += record_size(mc__kind_of(reg, b));
+    }
+    free(list_of);
+    free(def_of);
+    free(plans);
+    return ok;
+}
+
+void mc__lk_free(mc__runtime *rt)
+{
+    free(rt->lk_blob);
+    free(rt->lk_names);
+    free(rt->lk_keys);
+    free(rt->lk_values);
+}
+
+static inline const lk_block *find_record(const mc_registry *reg, const mc__runtime *rt, const char *name,
+                                          size_t len)
+{
+    uint64_t w[4];
+    canon(name, len, w);
+    uint64_t h = name_hash(w, len);
+    for (uint32_t i = (uint32_t)h & rt->lk_name_mask;; i = (i + 1) & rt->lk_name_mask) {
+        uint64_t slot = rt->lk_names[i];
+        if (!slot)
+            return NULL;
+        if ((slot >> 32) != (h >> 32))
+            continue;
+        const lk_block *rec = (const lk_block *)(const void *)(rt->lk_blob + ((uint32_t)slot - 1) * (size_t)8);
+        /* past CANON_MAX the form is a sample: compare the whole name (the
+         * pooled name of a record has the 10-byte namespace) */
+        if (rec->name_len == len && same4(rec->name, w) &&
+            (len <= CANON_MAX || !memcmp(mc__str(mc__kind_of(reg, rec->block)->name) + 10, name, len)))
+            return rec;
+    }
+}
+
+/* Up to 16 bytes words 0 and 3 cover a key, and only they are computed. */
+static inline bool key_equals(const struct mc__lk_key *key, const uint64_t k[4], size_t len)
+{
+    return key->len == len && ((key->w[0] ^ k[0]) | (key->w[3] ^ k[3])) == 0 && (len <= 16 || same4(key->w, k));
+}
+
+bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len,
+                   const mc_state_prop *props, size_t count, uint32_t *state)
+{
+    mc__strip_namespace(&name, &len);
+    if (len == 0 || len >= 255)
+        return false;
+    const lk_block *rec = find_record(reg, rt, name, len);
+    if (!rec)
+        return false;
+    const lk_prop *pp = (const lk_prop *)(rec + 1);
+    const struct mc__lk_key *keys = rt->lk_keys;
+    unsigned n = rec->nprops;
+    uint32_t off = rec->default_off, seen = 0;
+    uint8_t given[MC__MAX_PROPS];
+    for (size_t q = 0; q < count; q++) {
+        const mc_state_prop *pr = &props[q];
+        if (pr->key_len > CANON_MAX || pr->value_len > VALUE_MAX)
+            return false;
+        uint64_t k[4] = {0, 0, 0, 0}, lo, hi;
+        if (pr->key_len <= 16)
+            canon2(pr->key, pr->key_len, &k[0], &k[3]);
+        else
+            canon(pr->key, pr->key_len, k);
+        canon2(pr->value, pr->value_len, &lo, &hi);
+        unsigned pi = (unsigned)q;
+        if (q >= n || !key_equals(&keys[pp[q].key], k, pr->key_len)) {
+            for (pi = 0; pi < n && !key_equals(&keys[pp[pi].key], k, pr->key_len); pi++)
+                ;
+            if (pi == n)
+                return false;
+        }
+        const lk_prop *p = &pp[pi];
+        const struct mc__lk_value *e = &rt->lk_values[value_slot(p->mult, p->base, p->shift, lo, hi, pr->value_len)];
+        if (((e->lo ^ lo) | (e->hi ^ hi) | (e->len ^ pr->value_len)) != 0)
+            return false;
+        if (seen >> pi & 1)
+            return false; /* a key given twice: the generic path keeps the last */
+        seen |= 1u << pi;
+        given[pi] = (uint8_t)e->index;
+        off += (e->index - p->def) * p->stride; /* wraps around for a smaller value, as it should */
+    }
+    if (rec->is_explicit) {
+        uint8_t digits[MC__MAX_PROPS];
+        for (unsigned i = 0; i < n; i++)
+            digits[i] = (seen >> i & 1) ? given[i] : pp[i].def;
+        off = mc__kind_offset(mc__kind_of(reg, rec->block), digits);
+        if (off == MC__NONE)
+            return false;
+    }
+    *state = rec->first + off;
+    return true;
+}
