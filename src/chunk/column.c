@@ -416,6 +416,24 @@ mc_status mc_column_heightmap_from_be(mc_column *col, mc_heightmap_type type, co
                             "heightmap %s: %zu longs given, %u bits %s need %zu",
                             hm_names[type], nlongs, col->hm_bits,
                             layout == MC_BITS_PADDED ? "padded" : "spanning", want);
+    if (layout == MC_BITS_PADDED && col->hm_bits && col->hm_longs == nlongs && nlongs <= 64) {
+        /* the stored form is the model's: byte-swap, bound-check in place
+         * (SWAR), clear the padding bits */
+        uint64_t t[64];
+        mc_bits_load_be(be, nlongs, t);
+        if (mc_bits_all_below(t, 256, col->hm_bits, (uint64_t)mc_column_height(col) + 1)) {
+            const unsigned per = 64 / col->hm_bits, last = 256 - (unsigned)(nlongs - 1) * per;
+            const uint64_t full = per * col->hm_bits >= 64 ? ~0ull : ((1ull << (per * col->hm_bits)) - 1);
+            for (size_t i = 0; i + 1 < nlongs; i++)
+                t[i] &= full;
+            t[nlongs - 1] &= last * col->hm_bits >= 64 ? ~0ull : ((1ull << (last * col->hm_bits)) - 1);
+            uint64_t *hm = hm_slot(col, type);
+            if (!hm)
+                return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "heightmap: out of memory");
+            memcpy(hm, t, nlongs * 8);
+            return MC_OK;
+        }
+    }
     uint16_t v[256];
     mc_bits_unpack_be_u16(be, 256, col->hm_bits, layout, v);
     for (int i = 0; i < 256; i++)

@@ -86,6 +86,25 @@ static void test_hand_values(void **state)
     memset(pad2, 0xFF, sizeof pad2); /* 511 > 384 */
     assert_int_equal(mc_column_heightmap_from_be(c2, MC_HEIGHTMAP_OCEAN_FLOOR, pad2, 37, MC_BITS_PADDED, &err), MC_ERR_MALFORMED);
     assert_false(mc_column_has_heightmap(c2, MC_HEIGHTMAP_OCEAN_FLOOR));
+    /* padded read: garbage in the padding bits (bit 63 of each long, the
+     * unused entries of the last) is dropped; the height itself (384) is a
+     * valid value, one more is not, wherever it is */
+    memcpy(pad2, pad, sizeof pad);
+    for (int l = 0; l < 37; l++)
+        pad2[8 * l] |= 0x80;
+    pad2[36 * 8 + 1] |= 0x0F; /* entries 4..6 of the last long (past 256) */
+    assert_int_equal(mc_column_heightmap_from_be(c2, MC_HEIGHTMAP_OCEAN_FLOOR, pad2, 37, MC_BITS_PADDED, &err), MC_OK);
+    uint8_t pad3[37 * 8];
+    assert_int_equal(mc_column_heightmap_write_be(c2, MC_HEIGHTMAP_OCEAN_FLOOR, MC_BITS_PADDED, pad3), MC_OK);
+    assert_memory_equal(pad, pad3, sizeof pad);
+    for (int at = 0; at < 256; at += 85) {
+        memcpy(pad2, pad, sizeof pad);
+        mc_bits_set_be(pad2, (size_t)at, 9, MC_BITS_PADDED, 385);
+        assert_int_equal(mc_column_heightmap_from_be(c2, MC_HEIGHTMAP_MOTION_BLOCKING, pad2, 37, MC_BITS_PADDED, &err),
+                         MC_ERR_MALFORMED);
+        assert_non_null(strstr(err.message, "exceeds the height"));
+    }
+    mc_column_heightmap_remove(c2, MC_HEIGHTMAP_OCEAN_FLOOR);
     assert_int_equal(mc_column_heightmap_write_be(c2, MC_HEIGHTMAP_OCEAN_FLOOR, MC_BITS_PADDED, pad2), MC_ERR_NOT_FOUND);
     mc_column_heightmap_remove(c2, MC_HEIGHTMAP_WORLD_SURFACE);
     assert_false(mc_column_has_heightmap(c2, MC_HEIGHTMAP_WORLD_SURFACE));
