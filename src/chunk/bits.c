@@ -265,13 +265,23 @@ void mc_bits_set_be(uint8_t *be, size_t index, unsigned bits, mc_bits_layout lay
 
 void mc_bits_load_be(const uint8_t *be, size_t n, uint64_t *longs)
 {
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+#if defined(MC_HAVE_AVX512_KERNELS) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n >= 8 && mc__bits_have_avx2())
+        i = mc__bits_swap_avx2(be, n, (uint8_t *)longs);
+#endif
+    for (; i < n; i++)
         longs[i] = mc_load_u64be(be + 8 * i);
 }
 
 void mc_bits_store_be(const uint64_t *longs, size_t n, uint8_t *be)
 {
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+#if defined(MC_HAVE_AVX512_KERNELS) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n >= 8 && mc__bits_have_avx2())
+        i = mc__bits_swap_avx2((const uint8_t *)longs, n, be);
+#endif
+    for (; i < n; i++)
         mc_store_u64be(be + 8 * i, longs[i]);
 }
 
@@ -529,7 +539,12 @@ bool mc_bits_all_below(const uint64_t *longs, size_t count, unsigned bits, uint6
      * per-1 is odd: odd fields are tested shifted down one field. */
     const size_t full = count / per;
     uint64_t acc = 0;
-    for (size_t i = 0; i < full; i++) {
+    size_t i = 0;
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (full >= 4 && mc__bits_have_avx2())
+        acc = mc__bits_below_avx2(longs, full, bits, even, odd, add_e, add_o, &i);
+#endif
+    for (; i < full; i++) {
         const uint64_t x = longs[i];
         acc |= ((x & even) + add_e) | (((x >> bits) & odd) + add_o);
     }
@@ -595,13 +610,15 @@ size_t mc_bits_count_equal(const uint64_t *longs, size_t count, unsigned bits, u
         one |= (uint64_t)1 << (i * bits);
     const uint64_t high = one << (bits - 1), low = high - one, pattern = one * value;
     const size_t full = count / per, rest = count - full * per;
-    size_t n;
+    size_t n = 0, i = 0;
 #ifdef MC_HAVE_AVX512_KERNELS
+    if (full >= 8 && mc__bits_have_vpopcntdq())
+        n = mc__bits_count_avx512(longs, full, pattern, low, high, &i);
     if (__builtin_cpu_supports("popcnt"))
-        n = count_equal_popcnt(longs, full, pattern, low, high);
+        n += count_equal_popcnt(longs + i, full - i, pattern, low, high);
     else
 #endif
-        n = count_equal_swar(longs, full, pattern, low, high);
+        n += count_equal_swar(longs + i, full - i, pattern, low, high);
     if (rest) {
         const uint64_t t = longs[full] ^ pattern;
         const uint64_t keep = ((uint64_t)1 << (rest * bits)) - 1; /* rest * bits < 64 */

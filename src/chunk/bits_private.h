@@ -64,6 +64,14 @@ bool mc__bits_have_avx512(void);
 
 /* True when the CPU has AVX2 (and the build has SIMD kernels). */
 bool mc__bits_have_avx2(void);
+bool mc__bits_have_vpopcntdq(void);
+/* The scans of bits_scan.c: each does whole vectors and returns (or stores
+ * in *done) how many longs it did; the caller finishes the rest. */
+size_t mc__bits_swap_avx2(const uint8_t *src, size_t n, uint8_t *dst);
+uint64_t mc__bits_below_avx2(const uint64_t *longs, size_t full, unsigned bits, uint64_t even,
+                             uint64_t odd, uint64_t add_e, uint64_t add_o, size_t *done);
+size_t mc__bits_count_avx512(const uint64_t *longs, size_t full, uint64_t pattern, uint64_t low,
+                             uint64_t high, size_t *done);
 /* The AVX2 unpack kernels (bits_avx2.c), same contract as below. */
 bool mc__bits_unpack_avx2(const void *src, bool be, size_t count, unsigned bits,
                           mc_bits_layout layout, void *out, int es);

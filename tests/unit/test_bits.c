@@ -99,6 +99,18 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
             noisy[l] |= mc_test_rand(rng) << used;
     }
     mc_bits_store_be(noisy, nl, be);
+    /* the byte swaps (SIMD for whole vectors, scalar after) against the
+     * byte-at-a-time definition, and back */
+    for (size_t l = 0; l < nl; l++)
+        assert_true(mc_load_u64be(be + 8 * l) == noisy[l]);
+    {
+        uint64_t *back = malloc(nl * 8 + 8);
+        back[nl] = 0x1122334455667788ull;
+        mc_bits_load_be(be, nl, back);
+        assert_memory_equal(back, noisy, nl * 8);
+        assert_true(back[nl] == 0x1122334455667788ull);
+        free(back);
+    }
     out32[n] = 0xDEADBEEF;
     mc_bits_unpack_u32(noisy, n, b, layout, out32);
     assert_memory_equal(out32, in, n * 4);
