@@ -2,7 +2,9 @@
  * first byte picks the form (auto, network, disk, persistent); a subchunk
  * that decodes is written back in its own version and form, and that must
  * decode to the same bytes again. Also exercises the conversion to a section
- * (1.21.60 registry) when the ids allow it.
+ * (1.21.60 registry) when the ids allow it, to a Java 1.21.4 section (the
+ * water layer folded into waterlogged states), and through the chunk model
+ * and back (storages past 0 kept in the column's extra NBT).
  * Seeds: `mcchunk bedrock generate --version 1.21.60 --tiny --out D`, the
  * sub_{net,disk,persist}_*.bin files with the form byte (1, 2, 3) in front. */
 #include <stdint.h>
@@ -46,10 +48,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mc_buf_free(&b1);
             mc_buf_free(&b2);
             const mc_registry *reg = mc_registry_find_bedrock("1.21.60");
+            const mc_registry *java = mc_registry_find("1.21.4");
+            bool hashed = size && (data[0] & 4) != 0;
             if (reg) {
                 mc_section s;
-                mc_bedrock_subchunk_to_section(&sc, &s, reg, (data[0] & 4) != 0, NULL, &err);
+                mc_status st = mc_bedrock_subchunk_to_section(&sc, &s, reg, hashed, NULL, &err);
                 mc_section_free(&s);
+                if (java) {
+                    mc_bedrock_subchunk_to_section_in(&sc, &s, reg, hashed, java, NULL, &err);
+                    mc_section_free(&s);
+                }
+                if (st == MC_OK) {
+                    /* one-subchunk column -> model -> column */
+                    mc_bedrock_column c, c2;
+                    if (mc_bedrock_column_init_range(&c, 0, 0, 0, 0, 1, mc_registry_air(reg), NULL) == MC_OK) {
+                        mc_bedrock_subchunk_free(&c.subchunks[0]);
+                        c.subchunks[0] = sc;
+                        mc_bedrock_subchunk_init(&sc, NULL);
+                        mc_column *col = mc_bedrock_column_to_mc_column(&c, reg, hashed, NULL, &err);
+                        mc_bedrock_ids ids;
+                        if (col && mc_bedrock_ids_init(&ids, reg, reg, hashed) == MC_OK &&
+                            mc_bedrock_column_from_mc_column(&c2, col, 0, &ids, NULL, &err) == MC_OK) {
+                            /* every storage past the blocks comes back */
+                            if (c.subchunks[0].storage_count >= 2 &&
+                                c2.subchunks[0].storage_count != c.subchunks[0].storage_count)
+                                abort();
+                            mc_bedrock_column_free(&c2);
+                        }
+                        mc_column_free(col);
+                        mc_bedrock_column_free(&c);
+                    }
+                }
             }
         }
         for (unsigned i = 0; i < sc.storage_count; i++) {

@@ -7,6 +7,7 @@
  *   mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed]
  *                                 [--ids] [--check]
  *   mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]
+ *                            [--java PATH --chunk X Z]
  *   mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]
  *
  * Blocks print as "x y z state", one per non-air block, x and z within the
@@ -25,6 +26,8 @@
 #include "mcchunk/bedrock.h"
 #include "mcchunk/nbt.h"
 #include "mcchunk/registry.h"
+#include "mcchunk/translate.h"
+#include "tool_common.h"
 
 typedef struct opts {
     const char *version;
@@ -44,7 +47,7 @@ static void usage(FILE *f)
     /* FILE may be repeated: each result then ends with "== FILE rc=N". */
     fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--summary] [--check]\n"
                "       mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed] [--ids] [--check]\n"
-               "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed]\n"
+               "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--java PATH --chunk X Z]\n"
                "       mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n"
                "FILE: one subchunk (network or disk form), or a LevelChunk, SubChunk or\n"
                "SubChunkRequest packet (id varint + body). V: a Bedrock version (1.21.60)\n"
@@ -583,7 +586,16 @@ static int cmd_subchunk_one(const opts *o)
  *   subchunk_request.bin   a request batch over the column (+ misses)
  *   subchunk.bin           the engine's answer to it
  *   miss_response.bin      (--cache) every blob the answer announced
- *   blocks.txt             "x y z id" of every non-air block of storage 0 */
+ *   blocks.txt             "x y z id" of every non-air block of storage 0
+ *   layer1.txt             the same for storage 1 (the water layer)
+ * With --java PATH --chunk X Z (1.18+ versions) the column is instead Java
+ * chunk (X, Z) of a region file or world, converted as a server would
+ * (mc_bedrock_column_from_mc_column: waterlogged blocks get a water layer,
+ * block entities are translated), and two more files list what the oracle
+ * tests check:
+ *   java_waterlogged.txt   "x y z" of every Java waterlogged=true block
+ *   java_block_entities.txt "x y z BedrockId" of every Java block entity
+ *                          with a Bedrock counterpart (absolute x, z). */
 
 typedef struct gen_world {
     mc_bedrock_column col;
@@ -828,8 +840,9 @@ static int gen_tiny_files(const char *dir, const mc_bedrock_column *col, const m
 
 static int cmd_generate(int argc, char **argv)
 {
-    const char *version = NULL, *dir = NULL;
+    const char *version = NULL, *dir = NULL, *java_path = NULL;
     bool cache = false, hashed = false, tiny = false;
+    int32_t jx = 0, jz = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--version") && i + 1 < argc)
             version = argv[++i];
@@ -841,6 +854,13 @@ static int cmd_generate(int argc, char **argv)
             hashed = true;
         else if (!strcmp(argv[i], "--tiny"))
             tiny = true;
+        else if (!strcmp(argv[i], "--java") && i + 1 < argc)
+            java_path = argv[++i];
+        else if (!strcmp(argv[i], "--chunk") && i + 2 < argc) {
+            jx = (int32_t)strtol(argv[i + 1], NULL, 10);
+            jz = (int32_t)strtol(argv[i + 2], NULL, 10);
+            i += 2;
+        }
         else {
             fprintf(stderr, "mcchunk bedrock generate: unknown argument %s\n", argv[i]);
             return MC_EXIT_USAGE;
@@ -857,7 +877,31 @@ static int cmd_generate(int argc, char **argv)
     gen_world w;
     mc_error err;
     mc_error_clear(&err);
-    if (gen_column(&w.col, protocol, reg, hashed, tiny) != MC_OK) {
+    mc_column *jcol = NULL;
+    if (java_path) {
+        if (!reg || protocol < MC_BEDROCK_PROTO_1_18_0) {
+            fprintf(stderr, "mcchunk bedrock generate: --java needs a 1.18+ version with a registry\n");
+            return MC_EXIT_USAGE;
+        }
+        int lrc = mc_tool_load_column("mcchunk bedrock generate", java_path, NULL, jx, jz, &jcol);
+        if (lrc)
+            return lrc;
+        mc_bedrock_ids ids;
+        mc_status gst = mc_bedrock_ids_init(&ids, mc_column_registry(jcol), reg, hashed);
+        if (gst == MC_OK && (mc_column_min_section(jcol) != -4 || mc_column_section_count(jcol) != 24)) {
+            mc_column *r = mc_column_reshape(jcol, -4, 24, NULL, &err); /* the 1.18+ overworld */
+            mc_column_free(jcol);
+            jcol = r;
+            gst = r ? MC_OK : err.status;
+        }
+        if (gst == MC_OK)
+            gst = mc_bedrock_column_from_mc_column(&w.col, jcol, 0, &ids, NULL, &err);
+        if (gst != MC_OK) {
+            fprintf(stderr, "mcchunk bedrock generate: cannot convert the Java column: %s\n", err.message);
+            mc_column_free(jcol);
+            return MC_EXIT_FAIL;
+        }
+    } else if (gen_column(&w.col, protocol, reg, hashed, tiny) != MC_OK) {
         fprintf(stderr, "mcchunk bedrock generate: cannot build the column\n");
         mc_bedrock_column_free(&w.col);
         return MC_EXIT_FAIL;
@@ -951,20 +995,20 @@ static int cmd_generate(int argc, char **argv)
     }
     if (!rc && tiny)
         rc = gen_tiny_files(dir, col, reg);
-    if (!rc) {
+    for (unsigned layer = 0; layer < 2 && !rc; layer++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/blocks.txt", dir);
+        snprintf(path, sizeof path, "%s/%s", dir, layer ? "layer1.txt" : "blocks.txt");
         FILE *f = fopen(path, "w");
         if (!f)
             rc = MC_EXIT_FAIL;
         for (uint32_t i = 0; f && i < col->count; i++) {
             const mc_bedrock_subchunk *sc = &col->subchunks[i];
-            if (!sc->storage_count)
+            if (sc->storage_count <= layer)
                 continue;
             for (unsigned x = 0; x < 16; x++)
                 for (unsigned z = 0; z < 16; z++)
                     for (unsigned y = 0; y < 16; y++) {
-                        uint32_t v = mc_bedrock_storage_get(&sc->storages[0], mc_bedrock_index(x, y, z));
+                        uint32_t v = mc_bedrock_storage_get(&sc->storages[layer], mc_bedrock_index(x, y, z));
                         if (v != col->air)
                             fprintf(f, "%u %d %u %u\n", x, (col->min_y + (int)i) * 16 + (int)y, z, v);
                     }
@@ -972,6 +1016,39 @@ static int cmd_generate(int argc, char **argv)
         if (f)
             fclose(f);
     }
+    if (!rc && jcol) {
+        const mc_registry *jreg = mc_column_registry(jcol);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/java_waterlogged.txt", dir);
+        FILE *f = fopen(path, "w");
+        int32_t min_y = mc_column_min_y(jcol), top = min_y + (int32_t)mc_column_height(jcol);
+        for (int32_t y = min_y; f && y < top; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    const char *v = mc_registry_state_prop_value(jreg, mc_column_get_block(jcol, x, y, z), "waterlogged");
+                    if (v && !strcmp(v, "true"))
+                        fprintf(f, "%d %d %d\n", x, y, z);
+                }
+        if (f)
+            fclose(f);
+        snprintf(path, sizeof path, "%s/java_block_entities.txt", dir);
+        FILE *g = fopen(path, "w");
+        for (size_t i = 0; g && i < mc_column_block_entity_count(jcol); i++) {
+            int32_t x, y, z;
+            mc_nbt_tag *t = mc_column_block_entity_at(jcol, i, &x, &y, &z);
+            const char *id;
+            size_t n;
+            const char *b = t && mc_nbt_get_string(mc_nbt_get(t, "id"), &id, &n) == MC_OK
+                                ? mc_bedrock_block_entity_id(id, n) : NULL;
+            if (b)
+                fprintf(g, "%d %d %d %s\n", x, y, z, b);
+        }
+        if (g)
+            fclose(g);
+        if (!f || !g)
+            rc = MC_EXIT_FAIL;
+    }
+    mc_column_free(jcol);
     if (rc && err.message[0])
         fprintf(stderr, "mcchunk bedrock generate: %s\n", err.message);
     mc_buf_free(&pkt);

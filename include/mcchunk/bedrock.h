@@ -25,6 +25,42 @@
  * State tags are kept as the exact bytes read (or given), so a subchunk read
  * and written in the same form comes back byte for byte.
  *
+ * THE WATER LAYER AND THE CHUNK MODEL
+ * Bedrock has no waterlogged property: a waterlogged block is the block in
+ * storage 0 and water (minecraft:water, liquid_depth 0; vanilla writes the
+ * storage as 1 bit, palette {air, water}) in storage 1 at the same index.
+ * An mc_section holds one state per block, so the conversions do this:
+ *   Java column -> subchunk   a waterlogged=true state becomes its Bedrock
+ *                             block (the state map drops the property) in
+ *                             storage 0 plus water in storage 1 (a second
+ *                             storage only where the section has one);
+ *   subchunk -> Java section  (the _in functions with a Java target) a block
+ *                             with water (or flowing water) in storage 1
+ *                             becomes the Java waterlogged=true variant when
+ *                             its Java block has the property; air with
+ *                             water becomes Java water; other blocks drop the
+ *                             water (Java's kelp, seagrass... are water by
+ *                             themselves);
+ *   Bedrock column <-> mc_column in a Bedrock registry: storage 0 is the
+ *                             section's blocks and storages 1..7 are kept in
+ *                             the column's extra NBT under
+ *                             "mcchunk:bedrock_layers" (a list of {y: int
+ *                             section y, layer: byte storage index, bits:
+ *                             byte, palette: list of state texts such as
+ *                             "minecraft:water[liquid_depth=0]", words: int
+ *                             array of the packed words}), and come back
+ *                             from there, so Bedrock -> model -> Bedrock
+ *                             keeps every storage exactly (palette order,
+ *                             width and words). The texts are looked up in
+ *                             the output registry, so the layers survive a
+ *                             change of Bedrock version. Like the other
+ *                             "mcchunk:" keys this is bookkeeping that the
+ *                             Java chunk writers never emit. The model was
+ *                             left unchanged: a second block layer in
+ *                             mc_section would cost every Java path for a
+ *                             Bedrock-only feature that, in vanilla worlds,
+ *                             holds water and nothing else.
+ *
  * Decoders read through mc_reader, never trust a count or width from the
  * input, and return an mc_status with a message naming the byte offset.
  * Encoders append to an mc_buf. Nothing here has global mutable state.
@@ -529,6 +565,11 @@ typedef struct mc_bedrock_ids {
     uint32_t from_count;
     bool hashed;
     uint32_t air;             /* the output id of minecraft:air */
+    uint32_t water;           /* the output id of minecraft:water[liquid_depth=0]
+                                 (storage 1 of waterlogged blocks); MC_STATE_NONE
+                                 when `to` has none */
+    bool from_java;           /* `from` is a Java registry: waterlogged states
+                                 get a water layer, block entities are translated */
 } mc_bedrock_ids;
 
 /* Prepares the mapping. MC_ERR_INVALID_ARG when `to` is not a Bedrock
@@ -546,24 +587,39 @@ MC_API mc_status mc_bedrock_state_from_nbt(const mc_registry *reg, const uint8_t
                                            bool network, uint32_t *state, mc_error *err);
 
 /* A section's blocks as a network subchunk (storage 0, RUNTIME palette, the
- * smallest valid width; an all-air section gives storage_count 0). O(4096)
- * for the XZY transposition, O(palette) for the ids. */
+ * smallest valid width; an all-air section gives storage_count 0), and for
+ * a Java section with waterlogged=true states storage 1 of water and air
+ * (1 bit; 0 bits when every block is waterlogged). O(4096) for the XZY
+ * transposition, O(palette) for the ids. */
 MC_API mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_section *s,
                                                   const mc_bedrock_ids *ids, int8_t y_index);
 /* Storage 0 of a subchunk into a section of Bedrock registry `reg` (the
  * section is initialised here). RUNTIME palettes are runtime ids (hashes
  * when `hashed`), DISK/PERSISTENT palettes are looked up by name and
  * states. Unknown ids or states are MC_ERR_NOT_FOUND; LEGACY subchunks
- * MC_ERR_UNSUPPORTED. The water layer (storage 1) has no place in the model
- * and is not read. */
+ * MC_ERR_UNSUPPORTED. Storages past 0 are not read here (a section has one
+ * state per block; the column functions keep them, see the top). */
 MC_API mc_status mc_bedrock_subchunk_to_section(const mc_bedrock_subchunk *sc, mc_section *s,
                                                 const mc_registry *reg, bool hashed,
                                                 const mc_allocator *alloc, mc_error *err);
+/* The same into a section of registry `target` (NULL: `reg`): the states of
+ * `reg` go through mc_registry_map(reg, target); for a Java target the
+ * water layer (storage 1) is folded into waterlogged=true states as the
+ * top of this file says. */
+MC_API mc_status mc_bedrock_subchunk_to_section_in(const mc_bedrock_subchunk *sc, mc_section *s,
+                                                   const mc_registry *reg, bool hashed,
+                                                   const mc_registry *target,
+                                                   const mc_allocator *alloc, mc_error *err);
 
-/* A whole column: every section (at the column's own range), the biomes
- * (cells spread to 4x4x4 blocks, ids translated by name when the registries
- * differ), block entities (written as network NBT into the subchunk holding
- * them; their contents are passed through unchanged) and the heights. */
+/* A whole column: every section (at the column's own range; Java
+ * waterlogged states with a water layer), the storages past 0 a Bedrock
+ * column kept in its extra NBT, the biomes (cells spread to 4x4x4 blocks,
+ * ids translated by name when the registries differ), block entities
+ * (network NBT in the subchunk holding them: a Java column's translated by
+ * mc_bedrock_block_entity_from_java and left out when they have no Bedrock
+ * counterpart, a Bedrock column's as they are) and the heights. Reads the
+ * column's NBT document, which the column creates on first use (see
+ * java.h on sharing columns between threads). */
 MC_API mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_column *col,
                                                   int32_t dimension, const mc_bedrock_ids *ids,
                                                   const mc_allocator *alloc, mc_error *err);
@@ -573,6 +629,32 @@ MC_API mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const 
 MC_API mc_column *mc_bedrock_column_to_mc_column(const mc_bedrock_column *c, const mc_registry *reg,
                                                  bool hashed, const mc_allocator *alloc,
                                                  mc_error *err);
+/* The same into any registry `target` (NULL: `reg`): blocks and biomes
+ * translated from `reg`. For a Bedrock target the storages past 0 go into
+ * the extra NBT ("mcchunk:bedrock_layers"); for a Java target the water
+ * layer becomes waterlogged states and block entity ids are renamed back
+ * (mc_bedrock_block_entity_java_id; their other fields stay Bedrock's). */
+MC_API mc_column *mc_bedrock_column_to_mc_column_in(const mc_bedrock_column *c,
+                                                    const mc_registry *reg, bool hashed,
+                                                    const mc_registry *target,
+                                                    const mc_allocator *alloc, mc_error *err);
+
+/* Block entities between the editions (src/bedrock/blockentity.c lists
+ * the rules: which fields are translated for chests, signs, beds, banners,
+ * skulls and spawners, and what is dropped).
+ * The Bedrock id of a Java block-entity id ("minecraft:chest" -> "Chest",
+ * also the pre-1.11 names such as "Chest", "Trap"), or NULL. */
+MC_API const char *mc_bedrock_block_entity_id(const char *java_id, size_t len);
+/* The Java id of a Bedrock one ("Chest" -> "minecraft:chest"), or NULL. */
+MC_API const char *mc_bedrock_block_entity_java_id(const char *bedrock_id, size_t len);
+/* Appends the Bedrock network-NBT form of a Java block entity at absolute
+ * (x, y, z); `java_state` is the Java block there (state of `java_reg`,
+ * which may be NULL: then nothing comes from the block). The id comes from
+ * the tag's "id", else from the block's name. MC_ERR_NOT_FOUND (nothing
+ * written) when it has no Bedrock counterpart. */
+MC_API mc_status mc_bedrock_block_entity_from_java(const mc_nbt_tag *java, int32_t x, int32_t y,
+                                                   int32_t z, const mc_registry *java_reg,
+                                                   uint32_t java_state, mc_buf *out, mc_error *err);
 
 /* A world source over mc_column providers, for the engine: columns are
  * converted on first request and kept (up to `max_columns`, least recently

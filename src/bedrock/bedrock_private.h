@@ -48,6 +48,17 @@ mc_bedrock_heightmap_type mc__bedrock_subchunk_heightmap_in(const mc_bedrock_col
 /* Bytes mc_bedrock_subchunk_encode(sc, 9, NETWORK) would write. */
 size_t mc__bedrock_subchunk_net_size(const mc_bedrock_subchunk *sc);
 
+/* Every storage of the subchunk is `air` everywhere (or it has none). */
+bool mc__bedrock_subchunk_all_air(const mc_bedrock_subchunk *sc, uint32_t air);
+/* A Java state with waterlogged=true. */
+bool mc__bedrock_java_waterlogged(const mc_registry *java, uint32_t state);
+/* Appends the Bedrock form of the Java block entity `t` of `col` at
+ * (x, y, z) (nothing for ids without a Bedrock counterpart). */
+mc_status mc__bedrock_be_from_java(const mc_column *col, const mc_nbt_tag *t, int32_t x, int32_t y, int32_t z,
+                                   mc_buf *out, mc_error *err);
+/* Renames a Bedrock block entity's id to the Java one, where known. */
+mc_status mc__bedrock_be_rename_to_java(mc_nbt_doc *doc, mc_nbt_tag *root);
+
 static inline uint32_t mc__zz_to_u32(int32_t v) { return (uint32_t)v; }
 
 #endif

@@ -83,10 +83,15 @@ void mc_bedrock_column_free(mc_bedrock_column *c)
     memset(c, 0, sizeof *c);
 }
 
-static bool subchunk_all_air(const mc_bedrock_subchunk *sc, uint32_t air)
+bool mc__bedrock_subchunk_all_air(const mc_bedrock_subchunk *sc, uint32_t air)
 {
-    return sc->storage_count == 0 || mc_bedrock_storage_is_uniform(&sc->storages[0], air);
+    /* every storage: water alone in the water layer is not air */
+    for (unsigned k = 0; k < sc->storage_count; k++)
+        if (!mc_bedrock_storage_is_uniform(&sc->storages[k], air))
+            return false;
+    return true;
 }
+
 
 void mc_bedrock_column_update_heights(mc_bedrock_column *c)
 {
@@ -97,7 +102,7 @@ void mc_bedrock_column_update_heights(mc_bedrock_column *c)
     bool done[256] = {false};
     for (int s = (int)c->count - 1; s >= 0 && remaining; s--) {
         const mc_bedrock_subchunk *sc = &c->subchunks[s];
-        if (subchunk_all_air(sc, c->air))
+        if (mc__bedrock_subchunk_all_air(sc, c->air))
             continue;
         const mc_bedrock_storage *st = &sc->storages[0];
         int16_t sbase = (int16_t)((c->min_y + s) * 16);
@@ -124,7 +129,7 @@ void mc_bedrock_column_update_heights(mc_bedrock_column *c)
 int mc_bedrock_column_highest(const mc_bedrock_column *c)
 {
     for (int s = (int)c->count - 1; s >= 0; s--)
-        if (!subchunk_all_air(&c->subchunks[s], c->air))
+        if (!mc__bedrock_subchunk_all_air(&c->subchunks[s], c->air))
             return s;
     return -1;
 }

@@ -12,6 +12,14 @@
  * duplicates merged), and the words are packed in one pass that walks the
  * unpacked indices in XZY order. Only direct (global palette) containers
  * need a per-block mapping.
+ *
+ * The water layer (include/mcchunk/bedrock.h says what goes where): from a
+ * Java section, palette entries with waterlogged=true mark a 1-bit storage
+ * 1 packed from the same unpacked indices; into a Java section, storage 1's
+ * water turns storage 0's blocks into their waterlogged=true variants
+ * (looked up once per palette entry, when first needed); between a Bedrock
+ * column and a Bedrock-registry mc_column, storages past 0 travel through
+ * the column's extra NBT ("mcchunk:bedrock_layers") as words + state texts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +48,21 @@ mc_status mc_bedrock_ids_init(mc_bedrock_ids *ids, const mc_registry *from, cons
     }
     uint32_t air = mc_registry_air(to);
     ids->air = hashed ? mc_registry_state_hash(to, air) : air;
+    ids->from_java = mc_registry_edition(from) == MC_EDITION_JAVA;
+    uint32_t water;
+    static const char water_text[] = "minecraft:water[liquid_depth=0]";
+    if (mc_registry_parse_state(to, water_text, sizeof water_text - 1, &water, NULL) != MC_OK)
+        water = mc_registry_default_state(to, "minecraft:water");
+    ids->water = water == MC_STATE_NONE ? MC_STATE_NONE : hashed ? mc_registry_state_hash(to, water) : water;
     return MC_OK;
+}
+
+bool mc__bedrock_java_waterlogged(const mc_registry *java, uint32_t state)
+{
+    if (!(mc_registry_state_flags(java, state) & MC_STATE_FLUID))
+        return false; /* every waterlogged=true state has the fluid flag */
+    const char *v = mc_registry_state_prop_value(java, state, "waterlogged");
+    return v && !strcmp(v, "true");
 }
 
 uint32_t mc_bedrock_ids_map(const mc_bedrock_ids *ids, uint32_t state)
@@ -204,6 +226,21 @@ static mc_status biome_storage_from_cells(mc_bedrock_storage *st, const uint32_t
     return MC_OK;
 }
 
+/* Storage 1 of waterlogged blocks: water where wl[] (indexed like the
+ * storage 0 indices `idx`, YZX) says so, air elsewhere. */
+static mc_status water_layer_from_indices(mc_bedrock_storage *st, const uint16_t *yzx, const uint16_t *wl,
+                                          const mc_bedrock_ids *ids, const mc_allocator *a)
+{
+    mc_status status = mc__bedrock_storage_alloc(st, 1, 2, a);
+    if (status != MC_OK)
+        return status;
+    st->palette[0] = ids->air; /* vanilla's order: air first, then water */
+    st->palette[1] = ids->water;
+    st->palette_len = 2;
+    pack_xzy(st->words, 1, yzx, wl);
+    return MC_OK;
+}
+
 mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_section *s,
                                            const mc_bedrock_ids *ids, int8_t y_index)
 {
@@ -215,18 +252,28 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
     sc->y_index = y_index;
     if (mc_section_is_air(s))
         return MC_OK;
+    /* Java waterlogged=true states become the block (storage 0) plus water
+     * in storage 1; only sections with a fluid can hold one. */
+    bool water = ids->from_java && ids->water != MC_STATE_NONE && s->fluid_count > 0;
+    unsigned layers = 1;
     const mc_container *c = &s->blocks;
     mc_bedrock_storage *st = &sc->storages[0];
     mc_status status = MC_OK;
     switch (mc_container_get_kind(c)) {
     case MC_CONTAINER_SINGLE:
         status = mc_bedrock_storage_init_single(st, mc_bedrock_ids_map(ids, c->value), a);
+        if (status == MC_OK && water && mc__bedrock_java_waterlogged(ids->from, c->value)) {
+            status = mc_bedrock_storage_init_single(&sc->storages[1], ids->water, a);
+            layers = 2;
+        }
         break;
     case MC_CONTAINER_INDIRECT: {
         size_t plen, nlongs;
         const uint32_t *pal = mc_container_palette(c, &plen);
         const uint64_t *longs = mc_container_longs(c, &nlongs);
         uint16_t remap[256] = {0}; /* indices past the palette (invalid) read entry 0 */
+        uint16_t wl[256] = {0};
+        bool any_wl = false;
         uint32_t uniq[256];
         uint32_t n = 0;
         for (size_t i = 0; i < plen && i < 256; i++) {
@@ -237,6 +284,10 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
             if (j == n)
                 uniq[n++] = v;
             remap[i] = (uint16_t)j;
+            if (water && mc__bedrock_java_waterlogged(ids->from, pal[i])) {
+                wl[i] = 1;
+                any_wl = true;
+            }
         }
         uint16_t idx[MC_BEDROCK_SUBCHUNK_VOLUME];
         mc_bits_unpack_u16(longs, MC_BEDROCK_SUBCHUNK_VOLUME, mc_container_bits(c), MC_BITS_PADDED, idx);
@@ -248,6 +299,10 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
         st->palette_len = n;
         if (bits)
             pack_xzy(st->words, bits, idx, remap);
+        if (any_wl) {
+            status = water_layer_from_indices(&sc->storages[1], idx, wl, ids, a);
+            layers = 2;
+        }
         break;
     }
     default: { /* direct: ids per block */
@@ -256,18 +311,30 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
             return MC_ERR_NOMEM;
         uint32_t *xzy = yzx + MC_BEDROCK_SUBCHUNK_VOLUME;
         mc_container_get_all(c, yzx);
+        uint16_t wl_yzx[MC_BEDROCK_SUBCHUNK_VOLUME];
+        static const uint16_t ident[2] = {0, 1};
+        bool any_wl = false;
         uint32_t last_in = ~yzx[0], last_out = 0;
+        bool last_wl = false;
         for (unsigned x = 0; x < 16; x++)
             for (unsigned z = 0; z < 16; z++)
                 for (unsigned y = 0; y < 16; y++) {
-                    uint32_t v = yzx[(y << 8) | (z << 4) | x];
+                    unsigned i = (y << 8) | (z << 4) | x;
+                    uint32_t v = yzx[i];
                     if (v != last_in) {
                         last_in = v;
                         last_out = mc_bedrock_ids_map(ids, v);
+                        last_wl = water && mc__bedrock_java_waterlogged(ids->from, v);
                     }
                     xzy[(x << 8) | (z << 4) | y] = last_out;
+                    wl_yzx[i] = last_wl;
+                    any_wl |= last_wl;
                 }
         status = mc_bedrock_storage_from_values(st, xzy, a);
+        if (status == MC_OK && any_wl) {
+            status = water_layer_from_indices(&sc->storages[1], wl_yzx, ident, ids, a);
+            layers = 2;
+        }
         a->free(a->user, yzx, 2 * MC_BEDROCK_SUBCHUNK_VOLUME * sizeof *yzx);
         break;
     }
@@ -276,60 +343,298 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
         mc_bedrock_subchunk_free(sc);
         return status;
     }
-    sc->storage_count = 1;
+    sc->storage_count = (uint8_t)layers;
     return MC_OK;
 }
 
 /* ------------------------------------------------------ subchunk -> section */
 
-mc_status mc_bedrock_subchunk_to_section(const mc_bedrock_subchunk *sc, mc_section *s, const mc_registry *reg,
-                                         bool hashed, const mc_allocator *alloc, mc_error *err)
+/* The registry states of storage k's palette (pal[palette_len]). */
+static mc_status storage_states(const mc_bedrock_subchunk *sc, unsigned k, const mc_registry *reg, bool hashed,
+                                uint32_t *pal, mc_error *err)
 {
-    mc_section_init(s, reg, alloc);
+    const mc_bedrock_storage *st = &sc->storages[k];
+    for (uint32_t i = 0; i < st->palette_len; i++) {
+        uint32_t v = st->palette[i];
+        if (sc->kind == MC_BEDROCK_PALETTE_RUNTIME) {
+            uint32_t state = hashed ? mc_registry_state_from_hash(reg, v) : v;
+            if (state == MC_STATE_NONE || !mc_registry_state_valid(reg, state))
+                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "bedrock: runtime id %u names no state of %s", v,
+                                    mc_registry_name(reg));
+            pal[i] = state;
+        } else {
+            size_t len;
+            const uint8_t *t = mc_bedrock_subchunk_tag(sc, v, &len);
+            mc_status status =
+                t ? mc_bedrock_state_from_nbt(reg, t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, &pal[i], err)
+                  : mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "bedrock: palette value without tag");
+            if (status != MC_OK)
+                return status;
+        }
+    }
+    return MC_OK;
+}
+
+static bool is_water_name(const char *name)
+{
+    return name && (!strcmp(name, "minecraft:water") || !strcmp(name, "minecraft:flowing_water"));
+}
+
+/* The waterlogged=true variant of a Java state, or MC_STATE_NONE when its
+ * block has no waterlogged property. */
+static uint32_t java_waterlogged_variant(const mc_registry *java, uint32_t state)
+{
+    unsigned n = mc_registry_state_prop_count(java, state);
+    mc_state_prop props[64];
+    bool has = false;
+    if (n > 64)
+        return MC_STATE_NONE;
+    for (unsigned i = 0; i < n; i++) {
+        const char *k, *v;
+        if (!mc_registry_state_prop(java, state, i, &k, &v))
+            return MC_STATE_NONE;
+        if (!strcmp(k, "waterlogged")) {
+            v = "true";
+            has = true;
+        }
+        props[i] = (mc_state_prop){k, strlen(k), v, strlen(v)};
+    }
+    const char *name = mc_registry_state_name(java, state);
+    uint32_t out;
+    if (!has || !name || mc_registry_lookup(java, name, strlen(name), props, n, &out, NULL) != MC_OK)
+        return MC_STATE_NONE;
+    return out;
+}
+
+#define WL_UNKNOWN 0xFFFFFFFEu /* not computed yet (MC_STATE_NONE: no variant) */
+
+mc_status mc_bedrock_subchunk_to_section_in(const mc_bedrock_subchunk *sc, mc_section *s, const mc_registry *reg,
+                                            bool hashed, const mc_registry *target, const mc_allocator *alloc,
+                                            mc_error *err)
+{
+    if (!target)
+        target = reg;
+    mc_section_init(s, target, alloc);
     if (sc->storage_count == 0)
         return MC_OK;
     if (sc->kind == MC_BEDROCK_PALETTE_LEGACY)
         return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "bedrock: legacy (pre-1.2.13) subchunks have no states");
     const mc_bedrock_storage *st = &sc->storages[0];
-    uint32_t *pal = malloc((st->palette_len ? st->palette_len : 1) * sizeof *pal);
-    uint32_t *vals = malloc(2 * MC_BEDROCK_SUBCHUNK_VOLUME * sizeof *vals);
+    const mc_bedrock_storage *wst = &sc->storages[1];
+    bool fold = mc_registry_edition(target) == MC_EDITION_JAVA && sc->storage_count >= 2 && wst->palette_len;
+    const uint32_t *map = target != reg ? mc_registry_map(reg, target) : NULL;
+    uint32_t reg_count = mc_registry_state_count(reg), tair = mc_registry_air(target);
+    size_t plen = st->palette_len ? st->palette_len : 1;
+    size_t wlen = fold ? wst->palette_len : 0;
+    /* pal: storage 0 states; wl: their waterlogged variants (lazily);
+     * wpal: storage 1 states, wtarget: those in the target (water or not) */
+    uint32_t *pal = malloc((2 * plen + 2 * wlen) * sizeof *pal);
+    uint32_t *vals = malloc(MC_BEDROCK_SUBCHUNK_VOLUME * sizeof *vals);
     mc_status status = MC_OK;
-    if (!pal || !vals) {
+    if (!pal || !vals || (target != reg && !map)) {
         status = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
         goto done;
     }
-    for (uint32_t i = 0; i < st->palette_len && status == MC_OK; i++) {
-        uint32_t v = st->palette[i];
-        if (sc->kind == MC_BEDROCK_PALETTE_RUNTIME) {
-            uint32_t state = hashed ? mc_registry_state_from_hash(reg, v) : v;
-            if (state == MC_STATE_NONE || !mc_registry_state_valid(reg, state))
-                status = mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "bedrock: runtime id %u names no state of %s",
-                                      v, mc_registry_name(reg));
-            pal[i] = state;
-        } else {
-            size_t len;
-            const uint8_t *t = mc_bedrock_subchunk_tag(sc, v, &len);
-            status = t ? mc_bedrock_state_from_nbt(reg, t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, &pal[i], err)
-                       : mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "bedrock: palette value without tag");
-        }
-    }
+    uint32_t *wl = pal + plen, *wpal = wl + plen, *wtarget = wpal + wlen;
+    status = storage_states(sc, 0, reg, hashed, pal, err);
+    if (status == MC_OK && fold)
+        status = storage_states(sc, 1, reg, hashed, wpal, err);
     if (status != MC_OK)
         goto done;
-    uint32_t *yzx = vals + MC_BEDROCK_SUBCHUNK_VOLUME;
+    for (uint32_t i = 0; i < st->palette_len; i++) {
+        if (map)
+            pal[i] = mc_registry_map_apply(map, reg_count, pal[i], tair);
+        wl[i] = WL_UNKNOWN;
+    }
+    if (!st->palette_len)
+        pal[0] = tair;
+    bool any_water = false;
+    for (uint32_t j = 0; j < wlen; j++) {
+        bool w = is_water_name(mc_registry_state_name(reg, wpal[j]));
+        wtarget[j] = w ? mc_registry_map_apply(map, reg_count, wpal[j], tair) : MC_STATE_NONE;
+        any_water |= w;
+    }
+    fold = fold && any_water;
     for (unsigned x = 0; x < 16; x++)
         for (unsigned z = 0; z < 16; z++)
             for (unsigned y = 0; y < 16; y++) {
-                uint32_t pi = mc_bedrock_storage_get_index(st, mc_bedrock_index(x, y, z));
-                yzx[(y << 8) | (z << 4) | x] = pal[pi < st->palette_len ? pi : 0];
+                unsigned bi = mc_bedrock_index(x, y, z);
+                uint32_t pi = mc_bedrock_storage_get_index(st, bi);
+                pi = pi < st->palette_len ? pi : 0;
+                uint32_t v = pal[pi];
+                if (fold) {
+                    uint32_t wj = mc_bedrock_storage_get_index(wst, bi);
+                    if (wj < wlen && wtarget[wj] != MC_STATE_NONE) {
+                        if (wl[pi] == WL_UNKNOWN)
+                            wl[pi] = java_waterlogged_variant(target, v);
+                        if (wl[pi] != MC_STATE_NONE)
+                            v = wl[pi];
+                        else if (mc_registry_state_flags(target, v) & MC_STATE_AIR)
+                            v = wtarget[wj]; /* water alone in the water layer */
+                    }
+                }
+                vals[(y << 8) | (z << 4) | x] = v;
             }
-    status = mc_container_set_all(&s->blocks, yzx);
+    status = mc_container_set_all(&s->blocks, vals);
     if (status != MC_OK)
         mc_error_set(err, status, SIZE_MAX, "bedrock: cannot build the section's container");
-    mc_section_recount(s, reg);
+    mc_section_recount(s, target);
 done:
     free(pal);
     free(vals);
     return status;
+}
+
+mc_status mc_bedrock_subchunk_to_section(const mc_bedrock_subchunk *sc, mc_section *s, const mc_registry *reg,
+                                         bool hashed, const mc_allocator *alloc, mc_error *err)
+{
+    return mc_bedrock_subchunk_to_section_in(sc, s, reg, hashed, reg, alloc, err);
+}
+
+/* ----------------------------------------------- extra storages (layers) */
+
+/* A Bedrock-registry column keeps storages 1..7 of its subchunks in its
+ * extra NBT under LAYERS_KEY: a list of {y: int (section y), layer: byte
+ * (storage index), bits: byte, palette: [string state texts of the Bedrock
+ * registry], words: int[] (the storage's words)}. */
+#define LAYERS_KEY "mcchunk:bedrock_layers"
+
+static mc_status layer_to_extra(mc_column *col, mc_nbt_tag **list, int32_t sy, unsigned k,
+                                const mc_bedrock_subchunk *sc, const mc_registry *reg, bool hashed, mc_error *err)
+{
+    const mc_bedrock_storage *st = &sc->storages[k];
+    mc_nbt_doc *doc = mc_column_nbt(col);
+    mc_nbt_tag *extra = mc_column_extra(col);
+    if (!doc || !extra)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
+    if (!*list) {
+        mc_nbt_remove(extra, LAYERS_KEY, sizeof LAYERS_KEY - 1);
+        *list = mc_nbt_put_list(doc, extra, LAYERS_KEY, MC_NBT_COMPOUND);
+        if (!*list)
+            return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
+    }
+    uint32_t *pal = malloc((st->palette_len ? st->palette_len : 1) * sizeof *pal);
+    if (!pal)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
+    mc_status status = storage_states(sc, k, reg, hashed, pal, err);
+    mc_nbt_tag *e = status == MC_OK ? mc_nbt_list_append(doc, *list, MC_NBT_COMPOUND) : NULL;
+    mc_nbt_tag *p = e ? mc_nbt_put_list(doc, e, "palette", MC_NBT_STRING) : NULL;
+    if (status == MC_OK && !p)
+        status = MC_ERR_NOMEM;
+    if (status == MC_OK && (mc_nbt_put_int(doc, e, "y", sy) != MC_OK || mc_nbt_put_byte(doc, e, "layer", (int8_t)k) != MC_OK ||
+                            mc_nbt_put_byte(doc, e, "bits", (int8_t)st->bits) != MC_OK ||
+                            mc_nbt_put_int_array(doc, e, "words", (const int32_t *)st->words,
+                                                 mc_bedrock_word_count(st->bits)) != MC_OK))
+        status = MC_ERR_NOMEM;
+    char text[1024];
+    for (uint32_t i = 0; i < st->palette_len && status == MC_OK; i++) {
+        size_t n = mc_registry_format_state(reg, pal[i], text, sizeof text, 0);
+        mc_nbt_tag *t = n < sizeof text ? mc_nbt_list_append(doc, p, MC_NBT_STRING) : NULL;
+        if (!t || mc_nbt_set_string(doc, t, text, n) != MC_OK)
+            status = MC_ERR_NOMEM;
+    }
+    free(pal);
+    if (status != MC_OK && err && err->status == MC_OK)
+        mc_error_set(err, status, SIZE_MAX, "bedrock: cannot keep storage %u of subchunk %d", k, sy);
+    return status;
+}
+
+/* Storage `k` of a subchunk from one entry of the layers list: palette
+ * texts looked up in the output registry (else in the column's Bedrock
+ * registry and mapped; else air). Entries that do not make a valid storage
+ * are skipped (MC_ERR_MALFORMED; the extra NBT is input like any other). */
+static mc_status layer_from_extra(mc_bedrock_storage *st, const mc_nbt_tag *e, const mc_bedrock_ids *ids,
+                                  const mc_allocator *a)
+{
+    int8_t bits;
+    mc_nbt_tag *p = mc_nbt_get(e, "palette");
+    mc_nbt_tag *w = mc_nbt_get(e, "words");
+    if (mc_nbt_get_byte(mc_nbt_get(e, "bits"), &bits) != MC_OK || bits < 0 || !mc_bedrock_bits_valid((unsigned)bits) ||
+        !p || mc_nbt_tag_type(p) != MC_NBT_LIST || !w)
+        return MC_ERR_MALFORMED;
+    size_t plen = mc_nbt_count(p), nw = mc_bedrock_word_count((unsigned)bits);
+    if (plen == 0 || plen > MC_BEDROCK_SUBCHUNK_VOLUME || (bits == 0 && plen != 1))
+        return MC_ERR_MALFORMED;
+    mc_status status = mc__bedrock_storage_alloc(st, (unsigned)bits, (uint32_t)plen, a);
+    if (status != MC_OK)
+        return status;
+    size_t got = 0;
+    if (nw && (mc_nbt_array_copy_i32(w, (int32_t *)st->words, nw, &got) != MC_OK || got != nw)) {
+        mc_bedrock_storage_free(st, a);
+        return MC_ERR_MALFORMED;
+    }
+    st->palette_len = (uint32_t)plen;
+    size_t i = 0;
+    for (mc_nbt_tag *t = mc_nbt_first(p); t && i < plen; t = mc_nbt_next(t), i++) {
+        const char *text;
+        size_t tl;
+        uint32_t state = MC_STATE_NONE;
+        if (mc_nbt_get_string(t, &text, &tl) == MC_OK &&
+            mc_registry_parse_state(ids->to, text, tl, &state, NULL) == MC_OK) {
+            state = ids->hashed ? mc_registry_state_hash(ids->to, state) : state;
+        } else if (mc_nbt_get_string(t, &text, &tl) == MC_OK && !ids->from_java &&
+                   mc_registry_parse_state(ids->from, text, tl, &state, NULL) == MC_OK) {
+            state = mc_bedrock_ids_map(ids, state);
+        } else {
+            state = ids->air;
+        }
+        st->palette[i] = state;
+    }
+    /* every index must name a palette entry */
+    uint16_t idx[MC_BEDROCK_SUBCHUNK_VOLUME];
+    mc__bedrock_unpack_indices(st, idx);
+    for (unsigned k = 0; k < MC_BEDROCK_SUBCHUNK_VOLUME; k++)
+        if (idx[k] >= st->palette_len) {
+            mc_bedrock_storage_free(st, a);
+            return MC_ERR_MALFORMED;
+        }
+    return MC_OK;
+}
+
+/* Adds the kept storages of the layers list to the column's subchunks. */
+static mc_status layers_from_extra(mc_bedrock_column *out, const mc_column *col, const mc_bedrock_ids *ids)
+{
+    /* The column creates its NBT document on first use (see java.h). */
+    mc_nbt_doc *doc = mc_column_nbt((mc_column *)col);
+    mc_nbt_tag *root = doc ? mc_nbt_doc_root(doc) : NULL;
+    mc_nbt_tag *list = root ? mc_nbt_get(root, LAYERS_KEY) : NULL;
+    if (!list || mc_nbt_tag_type(list) != MC_NBT_LIST)
+        return MC_OK;
+    for (mc_nbt_tag *e = mc_nbt_first(list); e; e = mc_nbt_next(e)) {
+        int32_t sy;
+        int8_t k;
+        if (mc_nbt_get_int(mc_nbt_get(e, "y"), &sy) != MC_OK || mc_nbt_get_byte(mc_nbt_get(e, "layer"), &k) != MC_OK ||
+            k < 1 || k >= MC_BEDROCK_MAX_STORAGES || sy < out->min_y || sy - out->min_y >= (int64_t)out->count)
+            continue;
+        mc_bedrock_subchunk *sc = &out->subchunks[sy - out->min_y];
+        mc_bedrock_storage tmp;
+        memset(&tmp, 0, sizeof tmp);
+        mc_status st = layer_from_extra(&tmp, e, ids, out->alloc);
+        if (st == MC_ERR_NOMEM)
+            return st;
+        if (st != MC_OK)
+            continue;
+        if (sc->storage_count == 0) { /* an air storage 0 below the layer */
+            st = mc_bedrock_storage_init_single(&sc->storages[0], out->air, out->alloc);
+            if (st != MC_OK) {
+                mc_bedrock_storage_free(&tmp, out->alloc);
+                return st;
+            }
+            sc->storage_count = 1;
+        }
+        /* storages between the last one and k: air */
+        while (sc->storage_count < (unsigned)k && st == MC_OK)
+            st = mc_bedrock_storage_init_single(&sc->storages[sc->storage_count++], out->air, out->alloc);
+        if (st != MC_OK) {
+            mc_bedrock_storage_free(&tmp, out->alloc);
+            return st;
+        }
+        mc_bedrock_storage_free(&sc->storages[k], out->alloc);
+        sc->storages[k] = tmp;
+        if (sc->storage_count <= (unsigned)k)
+            sc->storage_count = (uint8_t)(k + 1);
+    }
+    return MC_OK;
 }
 
 /* ------------------------------------------------------------- columns */
@@ -374,7 +679,11 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
         }
         st = biome_storage_from_cells(&out->biomes.storages[i], cells, out->alloc);
     }
-    /* block entities, as network NBT into their subchunk */
+    /* storages past the blocks that a Bedrock column kept */
+    if (st == MC_OK)
+        st = layers_from_extra(out, col, ids);
+    /* block entities, as network NBT into their subchunk: Java ones
+     * translated (blockentity.c), Bedrock ones as they are */
     size_t nbe = mc_column_block_entity_count(col);
     for (size_t i = 0; i < nbe && st == MC_OK; i++) {
         int32_t x, y, z;
@@ -382,7 +691,10 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
         int32_t idx = (y >> 4) - min_sy;
         if (!t || idx < 0 || (uint32_t)idx >= count)
             continue;
-        st = mc_nbt_write_tag(t, "", 0, MC_NBT_BEDROCK_NETWORK, &out->block_entities[idx], err);
+        if (ids->from_java)
+            st = mc__bedrock_be_from_java(col, t, x, y, z, &out->block_entities[idx], err);
+        else
+            st = mc_nbt_write_tag(t, "", 0, MC_NBT_BEDROCK_NETWORK, &out->block_entities[idx], err);
     }
     if (st != MC_OK) {
         mc_bedrock_column_free(out);
@@ -394,28 +706,40 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
     return MC_OK;
 }
 
-mc_column *mc_bedrock_column_to_mc_column(const mc_bedrock_column *c, const mc_registry *reg, bool hashed,
-                                          const mc_allocator *alloc, mc_error *err)
+mc_column *mc_bedrock_column_to_mc_column_in(const mc_bedrock_column *c, const mc_registry *reg, bool hashed,
+                                             const mc_registry *target, const mc_allocator *alloc, mc_error *err)
 {
-    mc_column *col = mc_column_new(reg, c->x, c->z, c->min_y, c->count, alloc);
+    if (!target)
+        target = reg;
+    bool java = mc_registry_edition(target) == MC_EDITION_JAVA;
+    mc_column *col = mc_column_new(target, c->x, c->z, c->min_y, c->count, alloc);
     if (!col) {
         mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "bedrock: out of memory");
         return NULL;
     }
     mc_status st = MC_OK;
+    mc_nbt_tag *layers = NULL;
     for (uint32_t i = 0; i < c->count && st == MC_OK; i++) {
         mc_section *s = mc_column_section_at(col, i);
         mc_section_free(s);
-        st = mc_bedrock_subchunk_to_section(&c->subchunks[i], s, reg, hashed, alloc, err);
+        const mc_bedrock_subchunk *sc = &c->subchunks[i];
+        st = mc_bedrock_subchunk_to_section_in(sc, s, reg, hashed, target, alloc, err);
         if (st != MC_OK)
             break;
+        /* storages past the blocks: folded into Java states above; a
+         * Bedrock column keeps them in its extra NBT */
+        for (unsigned k = 1; !java && k < sc->storage_count && st == MC_OK; k++)
+            st = layer_to_extra(col, &layers, c->min_y + (int32_t)i, k, sc, reg, hashed, err);
         if (i < c->biomes.count)
             for (unsigned cy = 0; cy < 4 && st == MC_OK; cy++)
                 for (unsigned cz = 0; cz < 4 && st == MC_OK; cz++)
-                    for (unsigned cx = 0; cx < 4 && st == MC_OK; cx++)
-                        st = mc_section_set_biome(s, cx, cy, cz,
-                                                  mc_bedrock_storage_get(&c->biomes.storages[i],
-                                                                         mc_bedrock_index(cx * 4, cy * 4, cz * 4)));
+                    for (unsigned cx = 0; cx < 4 && st == MC_OK; cx++) {
+                        uint32_t b = mc_bedrock_storage_get(&c->biomes.storages[i],
+                                                            mc_bedrock_index(cx * 4, cy * 4, cz * 4));
+                        if (target != reg)
+                            b = mc_biome_translate(reg, target, b, NULL);
+                        st = mc_section_set_biome(s, cx, cy, cz, b);
+                    }
     }
     /* block entities: network NBT compounds with x, y, z */
     mc_nbt_doc *doc = st == MC_OK ? mc_nbt_doc_new(alloc) : NULL;
@@ -431,8 +755,12 @@ mc_column *mc_bedrock_column_to_mc_column(const mc_bedrock_column *c, const mc_r
             mc_nbt_tag *root = mc_nbt_doc_root(doc);
             int32_t x, y, z;
             if (mc_nbt_get_int(mc_nbt_get(root, "x"), &x) == MC_OK && mc_nbt_get_int(mc_nbt_get(root, "y"), &y) == MC_OK &&
-                mc_nbt_get_int(mc_nbt_get(root, "z"), &z) == MC_OK)
-                st = mc_column_put_block_entity(col, x, y, z, root);
+                mc_nbt_get_int(mc_nbt_get(root, "z"), &z) == MC_OK) {
+                if (java)
+                    st = mc__bedrock_be_rename_to_java(doc, root);
+                if (st == MC_OK)
+                    st = mc_column_put_block_entity(col, x, y, z, root);
+            }
             off += used ? used : be->len;
         }
     }
@@ -444,6 +772,12 @@ mc_column *mc_bedrock_column_to_mc_column(const mc_bedrock_column *c, const mc_r
         return NULL;
     }
     return col;
+}
+
+mc_column *mc_bedrock_column_to_mc_column(const mc_bedrock_column *c, const mc_registry *reg, bool hashed,
+                                          const mc_allocator *alloc, mc_error *err)
+{
+    return mc_bedrock_column_to_mc_column_in(c, reg, hashed, reg, alloc, err);
 }
 
 /* --------------------------------------------- mc_column world source */

@@ -212,8 +212,7 @@ static void resolve(mc_bedrock_engine *e, const mc_bedrock_subchunk_request *req
     en->render_type = en->heightmap_type;
     en->render_heightmap = en->heightmap;
     const mc_bedrock_subchunk *sc = &col->subchunks[idx];
-    if ((sc->storage_count == 0 || mc_bedrock_storage_is_uniform(&sc->storages[0], col->air)) &&
-        col->block_entities[idx].len == 0) {
+    if (mc__bedrock_subchunk_all_air(sc, col->air) && col->block_entities[idx].len == 0) {
         en->result = MC_BEDROCK_RESULT_SUCCESS_ALL_AIR;
         en->has_payload = !cache;
         return;
