@@ -98,7 +98,11 @@ enum {
      * trip. */
     MC_CHUNKNBT_NO_EXTRA = 1u << 1,
     /* Do not read light arrays. */
-    MC_CHUNKNBT_NO_LIGHT = 1u << 2
+    MC_CHUNKNBT_NO_LIGHT = 1u << 2,
+    /* With MC_CHUNKNBT_NO_EXTRA: still read the block entities (what a
+     * server sends in chunk packets: sign text, banners, skulls...), and
+     * keep nothing else. */
+    MC_CHUNKNBT_BLOCK_ENTITIES = 1u << 3
 };
 
 typedef struct mc_chunknbt_options {

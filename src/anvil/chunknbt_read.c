@@ -670,7 +670,7 @@ static mc_status read_heightmaps(reader *r, const mc_nbt_tag *hms, mc_bits_layou
 
 static mc_status read_block_entities(reader *r, const mc_nbt_tag *list)
 {
-    if (!r->keep_extra)
+    if (!r->keep_extra && !(r->opt && (r->opt->flags & MC_CHUNKNBT_BLOCK_ENTITIES)))
         return MC_OK;
     bool ok = mc_nbt_tag_type(list) == MC_NBT_LIST &&
               (mc_nbt_list_type(list) == MC_NBT_COMPOUND || mc_nbt_count(list) == 0) &&

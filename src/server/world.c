@@ -159,7 +159,7 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     memset(&info, 0, sizeof info);
     mc_chunknbt_options opt;
     memset(&opt, 0, sizeof opt);
-    opt.flags = MC_CHUNKNBT_NO_EXTRA;
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
     opt.min_section = -4;
     opt.section_count = 24;
     opt.cache = w->nbt_cache;

@@ -375,6 +375,51 @@ static void test_unknown_states(void **state)
     mc_nbt_doc_free(out);
 }
 
+/* Lean reads: NO_EXTRA drops block entities with the rest; with
+ * BLOCK_ENTITIES they are read (a server needs them) and nothing else is. */
+static void test_lean_block_entities(void **state)
+{
+    (void)state;
+    const char *snbt =
+        "{DataVersion:3955,xPos:1,zPos:2,yPos:0,Status:\"minecraft:full\",sections:["
+        "{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"}]},biomes:{palette:[\"minecraft:plains\"]}}],"
+        "Heightmaps:{},block_ticks:[{i:\"minecraft:oak_leaves\",p:0,t:0,x:16,y:3,z:33}],"
+        "structures:{References:{},starts:{}},"
+        "block_entities:[{id:\"minecraft:sign\",x:17,y:4,z:35,keepPacked:0b,"
+        "front_text:{messages:['\"hi\"','\"\"','\"\"','\"\"']}},"
+        "{id:\"minecraft:chest\",x:20,y:1,z:40,Items:[]}]}";
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_error err;
+    assert_int_equal(mc_snbt_parse(doc, snbt, strlen(snbt), NULL, &err), MC_OK);
+    mc_chunknbt_options opt = {0};
+    mc_column *col = NULL;
+    /* full read: both block entities and the extras */
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err), MC_OK);
+    assert_int_equal(mc_column_block_entity_count(col), 2);
+    assert_non_null(mc_nbt_get(mc_column_extra(col), "block_ticks"));
+    mc_column_free(col);
+    /* NO_EXTRA: neither */
+    opt.flags = MC_CHUNKNBT_NO_EXTRA;
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err), MC_OK);
+    assert_int_equal(mc_column_block_entity_count(col), 0);
+    assert_null(mc_nbt_get(mc_column_extra(col), "block_ticks"));
+    mc_column_free(col);
+    /* NO_EXTRA | BLOCK_ENTITIES: the block entities only */
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err), MC_OK);
+    assert_int_equal(mc_column_block_entity_count(col), 2);
+    int32_t x, y, z;
+    mc_nbt_tag *be = mc_column_block_entity_at(col, 0, &x, &y, &z);
+    assert_int_equal(x, 17);
+    assert_int_equal(y, 4);
+    assert_int_equal(z, 35);
+    assert_non_null(mc_nbt_get(be, "front_text"));
+    assert_null(mc_nbt_get(mc_column_extra(col), "block_ticks"));
+    assert_null(mc_nbt_get(mc_column_extra(col), "structures"));
+    mc_column_free(col);
+    mc_nbt_doc_free(doc);
+}
+
 /* Malformed input is refused with a message, never read out of bounds. */
 static void test_malformed(void **state)
 {
@@ -649,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_newer_data_version),
         cmocka_unit_test(test_unknown_states),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_lean_block_entities),
         cmocka_unit_test(test_cross_version),
         cmocka_unit_test(test_26x_and_heights),
         cmocka_unit_test(test_read_container),
