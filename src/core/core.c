@@ -172,7 +172,35 @@ static uint64_t read_leb(mc_reader *r, unsigned max_bytes, unsigned bits, const 
     return 0;
 }
 
-int32_t mc_read_varint(mc_reader *r) { return (int32_t)(uint32_t)read_leb(r, 5, 32, "varint"); }
+int32_t mc_read_varint(mc_reader *r)
+{
+    /* Fast path for values of 1-4 bytes (palette ids, lengths) with 5 bytes
+     * in bounds; the 5-byte form and every error go the checked way. */
+    if (r->status == MC_OK && r->pos <= r->len && r->len - r->pos >= 5) {
+        const uint8_t *p = r->data + r->pos;
+        uint32_t v = p[0] & 0x7Fu;
+        if (!(p[0] & 0x80)) {
+            r->pos += 1;
+            return (int32_t)v;
+        }
+        v |= (uint32_t)(p[1] & 0x7F) << 7;
+        if (!(p[1] & 0x80)) {
+            r->pos += 2;
+            return (int32_t)v;
+        }
+        v |= (uint32_t)(p[2] & 0x7F) << 14;
+        if (!(p[2] & 0x80)) {
+            r->pos += 3;
+            return (int32_t)v;
+        }
+        v |= (uint32_t)(p[3] & 0x7F) << 21;
+        if (!(p[3] & 0x80)) {
+            r->pos += 4;
+            return (int32_t)v;
+        }
+    }
+    return (int32_t)(uint32_t)read_leb(r, 5, 32, "varint");
+}
 int64_t mc_read_varlong(mc_reader *r) { return (int64_t)read_leb(r, 10, 64, "varlong"); }
 uint32_t mc_read_uvarint32(mc_reader *r) { return (uint32_t)read_leb(r, 5, 32, "varint"); }
 uint64_t mc_read_uvarint64(mc_reader *r) { return read_leb(r, 10, 64, "varint64"); }
