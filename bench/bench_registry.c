@@ -9,6 +9,8 @@
  *     interop packages are installed), and a naive C lookup that finds the
  *     block by a linear scan of names (what the code would do without the
  *     hash table).
+ *     The same lookup on Bedrock 1.21.50, where most blocks list their
+ *     states in an order of their own (no peer; the limit is the issue's).
  *  2. translation map 1.21.4 -> 1.12.2 built from nothing (target <= 50 ms):
  *     the first call of the process (includes building both registries' name
  *     indexes), then rebuilds with fresh intermediate maps (median). Peer:
@@ -86,6 +88,71 @@ static uint32_t naive_lookup(const mc_registry *reg, const query *q)
         s = b + 1 < reg->block_count ? reg->block_min[b + 1] : mc_registry_state_count(reg);
     }
     return MC_STATE_NONE;
+}
+
+/* Median ns per mc_registry_lookup over every state of reg, shuffled, all
+ * properties given, queries packed in query order like main's; -1 when a
+ * lookup is wrong or memory runs out. */
+static double lookup_every_state(const mc_registry *reg, int rounds)
+{
+    uint32_t n = mc_registry_state_count(reg), valid = 0;
+    uint32_t *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    query *qs = calloc(n ? n : 1, sizeof *qs);
+    mc_state_prop *props = calloc((size_t)(n ? n : 1) * 8, sizeof *props);
+    char *text = malloc((size_t)(n ? n : 1) * 256);
+    uint64_t *times = calloc((size_t)rounds, sizeof *times);
+    double result = -1;
+    size_t prop_used = 0, text_used = 0;
+    if (!order || !qs || !props || !text || !times)
+        goto done;
+    for (uint32_t s = 0; s < n; s++)
+        if (mc_registry_state_valid(reg, s))
+            order[valid++] = s;
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    for (uint32_t i = valid; i > 1; i--) {
+        seed ^= seed >> 12; seed ^= seed << 25; seed ^= seed >> 27;
+        uint32_t j = (uint32_t)((seed * 0x2545F4914F6CDD1Dull) % i);
+        uint32_t t = order[i - 1]; order[i - 1] = order[j]; order[j] = t;
+    }
+    for (uint32_t i = 0; i < valid; i++) {
+        query *q = &qs[i];
+        const char *k, *v, *name = mc_registry_state_name(reg, order[i]);
+        q->state = order[i];
+        q->name_len = strlen(name);
+        q->props = props + prop_used;
+        if (text_used + q->name_len + 1 > (size_t)n * 256)
+            goto done;
+        q->name = memcpy(text + text_used, name, q->name_len + 1);
+        text_used += q->name_len + 1;
+        for (unsigned p = 0; mc_registry_state_prop(reg, q->state, p, &k, &v); p++) {
+            size_t kl = strlen(k), vl = strlen(v);
+            if (prop_used + q->nprops >= (size_t)n * 8 || text_used + kl + vl + 2 > (size_t)n * 256)
+                goto done;
+            char *kc = memcpy(text + text_used, k, kl + 1), *vc = memcpy(text + text_used + kl + 1, v, vl + 1);
+            text_used += kl + vl + 2;
+            q->props[q->nprops++] = (mc_state_prop){kc, kl, vc, vl};
+        }
+        prop_used += q->nprops;
+    }
+    for (int r = 0; r < rounds; r++) {
+        uint64_t a = now_ns();
+        for (uint32_t i = 0; i < valid; i++) {
+            uint32_t st;
+            if (mc_registry_lookup(reg, qs[i].name, qs[i].name_len, qs[i].props, qs[i].nprops, &st, NULL) != MC_OK ||
+                st != qs[i].state)
+                goto done;
+        }
+        times[r] = now_ns() - a;
+    }
+    qsort(times, (size_t)rounds, sizeof times[0], cmp_u64);
+    result = valid ? (double)times[rounds / 2] / valid : 0;
+done:
+    free(order);
+    free(qs);
+    free(props);
+    free(text);
+    free(times);
+    return result;
 }
 
 int main(int argc, char **argv)
@@ -196,6 +263,12 @@ int main(int argc, char **argv)
     printf("  lookup name+props -> state   %7.1f ns   (limit 100)\n", lookup_ns);
     printf("  parse text -> state          %7.1f ns\n", parse_ns);
     printf("  naive (linear name scan)     %7.1f ns   ratio %.1fx\n", naive_ns, naive_ns / lookup_ns);
+    const mc_registry *bedrock = mc_registry_find_bedrock("1.21.50");
+    double bedrock_ns = bedrock ? lookup_every_state(bedrock, ROUNDS) : -1;
+    if (bedrock_ns < 0)
+        return fprintf(stderr, "bedrock lookup failed\n"), 1;
+    printf("  Bedrock 1.21.50 lookup       %7.1f ns   (limit 100; %u states)\n", bedrock_ns,
+           mc_registry_state_count(bedrock));
 
     if (peer) {
         /* prismarine-block on the same queries (text form, split in JS) */

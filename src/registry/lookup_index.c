@@ -18,6 +18,9 @@
  *           state's offset, then per property (the game's order) its key
  *           (an index into keys), its default value index, its stride in the
  *           mixed-radix state numbering and its value list's hash.
+ *   perm    Bedrock blocks whose states are listed in an order of their own
+ *           (most of them): mixed-radix index -> the state's offset, so
+ *           they need no search either.
  *   keys    the canonical form of every key the registry uses (a hundred or
  *           so: they stay in the L1 cache).
  *   values  per value list (property definition) a perfect hash table:
@@ -32,10 +35,10 @@
  * properties not given keep their default without a pass over them.
  *
  * Anything the index does not cover returns false and the generic path
- * answers (and explains errors): keys longer than 32 bytes or values
- * longer than 16 (none in Java but two trial-spawner values), a key given
- * twice, a value list without a perfect hash (the build found none; none
- * of today's data), unknown names and values.
+ * answers (and explains errors): keys or values longer than 32 bytes (none
+ * in today's data), a key given twice, a value list without a perfect hash
+ * (the build found none; none in today's data), a listed Bedrock block too
+ * sparse for a permutation table (none today), unknown names and values.
  * Built once per registry with the rest of its runtime index (registry.c),
  * read-only afterwards.
  */
@@ -43,13 +46,18 @@
 
 #include <stdlib.h>
 
-#define CANON_MAX 32 /* keys and names up to this length have an exact canonical form */
-#define VALUE_MAX 16 /* values up to this length are in the value tables */
+#define CANON_MAX 32 /* strings up to this length have an exact canonical form */
+
+#if defined(__GNUC__)
+#define LK_COLD __attribute__((cold, noinline))
+#else
+#define LK_COLD
+#endif
 
 /* A property of a block record. */
 typedef struct {
     uint64_t mult;   /* the value list's perfect hash; 0: none (every probe lands on empty slot 0) */
-    uint32_t stride; /* state offset of one value step (0 for explicit kinds) */
+    uint32_t stride; /* mixed-radix weight of one value step (0 for ORDER_SCAN blocks) */
     uint32_t base;   /* the value list's first slot */
     uint16_t key;    /* index in the key table */
     uint8_t shift;
@@ -57,15 +65,23 @@ typedef struct {
     uint8_t pad[4];
 } lk_prop;
 
+/* How a block numbers its states. */
+enum {
+    ORDER_RADIX = 0, /* mixed radix over its properties (every Java block) */
+    ORDER_PERM = 1,  /* listed (Bedrock "explicit" kinds): the mixed-radix index goes through perm */
+    ORDER_SCAN = 2   /* listed, no perm table (too sparse): mc__kind_offset searches */
+};
+
 /* A block record; its nprops lk_prop records follow it. */
 typedef struct {
     uint64_t name[4]; /* canonical bare name (without "minecraft:") */
     uint32_t first;   /* first state id of the block */
-    uint32_t default_off;
-    uint32_t block;
+    uint32_t perm;    /* ORDER_PERM: mixed-radix index -> state offset at rt->lk_perm[perm + index] */
+    uint16_t default_off; /* the default state's mixed-radix index */
+    uint16_t block;
     uint8_t name_len; /* bare length; 255: only the generic path finds this block */
     uint8_t nprops;
-    uint8_t is_explicit; /* Bedrock kinds whose states are not every combination */
+    uint8_t order;    /* ORDER_* */
     uint8_t pad;
 } lk_block;
 
@@ -76,7 +92,8 @@ struct mc__lk_key {
 };
 
 struct mc__lk_value {
-    uint64_t lo, hi; /* canonical value (words 0 and 3: exact up to 16 bytes) */
+    uint64_t w0, w3; /* words 0 and 3 of value_canon(); 1 and 2 (0 up to 16
+                        bytes) are in rt->lk_value_mid, read for long values only */
     uint32_t len;    /* UINT32_MAX: empty */
     uint32_t index;
 };
@@ -146,6 +163,19 @@ static inline void canon2(const char *p, size_t n, uint64_t *lo, uint64_t *hi)
     }
 }
 
+/* The canonical form of a value: up to 16 bytes words 0 and 3 cover it
+ * and words 1 and 2 are left 0 (two loads instead of four, for almost
+ * every value); longer values (up to 27 bytes today) take all four. */
+static inline void value_canon(const char *p, size_t n, uint64_t w[4])
+{
+    if (n <= 16) {
+        canon2(p, n, &w[0], &w[3]);
+        w[1] = w[2] = 0;
+    } else {
+        canon(p, n, w);
+    }
+}
+
 static inline bool same4(const uint64_t a[4], const uint64_t b[4])
 {
     return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0;
@@ -165,12 +195,14 @@ static inline uint64_t name_hash(const uint64_t w[4], uint64_t len)
 /* The word a value list's perfect hash multiplies. Distinct values of one
  * list give distinct words (the length keeps "2" and "12" apart); the build
  * checks, since a collision would leave the list without a perfect hash. */
-static inline uint64_t value_mix(uint64_t lo, uint64_t hi, uint64_t len) { return lo ^ rotl(hi, 29) ^ len << 56; }
-
-static inline uint32_t value_slot(uint64_t mult, uint32_t base, unsigned shift, uint64_t lo, uint64_t hi,
-                                  uint64_t len)
+static inline uint64_t value_mix(const uint64_t w[4], uint64_t len)
 {
-    return base + (uint32_t)((value_mix(lo, hi, len) * mult) >> shift);
+    return w[0] ^ rotl(w[3], 29) ^ rotl(w[1], 13) ^ rotl(w[2], 43) ^ len << 56;
+}
+
+static inline uint32_t value_slot(uint64_t mult, uint32_t base, unsigned shift, const uint64_t w[4], uint64_t len)
+{
+    return base + (uint32_t)((value_mix(w, len) * mult) >> shift);
 }
 
 static size_t record_size(const mc__kind *k) { return sizeof(lk_block) + (size_t)k->nprops * sizeof(lk_prop); }
@@ -204,11 +236,11 @@ static uint32_t plan_list(const mc__propdef *def, list_plan *plan)
         return 0;
     for (uint32_t v = 0; v < def->count; v++) {
         uint8_t len = mc__reg_value_lens[def->values + v];
-        if (len > VALUE_MAX)
+        if (len > CANON_MAX)
             continue;
-        uint64_t lo, hi;
-        canon2(mc__str(mc__reg_value_refs[def->values + v]), len, &lo, &hi);
-        mix[c++] = value_mix(lo, hi, len);
+        uint64_t w[4];
+        value_canon(mc__str(mc__reg_value_refs[def->values + v]), len, w);
+        mix[c++] = value_mix(w, len);
     }
     unsigned bits = 1;
     while ((1u << bits) < c)
@@ -255,7 +287,8 @@ static bool build_values(const mc_registry *reg, mc__runtime *rt, uint16_t *list
         }
     }
     rt->lk_values = malloc((size_t)slots * sizeof *rt->lk_values);
-    if (!rt->lk_values)
+    rt->lk_value_mid = calloc((size_t)slots * 2, sizeof *rt->lk_value_mid);
+    if (!rt->lk_values || !rt->lk_value_mid)
         return false;
     for (uint32_t i = 0; i < slots; i++)
         rt->lk_values[i] = (struct mc__lk_value){0, 0, UINT32_MAX, 0};
@@ -264,12 +297,14 @@ static bool build_values(const mc_registry *reg, mc__runtime *rt, uint16_t *list
         const mc__propdef *def = &mc__reg_propdefs[def_of[li]];
         for (uint32_t v = 0; plan->mult && v < def->count; v++) {
             uint8_t len = mc__reg_value_lens[def->values + v];
-            if (len > VALUE_MAX)
+            if (len > CANON_MAX)
                 continue;
-            uint64_t lo, hi;
-            canon2(mc__str(mc__reg_value_refs[def->values + v]), len, &lo, &hi);
-            rt->lk_values[value_slot(plan->mult, plan->base, plan->shift, lo, hi, len)] =
-                (struct mc__lk_value){lo, hi, len, v};
+            uint64_t w[4];
+            value_canon(mc__str(mc__reg_value_refs[def->values + v]), len, w);
+            uint32_t slot = value_slot(plan->mult, plan->base, plan->shift, w, len);
+            rt->lk_values[slot] = (struct mc__lk_value){w[0], w[3], len, v};
+            rt->lk_value_mid[2 * slot] = w[1];
+            rt->lk_value_mid[2 * slot + 1] = w[2];
         }
     }
     return true;
@@ -291,6 +326,39 @@ static uint16_t key_index(mc__runtime *rt, uint32_t *key_count, const mc__propde
     return (uint16_t)key;
 }
 
+/* The product of a kind's value counts (its mixed-radix size), capped. */
+static uint64_t radix_size(const mc__kind *k)
+{
+    uint64_t size = 1;
+    for (unsigned i = 0; i < k->nprops && size <= UINT32_MAX; i++)
+        size *= mc__propdef_of(k, i)->count;
+    return size;
+}
+
+/* A listed kind gets a permutation table when it is not much larger than
+ * its state list (today every Bedrock one is exactly a full product) and
+ * offsets fit the 16-bit entries. */
+static bool wants_perm(const mc__kind *k)
+{
+    return k->explicit_digits != MC__NONE && radix_size(k) <= 4u * (uint64_t)k->count + 16 &&
+           radix_size(k) < UINT16_MAX && k->count < UINT16_MAX;
+}
+
+/* Fills a kind's permutation table (UINT16_MAX: no such state). */
+static void write_perm(const mc__kind *k, uint16_t *perm)
+{
+    uint64_t size = radix_size(k);
+    for (uint64_t i = 0; i < size; i++)
+        perm[i] = UINT16_MAX;
+    const uint8_t *digits = mc__reg_default_digits + k->explicit_digits;
+    for (uint32_t s = 0; s < k->count; s++, digits += k->nprops) {
+        uint32_t index = 0;
+        for (unsigned i = 0; i < k->nprops; i++)
+            index = index * mc__propdef_of(k, i)->count + digits[i];
+        perm[index] = (uint16_t)s;
+    }
+}
+
 static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, uint8_t *at,
                          const uint16_t *list_of, const list_plan *plans, uint32_t *key_count)
 {
@@ -302,15 +370,15 @@ static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, ui
     memset(rec, 0, record_size(k));
     canon(name, len, rec->name);
     rec->first = reg->block_min[b];
-    rec->default_off = k->default_off;
-    rec->block = b;
+    rec->block = (uint16_t)b;
     /* a pooled name without the namespace is one the generic path never
-     * matches either (it compares namespaced names) */
-    rec->name_len = (uint8_t)(len >= 255 || len == full ? 255 : len);
+     * matches either (it compares namespaced names); blocks past the 16-bit
+     * fields go that way too (none today) */
+    rec->name_len = (uint8_t)(len >= 255 || len == full || b > UINT16_MAX ? 255 : len);
     rec->nprops = k->nprops;
-    rec->is_explicit = k->explicit_digits != MC__NONE;
+    rec->order = k->explicit_digits == MC__NONE ? ORDER_RADIX : wants_perm(k) ? ORDER_PERM : ORDER_SCAN;
     lk_prop *props = (lk_prop *)(rec + 1);
-    uint32_t stride = 1; /* the last property varies fastest */
+    uint32_t stride = 1, default_off = 0; /* the last property varies fastest */
     for (unsigned i = k->nprops; i-- > 0;) {
         uint16_t d = mc__reg_prop_lists[k->props + i];
         const list_plan *plan = &plans[list_of[d] - 1];
@@ -320,9 +388,13 @@ static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, ui
         pp->shift = plan->shift;
         pp->key = key_index(rt, key_count, &mc__reg_propdefs[d]);
         pp->def = mc__reg_default_digits[k->default_digits + i];
-        pp->stride = rec->is_explicit ? 0 : stride;
+        pp->stride = rec->order == ORDER_SCAN ? 0 : stride;
+        default_off += pp->def * pp->stride; /* the kind's own default_off for ORDER_RADIX */
         stride *= mc__reg_propdefs[d].count;
     }
+    if (default_off > UINT16_MAX)
+        rec->name_len = 255;
+    rec->default_off = (uint16_t)default_off;
     uint64_t h = name_hash(rec->name, len);
     uint32_t i = (uint32_t)h & rt->lk_name_mask;
     while (rt->lk_names[i])
@@ -332,12 +404,14 @@ static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, ui
 
 bool mc__lk_build(const mc_registry *reg, mc__runtime *rt)
 {
-    size_t total = 0, prop_total = 0;
+    size_t total = 0, prop_total = 0, perm_total = 0;
     uint32_t max_def = 0;
     for (uint32_t b = 0; b < reg->block_count; b++) {
         const mc__kind *k = mc__kind_of(reg, b);
         total += record_size(k);
         prop_total += k->nprops;
+        if (wants_perm(k))
+            perm_total += radix_size(k);
         for (unsigned i = 0; i < k->nprops; i++)
             if (mc__reg_prop_lists[k->props + i] > max_def)
                 max_def = mc__reg_prop_lists[k->props + i];
@@ -355,13 +429,20 @@ bool mc__lk_build(const mc_registry *reg, mc__runtime *rt)
     uint16_t *list_of = calloc((size_t)max_def + 1, sizeof *list_of); /* definition -> list + 1 */
     uint16_t *def_of = malloc(lists * sizeof *def_of);
     list_plan *plans = calloc(lists, sizeof *plans);
-    bool ok = rt->lk_blob && rt->lk_names && rt->lk_keys && list_of && def_of && plans &&
-              build_values(reg, rt, list_of, plans, def_of);
-    uint32_t key_count = 0;
+    rt->lk_perm = malloc((perm_total ? perm_total : 1) * sizeof *rt->lk_perm);
+    bool ok = rt->lk_blob && rt->lk_names && rt->lk_keys && list_of && def_of && plans && rt->lk_perm &&
+              perm_total < UINT32_MAX && build_values(reg, rt, list_of, plans, def_of);
+    uint32_t key_count = 0, perm_used = 0;
     uint8_t *at = rt->lk_blob;
     for (uint32_t b = 0; ok && b < reg->block_count; b++) {
+        const mc__kind *k = mc__kind_of(reg, b);
         write_record(reg, rt, b, at, list_of, plans, &key_count);
-        at += record_size(mc__kind_of(reg, b));
+        if (wants_perm(k)) {
+            ((lk_block *)(void *)at)->perm = perm_used;
+            write_perm(k, rt->lk_perm + perm_used);
+            perm_used += (uint32_t)radix_size(k);
+        }
+        at += record_size(k);
     }
     free(list_of);
     free(def_of);
@@ -375,6 +456,8 @@ void mc__lk_free(mc__runtime *rt)
     free(rt->lk_names);
     free(rt->lk_keys);
     free(rt->lk_values);
+    free(rt->lk_value_mid);
+    free(rt->lk_perm);
 }
 
 static inline const lk_block *find_record(const mc_registry *reg, const mc__runtime *rt, const char *name,
@@ -398,10 +481,45 @@ static inline const lk_block *find_record(const mc_registry *reg, const mc__runt
     }
 }
 
-/* Up to 16 bytes words 0 and 3 cover a key, and only they are computed. */
-static inline bool key_equals(const struct mc__lk_key *key, const uint64_t k[4], size_t len)
+/* The property index of key k (len bytes) in the record's list, trying
+ * the caller's position q first; n when the block has no such key. */
+static inline unsigned find_key(const struct mc__lk_key *keys, const lk_prop *pp, unsigned n, size_t q,
+                                const uint64_t k[4], size_t len)
 {
-    return key->len == len && ((key->w[0] ^ k[0]) | (key->w[3] ^ k[3])) == 0 && (len <= 16 || same4(key->w, k));
+    /* up to 16 bytes words 0 and 3 cover a key: they are all that is computed */
+#define KEY_EQUALS(key) ((key)->len == len && (((key)->w[0] ^ k[0]) | ((key)->w[3] ^ k[3])) == 0 && \
+                         (len <= 16 || same4((key)->w, k)))
+    if (q < n && KEY_EQUALS(&keys[pp[q].key]))
+        return (unsigned)q;
+    unsigned pi = 0;
+    while (pi < n && !KEY_EQUALS(&keys[pp[pi].key]))
+        pi++;
+    return pi;
+#undef KEY_EQUALS
+}
+
+/* A property with a key or value past 16 bytes (rare: a few Bedrock keys
+ * and values): all four words of both forms. Kept out of the common path.
+ * The property index goes to *pi; returns its value's slot, or UINT32_MAX. */
+LK_COLD static uint32_t long_prop(const mc__runtime *rt, const lk_prop *pp, unsigned n, size_t q,
+                          const mc_state_prop *pr, unsigned *pi)
+{
+    uint64_t k[4] = {0, 0, 0, 0}, v[4];
+    if (pr->key_len <= 16)
+        canon2(pr->key, pr->key_len, &k[0], &k[3]);
+    else
+        canon(pr->key, pr->key_len, k);
+    value_canon(pr->value, pr->value_len, v);
+    *pi = find_key(rt->lk_keys, pp, n, q, k, pr->key_len);
+    if (*pi == n)
+        return UINT32_MAX;
+    const lk_prop *p = &pp[*pi];
+    uint32_t slot = value_slot(p->mult, p->base, p->shift, v, pr->value_len);
+    const struct mc__lk_value *e = &rt->lk_values[slot];
+    if (((e->w0 ^ v[0]) | (e->w3 ^ v[3]) | (e->len ^ pr->value_len)) != 0 ||
+        ((rt->lk_value_mid[2 * slot] ^ v[1]) | (rt->lk_value_mid[2 * slot + 1] ^ v[2])) != 0)
+        return UINT32_MAX;
+    return slot;
 }
 
 bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len,
@@ -414,38 +532,43 @@ bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *na
     if (!rec)
         return false;
     const lk_prop *pp = (const lk_prop *)(rec + 1);
-    const struct mc__lk_key *keys = rt->lk_keys;
     unsigned n = rec->nprops;
     uint32_t off = rec->default_off, seen = 0;
     uint8_t given[MC__MAX_PROPS];
     for (size_t q = 0; q < count; q++) {
         const mc_state_prop *pr = &props[q];
-        if (pr->key_len > CANON_MAX || pr->value_len > VALUE_MAX)
-            return false;
-        uint64_t k[4] = {0, 0, 0, 0}, lo, hi;
-        if (pr->key_len <= 16)
+        unsigned pi;
+        uint32_t slot;
+        if (pr->key_len <= 16 && pr->value_len <= 16) {
+            /* words 1 and 2 of both forms are 0 here and need no loads */
+            uint64_t k[4] = {0, 0, 0, 0}, v[4] = {0, 0, 0, 0};
             canon2(pr->key, pr->key_len, &k[0], &k[3]);
-        else
-            canon(pr->key, pr->key_len, k);
-        canon2(pr->value, pr->value_len, &lo, &hi);
-        unsigned pi = (unsigned)q;
-        if (q >= n || !key_equals(&keys[pp[q].key], k, pr->key_len)) {
-            for (pi = 0; pi < n && !key_equals(&keys[pp[pi].key], k, pr->key_len); pi++)
-                ;
+            canon2(pr->value, pr->value_len, &v[0], &v[3]);
+            pi = find_key(rt->lk_keys, pp, n, q, k, pr->key_len);
             if (pi == n)
                 return false;
-        }
-        const lk_prop *p = &pp[pi];
-        const struct mc__lk_value *e = &rt->lk_values[value_slot(p->mult, p->base, p->shift, lo, hi, pr->value_len)];
-        if (((e->lo ^ lo) | (e->hi ^ hi) | (e->len ^ pr->value_len)) != 0)
+            const lk_prop *p = &pp[pi];
+            slot = value_slot(p->mult, p->base, p->shift, v, pr->value_len);
+            const struct mc__lk_value *e = &rt->lk_values[slot];
+            if (((e->w0 ^ v[0]) | (e->w3 ^ v[3]) | (e->len ^ pr->value_len)) != 0)
+                return false; /* (a long value has another length) */
+        } else if (pr->key_len > CANON_MAX || pr->value_len > CANON_MAX ||
+                   (slot = long_prop(rt, pp, n, q, pr, &pi)) == UINT32_MAX) {
             return false;
+        }
         if (seen >> pi & 1)
             return false; /* a key given twice: the generic path keeps the last */
         seen |= 1u << pi;
-        given[pi] = (uint8_t)e->index;
-        off += (e->index - p->def) * p->stride; /* wraps around for a smaller value, as it should */
+        uint32_t vi = rt->lk_values[slot].index;
+        given[pi] = (uint8_t)vi;
+        off += (vi - pp[pi].def) * pp[pi].stride; /* wraps around for a smaller value, as it should */
     }
-    if (rec->is_explicit) {
+    if (rec->order == ORDER_PERM) {
+        uint16_t s = rt->lk_perm[rec->perm + off];
+        if (s == UINT16_MAX)
+            return false;
+        off = s;
+    } else if (rec->order == ORDER_SCAN) {
         uint8_t digits[MC__MAX_PROPS];
         for (unsigned i = 0; i < n; i++)
             digits[i] = (seen >> i & 1) ? given[i] : pp[i].def;

@@ -566,19 +566,30 @@ uint32_t mc_registry_default_state(const mc_registry *reg, const char *name)
     return s;
 }
 
+/* The characters that end a name, key or value in the state text (besides
+ * the end of the text; control characters and spaces are also bad in a
+ * name). A table, so the scans test one byte per character. */
+static const uint8_t token_end[256] = {['['] = 1, [']'] = 1, [','] = 1, ['='] = 1};
+
+static size_t scan_token(const char *text, size_t pos, size_t end)
+{
+    while (pos < end && !token_end[(unsigned char)text[pos]])
+        pos++;
+    return pos;
+}
+
 mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size_t len,
                                   uint32_t *state, mc_error *err)
 {
     if (!reg || (!text && len) || !state)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "registry: parse needs a registry, text and a result");
     size_t name_len = 0;
-    while (name_len < len && text[name_len] != '[')
+    while (name_len < len && (unsigned char)text[name_len] > ' ' && !token_end[(unsigned char)text[name_len]])
         name_len++;
+    if (name_len < len && text[name_len] != '[')
+        return mc_error_set(err, MC_ERR_MALFORMED, name_len, "registry: bad character in block name");
     if (name_len == 0)
         return mc_error_set(err, MC_ERR_MALFORMED, 0, "registry: empty block name");
-    for (size_t i = 0; i < name_len; i++)
-        if (text[i] == ']' || text[i] == ',' || text[i] == '=' || (unsigned char)text[i] <= ' ')
-            return mc_error_set(err, MC_ERR_MALFORMED, i, "registry: bad character in block name");
     mc_state_prop props[MC__MAX_PARSE_PROPS];
     size_t count = 0;
     if (name_len < len) {
@@ -589,13 +600,11 @@ mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size
             if (count == MC__MAX_PARSE_PROPS)
                 return mc_error_set(err, MC_ERR_LIMIT, pos, "registry: more than %d properties", MC__MAX_PARSE_PROPS);
             size_t k0 = pos;
-            while (pos < end && text[pos] != '=' && text[pos] != ',' && text[pos] != '[' && text[pos] != ']')
-                pos++;
+            pos = scan_token(text, pos, end);
             if (pos == end || text[pos] != '=' || pos == k0)
                 return mc_error_set(err, MC_ERR_MALFORMED, pos, "registry: expected key=value");
             size_t v0 = ++pos;
-            while (pos < end && text[pos] != ',' && text[pos] != '=' && text[pos] != '[' && text[pos] != ']')
-                pos++;
+            pos = scan_token(text, pos, end);
             if (pos == v0 || (pos < end && text[pos] != ','))
                 return mc_error_set(err, MC_ERR_MALFORMED, pos, "registry: expected a value");
             props[count].key = text + k0;

@@ -27,6 +27,8 @@ typedef struct mc__runtime {
     uint64_t *lk_names;   /* by bare name: fingerprint << 32 | blob offset / 8 + 1 */
     struct mc__lk_key *lk_keys;     /* the property keys the registry uses */
     struct mc__lk_value *lk_values; /* its value lists, a perfect hash table each */
+    uint64_t *lk_value_mid;         /* per value slot, words 1 and 2 of long values */
+    uint16_t *lk_perm;    /* Bedrock listed kinds: mixed-radix index -> state offset */
     uint32_t lk_name_mask;
     uint32_t air;         /* the air state */
 } mc__runtime;

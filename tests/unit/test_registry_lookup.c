@@ -58,7 +58,7 @@ static mc_status both(const mc_registry *reg, const char *name, size_t len, cons
 static bool index_covers(const query *q)
 {
     for (size_t i = 0; i < q->count; i++)
-        if (q->props[i].key_len > 32 || q->props[i].value_len > 16)
+        if (q->props[i].key_len > 32 || q->props[i].value_len > 32)
             return false;
     return true;
 }
@@ -175,7 +175,7 @@ static void test_known_and_odd(void **state)
     mc_state_prop twice[] = {P("facing", "west"), P("half", "top"), P("facing", "east")};
     assert_int_equal(both(r, "oak_stairs", 10, twice, 3, &t), MC_OK);
     assert_int_equal(t, 2990);
-    /* long keys and values (the index leaves them to the generic path) */
+    /* long keys and values (past 16 bytes all four words of the form count) */
     mc_state_prop trial[] = {P("trial_spawner_state", "waiting_for_reward_ejection"), P("ominous", "true")};
     assert_int_equal(both(r, "trial_spawner", 13, trial, 2, &s), MC_OK);
     assert_string_equal(mc_registry_state_prop_value(r, s, "trial_spawner_state"), "waiting_for_reward_ejection");
