@@ -447,6 +447,11 @@ bool mc__lk_build(const mc_registry *reg, mc__runtime *rt)
     free(list_of);
     free(def_of);
     free(plans);
+    if (ok) { /* room was made for one key per property; a registry has a hundred or so */
+        struct mc__lk_key *keys = realloc(rt->lk_keys, (key_count ? key_count : 1) * sizeof *keys);
+        if (keys)
+            rt->lk_keys = keys;
+    }
     return ok;
 }
 
