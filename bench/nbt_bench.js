@@ -2,7 +2,9 @@
 // payload file that bench_nbt wrote (u32le count, then u32le length + bytes
 // per payload: uncompressed Java NBT) and times prismarine-nbt's
 // parseUncompressed on the same payloads in the same run. Prints one JSON
-// line: {"us_per_payload": ..., "payloads": n, "rounds": r}.
+// line: {"us_per_payload": ..., "payloads": n, "rounds": r}; us_per_payload
+// is the median round, as bench_nbt reports its own (mean_us_per_payload:
+// the mean over all rounds).
 'use strict'
 const fs = require('fs')
 const path = require('path')
@@ -25,12 +27,16 @@ function round () {
 }
 // Warm up the JIT, then time whole rounds for at least minSeconds.
 for (let i = 0; i < 3; i++) round()
-let rounds = 0
+const times = []
 const t0 = process.hrtime.bigint()
 let elapsed = 0
 do {
+  const r0 = process.hrtime.bigint()
   round()
-  rounds++
+  times.push(Number(process.hrtime.bigint() - r0) / 1e3 / payloads.length)
   elapsed = Number(process.hrtime.bigint() - t0) / 1e9
-} while (elapsed < minSeconds)
-console.log(JSON.stringify({ us_per_payload: elapsed * 1e6 / (rounds * payloads.length), payloads: payloads.length, rounds, sink }))
+} while (elapsed < minSeconds || times.length < 5)
+const mean = elapsed * 1e6 / (times.length * payloads.length)
+times.sort((a, b) => a - b)
+const median = times[Math.floor(times.length / 2)]
+console.log(JSON.stringify({ us_per_payload: median, mean_us_per_payload: mean, payloads: payloads.length, rounds: times.length, sink }))

@@ -8,9 +8,18 @@
  * fail(), which records the first error with its byte offset in the input,
  * like an mc_reader would.
  */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "nbt/nbt_internal.h"
+
+/* SSE2 is part of every x86-64 CPU: no run-time dispatch needed. */
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+#include <emmintrin.h>
+#define P_SSE2 1
+#else
+#define P_SSE2 0
+#endif
 
 typedef struct parser {
     mc_nbt_doc *doc;
@@ -41,53 +50,120 @@ static bool fail(parser *ps, const uint8_t *at, mc_status status, const char *fm
     return false;
 }
 
-/* Arena memory for the parse (copying `src` when given); records the budget
- * or out-of-memory failure. */
-static inline void *arena(parser *ps, size_t n, const void *src)
-{
-    void *p = mc__arena_alloc(ps->doc, n ? n : 1);
-    if (!p) {
-        if (ps->doc->budget_hit)
-            fail(ps, ps->p, MC_ERR_LIMIT, "byte budget exceeded (%zu more bytes wanted)", n);
-        else
-            fail(ps, ps->p, MC_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    if (src && n)
-        memcpy(p, src, n);
-    return p;
-}
-
-/* LEB128 of at most max_bytes bytes holding at most `bits` bits. Only the
- * canonical (shortest) form is accepted, so that writing gives the same bytes. */
-static bool read_leb(parser *ps, unsigned max_bytes, unsigned bits, uint64_t *out, const char *what)
-{
-    const uint8_t *at = ps->p;
-    uint64_t v = 0;
-    for (unsigned i = 0; i < max_bytes; i++) {
-        if (ps->p >= ps->end)
-            return fail(ps, at, MC_ERR_TRUNCATED, "%s varint cut short", what);
-        uint8_t b = *ps->p++;
-        v |= (uint64_t)(b & 0x7F) << (7 * i);
-        if (!(b & 0x80)) {
-            if (i > 0 && b == 0)
-                return fail(ps, at, MC_ERR_MALFORMED, "%s varint not in shortest form", what);
-            /* bits beyond the value's width (in the 10th byte of a 64-bit
-             * varint they would be shifted out unseen) */
-            if ((bits < 64 && (v >> bits)) || (i == 9 && b > 1))
-                return fail(ps, at, MC_ERR_MALFORMED, "%s varint exceeds %u bits", what, bits);
-            *out = v;
-            return true;
-        }
-    }
-    return fail(ps, at, MC_ERR_MALFORMED, "%s varint longer than %u bytes", what, max_bytes);
-}
-
 #if defined(__GNUC__)
 #define MC__HOT __attribute__((always_inline))
+#define MC__COLD __attribute__((cold, noinline))
+#define MC__NOINLINE __attribute__((noinline))
+#define MC__LIKELY(x) __builtin_expect(!!(x), 1)
+#define MC__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define MC__HOT
+#define MC__COLD
+#define MC__NOINLINE
+#define MC__LIKELY(x) (x)
+#define MC__UNLIKELY(x) (x)
 #endif
+
+/* Arena memory when the parser's copy of the free window [cur, end) is too
+ * small (or for rare allocations): hands `cur` back to the document, takes
+ * n bytes (a new block, or the budget, or out of memory: recorded as an
+ * error at `at`, NULL returned). The caller then reloads its window from
+ * doc->cur and doc->end. The parser keeps the window in local variables,
+ * never in memory it passes around, so that it stays in registers. */
+static MC__COLD void *arena_refill(parser *ps, uint8_t *cur, size_t n, const uint8_t *at)
+{
+    mc_nbt_doc *doc = ps->doc;
+    doc->cur = cur;
+    void *mem = mc__arena_alloc(doc, n ? n : 1);
+    if (!mem) {
+        if (doc->budget_hit)
+            fail(ps, at, MC_ERR_LIMIT, "byte budget exceeded (%zu more bytes wanted)", n);
+        else
+            fail(ps, at, MC_ERR_NOMEM, "out of memory");
+    }
+    return mem;
+}
+
+/* The first 8 bytes of a tag (type, aux, name_len, count) as one word, so
+ * that they are written with one store. Built with shifts where the byte
+ * order is known: building it in a stack copy of a tag and loading that
+ * would stall on store forwarding. */
+_Static_assert(offsetof(mc_nbt_tag, type) == 0 && offsetof(mc_nbt_tag, aux) == 1 &&
+                   offsetof(mc_nbt_tag, name_len) == 2 && offsetof(mc_nbt_tag, count) == 4,
+               "tag_head() knows the first 8 bytes of a tag");
+static inline uint64_t tag_head(unsigned type, unsigned aux, uint32_t name_len, uint32_t count)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (uint64_t)(uint8_t)type | (uint64_t)(uint8_t)aux << 8 | (uint64_t)(uint16_t)name_len << 16 |
+           (uint64_t)count << 32;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (uint64_t)(uint8_t)type << 56 | (uint64_t)(uint8_t)aux << 48 |
+           (uint64_t)(uint16_t)name_len << 32 | count;
+#else
+    mc_nbt_tag h;
+    h.type = (uint8_t)type;
+    h.aux = (uint8_t)aux;
+    h.name_len = (uint16_t)name_len;
+    h.count = count;
+    uint64_t w;
+    memcpy(&w, &h, sizeof w);
+    return w;
+#endif
+}
+
+/* Writes every field of a tag: the head word, key, value (`member` names
+ * the union member), next sibling. (Assigning a compound literal instead
+ * makes some compilers clear the tag with a string instruction first.) */
+#define SET_TAG(t, head, nm, member, val, nx) \
+    do {                                      \
+        mc_nbt_tag *t_ = (t);                 \
+        uint64_t h_ = (head);                 \
+        memcpy(t_, &h_, sizeof h_);           \
+        t_->name = (nm);                      \
+        t_->v.member = (val);                 \
+        t_->next = (nx);                      \
+    } while (0)
+
+/* The state of an open list or compound while a child of it is parsed. */
+typedef struct pframe {
+    mc_nbt_tag *cur;
+    mc_nbt_tag **link;
+    size_t count;
+} pframe;
+
+/* LEB128 at p of at most max_bytes bytes holding at most `bits` bits. Only
+ * the canonical (shortest) form is accepted, so that writing gives the same
+ * bytes. Returns the position after it, NULL on failure. */
+static const uint8_t *read_leb(parser *ps, const uint8_t *p, const uint8_t *end, unsigned max_bytes,
+                               unsigned bits, uint64_t *out, const char *what)
+{
+    const uint8_t *at = p;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < max_bytes; i++) {
+        if (p >= end) {
+            fail(ps, at, MC_ERR_TRUNCATED, "%s varint cut short", what);
+            return NULL;
+        }
+        uint8_t b = *p++;
+        v |= (uint64_t)(b & 0x7F) << (7 * i);
+        if (!(b & 0x80)) {
+            if (i > 0 && b == 0) {
+                fail(ps, at, MC_ERR_MALFORMED, "%s varint not in shortest form", what);
+                return NULL;
+            }
+            /* bits beyond the value's width (in the 10th byte of a 64-bit
+             * varint they would be shifted out unseen) */
+            if ((bits < 64 && (v >> bits)) || (i == 9 && b > 1)) {
+                fail(ps, at, MC_ERR_MALFORMED, "%s varint exceeds %u bits", what, bits);
+                return NULL;
+            }
+            *out = v;
+            return p;
+        }
+    }
+    fail(ps, at, MC_ERR_MALFORMED, "%s varint longer than %u bytes", what, max_bytes);
+    return NULL;
+}
 
 #define P_MODE_BE 1
 #define P_MODE_LE 2
@@ -131,9 +207,10 @@ static mc_status parse_known(mc_nbt_doc *doc, const uint8_t *data, size_t len, m
     mc__arena_budget(doc, budget);
 
     if (flags & MC_NBT_PARSE_COPY) {
-        uint8_t *copy = arena(&ps, len, data);
+        uint8_t *copy = arena_refill(&ps, doc->cur, len, data);
         if (!copy)
             goto done;
+        memcpy(copy, data, len);
         ps.start = ps.p = copy;
         ps.end = copy + len;
     }
