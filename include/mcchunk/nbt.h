@@ -463,11 +463,26 @@ MC_API mc_status mc_nbt_to_snbt(const mc_nbt_tag *tag, unsigned flags, mc_buf *o
 MC_API mc_status mc_nbt_to_json(const mc_nbt_tag *tag, unsigned flags, mc_buf *out);
 
 /* Parses SNBT text[0..len) into `doc` (replacing its content) the way the
- * game does: compounds with quoted or unquoted keys, lists of one type,
- * typed arrays [B;..] [I;..] [L;..], numbers with suffixes b s l f d (either
- * case; no suffix: int, or double when it has a '.' or exponent), true and
- * false as bytes, unquoted words as strings, quoted strings with ' or " and
- * backslash escapes (\\ \' \" \n \t \r \b \f \s \xHH \uHHHH \UHHHHHHHH).
+ * game does since 1.21.5: compounds with quoted or unquoted keys (a trailing
+ * comma allowed), lists (a list whose elements differ in type is stored as
+ * the game stores it: a list of compounds, each non-compound element
+ * wrapped as {"": element}), typed arrays [B;..] [I;..] [L;..] of integers
+ * (no suffix: the array's type; narrower suffixes allowed), quoted strings
+ * with ' or " and backslash escapes (\\ \' \" \n \t \r \b \f \s \xHH
+ * \uHHHH \UHHHHHHHH; not \N{name}), true/false in any case as bytes, the
+ * operations bool(x) and uuid("...") (an int array of 4), and other
+ * unquoted words as strings -- but a word may not start with 0-9 . + -,
+ * which begin numbers:
+ *   integers  decimal (no leading zeros), 0x hex, 0b binary, '_' between
+ *             digits, suffix b s i l (either case; none: int) optionally
+ *             after u (unsigned) or s (signed) -- unsigned only widens the
+ *             range (240ub is -16b); without u/s decimal is signed, hex and
+ *             binary unsigned (0xFFFFFFFF is -1). Out of range is an error.
+ *   floats    1.5 .5 1. 1e3 1.5E-2, '_' between digits, suffix f or d
+ *             (none: double); an overflow to infinity is an error, and there
+ *             is no NaN or infinity literal.
+ * Deliberately more lenient than the game: empty keys ({"":1}) are
+ * accepted, since NBT has them and our printer writes them.
  * The root may be any value; only whitespace may follow it. On failure:
  * MC_ERR_MALFORMED with the offset of the bad character, MC_ERR_LIMIT,
  * MC_ERR_NOMEM. The tree does not reference `text`. */

@@ -9,13 +9,15 @@
  * puts each compound entry on its own line but keeps arrays and lists of
  * numbers on one line, since a chunk's long arrays are thousands of values.
  *
- * Parsing follows the game's reader: a bare word is typed by its shape
- * (digits with a suffix, a decimal number, true/false) and anything else --
- * including a number out of range for its suffix -- is a string. Lists hold
- * one type; [B;..] [I;..] [L;..] are arrays. Trailing commas are allowed,
- * as the game allows them. Recursion is bounded by the depth limit.
+ * Parsing follows the game's reader as of 1.21.5 (see mc_snbt_parse in
+ * nbt.h for the rules): a value that starts like a number (0-9 . + -) must
+ * be a valid number -- hex, binary, '_' separators, u/s suffixes, floats
+ * with optional whole or fraction part -- or it is an error at the offending
+ * character; any other bare word is true/false, a bool()/uuid() operation
+ * or a string. [B;..] [I;..] [L;..] hold integers only; a list of mixed
+ * types is stored wrapped, as the game stores it. Trailing commas are
+ * allowed. Recursion is bounded by the depth limit.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,115 +394,399 @@ static bool read_quoted(sparser *ps)
 
 static bool word_char(char c) { return bare_key_char((uint8_t)c); }
 
-/* Matches [-+]?(0|[1-9][0-9]*) exactly. */
-static bool is_integer(const char *s, size_t n)
+/* ---- numbers: the grammar of 1.21.5+ (25w09a/25w10a)
+ *
+ *   integer  [+-]? ( 0x HEX | 0b BIN | 0 | [1-9] DEC ) suffix?
+ *   suffix   [us]? [bsil]        (any case; u/s: unsigned/signed range)
+ *   float    [+-]? ( D . D? exp? | . D exp? | D exp | D exp? ) [fd]?
+ *            (the last two forms need an exp or the suffix; no suffix: double)
+ *   exp      [eE] [+-]? D
+ *
+ * D, HEX, BIN are runs of their digits and '_', not starting or ending with
+ * '_'. Integers may not have leading zeros; floats may. Without u/s a
+ * decimal number is signed and a hex or binary one unsigned: 0xFFFFFFFF is
+ * -1, 240ub is -16b, 240sb is out of range, -1ub is an error. Unsigned only
+ * widens the range; values are stored signed. Since b is a hex digit, a hex
+ * byte needs ub or sb. A float that overflows to infinity is an error;
+ * there is no NaN or infinity literal. Anything else that starts like a
+ * number (+ - . 0-9) is an error, never a string. */
+
+static int digit_value(char c)
 {
-    size_t i = 0;
-    if (i < n && (s[i] == '-' || s[i] == '+'))
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+}
+
+static bool can_start_number(char c) { return c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'); }
+
+/* End of the run of radix digits and underscores at s[i..n). */
+static size_t digit_run(const char *s, size_t i, size_t n, int radix)
+{
+    while (i < n && (s[i] == '_' || digit_value(s[i]) < radix))
         i++;
-    if (i >= n)
+    return i;
+}
+
+/* A non-empty run that neither starts nor ends with '_'. */
+static bool run_ok(const char *s, size_t a, size_t b) { return b > a && s[a] != '_' && s[b - 1] != '_'; }
+
+/* Appends s[a..b) without underscores to ps->tmp. */
+static void put_digits(sparser *ps, size_t a, size_t b)
+{
+    for (size_t k = a; k < b; k++)
+        if (ps->s[k] != '_')
+            mc_buf_put_u8(&ps->tmp, (uint8_t)ps->s[k]);
+}
+
+/* What may follow a value: the text's end, white space, or punctuation. */
+static bool value_may_end(const sparser *ps, size_t j)
+{
+    if (j >= ps->n)
+        return true;
+    char c = ps->s[j];
+    return c == ',' || c == ']' || c == '}' || c == ')' || c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+           c == '\f' || c == '\v';
+}
+
+typedef struct snum {
+    mc_nbt_type type;
+    uint64_t bits;
+} snum;
+
+static mc_nbt_type int_suffix_type(char c)
+{
+    switch (c | 0x20) {
+    case 'b': return MC_NBT_BYTE;
+    case 's': return MC_NBT_SHORT;
+    case 'i': return MC_NBT_INT;
+    case 'l': return MC_NBT_LONG;
+    default: return MC_NBT_END;
+    }
+}
+
+static unsigned int_bits(mc_nbt_type t)
+{
+    return t == MC_NBT_BYTE ? 8 : t == MC_NBT_SHORT ? 16 : t == MC_NBT_INT ? 32 : 64;
+}
+
+/* A float at s[i..) (i after the sign): true with *end and the value when
+ * the text has a float's shape, false when it does not (then it may still
+ * be an integer); a float that does not convert is an error (*err set). */
+static bool read_float(sparser *ps, size_t start, size_t i, bool minus, snum *out, size_t *end, bool *err)
+{
+    const char *s = ps->s;
+    size_t n = ps->n;
+    size_t w0 = i, w1 = digit_run(s, i, n, 10), f0 = 0, f1 = 0, e0 = 0, e1 = 0;
+    bool whole = run_ok(s, w0, w1), dot = false, exp = false;
+    char esign = 0, suffix = 0;
+    *err = false;
+    if (w1 > w0 && !whole)
+        return false; /* a bad run: the integer reader reports it */
+    size_t j = w1;
+    if (j < n && s[j] == '.') {
+        f0 = j + 1;
+        f1 = digit_run(s, f0, n, 10);
+        if (f1 > f0 && !run_ok(s, f0, f1)) {
+            *err = true;
+            return sfail(ps, f0, MC_ERR_MALFORMED, "'_' only between digits");
+        }
+        if (!whole && f1 == f0)
+            return false; /* a lone '.' */
+        dot = true;
+        j = f1;
+    } else if (!whole) {
         return false;
-    if (s[i] == '0')
-        return i + 1 == n;
-    for (; i < n; i++)
-        if (s[i] < '0' || s[i] > '9')
+    }
+    if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+        size_t k = j + 1;
+        char sg = 0;
+        if (k < n && (s[k] == '+' || s[k] == '-'))
+            sg = s[k++];
+        size_t r = digit_run(s, k, n, 10);
+        if (run_ok(s, k, r)) {
+            exp = true;
+            esign = sg;
+            e0 = k;
+            e1 = r;
+            j = r;
+        }
+    }
+    if (j < n && ((s[j] | 0x20) == 'f' || (s[j] | 0x20) == 'd'))
+        suffix = (char)(s[j++] | 0x20);
+    if (!dot && !exp && !suffix)
+        return false;
+    ps->tmp.len = 0;
+    if (minus)
+        mc_buf_put_u8(&ps->tmp, '-');
+    put_digits(ps, w0, w1);
+    if (dot) {
+        mc_buf_put_u8(&ps->tmp, '.');
+        put_digits(ps, f0, f1);
+    }
+    if (exp) {
+        mc_buf_put_u8(&ps->tmp, 'e');
+        if (esign)
+            mc_buf_put_u8(&ps->tmp, (uint8_t)esign);
+        put_digits(ps, e0, e1);
+    }
+    mc_buf_put_u8(&ps->tmp, 0);
+    if (!mc_buf_ok(&ps->tmp)) {
+        *err = true;
+        return sfail(ps, start, MC_ERR_NOMEM, "out of memory");
+    }
+    const char *text = (const char *)ps->tmp.data;
+    if (suffix == 'f') {
+        float f = strtof(text, NULL);
+        if (isinf(f)) {
+            *err = true;
+            return sfail(ps, start, MC_ERR_MALFORMED, "float out of range (infinity is not allowed)");
+        }
+        *out = (snum){MC_NBT_FLOAT, mc_f32_to_bits(f)};
+    } else {
+        double d = strtod(text, NULL);
+        if (isinf(d)) {
+            *err = true;
+            return sfail(ps, start, MC_ERR_MALFORMED, "double out of range (infinity is not allowed)");
+        }
+        *out = (snum){MC_NBT_DOUBLE, mc_f64_to_bits(d)};
+    }
+    *end = j;
+    return true;
+}
+
+/* A number at ps->i. `array` is the element type of the array being read
+ * (MC_NBT_END outside arrays): there only integers are allowed, an integer
+ * without a type suffix takes the array's type, and a suffix must name a
+ * type no wider than the array's. */
+static bool read_number(sparser *ps, mc_nbt_type array, snum *out)
+{
+    const char *s = ps->s;
+    size_t n = ps->n, start = ps->i, i = start;
+    bool minus = false;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        minus = s[i++] == '-';
+    size_t j = 0;
+    if (array == MC_NBT_END) {
+        bool err;
+        if (read_float(ps, start, i, minus, out, &j, &err)) {
+            if (!value_may_end(ps, j))
+                return sfail(ps, j, MC_ERR_MALFORMED, "unexpected '%c' after a number", s[j]);
+            ps->i = j;
+            return true;
+        }
+        if (err)
+            return false;
+    }
+    /* an integer: digits [d0, d1) in `radix` */
+    int radix = 10;
+    size_t d0, d1;
+    if (i < n && s[i] == '0' && i + 1 < n && (s[i + 1] | 0x20) == 'x') {
+        radix = 16;
+        d0 = i + 2;
+        d1 = digit_run(s, d0, n, 16);
+        if (!run_ok(s, d0, d1))
+            return sfail(ps, d0, MC_ERR_MALFORMED, d1 > d0 ? "'_' only between digits" : "expected hex digits");
+    } else if (i < n && s[i] == '0' && i + 1 < n && (s[i + 1] | 0x20) == 'b' &&
+               run_ok(s, i + 2, digit_run(s, i + 2, n, 2))) {
+        radix = 2;
+        d0 = i + 2;
+        d1 = digit_run(s, d0, n, 2);
+    } else if (i < n && s[i] == '0') {
+        /* 0 alone (0b is the byte 0) */
+        if (digit_run(s, i + 1, n, 10) > i + 1)
+            return sfail(ps, i, MC_ERR_MALFORMED, "leading zeros are not allowed");
+        d0 = i;
+        d1 = i + 1;
+    } else if (i < n && s[i] >= '1' && s[i] <= '9') {
+        d0 = i;
+        d1 = digit_run(s, i, n, 10);
+        if (!run_ok(s, d0, d1))
+            return sfail(ps, d0, MC_ERR_MALFORMED, "'_' only between digits");
+    } else {
+        return sfail(ps, i, MC_ERR_MALFORMED, array == MC_NBT_END ? "expected a number" : "expected an integer");
+    }
+    /* suffix: [us]?[bsil] */
+    j = d1;
+    char sign_prefix = 0;
+    mc_nbt_type type = MC_NBT_END;
+    if (j + 1 < n && ((s[j] | 0x20) == 'u' || (s[j] | 0x20) == 's') && int_suffix_type(s[j + 1]) != MC_NBT_END) {
+        sign_prefix = (char)(s[j] | 0x20);
+        type = int_suffix_type(s[j + 1]);
+        j += 2;
+    } else if (j < n && int_suffix_type(s[j]) != MC_NBT_END) {
+        type = int_suffix_type(s[j]);
+        j += 1;
+    }
+    if (!value_may_end(ps, j))
+        return sfail(ps, j, MC_ERR_MALFORMED, "unexpected '%c' after a number", s[j]);
+    if (array != MC_NBT_END) {
+        if (type == MC_NBT_END)
+            type = array;
+        else if (int_bits(type) > int_bits(array))
+            return sfail(ps, start, MC_ERR_MALFORMED, "can't insert %s into %s_array", mc_nbt_type_name(type),
+                         mc_nbt_type_name(array));
+    } else if (type == MC_NBT_END) {
+        type = MC_NBT_INT;
+    }
+    bool is_signed = sign_prefix ? sign_prefix == 's' : radix == 10;
+    if (!is_signed && minus)
+        return sfail(ps, start, MC_ERR_MALFORMED, "an unsigned number can't be negative");
+    uint64_t v = 0;
+    for (size_t k = d0; k < d1; k++) {
+        if (s[k] == '_')
+            continue;
+        uint64_t d = (uint64_t)digit_value(s[k]);
+        if (v > (UINT64_MAX - d) / (uint64_t)radix)
+            return sfail(ps, start, MC_ERR_MALFORMED, "number out of range");
+        v = v * (uint64_t)radix + d;
+    }
+    unsigned bits = int_bits(type);
+    uint64_t bits_val;
+    if (is_signed) {
+        uint64_t limit = ((uint64_t)1 << (bits - 1)) - (minus ? 0 : 1);
+        if (v > limit)
+            return sfail(ps, start, MC_ERR_MALFORMED, "number out of range for a signed %s", mc_nbt_type_name(type));
+        bits_val = minus ? (uint64_t)0 - v : v;
+    } else {
+        if (bits < 64 && v >> bits)
+            return sfail(ps, start, MC_ERR_MALFORMED, "number out of range for an unsigned %s",
+                         mc_nbt_type_name(type));
+        /* sign-extend from the type's width (stored signed) */
+        bits_val = bits == 64 ? v : (uint64_t)(((int64_t)(v << (64 - bits))) >> (64 - bits));
+    }
+    *out = (snum){type, bits_val};
+    ps->i = j;
+    return true;
+}
+
+static mc_nbt_tag *number_value(sparser *ps)
+{
+    snum v;
+    if (!read_number(ps, MC_NBT_END, &v))
+        return NULL;
+    mc_nbt_tag *t = new_tag(ps, v.type);
+    if (t)
+        t->v.bits = v.bits;
+    return t;
+}
+
+static mc_nbt_tag *parse_value(sparser *ps, unsigned depth);
+
+/* ---- built-in operations (25w10a): bool(x) and uuid(str) */
+
+/* Java's UUID text: five groups of hex digits split by '-' (at most 8, 4, 4,
+ * 4, 12 digits). */
+static bool parse_uuid(const uint8_t *s, size_t n, uint32_t out[4])
+{
+    static const size_t max_digits[5] = {8, 4, 4, 4, 12};
+    uint64_t part[5] = {0};
+    size_t g = 0, digits = 0;
+    for (size_t k = 0; k <= n; k++) {
+        if (k == n || s[k] == '-') {
+            if (!digits || g >= 5)
+                return false;
+            g++;
+            digits = 0;
+            continue;
+        }
+        int h = digit_value((char)s[k]);
+        if (g >= 5 || h > 15 || ++digits > max_digits[g])
+            return false;
+        part[g] = part[g] << 4 | (uint64_t)h;
+    }
+    if (g != 5)
+        return false;
+    uint64_t msb = part[0] << 32 | part[1] << 16 | part[2];
+    uint64_t lsb = part[3] << 48 | part[4];
+    out[0] = (uint32_t)(msb >> 32);
+    out[1] = (uint32_t)msb;
+    out[2] = (uint32_t)(lsb >> 32);
+    out[3] = (uint32_t)lsb;
+    return true;
+}
+
+static mc_nbt_tag *builtin(sparser *ps, const char *name, size_t nlen, size_t at, unsigned depth)
+{
+    ps->i++; /* '(' */
+    mc_nbt_tag *args[2] = {NULL, NULL};
+    size_t nargs = 0;
+    skip_ws(ps);
+    while (ps->i < ps->n && ps->s[ps->i] != ')') {
+        mc_nbt_tag *v = parse_value(ps, depth);
+        if (!v)
+            return NULL;
+        if (nargs < 2)
+            args[nargs] = v;
+        nargs++;
+        skip_ws(ps);
+        if (ps->i < ps->n && ps->s[ps->i] == ',') {
+            ps->i++;
+            skip_ws(ps);
+        } else {
+            break;
+        }
+    }
+    if (!expect(ps, ')'))
+        return NULL;
+    bool is_bool = nlen == 4 && !memcmp(name, "bool", 4), is_uuid = nlen == 4 && !memcmp(name, "uuid", 4);
+    if ((!is_bool && !is_uuid) || nargs != 1)
+        return sfail(ps, at, MC_ERR_MALFORMED, "no operation %.*s with %zu argument%s", (int)nlen, name, nargs,
+                     nargs == 1 ? "" : "s"), NULL;
+    mc_nbt_tag *a = args[0];
+    if (is_bool) {
+        double x;
+        if (mc_nbt_get_number(a, &x) != MC_OK)
+            return sfail(ps, at, MC_ERR_MALFORMED, "bool() wants a number or boolean"), NULL;
+        mc_nbt_tag *t = new_tag(ps, MC_NBT_BYTE);
+        if (t)
+            t->v.bits = x != 0;
+        return t;
+    }
+    uint32_t w[4];
+    if (a->type != MC_NBT_STRING || !parse_uuid(a->v.ptr, a->count, w))
+        return sfail(ps, at, MC_ERR_MALFORMED, "uuid() wants a UUID string"), NULL;
+    mc_nbt_tag *t = new_tag(ps, MC_NBT_INT_ARRAY);
+    if (!t)
+        return NULL;
+    int32_t host[4];
+    for (int k = 0; k < 4; k++)
+        host[k] = (int32_t)w[k];
+    t->v.ptr = mc__arena_dup(ps->doc, host, sizeof host);
+    t->count = 4;
+    if (!t->v.ptr)
+        return sfail(ps, at, MC_ERR_NOMEM, "out of memory"), NULL;
+    return t;
+}
+
+static bool same_ascii_ci(const char *a, const char *b, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if ((a[k] | 0x20) != b[k])
             return false;
     return true;
 }
 
-/* Matches [-+]?([0-9]+[.]?|[0-9]*[.][0-9]+)(e[-+]?[0-9]+)? ; *dot says
- * whether a '.' or exponent appeared. */
-static bool is_decimal(const char *s, size_t n, bool *dot)
+/* An unquoted word that does not start like a number: true/false (any
+ * case) as bytes, a built-in operation when '(' follows, else a string. */
+static mc_nbt_tag *word_value(sparser *ps, unsigned depth)
 {
-    size_t i = 0, d1 = 0, d2 = 0;
-    *dot = false;
-    if (i < n && (s[i] == '-' || s[i] == '+'))
-        i++;
-    while (i < n && s[i] >= '0' && s[i] <= '9')
-        i++, d1++;
-    if (i < n && s[i] == '.') {
-        *dot = true;
-        i++;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++, d2++;
-    }
-    if (!d1 && !d2)
-        return false;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        *dot = true;
-        i++;
-        if (i < n && (s[i] == '-' || s[i] == '+'))
-            i++;
-        size_t d3 = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++, d3++;
-        if (!d3)
-            return false;
-    }
-    return i == n;
-}
-
-/* Types a bare word as the game does. Numbers out of range stay strings. */
-static mc_nbt_tag *typed_word(sparser *ps, const char *w, size_t n)
-{
-    char buf[64];
-    if (n > 0 && n < sizeof buf) {
-        memcpy(buf, w, n);
-        buf[n] = 0;
-        char last = (char)(w[n - 1] | 0x20);
-        bool dot;
-        if ((last == 'b' || last == 's' || last == 'l') && is_integer(w, n - 1)) {
-            buf[n - 1] = 0;
-            char *end;
-            errno = 0;
-            long long v = strtoll(buf, &end, 10);
-            long long lo = last == 'b' ? -128 : last == 's' ? -32768 : INT64_MIN;
-            long long hi = last == 'b' ? 127 : last == 's' ? 32767 : INT64_MAX;
-            if (!errno && v >= lo && v <= hi) {
-                mc_nbt_tag *t = new_tag(ps, last == 'b' ? MC_NBT_BYTE : last == 's' ? MC_NBT_SHORT : MC_NBT_LONG);
-                if (t)
-                    t->v.bits = (uint64_t)v;
-                return t;
-            }
-        } else if (is_integer(w, n)) {
-            errno = 0;
-            long long v = strtoll(buf, NULL, 10);
-            if (!errno && v >= INT32_MIN && v <= INT32_MAX) {
-                mc_nbt_tag *t = new_tag(ps, MC_NBT_INT);
-                if (t)
-                    t->v.bits = (uint64_t)v;
-                return t;
-            }
-        } else if ((last == 'f' || last == 'd') && is_decimal(w, n - 1, &dot)) {
-            buf[n - 1] = 0;
-            mc_nbt_tag *t = new_tag(ps, last == 'f' ? MC_NBT_FLOAT : MC_NBT_DOUBLE);
-            if (t)
-                t->v.bits = last == 'f' ? mc_f32_to_bits(strtof(buf, NULL)) : mc_f64_to_bits(strtod(buf, NULL));
-            return t;
-        } else if (is_decimal(w, n, &dot) && dot) {
-            mc_nbt_tag *t = new_tag(ps, MC_NBT_DOUBLE);
-            if (t)
-                t->v.bits = mc_f64_to_bits(strtod(buf, NULL));
-            return t;
-        } else if (!strcmp(buf, "true") || !strcmp(buf, "false")) {
-            mc_nbt_tag *t = new_tag(ps, MC_NBT_BYTE);
-            if (t)
-                t->v.bits = buf[0] == 't';
-            return t;
-        } else {
-            /* Our printer's names for non-finite floats. */
-            static const char *const nonfinite[] = {"NaN", "Infinity", "-Infinity"};
-            for (int k = 0; k < 3; k++) {
-                size_t kl = strlen(nonfinite[k]);
-                if (n == kl + 1 && !memcmp(w, nonfinite[k], kl) && (last == 'f' || last == 'd')) {
-                    double v = k == 0 ? NAN : k == 1 ? INFINITY : -INFINITY;
-                    mc_nbt_tag *t = new_tag(ps, last == 'f' ? MC_NBT_FLOAT : MC_NBT_DOUBLE);
-                    if (t)
-                        t->v.bits = last == 'f' ? mc_f32_to_bits((float)v) : mc_f64_to_bits(v);
-                    return t;
-                }
-            }
-        }
+    size_t at = ps->i;
+    while (ps->i < ps->n && word_char(ps->s[ps->i]))
+        ps->i++;
+    const char *w = ps->s + at;
+    size_t n = ps->i - at;
+    if (!n)
+        return sfail(ps, at, MC_ERR_MALFORMED, "expected a value, found '%c'", ps->s[at]), NULL;
+    size_t after = ps->i;
+    skip_ws(ps);
+    if (ps->i < ps->n && ps->s[ps->i] == '(')
+        return builtin(ps, w, n, at, depth);
+    ps->i = after;
+    if ((n == 4 && same_ascii_ci(w, "true", 4)) || (n == 5 && same_ascii_ci(w, "false", 5))) {
+        mc_nbt_tag *t = new_tag(ps, MC_NBT_BYTE);
+        if (t)
+            t->v.bits = n == 4;
+        return t;
     }
     mc_nbt_tag *t = new_tag(ps, MC_NBT_STRING);
     if (t) {
@@ -511,8 +797,6 @@ static mc_nbt_tag *typed_word(sparser *ps, const char *w, size_t n)
     }
     return t;
 }
-
-static mc_nbt_tag *parse_value(sparser *ps, unsigned depth);
 
 static bool read_key(sparser *ps, const uint8_t **key, size_t *klen)
 {
@@ -594,35 +878,27 @@ static mc_nbt_tag *parse_compound(sparser *ps, unsigned depth)
     return expect(ps, '}') ? t : NULL;
 }
 
+/* [B;..] [I;..] [L;..]: integers only (see read_number for their types). */
 static mc_nbt_tag *parse_array(sparser *ps, char kind)
 {
     mc_nbt_type type = kind == 'B' ? MC_NBT_BYTE_ARRAY : kind == 'I' ? MC_NBT_INT_ARRAY : MC_NBT_LONG_ARRAY;
+    mc_nbt_type elem = kind == 'B' ? MC_NBT_BYTE : kind == 'I' ? MC_NBT_INT : MC_NBT_LONG;
     size_t es = kind == 'B' ? 1 : kind == 'I' ? 4 : 8;
-    long long lo = kind == 'B' ? -128 : kind == 'I' ? INT32_MIN : INT64_MIN;
-    long long hi = kind == 'B' ? 127 : kind == 'I' ? INT32_MAX : INT64_MAX;
     ps->i += 3; /* "[X;" */
     skip_ws(ps);
     mc_buf vals;
     mc_buf_init(&vals, NULL);
     while (ps->i < ps->n && ps->s[ps->i] != ']') {
         size_t at = ps->i;
-        if (ps->s[ps->i] == '{' || ps->s[ps->i] == '[') {
-            sfail(ps, at, MC_ERR_MALFORMED, "can't insert a %s into %s",
-                  ps->s[ps->i] == '{' ? "compound" : "list", mc_nbt_type_name(type));
-            goto fail;
-        }
-        mc_nbt_tag *v = parse_value(ps, 0);
-        if (!v)
-            goto fail;
-        /* The game wants the element type itself; integers of other
-         * widths that fit are accepted too. */
-        if (v->type < MC_NBT_BYTE || v->type > MC_NBT_LONG || (int64_t)v->v.bits < lo ||
-            (int64_t)v->v.bits > hi) {
-            sfail(ps, at, MC_ERR_MALFORMED, "can't insert %s into %s", mc_nbt_type_name((mc_nbt_type)v->type),
+        snum v;
+        if (!can_start_number(ps->s[ps->i])) {
+            sfail(ps, at, MC_ERR_MALFORMED, "can't insert '%c...' into %s (integers only)", ps->s[ps->i],
                   mc_nbt_type_name(type));
             goto fail;
         }
-        int64_t x = (int64_t)v->v.bits;
+        if (!read_number(ps, elem, &v))
+            goto fail;
+        int64_t x = (int64_t)v.bits;
         if (es == 1) {
             mc_buf_put_u8(&vals, (uint8_t)x);
         } else if (es == 4) {
@@ -660,6 +936,43 @@ fail:
     return NULL;
 }
 
+/* A compound that a heterogeneous list stores as itself: any compound but
+ * one that looks like a wrapper (its only key is ""). */
+static bool keeps_unwrapped(const mc_nbt_tag *v)
+{
+    return v->type == MC_NBT_COMPOUND && !(v->count == 1 && v->v.first->name_len == 0);
+}
+
+/* 1.21.5+: a list whose elements differ in type is stored as a list of
+ * compounds, each other element wrapped as {"": element}, as the game
+ * stores it (['a', {b:3}] becomes [{"":"a"},{b:3}]). */
+static bool wrap_elements(sparser *ps, mc_nbt_tag *list)
+{
+    mc_nbt_tag **link = &list->v.first;
+    for (mc_nbt_tag *v = list->v.first; v; v = v->next) {
+        mc_nbt_tag *elem = v;
+        if (!keeps_unwrapped(v)) {
+            mc_nbt_tag *w = new_tag(ps, MC_NBT_COMPOUND);
+            const uint8_t *empty = w ? mc__arena_dup(ps->doc, "", 0) : NULL;
+            if (!w || !empty)
+                return w ? sfail(ps, ps->i, MC_ERR_NOMEM, "out of memory") : false;
+            w->aux |= AUX_ATTACHED;
+            w->next = v->next;
+            w->v.first = v;
+            w->count = 1;
+            v->next = NULL;
+            v->name = empty;
+            v->name_len = 0;
+            elem = w;
+        }
+        *link = elem;
+        link = &elem->next;
+        v = elem;
+    }
+    list->aux = (uint8_t)((list->aux & ~AUX_VALUE) | MC_NBT_COMPOUND);
+    return true;
+}
+
 static mc_nbt_tag *parse_list(sparser *ps, unsigned depth)
 {
     mc_nbt_tag *t = new_tag(ps, MC_NBT_LIST);
@@ -668,18 +981,18 @@ static mc_nbt_tag *parse_list(sparser *ps, unsigned depth)
     ps->i++; /* '[' */
     skip_ws(ps);
     mc_nbt_tag *last = NULL;
+    bool mixed = false;
     while (ps->i < ps->n && ps->s[ps->i] != ']') {
         size_t at = ps->i;
         mc_nbt_tag *v = parse_value(ps, depth);
         if (!v)
             return NULL;
         if (t->count && v->type != mc__list_elem(t))
-            return sfail(ps, at, MC_ERR_MALFORMED, "can't insert %s into list of %s",
-                         mc_nbt_type_name((mc_nbt_type)v->type), mc_nbt_type_name(mc__list_elem(t))),
-                   NULL;
+            mixed = true;
         if (t->count >= INT32_MAX)
             return sfail(ps, at, MC_ERR_LIMIT, "list too long"), NULL;
-        t->aux = (uint8_t)((t->aux & ~AUX_VALUE) | v->type);
+        if (!t->count)
+            t->aux = (uint8_t)((t->aux & ~AUX_VALUE) | v->type);
         v->aux |= AUX_ATTACHED;
         if (last)
             last->next = v;
@@ -690,7 +1003,11 @@ static mc_nbt_tag *parse_list(sparser *ps, unsigned depth)
         if (!separator(ps))
             break;
     }
-    return expect(ps, ']') ? t : NULL;
+    if (!expect(ps, ']'))
+        return NULL;
+    if (mixed && !wrap_elements(ps, t))
+        return NULL;
+    return t;
 }
 
 static mc_nbt_tag *parse_value(sparser *ps, unsigned depth)
@@ -727,12 +1044,9 @@ static mc_nbt_tag *parse_value(sparser *ps, unsigned depth)
             return sfail(ps, ps->i, MC_ERR_NOMEM, "out of memory"), NULL;
         return t;
     }
-    size_t at = ps->i;
-    while (ps->i < ps->n && word_char(ps->s[ps->i]))
-        ps->i++;
-    if (ps->i == at)
-        return sfail(ps, at, MC_ERR_MALFORMED, "expected a value, found '%c'", c), NULL;
-    return typed_word(ps, ps->s + at, ps->i - at);
+    if (can_start_number(c))
+        return number_value(ps);
+    return word_value(ps, depth);
 }
 
 mc_status mc_snbt_parse(mc_nbt_doc *doc, const char *text, size_t len, const mc_nbt_limits *limits,
