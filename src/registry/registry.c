@@ -164,10 +164,46 @@ bool mc_registry_state_valid(const mc_registry *reg, uint32_t state)
     return (mc_registry_state_flags(reg, state) & MC_STATE_VALID) != 0;
 }
 
+static uint32_t state_flags_slow(const mc_registry *reg, uint32_t state);
+
+/* One byte of flags per state, built on first use per registry and
+ * published like the runtime tables: the codecs ask for the flags of every
+ * palette entry they read, and the block search costs a dozen unpredictable
+ * branches (a 1.21 registry: 27k states, 27 KiB). */
+static _Atomic(uint8_t *) flag_tables[MC__MAX_REGISTRIES];
+
+static const uint8_t *flag_table(const mc_registry *reg)
+{
+    if (reg->index >= MC__MAX_REGISTRIES)
+        return NULL;
+    uint8_t *t = atomic_load_explicit(&flag_tables[reg->index], memory_order_acquire);
+    if (t)
+        return t;
+    uint8_t *fresh = malloc(reg->state_count ? reg->state_count : 1);
+    if (!fresh)
+        return NULL;
+    for (uint32_t s = 0; s < reg->state_count; s++)
+        fresh[s] = (uint8_t)state_flags_slow(reg, s);
+    uint8_t *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(&flag_tables[reg->index], &expected, fresh,
+                                                memory_order_acq_rel, memory_order_acquire))
+        return fresh;
+    free(fresh); /* another thread won */
+    return expected;
+}
+
 uint32_t mc_registry_state_flags(const mc_registry *reg, uint32_t state)
 {
     if (!reg || state >= reg->state_count)
         return 0;
+    const uint8_t *t = flag_table(reg);
+    if (t)
+        return t[state];
+    return state_flags_slow(reg, state);
+}
+
+static uint32_t state_flags_slow(const mc_registry *reg, uint32_t state)
+{
     if (reg->kind == MC__KIND_LEGACY) {
         uint32_t id = state >> 4, meta = state & 15;
         if (id >= reg->block_count)
