@@ -154,7 +154,13 @@ size_t mc_bits_longs(size_t count, unsigned bits, mc_bits_layout layout)
     if (bits == 0 || count == 0)
         return 0;
     if (layout == MC_BITS_PADDED) {
-        size_t k = 64 / bits;
+        const size_t k = 64 / bits;
+        if (count < ((size_t)1 << 26)) {
+            /* division by reciprocal (exact below 2^26): called per
+             * container on every read */
+            const size_t q = (size_t)((count * mc__bits_recip[k]) >> 32);
+            return q + (q * k != count);
+        }
         return count / k + (count % k != 0);
     }
     if (count > SIZE_MAX / 64)

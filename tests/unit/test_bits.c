@@ -208,6 +208,20 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
     free(be); free(be2); free(noisy); free(dirty);
 }
 
+/* Long counts against plain division, every width, counts up to 2^18 and
+ * around the 2^26 switch to the division path. */
+static void test_longs_count(void **state)
+{
+    (void)state;
+    for (unsigned b = 1; b <= 32; b++) {
+        const size_t k = 64 / b;
+        for (size_t n = 0; n < ((size_t)1 << 18); n += 1 + (n >> 10))
+            assert_int_equal(mc_bits_longs(n, b, MC_BITS_PADDED), (n + k - 1) / k);
+        for (size_t n = ((size_t)1 << 26) - 70; n < ((size_t)1 << 26) + 70; n++)
+            assert_int_equal(mc_bits_longs(n, b, MC_BITS_PADDED), (n + k - 1) / k);
+    }
+}
+
 static void test_every_width_both_layouts(void **state)
 {
     (void)state;
@@ -363,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_seed_5bit_visual_example),
         cmocka_unit_test(test_seed_ccff_biome_long),
         cmocka_unit_test(test_seed_13bit_spanning_example),
+        cmocka_unit_test(test_longs_count),
         cmocka_unit_test(test_every_width_both_layouts),
         cmocka_unit_test(test_repack),
     };
