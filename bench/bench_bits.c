@@ -69,8 +69,8 @@ __attribute__((noinline)) static void naive_spanning(const uint64_t *w, unsigned
 enum { OP_UNPACK, OP_UNPACK_AVX2, OP_UNPACK_PORT, OP_UNPACK_BE, OP_NAIVE, OP_PACK, OP_PACK_PORT,
        OP_SPAN, OP_SPAN_PORT, OP_SPAN_NAIVE, OP_COUNT };
 
-static uint64_t longs[N], span_longs[N];
-static uint8_t be_bytes[N * 8];
+static _Alignas(64) uint64_t longs[N], span_longs[N];
+static _Alignas(64) uint8_t be_bytes[N * 8];
 static _Alignas(64) uint16_t in16[N], out16[N + 64];
 static _Alignas(64) uint32_t in32[N], out32[N + 64];
 static uint64_t packed[N];

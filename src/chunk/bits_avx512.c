@@ -284,16 +284,18 @@ static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const u
     const __m512i bswap = _mm512_set_epi8(
         8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
         8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-    /* main loop: the high entry of each long moved up to its dword by one
-     * shift, dwords blended, one mask for both */
     const __m512i m2 = _mm512_set1_epi64((long long)(bits == 32 ? ~0ull : (((1ull << bits) - 1) * 0x100000001ull)));
-    const __m128i up = _mm_cvtsi32_si128((int)(32 - bits));
+    /* vpmultishiftqb: the low dword's bytes from bits 0, 8, 16, 24 of the
+     * long, the high dword's from bits b, b+8, b+16, b+24 (one uop for both
+     * entries) */
+    const uint64_t cq = 0x18100800ull | ((uint64_t)(bits | (bits + 8) << 8 | (bits + 16) << 16 | (bits + 24) << 24) << 32);
+    const __m512i ctrl = _mm512_set1_epi64((long long)cq);
     size_t e = 0;
     for (; e + 16 <= count && e * 4 + 64 <= nbytes; e += 16) {
         __m512i v = _mm512_loadu_si512((const void *)(src + e * 4));
         if (be)
             v = _mm512_shuffle_epi8(v, bswap);
-        v = _mm512_and_si512(_mm512_mask_blend_epi32(0xAAAA, v, _mm512_sll_epi64(v, up)), m2);
+        v = _mm512_and_si512(_mm512_multishift_epi64_epi8(ctrl, v), m2);
         store_d(v, 16, out, e, es);
     }
     for (; e < count; e += 16) {
