@@ -107,6 +107,26 @@ static double peer(const char *file, double seconds, double *load_us)
     return dump;
 }
 
+/* us per column of chunk NBT parse + read with `o` + encode, for `seconds`. */
+static double anvil_to_packet(const set *s, mc_nbt_doc *doc, const mc_chunknbt_options *o, mc_buf *out,
+                              double seconds)
+{
+    size_t iters = 0;
+    double t0 = now(), t;
+    do {
+        for (size_t i = 0; i < s->n; i++) {
+            mc_column *c = NULL;
+            mc_nbt_parse(doc, s->nbt[i], s->nbt_len[i], MC_NBT_JAVA, NULL, NULL);
+            mc_chunknbt_read(mc_nbt_doc_root(doc), o, &c, NULL);
+            out->len = 0;
+            mc_java_encode_chunk(c, PROTOCOL, out, NULL, NULL);
+            mc_column_free(c);
+        }
+        iters += s->n;
+    } while ((t = now()) - t0 < seconds);
+    return (t - t0) * 1e6 / (double)iters;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 1;
@@ -179,37 +199,11 @@ int main(int argc, char **argv)
         mc_chunknbt_options o = {0};
         o.cache = cache;
         mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
-        iters = 0;
-        t0 = now();
-        do {
-            for (size_t i = 0; i < s.n; i++) {
-                mc_column *c = NULL;
-                mc_nbt_parse(doc, s.nbt[i], s.nbt_len[i], MC_NBT_JAVA, NULL, NULL);
-                mc_chunknbt_read(mc_nbt_doc_root(doc), &o, &c, NULL);
-                out.len = 0;
-                mc_java_encode_chunk(c, PROTOCOL, &out, NULL, NULL);
-                mc_column_free(c);
-            }
-            iters += s.n;
-        } while ((t = now()) - t0 < nbt_s);
-        anvil_us = (t - t0) * 1e6 / (double)iters;
+        anvil_us = anvil_to_packet(&s, doc, &o, &out, nbt_s);
         /* the same as the server reads (block entities, no other extra NBT) */
         mc_chunknbt_options lean = o;
         lean.flags = MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
-        iters = 0;
-        t0 = now();
-        do {
-            for (size_t i = 0; i < s.n; i++) {
-                mc_column *c = NULL;
-                mc_nbt_parse(doc, s.nbt[i], s.nbt_len[i], MC_NBT_JAVA, NULL, NULL);
-                mc_chunknbt_read(mc_nbt_doc_root(doc), &lean, &c, NULL);
-                out.len = 0;
-                mc_java_encode_chunk(c, PROTOCOL, &out, NULL, NULL);
-                mc_column_free(c);
-            }
-            iters += s.n;
-        } while ((t = now()) - t0 < nbt_s);
-        served_us = (t - t0) * 1e6 / (double)iters;
+        served_us = anvil_to_packet(&s, doc, &lean, &out, nbt_s);
         /* its parts: the NBT parse alone, and parse + chunk NBT read */
         iters = 0;
         t0 = now();
