@@ -31,8 +31,6 @@ struct mc_chunknbt_cache {
     size_t keys_len, keys_cap;
     char *scratch;
     size_t scratch_cap;
-    uint8_t *flags;     /* state -> MC_STATE_* flags + 1 (0: not looked up yet) */
-    size_t flags_len;
 };
 
 mc_chunknbt_cache *mc_chunknbt_cache_new(const mc_allocator *alloc)
@@ -57,8 +55,6 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
         a->free(a->user, c->keys, c->keys_cap);
     if (c->scratch)
         a->free(a->user, c->scratch, c->scratch_cap);
-    if (c->flags)
-        a->free(a->user, c->flags, c->flags_len);
     a->free(a->user, c, sizeof *c);
 }
 
@@ -86,34 +82,10 @@ static void reset_for(mc_chunknbt_cache *c, const mc_registry *reg)
     if (c->reg == reg)
         return;
     c->reg = reg;
-    if (c->flags) {
-        c->alloc->free(c->alloc->user, c->flags, c->flags_len);
-        c->flags = NULL;
-        c->flags_len = 0;
-    }
     if (c->slots)
         memset(c->slots, 0, c->cap * sizeof *c->slots);
     c->used = 0;
     c->keys_len = 0;
-    if (c->flags)
-        memset(c->flags, 0, c->flags_len);
-}
-
-uint32_t mc__cache_flags(mc_chunknbt_cache *c, const mc_registry *reg, uint32_t state)
-{
-    reset_for(c, reg);
-    if (!c->flags) {
-        size_t n = mc_registry_state_count(reg);
-        if (n && (c->flags = c->alloc->alloc(c->alloc->user, n)) != NULL) {
-            memset(c->flags, 0, n);
-            c->flags_len = n;
-        }
-    }
-    if (state >= c->flags_len)
-        return mc_registry_state_flags(reg, state);
-    if (!c->flags[state]) /* flags fit 7 bits (MC_STATE_VALID is bit 7: kept apart) */
-        c->flags[state] = (uint8_t)(1 + (mc_registry_state_flags(reg, state) & 0x0F));
-    return (uint32_t)c->flags[state] - 1;
 }
 
 static bool grow(mc_chunknbt_cache *c)

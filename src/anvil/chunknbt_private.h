@@ -50,8 +50,6 @@ mc_status mc__cache_block(mc_chunknbt_cache *cache, const mc_registry *reg,
 mc_status mc__cache_biome(mc_chunknbt_cache *cache, const mc_registry *reg, const char *name,
                           size_t len, uint32_t *id);
 
-/* MC_STATE_AIR/FLUID/BLOCKS_MOTION/LEAVES flags of a state, memoised. */
-uint32_t mc__cache_flags(mc_chunknbt_cache *cache, const mc_registry *reg, uint32_t state);
 
 /* Reads palette + packed data into a container (chunknbt_read.c). */
 mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool biomes,

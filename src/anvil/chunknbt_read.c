@@ -356,63 +356,6 @@ static mc_status read_light(reader *r, const mc_nbt_tag *t, mc_section *s, bool 
     return keep(r, *xs, t);
 }
 
-/* block_count and fluid_count of a section just read (what
- * mc_section_recount computes): the flags are asked once per palette entry,
- * and the entries are counted only when some palette entry is air or fluid
- * (deep stone sections need no pass over their 4096 indices). */
-static void count_blocks(mc_section *s, const mc_registry *reg, mc_chunknbt_cache *cache)
-{
-    const mc_container *c = &s->blocks;
-    if (c->kind == MC_CONTAINER_INDIRECT && c->palette_len <= 256) {
-        uint8_t fl[256];
-        bool any = false;
-        for (uint32_t i = 0; i < c->palette_len; i++) {
-            uint32_t f = mc__cache_flags(cache, reg, c->palette[i]);
-            fl[i] = (uint8_t)(((f & MC_STATE_AIR) ? 1 : 0) | ((f & MC_STATE_FLUID) ? 2 : 0));
-            any |= fl[i] != 0;
-        }
-        if (!any) {
-            s->block_count = (uint16_t)c->rules.size;
-            s->fluid_count = 0;
-            return;
-        }
-        unsigned flagged = 0;
-        for (uint32_t i = 0; i < c->palette_len; i++)
-            flagged += fl[i] != 0;
-        if (flagged <= 6) {
-            uint32_t air = 0, fluid = 0;
-            size_t nl = 0;
-            const uint64_t *longs = mc_container_longs(c, &nl);
-            for (uint32_t i = 0; i < c->palette_len; i++) {
-                if (!fl[i])
-                    continue;
-                uint32_t k = (uint32_t)mc_bits_count_equal(longs, nl ? c->rules.size : 0, c->bits, i);
-                if (fl[i] & 1)
-                    air += k;
-                if (fl[i] & 2)
-                    fluid += k;
-            }
-            s->block_count = (uint16_t)(c->rules.size - air);
-            s->fluid_count = (uint16_t)fluid;
-            return;
-        }
-        uint32_t counts[256];
-        if (mc_container_histogram(c, counts)) {
-            uint32_t air = 0, fluid = 0;
-            for (uint32_t i = 0; i < c->palette_len; i++) {
-                if (fl[i] & 1)
-                    air += counts[i];
-                if (fl[i] & 2)
-                    fluid += counts[i];
-            }
-            s->block_count = (uint16_t)(c->rules.size - air);
-            s->fluid_count = (uint16_t)fluid;
-            return;
-        }
-    }
-    mc_section_recount(s, reg);
-}
-
 /* Does a palette (block_states/biomes compound, or a 1.13-1.17 Palette)
  * name something the registry lacks? Only asked of palettes just read, so
  * the cache answers. */
@@ -540,7 +483,7 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
     }
     *with_data = had_blocks;
     if (had_blocks) {
-        count_blocks(s, r->reg, r->cache);
+        mc_section_recount(s, r->reg);
         if (r->info)
             r->info->sections_read++;
         *air_with_data = s->blocks.kind == MC_CONTAINER_SINGLE && s->blocks.value == r->air;
