@@ -116,7 +116,7 @@ static double anvil_to_packet(const set *s, mc_nbt_doc *doc, const mc_chunknbt_o
     do {
         for (size_t i = 0; i < s->n; i++) {
             mc_column *c = NULL;
-            mc_nbt_parse(doc, s->nbt[i], s->nbt_len[i], MC_NBT_JAVA, NULL, NULL);
+            mc_chunknbt_parse(doc, s->nbt[i], s->nbt_len[i], o->flags, NULL);
             mc_chunknbt_read(mc_nbt_doc_root(doc), o, &c, NULL);
             out->len = 0;
             mc_java_encode_chunk(c, PROTOCOL, out, NULL, NULL);

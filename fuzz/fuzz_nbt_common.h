@@ -22,12 +22,70 @@
         }                                                                       \
     } while (0)
 
+/* The filter of the filtered-parse check: declines keys whose first byte
+ * is odd at depth 1 and keys starting with 'x' at depth 2. */
+static inline bool fuzz_nbt_keep(void *user, unsigned depth, const char *parent, size_t plen,
+                                 const char *key, size_t klen)
+{
+    (void)user;
+    (void)parent;
+    (void)plen;
+    if (depth == 1)
+        return !(klen && ((unsigned char)key[0] & 1));
+    return !(klen && key[0] == 'x');
+}
+
+/* mc_nbt_parse_filtered on the same input: it accepts whatever the full
+ * parse accepted (it may accept more: declined strings are not decoded),
+ * and the root's kept keys are the full tree's kept keys, in order, with
+ * equal values where no filtering happened below them. */
+static inline void fuzz_nbt_filtered(const uint8_t *data, size_t size, mc_nbt_format format,
+                                     const mc_nbt_limits *limits, const mc_nbt_doc *full)
+{
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_nbt_filter f = {2, fuzz_nbt_keep, NULL};
+    mc_error err;
+    mc_status s = mc_nbt_parse_filtered(doc, data, size, format, 0, &f, limits, NULL, &err);
+    if (format == MC_NBT_BEDROCK_NETWORK) {
+        FUZZ_CHECK(s == MC_ERR_UNSUPPORTED);
+    } else if (s != MC_OK) {
+        FUZZ_CHECK(!full);
+        FUZZ_CHECK(err.status == s && err.offset <= size);
+        FUZZ_CHECK(mc_nbt_doc_root(doc) == NULL);
+    } else if (full) {
+        const mc_nbt_tag *a = mc_nbt_doc_root(full), *b = mc_nbt_doc_root(doc);
+        FUZZ_CHECK(mc_nbt_tag_type(a) == mc_nbt_tag_type(b));
+        if (mc_nbt_tag_type(a) != MC_NBT_COMPOUND) {
+            FUZZ_CHECK(mc_nbt_equal(a, b));
+        } else {
+            const mc_nbt_tag *y = mc_nbt_first(b);
+            for (const mc_nbt_tag *x = mc_nbt_first(a); x; x = mc_nbt_next(x)) {
+                size_t kl, yl;
+                const char *k = mc_nbt_tag_key(x, &kl);
+                if (!fuzz_nbt_keep(NULL, 1, "", 0, k, kl))
+                    continue;
+                FUZZ_CHECK(y != NULL);
+                const char *yk = mc_nbt_tag_key(y, &yl);
+                FUZZ_CHECK(kl == yl && memcmp(k, yk, kl) == 0);
+                if (mc_nbt_tag_type(x) != MC_NBT_COMPOUND)
+                    FUZZ_CHECK(mc_nbt_equal(x, y));
+                else
+                    FUZZ_CHECK(mc_nbt_count(y) <= mc_nbt_count(x));
+                y = mc_nbt_next(y);
+            }
+            FUZZ_CHECK(y == NULL);
+        }
+    }
+    mc_nbt_doc_free(doc);
+}
+
 static inline void fuzz_nbt_one(const uint8_t *data, size_t size, mc_nbt_format format)
 {
     mc_nbt_limits limits = {0, (size_t)16 << 20};
     mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
     mc_error err;
     mc_status s = mc_nbt_parse(doc, data, size, format, &limits, &err);
+    fuzz_nbt_filtered(data, size, format, &limits, s == MC_OK ? doc : NULL);
     if (s != MC_OK) {
         FUZZ_CHECK(err.status == s);
         FUZZ_CHECK(err.offset <= size);

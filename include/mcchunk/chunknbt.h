@@ -150,6 +150,15 @@ MC_API mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len,
                                         const mc_chunknbt_options *opt, mc_column **out,
                                         mc_error *err);
 
+/* Parses uncompressed Java chunk NBT for a read with reader flags `flags`
+ * (MC_CHUNKNBT_*). With MC_CHUNKNBT_NO_EXTRA the chunk keys such a read does
+ * not use (ticks, structures, post-processing, entities, ...; the block
+ * entities too unless MC_CHUNKNBT_BLOCK_ENTITIES) are stepped over and
+ * checked for structure but not built (mc_nbt_parse_filtered); otherwise it
+ * is mc_nbt_parse. */
+MC_API mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsigned flags,
+                                   mc_error *err);
+
 /* The DataVersion of a chunk root (0 when absent). */
 MC_API int32_t mc_chunknbt_data_version(const mc_nbt_tag *root);
 /* The DataVersion a column was read from (from its extra NBT), else the

@@ -189,6 +189,30 @@ MC_API mc_status mc_nbt_parse_ex(mc_nbt_doc *doc, const void *data, size_t len,
                                  const mc_nbt_limits *limits, size_t *consumed,
                                  mc_error *err);
 
+/* A key filter for mc_nbt_parse_filtered: keep() is asked about every key
+ * of the compounds nested at most max_depth deep (1: the root compound's
+ * own keys; 2: also the keys of compounds directly inside it, and so on),
+ * with `parent` the key of the compound holding it ("" for the root and
+ * for compounds that are list elements). A value it declines is stepped
+ * over: checked for structure like everything else (tag types, lengths
+ * against the bytes left, negative counts, nesting) but left out of the
+ * tree, so a reader that needs a few keys of a large document does not pay
+ * for the rest. */
+typedef struct mc_nbt_filter {
+    unsigned max_depth;
+    bool (*keep)(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
+                 size_t key_len);
+    void *user;
+} mc_nbt_filter;
+
+/* mc_nbt_parse_ex with a key filter (NULL: none). Formats with fixed-size
+ * numbers only (MC_NBT_JAVA, MC_NBT_JAVA_NETWORK, MC_NBT_BEDROCK,
+ * MC_NBT_BEDROCK_LEVEL_DAT); MC_ERR_UNSUPPORTED for the varint ones. */
+MC_API mc_status mc_nbt_parse_filtered(mc_nbt_doc *doc, const void *data, size_t len,
+                                       mc_nbt_format format, unsigned flags,
+                                       const mc_nbt_filter *filter, const mc_nbt_limits *limits,
+                                       size_t *consumed, mc_error *err);
+
 /* Works out which encoding uncompressed bytes are in, by checking each
  * encoding's framing and then parsing fully (level.dat header, Java, Bedrock,
  * Java network, Bedrock network, in that order of preference). Sets *format

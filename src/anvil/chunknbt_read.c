@@ -930,6 +930,34 @@ mc_status mc_chunknbt_read(const mc_nbt_tag *root, const mc_chunknbt_options *op
     return mc_chunknbt_read_ex(root, opt, out, NULL, err);
 }
 
+/* The keys a read without extra NBT uses, at the root and under Level. */
+static bool lean_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
+                     size_t key_len)
+{
+    const unsigned flags = *(const unsigned *)user;
+    if (depth == 2 && !(parent_len == 5 && !memcmp(parent, "Level", 5)))
+        return true;
+    static const struct { const char *k; uint8_t len; } used[] = {
+        {"DataVersion", 11}, {"Level", 5}, {"xPos", 4}, {"zPos", 4}, {"yPos", 4}, {"Status", 6},
+        {"sections", 8}, {"Sections", 8}, {"Heightmaps", 10}, {"Biomes", 6},
+    };
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+        if (key_len == used[i].len && !memcmp(key, used[i].k, key_len))
+            return true;
+    if (flags & MC_CHUNKNBT_BLOCK_ENTITIES)
+        return (key_len == 14 && !memcmp(key, "block_entities", 14)) ||
+               (key_len == 12 && !memcmp(key, "TileEntities", 12));
+    return false;
+}
+
+mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsigned flags, mc_error *err)
+{
+    if (!(flags & MC_CHUNKNBT_NO_EXTRA))
+        return mc_nbt_parse(doc, nbt, len, MC_NBT_JAVA, NULL, err);
+    mc_nbt_filter f = {2, lean_key, &flags};
+    return mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, err);
+}
+
 mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len, const mc_chunknbt_options *opt,
                                  mc_column **out, mc_error *err)
 {
@@ -938,7 +966,7 @@ mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len, const mc_chunkn
     mc_nbt_doc *doc = mc_nbt_doc_new(opt ? opt->alloc : NULL);
     if (!doc)
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
-    mc_status st = mc_nbt_parse(doc, nbt, len, MC_NBT_JAVA, NULL, err);
+    mc_status st = mc_chunknbt_parse(doc, nbt, len, opt ? opt->flags : 0, err);
     if (st == MC_OK)
         st = mc_chunknbt_read(mc_nbt_doc_root(doc), opt, out, err);
     mc_nbt_doc_free(doc);

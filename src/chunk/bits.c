@@ -147,6 +147,10 @@ unsigned mc_bits_per_long(unsigned bits)
     return bits == 0 || bits > 64 ? 0 : 64 / bits;
 }
 
+/* Entries per long in the padded layout, by width (no division at run time). */
+static const uint8_t per_long[33] = {0, 64, 32, 21, 16, 12, 10, 9, 8, 7, 6, 5, 5, 4, 4, 4, 4,
+                                     3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
 size_t mc_bits_longs(size_t count, unsigned bits, mc_bits_layout layout)
 {
     if (bits > MC_BITS_MAX)
@@ -154,7 +158,7 @@ size_t mc_bits_longs(size_t count, unsigned bits, mc_bits_layout layout)
     if (bits == 0 || count == 0)
         return 0;
     if (layout == MC_BITS_PADDED) {
-        const size_t k = 64 / bits;
+        const size_t k = per_long[bits]; /* a table, not a division */
         if (count < ((size_t)1 << 26)) {
             /* division by reciprocal (exact below 2^26): called per
              * container on every read */
@@ -190,10 +194,6 @@ const uint64_t mc__bits_recip[65] = {
     R(41), R(42), R(43), R(44), R(45), R(46), R(47), R(48), R(49), R(50), R(51), R(52), R(53),
     R(54), R(55), R(56), R(57), R(58), R(59), R(60), R(61), R(62), R(63), R(64)};
 #undef R
-
-/* Entries per long in the padded layout, by width (no division at run time). */
-static const uint8_t per_long[33] = {0, 64, 32, 21, 16, 12, 10, 9, 8, 7, 6, 5, 5, 4, 4, 4, 4,
-                                     3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
 
 /* Where entry `index` lives: long a, shift s (spanning: may continue in a+1). */
 static inline void locate(size_t index, unsigned bits, mc_bits_layout layout, size_t *a, unsigned *s)

@@ -66,8 +66,10 @@ mc_column *mc_column_new(const mc_registry *reg, int32_t x, int32_t z, int32_t m
     col->z = z;
     col->min_section = min_section_y;
     col->count = section_count;
-    for (uint32_t i = 0; i < section_count; i++)
-        mc_section_init(&col->sections[i], reg, a);
+    /* one all-air section, copied: the registry is asked once, not per section */
+    mc_section_init(&col->sections[0], reg, a);
+    for (uint32_t i = 1; i < section_count; i++)
+        col->sections[i] = col->sections[0];
     col->hm_bits = mc_bits_ceil_log2((uint64_t)section_count * 16 + 1);
     col->hm_longs = mc_bits_longs(256, col->hm_bits, MC_BITS_PADDED);
     return col;

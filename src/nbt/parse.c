@@ -27,6 +27,7 @@ typedef struct parser {
     size_t base;          /* ...plus this (the level.dat header) */
     const uint8_t *p, *end;
     unsigned max_depth;
+    const mc_nbt_filter *filter; /* NULL: keep everything */
     mc_error *err;
     mc_status status;
 } parser;
@@ -188,10 +189,11 @@ static const uint8_t *read_leb(parser *ps, const uint8_t *p, const uint8_t *end,
 #undef P_SUFFIX
 
 static mc_status parse_known(mc_nbt_doc *doc, const uint8_t *data, size_t len, mc_nbt_format format,
-                             unsigned flags, const mc_nbt_limits *limits, size_t *consumed,
-                             mc_error *err)
+                             unsigned flags, const mc_nbt_filter *filter, const mc_nbt_limits *limits,
+                             size_t *consumed, mc_error *err)
 {
     parser ps;
+    ps.filter = filter && filter->keep && filter->max_depth ? filter : NULL;
     ps.doc = doc;
     ps.start = data;
     ps.base = 0;
@@ -279,12 +281,12 @@ mc_status mc_nbt_detect(const void *data, size_t len, mc_nbt_format *format)
         return MC_ERR_NOMEM;
     mc_status result = MC_ERR_MALFORMED;
     if (level_dat_framing(d, len) &&
-        parse_known(doc, d, len, MC_NBT_BEDROCK_LEVEL_DAT, 0, NULL, NULL, NULL) == MC_OK) {
+        parse_known(doc, d, len, MC_NBT_BEDROCK_LEVEL_DAT, 0, NULL, NULL, NULL, NULL) == MC_OK) {
         *format = MC_NBT_BEDROCK_LEVEL_DAT;
         result = MC_OK;
     }
     for (size_t i = 0; result != MC_OK && i < sizeof order / sizeof order[0]; i++) {
-        if (parse_known(doc, d, len, order[i], 0, NULL, NULL, NULL) == MC_OK &&
+        if (parse_known(doc, d, len, order[i], 0, NULL, NULL, NULL, NULL) == MC_OK &&
             mc_nbt_doc_root(doc)->type != MC_NBT_END) {
             *format = order[i];
             result = MC_OK;
@@ -307,7 +309,22 @@ mc_status mc_nbt_parse_ex(mc_nbt_doc *doc, const void *data, size_t len, mc_nbt_
         }
     }
     static const uint8_t nothing[1];
-    return parse_known(doc, data ? data : nothing, len, format, flags, limits, consumed, err);
+    return parse_known(doc, data ? data : nothing, len, format, flags, NULL, limits, consumed, err);
+}
+
+mc_status mc_nbt_parse_filtered(mc_nbt_doc *doc, const void *data, size_t len, mc_nbt_format format,
+                                unsigned flags, const mc_nbt_filter *filter, const mc_nbt_limits *limits,
+                                size_t *consumed, mc_error *err)
+{
+    if (!doc || (!data && len))
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "nbt: no document or no data");
+    if (format == MC_NBT_BEDROCK_NETWORK || format == MC_NBT_AUTO) {
+        mc_nbt_doc_reset(doc);
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                            "nbt: a key filter needs a fixed-size encoding (not varint, not auto)");
+    }
+    static const uint8_t nothing[1];
+    return parse_known(doc, data ? data : nothing, len, format, flags, filter, limits, consumed, err);
 }
 
 mc_status mc_nbt_parse(mc_nbt_doc *doc, const void *data, size_t len, mc_nbt_format format,

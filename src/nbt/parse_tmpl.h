@@ -434,6 +434,157 @@ static void P_FN(fill_numbers)(mc_nbt_tag *kids, size_t n, unsigned elem, const 
         }                                                            \
     } while (0)
 
+#if P_MODE != P_MODE_VARINT
+/* Steps over the payload of a tag of `type` at p without building anything
+ * (a value the filter left out) and returns the position after it, NULL on
+ * failure. The structure is checked as the full parse checks it (tag types,
+ * lengths against the bytes left, negative counts, nesting below
+ * max_depth; `depth` is the nesting of the compound holding the value);
+ * string contents are not decoded. */
+static const uint8_t *P_FN(skip)(parser *ps, const uint8_t *p, const uint8_t *end, unsigned type,
+                                 size_t depth)
+{
+    /* one frame per open container: remaining list elements and their
+     * type, or UINT32_MAX / END for a compound */
+    struct { uint32_t left; uint8_t elem; } st[MC_NBT_MAX_DEPTH];
+    size_t sp = 0;
+    const size_t room = depth < ps->max_depth ? ps->max_depth - depth : 0;
+    for (;;) {
+        const uint8_t *at = p;
+        size_t left = (size_t)(end - p);
+        switch (type) {
+        case MC_NBT_BYTE: case MC_NBT_SHORT: case MC_NBT_INT: case MC_NBT_LONG: case MC_NBT_FLOAT:
+        case MC_NBT_DOUBLE:
+            if (MC__UNLIKELY(left < P_FN(min_size)[type])) {
+                fail(ps, at, MC_ERR_TRUNCATED, "%s needs more bytes than the %zu that remain",
+                     mc_nbt_type_name((mc_nbt_type)type), left);
+                return NULL;
+            }
+            p += P_FN(min_size)[type];
+            break;
+        case MC_NBT_STRING: {
+            if (MC__UNLIKELY(left < 2)) {
+                fail(ps, at, MC_ERR_TRUNCATED, "string length needs 2 bytes, %zu remain", left);
+                return NULL;
+            }
+            size_t n = P_LD16(p);
+            if (MC__UNLIKELY(n > left - 2)) {
+                fail(ps, at, MC_ERR_TRUNCATED, "string length %zu exceeds remaining %zu bytes", n, left - 2);
+                return NULL;
+            }
+            p += 2 + n;
+            break;
+        }
+        case MC_NBT_BYTE_ARRAY: case MC_NBT_INT_ARRAY: case MC_NBT_LONG_ARRAY: {
+            uint32_t n = 0;
+            const char *tname = mc_nbt_type_name((mc_nbt_type)type);
+            p = P_FN(read_count)(ps, p, end, &n, tname);
+            if (!p)
+                return NULL;
+            uint64_t bytes = (uint64_t)n * (type == MC_NBT_BYTE_ARRAY ? 1 : type == MC_NBT_INT_ARRAY ? 4 : 8);
+            if (MC__UNLIKELY(bytes > (uint64_t)(end - p))) {
+                fail(ps, at, MC_ERR_TRUNCATED, "%s length %lld exceeds remaining %zu bytes", tname,
+                     (long long)n, (size_t)(end - p));
+                return NULL;
+            }
+            p += bytes;
+            break;
+        }
+        case MC_NBT_LIST: {
+            if (MC__UNLIKELY(sp >= room)) {
+                fail(ps, at, MC_ERR_LIMIT, "nesting deeper than %u", ps->max_depth);
+                return NULL;
+            }
+            if (MC__UNLIKELY(left < 1)) {
+                fail(ps, at, MC_ERR_TRUNCATED, "list element type missing");
+                return NULL;
+            }
+            unsigned elem = *p++;
+            if (MC__UNLIKELY(elem > MC_NBT_LONG_ARRAY)) {
+                fail(ps, at, MC_ERR_MALFORMED, "bad list element type %u", elem);
+                return NULL;
+            }
+            uint32_t n = 0;
+            p = P_FN(read_count)(ps, p, end, &n, "list");
+            if (!p)
+                return NULL;
+            if (n && MC__UNLIKELY(elem == MC_NBT_END)) {
+                fail(ps, at, MC_ERR_MALFORMED, "list of %lld end tags", (long long)n);
+                return NULL;
+            }
+            if (MC__UNLIKELY((uint64_t)n * P_FN(min_size)[elem] > (uint64_t)(end - p))) {
+                fail(ps, at, MC_ERR_TRUNCATED, "list of %lld %s exceeds remaining %zu bytes", (long long)n,
+                     mc_nbt_type_name((mc_nbt_type)elem), (size_t)(end - p));
+                return NULL;
+            }
+            if (elem != MC_NBT_STRING && elem < MC_NBT_BYTE_ARRAY) {
+                p += (size_t)n * P_FN(min_size)[elem]; /* fixed-size elements */
+                break;
+            }
+            st[sp].left = n;
+            st[sp].elem = (uint8_t)elem;
+            sp++;
+            break;
+        }
+        case MC_NBT_COMPOUND:
+            if (MC__UNLIKELY(sp >= room)) {
+                fail(ps, at, MC_ERR_LIMIT, "nesting deeper than %u", ps->max_depth);
+                return NULL;
+            }
+            st[sp].left = UINT32_MAX;
+            st[sp].elem = MC_NBT_END;
+            sp++;
+            break;
+        default:
+            fail(ps, at, MC_ERR_MALFORMED, "bad tag type %u", type);
+            return NULL;
+        }
+        /* the next value: an element of the innermost open list, a child of
+         * the innermost open compound, or done */
+        for (;;) {
+            if (sp == 0)
+                return p;
+            if (st[sp - 1].elem != MC_NBT_END) {
+                if (st[sp - 1].left == 0) {
+                    sp--;
+                    continue;
+                }
+                st[sp - 1].left--;
+                type = st[sp - 1].elem;
+                break;
+            }
+            const uint8_t *at2 = p;
+            size_t l2 = (size_t)(end - p);
+            if (MC__UNLIKELY(l2 < 1)) {
+                fail(ps, at2, MC_ERR_TRUNCATED, "compound not closed (end tag missing)");
+                return NULL;
+            }
+            type = *p;
+            if (type == MC_NBT_END) {
+                p++;
+                sp--;
+                continue;
+            }
+            if (MC__UNLIKELY(type > MC_NBT_LONG_ARRAY)) {
+                fail(ps, at2, MC_ERR_MALFORMED, "bad tag type %u", type);
+                return NULL;
+            }
+            if (MC__UNLIKELY(l2 < 3)) {
+                fail(ps, at2, MC_ERR_TRUNCATED, "key length needs 2 bytes, %zu remain", l2 - 1);
+                return NULL;
+            }
+            size_t nlen = P_LD16(p + 1);
+            if (MC__UNLIKELY(nlen > l2 - 3)) {
+                fail(ps, p + 1, MC_ERR_TRUNCATED, "key length %zu exceeds remaining %zu bytes", nlen, l2 - 3);
+                return NULL;
+            }
+            p += 3 + nlen;
+            break;
+        }
+    }
+}
+#endif
+
 /* Parses the payload of `root` (type, key and flags set; a list or a
  * compound) at ps->p, and everything inside it.
  *
@@ -532,6 +683,20 @@ compound: /* children of cur, a compound, until its end tag */
             }
 #endif
         }
+#if P_MODE != P_MODE_VARINT
+        if (MC__UNLIKELY(ps->filter != NULL) && (size_t)(sp - stack) <= ps->filter->max_depth) {
+            size_t plen = 0;
+            const char *pname = cur->name ? (const char *)cur->name : "";
+            plen = cur->name ? cur->name_len : 0;
+            if (!ps->filter->keep(ps->filter->user, (unsigned)(sp - stack), pname, plen, (const char *)name,
+                                  nlen)) {
+                p = P_FN(skip)(ps, p, end, type, (size_t)(sp - stack));
+                if (!p)
+                    goto failed;
+                continue;
+            }
+        }
+#endif
         mc_nbt_tag *k;
         P_TAKE(k, sizeof *k, p);
         count++;

@@ -165,7 +165,7 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     opt.cache = w->nbt_cache;
     opt.warn = warn_chunk;
     opt.warn_user = w;
-    if (!doc || mc_nbt_parse(doc, w->chunk_bytes.data, w->chunk_bytes.len, MC_NBT_JAVA, NULL, &err) != MC_OK ||
+    if (!doc || mc_chunknbt_parse(doc, w->chunk_bytes.data, w->chunk_bytes.len, opt.flags, &err) != MC_OK ||
         mc_chunknbt_read_ex(mc_nbt_doc_root(doc), &opt, &col, &info, &err) != MC_OK) {
         mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
         mc_nbt_doc_free(doc);

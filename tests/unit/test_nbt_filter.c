@@ -1,0 +1,459 @@
+/*
+ * test_nbt_filter.c: parsing with a key filter (mc_nbt_parse_filtered) and
+ * the chunk reader's lean parse built on it (mc_chunknbt_parse).
+ *
+ *  - random trees of every tag type in the fixed-size encodings: the
+ *    filtered tree holds exactly the kept keys, each equal to the full
+ *    parse's value, and nothing of the declined ones; the filter is asked
+ *    with the right depth and parent key;
+ *  - skipped values are still checked: truncation at every byte, random
+ *    byte mutations (whatever the full parse accepts, the filtered one
+ *    accepts with the same kept values), depth bombs, negative lengths,
+ *    lists of end tags inside a declined value;
+ *  - real chunks: reading a lean parse gives the same column as reading
+ *    the full parse with the same flags.
+ */
+#include "support.h"
+#include "corpus_region.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcchunk/chunk.h"
+#include "mcchunk/chunknbt.h"
+#include "mcchunk/nbt.h"
+#include "mcchunk/palette.h"
+
+/* Declines keys starting with 'x' at depth 1, and keys starting with 'y'
+ * at depth 2 inside a compound named "Level"; counts the questions. */
+typedef struct {
+    unsigned asked;
+    unsigned bad_depth;
+} rule_stats;
+
+static bool rule(unsigned depth, const char *parent, size_t plen, const char *key, size_t klen)
+{
+    if (depth == 1)
+        return !(klen && key[0] == 'x');
+    if (depth == 2 && plen == 5 && !memcmp(parent, "Level", 5))
+        return !(klen && key[0] == 'y');
+    return true;
+}
+
+static bool keep_fn(void *user, unsigned depth, const char *parent, size_t plen, const char *key,
+                    size_t klen)
+{
+    rule_stats *s = user;
+    s->asked++;
+    if (depth == 0 || depth > 2)
+        s->bad_depth++;
+    return rule(depth, parent, plen, key, klen);
+}
+
+/* ---------------------------------------------------------- generation */
+
+static const char *const key_starts[] = {"x", "y", "Level", "a", "b", "z"};
+
+static void random_key(mc_test_rng *r, char *key, size_t cap, int index)
+{
+    const char *s = key_starts[mc_test_rand(r) % 6];
+    if (!strcmp(s, "Level") && mc_test_rand(r) % 2)
+        snprintf(key, cap, "Level");
+    else
+        snprintf(key, cap, "%s%d", s, index);
+}
+
+static void fill(mc_test_rng *r, mc_nbt_doc *doc, mc_nbt_tag *parent, int depth);
+
+static void put_value(mc_test_rng *r, mc_nbt_doc *doc, mc_nbt_tag *c, const char *key, int depth)
+{
+    unsigned kind = (unsigned)(mc_test_rand(r) % (depth < 4 ? 14 : 11));
+    int8_t b[40];
+    int32_t iv[20];
+    int64_t lv[12];
+    size_t n = (size_t)(mc_test_rand(r) % 12);
+    for (size_t i = 0; i < 40; i++)
+        b[i] = (int8_t)mc_test_rand(r);
+    for (size_t i = 0; i < 20; i++)
+        iv[i] = (int32_t)mc_test_rand(r);
+    for (size_t i = 0; i < 12; i++)
+        lv[i] = (int64_t)mc_test_rand(r);
+    switch (kind) {
+    case 0: assert_int_equal(mc_nbt_put_byte(doc, c, key, b[0]), MC_OK); break;
+    case 1: assert_int_equal(mc_nbt_put_short(doc, c, key, (int16_t)iv[0]), MC_OK); break;
+    case 2: assert_int_equal(mc_nbt_put_int(doc, c, key, iv[1]), MC_OK); break;
+    case 3: assert_int_equal(mc_nbt_put_long(doc, c, key, lv[0]), MC_OK); break;
+    case 4: assert_int_equal(mc_nbt_put_float(doc, c, key, 1.5f), MC_OK); break;
+    case 5: assert_int_equal(mc_nbt_put_double(doc, c, key, -2.25), MC_OK); break;
+    case 6: assert_int_equal(mc_nbt_put_string(doc, c, key, "minecraft:stone", n), MC_OK); break;
+    case 7: assert_int_equal(mc_nbt_put_byte_array(doc, c, key, b, n * 3), MC_OK); break;
+    case 8: assert_int_equal(mc_nbt_put_int_array(doc, c, key, iv, n), MC_OK); break;
+    case 9: assert_int_equal(mc_nbt_put_long_array(doc, c, key, lv, n), MC_OK); break;
+    case 10: { /* list of scalars or strings */
+        static const mc_nbt_type et[] = {MC_NBT_BYTE, MC_NBT_INT, MC_NBT_LONG, MC_NBT_DOUBLE, MC_NBT_STRING};
+        mc_nbt_type t = et[mc_test_rand(r) % 5];
+        mc_nbt_tag *l = mc_nbt_put_list(doc, c, key, n ? t : MC_NBT_END);
+        assert_non_null(l);
+        for (size_t i = 0; i < n; i++) {
+            mc_nbt_tag *e = mc_nbt_list_append(doc, l, t);
+            assert_non_null(e);
+            if (t == MC_NBT_STRING)
+                assert_int_equal(mc_nbt_set_string(doc, e, "abc", i % 4), MC_OK);
+            else if (t == MC_NBT_INT)
+                assert_int_equal(mc_nbt_set_int(e, iv[i % 20]), MC_OK);
+        }
+        break;
+    }
+    case 11: case 12: { /* compound */
+        mc_nbt_tag *cc = mc_nbt_put_compound(doc, c, key);
+        assert_non_null(cc);
+        fill(r, doc, cc, depth + 1);
+        break;
+    }
+    default: { /* list of compounds or of lists */
+        bool lists = mc_test_rand(r) % 3 == 0;
+        mc_nbt_tag *l = mc_nbt_put_list(doc, c, key, lists ? MC_NBT_LIST : MC_NBT_COMPOUND);
+        assert_non_null(l);
+        for (size_t i = 0; i < n % 5; i++) {
+            mc_nbt_tag *e = mc_nbt_list_append(doc, l, lists ? MC_NBT_LIST : MC_NBT_COMPOUND);
+            assert_non_null(e);
+            if (!lists) {
+                fill(r, doc, e, depth + 2);
+            } else if (i % 2) {
+                mc_nbt_tag *x = mc_nbt_list_append(doc, e, MC_NBT_SHORT);
+                assert_non_null(x);
+            }
+        }
+        break;
+    }
+    }
+}
+
+static void fill(mc_test_rng *r, mc_nbt_doc *doc, mc_nbt_tag *parent, int depth)
+{
+    int n = (int)(mc_test_rand(r) % 7);
+    for (int i = 0; i < n; i++) {
+        char key[32];
+        random_key(r, key, sizeof key, i);
+        if (mc_nbt_get(parent, key))
+            continue;
+        put_value(r, doc, parent, key, depth);
+    }
+}
+
+/* ------------------------------------------------------------ checking */
+
+/* f is the filtered counterpart of the fully parsed a; `frame` is the
+ * nesting depth of a's own frame (the root compound: 1). */
+static void check_same(const mc_nbt_tag *a, const mc_nbt_tag *f, unsigned frame, unsigned max_depth)
+{
+    assert_int_equal(mc_nbt_tag_type(a), mc_nbt_tag_type(f));
+    if (mc_nbt_tag_type(a) == MC_NBT_LIST) {
+        assert_int_equal(mc_nbt_count(a), mc_nbt_count(f));
+        mc_nbt_tag *y = mc_nbt_first(f);
+        for (mc_nbt_tag *x = mc_nbt_first(a); x; x = mc_nbt_next(x), y = mc_nbt_next(y))
+            check_same(x, y, frame + 1, max_depth);
+        return;
+    }
+    if (mc_nbt_tag_type(a) != MC_NBT_COMPOUND || frame > max_depth) {
+        assert_true(mc_nbt_equal(a, f));
+        return;
+    }
+    size_t plen = 0;
+    const char *parent = mc_nbt_tag_key(a, &plen);
+    if (!parent) {
+        parent = "";
+        plen = 0;
+    }
+    size_t kept = 0;
+    for (mc_nbt_tag *x = mc_nbt_first(a); x; x = mc_nbt_next(x)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(x, &kl);
+        char key[64];
+        assert_true(kl < sizeof key);
+        memcpy(key, k, kl);
+        key[kl] = '\0';
+        mc_nbt_tag *y = mc_nbt_get(f, key);
+        if (rule(frame, parent, plen, k, kl)) {
+            assert_non_null(y);
+            check_same(x, y, frame + 1, max_depth);
+            kept++;
+        } else {
+            assert_null(y);
+        }
+    }
+    assert_int_equal(mc_nbt_count(f), kept);
+}
+
+static const mc_nbt_format fixed_formats[] = {MC_NBT_JAVA, MC_NBT_JAVA_NETWORK, MC_NBT_BEDROCK,
+                                              MC_NBT_BEDROCK_LEVEL_DAT};
+
+static void test_random_trees(void **state)
+{
+    (void)state;
+    mc_test_rng r = {0x5eed0f17e5ull};
+    mc_nbt_doc *src = mc_nbt_doc_new(NULL), *full = mc_nbt_doc_new(NULL), *filt = mc_nbt_doc_new(NULL);
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    unsigned declined_total = 0;
+    for (int round = 0; round < 400; round++) {
+        mc_nbt_tag *root = mc_nbt_doc_new_root(src, MC_NBT_COMPOUND);
+        assert_non_null(root);
+        fill(&r, src, root, 0);
+        if (round % 4 == 0) {
+            /* a chunk-like Level wrapper with keys to decline inside */
+            mc_nbt_tag *lv = mc_nbt_get(root, "Level");
+            if (!lv || mc_nbt_tag_type(lv) != MC_NBT_COMPOUND)
+                lv = mc_nbt_put_compound(src, root, "Level2") ? mc_nbt_get(root, "Level2") : NULL;
+            if (lv && mc_nbt_tag_type(lv) == MC_NBT_COMPOUND)
+                fill(&r, src, lv, 1);
+        }
+        for (size_t fi = 0; fi < sizeof fixed_formats / sizeof fixed_formats[0]; fi++) {
+            mc_nbt_format fmt = fixed_formats[fi];
+            b.len = 0;
+            assert_int_equal(mc_nbt_write(src, fmt, &b, NULL), MC_OK);
+            assert_int_equal(mc_nbt_parse(full, b.data, b.len, fmt, NULL, NULL), MC_OK);
+            rule_stats st = {0, 0};
+            mc_nbt_filter f = {2, keep_fn, &st};
+            mc_error err;
+            mc_error_clear(&err);
+            assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, fmt, 0, &f, NULL, NULL, &err), MC_OK);
+            assert_int_equal(st.bad_depth, 0);
+            check_same(mc_nbt_doc_root(full), mc_nbt_doc_root(filt), 1, 2);
+            declined_total += (unsigned)(mc_nbt_count(mc_nbt_doc_root(full)) -
+                                         mc_nbt_count(mc_nbt_doc_root(filt)));
+            /* a filter that keeps everything gives the full tree */
+            mc_nbt_filter all = {8, keep_fn, &st};
+            (void)all;
+        }
+    }
+    assert_true(declined_total > 200); /* the rule did decline things */
+    mc_buf_free(&b);
+    mc_nbt_doc_free(src);
+    mc_nbt_doc_free(full);
+    mc_nbt_doc_free(filt);
+}
+
+static bool decline_x(void *user, unsigned depth, const char *parent, size_t plen, const char *key, size_t klen)
+{
+    (void)user;
+    return rule(depth, parent, plen, key, klen);
+}
+
+/* A Java document whose root holds a large declined subtree "xbig" (lists
+ * of compounds, arrays, strings) between two kept keys. */
+static void big_declined_doc(mc_buf *b)
+{
+    mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(d, MC_NBT_COMPOUND);
+    assert_int_equal(mc_nbt_put_int(d, root, "a", 7), MC_OK);
+    mc_nbt_tag *big = mc_nbt_put_compound(d, root, "xbig");
+    mc_nbt_tag *ticks = mc_nbt_put_list(d, big, "ticks", MC_NBT_COMPOUND);
+    for (int i = 0; i < 6; i++) {
+        mc_nbt_tag *t = mc_nbt_list_append(d, ticks, MC_NBT_COMPOUND);
+        assert_int_equal(mc_nbt_put_string(d, t, "i", "minecraft:water", 15), MC_OK);
+        assert_int_equal(mc_nbt_put_int(d, t, "x", i), MC_OK);
+        int64_t l[3] = {1, 2, 3};
+        assert_int_equal(mc_nbt_put_long_array(d, t, "l", l, 3), MC_OK);
+        mc_nbt_tag *ll = mc_nbt_put_list(d, t, "ll", MC_NBT_LIST);
+        mc_nbt_tag *inner = mc_nbt_list_append(d, ll, MC_NBT_LIST);
+        assert_non_null(mc_nbt_list_append(d, inner, MC_NBT_FLOAT));
+    }
+    assert_int_equal(mc_nbt_put_string(d, root, "z", "end", 3), MC_OK);
+    b->len = 0;
+    assert_int_equal(mc_nbt_write(d, MC_NBT_JAVA, b, NULL), MC_OK);
+    mc_nbt_doc_free(d);
+}
+
+static void test_truncation_and_mutation(void **state)
+{
+    (void)state;
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    big_declined_doc(&b);
+    mc_nbt_doc *full = mc_nbt_doc_new(NULL), *filt = mc_nbt_doc_new(NULL);
+    mc_nbt_filter f = {2, decline_x, NULL};
+    assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
+    assert_null(mc_nbt_get(mc_nbt_doc_root(filt), "xbig"));
+    assert_non_null(mc_nbt_get(mc_nbt_doc_root(filt), "z"));
+    for (size_t n = 0; n < b.len; n++) {
+        mc_error err;
+        mc_error_clear(&err);
+        mc_status st = mc_nbt_parse_filtered(filt, b.data, n, MC_NBT_JAVA, 0, &f, NULL, NULL, &err);
+        assert_int_not_equal(st, MC_OK);
+        assert_true(err.message[0] != '\0');
+        assert_null(mc_nbt_doc_root(filt));
+    }
+    /* mutations: what the full parse accepts, the filtered one accepts too,
+     * with the kept keys equal */
+    mc_test_rng r = {42};
+    uint8_t *m = malloc(b.len);
+    unsigned both = 0, only_full_fails = 0;
+    for (int i = 0; i < 20000; i++) {
+        memcpy(m, b.data, b.len);
+        int flips = 1 + (int)(mc_test_rand(&r) % 3);
+        for (int k = 0; k < flips; k++)
+            m[mc_test_rand(&r) % b.len] = (uint8_t)mc_test_rand(&r);
+        mc_status a = mc_nbt_parse(full, m, b.len, MC_NBT_JAVA, NULL, NULL);
+        mc_status c = mc_nbt_parse_filtered(filt, m, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL);
+        if (a == MC_OK) {
+            assert_int_equal(c, MC_OK);
+            rule_stats st = {0, 0};
+            (void)st;
+            check_same(mc_nbt_doc_root(full), mc_nbt_doc_root(filt), 1, 2);
+            both++;
+        } else if (c == MC_OK) {
+            only_full_fails++; /* e.g. bad modified UTF-8 inside a declined string */
+        }
+    }
+    assert_true(both > 100);
+    free(m);
+    mc_buf_free(&b);
+    mc_nbt_doc_free(full);
+    mc_nbt_doc_free(filt);
+}
+
+static void test_hostile_declined_values(void **state)
+{
+    (void)state;
+    mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+    mc_nbt_filter f = {1, decline_x, NULL};
+    mc_error err;
+    /* root { x: list of lists of lists ... } nested past the depth limit */
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    mc_buf_put_u8(&b, 10);
+    mc_buf_put_u16be(&b, 0);
+    mc_buf_put_u8(&b, 9);
+    mc_buf_put_u16be(&b, 1);
+    mc_buf_put_u8(&b, 'x');
+    for (int i = 0; i < 600; i++) {
+        mc_buf_put_u8(&b, 9);
+        mc_buf_put_u32be(&b, 1);
+    }
+    mc_buf_put_u8(&b, 1);
+    mc_buf_put_u32be(&b, 0);
+    mc_buf_put_u8(&b, 0);
+    mc_error_clear(&err);
+    assert_int_equal(mc_nbt_parse_filtered(d, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, &err), MC_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "nesting"));
+    /* the same 40 deep is fine, and a lower max_depth limit applies */
+    b.len = 0;
+    mc_buf_put_u8(&b, 10);
+    mc_buf_put_u16be(&b, 0);
+    mc_buf_put_u8(&b, 9);
+    mc_buf_put_u16be(&b, 1);
+    mc_buf_put_u8(&b, 'x');
+    for (int i = 0; i < 40; i++) {
+        mc_buf_put_u8(&b, 9);
+        mc_buf_put_u32be(&b, 1);
+    }
+    mc_buf_put_u8(&b, 1);
+    mc_buf_put_u32be(&b, 0);
+    mc_buf_put_u8(&b, 0);
+    assert_int_equal(mc_nbt_parse_filtered(d, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
+    assert_int_equal(mc_nbt_count(mc_nbt_doc_root(d)), 0);
+    mc_nbt_limits lim = {20, 0};
+    assert_int_equal(mc_nbt_parse_filtered(d, b.data, b.len, MC_NBT_JAVA, 0, &f, &lim, NULL, NULL), MC_ERR_LIMIT);
+    assert_int_equal(mc_nbt_parse(d, b.data, b.len, MC_NBT_JAVA, &lim, NULL), MC_ERR_LIMIT);
+
+    /* negative array length, list of end tags, bad type: inside "x" */
+    static const uint8_t neg[] = {10, 0, 0, 12, 0, 1, 'x', 0xff, 0xff, 0xff, 0xfe, 0};
+    mc_error_clear(&err);
+    assert_int_equal(mc_nbt_parse_filtered(d, neg, sizeof neg, MC_NBT_JAVA, 0, &f, NULL, NULL, &err), MC_ERR_MALFORMED);
+    assert_non_null(strstr(err.message, "negative"));
+    static const uint8_t ends[] = {10, 0, 0, 9, 0, 1, 'x', 0, 0, 0, 0, 2, 0};
+    assert_int_equal(mc_nbt_parse_filtered(d, ends, sizeof ends, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_ERR_MALFORMED);
+    static const uint8_t empty_ends[] = {10, 0, 0, 9, 0, 1, 'x', 0, 0, 0, 0, 0, 0};
+    assert_int_equal(mc_nbt_parse_filtered(d, empty_ends, sizeof empty_ends, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
+    static const uint8_t badtype[] = {10, 0, 0, 10, 0, 1, 'x', 13, 0, 1, 'q', 0, 0};
+    assert_int_equal(mc_nbt_parse_filtered(d, badtype, sizeof badtype, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_ERR_MALFORMED);
+    static const uint8_t longarr[] = {10, 0, 0, 12, 0, 1, 'x', 0, 0, 0, 2, 1, 2, 3, 4, 5, 6, 7, 8, 0};
+    assert_int_equal(mc_nbt_parse_filtered(d, longarr, sizeof longarr, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_ERR_TRUNCATED);
+    /* varint encodings are refused, not silently parsed in full */
+    assert_int_equal(mc_nbt_parse_filtered(d, neg, sizeof neg, MC_NBT_BEDROCK_NETWORK, 0, &f, NULL, NULL, NULL),
+                     MC_ERR_UNSUPPORTED);
+    mc_buf_free(&b);
+    mc_nbt_doc_free(d);
+}
+
+/* ---------------------------------------------------- chunk lean parse */
+
+typedef struct {
+    mc_nbt_doc *full, *lean;
+    mc_chunknbt_cache *cache;
+    int chunks, declined;
+} chunk_ctx;
+
+static void same_columns(const mc_column *a, const mc_column *b)
+{
+    assert_int_equal(mc_column_section_count(a), mc_column_section_count(b));
+    assert_int_equal(mc_column_min_section(a), mc_column_min_section(b));
+    for (uint32_t i = 0; i < mc_column_section_count(a); i++) {
+        const mc_section *x = mc_column_section_at((mc_column *)a, i);
+        const mc_section *y = mc_column_section_at((mc_column *)b, i);
+        assert_true(mc_container_equal(&x->blocks, &y->blocks));
+        assert_true(mc_container_equal(&x->biomes, &y->biomes));
+        assert_int_equal(x->block_count, y->block_count);
+        assert_int_equal(!x->sky_light, !y->sky_light);
+        if (x->sky_light)
+            assert_memory_equal(x->sky_light, y->sky_light, MC_LIGHT_BYTES);
+    }
+    assert_int_equal(mc_column_block_entity_count(a), mc_column_block_entity_count(b));
+}
+
+static int lean_chunk(void *user, int index, const uint8_t *nbt, size_t len)
+{
+    (void)index;
+    chunk_ctx *c = user;
+    const unsigned flags = MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
+    assert_int_equal(mc_nbt_parse(c->full, nbt, len, MC_NBT_JAVA, NULL, NULL), MC_OK);
+    assert_int_equal(mc_chunknbt_parse(c->lean, nbt, len, flags, NULL), MC_OK);
+    mc_chunknbt_options o;
+    memset(&o, 0, sizeof o);
+    o.flags = flags;
+    o.cache = c->cache;
+    mc_column *a = NULL, *b = NULL;
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(c->full), &o, &a, NULL), MC_OK);
+    assert_int_equal(mc_chunknbt_read(mc_nbt_doc_root(c->lean), &o, &b, NULL), MC_OK);
+    same_columns(a, b);
+    c->declined += (int)(mc_nbt_count(mc_nbt_doc_root(c->full)) - mc_nbt_count(mc_nbt_doc_root(c->lean)));
+    /* without NO_EXTRA it is the plain parse */
+    assert_int_equal(mc_chunknbt_parse(c->lean, nbt, len, 0, NULL), MC_OK);
+    assert_true(mc_nbt_equal(mc_nbt_doc_root(c->full), mc_nbt_doc_root(c->lean)));
+    mc_column_free(a);
+    mc_column_free(b);
+    c->chunks++;
+    return 0;
+}
+
+static void test_chunk_lean_parse(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    static const char *const files[] = {"anvil/1.21.1/ppa-r.0.0.mca", "anvil/1.12.2/ppa-r.0.-1.mca",
+                                        "anvil/1.18.2/ppa-r.0.0.mca"};
+    chunk_ctx c = {mc_nbt_doc_new(NULL), mc_nbt_doc_new(NULL), mc_chunknbt_cache_new(NULL), 0, 0};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const char *p = mc_test_corpus_path(files[i]);
+        assert_non_null(p);
+        assert_true(mc_test_region_chunks(p, lean_chunk, &c, NULL) > 0);
+    }
+    assert_true(c.chunks > 100);
+    assert_true(c.declined > c.chunks); /* ticks, structures... were left out */
+    mc_nbt_doc_free(c.full);
+    mc_nbt_doc_free(c.lean);
+    mc_chunknbt_cache_free(c.cache);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_trees),
+        cmocka_unit_test(test_truncation_and_mutation),
+        cmocka_unit_test(test_hostile_declined_values),
+        cmocka_unit_test(test_chunk_lean_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
