@@ -36,11 +36,14 @@ static inline bool fuzz_nbt_keep(void *user, unsigned depth, const char *parent,
 }
 
 /* mc_nbt_parse_filtered on the same input: it accepts whatever the full
- * parse accepted (it may accept more: declined strings are not decoded),
+ * parse accepted and refuses what the full parse refused for structure (it
+ * may accept more: declined strings are not decoded, declined values take
+ * no arena memory),
  * and the root's kept keys are the full tree's kept keys, in order, with
  * equal values where no filtering happened below them. */
 static inline void fuzz_nbt_filtered(const uint8_t *data, size_t size, mc_nbt_format format,
-                                     const mc_nbt_limits *limits, const mc_nbt_doc *full)
+                                     const mc_nbt_limits *limits, const mc_nbt_doc *full,
+                                     const mc_error *full_err)
 {
     mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
     mc_nbt_filter f = {2, fuzz_nbt_keep, NULL};
@@ -48,6 +51,11 @@ static inline void fuzz_nbt_filtered(const uint8_t *data, size_t size, mc_nbt_fo
     mc_status s = mc_nbt_parse_filtered(doc, data, size, format, 0, &f, limits, NULL, &err);
     if (format == MC_NBT_BEDROCK_NETWORK) {
         FUZZ_CHECK(s == MC_ERR_UNSUPPORTED);
+    } else if (!full && full_err->status != MC_ERR_LIMIT && !strstr(full_err->message, "UTF-8")) {
+        /* a structure error: declined values are checked for structure too */
+        FUZZ_CHECK(s != MC_OK);
+    }
+    if (format == MC_NBT_BEDROCK_NETWORK) {
     } else if (s != MC_OK) {
         FUZZ_CHECK(!full);
         FUZZ_CHECK(err.status == s && err.offset <= size);
@@ -85,7 +93,7 @@ static inline void fuzz_nbt_one(const uint8_t *data, size_t size, mc_nbt_format 
     mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
     mc_error err;
     mc_status s = mc_nbt_parse(doc, data, size, format, &limits, &err);
-    fuzz_nbt_filtered(data, size, format, &limits, s == MC_OK ? doc : NULL);
+    fuzz_nbt_filtered(data, size, format, &limits, s == MC_OK ? doc : NULL, &err);
     if (s != MC_OK) {
         FUZZ_CHECK(err.status == s);
         FUZZ_CHECK(err.offset <= size);

@@ -435,6 +435,83 @@ static void P_FN(fill_numbers)(mc_nbt_tag *kids, size_t n, unsigned elem, const 
     } while (0)
 
 #if P_MODE != P_MODE_VARINT
+/* Lists of compounds that all have one flat shape (tick lists: thousands of
+ * {i, x, y, z, t, p}) are stepped over by shape: element 0 is walked and,
+ * if its children are numbers and strings with keys of at most 5 bytes,
+ * recorded as up to 16 (header word, mask, value size) triples; each later
+ * element then costs one masked 8-byte compare per child. An element that
+ * differs, or the last bytes of the input, end the fast path; the caller
+ * walks the rest generically. Returns the elements consumed (*pp moved past
+ * them); 0 when the shape does not qualify. */
+#define P_SHAPE_MAX 16
+static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t n)
+{
+    uint64_t word[P_SHAPE_MAX], mask[P_SHAPE_MAX];
+    uint8_t hlen[P_SHAPE_MAX];
+    int16_t vsize[P_SHAPE_MAX]; /* -1: string */
+    size_t nk = 0;
+    const uint8_t *p = *pp;
+    /* element 0: record */
+    for (;;) {
+        if ((size_t)(end - p) < 8)
+            return 0;
+        unsigned type = p[0];
+        if (type == MC_NBT_END) {
+            p++;
+            break;
+        }
+        if (nk == P_SHAPE_MAX || (type > MC_NBT_DOUBLE && type != MC_NBT_STRING))
+            return 0;
+        size_t nlen = P_LD16(p + 1);
+        if (nlen > 5)
+            return 0;
+        hlen[nk] = (uint8_t)(3 + nlen);
+        mask[nk] = hlen[nk] == 8 ? ~0ull : (1ull << (8 * hlen[nk])) - 1;
+        word[nk] = mc_load_u64le(p) & mask[nk];
+        p += hlen[nk];
+        size_t left = (size_t)(end - p);
+        if (type == MC_NBT_STRING) {
+            if (left < 2 || (size_t)P_LD16(p) > left - 2)
+                return 0;
+            vsize[nk] = -1;
+            p += 2 + P_LD16(p);
+        } else {
+            if (left < P_FN(min_size)[type])
+                return 0;
+            vsize[nk] = (int16_t)P_FN(min_size)[type];
+            p += P_FN(min_size)[type];
+        }
+        nk++;
+    }
+    size_t done = 1;
+    /* the others: match */
+    for (; done < n; done++) {
+        const uint8_t *q = p;
+        size_t j = 0;
+        for (; j < nk; j++) {
+            if ((size_t)(end - q) < 8 || (mc_load_u64le(q) & mask[j]) != word[j])
+                break;
+            q += hlen[j];
+            size_t left = (size_t)(end - q);
+            if (vsize[j] < 0) {
+                if (left < 2 || (size_t)P_LD16(q) > left - 2)
+                    break;
+                q += 2 + P_LD16(q);
+            } else {
+                if (left < (size_t)vsize[j])
+                    break;
+                q += vsize[j];
+            }
+        }
+        if (j < nk || q >= end || *q != MC_NBT_END)
+            break;
+        p = q + 1;
+    }
+    *pp = p;
+    return done;
+}
+#undef P_SHAPE_MAX
+
 /* Steps over the payload of a tag of `type` at p without building anything
  * (a value the filter left out) and returns the position after it, NULL on
  * failure. The structure is checked as the full parse checks it (tag types,
@@ -520,6 +597,11 @@ static const uint8_t *P_FN(skip)(parser *ps, const uint8_t *p, const uint8_t *en
             if (elem != MC_NBT_STRING && elem < MC_NBT_BYTE_ARRAY) {
                 p += (size_t)n * P_FN(min_size)[elem]; /* fixed-size elements */
                 break;
+            }
+            if (elem == MC_NBT_COMPOUND && n >= 4) {
+                n -= (uint32_t)P_FN(skip_shaped)(&p, end, n);
+                if (n == 0)
+                    break;
             }
             st[sp].left = n;
             st[sp].elem = (uint8_t)elem;
