@@ -183,6 +183,7 @@ held_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const 
                                    : _mm512_set1_epi64((long long)m);
     __m512i idx[4], sh[4];
     size_t off[4], maxoff = 0;
+    MC_UNROLL
     for (unsigned t = 0; t < P; t++) {
         idx[t] = _mm512_loadu_si512((const void *)tab->idx[t]);
         sh[t] = _mm512_loadu_si512((const void *)tab->shift[t]);
@@ -192,6 +193,7 @@ held_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const 
     const size_t adv = 8u * tab->longs, chunk = (size_t)lanes * P;
     size_t e = 0, base = 0;
     while (e + chunk <= count && base + maxoff + 64 <= nbytes) {
+        MC_UNROLL
         for (unsigned t = 0; t < P; t++) {
             __m512i v = _mm512_loadu_si512((const void *)(src + base + off[t]));
             v = tab_step(v, idx[t], sh[t], mask, mode);
@@ -275,6 +277,70 @@ e_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc_
     }
 }
 
+/*
+ * Padded, three entries per long (bits 17..21), 32-bit output: the D tables
+ * of period 3 (16 entries per step, 48 per 16 longs; steps at longs 0, 5,
+ * 10). A step's table depends only on where its first entry sits in its
+ * long (entry index mod 3), so a step may start at any entry. The loop
+ * starts at the first entry whose output is 64-byte aligned (split stores
+ * would double the kernel's time for callers' arrays that are only 4- or
+ * 16-byte aligned) and uses the three tables rotated; its body is three
+ * load/vpermb/vpsrlvd/vpandd/store steps and nothing else. The entries
+ * before and after it take masked single steps.
+ */
+static MC_AVX512 inline void three_step(const uint8_t *src, size_t nbytes, size_t e, size_t n,
+                                        const mc__bits_tab *tab, __m512i mask, uint32_t *out)
+{
+    const unsigned r = (unsigned)(e % 3);
+    __m512i v = load_upto(src, 8 * (e / 3), nbytes);
+    v = _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)tab->idx[r]), v);
+    v = _mm512_srlv_epi32(v, _mm512_loadu_si512((const void *)tab->shift[r]));
+    store_d(_mm512_and_si512(v, mask), n, out, e, 4);
+}
+
+static MC_AVX512 __attribute__((noinline)) void
+three_per_long(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc__bits_tab *tab,
+               uint32_t *out)
+{
+    const __m512i mask = _mm512_set1_epi32((int)((1u << bits) - 1));
+    size_t e = (((uintptr_t)out & 3) == 0) ? ((64 - ((uintptr_t)out & 63)) & 63) / 4 : 0;
+    if (e > count)
+        e = count;
+    if (e != 0)
+        three_step(src, nbytes, 0, e, tab, mask, out);
+    /* step k of the loop starts at entry e + 16k: table (e + k) mod 3 (as
+     * 16 = 1 mod 3), first long (e + 16k) / 3 */
+    const unsigned r = (unsigned)(e % 3);
+    const __m512i i0 = _mm512_loadu_si512((const void *)tab->idx[r]);
+    const __m512i i1 = _mm512_loadu_si512((const void *)tab->idx[(r + 1) % 3]);
+    const __m512i i2 = _mm512_loadu_si512((const void *)tab->idx[(r + 2) % 3]);
+    const __m512i s0 = _mm512_loadu_si512((const void *)tab->shift[r]);
+    const __m512i s1 = _mm512_loadu_si512((const void *)tab->shift[(r + 1) % 3]);
+    const __m512i s2 = _mm512_loadu_si512((const void *)tab->shift[(r + 2) % 3]);
+    const size_t o0 = 8 * (e / 3), o1 = 8 * ((e + 16) / 3), o2 = 8 * ((e + 32) / 3);
+    /* every load of the loop stays inside the array */
+    size_t iters = count - e >= 48 ? (count - e) / 48 : 0;
+    if (iters != 0 && o2 + 128 * (iters - 1) + 64 > nbytes)
+        iters = nbytes >= o2 + 64 ? (nbytes - o2 - 64) / 128 + 1 : 0;
+    const uint8_t *p = src;
+    uint32_t *o = out + e;
+    for (size_t i = 0; i < iters; i++) {
+        __m512i a = _mm512_loadu_si512((const void *)(p + o0));
+        __m512i b = _mm512_loadu_si512((const void *)(p + o1));
+        __m512i c = _mm512_loadu_si512((const void *)(p + o2));
+        a = _mm512_and_si512(_mm512_srlv_epi32(_mm512_permutexvar_epi8(i0, a), s0), mask);
+        b = _mm512_and_si512(_mm512_srlv_epi32(_mm512_permutexvar_epi8(i1, b), s1), mask);
+        c = _mm512_and_si512(_mm512_srlv_epi32(_mm512_permutexvar_epi8(i2, c), s2), mask);
+        _mm512_storeu_si512((void *)o, a);
+        _mm512_storeu_si512((void *)(o + 16), b);
+        _mm512_storeu_si512((void *)(o + 32), c);
+        o += 48;
+        p += 128;
+    }
+    for (e += 48 * iters; e < count; e += 16)
+        three_step(src, nbytes, e, count - e, tab, mask, out);
+}
+
 /* Padded, two entries per long (bits 22..32): 8 longs -> 16 entries. */
 static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const uint8_t *src, bool be, size_t nbytes, size_t count,
                                    unsigned bits, void *out, int es)
@@ -331,7 +397,13 @@ MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, un
     case 8 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 1); return true;
     case 8 + 4: tab_any(src, nbytes, count, bits, tab, out, 4, 1); return true;
     case 16 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 2); return true;
-    case 16 + 4: tab_any(src, nbytes, count, bits, tab, out, 4, 2); return true;
+    case 16 + 4:
+        if (!spanning && 64 / bits == 3 && tab->period == 3 && tab->longs == 16) {
+            three_per_long(src, nbytes, count, bits, tab, out);
+            return true;
+        }
+        tab_any(src, nbytes, count, bits, tab, out, 4, 2);
+        return true;
     case 24 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 3); return true;
     case 24 + 4: tab_any(src, nbytes, count, bits, tab, out, 4, 3); return true;
     case 32 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 4); return true;

@@ -369,6 +369,53 @@ static void test_repack(void **state)
         assert_int_equal(mc_bits_get(b, i, 14, MC_BITS_SPANNING), in[i]);
 }
 
+/* Unpack into outputs at every 4-byte offset inside a 64-byte line (the
+ * AVX-512 kernels align their stores by starting the loop mid-array), from
+ * inputs of exactly the packed size (so ASan sees any over-read), native
+ * and big-endian, with guards on both sides of the output; counts around
+ * the 16- and 48-entry steps and a whole section. */
+static void test_unpack_output_offsets(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {0xC0FFEEull};
+    static const size_t counts[] = {0, 1, 5, 15, 16, 17, 31, 47, 48, 49, 63, 64, 95, 96, 97, 111, 150, 4095, 4096};
+    uint32_t *in = malloc(4096 * 4), *buf = aligned_alloc(64, (4096 + 64) * 4);
+    for (unsigned b = 1; b <= 32; b++) {
+        const uint32_t m = b == 32 ? 0xFFFFFFFFu : ((1u << b) - 1);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            const size_t n = counts[c], nl = mc_bits_longs(n, b, MC_BITS_PADDED);
+            uint64_t *w = malloc(nl * 8 + 1);
+            uint8_t *be = malloc(nl * 8 + 1);
+            for (size_t i = 0; i < n; i++)
+                in[i] = (uint32_t)mc_test_rand(&rng) & m;
+            ref_pack(in, n, b, MC_BITS_PADDED, w, nl);
+            if ((64 / b) * b < 64) /* garbage in the padding bits */
+                for (size_t l = 0; l < nl; l++)
+                    w[l] |= mc_test_rand(&rng) << ((64 / b) * b);
+            mc_bits_store_be(w, nl, be);
+            for (size_t off = 0; off < 16; off++)
+                for (int from_be = 0; from_be < 2; from_be++) {
+                    memset(buf, 0xA5, (4096 + 64) * 4);
+                    uint32_t *out = buf + 16 + off;
+                    if (from_be)
+                        mc_bits_unpack_be_u32(be, n, b, MC_BITS_PADDED, out);
+                    else
+                        mc_bits_unpack_u32(w, n, b, MC_BITS_PADDED, out);
+                    if (n)
+                        assert_memory_equal(out, in, n * 4);
+                    for (size_t i = 0; i < 16 + off; i++)
+                        assert_true(buf[i] == 0xA5A5A5A5u);
+                    for (size_t i = 16 + off + n; i < 4096 + 64; i++)
+                        assert_true(buf[i] == 0xA5A5A5A5u);
+                }
+            free(w);
+            free(be);
+        }
+    }
+    free(in);
+    free(buf);
+}
+
 int main(void)
 {
     print_message("bits kernels: %s\n", mc_bits_kernel_name());
@@ -380,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_longs_count),
         cmocka_unit_test(test_every_width_both_layouts),
         cmocka_unit_test(test_repack),
+        cmocka_unit_test(test_unpack_output_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
