@@ -341,8 +341,14 @@ three_per_long(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, c
         three_step(src, nbytes, e, count - e, tab, mask, out);
 }
 
-/* Padded, two entries per long (bits 22..32): 8 longs -> 16 entries. */
-static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const uint8_t *src, bool be, size_t nbytes, size_t count,
+/* Padded, two entries per long (bits 22..32): 8 longs -> 16 entries.
+ * Called with `be` a constant, so each loop body is branch-free (a test of
+ * `be` inside the loop measured 160 or 228 ns per section against 103 for
+ * the same loop without it). For 32-bit output the loop does four steps per
+ * pass and starts at the first entry whose output is 64-byte aligned when
+ * that entry is even (output 8-byte aligned): split stores would double the
+ * time. */
+static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const uint8_t *src, const bool be, size_t nbytes, size_t count,
                                    unsigned bits, void *out, int es)
 {
     const __m512i m = _mm512_set1_epi64((long long)(bits == 32 ? 0xFFFFFFFFull : ((1ull << bits) - 1)));
@@ -356,14 +362,28 @@ static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const u
      * entries) */
     const uint64_t cq = 0x18100800ull | ((uint64_t)(bits | (bits + 8) << 8 | (bits + 16) << 16 | (bits + 24) << 24) << 32);
     const __m512i ctrl = _mm512_set1_epi64((long long)cq);
+#define MC_TWO_STEP(v) _mm512_and_si512(_mm512_multishift_epi64_epi8(ctrl, be ? _mm512_shuffle_epi8((v), bswap) : (v)), m2)
     size_t e = 0;
-    for (; e + 16 <= count && e * 4 + 64 <= nbytes; e += 16) {
-        __m512i v = _mm512_loadu_si512((const void *)(src + e * 4));
-        if (be)
-            v = _mm512_shuffle_epi8(v, bswap);
-        v = _mm512_and_si512(_mm512_multishift_epi64_epi8(ctrl, v), m2);
-        store_d(v, 16, out, e, es);
+    if (es == 4) {
+        uint32_t *o = out;
+        const size_t h = ((uintptr_t)out & 7) == 0 ? ((64 - ((uintptr_t)out & 63)) & 63) / 4 : 0;
+        if (h != 0 && count >= 16 && nbytes >= 64) {
+            _mm512_storeu_si512((void *)o, MC_TWO_STEP(_mm512_loadu_si512((const void *)src)));
+            e = h;
+        }
+        for (; e + 64 <= count && e * 4 + 256 <= nbytes; e += 64) {
+            const uint8_t *p = src + e * 4;
+            __m512i a = _mm512_loadu_si512((const void *)p), b = _mm512_loadu_si512((const void *)(p + 64));
+            __m512i c = _mm512_loadu_si512((const void *)(p + 128)), d = _mm512_loadu_si512((const void *)(p + 192));
+            _mm512_storeu_si512((void *)(o + e), MC_TWO_STEP(a));
+            _mm512_storeu_si512((void *)(o + e + 16), MC_TWO_STEP(b));
+            _mm512_storeu_si512((void *)(o + e + 32), MC_TWO_STEP(c));
+            _mm512_storeu_si512((void *)(o + e + 48), MC_TWO_STEP(d));
+        }
     }
+    for (; e + 16 <= count && e * 4 + 64 <= nbytes; e += 16)
+        store_d(MC_TWO_STEP(_mm512_loadu_si512((const void *)(src + e * 4))), 16, out, e, es);
+#undef MC_TWO_STEP
     for (; e < count; e += 16) {
         __m512i v = load_upto(src, e * 4, nbytes); /* 16 entries = 8 longs = 64 bytes */
         if (be)
@@ -389,9 +409,11 @@ MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, un
         if (spanning || 64 / bits != 2)
             return false;
         if (es == 2)
-            two_per_long(src, be, nbytes, count, bits, out, 2);
+            two_per_long(src, be, nbytes, count, bits, out, 2); /* u16 out of >16-bit entries: rare */
+        else if (be)
+            two_per_long(src, true, nbytes, count, bits, out, 4);
         else
-            two_per_long(src, be, nbytes, count, bits, out, 4);
+            two_per_long(src, false, nbytes, count, bits, out, 4);
         return true;
     /* each (lane mode, output size) pair gets its own loop */
     case 8 + 2: tab_any(src, nbytes, count, bits, tab, out, 2, 1); return true;
