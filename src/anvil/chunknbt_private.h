@@ -8,18 +8,46 @@
 
 #include "mcchunk/chunknbt.h"
 
-/* Format classes: where keys live and how sections look. */
+/* Format classes: how sections look (where the chunk keys live and what
+ * they are called is a finer matter within MODERN, see below). */
 typedef enum mc__chunk_era {
     MC__ERA_LEGACY = 0, /* < 1451: Level, Blocks/Add/Data */
-    MC__ERA_FLAT = 1,   /* 1451..2843: Level, Palette/BlockStates */
-    MC__ERA_MODERN = 2  /* 2844+: no Level, block_states/biomes */
+    MC__ERA_FLAT = 1,   /* 1451..2831: Level, Palette/BlockStates */
+    MC__ERA_MODERN = 2  /* 2832+: block_states/biomes containers */
 } mc__chunk_era;
+
+/* The 1.18 snapshots changed the chunk in steps (DataFixer schemas of
+ * DataFixers.java, 1.18 [MOJ-J]); vanilla snapshots wrote 2834-2840
+ * (21w37a-21w42a), 2841-2843 exist as fixer steps inside 21w43a's chain:
+ *   2832 ChunkHeightAndBiomeFix: Level.Sections[] gain block_states{palette,
+ *        data?} and biomes{palette, data?}; Level.Biomes goes;
+ *   2838 "Caves and Cliffs biome renames" (CavesAndCliffsRenames);
+ *   2841 ChunkProtoTickListFix: Level.LiquidTicks -> Level.fluid_ticks;
+ *        proto-chunks' ToBeTicked/LiquidsToBeTicked (per-section lists of
+ *        packed shorts) -> TileTicks/fluid_ticks lists of {i, x, y, z, t, p};
+ *   2842 ChunkRenamesFix: the Level wrapper goes (its keys move to the root),
+ *        TileEntities -> block_entities, TileTicks -> block_ticks, Entities ->
+ *        entities, Sections -> sections, Structures{Starts} ->
+ *        structures{starts};
+ *   2844 (21w43a, MC_CHUNKNBT_DV_NO_LEVEL) ChunkSerializer writes yPos (and
+ *        below_zero_retrogen / blending_data); no fixer adds yPos before. */
+#define MC__DV_CONTAINERS 2832
+#define MC__DV_BIOME_RENAMES 2838
+#define MC__DV_PROTO_TICKS 2841
+#define MC__DV_RENAMES 2842
+#define MC__DV_YPOS MC_CHUNKNBT_DV_NO_LEVEL
 
 static inline mc__chunk_era mc__era_of(int32_t dv)
 {
     if (dv < MC_CHUNKNBT_DV_FLATTENING)
         return MC__ERA_LEGACY;
-    return dv < MC_CHUNKNBT_DV_NO_LEVEL ? MC__ERA_FLAT : MC__ERA_MODERN;
+    return dv < MC__DV_CONTAINERS ? MC__ERA_FLAT : MC__ERA_MODERN;
+}
+
+/* Whether chunks of a DataVersion keep their keys under "Level". */
+static inline bool mc__dv_has_level(int32_t dv)
+{
+    return dv < MC__DV_RENAMES;
 }
 
 /* Bookkeeping keys in the extra NBT (never written out). */

@@ -789,7 +789,7 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
         }
         r.xlevel = r.xroot;
         unsigned shape = 0;
-        if (!wrapped && era != MC__ERA_MODERN)
+        if (!wrapped && (era != MC__ERA_MODERN || mc__dv_has_level(r.dv)))
             shape |= MC__SHAPE_NO_LEVEL;
         if (!sections)
             shape |= MC__SHAPE_NO_SECTIONS;
@@ -883,7 +883,7 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
         } else if (KEY_IS(t, "block_entities") || KEY_IS(t, "TileEntities")) {
             st = read_block_entities(&r, t);
             if (st == MC_OK && r.keep_extra && !mc_nbt_get(r.xlevel, mc_nbt_tag_key(t, NULL)) &&
-                !(era == MC__ERA_MODERN ? KEY_IS(t, "block_entities") : KEY_IS(t, "TileEntities")))
+                !(era == MC__ERA_MODERN && !wrapped ? KEY_IS(t, "block_entities") : KEY_IS(t, "TileEntities")))
                 st = keep(&r, r.xlevel, t); /* under the other era's name: keep */
         } else if (era != MC__ERA_MODERN && KEY_IS(t, "Biomes")) {
             saw_biomes = true;

@@ -4,10 +4,14 @@
  * The writer builds the tree the game would write for the target version
  * from the model, then lays the column's extra NBT (what the reader could
  * not interpret) back into its places. Extras are only carried within one
- * format era (1.8-1.12, 1.13-1.17, 1.18+), because their keys and meaning
- * change at the era boundaries; across eras they are dropped and listed in
- * the report, and the writer adds the keys a chunk of the target era needs
- * (Status, LastUpdate, ...) instead.
+ * format era (1.8-1.12, 1.13-1.17, 1.18+ with its 2832+ snapshots), because
+ * their keys and meaning change at the era boundaries; across eras they are
+ * dropped and listed in the report, and the writer adds the keys a chunk of
+ * the target era needs (Status, LastUpdate, ...) instead. Within the 1.18
+ * era the snapshots 2832..2843 moved and renamed keys in steps (see
+ * chunknbt_private.h): extras are carried across those steps the way the
+ * game's DataFixers carry them (the Level wrapper, the renames, the tick
+ * lists of ChunkProtoTickListFix), and back down by the same renames.
  *
  * Palettes: an indirect container whose palette the game would keep is
  * written in its own order with its own indices (1.13-1.17: always, unused
@@ -32,6 +36,7 @@ typedef struct writer {
     int32_t sdv, tdv;
     mc__chunk_era sera, tera;
     bool carry;              /* extras are carried (same era) */
+    bool swrapped, twrapped; /* source extras / target keys under "Level" */
     mc_nbt_doc *doc;
     mc_chunknbt_report *rep;
     mc_error *err;
@@ -417,6 +422,159 @@ static mc_status copy_keys(writer *w, mc_nbt_tag *dst, const mc_nbt_tag *src)
     return MC_OK;
 }
 
+/* ------------------------------------------------- 1.18 snapshot keys */
+
+/* The chunk keys the 1.18 snapshots renamed, by DataVersion: 2841
+ * ChunkProtoTickListFix renames Level.LiquidTicks to fluid_ticks; 2842
+ * ChunkRenamesFix moves the Level keys to the root and renames the others
+ * (structures' Starts included) [MOJ-J util/datafix/fixes]. Before 2832
+ * every era uses the old names. */
+enum { KEY_SECTIONS, KEY_BLOCK_ENTITIES, KEY_BLOCK_TICKS, KEY_FLUID_TICKS, KEY_ENTITIES, KEY_STRUCTURES,
+       KEY_COUNT };
+
+static const char *chunk_key(int32_t dv, int key)
+{
+    bool renamed = dv >= MC__DV_RENAMES;
+    switch (key) {
+    case KEY_SECTIONS: return renamed ? "sections" : "Sections";
+    case KEY_BLOCK_ENTITIES: return renamed ? "block_entities" : "TileEntities";
+    case KEY_BLOCK_TICKS: return renamed ? "block_ticks" : "TileTicks";
+    case KEY_FLUID_TICKS: return dv >= MC__DV_PROTO_TICKS ? "fluid_ticks" : "LiquidTicks";
+    case KEY_ENTITIES: return renamed ? "entities" : "Entities";
+    default: return renamed ? "structures" : "Structures";
+    }
+}
+
+static bool key_eq(const char *k, size_t kl, const char *lit)
+{
+    return strlen(lit) == kl && memcmp(k, lit, kl) == 0;
+}
+
+/* 2841 ChunkProtoTickListFix: a proto-chunk with neither TileTicks nor
+ * LiquidTicks has its ToBeTicked / LiquidsToBeTicked (one list of packed
+ * shorts per section from the lowest) turned into tick compounds. */
+static bool converts_proto_ticks(const writer *w)
+{
+    return w->carry && w->tera == MC__ERA_MODERN && w->sdv < MC__DV_PROTO_TICKS &&
+           w->tdv >= MC__DV_PROTO_TICKS && w->xlevel && !mc_nbt_get(w->xlevel, "TileTicks") &&
+           !mc_nbt_get(w->xlevel, "LiquidTicks");
+}
+
+/* The fluid ChunkProtoTickListFix names for a block (its getLiquid): water
+ * and lava by name, the always-waterlogged plants as water, else empty.
+ * The fix reads Properties.level with asInt(0) and waterlogged with
+ * asBoolean(false), but palette properties are string tags, which NbtOps
+ * does not read as numbers (getNumberValue: "Not a number"), so a level is
+ * always 0 (never flowing_water/flowing_lava) and waterlogged always false. */
+static const char *proto_fluid_name(const char *block)
+{
+    static const char *const always_waterlogged[] = {"minecraft:bubble_column", "minecraft:kelp",
+                                                     "minecraft:kelp_plant", "minecraft:seagrass",
+                                                     "minecraft:tall_seagrass"};
+    if (!block)
+        return "minecraft:empty";
+    if (!strcmp(block, "minecraft:water") || !strcmp(block, "minecraft:lava"))
+        return block;
+    for (size_t i = 0; i < sizeof always_waterlogged / sizeof always_waterlogged[0]; i++)
+        if (!strcmp(block, always_waterlogged[i]))
+            return "minecraft:water";
+    return "minecraft:empty";
+}
+
+/* Builds one tick list of the fix from the model's blocks: entries
+ * {i, x, y, z, t: 0, p: 0} with absolute positions; list k is section
+ * (lowest section + k); packed values <= 0 are skipped as the fix does. */
+static mc_status put_proto_ticks(writer *w, mc_nbt_tag *level, const char *src_key, const char *dst_key,
+                                 bool fluids)
+{
+    const mc_nbt_tag *src = mc_nbt_get(w->xlevel, src_key);
+    mc_nbt_tag *list = mc_nbt_put_list(w->doc, level, dst_key, MC_NBT_END);
+    if (!list)
+        return nomem(w);
+    int32_t cmin = mc_column_min_section(w->col), cmax = cmin + (int32_t)mc_column_section_count(w->col) - 1;
+    int32_t k = 0;
+    for (mc_nbt_tag *sec = mc_nbt_tag_type(src) == MC_NBT_LIST ? mc_nbt_first(src) : NULL; sec;
+         sec = mc_nbt_next(sec), k++) {
+        int32_t sy = w->tmin + k;
+        if (mc_nbt_tag_type(sec) != MC_NBT_LIST)
+            continue;
+        for (mc_nbt_tag *e = mc_nbt_first(sec); e; e = mc_nbt_next(e)) {
+            int64_t v;
+            int32_t packed = mc_nbt_get_integer(e, &v) == MC_OK ? (int16_t)v : -1;
+            if (packed <= 0)
+                continue;
+            int32_t x = packed & 15, y = (packed >> 4) & 15, z = (packed >> 8) & 15;
+            const char *block = NULL;
+            if (sy >= cmin && sy <= cmax)
+                block = mc_registry_state_name(w->treg, tstate(w, mc_column_get_block(w->col, x, sy * 16 + y, z)));
+            const char *name = fluids ? proto_fluid_name(block) : block ? block : "minecraft:air";
+            mc_nbt_tag *t = mc_nbt_list_append(w->doc, list, MC_NBT_COMPOUND);
+            if (!t || mc_nbt_put_string(w->doc, t, "i", name, strlen(name)) != MC_OK ||
+                mc_nbt_put_int(w->doc, t, "x", mc_column_x(w->col) * 16 + x) != MC_OK ||
+                mc_nbt_put_int(w->doc, t, "y", sy * 16 + y) != MC_OK ||
+                mc_nbt_put_int(w->doc, t, "z", mc_column_z(w->col) * 16 + z) != MC_OK ||
+                mc_nbt_put_int(w->doc, t, "t", 0) != MC_OK || mc_nbt_put_int(w->doc, t, "p", 0) != MC_OK)
+                return nomem(w);
+        }
+    }
+    return MC_OK;
+}
+
+/* Copies one carried chunk key (of the source's Level, or of its root from
+ * 2842) into `dst` under the target's name for it. */
+static mc_status carry_key(writer *w, mc_nbt_tag *dst, const mc_nbt_tag *t)
+{
+    size_t kl;
+    const char *k = mc_nbt_tag_key(t, &kl);
+    const char *name = NULL;
+    int which = KEY_COUNT;
+    if (w->tera == MC__ERA_MODERN && w->sdv != w->tdv) {
+        for (int i = 0; i < KEY_COUNT && !name; i++)
+            if (key_eq(k, kl, chunk_key(w->sdv, i))) {
+                name = chunk_key(w->tdv, i);
+                which = i;
+            }
+        if ((key_eq(k, kl, "ToBeTicked") || key_eq(k, kl, "LiquidsToBeTicked")) && converts_proto_ticks(w))
+            return MC_OK; /* become tick compounds (put_proto_ticks) */
+        bool s_ypos = w->sdv >= MC__DV_YPOS, t_ypos = w->tdv >= MC__DV_YPOS;
+        if (key_eq(k, kl, "yPos") && s_ypos != t_ypos)
+            return MC_OK; /* the writer puts its own yPos from 2844, none before */
+        if (s_ypos && !t_ypos && (key_eq(k, kl, "below_zero_retrogen") || key_eq(k, kl, "blending_data"))) {
+            /* 21w43a (2844) keys: an older snapshot has no place for them */
+            if (w->rep) {
+                w->rep->dropped |= MC_CHUNKNBT_DROP_EXTRA;
+                w->rep->extra_dropped++;
+            }
+            report(w, "key %.*s (added in DataVersion %d)", (int)kl, k, MC__DV_YPOS);
+            return MC_OK;
+        }
+    }
+    mc_nbt_tag *c;
+    if (which == KEY_STRUCTURES && mc_nbt_tag_type(t) == MC_NBT_COMPOUND &&
+        (w->sdv >= MC__DV_RENAMES) != (w->tdv >= MC__DV_RENAMES)) {
+        /* structures{References, starts} <-> Structures{References, Starts} */
+        const char *from = w->sdv >= MC__DV_RENAMES ? "starts" : "Starts";
+        const char *to = w->tdv >= MC__DV_RENAMES ? "starts" : "Starts";
+        c = mc_nbt_put_compound(w->doc, dst, name);
+        for (mc_nbt_tag *e = c ? mc_nbt_first(t) : NULL; e; e = mc_nbt_next(e)) {
+            size_t el;
+            const char *ek = mc_nbt_tag_key(e, &el);
+            mc_nbt_tag *ec = mc_nbt_copy(w->doc, e);
+            if (key_eq(ek, el, from)) {
+                ek = to;
+                el = strlen(to);
+            }
+            if (!ec || mc_nbt_attach(w->doc, c, ek, el, ec) != MC_OK)
+                return nomem(w);
+        }
+        return c ? MC_OK : nomem(w);
+    }
+    c = mc_nbt_copy(w->doc, t);
+    if (!c || mc_nbt_attach(w->doc, dst, name ? name : k, name ? strlen(name) : kl, c) != MC_OK)
+        return nomem(w);
+    return MC_OK;
+}
+
 static bool section_is_air(const writer *w, const mc_section *s)
 {
     return s->blocks.kind == MC_CONTAINER_SINGLE &&
@@ -768,7 +926,8 @@ static mc_status put_legacy_heightmap(writer *w, mc_nbt_tag *level)
 static mc_status put_block_entities(writer *w, mc_nbt_tag *level, const char *key)
 {
     size_t n = mc_column_block_entity_count(w->col);
-    const mc_nbt_tag *xl = w->carry ? mc_nbt_get(w->xlevel, key) : NULL;
+    /* a list the reader kept is carried under the target's name (carry_key) */
+    const mc_nbt_tag *xl = w->carry ? mc_nbt_get(w->xlevel, chunk_key(w->sdv, KEY_BLOCK_ENTITIES)) : NULL;
     if (w->carry && (n == 0 || mc_nbt_count(xl) > 0))
         return MC_OK; /* the original list (empty, kept as is, or absent) */
     mc_nbt_tag *list = mc_nbt_put_list(w->doc, level, key, MC_NBT_END);
@@ -828,6 +987,15 @@ static const char *status_full(int32_t dv)
     return dv < 3450 ? "full" : "minecraft:full";
 }
 
+/* Puts an empty list under `key` unless the chunk has that key already. */
+static bool default_list(writer *w, mc_nbt_tag *level, const char *key, mc_nbt_type elem)
+{
+    return mc_nbt_get(level, key) || mc_nbt_put_list(w->doc, level, key, elem) != NULL;
+}
+
+/* The keys a full chunk of the target has that the model does not make:
+ * all of them for a converted column, the missing ones for a column built
+ * in memory (its extra NBT, if any, was copied first and wins). */
 static mc_status put_defaults(writer *w, mc_nbt_tag *level)
 {
     mc_nbt_doc *d = w->doc;
@@ -835,33 +1003,41 @@ static mc_status put_defaults(writer *w, mc_nbt_tag *level)
     int64_t last = 0, inhabited = 0;
     mc_nbt_get_integer(mc_nbt_get(w->src_level, "LastUpdate"), &last);
     mc_nbt_get_integer(mc_nbt_get(w->src_level, "InhabitedTime"), &inhabited);
-    bool ok = mc_nbt_put_long(d, level, "LastUpdate", last) == MC_OK &&
-              mc_nbt_put_long(d, level, "InhabitedTime", inhabited) == MC_OK;
+    bool ok = (mc_nbt_get(level, "LastUpdate") || mc_nbt_put_long(d, level, "LastUpdate", last) == MC_OK) &&
+              (mc_nbt_get(level, "InhabitedTime") ||
+               mc_nbt_put_long(d, level, "InhabitedTime", inhabited) == MC_OK);
     if (w->tera == MC__ERA_LEGACY) {
-        ok = ok && mc_nbt_put_byte(d, level, "TerrainPopulated", 1) == MC_OK &&
-             mc_nbt_put_byte(d, level, "LightPopulated", 1) == MC_OK &&
-             mc_nbt_put_list(d, level, "Entities", MC_NBT_END) != NULL &&
-             mc_nbt_put_list(d, level, "TileTicks", MC_NBT_END) != NULL;
+        ok = ok && (mc_nbt_get(level, "TerrainPopulated") || mc_nbt_put_byte(d, level, "TerrainPopulated", 1) == MC_OK) &&
+             (mc_nbt_get(level, "LightPopulated") || mc_nbt_put_byte(d, level, "LightPopulated", 1) == MC_OK) &&
+             default_list(w, level, "Entities", MC_NBT_END) && default_list(w, level, "TileTicks", MC_NBT_END);
         if (w->tdv <= 0)
-            ok = ok && mc_nbt_put_byte(d, level, "V", 1) == MC_OK;
+            ok = ok && (mc_nbt_get(level, "V") || mc_nbt_put_byte(d, level, "V", 1) == MC_OK);
     } else {
         const char *s = status_full(w->tdv);
-        ok = ok && mc_nbt_put_string(d, level, "Status", s, strlen(s)) == MC_OK;
+        ok = ok && (mc_nbt_get(level, "Status") || mc_nbt_put_string(d, level, "Status", s, strlen(s)) == MC_OK);
         if (w->tdv >= 1934)
-            ok = ok && mc_nbt_put_byte(d, level, "isLightOn", 1) == MC_OK;
-        bool modern = w->tera == MC__ERA_MODERN;
-        if (!modern && w->tdv < 2681) /* 20w45a moved entities to entities/ */
-            ok = ok && mc_nbt_put_list(d, level, "Entities", MC_NBT_END) != NULL;
+            ok = ok && (mc_nbt_get(level, "isLightOn") || mc_nbt_put_byte(d, level, "isLightOn", 1) == MC_OK);
+        if (w->tdv < 2681) /* 20w45a moved entities to entities/ */
+            ok = ok && default_list(w, level, "Entities", MC_NBT_END);
         /* empty tick lists, structure references and post-processing lists
-         * (one per section), as a full chunk of the target has them */
-        ok = ok && mc_nbt_put_list(d, level, modern ? "block_ticks" : "TileTicks", MC_NBT_END) != NULL &&
-             mc_nbt_put_list(d, level, modern ? "fluid_ticks" : "LiquidTicks", MC_NBT_END) != NULL;
-        mc_nbt_tag *st = mc_nbt_put_compound(d, level, modern ? "structures" : "Structures");
-        ok = ok && st && mc_nbt_put_compound(d, st, "References") && mc_nbt_put_compound(d, st, modern ? "starts" : "Starts");
-        mc_nbt_tag *pp = mc_nbt_put_list(d, level, "PostProcessing", MC_NBT_LIST);
-        for (int32_t i = 0; ok && pp && i < w->tcount; i++)
-            ok = mc_nbt_list_append(d, pp, MC_NBT_LIST) != NULL;
-        ok = ok && pp;
+         * (one per section), as a full chunk of the target has them, under
+         * the names of its DataVersion (TileTicks/LiquidTicks, fluid_ticks
+         * from 2841, block_ticks and structures{starts} from 2842) */
+        ok = ok && default_list(w, level, chunk_key(w->tdv, KEY_BLOCK_TICKS), MC_NBT_END) &&
+             default_list(w, level, chunk_key(w->tdv, KEY_FLUID_TICKS), MC_NBT_END);
+        const char *skey = chunk_key(w->tdv, KEY_STRUCTURES);
+        if (ok && !mc_nbt_get(level, skey)) {
+            mc_nbt_tag *st = mc_nbt_put_compound(d, level, skey);
+            ok = st && mc_nbt_put_compound(d, st, "References") &&
+                 mc_nbt_put_compound(d, st, w->tdv >= MC__DV_RENAMES ? "starts" : "Starts");
+        }
+        if (ok && !mc_nbt_get(level, "PostProcessing")) {
+            mc_nbt_tag *pp = mc_nbt_put_list(d, level, "PostProcessing", MC_NBT_LIST);
+            for (int32_t i = 0; pp && i < w->tcount; i++)
+                if (!mc_nbt_list_append(d, pp, MC_NBT_LIST))
+                    pp = NULL;
+            ok = pp != NULL;
+        }
     }
     return ok ? MC_OK : nomem(w);
 }
@@ -915,7 +1091,10 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
             shape = (uint8_t)sb;
     }
     w.xroot = x;
-    w.xlevel = w.sera == MC__ERA_MODERN || (shape & MC__SHAPE_NO_LEVEL) ? x : mc_nbt_get(x, "Level");
+    /* "Level" holds the chunk keys before 2842 (ChunkRenamesFix) */
+    w.swrapped = (w.sera != MC__ERA_MODERN || mc__dv_has_level(w.sdv)) && !(shape & MC__SHAPE_NO_LEVEL);
+    w.twrapped = (w.tera != MC__ERA_MODERN || mc__dv_has_level(w.tdv)) && !(shape & MC__SHAPE_NO_LEVEL);
+    w.xlevel = w.swrapped ? mc_nbt_get(x, "Level") : x;
     w.src_level = w.xlevel;
     if (!w.carry) {
         if (x)
@@ -934,9 +1113,9 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
         w.tmin = 0;
         w.tcount = 16;
     }
-    const char *sec_key = w.tera == MC__ERA_MODERN ? "sections" : "Sections";
+    const char *sec_key = chunk_key(w.tdv, KEY_SECTIONS);
     if (w.xlevel) {
-        w.xsections = mc_nbt_get(w.xlevel, sec_key);
+        w.xsections = mc_nbt_get(w.xlevel, chunk_key(w.sdv, KEY_SECTIONS));
         if (mc_nbt_tag_type(w.xsections) != MC_NBT_LIST)
             w.xsections = NULL;
     }
@@ -956,18 +1135,13 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
         goto done;
     }
     mc_nbt_tag *level = root;
-    if (w.carry && w.xroot) {
-        /* root keys (and, wrapped, the Level keys) as read, model keys after */
+    if (w.carry && w.swrapped && w.xroot) {
+        /* the root keys beside Level as read, model keys after */
         for (mc_nbt_tag *t = mc_nbt_first(w.xroot); t && st == MC_OK; t = mc_nbt_next(t)) {
-            if (is_bookkeeping(t) || (w.tera != MC__ERA_MODERN && mc_nbt_tag_type(t) == MC_NBT_COMPOUND &&
-                                      t == w.xlevel))
+            if (is_bookkeeping(t) || t == w.xlevel)
                 continue;
             size_t kl;
             const char *k = mc_nbt_tag_key(t, &kl);
-            if (w.tera == MC__ERA_MODERN && kl == 8 && !memcmp(k, "sections", 8))
-                continue;
-            if (w.tera == MC__ERA_MODERN && kl == 10 && !memcmp(k, "Heightmaps", 10) && mc_nbt_tag_type(t) == MC_NBT_COMPOUND)
-                continue;
             mc_nbt_tag *c = mc_nbt_copy(out, t);
             if (!c || mc_nbt_attach(out, root, k, kl, c) != MC_OK)
                 st = nomem(&w);
@@ -975,24 +1149,31 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
     }
     if (st != MC_OK)
         goto done;
-    if (w.tera != MC__ERA_MODERN && !(shape & MC__SHAPE_NO_LEVEL)) {
+    if (w.twrapped) {
         level = mc_nbt_put_compound(out, root, "Level");
         if (!level) {
             st = nomem(&w);
             goto done;
         }
-        if (w.carry && w.xlevel) {
-            for (mc_nbt_tag *t = mc_nbt_first(w.xlevel); t && st == MC_OK; t = mc_nbt_next(t)) {
-                if (is_bookkeeping(t) || t == w.xsections)
-                    continue;
-                size_t kl;
-                const char *k = mc_nbt_tag_key(t, &kl);
-                if (kl == 10 && !memcmp(k, "Heightmaps", 10) && mc_nbt_tag_type(t) == MC_NBT_COMPOUND)
-                    continue;
-                mc_nbt_tag *c = mc_nbt_copy(out, t);
-                if (!c || mc_nbt_attach(out, level, k, kl, c) != MC_OK)
-                    st = nomem(&w);
-            }
+    }
+    if (w.carry && w.xlevel) {
+        /* the chunk keys as read (renamed where the target's DataVersion
+         * names them otherwise), model keys after */
+        for (mc_nbt_tag *t = mc_nbt_first(w.xlevel); t && st == MC_OK; t = mc_nbt_next(t)) {
+            if (is_bookkeeping(t) || t == w.xsections)
+                continue;
+            size_t kl;
+            const char *k = mc_nbt_tag_key(t, &kl);
+            if (kl == 10 && !memcmp(k, "Heightmaps", 10) && mc_nbt_tag_type(t) == MC_NBT_COMPOUND)
+                continue;
+            if (level != root && key_eq(k, kl, "DataVersion"))
+                continue; /* a root key (unwrapped source, wrapped target) */
+            st = carry_key(&w, level, t);
+        }
+        if (st == MC_OK && converts_proto_ticks(&w)) {
+            st = put_proto_ticks(&w, level, "ToBeTicked", chunk_key(w.tdv, KEY_BLOCK_TICKS), false);
+            if (st == MC_OK)
+                st = put_proto_ticks(&w, level, "LiquidsToBeTicked", chunk_key(w.tdv, KEY_FLUID_TICKS), true);
         }
     }
     if (st != MC_OK)
@@ -1003,12 +1184,14 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
     } else {
         mc_nbt_remove(root, "DataVersion", 11);
     }
-    if (st == MC_OK && !w.carry)
+    /* a column built in memory (no source DataVersion) is written as a
+     * full chunk of the target even when nothing is converted */
+    if (st == MC_OK && (!w.carry || !mc_nbt_get(x, MC__KEY_SOURCE_DV)))
         st = put_defaults(&w, level);
     if (st == MC_OK && !(shape & MC__SHAPE_NO_POS) &&
         (mc_nbt_put_int(out, level, "xPos", mc_column_x(col)) != MC_OK ||
                         mc_nbt_put_int(out, level, "zPos", mc_column_z(col)) != MC_OK ||
-                        (w.tera == MC__ERA_MODERN && !mc_nbt_get(level, "yPos") &&
+                        (w.tera == MC__ERA_MODERN && w.tdv >= MC__DV_YPOS && !mc_nbt_get(level, "yPos") &&
                          mc_nbt_put_int(out, level, "yPos", w.tmin) != MC_OK)))
         st = nomem(&w);
     if (st == MC_OK && !(shape & MC__SHAPE_NO_SECTIONS))
@@ -1022,7 +1205,7 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
             st = put_heightmaps(&w, level);
     }
     if (st == MC_OK)
-        st = put_block_entities(&w, level, w.tera == MC__ERA_MODERN ? "block_entities" : "TileEntities");
+        st = put_block_entities(&w, level, chunk_key(w.tdv, KEY_BLOCK_ENTITIES));
 
 done:
     free(w.vals);
