@@ -33,6 +33,7 @@ typedef enum mc__chunk_era {
  *        below_zero_retrogen / blending_data); no fixer adds yPos before. */
 #define MC__DV_CONTAINERS 2832
 #define MC__DV_BIOME_RENAMES 2838
+#define MC__DV_RENAMED_BIOMES_GONE 2843 /* "Remove Deep Warm Ocean" */
 #define MC__DV_PROTO_TICKS 2841
 #define MC__DV_RENAMES 2842
 #define MC__DV_YPOS MC_CHUNKNBT_DV_NO_LEVEL
@@ -85,6 +86,11 @@ mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool 
                             mc_chunknbt_cache *cache, const mc_container_rules *rules, bool lenient,
                             uint32_t *unknown, mc_container *out, const mc_allocator *alloc,
                             mc_error *err);
+
+/* The 1.18 name of a biome 1.18 renamed or merged (schema 2838 "Caves and
+ * Cliffs biome renames", 2843 "Remove Deep Warm Ocean"), or NULL
+ * (chunknbt_write.c). */
+const char *mc__biome_renamed_1_18(const char *name, size_t len);
 
 /* The container rules the model uses for a registry (biomes of pre-1.18
  * registries hold numeric ids up to 255). */

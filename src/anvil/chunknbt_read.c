@@ -378,6 +378,37 @@ static bool unknown_here(reader *r, const mc_nbt_tag *t, bool biomes)
     return false;
 }
 
+/* 2832..2842 chunks name biomes as the game did before schema 2838
+ * ("Caves and Cliffs biome renames") and 2843 ("Remove Deep Warm Ocean");
+ * their registry (1.18) knows the new names only. Reads the biomes again
+ * with the palette renamed as those fixers rename it (only reached when a
+ * biome of such a chunk was unknown). */
+static mc_status read_renamed_biomes(reader *r, const mc_nbt_tag *bio, mc_section *s, uint32_t *unknown)
+{
+    mc_nbt_doc *tmp = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *c = tmp ? mc_nbt_copy(tmp, bio) : NULL;
+    if (!c) {
+        mc_nbt_doc_free(tmp);
+        return nomem(r);
+    }
+    for (mc_nbt_tag *e = mc_nbt_first(mc_nbt_get(c, "palette")); e; e = mc_nbt_next(e)) {
+        const char *name, *renamed;
+        size_t len;
+        if (mc_nbt_get_string(e, &name, &len) == MC_OK && (renamed = mc__biome_renamed_1_18(name, len)) &&
+            mc_nbt_set_string(tmp, e, renamed, strlen(renamed)) != MC_OK) {
+            mc_nbt_doc_free(tmp);
+            return nomem(r);
+        }
+    }
+    *unknown = 0;
+    mc_container_free(&s->biomes);
+    mc_status st = mc__read_paletted(mc_nbt_get(c, "palette"), mc_nbt_get(c, "data"), true, 0, MC_BITS_PADDED,
+                                     r->reg, r->cache, &r->mrules, !r->strict, unknown, &s->biomes, r->alloc,
+                                     r->err);
+    mc_nbt_doc_free(tmp);
+    return st;
+}
+
 /* Reads one section compound whose Y is inside the column. */
 static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag *ytag, int32_t y,
                               mc__chunk_era era, mc_bits_layout layout, bool *with_data,
@@ -445,6 +476,9 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
                  : mc__read_paletted(mc_nbt_get(bio, "palette"), mc_nbt_get(bio, "data"), true, 0,
                                  MC_BITS_PADDED, r->reg, r->cache, &r->mrules, lenient,
                                  &unk_biomes, &s->biomes, r->alloc, r->err);
+        if ((unk_biomes || st == MC_ERR_NOT_FOUND) && r->dv >= MC__DV_CONTAINERS &&
+            r->dv < MC__DV_RENAMED_BIOMES_GONE)
+            st = read_renamed_biomes(r, bio, s, &unk_biomes);
     }
     if (st != MC_OK) {
         /* prefix the section to the message */

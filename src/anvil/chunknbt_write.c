@@ -143,9 +143,10 @@ static uint32_t tstate(writer *w, uint32_t s)
     return t;
 }
 
-/* 1.18 (21w40a) merged and renamed the pre-1.18 biomes; a name missing in
- * the target is looked up under its other-era name (old -> new here, and
- * new -> the first old name for writes to older versions). */
+/* 1.18 (21w40a, schema 2838 CavesAndCliffsRenames; deep_warm_ocean at 2843)
+ * merged and renamed the pre-1.18 biomes; a name missing in the target is
+ * looked up under its other-era name (old -> new here, and new -> the first
+ * old name for writes to older versions). */
 static const char *const biome_renames[][2] = {
     {"minecraft:badlands_plateau", "minecraft:badlands"},
     {"minecraft:bamboo_jungle_hills", "minecraft:bamboo_jungle"},
@@ -183,8 +184,47 @@ static const char *const biome_renames[][2] = {
     {"minecraft:tall_birch_forest", "minecraft:old_growth_birch_forest"},
     {"minecraft:tall_birch_hills", "minecraft:old_growth_birch_forest"},
     {"minecraft:wooded_hills", "minecraft:forest"},
+    {"minecraft:lofty_peaks", "minecraft:jagged_peaks"},
+    {"minecraft:snowcapped_peaks", "minecraft:frozen_peaks"},
     {"minecraft:deep_warm_ocean", "minecraft:warm_ocean"},
 };
+
+const char *mc__biome_renamed_1_18(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof biome_renames / sizeof biome_renames[0]; i++)
+        if (strlen(biome_renames[i][0]) == len && !memcmp(biome_renames[i][0], name, len))
+            return biome_renames[i][1];
+    return NULL;
+}
+
+/* The names 2832..2837 chunks use for biomes that schema 2838 renamed
+ * (the one-to-one entries of CavesAndCliffsRenames; the merged ones kept
+ * a name that existed before) [MOJ-J util/datafix/fixes]. */
+static const char *const pre_2838_names[][2] = {
+    {"minecraft:windswept_hills", "minecraft:mountains"},
+    {"minecraft:windswept_gravelly_hills", "minecraft:gravelly_mountains"},
+    {"minecraft:windswept_forest", "minecraft:wooded_mountains"},
+    {"minecraft:windswept_savanna", "minecraft:shattered_savanna"},
+    {"minecraft:old_growth_pine_taiga", "minecraft:giant_tree_taiga"},
+    {"minecraft:old_growth_spruce_taiga", "minecraft:giant_spruce_taiga"},
+    {"minecraft:old_growth_birch_forest", "minecraft:tall_birch_forest"},
+    {"minecraft:snowy_plains", "minecraft:snowy_tundra"},
+    {"minecraft:sparse_jungle", "minecraft:jungle_edge"},
+    {"minecraft:stony_shore", "minecraft:stone_shore"},
+    {"minecraft:wooded_badlands", "minecraft:wooded_badlands_plateau"},
+    {"minecraft:jagged_peaks", "minecraft:lofty_peaks"},
+    {"minecraft:frozen_peaks", "minecraft:snowcapped_peaks"},
+};
+
+static const char *biome_name_for(const writer *w, const char *name)
+{
+    if (w->tera != MC__ERA_MODERN || w->tdv >= MC__DV_BIOME_RENAMES)
+        return name;
+    for (size_t i = 0; i < sizeof pre_2838_names / sizeof pre_2838_names[0]; i++)
+        if (!strcmp(pre_2838_names[i][0], name))
+            return pre_2838_names[i][1];
+    return name;
+}
 
 static uint32_t renamed_biome(const mc_registry *to, const char *name)
 {
@@ -357,6 +397,7 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
             const char *nm = mc_registry_biome_name(w->treg, pal[i]);
             if (!nm)
                 nm = "minecraft:plains";
+            nm = biome_name_for(w, nm);
             mc_nbt_tag *s = mc_nbt_list_append(w->doc, list, MC_NBT_STRING);
             if (!s || mc_nbt_set_string(w->doc, s, nm, strlen(nm)) != MC_OK)
                 return nomem(w);

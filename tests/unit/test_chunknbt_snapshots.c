@@ -164,7 +164,11 @@ static mc_column *roundtrip(const mc_column *col, int32_t dv, uint32_t expect_se
     assert_int_equal(mc_nbt_parse(first, buf.data, buf.len, MC_NBT_JAVA, NULL, &err), MC_OK);
     mc_chunknbt_info info;
     mc_column *back = NULL;
-    if (mc_chunknbt_read_ex(mc_nbt_doc_root(first), NULL, &back, &info, &err) != MC_OK)
+    /* strict: an unknown state or biome name (e.g. a biome the registry
+     * knows under its renamed name only) fails the read */
+    mc_chunknbt_options opt = {0};
+    opt.flags = MC_CHUNKNBT_STRICT;
+    if (mc_chunknbt_read_ex(mc_nbt_doc_root(first), &opt, &back, &info, &err) != MC_OK)
         fail_msg("read %d: %s", (int)dv, err.message);
     assert_int_equal(info.data_version, dv);
     assert_int_equal(info.warnings, 0);
@@ -245,7 +249,7 @@ static void assert_layout(mc_nbt_tag *root, int32_t dv, int32_t min_section, uin
     /* sections */
     mc_nbt_tag *secs = mc_nbt_get(c, dv < 2842 ? "Sections" : "sections");
     assert_int_equal(mc_nbt_tag_type(secs), MC_NBT_LIST);
-    uint32_t with_blocks = 0;
+    uint32_t with_blocks = 0, old_names = 0, new_names = 0;
     int32_t lo = INT32_MAX;
     for (mc_nbt_tag *sec = mc_nbt_first(secs); sec; sec = mc_nbt_next(sec)) {
         int64_t y;
@@ -267,6 +271,16 @@ static void assert_layout(mc_nbt_tag *root, int32_t dv, int32_t min_section, uin
             assert_int_equal(has(bi, "data"), mc_nbt_count(mc_nbt_get(bi, "palette")) > 1);
             size_t keys = mc_nbt_count(bs);
             assert_int_equal(keys, has(bs, "data") ? 2 : 1);
+            /* biome names: before schema 2838 the pre-rename ones */
+            for (mc_nbt_tag *e = mc_nbt_first(mc_nbt_get(bi, "palette")); e; e = mc_nbt_next(e)) {
+                const char *bn;
+                size_t bl;
+                assert_int_equal(mc_nbt_get_string(e, &bn, &bl), MC_OK);
+                if (bl == strlen("minecraft:mountains") && !memcmp(bn, "minecraft:mountains", bl))
+                    old_names++;
+                if (bl == strlen("minecraft:windswept_hills") && !memcmp(bn, "minecraft:windswept_hills", bl))
+                    new_names++;
+            }
         } else {
             assert_false(has(sec, "block_states") || has(sec, "biomes"));
             if (has(sec, "Palette")) {
@@ -276,6 +290,8 @@ static void assert_layout(mc_nbt_tag *root, int32_t dv, int32_t min_section, uin
         }
     }
     if (dv >= 2832) {
+        assert_true(old_names + new_names > 0);
+        assert_int_equal(old_names, dv < 2838 ? old_names + new_names : 0);
         /* every section of the range, as the game writes them */
         assert_int_equal(with_blocks, count);
         assert_int_equal(lo, min_section);
@@ -490,6 +506,60 @@ static void test_full_chunk_tick_renames(void **state)
     mc_nbt_doc_free(out);
 }
 
+/* A 2836 chunk names biomes as before schema 2838 (and may hold
+ * deep_warm_ocean until 2843): read with the 1.18 registry under their
+ * new names, without warnings; a 2838+ chunk gets no such renaming. */
+static void test_pre_rename_biomes(void **state)
+{
+    (void)state;
+    const char *fmt =
+        "{DataVersion:%d,Level:{xPos:0,zPos:0,Status:\"full\",Sections:["
+        "{Y:0b,block_states:{palette:[{Name:\"minecraft:stone\"}]},"
+        "biomes:{palette:[\"minecraft:mountains\",\"minecraft:lofty_peaks\",\"minecraft:deep_warm_ocean\"],"
+        "data:[L;%s]}}]}}";
+    /* 2 bits, 32 per long: cells 0..31 index 0, 32..47 index 1, 48..63 index 2 */
+    const char *data = "0L,-6148914692668172971L";
+    char snbt[1024];
+    const mc_registry *reg = mc_registry_find("1.18");
+    const int32_t dvs[] = {2832, 2836, 2838, 2842, 2844};
+    for (int k = 0; k < 5; k++) {
+        snprintf(snbt, sizeof snbt, fmt, (int)dvs[k], data);
+        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+        mc_error err;
+        assert_int_equal(mc_snbt_parse(doc, snbt, strlen(snbt), NULL, &err), MC_OK);
+        mc_chunknbt_info info;
+        mc_column *col = NULL;
+        assert_int_equal(mc_chunknbt_read_ex(mc_nbt_doc_root(doc), NULL, &col, &info, &err), MC_OK);
+        if (dvs[k] < 2843) {
+            assert_int_equal(info.unknown_biomes, 0);
+            assert_int_equal(mc_column_get_biome(col, 0, 0, 0), mc_registry_biome_id(reg, "windswept_hills"));
+            assert_int_equal(mc_column_get_biome(col, 0, 2, 0), mc_registry_biome_id(reg, "jagged_peaks"));
+            assert_int_equal(mc_column_get_biome(col, 0, 3, 0), mc_registry_biome_id(reg, "warm_ocean"));
+        } else {
+            assert_true(info.unknown_biomes > 0);
+        }
+        /* written back for 2836: the pre-2838 names of those biomes */
+        if (dvs[k] == 2836) {
+            mc_nbt_doc *out = mc_nbt_doc_new(NULL);
+            assert_int_equal(mc_chunknbt_write(col, 2836, out, NULL, &err), MC_OK);
+            mc_nbt_tag *pal = mc_nbt_path(mc_nbt_doc_root(out), "Level.Sections");
+            pal = mc_nbt_path(mc_nbt_list_at(pal, 0), "biomes.palette");
+            assert_int_equal(mc_nbt_count(pal), 3);
+            const char *want[] = {"minecraft:mountains", "minecraft:lofty_peaks", "minecraft:warm_ocean"};
+            for (int i = 0; i < 3; i++) {
+                const char *s;
+                size_t l;
+                assert_int_equal(mc_nbt_get_string(mc_nbt_list_at(pal, (size_t)i), &s, &l), MC_OK);
+                assert_int_equal(l, strlen(want[i]));
+                assert_memory_equal(s, want[i], l);
+            }
+            mc_nbt_doc_free(out);
+        }
+        mc_column_free(col);
+        mc_nbt_doc_free(doc);
+    }
+}
+
 /* ------------------------------------------------------------- corpus */
 
 /* Real 1.18 chunks (21w44a, 1.18 superflat): written for every target and
@@ -568,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_generated),
         cmocka_unit_test(test_proto_tick_lists),
         cmocka_unit_test(test_full_chunk_tick_renames),
+        cmocka_unit_test(test_pre_rename_biomes),
         cmocka_unit_test(test_corpus_1_18_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
