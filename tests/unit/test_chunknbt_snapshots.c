@@ -96,8 +96,8 @@ static mc_column *make_column(int32_t min_section, uint32_t count)
                 assert_int_equal(mc_column_set_biome(col, cx, cy, cz,
                                                      bids[(cx + cz + (cy > 2 ? 3 : 0)) % 6]), MC_OK);
     /* light in the ground sections */
-    uint8_t light[2048];
-    for (int i = 0; i < 2048; i++)
+    uint8_t light[2048 + 7];
+    for (int i = 0; i < (int)sizeof light; i++)
         light[i] = (uint8_t)(mc_test_rand(&rng) & 0xFF);
     assert_int_equal(mc_section_set_block_light(mc_column_section(col, 3), light), MC_OK);
     assert_int_equal(mc_section_set_sky_light(mc_column_section(col, 3), light), MC_OK);
