@@ -10,10 +10,14 @@
  *     release's legacy registry;
  *   - 1451 .. 2526 (1.13-1.15): Level{Sections[{Palette, BlockStates}]} with
  *     spanning longs, Biomes int[256] (before 2203) or int[1024];
- *   - 2527 .. 2843 (1.16-1.17): the same with padded longs; 2709+ may have
+ *   - 2527 .. 2831 (1.16-1.17): the same with padded longs; 2709+ may have
  *     negative sections (custom heights);
- *   - 2844+ (1.18+): no Level wrapper, sections[{Y, block_states{palette,
- *     data}, biomes{palette, data}}], yPos, light-only sections;
+ *   - 2832 .. 2843 (1.18 snapshots 21w37a-21w42a): still under Level, but
+ *     sections hold block_states{palette, data} and biomes{palette, data}
+ *     (no Biomes array); 2841+: tick lists of {i, x, y, z, t, p} and
+ *     LiquidTicks renamed fluid_ticks; 2842+: no Level wrapper and the
+ *     snake_case keys (sections, block_entities, block_ticks, structures);
+ *   - 2844+ (1.18+): as 2842, plus yPos; light-only sections;
  *   - a DataVersion newer than every known one is read by its structure with
  *     the newest registry and a warning, never refused.
  * Proto-chunks of every Status read like full chunks (their extra keys go to
@@ -74,7 +78,8 @@ extern "C" {
 #define MC_CHUNKNBT_DV_BIOMES_3D 2203   /* 19w36a: Biomes int[1024] */
 #define MC_CHUNKNBT_DV_PADDED 2527      /* 20w17a: padded long arrays */
 #define MC_CHUNKNBT_DV_HEIGHT 2709      /* 21w15a: variable world height */
-#define MC_CHUNKNBT_DV_NO_LEVEL 2844    /* 21w43a: no Level, yPos, block_states */
+#define MC_CHUNKNBT_DV_NO_LEVEL 2844    /* 21w43a: yPos (Level went at 2842, block_states
+                                           came at 2832: see above) */
 
 /* Passed as data_version to the writer: the column's own DataVersion (the
  * one it was read from; for a column built in memory, that of its registry). */
