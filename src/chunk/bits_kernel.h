@@ -100,6 +100,32 @@ static MC_ALWAYS_INLINE void MC_KFN(unpack_padded_)(const uint64_t *src, size_t 
         }
     }
 #endif
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KK == 3
+    if (es == 4) {
+        /* Three entries per long (17..21 bits): four longs a, b, c, d at a
+         * time as two 128-bit GNU C vectors X = {a, c}, Y = {b, d} (plain
+         * SSE2/NEON shifts and masks), so one vector op builds the pair of
+         * 8-byte stores a0|a1 and c0|c1, a2|b0 and c2|d0, b1|b2 and d1|d2.
+         * Each half is stored on its own: no shuffles on the way out. Every
+         * field is masked, so the padding bit(s) above 3B never leak. */
+        typedef uint64_t v2u64 __attribute__((vector_size(16)));
+        const uint64_t hi = MC_KMASK << 32;
+        for (; l + 4 <= full; l += 4) {
+            const v2u64 x = {src[l], src[l + 2]}, y = {src[l + 1], src[l + 3]};
+            const v2u64 p0 = (x & MC_KMASK) | ((x << (32 - MC_KB)) & hi);
+            const v2u64 p1 = ((x >> (2 * MC_KB)) & MC_KMASK) | ((y << 32) & hi);
+            const v2u64 p2 = ((y >> MC_KB) & MC_KMASK) | ((y >> (2 * MC_KB - 32)) & hi);
+            uint32_t *o = (uint32_t *)out + l * 3;
+            const uint64_t q0 = p0[0], q1 = p1[0], q2 = p2[0], q3 = p0[1], q4 = p1[1], q5 = p2[1];
+            memcpy(o, &q0, 8);
+            memcpy(o + 2, &q1, 8);
+            memcpy(o + 4, &q2, 8);
+            memcpy(o + 6, &q3, 8);
+            memcpy(o + 8, &q4, 8);
+            memcpy(o + 10, &q5, 8);
+        }
+    }
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (es == 4 && (MC_KK & 1) && MC_KK >= 3) {
         /* Odd K: two longs hold 2K entries, K pairs, one 8-byte store each

@@ -416,11 +416,49 @@ static void test_unpack_output_offsets(void **state)
     free(buf);
 }
 
+/* The portable three-per-long kernel (17..21 bits, u32 out) steps four longs
+ * (12 entries) at a time, then finishes in pairs of longs and single longs:
+ * every count around those steps, random and all-ones entries, the padding
+ * bits above 3B full of garbage, guards on both sides, odd output offsets. */
+static void test_portable_three_per_long(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {0x3C0DE17ull};
+    uint32_t *in = malloc(4200 * 4), *buf = malloc((4200 + 32) * 4);
+    for (unsigned b = 17; b <= 21; b++) {
+        const uint32_t m = (1u << b) - 1;
+        for (size_t n = 0; n <= 4200; n += (n < 64 ? 1 : n < 4080 ? 97 : 1)) {
+            const size_t nl = mc_bits_longs(n, b, MC_BITS_PADDED);
+            uint64_t *w = malloc(nl * 8 + 8);
+            for (int pat = 0; pat < 2; pat++) {
+                for (size_t i = 0; i < n; i++)
+                    in[i] = pat ? m : (uint32_t)mc_test_rand(&rng) & m;
+                ref_pack(in, n, b, MC_BITS_PADDED, w, nl);
+                for (size_t l = 0; l < nl; l++)
+                    w[l] |= (pat ? ~0ull : mc_test_rand(&rng)) << (3 * b);
+                const size_t off = n % 7;
+                memset(buf, 0xA5, (4200 + 32) * 4);
+                mc__bits_unpack_portable(w, n, b, MC_BITS_PADDED, buf + 8 + off, 4);
+                if (n)
+                    assert_memory_equal(buf + 8 + off, in, n * 4);
+                for (size_t i = 0; i < 8 + off; i++)
+                    assert_true(buf[i] == 0xA5A5A5A5u);
+                for (size_t i = 8 + off + n; i < 4200 + 32; i++)
+                    assert_true(buf[i] == 0xA5A5A5A5u);
+            }
+            free(w);
+        }
+    }
+    free(in);
+    free(buf);
+}
+
 int main(void)
 {
     print_message("bits kernels: %s\n", mc_bits_kernel_name());
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_portable_three_per_long),
         cmocka_unit_test(test_seed_5bit_visual_example),
         cmocka_unit_test(test_seed_ccff_biome_long),
         cmocka_unit_test(test_seed_13bit_spanning_example),
