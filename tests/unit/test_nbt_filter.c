@@ -347,6 +347,25 @@ static void test_truncation_and_mutation(void **state)
     mc_nbt_doc_free(filt);
 }
 
+/* Java bytes of root { x: [[[... one empty byte list ...]]] } with `levels`
+ * lists inside x. */
+static void nested_lists(mc_buf *b, int levels)
+{
+    b->len = 0;
+    mc_buf_put_u8(b, 10);
+    mc_buf_put_u16be(b, 0);
+    mc_buf_put_u8(b, 9);
+    mc_buf_put_u16be(b, 1);
+    mc_buf_put_u8(b, 'x');
+    for (int i = 0; i < levels; i++) {
+        mc_buf_put_u8(b, 9);
+        mc_buf_put_u32be(b, 1);
+    }
+    mc_buf_put_u8(b, 1);
+    mc_buf_put_u32be(b, 0);
+    mc_buf_put_u8(b, 0);
+}
+
 static void test_hostile_declined_values(void **state)
 {
     (void)state;
@@ -356,35 +375,12 @@ static void test_hostile_declined_values(void **state)
     /* root { x: list of lists of lists ... } nested past the depth limit */
     mc_buf b;
     mc_buf_init(&b, NULL);
-    mc_buf_put_u8(&b, 10);
-    mc_buf_put_u16be(&b, 0);
-    mc_buf_put_u8(&b, 9);
-    mc_buf_put_u16be(&b, 1);
-    mc_buf_put_u8(&b, 'x');
-    for (int i = 0; i < 600; i++) {
-        mc_buf_put_u8(&b, 9);
-        mc_buf_put_u32be(&b, 1);
-    }
-    mc_buf_put_u8(&b, 1);
-    mc_buf_put_u32be(&b, 0);
-    mc_buf_put_u8(&b, 0);
+    nested_lists(&b, 600);
     mc_error_clear(&err);
     assert_int_equal(mc_nbt_parse_filtered(d, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, &err), MC_ERR_LIMIT);
     assert_non_null(strstr(err.message, "nesting"));
     /* the same 40 deep is fine, and a lower max_depth limit applies */
-    b.len = 0;
-    mc_buf_put_u8(&b, 10);
-    mc_buf_put_u16be(&b, 0);
-    mc_buf_put_u8(&b, 9);
-    mc_buf_put_u16be(&b, 1);
-    mc_buf_put_u8(&b, 'x');
-    for (int i = 0; i < 40; i++) {
-        mc_buf_put_u8(&b, 9);
-        mc_buf_put_u32be(&b, 1);
-    }
-    mc_buf_put_u8(&b, 1);
-    mc_buf_put_u32be(&b, 0);
-    mc_buf_put_u8(&b, 0);
+    nested_lists(&b, 40);
     assert_int_equal(mc_nbt_parse_filtered(d, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
     assert_int_equal(mc_nbt_count(mc_nbt_doc_root(d)), 0);
     mc_nbt_limits lim = {20, 0};
