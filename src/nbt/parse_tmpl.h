@@ -434,6 +434,42 @@ static void P_FN(fill_numbers)(mc_nbt_tag *kids, size_t n, unsigned elem, const 
         }                                                            \
     } while (0)
 
+/* A list's head at p: element type and count, checked (a known type, a
+ * non-negative count, no end tags in a non-empty list, at least the bytes
+ * n elements need). Returns the position of the first element, NULL on
+ * failure. Shared by the tree builder and the skipper. */
+static inline MC__HOT const uint8_t *P_FN(list_head)(parser *ps, const uint8_t *p, const uint8_t *end,
+                                                      unsigned *elem_out, uint32_t *n_out)
+{
+    const uint8_t *at = p;
+    if (MC__UNLIKELY(p >= end)) {
+        fail(ps, at, MC_ERR_TRUNCATED, "list element type missing");
+        return NULL;
+    }
+    unsigned elem = *p++;
+    if (MC__UNLIKELY(elem > MC_NBT_LONG_ARRAY)) {
+        fail(ps, at, MC_ERR_MALFORMED, "bad list element type %u", elem);
+        return NULL;
+    }
+    uint32_t n = 0;
+    p = P_FN(read_count)(ps, p, end, &n, "list");
+    if (!p)
+        return NULL;
+    if (n && MC__UNLIKELY(elem == MC_NBT_END)) {
+        fail(ps, at, MC_ERR_MALFORMED, "list of %lld end tags", (long long)n);
+        return NULL;
+    }
+    size_t left = (size_t)(end - p);
+    if (MC__UNLIKELY((uint64_t)n * P_FN(min_size)[elem] > left)) {
+        fail(ps, at, MC_ERR_TRUNCATED, "list of %lld %s exceeds remaining %zu bytes", (long long)n,
+             mc_nbt_type_name((mc_nbt_type)elem), left);
+        return NULL;
+    }
+    *elem_out = elem;
+    *n_out = n;
+    return p;
+}
+
 #if P_MODE != P_MODE_VARINT
 /* Lists of compounds that all have one flat shape (tick lists: thousands of
  * {i, x, y, z, t, p}) are stepped over by shape: element 0 is walked and,
@@ -572,28 +608,11 @@ static const uint8_t *P_FN(skip)(parser *ps, const uint8_t *p, const uint8_t *en
                 fail(ps, at, MC_ERR_LIMIT, "nesting deeper than %u", ps->max_depth);
                 return NULL;
             }
-            if (MC__UNLIKELY(left < 1)) {
-                fail(ps, at, MC_ERR_TRUNCATED, "list element type missing");
-                return NULL;
-            }
-            unsigned elem = *p++;
-            if (MC__UNLIKELY(elem > MC_NBT_LONG_ARRAY)) {
-                fail(ps, at, MC_ERR_MALFORMED, "bad list element type %u", elem);
-                return NULL;
-            }
+            unsigned elem = 0;
             uint32_t n = 0;
-            p = P_FN(read_count)(ps, p, end, &n, "list");
+            p = P_FN(list_head)(ps, p, end, &elem, &n);
             if (!p)
                 return NULL;
-            if (n && MC__UNLIKELY(elem == MC_NBT_END)) {
-                fail(ps, at, MC_ERR_MALFORMED, "list of %lld end tags", (long long)n);
-                return NULL;
-            }
-            if (MC__UNLIKELY((uint64_t)n * P_FN(min_size)[elem] > (uint64_t)(end - p))) {
-                fail(ps, at, MC_ERR_TRUNCATED, "list of %lld %s exceeds remaining %zu bytes", (long long)n,
-                     mc_nbt_type_name((mc_nbt_type)elem), (size_t)(end - p));
-                return NULL;
-            }
             if (elem != MC_NBT_STRING && elem < MC_NBT_BYTE_ARRAY) {
                 p += (size_t)n * P_FN(min_size)[elem]; /* fixed-size elements */
                 break;
@@ -767,11 +786,9 @@ compound: /* children of cur, a compound, until its end tag */
         }
 #if P_MODE != P_MODE_VARINT
         if (MC__UNLIKELY(ps->filter != NULL) && (size_t)(sp - stack) <= ps->filter->max_depth) {
-            size_t plen = 0;
             const char *pname = cur->name ? (const char *)cur->name : "";
-            plen = cur->name ? cur->name_len : 0;
-            if (!ps->filter->keep(ps->filter->user, (unsigned)(sp - stack), pname, plen, (const char *)name,
-                                  nlen)) {
+            if (!ps->filter->keep(ps->filter->user, (unsigned)(sp - stack), pname, cur->name ? cur->name_len : 0,
+                                  (const char *)name, nlen)) {
                 p = P_FN(skip)(ps, p, end, type, (size_t)(sp - stack));
                 if (!p)
                     goto failed;
@@ -863,18 +880,9 @@ open_list: /* t: a list whose payload starts at p, inside cur */
     if (MC__UNLIKELY(sp >= sp_limit))
         goto too_deep;
     {
-        const uint8_t *at = p;
-        if (MC__UNLIKELY(p >= end)) {
-            fail(ps, at, MC_ERR_TRUNCATED, "list element type missing");
-            goto failed;
-        }
-        unsigned elem = *p++;
-        if (MC__UNLIKELY(elem > MC_NBT_LONG_ARRAY)) {
-            fail(ps, at, MC_ERR_MALFORMED, "bad list element type %u", elem);
-            goto failed;
-        }
+        unsigned elem = 0;
         uint32_t n = 0;
-        p = P_FN(read_count)(ps, p, end, &n, "list");
+        p = P_FN(list_head)(ps, p, end, &elem, &n);
         if (!p)
             goto failed;
         t->aux = (uint8_t)(AUX_ATTACHED | AUX_CONTIG | elem);
@@ -882,16 +890,6 @@ open_list: /* t: a list whose payload starts at p, inside cur */
         t->v.first = NULL;
         if (n == 0)
             goto resume;
-        if (MC__UNLIKELY(elem == MC_NBT_END)) {
-            fail(ps, at, MC_ERR_MALFORMED, "list of %lld end tags", (long long)n);
-            goto failed;
-        }
-        size_t left = (size_t)(end - p);
-        if (MC__UNLIKELY((uint64_t)n * P_FN(min_size)[elem] > left)) {
-            fail(ps, at, MC_ERR_TRUNCATED, "list of %lld %s exceeds remaining %zu bytes", (long long)n,
-                 mc_nbt_type_name((mc_nbt_type)elem), left);
-            goto failed;
-        }
 #if SIZE_MAX <= UINT32_MAX
         if (n > SIZE_MAX / sizeof(mc_nbt_tag)) { /* 32-bit hosts */
             fail(ps, p, MC_ERR_LIMIT, "byte budget exceeded (list of %u tags)", (unsigned)n);

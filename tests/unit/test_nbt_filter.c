@@ -223,9 +223,6 @@ static void test_random_trees(void **state)
             check_same(mc_nbt_doc_root(full), mc_nbt_doc_root(filt), 1, 2);
             declined_total += (unsigned)(mc_nbt_count(mc_nbt_doc_root(full)) -
                                          mc_nbt_count(mc_nbt_doc_root(filt)));
-            /* a filter that keeps everything gives the full tree */
-            mc_nbt_filter all = {8, keep_fn, &st};
-            (void)all;
         }
     }
     assert_true(declined_total > 200); /* the rule did decline things */
@@ -316,7 +313,7 @@ static void test_truncation_and_mutation(void **state)
      * with the kept keys equal */
     mc_test_rng r = {42};
     uint8_t *m = malloc(b.len);
-    unsigned both = 0, only_full_fails = 0;
+    unsigned both = 0;
     for (int i = 0; i < 40000; i++) {
         memcpy(m, b.data, b.len);
         int flips = 1 + (int)(mc_test_rand(&r) % 3);
@@ -332,13 +329,9 @@ static void test_truncation_and_mutation(void **state)
             assert_int_not_equal(c, MC_OK);
         if (a == MC_OK) {
             assert_int_equal(c, MC_OK);
-            rule_stats st = {0, 0};
-            (void)st;
             check_same(mc_nbt_doc_root(full), mc_nbt_doc_root(filt), 1, 2);
             both++;
-        } else if (c == MC_OK) {
-            only_full_fails++; /* e.g. bad modified UTF-8 inside a declined string */
-        }
+        } /* else c may be MC_OK: bad modified UTF-8 inside a declined string */
     }
     assert_true(both > 100);
     free(m);
