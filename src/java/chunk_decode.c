@@ -694,6 +694,38 @@ static mc_status decode_masked(mc_reader *r, const dec *d, const mc_java_decode_
 
 /* -------------------------------------------------------------- 1.18+ */
 
+/* One 1.18+ section (counts, blocks, biomes) into s. */
+static mc_status read_modern_section(mc_reader *dr, const dec *d, mc_section *s,
+                                     const mc_container_rules *brules,
+                                     const mc_container_rules *mrules, mc_java_chunk_info *info)
+{
+    const mc__era *e = d->e;
+    const size_t cat = dr->pos;
+    const unsigned count = mc_read_u16be(dr);
+    const unsigned fluids = e->fluid_count ? mc_read_u16be(dr) : 0;
+    if (!mc_reader_ok(dr))
+        return dr->status;
+    mc_container_free(&s->blocks);
+    mc_status st = read_container(dr, d, &s->blocks, brules, false);
+    if (st == MC_OK) {
+        mc_container_free(&s->biomes);
+        st = read_container(dr, d, &s->biomes, mrules, true);
+    }
+    if (st != MC_OK)
+        return st;
+    mc_section_recount(s, e->reg);
+    if (check_count(dr, d, cat, "block count", count, s->block_count) ||
+        (e->fluid_count && check_count(dr, d, cat + 2, "fluid count", fluids, s->fluid_count)))
+        return dr->status;
+    if (info) {
+        info->sections_sent++;
+        info->direct_sections += s->blocks.kind == MC_CONTAINER_DIRECT;
+        info->indirect_sections += s->blocks.kind == MC_CONTAINER_INDIRECT;
+        info->single_sections += s->blocks.kind == MC_CONTAINER_SINGLE;
+    }
+    return MC_OK;
+}
+
 static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_opts *o,
                                mc_column **out, mc_java_chunk_info *info)
 {
@@ -725,14 +757,16 @@ static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_
                                mc_reader_remaining(r));
     if (st == MC_OK && size > 2097152)
         st = mc_reader_fail_at(r, size_at, MC_ERR_LIMIT, "data size %d over 2 MiB", size);
-    sec_list *l = st == MC_OK ? malloc(sizeof *l) : NULL;
-    if (st == MC_OK && !l)
+    const uint32_t want = height / 16;
+    sec_list *l = st == MC_OK && !want ? malloc(sizeof *l) : NULL;
+    if (st == MC_OK && !want && !l)
         st = mc_error_set(d->err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: no memory");
     if (st != MC_OK) {
         mc_column_free(col);
         return st;
     }
-    l->n = 0;
+    if (l)
+        l->n = 0;
     if (info)
         info->data_size = (size_t)size;
     mc_reader dr;
@@ -741,50 +775,33 @@ static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_
     r->pos += (size_t)size;
     const mc_container_rules brules = mc_container_rules_blocks(mc_registry_direct_bits(e->reg));
     const mc_container_rules mrules = mc_container_rules_biomes(mc_registry_biome_direct_bits(e->reg));
-    const uint32_t want = height / 16;
-    while (st == MC_OK && (want ? l->n < want : mc_reader_remaining(&dr) > 0)) {
-        if (l->n >= MAX_SECTIONS) {
+    /* With the height known (the usual case) the sections are decoded
+     * straight into the column; otherwise into the scratch list, whose
+     * length gives the height. */
+    uint32_t n_read = 0;
+    while (st == MC_OK && (want ? n_read < want : mc_reader_remaining(&dr) > 0)) {
+        if (n_read >= MAX_SECTIONS) {
             st = mc_reader_fail(&dr, MC_ERR_LIMIT, "more than %u sections", MAX_SECTIONS);
             break;
         }
-        mc_section *s = &l->s[l->n];
-        mc_section_init_rules(s, &brules, &mrules, 0, 0, d->alloc);
-        l->n++;
-        size_t cat = dr.pos;
-        unsigned count = mc_read_u16be(&dr);
-        unsigned fluids = e->fluid_count ? mc_read_u16be(&dr) : 0;
-        if (!mc_reader_ok(&dr)) {
-            st = dr.status;
-            break;
+        mc_section *s;
+        if (want) {
+            s = mc_column_section_at(col, n_read);
+        } else {
+            s = &l->s[l->n++];
+            mc_section_init_rules(s, &brules, &mrules, 0, 0, d->alloc);
         }
-        mc_container_free(&s->blocks);
-        st = read_container(&dr, d, &s->blocks, &brules, false);
-        if (st == MC_OK) {
-            mc_container_free(&s->biomes);
-            st = read_container(&dr, d, &s->biomes, &mrules, true);
-        }
-        if (st != MC_OK)
-            break;
-        mc_section_recount(s, e->reg);
-        if (check_count(&dr, d, cat, "block count", count, s->block_count) ||
-            (e->fluid_count && check_count(&dr, d, cat + 2, "fluid count", fluids, s->fluid_count))) {
-            st = dr.status;
-            break;
-        }
-        if (info) {
-            info->sections_sent++;
-            info->direct_sections += s->blocks.kind == MC_CONTAINER_DIRECT;
-            info->indirect_sections += s->blocks.kind == MC_CONTAINER_INDIRECT;
-            info->single_sections += s->blocks.kind == MC_CONTAINER_SINGLE;
-        }
+        n_read++;
+        st = read_modern_section(&dr, d, s, &brules, &mrules, info);
     }
     if (info)
         info->data_used = dr.pos;
     if (st == MC_OK && e->size_slack) {
         /* 1.18-1.21.4 vanilla: one zero byte per single-value block container */
         size_t want_slack = 0;
-        for (uint32_t i = 0; i < l->n; i++)
-            want_slack += l->s[i].blocks.kind == MC_CONTAINER_SINGLE;
+        for (uint32_t i = 0; i < n_read; i++)
+            want_slack += (want ? mc_column_section_at(col, i) : &l->s[i])->blocks.kind ==
+                          MC_CONTAINER_SINGLE;
         size_t rem = mc_reader_remaining(&dr);
         bool zeros = true;
         for (size_t i = 0; i < rem; i++)
@@ -795,10 +812,10 @@ static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_
     if (st == MC_OK && d->strict && mc_reader_remaining(&dr))
         st = mc_reader_fail(&dr, MC_ERR_MALFORMED,
                             "%zu bytes of section data left over after %u sections",
-                            mc_reader_remaining(&dr), l->n);
-    if (st == MC_OK && l->n == 0)
+                            mc_reader_remaining(&dr), n_read);
+    if (st == MC_OK && n_read == 0)
         st = mc_reader_fail(&dr, MC_ERR_MALFORMED, "no sections");
-    if (st == MC_OK && l->n != mc_column_section_count(col)) {
+    if (st == MC_OK && !want && l->n != mc_column_section_count(col)) {
         /* The height came from the data: a column of that many sections. */
         mc_column *c2 = new_column(d, x, z, min_y / 16, l->n);
         if (!c2)
@@ -813,14 +830,16 @@ static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_
             col = c2;
         }
     }
-    if (st == MC_OK) {
+    if (st == MC_OK && !want) {
         int32_t sy[MAX_SECTIONS];
         for (uint32_t i = 0; i < l->n; i++)
             sy[i] = min_y / 16 + (int32_t)i;
         sec_list_move(l, col, sy, true);
     }
-    sec_list_free(l);
-    free(l);
+    if (l) {
+        sec_list_free(l);
+        free(l);
+    }
     if (st == MC_OK)
         st = read_block_entities(r, d, col, info);
     if (st == MC_OK && e->trust_edges) {
