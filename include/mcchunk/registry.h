@@ -40,6 +40,11 @@ MC_API uint32_t mc_registry_state_count(const mc_registry *reg);
 MC_API uint32_t mc_registry_biome_count(const mc_registry *reg);
 /* MC_STATE_* flags of a state id; 0 for ids outside the registry. */
 MC_API uint32_t mc_registry_state_flags(const mc_registry *reg, uint32_t state);
+/* The same flags as one byte per state id, for loops over many ids: the
+ * table (valid as long as the registry) and its length in *count; NULL (and
+ * 0) when reg is NULL or the table cannot be built (no memory), in which
+ * case mc_registry_state_flags still answers. */
+MC_API const uint8_t *mc_registry_state_flag_table(const mc_registry *reg, size_t *count);
 /* The air state id (0 in every Java registry). */
 MC_API uint32_t mc_registry_air(const mc_registry *reg);
 /* Width of the direct (global) palette for block states and biomes:

@@ -145,8 +145,10 @@ static bool recount_indirect(mc_section *s, const mc_registry *reg)
         return false;
     uint8_t fl[256];
     unsigned flagged = 0;
+    size_t nt = 0;
+    const uint8_t *table = mc_registry_state_flag_table(reg, &nt);
     for (size_t i = 0; i < plen; i++) {
-        uint32_t f = flags_of(reg, pal[i]);
+        uint32_t f = table ? (pal[i] < nt ? table[pal[i]] : 0) : flags_of(reg, pal[i]);
         fl[i] = (uint8_t)(((f & MC_STATE_AIR) ? 1 : 0) | ((f & MC_STATE_FLUID) ? 2 : 0));
         flagged += fl[i] != 0;
     }

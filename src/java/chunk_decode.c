@@ -22,6 +22,8 @@
 
 typedef struct dec {
     const mc__era *e;
+    const uint8_t *flags; /* the registry's flag table (NULL: ask per id) */
+    size_t nflags;
     bool strict;
     const mc_allocator *alloc;
     mc_error *err;
@@ -105,9 +107,9 @@ static mc_status read_container(mc_reader *r, const dec *d, mc_container *c,
     if (d->strict) {
         for (size_t i = 0; i < plen; i++) {
             bool ok = biomes ? palette[i] < mc_registry_biome_count(reg)
-                             : (e->kind == MC__ERA_1_8 || e->kind == MC__ERA_1_9
-                                    ? palette[i] < 4096
-                                    : mc_registry_state_valid(reg, palette[i]));
+                      : e->kind == MC__ERA_1_8 || e->kind == MC__ERA_1_9 ? palette[i] < 4096
+                      : d->flags ? palette[i] < d->nflags && (d->flags[palette[i]] & MC_STATE_VALID)
+                                 : mc_registry_state_valid(reg, palette[i]);
             if (!ok)
                 return mc_reader_fail_at(r, bits_at, MC_ERR_MALFORMED,
                                          "%s palette entry %zu is %u, not in the registry",
@@ -132,6 +134,11 @@ static mc_status read_container(mc_reader *r, const dec *d, mc_container *c,
         return r->status;
     mc_error local;
     mc_error_clear(&local);
+    if (single && nlongs == 0) {
+        /* the common empty section: no longs, nothing to check */
+        mc_container_init(c, rules, palette[0], d->alloc);
+        return MC_OK;
+    }
     if (nlongs != expect || (single && nlongs != 0)) {
         if (d->strict)
             return mc_reader_fail_at(r, len_at, MC_ERR_MALFORMED,
@@ -864,6 +871,14 @@ static mc_status decode_modern(mc_reader *r, const dec *d, const mc_java_decode_
 
 /* ---------------------------------------------------------- entry points */
 
+static dec make_dec(const mc__era *e, const mc_java_decode_opts *opts, mc_error *err)
+{
+    dec d = {e, NULL, 0, !(opts && opts->lenient), opts ? opts->alloc : NULL, err};
+    if (e->kind != MC__ERA_1_8 && e->kind != MC__ERA_1_9)
+        d.flags = mc_registry_state_flag_table(e->reg, &d.nflags);
+    return d;
+}
+
 static mc_status read_id(mc_reader *r, uint32_t protocol, const char *name)
 {
     int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, name);
@@ -892,7 +907,7 @@ mc_status mc_java_decode_chunk(const uint8_t *packet, size_t len, uint32_t proto
         memset(info, 0, sizeof *info);
         info->packet_id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "map_chunk");
     }
-    dec d = {&e, !(opts && opts->lenient), opts ? opts->alloc : NULL, err};
+    dec d = make_dec(&e, opts, err);
     mc_reader r;
     mc_reader_init(&r, packet, len, "java chunk", err);
     st = read_id(&r, protocol, "map_chunk");
@@ -1000,7 +1015,7 @@ mc_status mc_java_decode_chunk_bulk(const uint8_t *packet, size_t len, uint32_t 
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk bulk: no memory");
     memset(list, 0, (count ? (size_t)count : 1) * sizeof *list);
     const uint8_t *meta = mc_read_bytes(&r, (size_t)count * 10, "bulk meta");
-    dec d = {&e, !(opts && opts->lenient), opts ? opts->alloc : NULL, err};
+    dec d = make_dec(&e, opts, err);
     for (int32_t i = 0; i < count && mc_reader_ok(&r); i++) {
         int32_t x = (int32_t)mc_load_u32be(meta + 10 * i), z = (int32_t)mc_load_u32be(meta + 10 * i + 4);
         uint16_t mask = mc_load_u16be(meta + 10 * i + 8);
@@ -1050,7 +1065,7 @@ mc_status mc_java_decode_chunk_biomes(const uint8_t *packet, size_t len, uint32_
     st = read_id(&r, protocol, "chunk_biomes");
     if (st != MC_OK)
         return st;
-    dec d = {&e, !(opts && opts->lenient), opts ? opts->alloc : NULL, err};
+    dec d = make_dec(&e, opts, err);
     size_t at = r.pos;
     int32_t count = mc_read_varint(&r);
     if (mc_reader_ok(&r) && (count < 0 || (size_t)count > mc_reader_remaining(&r) / 9))

@@ -192,6 +192,14 @@ static const uint8_t *flag_table(const mc_registry *reg)
     return expected;
 }
 
+const uint8_t *mc_registry_state_flag_table(const mc_registry *reg, size_t *count)
+{
+    const uint8_t *t = reg ? flag_table(reg) : NULL;
+    if (count)
+        *count = t ? reg->state_count : 0;
+    return t;
+}
+
 uint32_t mc_registry_state_flags(const mc_registry *reg, uint32_t state)
 {
     if (!reg || state >= reg->state_count)
