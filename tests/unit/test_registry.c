@@ -64,6 +64,28 @@ static void test_contract_versions(void **state)
     assert_int_equal(mc_registry_biome_count(must_find("1.20.6")), 64);
 }
 
+/* The flag table agrees with mc_registry_state_flags for every id of every
+ * registry (legacy, flattened and Bedrock), and is NULL without one. */
+static void test_flag_table(void **state)
+{
+    (void)state;
+    size_t n = 99;
+    assert_null(mc_registry_state_flag_table(NULL, &n));
+    assert_int_equal(n, 0);
+    for (size_t i = 0; i < mc_registry_count(); i++) {
+        const mc_registry *r = mc_registry_at(i);
+        const uint8_t *t = mc_registry_state_flag_table(r, &n);
+        assert_non_null(t);
+        assert_int_equal(n, mc_registry_state_count(r));
+        assert_ptr_equal(mc_registry_state_flag_table(r, NULL), t); /* built once */
+        for (uint32_t s = 0; s < n; s++)
+            if (t[s] != mc_registry_state_flags(r, s))
+                fail_msg("%s: state %u table %u flags %u", mc_registry_name(r), s, t[s],
+                         mc_registry_state_flags(r, s));
+        assert_int_equal(mc_registry_state_flags(r, (uint32_t)n), 0);
+    }
+}
+
 static void test_contract_flags(void **state)
 {
     (void)state;
@@ -256,6 +278,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contract_versions),
         cmocka_unit_test(test_contract_flags),
+        cmocka_unit_test(test_flag_table),
         cmocka_unit_test(test_known_ids),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_round_trip_all),
