@@ -455,7 +455,8 @@ MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, un
  * entries (which share a long when K is even; odd K is padded with a zero
  * entry per long first) are merged into one entry of twice the width,
  * halving K until it is at most 9.
- * Widths above 16 use dword lanes the same way (vpermt2d, 32-entry window).
+ * Only 1, 2 and (without BMI2) 3..8 bits take this path now: 9..21 bits
+ * have the lane-merge kernels below.
  */
 static MC_AVX512 inline __m512i load_words(const uint16_t *p, size_t at, size_t n)
 {
@@ -538,36 +539,6 @@ static MC_AVX512 size_t pad_odd(const uint16_t *src, size_t n, unsigned k, uint1
     return longs * (k + 1);
 }
 
-static MC_AVX512 void pack_dwords_final(const uint32_t *in, size_t n, unsigned b, unsigned k,
-                                        uint64_t *dst, size_t nlongs)
-{
-    const unsigned g = 32 / k < 8 ? 32 / k : 8;
-    uint32_t idx0[16];
-    for (unsigned i = 0; i < 16; i++)
-        idx0[i] = (i % 2 == 0 && i / 2 < g) ? (i / 2) * k : 0;
-    const __m512i base_idx = _mm512_loadu_si512((const void *)idx0);
-    const __m512i one = _mm512_set1_epi32(1);
-    const __m512i step = _mm512_set1_epi64(b);
-    const __m512i mask = _mm512_set1_epi32((int)(b == 32 ? 0xFFFFFFFFu : ((1u << b) - 1)));
-    const __mmask16 lanes = (__mmask16)(0x5555u & ((1u << (2 * g)) - 1));
-    const __mmask8 store_all = (__mmask8)((1u << g) - 1);
-    for (size_t l = 0; l < nlongs; l += g) {
-        size_t at = l * k;
-        __m512i lo = _mm512_and_si512(load_dwords(in, at, n), mask);
-        __m512i hi = _mm512_and_si512(load_dwords(in, at + 16, n), mask);
-        __m512i idx = base_idx, sh = _mm512_setzero_si512(), acc = _mm512_setzero_si512();
-        for (unsigned j = 0; j < k; j++) {
-            __m512i e = _mm512_maskz_permutex2var_epi32(lanes, lo, idx, hi);
-            acc = _mm512_or_si512(acc, _mm512_sllv_epi64(e, sh));
-            idx = _mm512_add_epi32(idx, one);
-            sh = _mm512_add_epi64(sh, step);
-        }
-        size_t left = nlongs - l;
-        __mmask8 m = left >= g ? store_all : (__mmask8)((1u << left) - 1);
-        _mm512_mask_storeu_epi64(dst + l, m, acc);
-    }
-}
-
 /* Two entries per long (bits 22..32): the inverse of two_per_long. */
 static MC_AVX512 void pack_two_per_long(const uint32_t *in, size_t n, unsigned b, uint64_t *dst,
                                         size_t nlongs)
@@ -581,6 +552,145 @@ static MC_AVX512 void pack_two_per_long(const uint32_t *in, size_t n, unsigned b
         __m512i r = _mm512_or_si512(lo, _mm512_sll_epi64(hi, sb));
         size_t left = nlongs - l;
         _mm512_mask_storeu_epi64(dst + l, (__mmask8)(left >= 8 ? 0xFF : ((1u << left) - 1)), r);
+    }
+}
+
+/*
+ * Pack at 9..16 bits (K = 7..4 entries per long) from words, and at 17..21
+ * bits (K = 3) from dwords, with shifts inside 64-bit lanes only: no
+ * per-entry permutes, no scratch array.
+ *
+ * Merging neighbours: a dword holding (hi << 16 | lo), both below 2^b,
+ * becomes lo | hi << b as "low b bits from the dword, the rest from the
+ * dword shifted right by 16 - b" (the shift moves lo below bit b, since
+ * 2b - 17 < b); a bitwise select (vpternlogd 0xCA) takes the two apart.
+ * For b <= 14 one vpmaddwd by (1, 2^b) does the same. The same step on
+ * qwords (dwords of 2b bits, shift 32 - 2b) leaves four entries packed in
+ * each qword: for K = 4 that is the long. For K = 5..7 one two-source word
+ * permute puts entries 0..3 of 8 longs into the words of 8 qwords, another
+ * entries 4..K-1 (zeroing the rest); both are merged so, and the second
+ * goes in at 4b. For K = 3 a dword permute pairs entries 0 and 1 of 8
+ * longs into qwords (merged at 32 - b), another puts entry 2 in the low
+ * dword, shifted to 2b.
+ */
+static MC_AVX512 inline __attribute__((always_inline)) __m512i
+sel(__m512i lowmask, __m512i a, __m512i b)
+{
+    return _mm512_ternarylogic_epi64(lowmask, a, b, 0xCA); /* lowmask ? a : b, bitwise */
+}
+
+static MC_AVX512 inline __attribute__((always_inline)) __m512i
+merge4(__m512i x, const unsigned b)
+{
+    __m512i d;
+    if (b <= 14)
+        d = _mm512_madd_epi16(x, _mm512_set1_epi32((int)((1u << b) << 16 | 1u)));
+    else
+        d = sel(_mm512_set1_epi32((int)((1u << b) - 1)), x, _mm512_srli_epi32(x, 16 - b));
+    return sel(_mm512_set1_epi64((long long)((1ull << (2 * b)) - 1)), d, _mm512_srli_epi64(d, 32 - 2 * b));
+}
+
+/* 32 words of entries from `at` (zero from n on), masked to b bits. */
+static MC_AVX512 inline __attribute__((always_inline)) __m512i
+load_w32(const void *in, const int es, size_t at, size_t n, __m512i m16, const bool whole)
+{
+    __m512i v;
+    if (es == 2) {
+        v = whole ? _mm512_loadu_si512((const void *)((const uint16_t *)in + at)) : load_words(in, at, n);
+    } else {
+        const uint32_t *p = in;
+        __m512i a = whole ? _mm512_loadu_si512((const void *)(p + at)) : load_dwords(p, at, n);
+        __m512i c = whole ? _mm512_loadu_si512((const void *)(p + at + 16)) : load_dwords(p, at + 16, n);
+        v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(a)), _mm512_cvtepi32_epi16(c), 1);
+    }
+    return _mm512_and_si512(v, m16);
+}
+
+static MC_AVX512 inline __attribute__((always_inline)) __m512i
+pack_w_step(const void *in, const int es, size_t at, size_t n, const unsigned b, const unsigned k,
+            __m512i m16, __m512i ia, __m512i ib, const bool whole)
+{
+    __m512i lo = load_w32(in, es, at, n, m16, whole);
+    if (k == 4)
+        return merge4(lo, b);
+    __m512i hi = load_w32(in, es, at + 32, n, m16, whole);
+    const __mmask32 mb = (__mmask32)(0x11111111u * ((1u << (k - 4)) - 1));
+    __m512i a = merge4(_mm512_permutex2var_epi16(lo, ia, hi), b);
+    __m512i c = merge4(_mm512_maskz_permutex2var_epi16(mb, lo, ib, hi), b);
+    return _mm512_or_si512(a, _mm512_slli_epi64(c, 4 * b));
+}
+
+static MC_AVX512 inline __attribute__((always_inline)) void
+pack_w(const void *in, const int es, size_t n, const unsigned b, uint64_t *dst, size_t nlongs)
+{
+    const unsigned k = 64 / b;
+    const __m512i m16 = _mm512_set1_epi16((short)((1u << b) - 1));
+    uint16_t ta[32], tb[32];
+    for (unsigned i = 0; i < 32; i++) {
+        ta[i] = (uint16_t)((i / 4) * k + i % 4);
+        tb[i] = (uint16_t)(i % 4 < k - 4 ? (i / 4) * k + 4 + i % 4 : 0);
+    }
+    const __m512i ia = _mm512_loadu_si512((const void *)ta), ib = _mm512_loadu_si512((const void *)tb);
+    const size_t window = k == 4 ? 32 : 64;
+    size_t l = 0;
+    for (; l + 8 <= nlongs && l * k + window <= n; l += 8)
+        _mm512_storeu_si512((void *)(dst + l), pack_w_step(in, es, l * k, n, b, k, m16, ia, ib, true));
+    for (; l < nlongs; l += 8) {
+        size_t left = nlongs - l;
+        __mmask8 m = left >= 8 ? 0xFF : (__mmask8)((1u << left) - 1);
+        _mm512_mask_storeu_epi64(dst + l, m, pack_w_step(in, es, l * k, n, b, k, m16, ia, ib, false));
+    }
+}
+
+static MC_AVX512 void pack_words_merged(const void *in, int es, size_t n, unsigned b, uint64_t *dst,
+                                        size_t nlongs)
+{
+#define MC_PW(B) case B: if (es == 2) pack_w(in, 2, n, B, dst, nlongs); else pack_w(in, 4, n, B, dst, nlongs); break;
+    switch (b) {
+    MC_PW(9) MC_PW(10) MC_PW(11) MC_PW(12) MC_PW(13) MC_PW(14) MC_PW(15)
+    default: MC_PW(16)
+    }
+#undef MC_PW
+}
+
+static MC_AVX512 inline __attribute__((always_inline)) __m512i
+pack_three_step(const uint32_t *in, size_t at, size_t n, const unsigned b, __m512i m, __m512i ip,
+                __m512i iq, const bool whole)
+{
+    __m512i lo = whole ? _mm512_loadu_si512((const void *)(in + at)) : load_dwords(in, at, n);
+    __m512i hi = whole ? _mm512_loadu_si512((const void *)(in + at + 16)) : load_dwords(in, at + 16, n);
+    lo = _mm512_and_si512(lo, m);
+    hi = _mm512_and_si512(hi, m);
+    __m512i p = _mm512_permutex2var_epi32(lo, ip, hi);
+    __m512i q = _mm512_maskz_permutex2var_epi32(0x5555, lo, iq, hi);
+    p = sel(_mm512_set1_epi64((long long)((1ull << b) - 1)), p, _mm512_srli_epi64(p, 32 - b));
+    return _mm512_or_si512(p, _mm512_slli_epi64(q, 2 * b));
+}
+
+static MC_AVX512 inline __attribute__((always_inline)) void
+pack_three(const uint32_t *in, size_t n, const unsigned b, uint64_t *dst, size_t nlongs)
+{
+    const __m512i m = _mm512_set1_epi32((int)((1u << b) - 1));
+    const __m512i ip = _mm512_set_epi32(22, 21, 19, 18, 16, 15, 13, 12, 10, 9, 7, 6, 4, 3, 1, 0);
+    const __m512i iq = _mm512_set_epi32(0, 23, 0, 20, 0, 17, 0, 14, 0, 11, 0, 8, 0, 5, 0, 2);
+    size_t l = 0;
+    for (; l + 8 <= nlongs && 3 * l + 32 <= n; l += 8)
+        _mm512_storeu_si512((void *)(dst + l), pack_three_step(in, 3 * l, n, b, m, ip, iq, true));
+    for (; l < nlongs; l += 8) {
+        size_t left = nlongs - l;
+        __mmask8 sm = left >= 8 ? 0xFF : (__mmask8)((1u << left) - 1);
+        _mm512_mask_storeu_epi64(dst + l, sm, pack_three_step(in, 3 * l, n, b, m, ip, iq, false));
+    }
+}
+
+static MC_AVX512 void pack_three_any(const uint32_t *in, size_t n, unsigned b, uint64_t *dst, size_t nlongs)
+{
+    switch (b) {
+    case 17: pack_three(in, n, 17, dst, nlongs); break;
+    case 18: pack_three(in, n, 18, dst, nlongs); break;
+    case 19: pack_three(in, n, 19, dst, nlongs); break;
+    case 20: pack_three(in, n, 20, dst, nlongs); break;
+    default: pack_three(in, n, 21, dst, nlongs); break;
     }
 }
 
@@ -640,7 +750,7 @@ static MC_AVX512_BMI2 void pack_bytes_pext(const void *in, int es, size_t count,
 MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
                                     mc_bits_layout layout, uint64_t *dst)
 {
-    if (layout != MC_BITS_PADDED || bits == 0 || bits > 32 || count == 0 || count > PACK_MAX_STACK)
+    if (layout != MC_BITS_PADDED || bits == 0 || bits > 32 || count == 0)
         return false;
     unsigned k = 64 / bits;
     size_t nlongs = mc_bits_longs(count, bits, layout);
@@ -650,9 +760,15 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
         if (k == 2)
             pack_two_per_long(in, count, bits, dst, nlongs);
         else
-            pack_dwords_final(in, count, bits, k, dst, nlongs);
+            pack_three_any(in, count, bits, dst, nlongs);
         return true;
     }
+    if (bits >= 9) {
+        pack_words_merged(in, es, count, bits, dst, nlongs);
+        return true;
+    }
+    if (count > PACK_MAX_STACK)
+        return false;
     if (bits >= 3 && bits <= 8 && __builtin_cpu_supports("bmi2")) {
         pack_bytes_pext(in, es, count, bits, dst, nlongs);
         return true;
