@@ -8,7 +8,8 @@
  * Padded (1.16+): a long holds K = 64/B entries; one load, K shift+mask
  * pairs. For u16 output with B <= 16, four entries are spread into the four
  * 16-bit lanes of one 64-bit word (two shift/or/and steps) and stored with a
- * single 8-byte store, which halves the work and quarters the stores.
+ * single 8-byte store, which halves the work and quarters the stores; with
+ * GNU C, two such words at once in a 128-bit vector (unpack_padded_).
  *
  * Spanning (pre-1.16): 64 entries fill exactly B longs, so one fully unrolled
  * period of 64 entries has constant long indices and shifts; entries that
@@ -87,6 +88,97 @@ static MC_ALWAYS_INLINE void MC_KFN(emit_long_)(uint64_t v, void *out, size_t fi
 static MC_ALWAYS_INLINE void MC_KFN(unpack_padded_)(const uint64_t *src, size_t count, void *out, int es)
 {
     size_t full = count / MC_KK, l = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB <= 15
+    if (es == 2) {
+        /* u16 out, 1..15 bits: the four-lane spread of emit_long_ on two
+         * 64-bit lanes of a 128-bit GNU C vector (plain SSE2/NEON shifts and
+         * masks, the same count in both lanes). With K >= 8 the lanes hold
+         * entries 8g..8g+3 and 8g+4..8g+7 of one long, which makes one
+         * 16-byte store; the last 1 or 2 entries of a long (K = 9, 10)
+         * are stored on their own, a last group of 3 or more starts at K - 8
+         * and rewrites a few entries with the same values. With K = 4..7 the lanes hold two neighbouring longs: groups
+         * at entry 0 and K - 4 of each (for K = 4, one 16-byte store). Bits
+         * above a group's four entries (the next entries, the padding) are
+         * dropped by the spread's masks. */
+        typedef uint64_t v2u64 __attribute__((vector_size(16)));
+        const uint64_t b2 = (1ull << (MC_KB * 2)) - 1;
+        const uint64_t lane_lo = MC_KMASK | (MC_KMASK << 32), lane_hi = (MC_KMASK << 16) | (MC_KMASK << 48);
+#define MC_KSPREAD(x)                                                                                   \
+    do {                                                                                                \
+        (x) = ((x) & b2) | (((x) << (32 - 2 * MC_KB)) & (b2 << 32));                                    \
+        (x) = ((x) & lane_lo) | (((x) << (16 - MC_KB)) & lane_hi);                                      \
+    } while (0)
+        uint16_t *o = (uint16_t *)out;
+        if (MC_KK == 12) {
+            /* entries 0..7 of each long as below, 8..11 of two longs at once */
+            for (; l + 2 <= full; l += 2) {
+                MC_UNROLL
+                for (unsigned h = 0; h < 2; h++) {
+                    const uint64_t a = src[l + h];
+                    v2u64 x = {a, a >> (4 * MC_KB)};
+                    MC_KSPREAD(x);
+                    memcpy(o + (l + h) * MC_KK, &x, 16);
+                }
+                v2u64 y;
+                memcpy(&y, src + l, 16);
+                y >>= (8 * MC_KB) & 63; /* (K = 12: 5 bits; the mask quiets other widths) */
+                MC_KSPREAD(y);
+                const uint64_t y0 = y[0], y1 = y[1];
+                memcpy(o + l * MC_KK + 8, &y0, 8);
+                memcpy(o + l * MC_KK + 20, &y1, 8);
+            }
+        }
+        if (MC_KK >= 8) {
+            for (; l < full; l++) {
+                const uint64_t a = src[l];
+                const v2u64 t = {a, a >> (4 * MC_KB)};
+                const unsigned kk = MC_KK, rest = kk % 8;
+                MC_UNROLL
+                for (unsigned g = 0; g < (rest > 2 ? (kk + 7) / 8 : kk / 8); g++) {
+                    const unsigned first = 8 * g + 8 <= kk ? 8 * g : kk - 8;
+                    v2u64 x = t >> (first * MC_KB);
+                    MC_KSPREAD(x);
+                    memcpy(o + l * MC_KK + first, &x, 16);
+                }
+                if (rest == 1) {
+                    o[l * MC_KK + kk - 1] = (uint16_t)((a >> ((kk - 1) * MC_KB)) & MC_KMASK);
+                } else if (rest == 2) {
+                    const uint32_t p = (uint32_t)((a >> ((kk - 2) * MC_KB)) & MC_KMASK) |
+                                       (uint32_t)((a >> ((kk - 1) * MC_KB)) & MC_KMASK) << 16;
+                    memcpy(o + l * MC_KK + kk - 2, &p, 4);
+                }
+            }
+        } else {
+            for (; l + 2 <= full; l += 2) {
+                v2u64 v;
+                memcpy(&v, src + l, 16);
+                v2u64 x = v;
+                MC_KSPREAD(x);
+                if (MC_KK == 4) {
+                    memcpy(o + l * MC_KK, &x, 16);
+                    continue;
+                }
+                const uint64_t x0 = x[0], x1 = x[1];
+                if (MC_KK == 5) {
+                    /* the fifth entries on their own */
+                    memcpy(o + l * MC_KK, &x0, 8);
+                    memcpy(o + (l + 1) * MC_KK, &x1, 8);
+                    o[l * MC_KK + 4] = (uint16_t)((src[l] >> (4 * MC_KB)) & MC_KMASK);
+                    o[l * MC_KK + 9] = (uint16_t)((src[l + 1] >> (4 * MC_KB)) & MC_KMASK);
+                    continue;
+                }
+                v2u64 y = v >> ((MC_KK - 4) * MC_KB);
+                MC_KSPREAD(y);
+                const uint64_t y0 = y[0], y1 = y[1];
+                memcpy(o + l * MC_KK, &x0, 8);
+                memcpy(o + l * MC_KK + MC_KK - 4, &y0, 8);
+                memcpy(o + (l + 1) * MC_KK, &x1, 8);
+                memcpy(o + (l + 1) * MC_KK + MC_KK - 4, &y1, 8);
+            }
+        }
+#undef MC_KSPREAD
+    }
+#endif
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB > 21
     if (es == 4) {
         /* Two entries per long: two longs at a time in a 128-bit GNU C
