@@ -453,6 +453,101 @@ static void test_portable_three_per_long(void **state)
     free(buf);
 }
 
+/* u16 outputs at every 2-byte offset inside a 64-byte line, for the
+ * dispatched kernels (native and big-endian) and the portable one, from
+ * inputs of exactly the packed size with garbage in the padding bits, with
+ * guards on both sides; counts around the kernels' steps (one long, two
+ * longs, 32 entries, the unrolled table periods) and a whole section. */
+static void test_unpack_u16_offsets(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {0x16B175ull};
+    static const size_t counts[] = {0, 1, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 17, 20, 21, 22, 24, 31, 32, 33,
+                                    42, 63, 64, 65, 96, 127, 129, 160, 255, 289, 300, 673, 1000, 4095, 4096};
+    uint16_t *in = malloc(4096 * 2), *buf = aligned_alloc(64, (4096 + 128) * 2);
+    for (unsigned b = 1; b <= 16; b++) {
+        const uint16_t m = (uint16_t)((1u << b) - 1);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            const size_t n = counts[c], nl = mc_bits_longs(n, b, MC_BITS_PADDED);
+            uint64_t *w = malloc(nl * 8 + 1);
+            uint8_t *be = malloc(nl * 8 + 1);
+            uint32_t *in32 = malloc(n * 4 + 4);
+            for (size_t i = 0; i < n; i++) {
+                in[i] = (uint16_t)(mc_test_rand(&rng) & m);
+                in32[i] = in[i];
+            }
+            ref_pack(in32, n, b, MC_BITS_PADDED, w, nl);
+            if ((64 / b) * b < 64)
+                for (size_t l = 0; l < nl; l++)
+                    w[l] |= mc_test_rand(&rng) << ((64 / b) * b);
+            mc_bits_store_be(w, nl, be);
+            for (size_t off = 0; off < 32; off++)
+                for (int how = 0; how < 3; how++) {
+                    memset(buf, 0xA5, (4096 + 128) * 2);
+                    uint16_t *out = buf + 32 + off;
+                    if (how == 0)
+                        mc_bits_unpack_u16(w, n, b, MC_BITS_PADDED, out);
+                    else if (how == 1)
+                        mc_bits_unpack_be_u16(be, n, b, MC_BITS_PADDED, out);
+                    else
+                        mc__bits_unpack_portable(w, n, b, MC_BITS_PADDED, out, 2);
+                    if (n)
+                        assert_memory_equal(out, in, n * 2);
+                    for (size_t i = 0; i < 32 + off; i++)
+                        assert_true(buf[i] == 0xA5A5u);
+                    for (size_t i = 32 + off + n; i < 4096 + 128; i++)
+                        assert_true(buf[i] == 0xA5A5u);
+                }
+            free(w);
+            free(be);
+            free(in32);
+        }
+    }
+    free(in);
+    free(buf);
+}
+
+/* Pack into exactly sized longs with guards behind them, from inputs of
+ * exactly `count` entries (ASan sees any over-read) with garbage above the
+ * width, u16 and u32, every count around the 8-long steps of the merge
+ * kernels and a whole section. */
+static void test_pack_guards(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {0x9AC4ull};
+    for (unsigned b = 1; b <= 32; b++) {
+        const uint32_t m = b == 32 ? 0xFFFFFFFFu : ((1u << b) - 1);
+        for (size_t n = 1; n <= 4200; n += (n < 140 ? 1 : n < 4000 ? 233 : 1)) {
+            const size_t nl = mc_bits_longs(n, b, MC_BITS_PADDED);
+            uint32_t *clean = malloc(n * 4), *dirty = malloc(n * 4);
+            uint16_t *d16 = malloc(n * 2);
+            uint64_t *ref = malloc(nl * 8), *got = malloc((nl + 4) * 8);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t r = (uint32_t)mc_test_rand(&rng);
+                clean[i] = r & m;
+                dirty[i] = b == 32 ? r : r | (((uint32_t)mc_test_rand(&rng) | 1u) << b);
+                d16[i] = (uint16_t)dirty[i];
+            }
+            ref_pack(clean, n, b, MC_BITS_PADDED, ref, nl);
+            for (int how = 0; how < (b <= 16 ? 2 : 1); how++) {
+                memset(got, 0x5A, (nl + 4) * 8);
+                if (how == 0)
+                    mc_bits_pack_u32(dirty, n, b, MC_BITS_PADDED, got);
+                else
+                    mc_bits_pack_u16(d16, n, b, MC_BITS_PADDED, got);
+                assert_memory_equal(got, ref, nl * 8);
+                for (size_t l = nl; l < nl + 4; l++)
+                    assert_true(got[l] == 0x5A5A5A5A5A5A5A5Aull);
+            }
+            free(clean);
+            free(dirty);
+            free(d16);
+            free(ref);
+            free(got);
+        }
+    }
+}
+
 int main(void)
 {
     print_message("bits kernels: %s\n", mc_bits_kernel_name());
@@ -466,6 +561,8 @@ int main(void)
         cmocka_unit_test(test_every_width_both_layouts),
         cmocka_unit_test(test_repack),
         cmocka_unit_test(test_unpack_output_offsets),
+        cmocka_unit_test(test_unpack_u16_offsets),
+        cmocka_unit_test(test_pack_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
