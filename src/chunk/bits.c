@@ -518,6 +518,44 @@ uint32_t mc_bits_max(const uint64_t *longs, size_t count, unsigned bits, mc_bits
  * to the (masked-out) neighbouring field, so the carries of all longs can be
  * or-ed together and tested once. The padding bits above the last field of a
  * long and the entries past `count` in the last long are not looked at. */
+/* The SWAR constants of the bound check (see above). */
+typedef struct below_masks {
+    uint64_t even, odd, add_e, add_o, carry;
+} below_masks;
+
+static below_masks make_below_masks(unsigned bits, uint64_t limit)
+{
+    const unsigned per = 64 / bits;
+    const uint64_t fm = ((uint64_t)1 << bits) - 1, add1 = ((uint64_t)1 << bits) - limit;
+    below_masks m = {0, 0, 0, 0, 0};
+    for (unsigned k = 0; k < per; k += 2) {
+        m.even |= fm << (k * bits);
+        m.add_e |= add1 << (k * bits);
+        m.carry |= (uint64_t)1 << (k * bits + bits); /* k*bits+bits <= 63: see below */
+        if (k + 1 < per) {
+            m.odd |= fm << (k * bits);
+            m.add_o |= add1 << (k * bits);
+        }
+    }
+    /* An even field k < per ends at bit (k+1)*bits-1; its carry bit (k+1)*bits
+     * is 64 only if k = per-1 and bits divides 64, but then per is even and
+     * per-1 is odd: odd fields are tested shifted down one field. */
+    return m;
+}
+
+static MC_ALWAYS_INLINE uint64_t below_acc(uint64_t x, unsigned bits, const below_masks *m)
+{
+    return ((x & m->even) + m->add_e) | (((x >> bits) & m->odd) + m->add_o);
+}
+
+/* The partial last long: only its first rem fields are looked at (a
+ * dropped field reads 0, which is below any limit > 0). */
+static uint64_t below_tail(uint64_t x, size_t rem, unsigned bits, const below_masks *m)
+{
+    const uint64_t live = rem * bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (rem * bits)) - 1;
+    return below_acc(x & live, bits, m);
+}
+
 bool mc_bits_all_below(const uint64_t *longs, size_t count, unsigned bits, uint64_t limit)
 {
     if (count == 0 || bits == 0)
@@ -529,40 +567,50 @@ bool mc_bits_all_below(const uint64_t *longs, size_t count, unsigned bits, uint6
     if (limit == 0)
         return false;
     const unsigned per = 64 / bits;
-    const uint64_t fm = ((uint64_t)1 << bits) - 1, add1 = ((uint64_t)1 << bits) - limit;
-    uint64_t even = 0, odd = 0, add_e = 0, add_o = 0, carry = 0;
-    for (unsigned k = 0; k < per; k += 2) {
-        even |= fm << (k * bits);
-        add_e |= add1 << (k * bits);
-        carry |= (uint64_t)1 << (k * bits + bits); /* k*bits+bits <= 63: see below */
-        if (k + 1 < per) {
-            odd |= fm << (k * bits);
-            add_o |= add1 << (k * bits);
-        }
-    }
-    /* An even field k < per ends at bit (k+1)*bits-1; its carry bit (k+1)*bits
-     * is 64 only if k = per-1 and bits divides 64, but then per is even and
-     * per-1 is odd: odd fields are tested shifted down one field. */
+    const below_masks m = make_below_masks(bits, limit);
     const size_t full = count / per;
     uint64_t acc = 0;
     size_t i = 0;
 #ifdef MC_HAVE_AVX512_KERNELS
     if (full >= 4 && mc__bits_have_avx2())
-        acc = mc__bits_below_avx2(longs, full, bits, even, odd, add_e, add_o, &i);
+        acc = mc__bits_below_avx2(longs, full, bits, m.even, m.odd, m.add_e, m.add_o, &i);
+#endif
+    for (; i < full; i++)
+        acc |= below_acc(longs[i], bits, &m);
+    const size_t rem = count - full * per;
+    if (rem)
+        acc |= below_tail(longs[full], rem, bits, &m);
+    return (acc & m.carry) == 0;
+}
+
+bool mc__bits_load_be_all_below(const uint8_t *be, size_t nlongs, uint64_t *longs, size_t count,
+                                unsigned bits, uint64_t limit)
+{
+    const unsigned per = bits == 0 || bits > MC_BITS_MAX ? 0 : 64 / bits;
+    if (per == 0 || limit == 0 || limit >= ((uint64_t)1 << bits) || count / per > nlongs ||
+        (count % per && count / per >= nlongs)) {
+        /* nothing to fuse: the plain load and the generic check */
+        mc_bits_load_be(be, nlongs, longs);
+        return mc_bits_all_below(longs, count, bits, limit);
+    }
+    const below_masks m = make_below_masks(bits, limit);
+    const size_t full = count / per;
+    uint64_t acc = 0;
+    size_t i = 0;
+#if defined(MC_HAVE_AVX512_KERNELS) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (full >= 8 && mc__bits_have_avx512())
+        acc = mc__bits_load_be_below_avx512(be, full, longs, bits, m.even, m.odd, m.add_e, m.add_o, &i);
 #endif
     for (; i < full; i++) {
-        const uint64_t x = longs[i];
-        acc |= ((x & even) + add_e) | (((x >> bits) & odd) + add_o);
+        longs[i] = mc_load_u64be(be + 8 * i);
+        acc |= below_acc(longs[i], bits, &m);
     }
+    for (i = full; i < nlongs; i++)
+        longs[i] = mc_load_u64be(be + 8 * i);
     const size_t rem = count - full * per;
-    if (rem) {
-        /* keep only the first rem fields of the last long */
-        const uint64_t live = rem * bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (rem * bits)) - 1;
-        const uint64_t x = longs[full] & live;
-        /* a dropped field reads 0, which is below any limit > 0 */
-        acc |= ((x & even) + add_e) | (((x >> bits) & odd) + add_o);
-    }
-    return (acc & carry) == 0;
+    if (rem)
+        acc |= below_tail(longs[full], rem, bits, &m);
+    return (acc & m.carry) == 0;
 }
 
 /* Counting equal lanes: per long, the lanes equal to v are zero after an

@@ -59,6 +59,11 @@ static inline uint32_t mc__bits_get_padded(const uint64_t *w, size_t i, unsigned
     return (uint32_t)((w[a] >> s) & ((1ull << bits) - 1));
 }
 
+/* mc_bits_load_be of nlongs longs and mc_bits_all_below of the first count
+ * padded entries in one pass over the data. */
+bool mc__bits_load_be_all_below(const uint8_t *be, size_t nlongs, uint64_t *longs, size_t count,
+                                unsigned bits, uint64_t limit);
+
 /* True when this process may use the AVX-512 kernels. */
 bool mc__bits_have_avx512(void);
 
@@ -70,6 +75,9 @@ bool mc__bits_have_vpopcntdq(void);
 size_t mc__bits_swap_avx2(const uint8_t *src, size_t n, uint8_t *dst);
 uint64_t mc__bits_below_avx2(const uint64_t *longs, size_t full, unsigned bits, uint64_t even,
                              uint64_t odd, uint64_t add_e, uint64_t add_o, size_t *done);
+uint64_t mc__bits_load_be_below_avx512(const uint8_t *src, size_t full, uint64_t *dst, unsigned bits,
+                                       uint64_t even, uint64_t odd, uint64_t add_e, uint64_t add_o,
+                                       size_t *done);
 size_t mc__bits_count_avx512(const uint64_t *longs, size_t full, uint64_t pattern, uint64_t low,
                              uint64_t high, size_t *done);
 /* The AVX2 unpack kernels (bits_avx2.c), same contract as below. */

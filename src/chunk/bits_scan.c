@@ -57,6 +57,32 @@ MC_AVX2 uint64_t mc__bits_below_avx2(const uint64_t *longs, size_t full, unsigne
     return t[0] | t[1] | t[2] | t[3];
 }
 
+#define MC_AVX512BW __attribute__((target("avx512f,avx512bw")))
+
+/* mc__bits_swap_avx2 and mc__bits_below_avx2 in one pass, eight longs at a
+ * time: the swapped longs are stored and tested while in a register. */
+MC_AVX512BW uint64_t mc__bits_load_be_below_avx512(const uint8_t *src, size_t full, uint64_t *dst,
+                                                   unsigned bits, uint64_t even, uint64_t odd,
+                                                   uint64_t add_e, uint64_t add_o, size_t *done)
+{
+    const __m512i swap = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8));
+    const __m512i ve = _mm512_set1_epi64((long long)even), vo = _mm512_set1_epi64((long long)odd);
+    const __m512i ae = _mm512_set1_epi64((long long)add_e), ao = _mm512_set1_epi64((long long)add_o);
+    const __m128i sh = _mm_cvtsi32_si128((int)bits);
+    __m512i acc = _mm512_setzero_si512();
+    size_t i = 0;
+    for (; i + 8 <= full; i += 8) {
+        __m512i x = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(src + 8 * i)), swap);
+        _mm512_storeu_si512((void *)(dst + i), x);
+        __m512i e = _mm512_add_epi64(_mm512_and_si512(x, ve), ae);
+        __m512i o = _mm512_add_epi64(_mm512_and_si512(_mm512_srl_epi64(x, sh), vo), ao);
+        acc = _mm512_ternarylogic_epi64(acc, e, o, 0xFE); /* acc | e | o */
+    }
+    *done = i;
+    return (uint64_t)_mm512_reduce_or_epi64(acc);
+}
+
 MC_AVX512POP size_t mc__bits_count_avx512(const uint64_t *longs, size_t full, uint64_t pattern,
                                           uint64_t low, uint64_t high, size_t *done)
 {

@@ -630,12 +630,18 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
         size_t cap = 0;
         if (!longs)
             return MC_ERR_NOMEM;
-        if (be)
-            mc_bits_load_be(src, tl, longs);
-        else
-            memcpy(longs, src, tl * 8);
+        bool below;
+        if (be && kind == MC_CONTAINER_INDIRECT) {
+            below = mc__bits_load_be_all_below(src, tl, longs, n, bits, palette_len);
+        } else {
+            if (be)
+                mc_bits_load_be(src, tl, longs);
+            else
+                memcpy(longs, src, tl * 8);
+            below = kind != MC_CONTAINER_INDIRECT || mc_bits_all_below(longs, n, bits, palette_len);
+        }
         if (kind == MC_CONTAINER_INDIRECT) {
-            if (!mc_bits_all_below(longs, n, bits, palette_len)) {
+            if (!below) {
                 uint32_t mx = mc_bits_max(longs, n, bits, MC_BITS_PADDED);
                 release(a, longs, tl, NULL, 0);
                 return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,

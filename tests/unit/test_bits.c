@@ -179,8 +179,17 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
             const uint64_t lims[] = {0, 1, mx, (uint64_t)mx + 1, (uint64_t)mx + 2,
                                      mx ? (uint64_t)mx - 1 : 0, (uint64_t)m + 1,
                                      1 + mc_test_rand(rng) % ((uint64_t)m + 1)};
-            for (size_t k = 0; k < sizeof lims / sizeof lims[0]; k++)
+            uint64_t *swapped = malloc((nl + 1) * 8);
+            assert_non_null(swapped);
+            for (size_t k = 0; k < sizeof lims / sizeof lims[0]; k++) {
                 assert_int_equal(mc_bits_all_below(noisy, n, b, lims[k]), (uint64_t)mx < lims[k]);
+                /* the fused big-endian load and check: same answer, same longs */
+                swapped[nl] = 0x5A5A5A5A5A5A5A5Aull;
+                assert_int_equal(mc__bits_load_be_all_below(be, nl, swapped, n, b, lims[k]),
+                                 (uint64_t)mx < lims[k]);
+                assert_memory_equal(swapped, noisy, nl * 8);
+                assert_true(swapped[nl] == 0x5A5A5A5A5A5A5A5Aull);
+            }
             /* counting equal entries agrees with a plain count, for values
              * present (first entry, max, random entry) and absent (m+1 when
              * it fits: 0 matches) */
@@ -197,11 +206,16 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
                 for (size_t k = 0; k < 3; k++) {
                     uint32_t old = ref_get(noisy, at[k], b, layout);
                     mc_bits_set(noisy, at[k], b, layout, mx);
+                    mc_bits_set_be(be, at[k], b, layout, mx);
                     assert_false(mc_bits_all_below(noisy, n, b, mx));
                     assert_true(mc_bits_all_below(noisy, n, b, (uint64_t)mx + 1));
+                    assert_false(mc__bits_load_be_all_below(be, nl, swapped, n, b, mx));
+                    assert_true(mc__bits_load_be_all_below(be, nl, swapped, n, b, (uint64_t)mx + 1));
                     mc_bits_set(noisy, at[k], b, layout, old);
+                    mc_bits_set_be(be, at[k], b, layout, old);
                 }
             }
+            free(swapped);
         }
     }
     free(in); free(out32); free(in16); free(out16); free(ref); free(got);
