@@ -151,6 +151,17 @@ unsigned mc_bits_per_long(unsigned bits)
 static const uint8_t per_long[33] = {0, 64, 32, 21, 16, 12, 10, 9, 8, 7, 6, 5, 5, 4, 4, 4, 4,
                                      3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
 
+/* mc_bits_longs(4096, b, MC_BITS_PADDED) by width: block containers ask for
+ * it several times per section read. */
+#define MC_L4096(b) ((4096u + 64u / (b) - 1u) / (64u / (b)))
+const uint16_t mc__bits_longs_4096[33] = {
+    0,            MC_L4096(1),  MC_L4096(2),  MC_L4096(3),  MC_L4096(4),  MC_L4096(5),  MC_L4096(6),
+    MC_L4096(7),  MC_L4096(8),  MC_L4096(9),  MC_L4096(10), MC_L4096(11), MC_L4096(12), MC_L4096(13),
+    MC_L4096(14), MC_L4096(15), MC_L4096(16), MC_L4096(17), MC_L4096(18), MC_L4096(19), MC_L4096(20),
+    MC_L4096(21), MC_L4096(22), MC_L4096(23), MC_L4096(24), MC_L4096(25), MC_L4096(26), MC_L4096(27),
+    MC_L4096(28), MC_L4096(29), MC_L4096(30), MC_L4096(31), MC_L4096(32)};
+#undef MC_L4096
+
 size_t mc_bits_longs(size_t count, unsigned bits, mc_bits_layout layout)
 {
     if (bits > MC_BITS_MAX)

@@ -50,6 +50,16 @@ static inline uint64_t mc__bits_get_spanning_bounded(const uint64_t *w, size_t n
  * every i < 2^26, which replaces the division in single-entry access. */
 extern const uint64_t mc__bits_recip[65];
 
+/* Padded longs of 4096 entries by width 0..32, and the inline shortcut for
+ * mc_bits_longs(count, bits, MC_BITS_PADDED) (the same value). */
+extern const uint16_t mc__bits_longs_4096[33];
+static inline size_t mc__bits_longs_padded(size_t count, unsigned bits)
+{
+    if (count == 4096 && bits <= 32)
+        return mc__bits_longs_4096[bits];
+    return mc_bits_longs(count, bits, MC_BITS_PADDED);
+}
+
 /* Entry i (< 2^26) of a padded native array, bits 1..32. */
 static inline uint32_t mc__bits_get_padded(const uint64_t *w, size_t i, unsigned bits)
 {

@@ -166,7 +166,7 @@ void mc_container_init(mc_container *c, const mc_container_rules *rules, uint32_
 
 static size_t nlongs_of(const mc_container *c)
 {
-    return mc_bits_longs(c->rules.size, c->bits, MC_BITS_PADDED);
+    return mc__bits_longs_padded(c->rules.size, c->bits);
 }
 
 static void release(const mc_allocator *a, uint64_t *longs, size_t nlongs, uint32_t *pal, size_t cap)
@@ -482,12 +482,23 @@ bool mc_container_histogram(const mc_container *c, uint32_t *counts)
     if (c->kind != MC_CONTAINER_INDIRECT)
         return false;
     uint16_t idx[MAX_SIZE];
-    uint32_t h[256] = {0}; /* indirect widths are at most 16 bits, palettes 2^bits */
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
     if (c->bits <= 8) {
-        for (size_t i = 0; i < c->rules.size; i++)
-            h[idx[i]]++;
-        memcpy(counts, h, c->palette_len * sizeof *counts);
+        /* four tables in turn: runs of one index (terrain is full of them)
+         * would otherwise chain every increment on the previous one */
+        uint16_t h[4][256];
+        memset(h, 0, sizeof h);
+        size_t i = 0;
+        for (; i + 4 <= c->rules.size; i += 4) {
+            h[0][idx[i]]++;
+            h[1][idx[i + 1]]++;
+            h[2][idx[i + 2]]++;
+            h[3][idx[i + 3]]++;
+        }
+        for (; i < c->rules.size; i++)
+            h[0][idx[i]]++;
+        for (uint32_t k = 0; k < c->palette_len; k++)
+            counts[k] = (uint32_t)h[0][k] + h[1][k] + h[2][k] + h[3][k];
     } else {
         memset(counts, 0, c->palette_len * sizeof *counts);
         for (size_t i = 0; i < c->rules.size; i++)
@@ -580,7 +591,7 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
         return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
                             "container: %u bits per entry exceeds 32", bits);
     const size_t n = rules->size;
-    size_t want = mc_bits_longs(n, bits, layout);
+    size_t want = layout == MC_BITS_PADDED ? mc__bits_longs_padded(n, bits) : mc_bits_longs(n, bits, layout);
     if (nlongs != want)
         return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
                             "container: %zu longs given, %u bits per entry %s need %zu", nlongs,
@@ -620,7 +631,7 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
 
     const uint64_t dlim = rules->direct_bits >= 32 ? UINT32_MAX : ((1ull << rules->direct_bits) - 1);
     const mc_allocator *a = c->alloc;
-    size_t tl = mc_bits_longs(n, tbits, MC_BITS_PADDED);
+    size_t tl = mc__bits_longs_padded(n, tbits);
 
     /* Fast path: the modern case, same width and padded: copy the longs. */
     if (tbits == bits && layout == MC_BITS_PADDED &&

@@ -233,7 +233,12 @@ static void test_longs_count(void **state)
             assert_int_equal(mc_bits_longs(n, b, MC_BITS_PADDED), (n + k - 1) / k);
         for (size_t n = ((size_t)1 << 26) - 70; n < ((size_t)1 << 26) + 70; n++)
             assert_int_equal(mc_bits_longs(n, b, MC_BITS_PADDED), (n + k - 1) / k);
+        /* the inline shortcut of the containers, at 4096 and elsewhere */
+        for (size_t n = 4000; n < 4200; n++)
+            assert_int_equal(mc__bits_longs_padded(n, b), (n + k - 1) / k);
     }
+    assert_int_equal(mc__bits_longs_padded(4096, 0), 0);
+    assert_int_equal(mc__bits_longs_padded(64, 0), 0);
 }
 
 static void test_every_width_both_layouts(void **state)
