@@ -78,6 +78,55 @@ static void test_counts_follow_vanilla(void **state)
     mc_section_free(&s);
 }
 
+/* Recount of indirect sections whose palettes hold many air and fluid
+ * states (kelp ages, water levels, waterlogged blocks): every strategy of
+ * the recount (a popcount pass per flagged entry, or the histogram past
+ * 24) against a brute-force count. */
+static void test_recount_many_flagged(void **state)
+{
+    (void)state;
+    const mc_registry *reg = reg_or_skip();
+    uint32_t flagged[512], plain[512];
+    size_t nf = 0, np = 0;
+    for (uint32_t st = 0; st < mc_registry_state_count(reg) && (nf < 512 || np < 512); st++) {
+        uint32_t f = mc_registry_state_flags(reg, st);
+        if (!(f & MC_STATE_VALID))
+            continue;
+        if ((f & (MC_STATE_AIR | MC_STATE_FLUID)) && nf < 512)
+            flagged[nf++] = st;
+        else if (!(f & (MC_STATE_AIR | MC_STATE_FLUID)) && np < 512)
+            plain[np++] = st;
+    }
+    assert_true(nf >= 200 && np >= 200);
+    mc_test_rng rng = {11};
+    const unsigned plens[] = {8, 16, 30, 64, 200, 256};
+    const unsigned nflag[] = {1, 6, 7, 24, 25, 60, 200};
+    for (size_t a = 0; a < sizeof plens / sizeof plens[0]; a++)
+        for (size_t b = 0; b < sizeof nflag / sizeof nflag[0]; b++) {
+            const unsigned plen = plens[a], k = nflag[b] < plen ? nflag[b] : plen;
+            uint32_t pool[256], values[4096];
+            for (unsigned i = 0; i < plen; i++)
+                pool[i] = i < k ? flagged[(i * 7) % nf] : plain[(i * 5) % np];
+            unsigned blocks = 0, fluids = 0;
+            for (unsigned i = 0; i < 4096; i++) {
+                /* every pool entry at least once, the rest at random */
+                values[i] = pool[i < plen ? i : mc_test_rand(&rng) % plen];
+                uint32_t f = mc_registry_state_flags(reg, values[i]);
+                blocks += !(f & MC_STATE_AIR);
+                fluids += !!(f & MC_STATE_FLUID);
+            }
+            mc_section s;
+            mc_section_init(&s, reg, NULL);
+            assert_int_equal(mc_container_set_all(&s.blocks, values), MC_OK);
+            assert_int_equal(s.blocks.kind, MC_CONTAINER_INDIRECT);
+            mc_section_recount(&s, reg);
+            if (s.block_count != blocks || s.fluid_count != fluids)
+                fail_msg("palette %u, %u flagged: counts %u/%u, brute force %u/%u", plen, k,
+                         s.block_count, s.fluid_count, blocks, fluids);
+            mc_section_free(&s);
+        }
+}
+
 static void test_light_and_copy(void **state)
 {
     (void)state;
@@ -138,6 +187,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_follow_vanilla),
+        cmocka_unit_test(test_recount_many_flagged),
         cmocka_unit_test(test_light_and_copy),
         cmocka_unit_test(test_without_registry),
     };
