@@ -287,10 +287,106 @@ static MC_ALWAYS_INLINE uint64_t MC_KFN(in_)(const void *in, size_t i, int es)
     return es == 2 ? (uint64_t)((const uint16_t *)in)[i] : (uint64_t)((const uint32_t *)in)[i];
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB <= 15
+/* Packs the u16 lanes skip..3 of each 64-bit lane of x (four u16 entries,
+ * any bits above B) into bits [pos + skip*B, pos + 4B) of that lane, all
+ * other bits clear. pos is a constant, so is everything below.
+ *
+ * Four entries e0..e3: a u16 multiply by (2^(16-B), 1, 2^(16-B), 1) puts e0
+ * just below e1 and e2 just below e3 (dropping the bits of e0 and e2 above
+ * B; a factor 0 drops a skipped lane). Then e2 e3 already lie at
+ * [48 - B, 48 + B), and the lane shifted left by 32 - 2B brings e0 e1 to
+ * [48 - 3B, 48 - B); one mask each keeps exactly those bits (which drops
+ * the bits of e1 and e3 above B), and one shift takes the four to pos. */
+static MC_ALWAYS_INLINE mc__v2u64 MC_KFN(pack_quad16_)(mc__v2u64 x, unsigned skip, unsigned pos)
+{
+    enum { S = 16 - MC_KB, T = 48 - 3 * MC_KB };
+    const uint64_t m = MC_KMASK;
+    if (skip == 3) {
+        /* e3 alone, from bit 48 to bit pos + 3B */
+        const unsigned to = pos + 3 * MC_KB;
+        return to >= 48 ? (x << ((to - 48) & 63)) & (m << (to & 63)) : (x >> ((48 - to) & 63)) & (m << (to & 63));
+    }
+    const uint16_t f = (uint16_t)(1u << S);
+    const mc__v8u16 mul = {skip > 0 ? 0 : f, skip > 1 ? 0 : 1, f, 1, skip > 0 ? 0 : f, skip > 1 ? 0 : 1, f, 1};
+    const mc__v2u64 v = (mc__v2u64)((mc__v8u16)x * mul);
+    const uint64_t hi = ((1ull << (48 + MC_KB)) - 1) & ~0xFFFFFFFFull;
+    mc__v2u64 q = v & hi;
+    if (skip < 2)
+        q |= (v << (32 - 2 * MC_KB)) & ((1ull << (48 - MC_KB)) - 1);
+    return pos >= T ? q << ((pos - T) & 63) : q >> ((T - pos) & 63);
+}
+#endif
+
 static MC_ALWAYS_INLINE void MC_KFN(pack_padded_)(const void *in, size_t count, uint64_t *dst, int es)
 {
-    size_t full = count / MC_KK, l;
-    for (l = 0; l < full; l++) {
+    size_t full = count / MC_KK, l = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (MC_KB == 16 || MC_KB == 32)
+    if (es == MC_KB / 8) {
+        /* whole longs are the input bytes */
+        memcpy(dst, in, full * 8);
+        l = full;
+    }
+#endif
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB <= 15
+    if (es == 2) {
+        /* Two longs at a time, one in each 64-bit lane of a vector: quad j
+         * of each long (entries 4j..4j+3; the last quad of a long ends at
+         * its last entry and drops the lanes an earlier quad packed) is
+         * packed in place and shifted to bit 4Bj (a constant). Loads stay
+         * inside the two longs' entries. */
+        enum { NQ = (MC_KK + 3) / 4 };
+        const uint16_t *in16 = (const uint16_t *)in;
+        for (; l + 2 <= full; l += 2) {
+            const uint16_t *p = in16 + l * MC_KK;
+            mc__v2u64 acc = {0, 0};
+            MC_UNROLL
+            for (unsigned j = 0; j < NQ; j++) {
+                const unsigned at = 4 * j + 4 <= MC_KK ? 4 * j : MC_KK - 4;
+                uint64_t a, c;
+                memcpy(&a, p + at, 8);
+                memcpy(&c, p + MC_KK + at, 8);
+                const mc__v2u64 x = {a, c};
+                acc |= MC_KFN(pack_quad16_)(x, 4 * j - at, at * MC_KB);
+            }
+            memcpy(dst + l, &acc, 16);
+        }
+    }
+#endif
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB > 16 && MC_KB < 32
+    if (es == 4) {
+        /* Pairs e0 | e1 << 32 in 64-bit lanes become e0 | e1 << B. Two
+         * entries per long: one vector is two longs. Three: the pairs
+         * (e0, e1) of two longs, and the third entries from the high halves
+         * of (e1, e2). */
+        const uint32_t *in32 = (const uint32_t *)in;
+        const uint64_t m = MC_KMASK;
+#define MC_KPAIR(x) (((x) & m) | (((x) >> (32 - MC_KB)) & (m << MC_KB)))
+        if (MC_KK == 2) {
+            _Pragma("GCC unroll 4")
+            for (; l + 2 <= full; l += 2) {
+                mc__v2u64 x;
+                memcpy(&x, in32 + 2 * l, 16);
+                x = MC_KPAIR(x);
+                memcpy(dst + l, &x, 16);
+            }
+        } else {
+            for (; l + 2 <= full; l += 2) {
+                const uint32_t *p = in32 + 3 * l;
+                uint64_t a, c, d, e;
+                memcpy(&a, p, 8);
+                memcpy(&c, p + 3, 8);
+                memcpy(&d, p + 1, 8);
+                memcpy(&e, p + 4, 8);
+                const mc__v2u64 x = {a, c}, y = {d, e};
+                const mc__v2u64 r = MC_KPAIR(x) | ((y & (m << 32)) << ((2 * MC_KB - 32) & 63));
+                memcpy(dst + l, &r, 16);
+            }
+        }
+#undef MC_KPAIR
+    }
+#endif
+    for (; l < full; l++) {
         uint64_t v = 0;
         size_t b = l * MC_KK;
         MC_UNROLL

@@ -12,6 +12,11 @@
 #if defined(__GNUC__)
 #define MC_ALWAYS_INLINE inline __attribute__((always_inline))
 #define MC_UNROLL _Pragma("GCC unroll 64")
+/* 128-bit GNU C vectors for the portable kernels (SSE2 on x86-64, NEON on
+ * arm64, plain scalar code where the target has no vectors). */
+typedef uint16_t mc__v8u16 __attribute__((vector_size(16)));
+typedef uint32_t mc__v4u32 __attribute__((vector_size(16)));
+typedef uint64_t mc__v2u64 __attribute__((vector_size(16)));
 #else
 #define MC_ALWAYS_INLINE inline
 #define MC_UNROLL
