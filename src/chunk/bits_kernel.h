@@ -88,6 +88,45 @@ static MC_ALWAYS_INLINE void MC_KFN(emit_long_)(uint64_t v, void *out, size_t fi
 static MC_ALWAYS_INLINE void MC_KFN(unpack_padded_)(const uint64_t *src, size_t count, void *out, int es)
 {
     size_t full = count / MC_KK, l = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (MC_KB == 16 || MC_KB == 32)
+    if (es == MC_KB / 8) {
+        /* the entries are the bytes of the longs */
+        memcpy(out, src, count * (size_t)es);
+        return;
+    }
+#endif
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB == 8 &&         \
+    defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+    {
+        /* the entries are the bytes of the longs: zero-extend 16 at a time */
+        typedef uint8_t v16u8 __attribute__((vector_size(16)));
+        const v16u8 zero = {0};
+        for (; l + 2 <= full; l += 2) {
+            v16u8 x;
+            memcpy(&x, src + l, 16);
+            const v16u8 lo = __builtin_shufflevector(x, zero, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+            const v16u8 hi =
+                __builtin_shufflevector(x, zero, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+            if (es == 2) {
+                memcpy((uint16_t *)out + l * 8, &lo, 16);
+                memcpy((uint16_t *)out + l * 8 + 8, &hi, 16);
+            } else {
+                const mc__v8u16 z16 = {0}, l16 = (mc__v8u16)lo, h16 = (mc__v8u16)hi;
+                const mc__v8u16 w0 = __builtin_shufflevector(l16, z16, 0, 8, 1, 9, 2, 10, 3, 11);
+                const mc__v8u16 w1 = __builtin_shufflevector(l16, z16, 4, 12, 5, 13, 6, 14, 7, 15);
+                const mc__v8u16 w2 = __builtin_shufflevector(h16, z16, 0, 8, 1, 9, 2, 10, 3, 11);
+                const mc__v8u16 w3 = __builtin_shufflevector(h16, z16, 4, 12, 5, 13, 6, 14, 7, 15);
+                uint32_t *o = (uint32_t *)out + l * 8;
+                memcpy(o, &w0, 16);
+                memcpy(o + 4, &w1, 16);
+                memcpy(o + 8, &w2, 16);
+                memcpy(o + 12, &w3, 16);
+            }
+        }
+    }
+#endif
+#endif
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB <= 15
     if (es == 2) {
         /* u16 out, 1..15 bits: the four-lane spread of emit_long_ on two
@@ -254,8 +293,152 @@ static MC_ALWAYS_INLINE uint64_t MC_KFN(span_entry_)(const uint64_t *w, unsigned
     return v & MC_KMASK;
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && MC_KB <= 15
+/* Spanning, u16 out: the four entries at bits [r, r + 4B) of each 64-bit
+ * lane of x, one per u16 lane. Lane j needs entry j inside its 16 bits:
+ * x shifted left by 16 - B - r holds e0 at the top of lane 0 and e1 at the
+ * bottom of lane 1, x shifted by 48 - 3B - r holds e2 at the top of lane 2
+ * and e3 at the bottom of lane 3; one blend takes the low half of the first
+ * and the high half of the second, a u16 multiply moves the odd lanes to
+ * the top (dropping what lies above them) and a u16 shift brings all four
+ * down (dropping what lay below). */
+static MC_ALWAYS_INLINE mc__v8u16 MC_KFN(span_spread16_)(mc__v2u64 x, unsigned r)
+{
+    const int sa = 16 - MC_KB - (int)r, sb = 48 - 3 * MC_KB - (int)r;
+    const mc__v2u64 a = sa >= 0 ? x << (sa & 63) : x >> (-sa & 63);
+    const mc__v2u64 c = sb >= 0 ? x << (sb & 63) : x >> (-sb & 63);
+    const uint16_t f = (uint16_t)(1u << (16 - MC_KB));
+    const mc__v8u16 mul = {1, f, 1, f, 1, f, 1, f};
+    const mc__v2u64 z = (a & 0xFFFFFFFFull) | (c & ~0xFFFFFFFFull);
+    return ((mc__v8u16)z * mul) >> (16 - MC_KB);
+}
+#endif
+
+/* Spanning, the vector part: whole groups of 16 entries from the start,
+ * returns how many entries it wrote. Eight entries fill exactly B bytes,
+ * so entry 8g + j sits at byte gB + (jB >> 3), bit (jB & 7): the offsets
+ * inside an octet are constants, and the same in every octet. */
+static MC_ALWAYS_INLINE size_t MC_KFN(unpack_spanning_vec_)(const uint64_t *src, size_t count, void *out, int es)
+{
+    size_t i = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                     \
+    defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#if MC_KB <= 15 || (MC_KB >= 17 && MC_KB <= 31)
+    const uint8_t *bytes = (const uint8_t *)src;
+    /* the array's whole longs; reads stay below (g + 2)B + 8 bytes */
+    const size_t nbytes = 8 * ((count * MC_KB + 63) / 64);
+#endif
+#if MC_KB <= 15
+    {
+        /* u16 lanes: octets g and g + 1 side by side, the first four
+         * entries of each in one vector (bit 0), the last four in another
+         * (bit 4B & 7, the same for both); two 64-bit interleaves put each
+         * octet's eight entries together. */
+        enum { O1 = (4 * MC_KB) >> 3, R1 = (4 * MC_KB) & 7 };
+        for (; i + 16 <= count && (i / 8 + 2) * MC_KB + 8 <= nbytes; i += 16) {
+            const uint8_t *p = bytes + (i / 8) * MC_KB;
+            uint64_t a0, a1, c0, c1;
+            memcpy(&a0, p, 8);
+            memcpy(&a1, p + MC_KB, 8);
+            memcpy(&c0, p + O1, 8);
+            memcpy(&c1, p + MC_KB + O1, 8);
+            const mc__v2u64 x = {a0, a1}, y = {c0, c1};
+            const mc__v2u64 s0 = (mc__v2u64)MC_KFN(span_spread16_)(x, 0);
+            const mc__v2u64 s1 = (mc__v2u64)MC_KFN(span_spread16_)(y, R1);
+            const mc__v8u16 o0 = (mc__v8u16)__builtin_shufflevector(s0, s1, 0, 2);
+            const mc__v8u16 o1 = (mc__v8u16)__builtin_shufflevector(s0, s1, 1, 3);
+            if (es == 2) {
+                memcpy((uint16_t *)out + i, &o0, 16);
+                memcpy((uint16_t *)out + i + 8, &o1, 16);
+            } else {
+                const mc__v8u16 zero = {0, 0, 0, 0, 0, 0, 0, 0};
+                const mc__v8u16 w0 = __builtin_shufflevector(o0, zero, 0, 8, 1, 9, 2, 10, 3, 11);
+                const mc__v8u16 w1 = __builtin_shufflevector(o0, zero, 4, 12, 5, 13, 6, 14, 7, 15);
+                const mc__v8u16 w2 = __builtin_shufflevector(o1, zero, 0, 8, 1, 9, 2, 10, 3, 11);
+                const mc__v8u16 w3 = __builtin_shufflevector(o1, zero, 4, 12, 5, 13, 6, 14, 7, 15);
+                uint32_t *o = (uint32_t *)out + i;
+                memcpy(o, &w0, 16);
+                memcpy(o + 4, &w1, 16);
+                memcpy(o + 8, &w2, 16);
+                memcpy(o + 12, &w3, 16);
+            }
+        }
+    }
+#elif MC_KB >= 17 && MC_KB <= 31
+    if (es == 4) {
+        /* u32 lanes: pair k (entries 2k, 2k + 1) of octets g and g + 1 side
+         * by side in one vector (the same bit offset r in both). Shifted so
+         * that the first entry of a pair ends at bit 32 and, in another
+         * copy, the second ends at bit 64, one shuffle picks the four
+         * u32 halves that hold them at their tops: (g.2k, g+1.2k, g.2k+1,
+         * g+1.2k+1). Two such vectors make two runs of four entries, with
+         * one shuffle each; one shift drops what lay below. When a pair
+         * does not fit in the 64 bits from its first byte (31 bits at
+         * r = 6), its second entry is read from its own byte. */
+        for (; i + 16 <= count && (i / 8 + 2) * MC_KB + 8 <= nbytes; i += 16) {
+            const uint8_t *p = bytes + (i / 8) * MC_KB;
+            mc__v4u32 w[4];
+            MC_UNROLL
+            for (unsigned k = 0; k < 4; k++) {
+                const unsigned b0 = 2 * k * MC_KB, b1 = b0 + MC_KB;
+                const unsigned r0 = b0 & 7, at0 = b0 >> 3;
+                uint64_t a0, a1;
+                memcpy(&a0, p + at0, 8);
+                memcpy(&a1, p + MC_KB + at0, 8);
+                const mc__v2u64 x = {a0, a1};
+                const int s1 = 32 - (int)MC_KB - (int)r0;
+                const mc__v2u64 t1 = s1 >= 0 ? x << (s1 & 63) : x >> (-s1 & 63);
+                mc__v2u64 t2;
+                if (r0 + 2 * MC_KB <= 64) {
+                    const int s2 = 64 - 2 * (int)MC_KB - (int)r0;
+                    t2 = s2 >= 0 ? x << (s2 & 63) : x >> (-s2 & 63);
+                } else {
+                    const unsigned r1 = b1 & 7, at1 = b1 >> 3;
+                    uint64_t c0, c1;
+                    memcpy(&c0, p + at1, 8);
+                    memcpy(&c1, p + MC_KB + at1, 8);
+                    const mc__v2u64 y = {c0, c1};
+                    t2 = y << ((64 - MC_KB - r1) & 63);
+                }
+                w[k] = __builtin_shufflevector((mc__v4u32)t1, (mc__v4u32)t2, 0, 2, 5, 7);
+            }
+            uint32_t *o = (uint32_t *)out + i;
+            const mc__v4u32 q0 = __builtin_shufflevector(w[0], w[1], 0, 2, 4, 6) >> (32 - MC_KB);
+            const mc__v4u32 q1 = __builtin_shufflevector(w[2], w[3], 0, 2, 4, 6) >> (32 - MC_KB);
+            const mc__v4u32 q2 = __builtin_shufflevector(w[0], w[1], 1, 3, 5, 7) >> (32 - MC_KB);
+            const mc__v4u32 q3 = __builtin_shufflevector(w[2], w[3], 1, 3, 5, 7) >> (32 - MC_KB);
+            memcpy(o, &q0, 16);
+            memcpy(o + 4, &q1, 16);
+            memcpy(o + 8, &q2, 16);
+            memcpy(o + 12, &q3, 16);
+        }
+    }
+#endif
+#endif
+#endif
+    (void)src;
+    (void)count;
+    (void)out;
+    (void)es;
+    return i;
+}
+
 static MC_ALWAYS_INLINE void MC_KFN(unpack_spanning_)(const uint64_t *src, size_t count, void *out, int es)
 {
+    const size_t done = MC_KFN(unpack_spanning_vec_)(src, count, out, es);
+    if (done) {
+        /* the few entries after the vector groups */
+        const size_t nl = (count * MC_KB + 63) / 64;
+        for (size_t i = done; i < count; i++) {
+            uint64_t v = mc__bits_get_spanning_bounded(src, nl, i, MC_KB);
+            if (es == 2)
+                ((uint16_t *)out)[i] = (uint16_t)v;
+            else
+                ((uint32_t *)out)[i] = (uint32_t)v;
+        }
+        return;
+    }
     size_t periods = count / 64, p;
     for (p = 0; p < periods; p++) {
         const uint64_t *w = src + p * MC_KB;
