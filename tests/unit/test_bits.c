@@ -567,6 +567,86 @@ static void test_pack_guards(void **state)
     }
 }
 
+/* The portable kernels alone, on every CPU: pack from exactly sized inputs
+ * with garbage above the width into exactly sized longs with guards behind
+ * them, and unpack from exactly sized longs (garbage in the padding and in
+ * the unused tail of the last long) into exactly sized outputs with guards;
+ * u16 and u32 entries, both layouts, every count 0..200 and around 4096
+ * (the vector kernels' groups, remainders and read bounds). */
+static void portable_exact_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_t n)
+{
+    const uint32_t m = b == 32 ? 0xFFFFFFFFu : ((1u << b) - 1);
+    const size_t nl = mc_bits_longs(n, b, layout);
+    uint32_t *clean = malloc(n * 4 + 4), *d32 = malloc(n * 4 + 4), *o32 = malloc(n * 4 + 16);
+    uint16_t *d16 = malloc(n * 2 + 2), *o16 = malloc(n * 2 + 8);
+    uint64_t *ref = malloc(nl * 8 + 8), *got = malloc((nl + 4) * 8), *noisy = malloc(nl * 8 + 8);
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t r = (uint32_t)mc_test_rand(rng);
+        clean[i] = r & m;
+        d32[i] = b == 32 ? r : r | (((uint32_t)mc_test_rand(rng) | 1u) << b);
+        d16[i] = (uint16_t)d32[i];
+    }
+    ref_pack(clean, n, b, layout, ref, nl);
+    for (int es = 2; es <= 4; es += 2) {
+        if (es == 2 && b > 16)
+            continue;
+        memset(got, 0x5A, (nl + 4) * 8);
+        mc__bits_pack_portable(es == 2 ? (const void *)d16 : (const void *)d32, es, n, b, layout, got);
+        assert_memory_equal(got, ref, nl * 8);
+        for (size_t l = nl; l < nl + 4; l++)
+            assert_true(got[l] == 0x5A5A5A5A5A5A5A5Aull);
+    }
+    memcpy(noisy, ref, nl * 8);
+    if (nl) {
+        if (layout == MC_BITS_PADDED) {
+            const unsigned used = (64 / b) * b;
+            for (size_t l = 0; l < nl && used < 64; l++)
+                noisy[l] |= mc_test_rand(rng) << used;
+            const size_t last = n - (nl - 1) * (64 / b); /* entries in the last long */
+            if (last * b < 64)
+                noisy[nl - 1] |= mc_test_rand(rng) << (last * b);
+        } else if ((n * b) % 64) {
+            noisy[nl - 1] |= mc_test_rand(rng) << ((n * b) % 64);
+        }
+    }
+    for (size_t i = 0; i < 4; i++)
+        o32[n + i] = 0xDEADBEEF;
+    mc__bits_unpack_portable(noisy, n, b, layout, o32, 4);
+    assert_memory_equal(o32, clean, n * 4);
+    for (size_t i = 0; i < 4; i++)
+        assert_true(o32[n + i] == 0xDEADBEEF);
+    if (b <= 16) {
+        for (size_t i = 0; i < 4; i++)
+            o16[n + i] = 0xBEEF;
+        mc__bits_unpack_portable(noisy, n, b, layout, o16, 2);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(o16[i], clean[i]);
+        for (size_t i = 0; i < 4; i++)
+            assert_true(o16[n + i] == 0xBEEF);
+    }
+    free(clean);
+    free(d32);
+    free(o32);
+    free(d16);
+    free(o16);
+    free(ref);
+    free(got);
+    free(noisy);
+}
+
+static void test_portable_exact(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {0x5EC7104Eull};
+    for (unsigned b = 1; b <= 32; b++)
+        for (int lay = 0; lay < 2; lay++) {
+            for (size_t n = 0; n <= 200; n++)
+                portable_exact_one(&rng, b, (mc_bits_layout)lay, n);
+            for (size_t n = 4080; n <= 4112; n++)
+                portable_exact_one(&rng, b, (mc_bits_layout)lay, n);
+        }
+}
+
 int main(void)
 {
     print_message("bits kernels: %s\n", mc_bits_kernel_name());
@@ -582,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_unpack_output_offsets),
         cmocka_unit_test(test_unpack_u16_offsets),
         cmocka_unit_test(test_pack_guards),
+        cmocka_unit_test(test_portable_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
