@@ -577,9 +577,9 @@ static void portable_exact_one(mc_test_rng *rng, unsigned b, mc_bits_layout layo
 {
     const uint32_t m = b == 32 ? 0xFFFFFFFFu : ((1u << b) - 1);
     const size_t nl = mc_bits_longs(n, b, layout);
-    uint32_t *clean = malloc(n * 4 + 4), *d32 = malloc(n * 4 + 4), *o32 = malloc(n * 4 + 16);
-    uint16_t *d16 = malloc(n * 2 + 2), *o16 = malloc(n * 2 + 8);
-    uint64_t *ref = malloc(nl * 8 + 8), *got = malloc((nl + 4) * 8), *noisy = malloc(nl * 8 + 8);
+    uint32_t *clean = malloc(n * 4 + 4), *d32 = malloc(n ? n * 4 : 1), *o32 = malloc(n * 4 + 16);
+    uint16_t *d16 = malloc(n ? n * 2 : 1), *o16 = malloc(n * 2 + 8);
+    uint64_t *ref = malloc(nl * 8 + 8), *got = malloc((nl + 4) * 8), *noisy = malloc(nl ? nl * 8 : 1);
     for (size_t i = 0; i < n; i++) {
         const uint32_t r = (uint32_t)mc_test_rand(rng);
         clean[i] = r & m;
