@@ -737,6 +737,23 @@ static MC_AVX512_BMI2 void pack_bytes_pext(const void *in, int es, size_t count,
             _mm_storeu_si128((__m128i *)(t + i), _mm512_cvtepi32_epi8(load_dwords(in, i, count)));
     }
     memset(t + count, 0, 128); /* the last long's missing entries, and the 8-byte over-read */
+    if (bits == 1) {
+        /* a long is the low bits of 64 entry bytes: one test-into-mask */
+        const __m512i one = _mm512_set1_epi8(1);
+        for (size_t l = 0; l < nlongs; l++)
+            dst[l] = _mm512_test_epi8_mask(_mm512_loadu_si512((const void *)(t + 64 * l)), one);
+        return;
+    }
+    if (bits == 2) {
+        /* 32 entries: the masks of their low and high bits, interleaved */
+        const __m256i lo = _mm256_set1_epi8(1), hi = _mm256_set1_epi8(2);
+        for (size_t l = 0; l < nlongs; l++) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(t + 32 * l));
+            dst[l] = _pdep_u64(_mm256_test_epi8_mask(v, lo), 0x5555555555555555ull) |
+                     _pdep_u64(_mm256_test_epi8_mask(v, hi), 0xAAAAAAAAAAAAAAAAull);
+        }
+        return;
+    }
     switch (bits) {
     case 3: pext_longs(t, 3, dst, nlongs); break;
     case 4: pext_longs(t, 4, dst, nlongs); break;
@@ -769,7 +786,7 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
     }
     if (count > PACK_MAX_STACK)
         return false;
-    if (bits >= 3 && bits <= 8 && __builtin_cpu_supports("bmi2")) {
+    if (bits <= 8 && __builtin_cpu_supports("bmi2")) {
         pack_bytes_pext(in, es, count, bits, dst, nlongs);
         return true;
     }
