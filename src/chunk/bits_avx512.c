@@ -286,6 +286,50 @@ e_loop(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, const mc_
     }
 }
 
+#define MC_AVX512_VBMI2 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")))
+
+/*
+ * Spanning, 17..31 bits, little-endian longs, 32-bit output. Sixteen
+ * entries take exactly 2b bytes, so step k's window starts at byte 2bk with
+ * its entry 0 at bit 0, and one pair of tables serves every step: entry i
+ * is the dword pair (j+1 : j) shifted right by s (j = ib/32, s = ib mod 32;
+ * entry 15 ends at bit 16b-1 <= 495, inside the 64-byte window). A step is
+ * one load, two vpermd, one vpshrdvd, one vpandd and a store.
+ */
+static MC_AVX512_VBMI2 __attribute__((noinline)) void
+span_window(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, uint32_t *out)
+{
+    _Alignas(64) uint32_t lo_i[16], hi_i[16], sh[16];
+    for (unsigned i = 0; i < 16; i++) {
+        lo_i[i] = (i * bits) >> 5;
+        hi_i[i] = lo_i[i] + 1;
+        sh[i] = (i * bits) & 31;
+    }
+    const __m512i il = _mm512_load_si512((const void *)lo_i), ih = _mm512_load_si512((const void *)hi_i);
+    const __m512i vs = _mm512_load_si512((const void *)sh);
+    const __m512i mask = _mm512_set1_epi32((int)((1u << bits) - 1));
+    const size_t step = 2u * bits;
+    size_t e = 0, off = 0;
+#define MC_SPAN_STEP(v) \
+    _mm512_and_si512(_mm512_shrdv_epi32(_mm512_permutexvar_epi32(il, (v)), _mm512_permutexvar_epi32(ih, (v)), vs), mask)
+    for (; e + 32 <= count && off + step + 64 <= nbytes; e += 32, off += 2 * step) {
+        const __m512i a = _mm512_loadu_si512((const void *)(src + off));
+        const __m512i b = _mm512_loadu_si512((const void *)(src + off + step));
+        _mm512_storeu_si512((void *)(out + e), MC_SPAN_STEP(a));
+        _mm512_storeu_si512((void *)(out + e + 16), MC_SPAN_STEP(b));
+    }
+    for (; e < count; e += 16, off += step) {
+        const __m512i v = load_upto(src, off, nbytes);
+        store_d(MC_SPAN_STEP(v), count - e, out, e, 4);
+    }
+#undef MC_SPAN_STEP
+}
+
+static bool have_vbmi2(void)
+{
+    return __builtin_cpu_supports("avx512vbmi2");
+}
+
 /*
  * Padded, three entries per long (bits 17..21), 32-bit output: the D tables
  * of period 3 (16 entries per step, 48 per 16 longs; steps at longs 0, 5,
@@ -412,6 +456,10 @@ MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, un
     const bool spanning = layout == MC_BITS_SPANNING;
     const size_t nbytes = 8 * mc_bits_longs(count, bits, layout);
     const mc__bits_tab *tab = &mc__bits_tabs[spanning][be][bits];
+    if (spanning && !be && es == 4 && bits >= 17 && bits <= 31 && have_vbmi2()) {
+        span_window(src, nbytes, count, bits, out);
+        return true;
+    }
     switch (tab->mode * 8 + es) {
     case 0 + 2:
     case 0 + 4:
