@@ -132,13 +132,13 @@ static mc_status read_container(mc_reader *r, const dec *d, mc_container *c,
     const uint8_t *be = mc_read_bytes(r, nlongs * 8, "data array");
     if (!be)
         return r->status;
-    mc_error local;
-    mc_error_clear(&local);
     if (single && nlongs == 0) {
         /* the common empty section: no longs, nothing to check */
         mc_container_init(c, rules, palette[0], d->alloc);
         return MC_OK;
     }
+    mc_error local;
+    mc_error_clear(&local);
     if (nlongs != expect || (single && nlongs != 0)) {
         if (d->strict)
             return mc_reader_fail_at(r, len_at, MC_ERR_MALFORMED,
