@@ -11,7 +11,7 @@ static void help(FILE *out)
     fputs("usage: mcchunk serve [--world DIR] [--bind ADDR] [--port N] [--view-distance N]\n"
           "                     [--max-players N] [--motd TEXT] [--compression-threshold N]\n"
           "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE]\n"
-          "                     [--seed N] [--cache-mb N] [--quiet]\n\n"
+          "                     [--exit-with-parent] [--seed N] [--cache-mb N] [--quiet]\n\n"
           "Serves a world to Minecraft Java Edition clients 1.8 to 26.1, each in its own protocol,\n"
           "in offline mode (no Mojang authentication). Answers server-list pings of every version\n"
           "(including the pre-1.7 legacy ping) and logs players in with the UUIDs the game derives\n"
@@ -25,7 +25,9 @@ static void help(FILE *out)
           "  --compression-threshold N packets of N bytes or more are compressed; -1 turns\n"
           "                            compression off (default 256)\n"
           "  --idle-timeout SECONDS    drop clients silent this long (default 30)\n"
-          "  --exit-after SECONDS      stop by itself after this long (tests, demos)\n"
+          "  --exit-after SECONDS      stop by itself after this long (tests, demos); a leap of\n"
+          "                            the clock (a paused virtual machine) counts as 2 s\n"
+          "  --exit-with-parent        stop when the process that started the server exits\n"
           "  --port-file FILE          write the bound port to FILE once listening\n"
           "  --seed N                  seed of the built-in world (default 20260101)\n"
           "  --cache-mb N              memory for encoded chunks, MiB (default 256)\n"
@@ -150,6 +152,9 @@ static int parse_options(mc_server_config *cfgp, int argc, char **argv, bool *do
             return MC_EXIT_OK;
         } else if (!strcmp(a, "--quiet")) {
             cfg.quiet = true;
+            continue;
+        } else if (!strcmp(a, "--exit-with-parent")) {
+            cfg.exit_with_parent = true;
             continue;
         } else if (!v) {
             ok = false;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "mcchunk/java.h"
@@ -197,12 +198,48 @@ void mc_conn_close(mc_conn *c, const char *why)
         uv_close((uv_handle_t *)&c->tcp, on_closed);
 }
 
+/* After a disconnect packet and our FIN, what the client still sends is read
+ * and dropped until it closes too (or MC_DRAIN_MS pass): closing a socket with
+ * unread bytes makes the kernel send a reset and throw away what it had not
+ * yet sent, so that a client behind on reading (megabytes of chunks queued)
+ * would never see the disconnect packet at the end, nor learn why it was
+ * dropped. While the server stops, MC_STOP_GRACE_MS bounds the whole wait. */
+#define MC_DRAIN_MS 2000u
+#define MC_STOP_GRACE_MS 3000u
+
+static void conn_close_now(mc_conn *c)
+{
+    c->draining = false;
+    if (!uv_is_closing((uv_handle_t *)&c->tcp))
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
+}
+
+static void on_drain_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    static char sink[16384]; /* the loop is single-threaded; the bytes are dropped */
+    (void)h;
+    (void)suggested;
+    buf->base = sink;
+    buf->len = sizeof sink;
+}
+
+static void on_drain_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+    (void)buf;
+    if (nread < 0)
+        conn_close_now(s->data);
+}
+
 static void on_shutdown(uv_shutdown_t *req, int status)
 {
-    (void)status;
     mc_conn *c = req->data;
     free(req);
-    uv_close((uv_handle_t *)&c->tcp, on_closed);
+    if (status < 0 || c->srv->stopping || uv_read_start((uv_stream_t *)&c->tcp, on_drain_alloc, on_drain_read) < 0) {
+        conn_close_now(c);
+        return;
+    }
+    c->draining = true;
+    c->drain_until = mc_server_clock(c->srv) + MC_DRAIN_MS;
 }
 
 /* Closes after the queued bytes are sent (used after a disconnect packet). */
@@ -558,7 +595,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
     }
     c->in.len += (size_t)nread;
     c->bytes_received += (uint64_t)nread;
-    c->last_recv_ms = uv_now(c->srv->loop);
+    c->last_recv_ms = mc_server_clock(c->srv);
     size_t off = 0;
     while (!c->closing && off < c->in.len) {
         if (c->state == MC_JAVA_HANDSHAKING && off == 0 && c->in.data[0] == 0xFE) {
@@ -636,7 +673,7 @@ static void on_connection(uv_stream_t *listener, int status)
         }
         snprintf(c->peer, sizeof c->peer, "%s:%d", ip, port);
     }
-    c->connected_ms = c->last_recv_ms = uv_now(srv->loop);
+    c->connected_ms = c->last_recv_ms = mc_server_clock(srv);
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 
@@ -648,24 +685,63 @@ static void stop_server(mc_server *srv, const char *why)
         return;
     srv->stopping = true;
     mc_srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
-    for (mc_conn *c = srv->conns; c; c = c->next)
-        mc_conn_disconnect(c, "Server closed");
+    for (mc_conn *c = srv->conns; c; c = c->next) {
+        if (c->draining)
+            conn_close_now(c);
+        else
+            mc_conn_disconnect(c, "Server closed");
+    }
     uv_close((uv_handle_t *)&srv->listener, NULL);
-    uv_close((uv_handle_t *)&srv->tick, NULL);
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
+    /* The tick goes on until every client has its "Server closed" or
+     * MC_STOP_GRACE_MS pass: a client that does not read would otherwise keep
+     * its unsent bytes, and with them the server, alive for ever. */
+    srv->stop_until = mc_server_clock(srv) + MC_STOP_GRACE_MS;
+}
+
+/* While stopping: closes what is left once every client is gone or it is
+ * time, and the tick with it (the loop then ends). */
+static void stop_tick(mc_server *srv, uint64_t now)
+{
+    if (srv->conns && now < srv->stop_until)
+        return;
+    for (mc_conn *c = srv->conns; c; c = c->next)
+        conn_close_now(c);
+    uv_close((uv_handle_t *)&srv->tick, NULL);
+}
+
+uint64_t mc_server_clock(mc_server *srv)
+{
+    uint64_t real = uv_now(srv->loop);
+    if (real > srv->clock_real_ms) {
+        uint64_t step = real - srv->clock_real_ms;
+        srv->clock_ms += step < MC_SERVER_MAX_STEP_MS ? step : MC_SERVER_MAX_STEP_MS;
+        srv->clock_real_ms = real;
+    }
+    return srv->clock_ms;
 }
 
 static void on_tick(uv_timer_t *t)
 {
     mc_server *srv = t->data;
-    uint64_t now = uv_now(srv->loop);
+    uint64_t now = mc_server_clock(srv);
+    if (srv->stopping) {
+        stop_tick(srv, now);
+        return;
+    }
     if (srv->cfg->exit_after > 0 && (double)(now - srv->started_ms) >= srv->cfg->exit_after * 1000.0) {
         stop_server(srv, "--exit-after reached");
         return;
     }
+    if (srv->cfg->exit_with_parent && (long)getppid() != srv->parent_pid) {
+        stop_server(srv, "the parent process exited");
+        return;
+    }
     for (mc_conn *c = srv->conns, *next; c; c = next) {
         next = c->next;
+        if (c->draining && now >= c->drain_until)
+            conn_close_now(c);
         if (c->closing)
             continue;
         if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
@@ -735,7 +811,10 @@ int mc_server_run(const mc_server_config *cfg)
     srv.sigint.data = srv.sigterm.data = &srv;
     uv_signal_start(&srv.sigint, on_signal, SIGINT);
     uv_signal_start(&srv.sigterm, on_signal, SIGTERM);
-    srv.started_ms = uv_now(srv.loop);
+    srv.clock_real_ms = uv_now(srv.loop);
+    srv.clock_ms = 0;
+    srv.started_ms = mc_server_clock(&srv);
+    srv.parent_pid = (long)getppid();
     mc_srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
     mc_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
     uv_run(srv.loop, UV_RUN_DEFAULT);

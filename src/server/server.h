@@ -17,7 +17,8 @@ typedef struct mc_server_config {
     const char *motd;
     int compression_threshold; /* bytes; < 0 disables compression */
     const char *world;         /* world folder, or NULL for the built-in world */
-    double exit_after;         /* seconds; 0 = run until SIGINT/SIGTERM */
+    double exit_after;         /* seconds of the server's clock; 0 = run until SIGINT/SIGTERM */
+    bool exit_with_parent;     /* stop when the process that started the server exits */
     int idle_timeout_ms;       /* a client silent this long is dropped (vanilla: 30 s) */
     int login_timeout_ms;      /* handshake+login must finish within this */
     size_t max_pending_write;  /* bytes queued to a client before it counts as too slow */

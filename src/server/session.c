@@ -256,7 +256,7 @@ void mc_session_begin(mc_conn *c)
         return;
     }
     c->session = s;
-    s->last_keepalive_ms = uv_now(c->srv->loop);
+    s->last_keepalive_ms = mc_server_clock(c->srv);
     if (c->state == MC_JAVA_CONFIGURATION && c->protocol >= 766)
         ask_known_packs(c, s);
     else if (c->state == MC_JAVA_CONFIGURATION)

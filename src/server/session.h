@@ -27,7 +27,10 @@ typedef struct mc_server {
     unsigned nconns;
     int online; /* players past login */
     uint64_t started_ms;
+    uint64_t clock_ms, clock_real_ms; /* mc_server_clock() */
+    long parent_pid;                  /* for cfg->exit_with_parent */
     bool stopping;
+    uint64_t stop_until; /* stopping: clients still sending are closed then */
     mc_world *world;
     uint8_t **join_cache; /* inflated join data per protocol (session.c) */
 } mc_server;
@@ -45,6 +48,8 @@ struct mc_conn {
     uint32_t protocol; /* from the handshake */
     int threshold;     /* compression threshold in force, < 0 off */
     bool closing;
+    bool draining;         /* disconnected: reading and dropping until the client closes */
+    uint64_t drain_until;  /* mc_server_clock() time to stop waiting for that */
     bool in_game; /* counted in srv->online */
     bool status_sent;
     uint64_t connected_ms, last_recv_ms;
@@ -58,6 +63,14 @@ struct mc_conn {
 };
 
 enum { MC_LOG_INFO, MC_LOG_WARN, MC_LOG_ERROR };
+
+/* The server's clock in milliseconds, for every timeout it keeps: the loop's
+ * monotonic time, except that one step counts at most MC_SERVER_MAX_STEP_MS.
+ * A virtual machine paused or migrated can see its monotonic clock leap by
+ * minutes; counted in full, that leap would drop every client at once and
+ * end an --exit-after run early, for time in which nothing ran. */
+#define MC_SERVER_MAX_STEP_MS 2000u
+uint64_t mc_server_clock(mc_server *srv);
 void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -29,8 +29,14 @@ const worlds = [
 ]
 
 let passed = 0; let failed = 0; let skipped = 0
-async function check (name, fn) {
-  try { await fn(); passed++; console.log('ok   ' + name) } catch (e) { failed++; console.log('FAIL ' + name + ': ' + e.message) }
+async function check (name, fn, srv) {
+  try {
+    await fn(); passed++; console.log('ok   ' + name)
+  } catch (e) {
+    failed++; console.log('FAIL ' + name + ': ' + e.message)
+    // What the server said about it: the tail of its log.
+    if (srv) console.log('  server log (tail):\n' + srv.log().trimEnd().split('\n').slice(-12).map(l => '  | ' + l).join('\n'))
+  }
 }
 
 function expected (world, cx, cz, version) {
@@ -58,12 +64,16 @@ function expected (world, cx, cz, version) {
     const rdir = w.layout26 ? path.join(dir, 'dimensions', 'minecraft', 'overworld', 'region') : path.join(dir, 'region')
     fs.mkdirSync(rdir, { recursive: true })
     fs.symlinkSync(src, path.join(rdir, w.region))
-    const srv = await startServer(['--world', dir, '--view-distance', '3'])
+    const args = ['--world', dir, '--view-distance', '3']
+    let srv = await startServer(args)
     const m = /spawn (-?\d+) (-?\d+) (-?\d+)/.exec(srv.log())
     const scx = Number(m[1]) >> 4; const scz = Number(m[3]) >> 4
     try {
       if (w.layout26) assert.ok(/26\.1 layout/.test(srv.log()), 'server did not detect the 26.1 layout')
       for (const v of w.versions) {
+        // A server that stopped (the failure was reported with its log)
+        // is started again, so that one failure is not every later one's.
+        if (!srv.running()) { await srv.stop(); srv = await startServer(args) }
         await check(`world ${w.name} as ${v}`, async () => {
           const mcd = require('minecraft-data')(v)
           const legacy = mcd.isOlderThan('1.13')
@@ -72,7 +82,12 @@ function expected (world, cx, cz, version) {
           const loaded = new Set()
           bot.on('chunkColumnLoad', p => loaded.add(`${p.x >> 4},${p.z >> 4}`))
           try {
-            await new Promise((resolve, reject) => { bot.once('spawn', resolve); bot.once('error', reject); bot.once('kicked', r => reject(new Error('kicked ' + r))) })
+            await new Promise((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('no spawn within 60 s')), 60000)
+              bot.once('spawn', () => { clearTimeout(timer); resolve() })
+              bot.once('error', e => { clearTimeout(timer); reject(e) })
+              bot.once('kicked', r => { clearTimeout(timer); reject(new Error('kicked ' + r)) })
+            })
             const t0 = Date.now()
             while (!loaded.has(`${scx},${scz}`) && Date.now() - t0 < 15000) await new Promise(resolve => setTimeout(resolve, 50))
             await new Promise(resolve => setTimeout(resolve, 500))
@@ -96,7 +111,7 @@ function expected (world, cx, cz, version) {
             assert.ok(n >= 150, 'sampled ' + n)
             assert.strictEqual(bad, 0, `${bad}/${n} differ, first ${first}`)
           } finally { bot.end() }
-        })
+        }, srv)
       }
     } finally {
       await srv.stop()

@@ -44,7 +44,9 @@ function login (port, version, username) {
     c.on('kick_disconnect', p => { seen.reason = textOf(p.reason) })
     c.on('login', p => { seen.joined = p; c.end() })
     c.on('error', e => { clearTimeout(timer); reject(new Error(`${version}: ${e.message}`)) })
-    c.on('end', () => { clearTimeout(timer); resolve(seen) })
+    // A disconnect packet can come out of the client's stream pipeline after
+    // the socket's end is reported: give it a moment.
+    c.on('end', () => { clearTimeout(timer); setTimeout(() => resolve(seen), 300) })
   })
 }
 
@@ -148,6 +150,35 @@ async function check (name, fn) {
       assert.ok(closed)
       assert.ok(data.toString('utf8').includes('Unsupported client version'))
     })
+    await check('a kicked client behind on reading still gets the reason (no reset)', async () => {
+      // A 1.12.2 client logs in and stops reading while the server streams
+      // the view (megabytes: the kernel buffers fill); it sends a packet that
+      // does not exist, which gets it kicked, then more bytes, then reads
+      // again. Were the socket closed with those bytes unread, the kernel
+      // would answer with a reset and drop what it still had to send,
+      // the kick among it.
+      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
+      const big = await startServer(['--view-distance', '20', '--compression-threshold', '-1'])
+      let got = Buffer.alloc(0); let err = null
+      const s = net.connect({ port: big.port, host: '127.0.0.1', onread: { buffer: Buffer.alloc(65536), callback: (n, buf) => { got = Buffer.concat([got, buf.subarray(0, n)]) } } })
+      s.on('error', e => { err = e })
+      const closed = new Promise(resolve => s.on('close', resolve))
+      await new Promise(resolve => s.on('connect', resolve))
+      s.pause()
+      s.write(Buffer.concat([frame(Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])), frame(Buffer.from([0x00, 0x04, 0x6c, 0x61, 0x74, 0x65]))]))
+      await new Promise(resolve => setTimeout(resolve, 1000))
+      s.write(Buffer.from([0x01, 0x7f])) // packet 0x7f: none in 1.12.2
+      await new Promise(resolve => setTimeout(resolve, 500))
+      s.write(Buffer.alloc(4096, 0x01))
+      await new Promise(resolve => setTimeout(resolve, 300))
+      s.resume()
+      await Promise.race([closed, new Promise(resolve => setTimeout(resolve, 15000))])
+      s.destroy()
+      await big.stop()
+      assert.ok(got.length > 1 << 20, 'the view was not streamed: ' + got.length + ' bytes')
+      assert.strictEqual(err, null, 'connection error ' + (err && err.code) + ' after ' + got.length + ' bytes')
+      assert.ok(got.subarray(-200).toString('utf8').includes('Unknown packet'), 'the kick was not the last thing received')
+    })
   } finally {
     const code = await srv.stop()
     await check('server stops cleanly', async () => assert.strictEqual(code, 0))
@@ -205,6 +236,60 @@ async function check (name, fn) {
   } finally {
     await idle.stop()
   }
+  await check('the server stops even when a client does not read', async () => {
+    // A client that never reads holds unsent bytes that a graceful close
+    // would wait for without end: the server gives it a few seconds.
+    const big = await startServer(['--view-distance', '20', '--compression-threshold', '-1'])
+    const frame = b => Buffer.concat([Buffer.from([b.length]), b])
+    const s = net.connect({ port: big.port, host: '127.0.0.1', onread: { buffer: Buffer.alloc(65536), callback: () => {} } })
+    s.on('error', () => {})
+    await new Promise(resolve => s.on('connect', resolve))
+    s.pause()
+    s.write(Buffer.concat([frame(Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])), frame(Buffer.from([0x00, 0x04, 0x73, 0x74, 0x75, 0x63, 0x6b]))]))
+    await new Promise(resolve => setTimeout(resolve, 1000))
+    const t0 = Date.now()
+    process.kill(big.pid, 'SIGTERM')
+    const code = await Promise.race([big.exited, new Promise(resolve => setTimeout(() => resolve('still running'), 15000))])
+    s.destroy()
+    if (code === 'still running') await big.stop()
+    assert.strictEqual(code, 0, 'server exit after SIGTERM')
+    assert.ok(Date.now() - t0 >= 2500, 'the client was not given its grace time')
+  })
+  // How the server stops by itself: after --exit-after seconds (code 0, the
+  // reason logged), and, with --exit-with-parent, when the process that
+  // started it exits (here a shell that starts it in the background and
+  // leaves after a second; the backstop is a minute, so only the parent
+  // watch can end it within the test's 15 s).
+  await check('--exit-after stops the server by itself', async () => {
+    const t0 = Date.now()
+    const srv = await startServer([], { exitAfter: 2 })
+    const code = await Promise.race([srv.exited, new Promise(resolve => setTimeout(() => resolve('still running'), 15000))])
+    if (code === 'still running') await srv.stop()
+    assert.strictEqual(code, 0)
+    assert.ok(Date.now() - t0 >= 1900, 'stopped too early')
+    assert.ok(/stopping: --exit-after reached/.test(srv.log()), srv.log())
+  })
+  await check('--exit-with-parent stops the server when its parent exits', async () => {
+    const { execFileSync } = require('child_process')
+    const { bin } = require('./server_util')
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-parent-'))
+    const portFile = path.join(dir, 'port')
+    const pid = parseInt(execFileSync('sh', ['-c',
+      '"$0" serve --bind 127.0.0.1 --port 0 --port-file "$1" --exit-after 60 --exit-with-parent --quiet </dev/null >/dev/null 2>&1 & ' +
+      'echo $!; i=0; while [ ! -s "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; sleep 1',
+      bin(), portFile], { encoding: 'utf8' }), 10)
+    // The shell has exited; the server was running (it wrote its port) and
+    // must now stop. A process that ended may stay a zombie until reaped, so
+    // /proc's state tells, not kill(pid, 0).
+    const alive = () => { try { return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) } catch { return false } }
+    assert.ok(fs.readFileSync(portFile, 'utf8').trim(), 'the server never listened')
+    const t0 = Date.now()
+    while (alive() && Date.now() - t0 < 15000) await new Promise(resolve => setTimeout(resolve, 100))
+    const still = alive()
+    if (still) process.kill(pid, 'SIGTERM')
+    fs.rmSync(dir, { recursive: true, force: true })
+    assert.ok(!still, 'server still running 15 s after its parent exited')
+  })
   console.log(`${passed} passed, ${failed} failed`)
   process.exit(failed ? 1 : 0)
 })()

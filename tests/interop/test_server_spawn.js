@@ -18,7 +18,13 @@ function spawnBot (port, version, username) {
     const timer = setTimeout(() => { bot.end(); reject(new Error(`${version}: no spawn within 60 s`)) }, 60000)
     bot.on('kicked', r => { kicked = JSON.stringify(r) })
     bot.on('error', e => { clearTimeout(timer); reject(new Error(`${version}: ${e.message}`)) })
-    bot.on('end', () => { clearTimeout(timer); if (kicked) reject(new Error(`${version}: kicked ${kicked}`)) })
+    // The socket's end can be reported before the kick packet that preceded
+    // it has come through the client's stream pipeline: wait a little for it,
+    // and settle in every case (a promise left pending would hang the test).
+    bot.on('end', reason => {
+      clearTimeout(timer)
+      setTimeout(() => reject(new Error(`${version}: ` + (kicked ? `kicked ${kicked}` : `connection ended before spawn (${reason})`))), 1000)
+    })
     bot.once('spawn', () => { clearTimeout(timer); resolve(bot) })
   })
 }
