@@ -52,7 +52,7 @@ void mc_server_config_defaults(mc_server_config *cfg)
 
 void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
 {
-    if (level == MC_LOG_INFO && srv->cfg->quiet)
+    if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
         return;
     char when[32];
     time_t t = time(NULL);
@@ -593,8 +593,13 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
         mc_conn_close(c, "out of memory");
         return;
     }
-    c->in.len += (size_t)nread;
-    c->bytes_received += (uint64_t)nread;
+    mc__conn_received(c, (size_t)nread);
+}
+
+void mc__conn_received(mc_conn *c, size_t n)
+{
+    c->in.len += n;
+    c->bytes_received += (uint64_t)n;
     c->last_recv_ms = mc_server_clock(c->srv);
     size_t off = 0;
     while (!c->closing && off < c->in.len) {
@@ -628,16 +633,11 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 
 /* ------------------------------------------------------------ accepting */
 
-static void on_connection(uv_stream_t *listener, int status)
+mc_conn *mc__conn_new(mc_server *srv)
 {
-    mc_server *srv = listener->data;
-    if (status < 0) {
-        mc_srv_log(srv, MC_LOG_WARN, "accept failed: %s", uv_strerror(status));
-        return;
-    }
     mc_conn *c = calloc(1, sizeof *c);
     if (!c)
-        return;
+        return NULL;
     c->srv = srv;
     c->threshold = -1;
     c->state = MC_JAVA_HANDSHAKING;
@@ -653,6 +653,21 @@ static void on_connection(uv_stream_t *listener, int status)
         srv->conns->prev = c;
     srv->conns = c;
     srv->nconns++;
+    snprintf(c->peer, sizeof c->peer, "client");
+    c->connected_ms = c->last_recv_ms = mc_server_clock(srv);
+    return c;
+}
+
+static void on_connection(uv_stream_t *listener, int status)
+{
+    mc_server *srv = listener->data;
+    if (status < 0) {
+        mc_srv_log(srv, MC_LOG_WARN, "accept failed: %s", uv_strerror(status));
+        return;
+    }
+    mc_conn *c = mc__conn_new(srv);
+    if (!c)
+        return;
     if (!c->z || uv_accept(listener, (uv_stream_t *)&c->tcp) < 0) {
         mc_conn_close(c, NULL);
         return;

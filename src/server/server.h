@@ -26,6 +26,7 @@ typedef struct mc_server_config {
     uint64_t seed;             /* built-in world seed */
     size_t cache_bytes;        /* budget of the encoded-chunk cache */
     bool quiet;                /* log only warnings and errors */
+    bool silent;               /* log nothing (the fuzz target) */
 } mc_server_config;
 
 /* Fills a config with the defaults above. */

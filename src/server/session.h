@@ -71,6 +71,13 @@ enum { MC_LOG_INFO, MC_LOG_WARN, MC_LOG_ERROR };
  * end an --exit-after run early, for time in which nothing ran. */
 #define MC_SERVER_MAX_STEP_MS 2000u
 uint64_t mc_server_clock(mc_server *srv);
+
+/* A new connection in srv's list, its TCP handle initialized (not yet
+ * accepted or opened), or NULL. */
+mc_conn *mc__conn_new(mc_server *srv);
+/* Handles `n` bytes just appended to c->in (the read callback's work; the
+ * server fuzz target calls it directly). */
+void mc__conn_received(mc_conn *c, size_t n);
 void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -269,6 +269,12 @@ static mc_column *world_column(mc_world *w, int32_t cx, int32_t cz)
         /* Evict the least recently used half; rehash the rest. */
         col_slot *old = w->cols;
         uint64_t *uses = malloc(w->ncols * sizeof *uses);
+        col_slot *fresh = calloc(cap, sizeof *fresh);
+        if (!uses || !fresh) {
+            free(uses);
+            free(fresh);
+            return NULL; /* out of memory: as if the world had no column there */
+        }
         size_t k = 0;
         for (size_t j = 0; j < cap; j++)
             if (old[j].col)
@@ -277,7 +283,7 @@ static mc_column *world_column(mc_world *w, int32_t cx, int32_t cz)
         for (size_t j = 0; j < k; j++) /* the mean stamp: drops roughly the older half */
             cut += uses[j] / k;
         free(uses);
-        w->cols = calloc(cap, sizeof *w->cols);
+        w->cols = fresh;
         w->ncols = 0;
         for (size_t j = 0; j < cap; j++) {
             if (!old[j].col)
