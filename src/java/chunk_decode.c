@@ -98,7 +98,25 @@ static mc_status read_container(mc_reader *r, const dec *d, mc_container *c,
                                          "%s palette length %d at %u bits", what, n,
                                          client_bits);
             plen = (size_t)n;
-            for (size_t i = 0; i < plen; i++)
+            size_t i = 0;
+            /* Entries of 1-2 bytes (every id below 16384) inline while 5
+             * bytes stay in bounds; anything else the checked way. */
+            if (r->status == MC_OK && r->pos <= r->len) {
+                const uint8_t *p = r->data + r->pos, *end = r->data + r->len;
+                for (; i < plen && end - p >= 5; i++) {
+                    if (!(p[0] & 0x80)) {
+                        palette[i] = p[0];
+                        p += 1;
+                    } else if (!(p[1] & 0x80)) {
+                        palette[i] = (p[0] & 0x7Fu) | (uint32_t)p[1] << 7;
+                        p += 2;
+                    } else {
+                        break;
+                    }
+                }
+                r->pos = (size_t)(p - r->data);
+            }
+            for (; i < plen; i++)
                 palette[i] = (uint32_t)mc_read_varint(r);
         }
         if (!mc_reader_ok(r))
