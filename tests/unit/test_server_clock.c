@@ -10,16 +10,22 @@
 
 #include "server/session.h"
 
+/* A server with only a loop, whose clock starts at 0 at loop time t0. */
+static void start(uv_loop_t *loop, mc_server *srv, uint64_t t0)
+{
+    assert_int_equal(uv_loop_init(loop), 0);
+    memset(srv, 0, sizeof *srv);
+    srv->loop = loop;
+    loop->time = t0;
+    srv->clock_real_ms = t0;
+}
+
 static void test_clock_follows_small_steps(void **state)
 {
     (void)state;
     uv_loop_t loop;
-    assert_int_equal(uv_loop_init(&loop), 0);
     mc_server srv;
-    memset(&srv, 0, sizeof srv);
-    srv.loop = &loop;
-    loop.time = 5000;
-    srv.clock_real_ms = 5000;
+    start(&loop, &srv, 5000);
     assert_int_equal(mc_server_clock(&srv), 0);
     uint64_t want = 0;
     for (int i = 0; i < 100; i++) {
@@ -38,12 +44,8 @@ static void test_clock_leap_counts_as_one_step(void **state)
 {
     (void)state;
     uv_loop_t loop;
-    assert_int_equal(uv_loop_init(&loop), 0);
     mc_server srv;
-    memset(&srv, 0, sizeof srv);
-    srv.loop = &loop;
-    loop.time = 1;
-    srv.clock_real_ms = 1;
+    start(&loop, &srv, 1);
     loop.time += 250;
     assert_int_equal(mc_server_clock(&srv), 250);
     loop.time += 300000; /* five minutes in one step: the paused VM */
