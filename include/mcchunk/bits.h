@@ -22,8 +22,9 @@
  *
  * The bulk kernels are specialised per width and use AVX-512 (VBMI) shuffles
  * when the CPU has them, else AVX2 shuffles for unpacking (chosen at run
- * time; never when the library is built with MC_PORTABLE), otherwise
- * portable word-at-a-time code. Results are identical on every path.
+ * time, capped by MCCHUNK_CPU: see mc_bits_kernel_name; never when the
+ * library is built with MC_PORTABLE), otherwise portable word-at-a-time
+ * code. Results are identical on every path.
  *
  * Nothing here allocates or validates: callers pass arrays of the sizes given
  * by mc_bits_longs(). Values written are masked to `bits` bits.
@@ -122,8 +123,14 @@ MC_API bool mc_bits_all_below(const uint64_t *longs, size_t count, unsigned bits
  * (a few hundred ns for a 4096-entry section; no unpacking). */
 MC_API size_t mc_bits_count_equal(const uint64_t *longs, size_t count, unsigned bits, uint32_t value);
 
-/* Which kernels the bulk functions use in this process: "avx512vbmi",
- * "avx2" or "portable". */
+/* Which kernels the bulk functions use in this process: the tier
+ * "avx512vbmi", "avx2" or "portable", followed by "+vbmi2" when the AVX-512
+ * tier also uses VBMI2 and by "+vpopcntdq" when the counts use VPOPCNTDQ
+ * (e.g. "avx512vbmi+vbmi2+vpopcntdq"). The CPU decides, lowered by the
+ * environment variable MCCHUNK_CPU (read once, at the first bulk call):
+ * "portable", "avx2" (AVX2, BMI2, POPCNT) or "avx512vbmi" (adds AVX-512
+ * F/BW/VL/VBMI) caps the extensions used, never adding one the CPU lacks;
+ * unset, "native" or any other value uses all the CPU has. */
 MC_API const char *mc_bits_kernel_name(void);
 
 #ifdef __cplusplus

@@ -304,28 +304,17 @@ void mc_bits_store_be(const uint64_t *longs, size_t n, uint8_t *be)
 
 /* ------------------------------------------------------------ bulk unpack */
 
-bool mc__bits_have_avx512(void)
-{
-#ifdef MC_HAVE_AVX512_KERNELS
-    return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512vbmi");
-#else
-    return false;
-#endif
-}
-
-bool mc__bits_have_avx2(void)
-{
-#ifdef MC_HAVE_AVX512_KERNELS
-    return __builtin_cpu_supports("avx2");
-#else
-    return false;
-#endif
-}
-
+/* The kernels in force: the unpack tier, then the extras used on top of it
+ * (VBMI2 by the AVX-512 spanning unpack, VPOPCNTDQ by mc_bits_count_equal). */
 const char *mc_bits_kernel_name(void)
 {
-    return mc__bits_have_avx512() ? "avx512vbmi" : mc__bits_have_avx2() ? "avx2" : "portable";
+    static const char *const names[3][2][2] = {
+        {{"portable", "portable+vpopcntdq"}, {"portable", "portable+vpopcntdq"}},
+        {{"avx2", "avx2+vpopcntdq"}, {"avx2", "avx2+vpopcntdq"}},
+        {{"avx512vbmi", "avx512vbmi+vpopcntdq"}, {"avx512vbmi+vbmi2", "avx512vbmi+vbmi2+vpopcntdq"}},
+    };
+    const int tier = mc__bits_have_avx512() ? 2 : mc__bits_have_avx2() ? 1 : 0;
+    return names[tier][mc__cpu_has(MC_CPU_AVX512VBMI2)][mc__bits_have_vpopcntdq()];
 }
 
 static void fill_zero(void *out, size_t count, int es)
@@ -347,10 +336,11 @@ static void unpack_any(const void *src, bool be, size_t count, unsigned bits,
     }
     if (64 % bits == 0)
         layout = MC_BITS_PADDED; /* 1, 2, 4, 8, 16, 32 bits: both layouts are one */
-    if (mc__bits_have_avx512()) {
+    const unsigned cpu = mc__cpu_features();
+    if ((cpu & MC_CPU_AVX512_KERNELS) == MC_CPU_AVX512_KERNELS) {
         if (mc__bits_unpack_avx512(src, be, count, bits, layout, out, es))
             return;
-    } else if (mc__bits_have_avx2() && mc__bits_unpack_avx2(src, be, count, bits, layout, out, es)) {
+    } else if ((cpu & MC_CPU_AVX2) && mc__bits_unpack_avx2(src, be, count, bits, layout, out, es)) {
         return;
     }
     unpack_fn fn = unpack_table[layout == MC_BITS_SPANNING][es == 4][bits];
@@ -679,7 +669,7 @@ size_t mc_bits_count_equal(const uint64_t *longs, size_t count, unsigned bits, u
 #ifdef MC_HAVE_AVX512_KERNELS
     if (full >= 8 && mc__bits_have_vpopcntdq())
         n = mc__bits_count_avx512(longs, full, pattern, low, high, &i);
-    if (__builtin_cpu_supports("popcnt"))
+    if (mc__cpu_has(MC_CPU_POPCNT))
         n += count_equal_popcnt(longs + i, full - i, pattern, low, high);
     else
 #endif

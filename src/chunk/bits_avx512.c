@@ -327,7 +327,7 @@ span_window(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, uint
 
 static bool have_vbmi2(void)
 {
-    return __builtin_cpu_supports("avx512vbmi2");
+    return mc__cpu_has(MC_CPU_AVX512VBMI2);
 }
 
 /*
@@ -834,7 +834,7 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
     }
     if (count > PACK_MAX_STACK)
         return false;
-    if (bits <= 8 && __builtin_cpu_supports("bmi2")) {
+    if (bits <= 8 && mc__cpu_has(MC_CPU_BMI2)) {
         pack_bytes_pext(in, es, count, bits, dst, nlongs);
         return true;
     }

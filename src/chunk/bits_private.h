@@ -79,12 +79,73 @@ static inline uint32_t mc__bits_get_padded(const uint64_t *w, size_t i, unsigned
 bool mc__bits_load_be_all_below(const uint8_t *be, size_t nlongs, uint64_t *longs, size_t count,
                                 unsigned bits, uint64_t limit);
 
-/* True when this process may use the AVX-512 kernels. */
-bool mc__bits_have_avx512(void);
+/* ---------------------------------------------------------- CPU features
+ * The SIMD extensions this process may use (cpu.c): those the CPU has,
+ * capped by the environment variable MCCHUNK_CPU, decided at the first call
+ * and cached; 0 in builds without SIMD kernels. Every run-time kernel choice
+ * goes through here, so that a cap reaches all of them. */
+#define MC_CPU_POPCNT (1u << 0)
+#define MC_CPU_BMI2 (1u << 1)
+#define MC_CPU_AVX2 (1u << 2)
+#define MC_CPU_AVX512F (1u << 3)
+#define MC_CPU_AVX512BW (1u << 4)
+#define MC_CPU_AVX512VL (1u << 5)
+#define MC_CPU_AVX512VBMI (1u << 6)
+#define MC_CPU_AVX512VBMI2 (1u << 7)
+#define MC_CPU_AVX512VPOPCNTDQ (1u << 8)
+#define MC_CPU_DETECTED (1u << 31) /* set in every cached value: 0 is "not yet" */
+/* The features each MCCHUNK_CPU value allows (a cap; the CPU may have less). */
+#define MC_CPU_CAP_PORTABLE 0u
+#define MC_CPU_CAP_AVX2 (MC_CPU_AVX2 | MC_CPU_BMI2 | MC_CPU_POPCNT)
+#define MC_CPU_CAP_AVX512VBMI \
+    (MC_CPU_CAP_AVX2 | MC_CPU_AVX512F | MC_CPU_AVX512BW | MC_CPU_AVX512VL | MC_CPU_AVX512VBMI)
+#define MC_CPU_CAP_NATIVE (~MC_CPU_DETECTED)
+/* What the table-driven AVX-512 kernels of bits_avx512.c need. */
+#define MC_CPU_AVX512_KERNELS (MC_CPU_AVX512F | MC_CPU_AVX512BW | MC_CPU_AVX512VL | MC_CPU_AVX512VBMI)
 
-/* True when the CPU has AVX2 (and the build has SIMD kernels). */
-bool mc__bits_have_avx2(void);
-bool mc__bits_have_vpopcntdq(void);
+/* The cap of one MCCHUNK_CPU value: "portable", "avx2", "avx512vbmi";
+ * anything else (NULL, "native", unknown) is MC_CPU_CAP_NATIVE. */
+unsigned mc__cpu_cap(const char *value);
+/* Detects, caps, caches and returns the features (the slow first call). */
+unsigned mc__cpu_detect(void);
+
+#ifdef MC_HAVE_AVX512_KERNELS
+#include <stdatomic.h>
+extern _Atomic unsigned mc__cpu_cached;
+static inline unsigned mc__cpu_features(void)
+{
+    const unsigned f = atomic_load_explicit(&mc__cpu_cached, memory_order_relaxed);
+    return __builtin_expect(f != 0, 1) ? f : mc__cpu_detect();
+}
+#else
+static inline unsigned mc__cpu_features(void)
+{
+    return 0; /* constant: every SIMD branch folds away */
+}
+#endif
+
+/* True when every feature of `want` may be used. */
+static inline bool mc__cpu_has(unsigned want)
+{
+    return (mc__cpu_features() & want) == want;
+}
+
+/* True when this process may use the AVX-512 kernels. */
+static inline bool mc__bits_have_avx512(void)
+{
+    return mc__cpu_has(MC_CPU_AVX512_KERNELS);
+}
+/* True when this process may use the AVX2 kernels. */
+static inline bool mc__bits_have_avx2(void)
+{
+    return mc__cpu_has(MC_CPU_AVX2);
+}
+/* True when this process may use the VPOPCNTDQ count (bits_scan.c). */
+static inline bool mc__bits_have_vpopcntdq(void)
+{
+    return mc__cpu_has(MC_CPU_AVX512F | MC_CPU_AVX512BW | MC_CPU_AVX512VPOPCNTDQ);
+}
+
 /* The scans of bits_scan.c: each does whole vectors and returns (or stores
  * in *done) how many longs it did; the caller finishes the rest. */
 size_t mc__bits_swap_avx2(const uint8_t *src, size_t n, uint8_t *dst);

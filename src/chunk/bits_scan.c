@@ -99,10 +99,4 @@ MC_AVX512POP size_t mc__bits_count_avx512(const uint64_t *longs, size_t full, ui
     return (size_t)_mm512_reduce_add_epi64(acc);
 }
 
-bool mc__bits_have_vpopcntdq(void)
-{
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vpopcntdq");
-}
-
 #endif
