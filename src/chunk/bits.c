@@ -338,7 +338,7 @@ static void unpack_any(const void *src, bool be, size_t count, unsigned bits,
         layout = MC_BITS_PADDED; /* 1, 2, 4, 8, 16, 32 bits: both layouts are one */
     const unsigned cpu = mc__cpu_features();
     if ((cpu & MC_CPU_AVX512_KERNELS) == MC_CPU_AVX512_KERNELS) {
-        if (mc__bits_unpack_avx512(src, be, count, bits, layout, out, es))
+        if (mc__bits_unpack_avx512(src, be, count, bits, layout, out, es, cpu))
             return;
     } else if ((cpu & MC_CPU_AVX2) && mc__bits_unpack_avx2(src, be, count, bits, layout, out, es)) {
         return;
@@ -394,7 +394,9 @@ void mc_bits_unpack_be_u32(const uint8_t *be, size_t count, unsigned bits, mc_bi
 static void pack_native(const void *in, int es, size_t count, unsigned bits,
                         mc_bits_layout layout, uint64_t *dst)
 {
-    if (mc__bits_have_avx512() && mc__bits_pack_avx512(in, es, count, bits, layout, dst))
+    const unsigned cpu = mc__cpu_features();
+    if ((cpu & MC_CPU_AVX512_KERNELS) == MC_CPU_AVX512_KERNELS &&
+        mc__bits_pack_avx512(in, es, count, bits, layout, dst, cpu))
         return;
     pack_table[layout == MC_BITS_SPANNING][es == 4][bits](in, count, dst);
 }

@@ -325,11 +325,6 @@ span_window(const uint8_t *src, size_t nbytes, size_t count, unsigned bits, uint
 #undef MC_SPAN_STEP
 }
 
-static bool have_vbmi2(void)
-{
-    return mc__cpu_has(MC_CPU_AVX512VBMI2);
-}
-
 /*
  * Padded, three entries per long (bits 17..21), 32-bit output: the D tables
  * of period 3 (16 entries per step, 48 per 16 longs; steps at longs 0, 5,
@@ -449,14 +444,14 @@ static MC_AVX512 inline __attribute__((always_inline)) void two_per_long(const u
 }
 
 MC_AVX512 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, unsigned bits,
-                                      mc_bits_layout layout, void *out, int es)
+                                      mc_bits_layout layout, void *out, int es, unsigned cpu)
 {
     if (bits == 0 || bits > 32 || count == 0)
         return false;
     const bool spanning = layout == MC_BITS_SPANNING;
     const size_t nbytes = 8 * mc_bits_longs(count, bits, layout);
     const mc__bits_tab *tab = &mc__bits_tabs[spanning][be][bits];
-    if (spanning && !be && es == 4 && bits >= 17 && bits <= 31 && have_vbmi2()) {
+    if (spanning && !be && es == 4 && bits >= 17 && bits <= 31 && (cpu & MC_CPU_AVX512VBMI2)) {
         span_window(src, nbytes, count, bits, out);
         return true;
     }
@@ -813,7 +808,7 @@ static MC_AVX512_BMI2 void pack_bytes_pext(const void *in, int es, size_t count,
 }
 
 MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
-                                    mc_bits_layout layout, uint64_t *dst)
+                                    mc_bits_layout layout, uint64_t *dst, unsigned cpu)
 {
     if (layout != MC_BITS_PADDED || bits == 0 || bits > 32 || count == 0)
         return false;
@@ -834,7 +829,7 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
     }
     if (count > PACK_MAX_STACK)
         return false;
-    if (bits <= 8 && mc__cpu_has(MC_CPU_BMI2)) {
+    if (bits <= 8 && (cpu & MC_CPU_BMI2)) {
         pack_bytes_pext(in, es, count, bits, dst, nlongs);
         return true;
     }
@@ -888,16 +883,16 @@ MC_AVX512 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsign
 #else /* portable build: decline every call */
 
 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, unsigned bits,
-                            mc_bits_layout layout, void *out, int es)
+                            mc_bits_layout layout, void *out, int es, unsigned cpu)
 {
-    (void)src; (void)be; (void)count; (void)bits; (void)layout; (void)out; (void)es;
+    (void)src; (void)be; (void)count; (void)bits; (void)layout; (void)out; (void)es; (void)cpu;
     return false;
 }
 
 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
-                          mc_bits_layout layout, uint64_t *dst)
+                          mc_bits_layout layout, uint64_t *dst, unsigned cpu)
 {
-    (void)in; (void)es; (void)count; (void)bits; (void)layout; (void)dst;
+    (void)in; (void)es; (void)count; (void)bits; (void)layout; (void)dst; (void)cpu;
     return false;
 }
 

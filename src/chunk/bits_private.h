@@ -162,11 +162,14 @@ bool mc__bits_unpack_avx2(const void *src, bool be, size_t count, unsigned bits,
 
 /* SIMD bulk kernels. They return false (having done nothing) when they do
  * not cover (bits, layout); `be` selects big-endian long bytes as input.
- * es is the output element size (2 or 4). */
+ * es is the output element size (2 or 4). `cpu` is the caller's
+ * mc__cpu_features() (with MC_CPU_AVX512_KERNELS): the extensions beyond
+ * those (VBMI2 for unpack, BMI2 for pack) are tested in it, not asked for
+ * again (an atomic load there costs the large kernels their code layout). */
 bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, unsigned bits,
-                            mc_bits_layout layout, void *out, int es);
+                            mc_bits_layout layout, void *out, int es, unsigned cpu);
 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
-                          mc_bits_layout layout, uint64_t *dst);
+                          mc_bits_layout layout, uint64_t *dst, unsigned cpu);
 
 /* The portable kernels alone (benchmarks compare them with the dispatched
  * path in one run). */
