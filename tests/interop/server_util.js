@@ -49,4 +49,30 @@ async function startServer (args = [], { exitAfter = 1500 } = {}) {
   }
 }
 
-module.exports = { startServer, bin }
+// mineflayer.createBot, but the TCP connection opens only once mineflayer
+// has injected its plugins. mineflayer injects them on a setTimeout(0) after
+// createBot while the connection proceeds; when a fast local server answers
+// the login (Login Success, Join Game, the chunks: all in one go before
+// 1.20.2) before that timer runs on a loaded machine, the plugins miss Join
+// Game, and the bot dies inside its own handlers ("Cannot read properties of
+// undefined (reading 'getColumn')", "Object.defineProperty called on
+// non-object") without ever spawning. (Seen with 1.8.8 bots under load: it
+// is how the CI run of 2026-11-21 failed.)
+function createBot (mineflayer, options) {
+  const net = require('net')
+  let release
+  const injected = new Promise(resolve => { release = resolve })
+  const bot = mineflayer.createBot({
+    ...options,
+    connect: client => {
+      injected.then(() => {
+        const socket = net.connect(options.port, options.host)
+        client.setSocket(socket)
+      })
+    }
+  })
+  bot.once('inject_allowed', () => setImmediate(release))
+  return bot
+}
+
+module.exports = { startServer, bin, createBot }

@@ -13,7 +13,7 @@ const path = require('path')
 const { execFileSync } = require('child_process')
 const mineflayer = require('mineflayer')
 const { Vec3 } = require('vec3')
-const { startServer, bin } = require('./server_util')
+const { startServer, bin, createBot } = require('./server_util')
 
 const corpus = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus')
 const mc = require('minecraft-protocol')
@@ -78,7 +78,7 @@ function expected (world, cx, cz, version) {
           const mcd = require('minecraft-data')(v)
           const legacy = mcd.isOlderThan('1.13')
           const [yMin, yMax] = mcd.isNewerOrEqualTo('1.18') ? [-64, 319] : [0, 255]
-          const bot = mineflayer.createBot({ host: '127.0.0.1', port: srv.port, username: 'c' + v.replace(/\./g, ''), version: v, auth: 'offline' })
+          const bot = createBot(mineflayer, { host: '127.0.0.1', port: srv.port, username: 'c' + v.replace(/\./g, ''), version: v, auth: 'offline' })
           const loaded = new Set()
           bot.on('chunkColumnLoad', p => loaded.add(`${p.x >> 4},${p.z >> 4}`))
           try {

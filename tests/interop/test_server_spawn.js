@@ -7,13 +7,13 @@
 const assert = require('assert')
 const mineflayer = require('mineflayer')
 const mc = require('minecraft-protocol')
-const { startServer } = require('./server_util')
+const { startServer, createBot } = require('./server_util')
 
 const versions = mc.supportedVersions.filter(v => v !== '1.7')
 
 function spawnBot (port, version, username) {
   return new Promise((resolve, reject) => {
-    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username, version, auth: 'offline' })
+    const bot = createBot(mineflayer, { host: '127.0.0.1', port, username, version, auth: 'offline' })
     let kicked = null
     const timer = setTimeout(() => { bot.end(); reject(new Error(`${version}: no spawn within 60 s`)) }, 60000)
     bot.on('kicked', r => { kicked = JSON.stringify(r) })

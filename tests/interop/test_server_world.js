@@ -14,7 +14,7 @@ const { execFileSync } = require('child_process')
 const mineflayer = require('mineflayer')
 const mc = require('minecraft-protocol')
 const { Vec3 } = require('vec3')
-const { startServer, bin } = require('./server_util')
+const { startServer, bin, createBot } = require('./server_util')
 
 const VD = 4
 const versions = mc.supportedVersions.filter(v => v !== '1.7')
@@ -98,7 +98,7 @@ async function check (name, fn) {
         const legacy = require('minecraft-data')(v).isOlderThan('1.13')
         const modern = require('minecraft-data')(v).isNewerOrEqualTo('1.18')
         const [yMin, yMax] = modern ? [-64, 319] : [0, 255]
-        const bot = mineflayer.createBot({ host: '127.0.0.1', port: srv.port, username: 'w' + v.replace(/\./g, ''), version: v, auth: 'offline' })
+        const bot = createBot(mineflayer, { host: '127.0.0.1', port: srv.port, username: 'w' + v.replace(/\./g, ''), version: v, auth: 'offline' })
         const loaded = new Set()
         const unloaded = new Set()
         bot.on('chunkColumnLoad', p => { loaded.add(`${p.x >> 4},${p.z >> 4}`) })
