@@ -675,7 +675,6 @@ static void on_connection(uv_stream_t *listener, int status)
     uv_tcp_nodelay(&c->tcp, 1);
     struct sockaddr_storage ss;
     int len = sizeof ss;
-    snprintf(c->peer, sizeof c->peer, "client");
     if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) == 0) {
         char ip[64] = "?";
         int port = 0;
@@ -688,7 +687,6 @@ static void on_connection(uv_stream_t *listener, int status)
         }
         snprintf(c->peer, sizeof c->peer, "%s:%d", ip, port);
     }
-    c->connected_ms = c->last_recv_ms = mc_server_clock(srv);
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 

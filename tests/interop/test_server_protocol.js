@@ -68,6 +68,14 @@ function utf16be (buf) {
   return s
 }
 
+const frame = b => Buffer.concat([Buffer.from([b.length]), b])
+// A 1.12.2 (protocol 340) handshake to login and Login Start for `name`,
+// framed without compression, as a raw client sends them.
+function login1122 (name) {
+  const hs = Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])
+  return Buffer.concat([frame(hs), frame(Buffer.concat([Buffer.from([0x00, name.length]), Buffer.from(name)]))])
+}
+
 let passed = 0; let failed = 0
 async function check (name, fn) {
   try { await fn(); passed++; console.log('ok   ' + name) } catch (e) { failed++; console.log('FAIL ' + name + ': ' + e.message) }
@@ -120,7 +128,6 @@ async function check (name, fn) {
       // Log in (1.8 and 1.21.11 raw handshakes) and reset the connection as
       // soon as the first bytes arrive, while the server is still writing
       // the world: it must drop only those clients (no SIGPIPE death).
-      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
       for (const proto of [47, 774]) {
         for (let i = 0; i < 5; i++) {
           await new Promise(resolve => {
@@ -145,7 +152,6 @@ async function check (name, fn) {
       // handshake: protocol 5 (1.7.10), host "x", port, next state login; then login start.
       const hs = Buffer.from([0x00, 0x05, 0x01, 0x78, 0x63, 0xdd, 0x02])
       const ls = Buffer.from([0x00, 0x03, 0x62, 0x6f, 0x74])
-      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
       const { data, closed } = await raw(srv.port, Buffer.concat([frame(hs), frame(ls)]))
       assert.ok(closed)
       assert.ok(data.toString('utf8').includes('Unsupported client version'))
@@ -157,7 +163,6 @@ async function check (name, fn) {
       // again. Were the socket closed with those bytes unread, the kernel
       // would answer with a reset and drop what it still had to send,
       // the kick among it.
-      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
       const big = await startServer(['--view-distance', '20', '--compression-threshold', '-1', '--idle-timeout', '300'])
       let got = Buffer.alloc(0); let err = null
       const s = net.connect({ port: big.port, host: '127.0.0.1', onread: { buffer: Buffer.alloc(65536), callback: (n, buf) => { got = Buffer.concat([got, buf.subarray(0, n)]) } } })
@@ -165,7 +170,7 @@ async function check (name, fn) {
       const closed = new Promise(resolve => s.on('close', resolve))
       await new Promise(resolve => s.on('connect', resolve))
       s.pause()
-      s.write(Buffer.concat([frame(Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])), frame(Buffer.from([0x00, 0x04, 0x6c, 0x61, 0x74, 0x65]))]))
+      s.write(login1122('late'))
       // The whole view is queued when the join is logged (a sanitizer build
       // takes seconds for it).
       for (let t0 = Date.now(); !/late joined/.test(big.log()) && Date.now() - t0 < 120000;) await new Promise(resolve => setTimeout(resolve, 100))
@@ -201,11 +206,10 @@ async function check (name, fn) {
     await check('a client that does not read is dropped as too slow', async () => {
       // 1.12.2 raw login; the server sends the whole view at once and the
       // client never reads: its queue passes 64 KiB and only it is dropped.
-      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
       const s = net.connect(slow.port, '127.0.0.1')
       await new Promise(resolve => s.on('connect', resolve))
       s.pause()
-      s.write(Buffer.concat([frame(Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])), frame(Buffer.from([0x00, 0x04, 0x73, 0x6c, 0x6f, 0x77]))]))
+      s.write(login1122('slow'))
       const t0 = Date.now()
       while (!/too slow/.test(slow.log()) && Date.now() - t0 < 15000) await new Promise(resolve => setTimeout(resolve, 100))
       s.destroy()
@@ -214,7 +218,6 @@ async function check (name, fn) {
       assert.strictEqual(r.description.text, 'From the file')
     })
     await check('a packet out of order ends the login with a reason', async () => {
-      const frame = b => Buffer.concat([Buffer.from([b.length]), b])
       const hs = Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])
       const odd = Buffer.from([0x2a, 0x01, 0x02]) // no such login packet
       const { data, closed } = await raw(slow.port, Buffer.concat([frame(hs), frame(odd)]))
@@ -243,12 +246,11 @@ async function check (name, fn) {
     // A client that never reads holds unsent bytes that a graceful close
     // would wait for without end: the server gives it a few seconds.
     const big = await startServer(['--view-distance', '20', '--compression-threshold', '-1'])
-    const frame = b => Buffer.concat([Buffer.from([b.length]), b])
     const s = net.connect({ port: big.port, host: '127.0.0.1', onread: { buffer: Buffer.alloc(65536), callback: () => {} } })
     s.on('error', () => {})
     await new Promise(resolve => s.on('connect', resolve))
     s.pause()
-    s.write(Buffer.concat([frame(Buffer.from([0x00, 0xd4, 0x02, 0x01, 0x78, 0x63, 0xdd, 0x02])), frame(Buffer.from([0x00, 0x04, 0x73, 0x74, 0x75, 0x63, 0x6b]))]))
+    s.write(login1122('stuck'))
     await new Promise(resolve => setTimeout(resolve, 1000))
     const t0 = Date.now()
     process.kill(big.pid, 'SIGTERM')
