@@ -10,10 +10,10 @@
  *   inflate  libdeflate alone: zlib-decompress every record into a reused
  *            buffer (the floor any reader of these files pays);
  *   read     what a region reader does: inflate (the same libdeflate call),
- *            zero-copy NBT parse into a reused document, and
- *            mc_chunknbt_read of the root into a column with every section
- *            decoded (block and biome containers, light, heightmaps, block
- *            entities and extra NBT), then free the column;
+ *            then mc_chunknbt_read_bytes (zero-copy NBT parse into a reused
+ *            document, 1.18+ sections read from their bytes) into a column
+ *            with every section decoded (block and biome containers, light,
+ *            heightmaps, block entities and extra NBT), then free the column;
  *   peer     bench/anvil_read_ppa.js: prismarine-provider-anvil 2.13.0
  *            reading the same region files (copies in a temporary folder)
  *            chunk by chunk into prismarine-chunk columns.
@@ -91,6 +91,7 @@ static timing measure(record *recs, size_t nrec, bool only_full, size_t max_raw,
     mc_chunknbt_options opt = {0};
     opt.cache = cache;
     opt.flags = flags;
+    opt.doc = doc;
     size_t sink = 0;
     for (size_t i = 0; i < nrec; i++)
         t.n += !only_full || recs[i].full;
@@ -141,8 +142,7 @@ static timing measure(record *recs, size_t nrec, bool only_full, size_t max_raw,
             mc_column *col = NULL;
             if (libdeflate_zlib_decompress(dec, recs[i].data, recs[i].len, out, max_raw + 64, &got) !=
                     LIBDEFLATE_SUCCESS ||
-                mc_nbt_parse(doc, out, got, MC_NBT_JAVA, NULL, NULL) != MC_OK ||
-                mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, NULL) != MC_OK) {
+                mc_chunknbt_read_bytes(out, got, &opt, &col, NULL) != MC_OK) {
                 t.failed++;
                 continue;
             }

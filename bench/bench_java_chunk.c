@@ -116,8 +116,9 @@ static double anvil_to_packet(const set *s, mc_nbt_doc *doc, const mc_chunknbt_o
     do {
         for (size_t i = 0; i < s->n; i++) {
             mc_column *c = NULL;
-            mc_chunknbt_parse(doc, s->nbt[i], s->nbt_len[i], o->flags, NULL);
-            mc_chunknbt_read(mc_nbt_doc_root(doc), o, &c, NULL);
+            mc_chunknbt_options oo = *o;
+            oo.doc = doc;
+            mc_chunknbt_read_bytes(s->nbt[i], s->nbt_len[i], &oo, &c, NULL);
             out->len = 0;
             mc_java_encode_chunk(c, PROTOCOL, out, NULL, NULL);
             mc_column_free(c);
@@ -218,8 +219,9 @@ int main(int argc, char **argv)
         do {
             for (size_t i = 0; i < s.n; i++) {
                 mc_column *c = NULL;
-                mc_nbt_parse(doc, s.nbt[i], s.nbt_len[i], MC_NBT_JAVA, NULL, NULL);
-                mc_chunknbt_read(mc_nbt_doc_root(doc), &o, &c, NULL);
+                mc_chunknbt_options oo = o;
+                oo.doc = doc;
+                mc_chunknbt_read_bytes(s.nbt[i], s.nbt_len[i], &oo, &c, NULL);
                 mc_column_free(c);
             }
             iters += s.n;

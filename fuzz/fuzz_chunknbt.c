@@ -4,7 +4,9 @@
  * (which must read again) and for another era's.
  *
  * Input: uncompressed Java NBT (a chunk root). The reader must refuse bad
- * structure with an error, never crash, read out of bounds or leak.
+ * structure with an error, never crash, read out of bounds or leak; and
+ * mc_chunknbt_read_bytes (which reads 1.18+ sections from their bytes)
+ * must give the same status, message and column as the tree reader.
  *
  * Seeds in fuzz/corpus/fuzz_chunknbt/ are small chunks written by our own
  * writer (one or two sections of a few states per era: 1.8, 1.12.2, 1.13.2,
@@ -37,8 +39,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     mc_chunknbt_options opt = {0};
     opt.flags = size & 1 ? 0 : MC_CHUNKNBT_NO_LIGHT;
+    if (size % 3 == 0)
+        opt.flags |= MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
+    if (opt.flags & MC_CHUNKNBT_NO_EXTRA) {
+        /* the tree such a read parses (lean) */
+        mc_nbt_doc_reset(doc);
+        if (mc_chunknbt_parse(doc, data, size, opt.flags, &err) != MC_OK) {
+            mc_nbt_doc_free(doc);
+            return 0;
+        }
+    }
     mc_column *col = NULL;
-    if (mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err) == MC_OK) {
+    mc_status tree_st = mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err);
+
+    /* the fast way (1.18+ sections read from their bytes) must agree: same
+     * status, same column written back */
+    mc_column *fast = NULL;
+    mc_error ferr;
+    mc_status fast_st = mc_chunknbt_read_bytes(data, size, &opt, &fast, &ferr);
+    if (fast_st != tree_st)
+        abort();
+    if (fast_st == MC_OK) {
+        mc_buf a, b;
+        mc_buf_init(&a, NULL);
+        mc_buf_init(&b, NULL);
+        mc_status sa = mc_chunknbt_write_bytes(col, MC_CHUNKNBT_OWN_VERSION, &a, NULL, NULL);
+        mc_status sb = mc_chunknbt_write_bytes(fast, MC_CHUNKNBT_OWN_VERSION, &b, NULL, NULL);
+        if (sa != sb || a.len != b.len || (a.len && memcmp(a.data, b.data, a.len) != 0))
+            abort();
+        mc_buf_free(&a);
+        mc_buf_free(&b);
+    } else if (strcmp(err.message, ferr.message) != 0) {
+        abort();
+    }
+    mc_column_free(fast);
+
+    if (tree_st == MC_OK) {
         mc_nbt_doc *out = mc_nbt_doc_new(NULL);
         if (out && mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, out, NULL, &err) == MC_OK) {
             mc_column *again = NULL;

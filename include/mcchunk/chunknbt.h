@@ -125,6 +125,10 @@ typedef struct mc_chunknbt_options {
     /* Called for every warning (may be NULL). */
     void (*warn)(void *user, const char *message);
     void *warn_user;
+    /* A document mc_chunknbt_read_bytes may use for its parse and reset
+     * afterwards (reuse one per thread across chunks; NULL: a temporary
+     * one per call). */
+    mc_nbt_doc *doc;
 } mc_chunknbt_options;
 
 /* What a read found (optional output of mc_chunknbt_read_ex). */
@@ -138,6 +142,8 @@ typedef struct mc_chunknbt_info {
     uint32_t unknown_biomes;
     uint32_t warnings;
     bool newer_than_known;       /* read with the newest reader */
+    bool sections_from_bytes;    /* mc_chunknbt_read_bytes read the sections
+                                    from their bytes (not from a tree) */
 } mc_chunknbt_info;
 
 /* Reads a chunk NBT root (a compound as stored in a region file) into a new
@@ -150,10 +156,21 @@ MC_API mc_status mc_chunknbt_read(const mc_nbt_tag *root, const mc_chunknbt_opti
                                   mc_column **out, mc_error *err);
 MC_API mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options *opt,
                                      mc_column **out, mc_chunknbt_info *info, mc_error *err);
-/* Parses uncompressed Java NBT bytes and reads them. */
+/* Parses uncompressed Java NBT bytes and reads them: the fastest way to
+ * read a chunk. The sections of a 1.18+ chunk are read straight from their
+ * bytes (no tree is built for them: palette entries are looked up in the
+ * cache by their stored bytes, long arrays and light go to the column as
+ * they are); a chunk with anything that reader does not take (an unknown
+ * state, a warning, a key of its own in a section, a section outside the
+ * column, another era) is parsed whole and read by mc_chunknbt_read. The
+ * column, the info, the warnings and the errors are those mc_chunknbt_read
+ * gives for the parsed tree (info->status points into `nbt`). */
 MC_API mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len,
                                         const mc_chunknbt_options *opt, mc_column **out,
                                         mc_error *err);
+MC_API mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len,
+                                           const mc_chunknbt_options *opt, mc_column **out,
+                                           mc_chunknbt_info *info, mc_error *err);
 
 /* Parses uncompressed Java chunk NBT for a read with reader flags `flags`
  * (MC_CHUNKNBT_*). With MC_CHUNKNBT_NO_EXTRA the chunk keys such a read does

@@ -203,6 +203,14 @@ typedef struct mc_nbt_filter {
     bool (*keep)(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
                  size_t key_len);
     void *user;
+    /* Optional (may be NULL): offered every value keep() declined, with its
+     * tag type and where its payload starts in the input (in the parser's
+     * copy with MC_NBT_PARSE_COPY), for a reader that reads those bytes
+     * itself: it returns where the payload ends (at most `end`; the parse
+     * goes on from there, so it must have checked the structure itself), or
+     * NULL to have the value stepped over and checked as usual. */
+    const uint8_t *(*take)(void *user, unsigned depth, const char *key, size_t key_len, unsigned type,
+                           const uint8_t *value, const uint8_t *end);
 } mc_nbt_filter;
 
 /* mc_nbt_parse_ex with a key filter (NULL: none). Formats with fixed-size

@@ -8,7 +8,9 @@
  * in stored order, which vanilla keeps stable) in an open-addressing table
  * with linear probing, so each distinct entry meets the registry once per
  * thread. Biome names are cached the same way with a tag byte in the key.
- * A cache serves one registry at a time and empties itself when it changes.
+ * Entries of every registry share the table (a slot names its registry), so
+ * a world whose chunks were saved by several game versions does not empty
+ * the cache at every change of DataVersion.
  */
 #include "anvil/chunknbt_private.h"
 
@@ -17,6 +19,7 @@
 
 typedef struct slot {
     uint64_t hash;  /* 0: empty */
+    const mc_registry *reg;
     uint32_t off, len;
     uint32_t value;
     uint32_t status; /* mc_status of the lookup */
@@ -24,13 +27,13 @@ typedef struct slot {
 
 struct mc_chunknbt_cache {
     const mc_allocator *alloc;
-    const mc_registry *reg;
     slot *slots;
     size_t cap, used; /* cap: power of two */
     char *keys;
     size_t keys_len, keys_cap;
     char *scratch;
     size_t scratch_cap;
+    mc_nbt_doc *doc; /* for entries met as raw bytes (mc__cache_block_raw) */
 };
 
 mc_chunknbt_cache *mc_chunknbt_cache_new(const mc_allocator *alloc)
@@ -55,6 +58,7 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
         a->free(a->user, c->keys, c->keys_cap);
     if (c->scratch)
         a->free(a->user, c->scratch, c->scratch_cap);
+    mc_nbt_doc_free(c->doc);
     a->free(a->user, c, sizeof *c);
 }
 
@@ -65,13 +69,13 @@ static inline uint64_t load64(const char *p)
     return w;
 }
 
-/* 16 bytes per step in two independent multiply lanes (the keys are 20-100
+/* The key's bytes and its registry. 16 bytes per step in two independent multiply lanes (the keys are 20-100
  * bytes, so the chain length is what counts), the last step over the final
  * 16 bytes (overlapping the one before: still a function of the bytes),
  * then a full avalanche; never 0. Equality is always checked byte for byte. */
-static uint64_t hash_bytes(const char *p, size_t n)
+static uint64_t hash_bytes(const char *p, size_t n, const mc_registry *reg)
 {
-    uint64_t h1 = 0x9E3779B97F4A7C15ull ^ n, h2 = 0xC2B2AE3D27D4EB4Full;
+    uint64_t h1 = 0x9E3779B97F4A7C15ull ^ n, h2 = 0xC2B2AE3D27D4EB4Full ^ (uint64_t)(uintptr_t)reg;
     if (n >= 16) {
         size_t i = 0;
         for (; i + 16 < n; i += 16) {
@@ -111,17 +115,6 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
-static void reset_for(mc_chunknbt_cache *c, const mc_registry *reg)
-{
-    if (c->reg == reg)
-        return;
-    c->reg = reg;
-    if (c->slots)
-        memset(c->slots, 0, c->cap * sizeof *c->slots);
-    c->used = 0;
-    c->keys_len = 0;
-}
-
 static bool grow(mc_chunknbt_cache *c)
 {
     size_t ncap = c->cap ? c->cap * 2 : 1024;
@@ -145,14 +138,15 @@ static bool grow(mc_chunknbt_cache *c)
 }
 
 /* Finds key; returns the slot or NULL (then *insert_at is where it goes). */
-static slot *find(mc_chunknbt_cache *c, const char *key, size_t len, uint64_t h, size_t *insert_at)
+static slot *find(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
+                  size_t *insert_at)
 {
     if (!c->cap)
         return NULL;
     size_t j = h & (c->cap - 1);
     while (c->slots[j].hash) {
         slot *s = &c->slots[j];
-        if (s->hash == h && s->len == len && same_bytes(c->keys + s->off, key, len))
+        if (s->hash == h && s->len == len && s->reg == reg && same_bytes(c->keys + s->off, key, len))
             return s;
         j = (j + 1) & (c->cap - 1);
     }
@@ -160,13 +154,13 @@ static slot *find(mc_chunknbt_cache *c, const char *key, size_t len, uint64_t h,
     return NULL;
 }
 
-static void insert(mc_chunknbt_cache *c, const char *key, size_t len, uint64_t h, uint32_t value,
-                   mc_status st)
+static void insert(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
+                   uint32_t value, mc_status st)
 {
     if ((c->used + 1) * 2 > c->cap && !grow(c))
         return; /* a cache that cannot grow just stops caching */
     size_t at = 0;
-    if (find(c, key, len, h, &at))
+    if (find(c, reg, key, len, h, &at))
         return;
     if (c->keys_len + len > c->keys_cap) {
         size_t ncap = c->keys_cap ? c->keys_cap * 2 : 16384;
@@ -179,7 +173,7 @@ static void insert(mc_chunknbt_cache *c, const char *key, size_t len, uint64_t h
         c->keys_cap = ncap;
     }
     memcpy(c->keys + c->keys_len, key, len);
-    slot s = {h, (uint32_t)c->keys_len, (uint32_t)len, value, (uint32_t)st};
+    slot s = {h, reg, (uint32_t)c->keys_len, (uint32_t)len, value, (uint32_t)st};
     c->slots[at] = s;
     c->keys_len += len;
     c->used++;
@@ -205,7 +199,6 @@ static bool scratch_reserve(mc_chunknbt_cache *c, size_t n)
 mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc_nbt_tag *entry,
                           uint32_t *state, mc_error *err)
 {
-    reset_for(c, reg);
     const char *name = NULL;
     size_t name_len = 0;
     const mc_nbt_tag *props_tag = NULL;
@@ -256,9 +249,9 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
         memcpy(k + p, props[i].value, props[i].value_len);
         p += props[i].value_len;
     }
-    uint64_t h = hash_bytes(k, p);
+    uint64_t h = hash_bytes(k, p, reg);
     size_t at;
-    slot *s = find(c, k, p, h, &at);
+    slot *s = find(c, reg, k, p, h, &at);
     if (s) {
         *state = s->value;
         return (mc_status)s->status;
@@ -267,22 +260,59 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
     mc_status st = mc_registry_lookup(reg, name, name_len, props, np, &st_id, NULL);
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         return mc_error_set(err, st, SIZE_MAX, "registry lookup failed");
-    insert(c, k, p, h, st_id, st);
+    insert(c, reg, k, p, h, st_id, st);
     *state = st_id;
+    return st;
+}
+
+mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, const uint8_t *entry,
+                              size_t len, uint32_t *state)
+{
+    /* keyed by the bytes themselves: they start with a tag type (1-12),
+     * never with the 'B' / 'b' of the built keys */
+    if (len > UINT32_MAX - 4 || !len)
+        return MC_ERR_MALFORMED;
+    const char *key = (const char *)entry;
+    uint64_t h = hash_bytes(key, len, reg);
+    size_t at;
+    slot *s = find(c, reg, key, len, h, &at);
+    if (s) {
+        *state = s->value;
+        return (mc_status)s->status;
+    }
+    /* a miss: the entry as an NBT root (TAG_Compound, empty name) */
+    if (!c->doc && !(c->doc = mc_nbt_doc_new(c->alloc)))
+        return MC_ERR_NOMEM;
+    if (!scratch_reserve(c, len + 3))
+        return MC_ERR_NOMEM;
+    c->scratch[0] = MC_NBT_COMPOUND;
+    c->scratch[1] = c->scratch[2] = 0;
+    memcpy(c->scratch + 3, entry, len);
+    /* a copying parse: mc__cache_block builds its key in the scratch */
+    mc_status st = mc_nbt_parse_ex(c->doc, c->scratch, len + 3, MC_NBT_JAVA, MC_NBT_PARSE_COPY, NULL, NULL,
+                                   NULL);
+    uint32_t id = 0;
+    if (st == MC_OK)
+        st = mc__cache_block(c, reg, mc_nbt_doc_root(c->doc), &id, NULL);
+    if (st == MC_ERR_NOMEM)
+        return st;
+    if (st != MC_OK && st != MC_ERR_NOT_FOUND)
+        st = MC_ERR_MALFORMED;
+    insert(c, reg, key, len, h, id, st);
+    *state = id;
     return st;
 }
 
 mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const char *name, size_t len,
                           uint32_t *id)
 {
-    reset_for(c, reg);
     if (!scratch_reserve(c, len + 2))
         return MC_ERR_NOMEM;
     c->scratch[0] = 'b';
     memcpy(c->scratch + 1, name, len);
-    uint64_t h = hash_bytes(c->scratch, len + 1);
+    uint64_t h = hash_bytes(c->scratch, len + 1, reg);
     size_t at;
-    slot *s = find(c, c->scratch, len + 1, h, &at);
+    slot *s = find(c, reg, c->scratch, len + 1, h, &at);
     if (s) {
         *id = s->value;
         return (mc_status)s->status;
@@ -293,7 +323,7 @@ mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const ch
     mc_status st = v == MC_STATE_NONE ? MC_ERR_NOT_FOUND : MC_OK;
     if (st != MC_OK)
         v = 0;
-    insert(c, c->scratch, len + 1, h, v, st);
+    insert(c, reg, c->scratch, len + 1, h, v, st);
     *id = v;
     return st;
 }

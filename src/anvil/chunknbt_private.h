@@ -75,6 +75,12 @@ enum {
  * an unknown state, MC_ERR_MALFORMED for a bad entry. */
 mc_status mc__cache_block(mc_chunknbt_cache *cache, const mc_registry *reg,
                           const mc_nbt_tag *entry, uint32_t *state, mc_error *err);
+/* A palette compound by its Java NBT payload bytes entry[0..len) (its tags
+ * up to and including the TAG_End), as the fast section reader finds it:
+ * keyed by those bytes, resolved on a miss by parsing them (which checks
+ * them) and asking mc__cache_block. Same results. */
+mc_status mc__cache_block_raw(mc_chunknbt_cache *cache, const mc_registry *reg, const uint8_t *entry,
+                              size_t len, uint32_t *state);
 /* Biome by name (string tag); MC_ERR_NOT_FOUND when unknown. */
 mc_status mc__cache_biome(mc_chunknbt_cache *cache, const mc_registry *reg, const char *name,
                           size_t len, uint32_t *id);

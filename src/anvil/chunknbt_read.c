@@ -44,6 +44,9 @@ typedef struct reader {
     const char *sections_key;
     mc_container_rules brules, mrules;
     uint32_t air;
+    bool fast;      /* sections come from their bytes (mc_chunknbt_read_bytes) */
+    const struct fscan *scan;
+    bool declined;  /* fast: something only the tree reader handles */
 } reader;
 
 static void warn(reader *r, const char *fmt, ...)
@@ -53,6 +56,11 @@ static void warn(reader *r, const char *fmt, ...)
     ;
 static void warn(reader *r, const char *fmt, ...)
 {
+    if (r->fast) {
+        /* the tree reader says it when it reads the chunk again */
+        r->declined = true;
+        return;
+    }
     if (r->info)
         r->info->warnings++;
     if (!r->opt || !r->opt->warn)
@@ -525,6 +533,403 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
     return MC_OK;
 }
 
+/* ------------------------------------------------- sections from bytes */
+
+/* mc_chunknbt_read_bytes reads the sections of a 1.18+ chunk from their
+ * NBT bytes: the parse builds a tree of every other key and steps over
+ * "sections" (checking its structure), and this reader finds each section's
+ * palettes, long arrays and light in those bytes. A palette entry is looked
+ * up in the cache by its bytes as stored, the long arrays go to the
+ * containers as they are, and no tag is built for the whole section list.
+ * It takes only sections the tree reader would read without a warning or
+ * an extra key: {Y: byte, block_states{palette, data?}, biomes{palette,
+ * data?}, BlockLight/SkyLight byte[2048]}, each inside the column; for
+ * anything else it declines (r->declined, or a failed scan) and the caller
+ * reads the chunk with the tree reader, which then gives the column, the
+ * warnings and the errors. So both readers give the same column, which
+ * test_chunknbt_fast checks on every chunk of the corpus. */
+
+typedef struct fpal {
+    uint32_t n;             /* entries */
+    uint32_t first;         /* their starts: scan->at[first .. first + n], the last one the end */
+    uint8_t elem;           /* element type */
+    bool present;
+    const uint8_t *data;    /* big-endian longs, NULL without "data" */
+    uint32_t data_n;
+} fpal;
+
+typedef struct fsec {
+    int32_t y;
+    fpal blocks, biomes;
+    const uint8_t *block_light, *sky_light;
+} fsec;
+
+/* What the scan of a section list found. */
+typedef struct fscan {
+    fsec *sec;
+    size_t n;
+    const uint8_t **at; /* palette entry starts (see fpal) */
+    size_t at_len, at_cap;
+} fscan;
+
+static void fscan_free(fscan *f)
+{
+    free(f->sec);
+    free(f->at);
+    memset(f, 0, sizeof *f);
+}
+
+static bool fscan_grow(fscan *f);
+static inline bool fscan_at(fscan *f, const uint8_t *p)
+{
+    if (f->at_len == f->at_cap && !fscan_grow(f))
+        return false;
+    f->at[f->at_len++] = p;
+    return true;
+}
+
+static bool fscan_grow(fscan *f)
+{
+    {
+        size_t ncap = f->at_cap ? f->at_cap * 2 : 512;
+        const uint8_t **na = realloc(f->at, ncap * sizeof *na);
+        if (!na)
+            return false;
+        f->at = na;
+        f->at_cap = ncap;
+    }
+    return true;
+}
+
+typedef struct bscan {
+    const uint8_t *p, *end;
+} bscan;
+
+static bool bs_need(const bscan *b, size_t n)
+{
+    return (size_t)(b->end - b->p) >= n;
+}
+
+/* A tag key: its bytes, false when truncated. */
+static bool bs_key(bscan *b, const uint8_t **k, size_t *kl)
+{
+    if (!bs_need(b, 2))
+        return false;
+    *kl = mc_load_u16be(b->p);
+    b->p += 2;
+    if (!bs_need(b, *kl))
+        return false;
+    *k = b->p;
+    b->p += *kl;
+    return true;
+}
+
+static bool bs_count(bscan *b, uint32_t *n)
+{
+    if (!bs_need(b, 4))
+        return false;
+    int32_t v = (int32_t)mc_load_u32be(b->p);
+    b->p += 4;
+    if (v < 0)
+        return false;
+    *n = (uint32_t)v;
+    return true;
+}
+
+/* Steps over a payload of `type`; false on anything malformed (the parse
+ * that stepped over it first already checked it: this is a second guard). */
+static bool bs_skip(bscan *b, unsigned type, unsigned depth)
+{
+    static const uint8_t fixed[7] = {0, 1, 2, 4, 8, 4, 8};
+    if (depth > 64)
+        return false;
+    switch (type) {
+    case MC_NBT_BYTE: case MC_NBT_SHORT: case MC_NBT_INT: case MC_NBT_LONG: case MC_NBT_FLOAT:
+    case MC_NBT_DOUBLE:
+        if (!bs_need(b, fixed[type]))
+            return false;
+        b->p += fixed[type];
+        return true;
+    case MC_NBT_STRING: {
+        const uint8_t *k;
+        size_t kl;
+        return bs_key(b, &k, &kl);
+    }
+    case MC_NBT_BYTE_ARRAY: case MC_NBT_INT_ARRAY: case MC_NBT_LONG_ARRAY: {
+        uint32_t n;
+        if (!bs_count(b, &n))
+            return false;
+        uint64_t bytes = (uint64_t)n * (type == MC_NBT_BYTE_ARRAY ? 1 : type == MC_NBT_INT_ARRAY ? 4 : 8);
+        if (bytes > (uint64_t)(b->end - b->p))
+            return false;
+        b->p += bytes;
+        return true;
+    }
+    case MC_NBT_LIST: {
+        uint32_t n;
+        if (!bs_need(b, 1))
+            return false;
+        unsigned elem = *b->p++;
+        if (!bs_count(b, &n) || elem > MC_NBT_LONG_ARRAY || (elem == MC_NBT_END && n))
+            return false;
+        for (uint32_t i = 0; i < n; i++)
+            if (!bs_skip(b, elem, depth + 1))
+                return false;
+        return true;
+    }
+    case MC_NBT_COMPOUND:
+        for (;;) {
+            if (!bs_need(b, 1))
+                return false;
+            unsigned t = *b->p++;
+            if (t == MC_NBT_END)
+                return true;
+            const uint8_t *k;
+            size_t kl;
+            if (t > MC_NBT_LONG_ARRAY || !bs_key(b, &k, &kl) || !bs_skip(b, t, depth + 1))
+                return false;
+        }
+    default:
+        return false;
+    }
+}
+
+/* A block palette entry (a compound of strings and compounds of strings,
+ * {Name, Properties{...}}) stepped over in one loop; anything else inside
+ * goes to bs_skip. */
+static bool bs_skip_entry(bscan *b)
+{
+    const uint8_t *p = b->p, *const end = b->end;
+    int inner = 0; /* inside a nested compound */
+    for (;;) {
+        if (p >= end)
+            return false;
+        const unsigned t = *p++;
+        if (t == MC_NBT_END) {
+            if (!inner) {
+                b->p = p;
+                return true;
+            }
+            inner = 0;
+            continue;
+        }
+        if (end - p < 2)
+            return false;
+        size_t kl = mc_load_u16be(p);
+        p += 2;
+        if ((size_t)(end - p) < kl)
+            return false;
+        p += kl;
+        if (t == MC_NBT_STRING) {
+            if (end - p < 2)
+                return false;
+            size_t n = mc_load_u16be(p);
+            p += 2;
+            if ((size_t)(end - p) < n)
+                return false;
+            p += n;
+        } else if (t == MC_NBT_COMPOUND && !inner) {
+            inner = 1;
+        } else {
+            b->p = p;
+            if (t > MC_NBT_LONG_ARRAY || !bs_skip(b, t, 5))
+                return false;
+            p = b->p;
+        }
+    }
+}
+
+#define BS_KEY_IS(k, kl, lit) ((kl) == sizeof lit - 1 && memcmp((k), lit, sizeof lit - 1) == 0)
+
+/* A block_states or biomes compound: {palette: list, data?: long[]}. */
+static bool scan_container(bscan *b, fscan *f, fpal *c)
+{
+    bool have_data = false;
+    for (;;) {
+        if (!bs_need(b, 1))
+            return false;
+        unsigned t = *b->p++;
+        if (t == MC_NBT_END)
+            break;
+        const uint8_t *k;
+        size_t kl;
+        if (!bs_key(b, &k, &kl))
+            return false;
+        if (BS_KEY_IS(k, kl, "palette") && t == MC_NBT_LIST && !c->present) {
+            if (!bs_need(b, 1))
+                return false;
+            c->elem = *b->p++;
+            if (!bs_count(b, &c->n) || c->elem > MC_NBT_LONG_ARRAY || c->n > 4096 || (c->elem == 0 && c->n))
+                return false;
+            c->first = (uint32_t)f->at_len;
+            if (c->elem == MC_NBT_COMPOUND) {
+                for (uint32_t i = 0; i < c->n; i++)
+                    if (!fscan_at(f, b->p) || !bs_skip_entry(b))
+                        return false;
+            } else {
+                for (uint32_t i = 0; i < c->n; i++)
+                    if (!fscan_at(f, b->p) || !bs_skip(b, c->elem, 3))
+                        return false;
+            }
+            if (!fscan_at(f, b->p))
+                return false;
+            c->present = true;
+        } else if (BS_KEY_IS(k, kl, "data") && t == MC_NBT_LONG_ARRAY && !have_data) {
+            if (!bs_count(b, &c->data_n) || (uint64_t)c->data_n * 8 > (uint64_t)(b->end - b->p))
+                return false;
+            c->data = b->p;
+            b->p += (size_t)c->data_n * 8;
+            have_data = true;
+        } else {
+            return false; /* another key, type or a repeated key */
+        }
+    }
+    return c->present;
+}
+
+/* A section list's payload at v (ending at most at end) -> descriptors;
+ * returns where the list ends, NULL when it holds anything but the plain
+ * shape above (or is malformed: the parse then checks it). */
+static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan *f)
+{
+    bscan b = {v, end};
+    uint32_t n;
+    if (!bs_need(&b, 1))
+        return NULL;
+    unsigned elem = *b.p++;
+    if (!bs_count(&b, &n) || elem > MC_NBT_LONG_ARRAY || (elem == MC_NBT_END && n))
+        return NULL;
+    if (n == 0)
+        return b.p;
+    if (elem != MC_NBT_COMPOUND || n > 4096)
+        return NULL;
+    f->sec = calloc(n, sizeof *f->sec);
+    if (!f->sec)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        fsec *s = &f->sec[i];
+        bool have_y = false;
+        for (;;) {
+            if (!bs_need(&b, 1))
+                return NULL;
+            unsigned t = *b.p++;
+            if (t == MC_NBT_END)
+                break;
+            const uint8_t *k;
+            size_t kl;
+            if (!bs_key(&b, &k, &kl))
+                return NULL;
+            if (BS_KEY_IS(k, kl, "Y") && t == MC_NBT_BYTE && !have_y) {
+                if (!bs_need(&b, 1))
+                    return NULL;
+                s->y = (int8_t)*b.p++;
+                have_y = true;
+            } else if (BS_KEY_IS(k, kl, "block_states") && t == MC_NBT_COMPOUND && !s->blocks.present) {
+                if (!scan_container(&b, f, &s->blocks))
+                    return NULL;
+            } else if (BS_KEY_IS(k, kl, "biomes") && t == MC_NBT_COMPOUND && !s->biomes.present) {
+                if (!scan_container(&b, f, &s->biomes))
+                    return NULL;
+            } else if ((BS_KEY_IS(k, kl, "BlockLight") || BS_KEY_IS(k, kl, "SkyLight")) &&
+                       t == MC_NBT_BYTE_ARRAY) {
+                const uint8_t **dst = kl == 10 ? &s->block_light : &s->sky_light;
+                uint32_t an;
+                if (*dst || !bs_count(&b, &an) || an != MC_LIGHT_BYTES || !bs_need(&b, an))
+                    return NULL;
+                *dst = b.p;
+                b.p += an;
+            } else {
+                return NULL;
+            }
+        }
+        if (!have_y)
+            return NULL;
+    }
+    f->n = n;
+    return b.p;
+}
+
+/* One container from its descriptor, as mc__read_paletted reads the tree;
+ * MC_ERR_UNSUPPORTED: decline. */
+static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_container *out)
+{
+    const mc_container_rules *rules = biomes ? &r->mrules : &r->brules;
+    mc_container_init(out, rules, 0, r->alloc);
+    const uint32_t n = p->n;
+    if (n == 0 || n > 4096 || p->elem != (biomes ? MC_NBT_STRING : MC_NBT_COMPOUND))
+        return MC_ERR_UNSUPPORTED;
+    uint32_t stack_ids[256];
+    uint32_t *ids = n <= 256 ? stack_ids : malloc(n * sizeof *ids);
+    if (!ids)
+        return nomem(r);
+    mc_status st = MC_OK;
+    const uint8_t *const *at = r->scan->at + p->first;
+    for (uint32_t i = 0; i < n && st == MC_OK; i++) {
+        if (biomes) {
+            const uint8_t *name = at[i] + 2;
+            const size_t len = (size_t)(at[i + 1] - name);
+            for (size_t j = 0; j < len; j++)
+                if (name[j] == 0 || name[j] >= 0x80) /* not plain ASCII: the tree reader decodes it */
+                    st = MC_ERR_UNSUPPORTED;
+            if (st == MC_OK)
+                st = mc__cache_biome(r->cache, r->reg, (const char *)name, len, &ids[i]);
+        } else {
+            st = mc__cache_block_raw(r->cache, r->reg, at[i], (size_t)(at[i + 1] - at[i]), &ids[i]);
+        }
+    }
+    if (st == MC_OK) {
+        unsigned bits = mc_bits_ceil_log2(n);
+        if (!biomes && bits < 4)
+            bits = 4;
+        mc_error e;
+        if (!p->data || (n == 1 && p->data_n == 0))
+            st = n == 1 ? mc_container_from_be(out, rules, 0, MC_BITS_PADDED, ids, 1, NULL, 0, r->alloc, &e)
+                        : MC_ERR_UNSUPPORTED;
+        else
+            st = mc_container_from_be(out, rules, bits, MC_BITS_PADDED, ids, n, p->data, p->data_n, r->alloc, &e);
+    }
+    if (ids != stack_ids)
+        free(ids);
+    if (st == MC_ERR_NOMEM)
+        return nomem(r);
+    return st == MC_OK ? MC_OK : MC_ERR_UNSUPPORTED;
+}
+
+/* read_section for a section from bytes (inside the column). */
+static mc_status read_section_fast(reader *r, const fsec *f, bool *with_data, bool *air_with_data)
+{
+    mc_section *s = mc_column_section(r->col, f->y);
+    const bool no_light = r->opt && (r->opt->flags & MC_CHUNKNBT_NO_LIGHT);
+    mc_status st;
+    if (!no_light && ((f->block_light && mc_section_set_block_light(s, f->block_light) != MC_OK) ||
+                      (f->sky_light && mc_section_set_sky_light(s, f->sky_light) != MC_OK)))
+        return nomem(r);
+    if (f->blocks.present) {
+        mc_container_free(&s->blocks);
+        if ((st = read_paletted_fast(r, &f->blocks, false, &s->blocks)) != MC_OK)
+            return st;
+    }
+    if (f->biomes.present) {
+        mc_container_free(&s->biomes);
+        if ((st = read_paletted_fast(r, &f->biomes, true, &s->biomes)) != MC_OK)
+            return st;
+    }
+    if (!f->blocks.present && !f->block_light && !f->sky_light && r->keep_extra && !no_light) {
+        /* a section stored with nothing in it: remember that it was there */
+        mc_nbt_tag *e = ensure_xsections(r) ? mc_nbt_list_append(r->xdoc, r->xsections, MC_NBT_COMPOUND) : NULL;
+        if (!e || mc_nbt_put_byte(r->xdoc, e, "Y", (int8_t)f->y) != MC_OK)
+            return nomem(r);
+    }
+    *with_data = f->blocks.present;
+    if (f->blocks.present) {
+        mc_section_recount(s, r->reg);
+        if (r->info)
+            r->info->sections_read++;
+        *air_with_data = s->blocks.kind == MC_CONTAINER_SINGLE && s->blocks.value == r->air;
+    }
+    return MC_OK;
+}
+
 /* ------------------------------------------------------- column ranges */
 
 static bool section_y(const mc_nbt_tag *sec, int32_t *y)
@@ -678,9 +1083,14 @@ static mc_status add_int_list(reader *r, mc_nbt_tag *dst, const char *key, const
     return mc_nbt_put_int_array(r->xdoc, dst, key, v, n) == MC_OK ? MC_OK : nomem(r);
 }
 
-mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options *opt, mc_column **out,
-                              mc_chunknbt_info *info, mc_error *err)
+/* The reader. scan: the sections found in their bytes (the tree then has
+ * none), or NULL; with them, MC_ERR_UNSUPPORTED says the fast way declined
+ * (the caller reads the chunk again the tree's way). */
+static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *opt, const fscan *scan,
+                           mc_column **out, mc_chunknbt_info *info, mc_error *err)
 {
+    const fsec *fs = scan ? scan->sec : NULL;
+    const size_t nfs = scan ? scan->n : 0;
     if (out)
         *out = NULL;
     if (!out)
@@ -689,6 +1099,8 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
         return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: the root is not a compound");
     reader r;
     memset(&r, 0, sizeof r);
+    r.fast = scan != NULL;
+    r.scan = scan;
     r.opt = opt;
     r.err = err;
     r.info = info;
@@ -706,12 +1118,19 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
     if (!wrapped)
         level = root;
     mc__chunk_era era = mc__era_of(r.dv);
+    if (r.fast && (wrapped || era != MC__ERA_MODERN || r.dv < MC__DV_YPOS))
+        return MC_ERR_UNSUPPORTED; /* sections of another era: the tree's way */
     /* the structure decides where the DataVersion is not enough (a newer
      * or a hand-made chunk): sections tell their own shape */
-    const mc_nbt_tag *sections = mc_nbt_get(level, wrapped ? "Sections" : "sections");
-    if (!sections)
-        sections = mc_nbt_get(level, wrapped ? "sections" : "Sections");
-    if (mc_nbt_tag_type(sections) == MC_NBT_LIST) {
+    const mc_nbt_tag *sections = NULL;
+    if (!r.fast) {
+        sections = mc_nbt_get(level, wrapped ? "Sections" : "sections");
+        if (!sections)
+            sections = mc_nbt_get(level, wrapped ? "sections" : "Sections");
+    }
+    if (r.fast) {
+        /* only the modern shape was taken: era stays MODERN */
+    } else if (mc_nbt_tag_type(sections) == MC_NBT_LIST) {
         for (mc_nbt_tag *s = mc_nbt_first(sections); s; s = mc_nbt_next(s)) {
             if (mc_nbt_get(s, "block_states")) { era = MC__ERA_MODERN; break; }
             if (mc_nbt_get(s, "Palette")) { era = MC__ERA_FLAT; break; }
@@ -724,8 +1143,9 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
             return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: sections is not a list");
         sections = NULL;
     }
-    r.sections_key = sections ? (KEY_IS(sections, "Sections") ? "Sections" : "sections")
-                              : (wrapped ? "Sections" : "sections");
+    r.sections_key = r.fast ? "sections"
+                     : sections ? (KEY_IS(sections, "Sections") ? "Sections" : "sections")
+                                : (wrapped ? "Sections" : "sections");
 
     r.reg = opt && opt->registry ? opt->registry : mc_chunknbt_registry_for(r.dv);
     if (!r.reg)
@@ -771,6 +1191,15 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
         count = opt->section_count;
     } else {
         int32_t lo = INT32_MAX, hi = INT32_MIN, any_lo = INT32_MAX;
+        for (size_t i = 0; i < nfs; i++) {
+            const int32_t y = fs[i].y;
+            if (y < any_lo)
+                any_lo = y;
+            if (fs[i].blocks.present) {
+                if (y < lo) lo = y;
+                if (y > hi) hi = y;
+            }
+        }
         for (mc_nbt_tag *s = sections ? mc_nbt_first(sections) : NULL; s; s = mc_nbt_next(s)) {
             int32_t y;
             if (!section_y(s, &y))
@@ -825,7 +1254,7 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
         unsigned shape = 0;
         if (!wrapped && (era != MC__ERA_MODERN || mc__dv_has_level(r.dv)))
             shape |= MC__SHAPE_NO_LEVEL;
-        if (!sections)
+        if (!r.fast && !sections) /* (a section list taken from bytes is there) */
             shape |= MC__SHAPE_NO_SECTIONS;
         if (!mc_nbt_get(level, "xPos") || !mc_nbt_get(level, "zPos"))
             shape |= MC__SHAPE_NO_POS;
@@ -852,6 +1281,18 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
     if (!had) {
         st = nomem(&r);
         goto done;
+    }
+    for (size_t i = 0; i < nfs && st == MC_OK; i++) {
+        if (!mc_column_section(r.col, fs[i].y)) {
+            if (!r.keep_extra)
+                continue; /* as the tree's way: nowhere to keep it */
+            st = MC_ERR_UNSUPPORTED; /* kept whole in the extra NBT: the tree's way */
+            break;
+        }
+        bool air_with_data = false, with_data = false;
+        st = read_section_fast(&r, &fs[i], &with_data, &air_with_data);
+        if (st == MC_OK && with_data)
+            had[fs[i].y - min_sec] = air_with_data ? 2 : 1;
     }
     for (mc_nbt_tag *s = sections ? mc_nbt_first(sections) : NULL; s && st == MC_OK; s = mc_nbt_next(s)) {
         int32_t y;
@@ -950,12 +1391,20 @@ mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options 
 
 done:
     mc_chunknbt_cache_free(own_cache);
+    if (st == MC_OK && r.declined)
+        st = MC_ERR_UNSUPPORTED;
     if (st != MC_OK) {
         mc_column_free(r.col);
-        return st;
+        return r.fast ? MC_ERR_UNSUPPORTED : st;
     }
     *out = r.col;
     return MC_OK;
+}
+
+mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options *opt, mc_column **out,
+                              mc_chunknbt_info *info, mc_error *err)
+{
+    return read_impl(root, opt, NULL, out, info, err);
 }
 
 mc_status mc_chunknbt_read(const mc_nbt_tag *root, const mc_chunknbt_options *opt, mc_column **out,
@@ -988,23 +1437,97 @@ mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsign
 {
     if (!(flags & MC_CHUNKNBT_NO_EXTRA))
         return mc_nbt_parse(doc, nbt, len, MC_NBT_JAVA, NULL, err);
-    mc_nbt_filter f = {2, lean_key, &flags};
+    mc_nbt_filter f = {2, lean_key, &flags, NULL};
     return mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, err);
+}
+
+/* The parse of the fast way: "sections" at the root is read by
+ * scan_sections instead of the parser (with MC_CHUNKNBT_NO_EXTRA, what
+ * lean_key leaves out is stepped over as usual). */
+typedef struct fast_parse {
+    unsigned flags;
+    unsigned seen;  /* root "sections" met */
+    bool taken;     /* and scan_sections took it */
+    fscan scan;
+} fast_parse;
+
+static bool fast_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
+                     size_t key_len)
+{
+    fast_parse *fp = user;
+    if (depth == 1 && key_len == 8 && !memcmp(key, "sections", 8))
+        return false;
+    return !(fp->flags & MC_CHUNKNBT_NO_EXTRA) || lean_key(&fp->flags, depth, parent, parent_len, key, key_len);
+}
+
+static const uint8_t *fast_take(void *user, unsigned depth, const char *key, size_t key_len, unsigned type,
+                                const uint8_t *value, const uint8_t *end)
+{
+    fast_parse *fp = user;
+    if (!(depth == 1 && key_len == 8 && !memcmp(key, "sections", 8)))
+        return NULL;
+    if (fp->seen++ || type != MC_NBT_LIST)
+        return NULL;
+    const uint8_t *after = scan_sections(value, end, &fp->scan);
+    fp->taken = after != NULL;
+    return after;
+}
+
+mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chunknbt_options *opt,
+                                    mc_column **out, mc_chunknbt_info *info, mc_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!out)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: no output");
+    if (info)
+        memset(info, 0, sizeof *info);
+    const unsigned flags = opt ? opt->flags : 0;
+    mc_nbt_doc *doc = opt && opt->doc ? opt->doc : mc_nbt_doc_new(opt ? opt->alloc : NULL);
+    if (!doc)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+    fast_parse fp;
+    memset(&fp, 0, sizeof fp);
+    fp.flags = flags;
+    mc_nbt_filter f = {(flags & MC_CHUNKNBT_NO_EXTRA) ? 2 : 1, fast_key, &fp, fast_take};
+    mc_status st = mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL);
+    bool done = false;
+    if (st == MC_OK && fp.seen == 0) {
+        /* no root "sections" (older chunks, other files): the tree is whole */
+        st = read_impl(mc_nbt_doc_root(doc), opt, NULL, out, info, err);
+        done = true;
+    } else if (st == MC_OK && fp.seen == 1 && fp.taken) {
+        mc_error local;
+        st = read_impl(mc_nbt_doc_root(doc), opt, &fp.scan, out, info, &local);
+        done = st == MC_OK;
+        if (done && info)
+            info->sections_from_bytes = true;
+    }
+    fscan_free(&fp.scan);
+    if (!done) {
+        /* the tree's way: the whole chunk parsed, errors and warnings its own */
+        if (info)
+            memset(info, 0, sizeof *info);
+        st = mc_chunknbt_parse(doc, nbt, len, flags, err);
+        if (st == MC_OK)
+            st = read_impl(mc_nbt_doc_root(doc), opt, NULL, out, info, err);
+    }
+    if (info && info->status &&
+        !((const uint8_t *)info->status >= nbt && (const uint8_t *)info->status + info->status_len <= nbt + len)) {
+        info->status = NULL; /* only a pointer into the input outlives the tree */
+        info->status_len = 0;
+    }
+    if (!(opt && opt->doc))
+        mc_nbt_doc_free(doc);
+    else
+        mc_nbt_doc_reset(doc);
+    return st;
 }
 
 mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len, const mc_chunknbt_options *opt,
                                  mc_column **out, mc_error *err)
 {
-    if (out)
-        *out = NULL;
-    mc_nbt_doc *doc = mc_nbt_doc_new(opt ? opt->alloc : NULL);
-    if (!doc)
-        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
-    mc_status st = mc_chunknbt_parse(doc, nbt, len, opt ? opt->flags : 0, err);
-    if (st == MC_OK)
-        st = mc_chunknbt_read(mc_nbt_doc_root(doc), opt, out, err);
-    mc_nbt_doc_free(doc);
-    return st;
+    return mc_chunknbt_read_bytes_ex(nbt, len, opt, out, NULL, err);
 }
 
 int32_t mc_chunknbt_column_data_version(mc_column *col)

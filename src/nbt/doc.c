@@ -779,50 +779,66 @@ mc_status mc_nbt_list_remove(mc_nbt_tag *list, size_t index)
 
 /* ------------------------------------------------------------- deep copy */
 
-static mc_nbt_tag *copy_rec(mc_nbt_doc *dst, const mc_nbt_tag *src, int depth)
+/* Fills t (zeroed) with a copy of src's value. The children of a list or
+ * compound are carved as one array (the chunk reader copies thousands of
+ * small tags per chunk), in one pass over the source. */
+static bool copy_value(mc_nbt_doc *dst, mc_nbt_tag *t, const mc_nbt_tag *src, int depth)
 {
     if (depth > MC_NBT_MAX_DEPTH)
-        return NULL;
-    mc_nbt_tag *t = mc__tag_new(dst, (mc_nbt_type)src->type);
-    if (!t)
-        return NULL;
+        return false;
+    t->type = src->type;
     t->aux = (uint8_t)(src->aux & AUX_VALUE);
     switch (src->type) {
     case MC_NBT_STRING: case MC_NBT_BYTE_ARRAY: case MC_NBT_INT_ARRAY: case MC_NBT_LONG_ARRAY: {
         size_t n = (size_t)src->count * (src->type == MC_NBT_STRING ? 1 : array_elem_size((mc_nbt_type)src->type));
         t->v.ptr = mc__arena_dup(dst, src->count ? src->v.ptr : NULL, n);
         if (!t->v.ptr)
-            return NULL;
+            return false;
         t->count = src->count;
-        break;
+        return true;
     }
     case MC_NBT_LIST: case MC_NBT_COMPOUND: {
-        mc_nbt_tag *prev = NULL;
-        for (const mc_nbt_tag *c = src->count ? src->v.first : NULL; c; c = c->next) {
-            mc_nbt_tag *cc = copy_rec(dst, c, depth + 1);
-            if (!cc)
-                return NULL;
-            cc->aux |= AUX_ATTACHED;
+        const size_t n = src->count ? src->count : 0;
+        t->count = 0;
+        if (!n || !src->v.first)
+            return true;
+        mc_nbt_tag *kids = mc__arena_alloc(dst, n * sizeof *kids);
+        if (!kids)
+            return false;
+        size_t i = 0;
+        for (const mc_nbt_tag *c = src->v.first; c && i < n; c = c->next, i++) {
+            mc_nbt_tag *k = &kids[i];
+            memset(k, 0, sizeof *k);
+            if (!copy_value(dst, k, c, depth + 1))
+                return false;
+            k->aux |= AUX_ATTACHED;
             if (c->name) {
-                cc->name = mc__arena_dup(dst, c->name, c->name_len);
-                if (!cc->name)
-                    return NULL;
-                cc->name_len = c->name_len;
+                uint8_t *nb = mc__arena_alloc(dst, c->name_len ? c->name_len : 1);
+                if (!nb)
+                    return false;
+                memcpy(nb, c->name, c->name_len);
+                k->name = nb;
+                k->name_len = c->name_len;
             }
-            if (prev)
-                prev->next = cc;
-            else
-                t->v.first = cc;
-            prev = cc;
+            if (i)
+                kids[i - 1].next = k;
         }
-        t->count = src->count;
-        break;
+        t->count = (uint32_t)i;
+        t->v.first = kids;
+        if (src->type == MC_NBT_LIST)
+            t->aux |= AUX_CONTIG;
+        return true;
     }
     default:
         t->v.bits = src->v.bits;
-        break;
+        return true;
     }
-    return t;
+}
+
+static mc_nbt_tag *copy_rec(mc_nbt_doc *dst, const mc_nbt_tag *src, int depth)
+{
+    mc_nbt_tag *t = mc__tag_new(dst, (mc_nbt_type)src->type);
+    return t && copy_value(dst, t, src, depth) ? t : NULL;
 }
 
 mc_nbt_tag *mc_nbt_copy(mc_nbt_doc *dst, const mc_nbt_tag *src)

@@ -789,6 +789,14 @@ compound: /* children of cur, a compound, until its end tag */
             const char *pname = cur->name ? (const char *)cur->name : "";
             if (!ps->filter->keep(ps->filter->user, (unsigned)(sp - stack), pname, cur->name ? cur->name_len : 0,
                                   (const char *)name, nlen)) {
+                const uint8_t *after =
+                    ps->filter->take ? ps->filter->take(ps->filter->user, (unsigned)(sp - stack),
+                                                        (const char *)name, nlen, type, p, end)
+                                     : NULL;
+                if (after && after >= p && after <= end) {
+                    p = after;
+                    continue;
+                }
                 p = P_FN(skip)(ps, p, end, type, (size_t)(sp - stack));
                 if (!p)
                     goto failed;

@@ -65,6 +65,7 @@ struct mc_world {
     mc_world_layout layout;
     region_slot regions[REGION_CACHE];
     mc_chunknbt_cache *nbt_cache;
+    mc_nbt_doc *nbt_doc; /* the parse of each chunk read (reused) */
     mc_buf chunk_bytes;
     mc_server *srv;
     const mc_registry *reg;     /* registry of the world's columns */
@@ -153,7 +154,6 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
         mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
         return NULL;
     }
-    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
     mc_column *col = NULL;
     mc_chunknbt_info info;
     memset(&info, 0, sizeof info);
@@ -165,13 +165,11 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     opt.cache = w->nbt_cache;
     opt.warn = warn_chunk;
     opt.warn_user = w;
-    if (!doc || mc_chunknbt_parse(doc, w->chunk_bytes.data, w->chunk_bytes.len, opt.flags, &err) != MC_OK ||
-        mc_chunknbt_read_ex(mc_nbt_doc_root(doc), &opt, &col, &info, &err) != MC_OK) {
+    opt.doc = w->nbt_doc;
+    if (mc_chunknbt_read_bytes_ex(w->chunk_bytes.data, w->chunk_bytes.len, &opt, &col, &info, &err) != MC_OK) {
         mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
-        mc_nbt_doc_free(doc);
         return NULL;
     }
-    mc_nbt_doc_free(doc);
     if (!status_is_full(&info)) {
         mc_column_free(col);
         return NULL;
@@ -364,9 +362,10 @@ int mc_world_open(mc_server *srv)
     w->dir = dir;
     w->layout = mc_world_detect_layout(dir);
     w->nbt_cache = mc_chunknbt_cache_new(NULL);
+    w->nbt_doc = mc_nbt_doc_new(NULL);
     char rdir[4096];
     mc_error err;
-    if (!w->nbt_cache ||
+    if (!w->nbt_cache || !w->nbt_doc ||
         mc_world_region_dir(dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, rdir, sizeof rdir, &err) != MC_OK ||
         !is_dir(rdir)) {
         mc_srv_log(srv, MC_LOG_ERROR, "'%s' is not a Java world: no overworld region folder", dir);
@@ -402,6 +401,7 @@ void mc_world_close(mc_server *srv)
     for (int i = 0; i < REGION_CACHE; i++)
         mc_region_close(w->regions[i].region);
     mc_chunknbt_cache_free(w->nbt_cache);
+    mc_nbt_doc_free(w->nbt_doc);
     mc_buf_free(&w->chunk_bytes);
     free(w->scratch_blocks);
     free(w->scratch_biomes);

@@ -215,7 +215,7 @@ static void test_random_trees(void **state)
             assert_int_equal(mc_nbt_write(src, fmt, &b, NULL), MC_OK);
             assert_int_equal(mc_nbt_parse(full, b.data, b.len, fmt, NULL, NULL), MC_OK);
             rule_stats st = {0, 0};
-            mc_nbt_filter f = {2, keep_fn, &st};
+            mc_nbt_filter f = {2, keep_fn, &st, NULL};
             mc_error err;
             mc_error_clear(&err);
             assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, fmt, 0, &f, NULL, NULL, &err), MC_OK);
@@ -284,6 +284,73 @@ static void big_declined_doc(mc_buf *b)
     mc_nbt_doc_free(d);
 }
 
+/* take(): a value it reads is not stepped over by the parser (the parse
+ * goes on where it says); NULL or a position beyond the input means "step
+ * over it as usual". */
+typedef struct take_state {
+    int mode; /* 0: take "xarr" by its length, 1: NULL, 2: past the end */
+    unsigned calls, taken;
+    unsigned type;
+} take_state;
+
+static const uint8_t *take_x(void *user, unsigned depth, const char *key, size_t key_len, unsigned type,
+                             const uint8_t *value, const uint8_t *end)
+{
+    take_state *t = user;
+    assert_int_equal(depth, 1);
+    t->calls++;
+    if (!(key_len == 4 && !memcmp(key, "xarr", 4)))
+        return NULL;
+    t->type = type;
+    if (t->mode == 1)
+        return NULL;
+    if (t->mode == 2)
+        return end + 1;
+    if (end - value < 4)
+        return NULL;
+    uint32_t n = mc_load_u32be(value);
+    if ((uint64_t)n * 8 > (uint64_t)(end - value - 4))
+        return NULL;
+    t->taken++;
+    return value + 4 + (size_t)n * 8;
+}
+
+static void test_take(void **state)
+{
+    (void)state;
+    mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(d, MC_NBT_COMPOUND);
+    int64_t l[5] = {1, -2, 3, -4, 5};
+    assert_int_equal(mc_nbt_put_int(d, root, "a", 7), MC_OK);
+    assert_int_equal(mc_nbt_put_long_array(d, root, "xarr", l, 5), MC_OK);
+    assert_int_equal(mc_nbt_put_string(d, root, "xs", "hello", 5), MC_OK);
+    assert_int_equal(mc_nbt_put_string(d, root, "z", "end", 3), MC_OK);
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    assert_int_equal(mc_nbt_write(d, MC_NBT_JAVA, &b, NULL), MC_OK);
+    mc_nbt_doc_free(d);
+    mc_nbt_doc *plain = mc_nbt_doc_new(NULL), *doc = mc_nbt_doc_new(NULL);
+    mc_nbt_filter f0 = {1, decline_x, NULL, NULL};
+    assert_int_equal(mc_nbt_parse_filtered(plain, b.data, b.len, MC_NBT_JAVA, 0, &f0, NULL, NULL, NULL), MC_OK);
+    assert_int_equal(mc_nbt_count(mc_nbt_doc_root(plain)), 2);
+    for (int mode = 0; mode < 3; mode++) {
+        take_state t = {mode, 0, 0, 0};
+        mc_nbt_filter f = {1, decline_x, &t, take_x};
+        assert_int_equal(mc_nbt_parse_filtered(doc, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
+        assert_int_equal(t.calls, 2); /* xarr and xs */
+        assert_int_equal(t.type, MC_NBT_LONG_ARRAY);
+        assert_int_equal(t.taken, mode == 0 ? 1 : 0);
+        /* the same tree whoever stepped over the value */
+        assert_true(mc_nbt_equal(mc_nbt_doc_root(plain), mc_nbt_doc_root(doc)));
+        /* truncated input: every cut still fails (taken or not) */
+        for (size_t n = 0; n < b.len; n++)
+            assert_int_not_equal(mc_nbt_parse_filtered(doc, b.data, n, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
+    }
+    mc_nbt_doc_free(plain);
+    mc_nbt_doc_free(doc);
+    mc_buf_free(&b);
+}
+
 static void test_truncation_and_mutation(void **state)
 {
     (void)state;
@@ -291,7 +358,7 @@ static void test_truncation_and_mutation(void **state)
     mc_buf_init(&b, NULL);
     big_declined_doc(&b);
     mc_nbt_doc *full = mc_nbt_doc_new(NULL), *filt = mc_nbt_doc_new(NULL);
-    mc_nbt_filter f = {2, decline_x, NULL};
+    mc_nbt_filter f = {2, decline_x, NULL, NULL};
     assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
     assert_null(mc_nbt_get(mc_nbt_doc_root(filt), "xbig"));
     assert_null(mc_nbt_get(mc_nbt_doc_root(filt), "xticks"));
@@ -363,7 +430,7 @@ static void test_hostile_declined_values(void **state)
 {
     (void)state;
     mc_nbt_doc *d = mc_nbt_doc_new(NULL);
-    mc_nbt_filter f = {1, decline_x, NULL};
+    mc_nbt_filter f = {1, decline_x, NULL, NULL};
     mc_error err;
     /* root { x: list of lists of lists ... } nested past the depth limit */
     mc_buf b;
@@ -474,6 +541,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_trees),
         cmocka_unit_test(test_truncation_and_mutation),
+        cmocka_unit_test(test_take),
         cmocka_unit_test(test_hostile_declined_values),
         cmocka_unit_test(test_chunk_lean_parse),
     };
