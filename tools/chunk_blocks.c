@@ -147,9 +147,9 @@ static int blocks_all(const char *path, bool ids, const char *version, unsigned 
             mc_column *col = NULL;
             mc_chunknbt_options opt = {0};
             opt.cache = cache;
+            opt.doc = doc;
             if (mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) != MC_OK ||
-                mc_nbt_parse(doc, nbt.data, nbt.len, MC_NBT_JAVA, NULL, &err) != MC_OK ||
-                mc_chunknbt_read(mc_nbt_doc_root(doc), &opt, &col, &err) != MC_OK) {
+                mc_chunknbt_read_bytes(nbt.data, nbt.len, &opt, &col, &err) != MC_OK) {
                 printf("chunk %d %d error %s\n", (int)x, (int)z, err.message);
                 rc = MC_EXIT_FAIL;
                 continue;
