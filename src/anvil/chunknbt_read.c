@@ -178,6 +178,24 @@ static mc_status read_biome_palette(mc_chunknbt_cache *cache, const mc_registry 
     return MC_OK;
 }
 
+/* The container of palette ids[0..n) and its big-endian longs be[0..count)
+ * (have_data false: no "data" tag, allowed for one entry only), at the disk
+ * width max(min_bits, ceil(log2 n)). Shared by both readers. */
+static mc_status paletted_from_be(mc_container *out, const mc_container_rules *rules, const uint32_t *ids,
+                                  size_t n, unsigned min_bits, bool have_data, const uint8_t *be,
+                                  size_t count, mc_bits_layout layout, const mc_allocator *alloc,
+                                  mc_error *err)
+{
+    if (!have_data && n != 1)
+        return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette of %zu entries without data", n);
+    if (!have_data || (n == 1 && count == 0))
+        return mc_container_from_be(out, rules, 0, layout, ids, 1, NULL, 0, alloc, err);
+    unsigned bits = mc_bits_ceil_log2(n);
+    if (bits < min_bits)
+        bits = min_bits;
+    return mc_container_from_be(out, rules, bits, layout, ids, n, be, count, alloc, err);
+}
+
 /* A palette + packed indices container, any era. `min_bits` is 4 for block
  * states (1.13+ disk: max(4, ceil(log2 n))), 0 for biomes. */
 mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool biomes,
@@ -201,22 +219,14 @@ mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool 
     mc_status st = biomes ? read_biome_palette(cache, reg, pal, ids, n, lenient, unknown, err)
                           : read_block_palette(cache, reg, pal, ids, n, lenient, unknown, err);
     if (st == MC_OK) {
-        unsigned bits = mc_bits_ceil_log2(n);
-        if (bits < min_bits)
-            bits = min_bits;
         mc_nbt_array arr = {0};
         if (!data) {
             /* 1.18+: data omitted for a single entry (1.13-1.17 always have it) */
-            if (n != 1)
-                st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "palette of %zu entries without data", n);
-            else
-                st = mc_container_from_be(out, rules, 0, layout, ids, 1, NULL, 0, alloc, err);
+            st = paletted_from_be(out, rules, ids, n, min_bits, false, NULL, 0, layout, alloc, err);
         } else if (mc_nbt_get_array(data, MC_NBT_LONG_ARRAY, &arr) != MC_OK) {
             st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "data is a %s, not a long array",
                               mc_nbt_type_name(mc_nbt_tag_type(data)));
-        } else if (n == 1 && arr.count == 0) {
-            st = mc_container_from_be(out, rules, 0, layout, ids, 1, NULL, 0, alloc, err);
-        } else if (arr.order != MC_NBT_ORDER_BE) {
+        } else if (arr.order != MC_NBT_ORDER_BE && !(n == 1 && arr.count == 0)) {
             /* a tree built in memory: convert to big-endian first */
             uint8_t *be = malloc(arr.count * 8 + 1);
             if (!be) {
@@ -224,11 +234,11 @@ mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool 
             } else {
                 for (size_t i = 0; i < arr.count; i++)
                     mc_store_u64be(be + 8 * i, (uint64_t)mc_nbt_array_i64(&arr, i));
-                st = mc_container_from_be(out, rules, bits, layout, ids, n, be, arr.count, alloc, err);
+                st = paletted_from_be(out, rules, ids, n, min_bits, true, be, arr.count, layout, alloc, err);
                 free(be);
             }
         } else {
-            st = mc_container_from_be(out, rules, bits, layout, ids, n, arr.data, arr.count, alloc, err);
+            st = paletted_from_be(out, rules, ids, n, min_bits, true, arr.data, arr.count, layout, alloc, err);
         }
     }
     if (ids != stack_ids)
@@ -579,25 +589,22 @@ static void fscan_free(fscan *f)
     memset(f, 0, sizeof *f);
 }
 
-static bool fscan_grow(fscan *f);
+static bool fscan_grow(fscan *f)
+{
+    size_t ncap = f->at_cap ? f->at_cap * 2 : 512;
+    const uint8_t **na = realloc(f->at, ncap * sizeof *na);
+    if (!na)
+        return false;
+    f->at = na;
+    f->at_cap = ncap;
+    return true;
+}
+
 static inline bool fscan_at(fscan *f, const uint8_t *p)
 {
     if (f->at_len == f->at_cap && !fscan_grow(f))
         return false;
     f->at[f->at_len++] = p;
-    return true;
-}
-
-static bool fscan_grow(fscan *f)
-{
-    {
-        size_t ncap = f->at_cap ? f->at_cap * 2 : 512;
-        const uint8_t **na = realloc(f->at, ncap * sizeof *na);
-        if (!na)
-            return false;
-        f->at = na;
-        f->at_cap = ncap;
-    }
     return true;
 }
 
@@ -868,7 +875,7 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
         if (biomes) {
             const uint8_t *name = at[i] + 2;
             const size_t len = (size_t)(at[i + 1] - name);
-            for (size_t j = 0; j < len; j++)
+            for (size_t j = 0; j < len && st == MC_OK; j++)
                 if (name[j] == 0 || name[j] >= 0x80) /* not plain ASCII: the tree reader decodes it */
                     st = MC_ERR_UNSUPPORTED;
             if (st == MC_OK)
@@ -878,15 +885,9 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
         }
     }
     if (st == MC_OK) {
-        unsigned bits = mc_bits_ceil_log2(n);
-        if (!biomes && bits < 4)
-            bits = 4;
         mc_error e;
-        if (!p->data || (n == 1 && p->data_n == 0))
-            st = n == 1 ? mc_container_from_be(out, rules, 0, MC_BITS_PADDED, ids, 1, NULL, 0, r->alloc, &e)
-                        : MC_ERR_UNSUPPORTED;
-        else
-            st = mc_container_from_be(out, rules, bits, MC_BITS_PADDED, ids, n, p->data, p->data_n, r->alloc, &e);
+        st = paletted_from_be(out, rules, ids, n, biomes ? 0 : 4, p->data != NULL, p->data, p->data_n,
+                              MC_BITS_PADDED, r->alloc, &e);
     }
     if (ids != stack_ids)
         free(ids);

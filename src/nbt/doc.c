@@ -798,7 +798,7 @@ static bool copy_value(mc_nbt_doc *dst, mc_nbt_tag *t, const mc_nbt_tag *src, in
         return true;
     }
     case MC_NBT_LIST: case MC_NBT_COMPOUND: {
-        const size_t n = src->count ? src->count : 0;
+        const size_t n = src->count;
         t->count = 0;
         if (!n || !src->v.first)
             return true;
