@@ -244,12 +244,14 @@ static void print_info(const mc_column *col, const mc_java_chunk_info *info, uin
     for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
         const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)i);
         size_t bl, ml;
+        unsigned blocks, fluids;
+        mc_section_counts(s, mc_column_registry(col), &blocks, &fluids);
         mc_container_palette(&s->blocks, &bl);
         mc_container_palette(&s->biomes, &ml);
         printf("section %d blocks %s bits %u palette %zu count %u fluids %u biomes %s bits %u palette "
                "%zu light%s%s\n",
                (int)(mc_column_min_section(col) + (int32_t)i), kind_name(&s->blocks),
-               mc_container_bits(&s->blocks), bl, s->block_count, s->fluid_count, kind_name(&s->biomes),
+               mc_container_bits(&s->blocks), bl, blocks, fluids, kind_name(&s->biomes),
                mc_container_bits(&s->biomes), ml, s->block_light ? " block" : "",
                s->sky_light ? " sky" : "");
     }

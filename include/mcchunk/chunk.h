@@ -63,11 +63,17 @@ static inline void mc_light_set(uint8_t *light, unsigned index, unsigned level)
 
 /* ------------------------------------------------------------- sections */
 
+/* A section count not made yet (block_count / fluid_count): the Java packet
+ * decoder leaves them so, and they are counted when asked through
+ * mc_section_block_count / mc_section_fluid_count / mc_section_counts (or
+ * stored by mc_section_recount). Read the counts through those. */
+#define MC_SECTION_COUNT_UNKNOWN 0xFFFFu
+
 typedef struct mc_section {
     mc_container blocks;   /* 4096 block-state ids */
     mc_container biomes;   /* 64 biome ids */
-    uint16_t block_count;  /* states without MC_STATE_AIR (air, cave_air, void_air) */
-    uint16_t fluid_count;  /* states with MC_STATE_FLUID */
+    uint16_t block_count;  /* states without MC_STATE_AIR (air, cave_air, void_air), or UNKNOWN */
+    uint16_t fluid_count;  /* states with MC_STATE_FLUID, or MC_SECTION_COUNT_UNKNOWN */
     uint8_t *block_light;  /* MC_LIGHT_BYTES or NULL (absent) */
     uint8_t *sky_light;    /* MC_LIGHT_BYTES or NULL (absent) */
 } mc_section;
@@ -97,13 +103,23 @@ static inline uint32_t mc_section_get_biome(const mc_section *s, unsigned x, uns
 }
 MC_API mc_status mc_section_set_biome(mc_section *s, unsigned x, unsigned y, unsigned z, uint32_t biome);
 /* Recomputes block_count and fluid_count from the blocks (after a codec
- * replaced the container). */
+ * replaced the container) and stores them. */
 MC_API void mc_section_recount(mc_section *s, const mc_registry *reg);
 /* Copies 2048 bytes of light in (NULL: makes it absent). */
 MC_API mc_status mc_section_set_block_light(mc_section *s, const uint8_t *light);
 MC_API mc_status mc_section_set_sky_light(mc_section *s, const uint8_t *light);
+/* The counts, counted from the blocks with reg's flags when unknown (s is
+ * not changed: mc_section_recount stores them). Either pointer may be NULL. */
+MC_API void mc_section_counts(const mc_section *s, const mc_registry *reg, unsigned *blocks,
+                              unsigned *fluids);
+MC_API unsigned mc_section_block_count(const mc_section *s, const mc_registry *reg);
+MC_API unsigned mc_section_fluid_count(const mc_section *s, const mc_registry *reg);
 /* True when the section has no non-air block (vanilla's hasOnlyAir). */
-static inline bool mc_section_is_air(const mc_section *s) { return s->block_count == 0; }
+static inline bool mc_section_is_air(const mc_section *s, const mc_registry *reg)
+{
+    return (s->block_count != MC_SECTION_COUNT_UNKNOWN ? s->block_count
+                                                       : mc_section_block_count(s, reg)) == 0;
+}
 MC_API size_t mc_section_memory(const mc_section *s);
 
 /* ------------------------------------------------------------ heightmaps */

@@ -250,11 +250,13 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
     sc->version = 9;
     sc->kind = MC_BEDROCK_PALETTE_RUNTIME;
     sc->y_index = y_index;
-    if (mc_section_is_air(s))
+    unsigned blocks, fluids;
+    mc_section_counts(s, ids->from, &blocks, &fluids);
+    if (blocks == 0)
         return MC_OK;
     /* Java waterlogged=true states become the block (storage 0) plus water
      * in storage 1; only sections with a fluid can hold one. */
-    bool water = ids->from_java && ids->water != MC_STATE_NONE && s->fluid_count > 0;
+    bool water = ids->from_java && ids->water != MC_STATE_NONE && fluids > 0;
     unsigned layers = 1;
     const mc_container *c = &s->blocks;
     mc_bedrock_storage *st = &sc->storages[0];

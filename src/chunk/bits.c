@@ -161,6 +161,15 @@ const uint16_t mc__bits_longs_4096[33] = {
     MC_L4096(21), MC_L4096(22), MC_L4096(23), MC_L4096(24), MC_L4096(25), MC_L4096(26), MC_L4096(27),
     MC_L4096(28), MC_L4096(29), MC_L4096(30), MC_L4096(31), MC_L4096(32)};
 #undef MC_L4096
+/* and for the 64 entries of a biome container */
+#define MC_L64(b) ((64u + 64u / (b) - 1u) / (64u / (b)))
+const uint8_t mc__bits_longs_64[33] = {
+    0,          MC_L64(1),  MC_L64(2),  MC_L64(3),  MC_L64(4),  MC_L64(5),  MC_L64(6),  MC_L64(7),
+    MC_L64(8),  MC_L64(9),  MC_L64(10), MC_L64(11), MC_L64(12), MC_L64(13), MC_L64(14), MC_L64(15),
+    MC_L64(16), MC_L64(17), MC_L64(18), MC_L64(19), MC_L64(20), MC_L64(21), MC_L64(22), MC_L64(23),
+    MC_L64(24), MC_L64(25), MC_L64(26), MC_L64(27), MC_L64(28), MC_L64(29), MC_L64(30), MC_L64(31),
+    MC_L64(32)};
+#undef MC_L64
 
 size_t mc_bits_longs(size_t count, unsigned bits, mc_bits_layout layout)
 {
@@ -169,6 +178,10 @@ size_t mc_bits_longs(size_t count, unsigned bits, mc_bits_layout layout)
     if (bits == 0 || count == 0)
         return 0;
     if (layout == MC_BITS_PADDED) {
+        if (count == 4096) /* the two container sizes: tables */
+            return mc__bits_longs_4096[bits];
+        if (count == 64)
+            return mc__bits_longs_64[bits];
         const size_t k = per_long[bits]; /* a table, not a division */
         if (count < ((size_t)1 << 26)) {
             /* division by reciprocal (exact below 2^26): called per

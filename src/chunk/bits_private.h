@@ -58,10 +58,13 @@ extern const uint64_t mc__bits_recip[65];
 /* Padded longs of 4096 entries by width 0..32, and the inline shortcut for
  * mc_bits_longs(count, bits, MC_BITS_PADDED) (the same value). */
 extern const uint16_t mc__bits_longs_4096[33];
+extern const uint8_t mc__bits_longs_64[33];
 static inline size_t mc__bits_longs_padded(size_t count, unsigned bits)
 {
     if (count == 4096 && bits <= 32)
         return mc__bits_longs_4096[bits];
+    if (count == 64 && bits <= 32)
+        return mc__bits_longs_64[bits];
     return mc_bits_longs(count, bits, MC_BITS_PADDED);
 }
 

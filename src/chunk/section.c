@@ -6,7 +6,11 @@
  * every state that is not air (air, cave_air and void_air carry
  * MC_STATE_AIR), and the fluid count every state with a fluid. set updates
  * them from the old and new state's registry flags, so they never need a
- * scan; recount() is for codecs that replace a whole container.
+ * scan; recount() is for codecs that replace a whole container. A codec may
+ * instead leave them MC_SECTION_COUNT_UNKNOWN (the Java packet decoder does:
+ * the count is most of a decode's time after the copies, and most readers
+ * of a decoded column never ask): mc_section_block_count / _fluid_count /
+ * _counts then count when asked, and set_block leaves an unknown count so.
  */
 #include "mcchunk/chunk.h"
 
@@ -110,8 +114,11 @@ mc_status mc_section_set_block(mc_section *s, const mc_registry *reg, unsigned x
     if (st != MC_OK || old == state)
         return st;
     uint32_t fo = flags_of(reg, old), fn = flags_of(reg, state);
-    s->block_count = (uint16_t)(s->block_count - !(fo & MC_STATE_AIR) + !(fn & MC_STATE_AIR));
-    s->fluid_count = (uint16_t)(s->fluid_count - !!(fo & MC_STATE_FLUID) + !!(fn & MC_STATE_FLUID));
+    /* a count left unknown stays unknown: it is counted when asked */
+    if (s->block_count != MC_SECTION_COUNT_UNKNOWN)
+        s->block_count = (uint16_t)(s->block_count - !(fo & MC_STATE_AIR) + !(fn & MC_STATE_AIR));
+    if (s->fluid_count != MC_SECTION_COUNT_UNKNOWN)
+        s->fluid_count = (uint16_t)(s->fluid_count - !!(fo & MC_STATE_FLUID) + !!(fn & MC_STATE_FLUID));
     return MC_OK;
 }
 
@@ -135,8 +142,9 @@ static bool has_flag(uint32_t state, void *user)
  * at only when some palette entry is air or a fluid (deep stone needs no
  * pass), with one popcount pass per such entry when there are up to 24 (air,
  * cave_air, water, lava, waterlogged states: nearly always), else one
- * histogram. */
-static bool recount_indirect(mc_section *s, const mc_registry *reg)
+ * histogram. `want`: 1 the non-air count, 2 the fluid count, 3 both. */
+static bool count_indirect(const mc_section *s, const mc_registry *reg, unsigned want, unsigned *blocks,
+                           unsigned *fluids)
 {
     const mc_container *c = &s->blocks;
     size_t plen = 0, nl = 0;
@@ -150,7 +158,7 @@ static bool recount_indirect(mc_section *s, const mc_registry *reg)
     const uint8_t *table = mc_registry_state_flag_table(reg, &nt);
     for (size_t i = 0; i < plen; i++) {
         uint32_t f = table ? (pal[i] < nt ? table[pal[i]] : 0) : flags_of(reg, pal[i]);
-        fl[i] = (uint8_t)(((f & MC_STATE_AIR) ? 1 : 0) | ((f & MC_STATE_FLUID) ? 2 : 0));
+        fl[i] = (uint8_t)((((f & MC_STATE_AIR) ? 1 : 0) | ((f & MC_STATE_FLUID) ? 2 : 0)) & want);
         flagged += fl[i] != 0;
     }
     const size_t n = c->rules.size;
@@ -173,25 +181,70 @@ static bool recount_indirect(mc_section *s, const mc_registry *reg)
             fluid += (fl[i] & 2) ? counts[i] : 0;
         }
     }
-    s->block_count = (uint16_t)(n - air);
-    s->fluid_count = (uint16_t)fluid;
+    *blocks = (unsigned)(n - air);
+    *fluids = (unsigned)fluid;
     return true;
+}
+
+/* Counts from the blocks (what is not in `want` comes back 0). */
+static void count_blocks(const mc_section *s, const mc_registry *reg, unsigned want, unsigned *blocks,
+                         unsigned *fluids)
+{
+    const size_t n = s->blocks.rules.size;
+    if (s->blocks.kind == MC_CONTAINER_SINGLE) {
+        uint32_t f = flags_of(reg, s->blocks.value);
+        *blocks = (f & MC_STATE_AIR) ? 0 : (unsigned)n;
+        *fluids = (f & MC_STATE_FLUID) ? (unsigned)n : 0;
+        return;
+    }
+    if (count_indirect(s, reg, want, blocks, fluids))
+        return;
+    count_ctx air = {reg, MC_STATE_AIR}, fluid = {reg, MC_STATE_FLUID};
+    *blocks = (want & 1) ? (unsigned)(n - mc_container_count_if(&s->blocks, has_flag, &air)) : 0;
+    *fluids = (want & 2) ? (unsigned)mc_container_count_if(&s->blocks, has_flag, &fluid) : 0;
 }
 
 void mc_section_recount(mc_section *s, const mc_registry *reg)
 {
-    if (s->blocks.kind == MC_CONTAINER_SINGLE) {
-        uint32_t f = flags_of(reg, s->blocks.value);
-        s->block_count = (f & MC_STATE_AIR) ? 0 : (uint16_t)s->blocks.rules.size;
-        s->fluid_count = (f & MC_STATE_FLUID) ? (uint16_t)s->blocks.rules.size : 0;
-        return;
+    unsigned b, f;
+    count_blocks(s, reg, 3, &b, &f);
+    s->block_count = (uint16_t)b;
+    s->fluid_count = (uint16_t)f;
+}
+
+void mc_section_counts(const mc_section *s, const mc_registry *reg, unsigned *blocks, unsigned *fluids)
+{
+    unsigned want = (s->block_count == MC_SECTION_COUNT_UNKNOWN ? 1u : 0u) |
+                    (s->fluid_count == MC_SECTION_COUNT_UNKNOWN ? 2u : 0u);
+    unsigned b = s->block_count, f = s->fluid_count;
+    if (want) {
+        unsigned cb, cf;
+        count_blocks(s, reg, want, &cb, &cf);
+        b = (want & 1) ? cb : b;
+        f = (want & 2) ? cf : f;
     }
-    if (recount_indirect(s, reg))
-        return;
-    count_ctx air = {reg, MC_STATE_AIR}, fluid = {reg, MC_STATE_FLUID};
-    size_t n = s->blocks.rules.size;
-    s->block_count = (uint16_t)(n - mc_container_count_if(&s->blocks, has_flag, &air));
-    s->fluid_count = (uint16_t)mc_container_count_if(&s->blocks, has_flag, &fluid);
+    if (blocks)
+        *blocks = b;
+    if (fluids)
+        *fluids = f;
+}
+
+unsigned mc_section_block_count(const mc_section *s, const mc_registry *reg)
+{
+    if (s->block_count != MC_SECTION_COUNT_UNKNOWN)
+        return s->block_count;
+    unsigned b, f;
+    count_blocks(s, reg, 1, &b, &f);
+    return b;
+}
+
+unsigned mc_section_fluid_count(const mc_section *s, const mc_registry *reg)
+{
+    if (s->fluid_count != MC_SECTION_COUNT_UNKNOWN)
+        return s->fluid_count;
+    unsigned b, f;
+    count_blocks(s, reg, 2, &b, &f);
+    return f;
 }
 
 size_t mc_section_memory(const mc_section *s)

@@ -10,6 +10,8 @@
 #include "mcchunk/core.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -73,23 +75,141 @@ mc_status mc_error_set(mc_error *err, mc_status status, size_t offset, const cha
 
 /* ------------------------------------------------------------ allocator */
 
+/* The default allocator is malloc/realloc/free with a small per-thread
+ * cache of freed blocks of 1-8 KiB: the block containers (2-8 KiB) and the
+ * 2 KiB light arrays of every section a codec builds and frees, sizes that
+ * glibc serves from its bins (its per-thread cache stops at 1 KiB), which
+ * cost a column decode ~100 malloc/free pairs through _int_malloc. Blocks
+ * are kept by their true usable size (malloc_usable_size, never the size a
+ * caller states), in classes of 256 bytes: class c holds blocks of at least
+ * c * 256 bytes, and a request of s bytes pops class ceil(s / 256). At most
+ * CACHE_DEPTH blocks per class and CACHE_BYTES in all are kept per thread;
+ * a thread's cache is released when it exits. Under AddressSanitizer cached
+ * blocks are poisoned, so a use after free is still reported. Elsewhere than
+ * glibc (no malloc_usable_size) the cache is off. */
+#if defined(__GLIBC__) && !defined(MCCHUNK_NO_ALLOC_CACHE)
+#include <malloc.h>
+#include <pthread.h>
+#define CACHE_ON 1
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define CACHE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CACHE_ASAN 1
+#endif
+#endif
+#ifdef CACHE_ASAN
+#include <sanitizer/asan_interface.h>
+#define CACHE_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define CACHE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define CACHE_POISON(p, n) ((void)(p), (void)(n))
+#define CACHE_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#ifdef CACHE_ON
+#define CACHE_MIN 1025u           /* below: glibc's own tcache is as fast */
+#define CACHE_MAX (17u * 1024u)   /* up to the 16 KiB first block of an NBT document */
+#define CACHE_CLASSES (CACHE_MAX / 256 + 1)
+#define CACHE_DEPTH 64
+#define CACHE_BYTES (1024u * 1024u)
+
+typedef struct alloc_cache {
+    void *blocks[CACHE_CLASSES][CACHE_DEPTH];
+    uint8_t n[CACHE_CLASSES];
+    size_t bytes;
+} alloc_cache;
+
+/* The thread's cache, made on its first cached free; (void *)1 once the
+ * thread has given up on it (no memory, or its exit released it). */
+static _Thread_local alloc_cache *tcache;
+static pthread_key_t tcache_key;
+static pthread_once_t tcache_once = PTHREAD_ONCE_INIT;
+static bool tcache_key_ok;
+
+static void tcache_release(void *arg)
+{
+    alloc_cache *c = arg;
+    for (size_t k = 0; k < CACHE_CLASSES; k++)
+        while (c->n[k]) {
+            void *p = c->blocks[k][--c->n[k]];
+            CACHE_UNPOISON(p, k * 256);
+            free(p);
+        }
+    free(c);
+    tcache = (alloc_cache *)1; /* frees in later destructors go to free() */
+}
+static void tcache_key_init(void)
+{
+    tcache_key_ok = pthread_key_create(&tcache_key, tcache_release) == 0;
+}
+static alloc_cache *tcache_get(void)
+{
+    if (tcache)
+        return tcache == (alloc_cache *)1 ? NULL : tcache;
+    pthread_once(&tcache_once, tcache_key_init);
+    alloc_cache *c = tcache_key_ok ? calloc(1, sizeof *c) : NULL;
+    if (c && pthread_setspecific(tcache_key, c) != 0) {
+        free(c);
+        c = NULL;
+    }
+    tcache = c ? c : (alloc_cache *)1;
+    return c;
+}
+#endif
+
 static void *default_alloc(void *user, size_t size)
 {
     (void)user;
+#ifdef CACHE_ON
+    if (size >= CACHE_MIN && size <= CACHE_MAX) {
+        const size_t k = (size + 255) / 256;
+        alloc_cache *c = tcache;
+        if (c > (alloc_cache *)1 && c->n[k]) {
+            void *p = c->blocks[k][--c->n[k]];
+            c->bytes -= k * 256;
+            CACHE_UNPOISON(p, k * 256);
+            return p;
+        }
+        return malloc(k * 256);
+    }
+#endif
     return malloc(size ? size : 1);
 }
 static void *default_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
 {
     (void)user;
     (void)old_size;
+#ifdef CACHE_ON
+    if (new_size >= CACHE_MIN && new_size <= CACHE_MAX)
+        new_size = (new_size + 255) & ~(size_t)255;
+#endif
     return realloc(ptr, new_size ? new_size : 1);
 }
 static void default_free(void *user, void *ptr, size_t size)
 {
     (void)user;
     (void)size;
+#ifdef CACHE_ON
+    if (!ptr)
+        return;
+    const size_t usable = malloc_usable_size(ptr);
+    if (usable >= CACHE_MIN && usable < CACHE_MAX + 256) {
+        size_t k = usable / 256;
+        k = k < CACHE_CLASSES ? k : CACHE_CLASSES - 1;
+        alloc_cache *c = tcache_get();
+        if (c && k * 256 >= CACHE_MIN && c->n[k] < CACHE_DEPTH && c->bytes + k * 256 <= CACHE_BYTES) {
+            CACHE_POISON(ptr, k * 256);
+            c->blocks[k][c->n[k]++] = ptr;
+            c->bytes += k * 256;
+            return;
+        }
+    }
+#endif
     free(ptr);
 }
+
 static const mc_allocator default_allocator = {default_alloc, default_realloc, default_free, NULL};
 
 const mc_allocator *mc_default_allocator(void)

@@ -177,16 +177,21 @@ static mc_status read_container(mc_reader *r, const dec *d, mc_container *c,
 
 /* The counts a packet states are not checked against the blocks, even in
  * strict mode: vanilla keeps them incrementally and they drift (a vanilla
- * 1.19 capture states 4150 non-air blocks in a section of 4096); the model
- * always holds the true counts. Only impossible values are refused. */
-static mc_status check_count(mc_reader *r, const dec *d, size_t at, const char *what, unsigned got,
-                             unsigned want)
+ * 1.19 capture states 4150 non-air blocks in a section of 4096). Only
+ * impossible values are refused. The model's own counts are left to be
+ * counted when asked (MC_SECTION_COUNT_UNKNOWN, mcchunk/chunk.h): most
+ * readers of a decoded column never ask, and counting is most of what a
+ * decode costs after the copies. */
+static mc_status check_count(mc_reader *r, const dec *d, size_t at, const char *what, unsigned got)
 {
-    (void)want;
     if (d->strict && got > 32767u)
-        return mc_reader_fail_at(r, at, MC_ERR_MALFORMED,
-                                 "%s %u, the blocks give %u", what, got, want);
+        return mc_reader_fail_at(r, at, MC_ERR_MALFORMED, "%s %u is over 32767", what, got);
     return MC_OK;
+}
+
+static void counts_unknown(mc_section *s)
+{
+    s->block_count = s->fluid_count = MC_SECTION_COUNT_UNKNOWN;
 }
 
 static mc_column *new_column(const dec *d, int32_t x, int32_t z, int32_t min_sec, uint32_t count)
@@ -431,7 +436,6 @@ static mc_status read_data_1_8(mc_reader *r, const dec *d, mc_column *col, uint1
         return mc_reader_fail(r, MC_ERR_MALFORMED,
                               "1.8 data of %zu bytes, %u sections need %zu", rem, n, need);
     uint32_t vals[MC_SECTION_BLOCKS];
-    const mc_registry *reg = d->e->reg;
     for (int sy = 0; sy < 16; sy++) {
         if (!((mask >> sy) & 1))
             continue;
@@ -446,7 +450,7 @@ static mc_status read_data_1_8(mc_reader *r, const dec *d, mc_column *col, uint1
         mc_section *s = mc_column_section(col, sy);
         if (mc_container_set_all(&s->blocks, vals) != MC_OK)
             return mc_reader_fail(r, MC_ERR_NOMEM, "no memory");
-        mc_section_recount(s, reg);
+        counts_unknown(s);
     }
     for (int pass = 0; pass < (sky ? 2 : 1); pass++)
         for (int sy = 0; sy < 16; sy++) {
@@ -498,8 +502,8 @@ static mc_status read_masked(mc_reader *r, const dec *d, sec_list *l, int32_t *s
         mc_status st = read_container(r, d, &s->blocks, &brules, false);
         if (st != MC_OK)
             return st;
-        mc_section_recount(s, e->reg);
-        if (e->kind >= MC__ERA_1_14 && check_count(r, d, cat, "block count", count, s->block_count))
+        counts_unknown(s);
+        if (e->kind >= MC__ERA_1_14 && check_count(r, d, cat, "block count", count))
             return r->status;
         if (info) {
             info->sections_sent++;
@@ -738,9 +742,9 @@ static mc_status read_modern_section(mc_reader *dr, const dec *d, mc_section *s,
     }
     if (st != MC_OK)
         return st;
-    mc_section_recount(s, e->reg);
-    if (check_count(dr, d, cat, "block count", count, s->block_count) ||
-        (e->fluid_count && check_count(dr, d, cat + 2, "fluid count", fluids, s->fluid_count)))
+    counts_unknown(s);
+    if (check_count(dr, d, cat, "block count", count) ||
+        (e->fluid_count && check_count(dr, d, cat + 2, "fluid count", fluids)))
         return dr->status;
     if (info) {
         info->sections_sent++;

@@ -30,9 +30,10 @@ static const mc_section *section_or_null(const mc_column *col, int32_t sy)
     return mc_column_section_const(col, sy);
 }
 
-static bool section_present(const mc_section *s)
+static bool section_present(const mc_column *col, const mc_section *s)
 {
-    return s && s->block_count != 0; /* vanilla skips sections that hold only air */
+    /* vanilla skips sections that hold only air */
+    return s && !mc_section_is_air(s, mc_column_registry(col));
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -196,6 +197,8 @@ static void compute_heightmap(const mc_column *col, int32_t lo, uint32_t n, mc_h
                               uint16_t *out)
 {
     const mc_registry *reg = mc_column_registry(col);
+    size_t nflags = 0;
+    const uint8_t *flags = mc_registry_state_flag_table(reg, &nflags); /* once, not per block */
     memset(out, 0, 256 * sizeof *out);
     bool pending[256];
     memset(pending, 1, sizeof pending);
@@ -222,7 +225,8 @@ static void compute_heightmap(const mc_column *col, int32_t lo, uint32_t n, mc_h
                 if (!pending[xz])
                     continue;
                 uint32_t st = vals[(y << 8) | xz];
-                if (mc_heightmap_matches(type, mc_registry_state_flags(reg, st))) {
+                uint32_t f = flags ? (st < nflags ? flags[st] : 0) : mc_registry_state_flags(reg, st);
+                if (mc_heightmap_matches(type, f)) {
                     out[xz] = (uint16_t)(si * 16 + y + 1);
                     pending[xz] = false;
                     open--;
@@ -462,7 +466,7 @@ static uint64_t window_mask(const mc_column *col, int32_t lo, uint32_t n)
 {
     uint64_t mask = 0;
     for (uint32_t i = 0; i < n && i < 64; i++)
-        if (section_present(section_or_null(col, lo + (int32_t)i)))
+        if (section_present(col, section_or_null(col, lo + (int32_t)i)))
             mask |= 1ull << i;
     return mask;
 }
@@ -476,7 +480,7 @@ static bool column_has_sky(const mc_column *col)
 {
     for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
         const mc_section *s = section_or_null(col, sy);
-        if (section_present(s) && s->sky_light)
+        if (section_present(col, s) && s->sky_light)
             return true;
     }
     return false;
@@ -571,7 +575,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
             continue;
         const mc_section *s = section_or_null(col, lo + (int32_t)i);
         if (e->kind >= MC__ERA_1_14)
-            mc_buf_put_u16be(out, s->block_count);
+            mc_buf_put_u16be(out, (uint16_t)mc_section_block_count(s, mc_column_registry(col)));
         put_container_legacy(out, &s->blocks, e);
         if (e->kind <= MC__ERA_1_13) {
             put_light_or(out, s->block_light, 0);
@@ -606,13 +610,16 @@ static mc_status encode_modern(mc_buf *out, const mc__era *e, const mc_column *c
     put_heightmaps(out, e, col);
     const uint32_t n = mc_column_section_count(col);
     const int32_t min = mc_column_min_section(col);
+    const mc_registry *reg = mc_column_registry(col);
     size_t slack = 0;
     size_t at = begin_sized(out);
     for (uint32_t i = 0; i < n; i++) {
         const mc_section *s = mc_column_section_const(col, min + (int32_t)i);
-        mc_buf_put_u16be(out, s->block_count);
+        unsigned blocks, fluids;
+        mc_section_counts(s, reg, &blocks, e->fluid_count ? &fluids : NULL);
+        mc_buf_put_u16be(out, (uint16_t)blocks);
         if (e->fluid_count)
-            mc_buf_put_u16be(out, s->fluid_count); /* 26.1 */
+            mc_buf_put_u16be(out, (uint16_t)fluids); /* 26.1 */
         put_container_modern(out, &s->blocks, e->direct_bits, e->no_data_length);
         put_container_modern(out, &s->biomes, e->biome_bits, e->no_data_length);
         slack += e->size_slack && s->blocks.kind == MC_CONTAINER_SINGLE;

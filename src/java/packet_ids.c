@@ -43,7 +43,8 @@ int mc_java_packet_id(uint32_t protocol, mc_java_state state, mc_java_dir dir, c
         unsigned k = p->entries[2 * i];
         if (k < lo || k > hi)
             continue;
-        if (!strcmp(mc__java_packet_names[p->entries[2 * i + 1]], name))
+        const char *n = mc__java_packet_names[p->entries[2 * i + 1]];
+        if (n[0] == name[0] && !strcmp(n, name))
             return (int)(k & 0x7FF);
     }
     return -1;

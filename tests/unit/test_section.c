@@ -37,7 +37,7 @@ static void test_counts_follow_vanilla(void **state)
     mc_section s;
     mc_section_init(&s, reg, NULL);
     assert_int_equal(s.block_count, 0);
-    assert_true(mc_section_is_air(&s));
+    assert_true(mc_section_is_air(&s, reg));
     assert_int_equal(mc_section_set_block(&s, reg, 1, 2, 3, stone), MC_OK);
     assert_int_equal(mc_section_set_block(&s, reg, 1, 2, 4, cave), MC_OK);
     assert_int_equal(mc_section_set_block(&s, reg, 1, 2, 5, vair), MC_OK);
@@ -119,12 +119,67 @@ static void test_recount_many_flagged(void **state)
             mc_section_init(&s, reg, NULL);
             assert_int_equal(mc_container_set_all(&s.blocks, values), MC_OK);
             assert_int_equal(s.blocks.kind, MC_CONTAINER_INDIRECT);
+            /* counted on demand (each count alone, and both) before the
+             * stored recount */
+            s.block_count = s.fluid_count = MC_SECTION_COUNT_UNKNOWN;
+            unsigned ob = 0, of = 0;
+            mc_section_counts(&s, reg, &ob, &of);
+            if (ob != blocks || of != fluids || mc_section_block_count(&s, reg) != blocks ||
+                mc_section_fluid_count(&s, reg) != fluids)
+                fail_msg("palette %u, %u flagged: counts on demand %u/%u, brute force %u/%u", plen, k,
+                         ob, of, blocks, fluids);
+            assert_int_equal(s.block_count, MC_SECTION_COUNT_UNKNOWN); /* not stored */
             mc_section_recount(&s, reg);
             if (s.block_count != blocks || s.fluid_count != fluids)
                 fail_msg("palette %u, %u flagged: counts %u/%u, brute force %u/%u", plen, k,
                          s.block_count, s.fluid_count, blocks, fluids);
             mc_section_free(&s);
         }
+}
+
+/* Counts left unknown (as the Java packet decoder leaves them): asked
+ * through the accessors they are counted, set_block keeps them unknown (an
+ * increment of an unknown count would be a wrong count), a copy keeps them
+ * unknown, recount stores them, and one known count is kept as stated. */
+static void test_unknown_counts(void **state)
+{
+    (void)state;
+    const mc_registry *reg = reg_or_skip();
+    const uint32_t stone = mc_registry_default_state(reg, "stone");
+    const uint32_t water = mc_registry_default_state(reg, "water");
+    mc_section s, t;
+    mc_section_init(&s, reg, NULL);
+    s.block_count = s.fluid_count = MC_SECTION_COUNT_UNKNOWN;
+    assert_true(mc_section_is_air(&s, reg)); /* single air: counted as 0 */
+    assert_int_equal(mc_section_fluid_count(&s, reg), 0);
+    assert_int_equal(mc_section_set_block(&s, reg, 0, 0, 0, stone), MC_OK);
+    assert_int_equal(mc_section_set_block(&s, reg, 1, 0, 0, water), MC_OK);
+    assert_int_equal(mc_section_set_block(&s, reg, 2, 0, 0, water), MC_OK);
+    assert_int_equal(s.block_count, MC_SECTION_COUNT_UNKNOWN);
+    assert_int_equal(s.fluid_count, MC_SECTION_COUNT_UNKNOWN);
+    assert_false(mc_section_is_air(&s, reg));
+    unsigned b = 0, f = 0;
+    mc_section_counts(&s, reg, &b, &f);
+    assert_int_equal(b, 3);
+    assert_int_equal(f, 2);
+    mc_section_counts(&s, reg, NULL, &f); /* either pointer may be NULL */
+    assert_int_equal(f, 2);
+    assert_int_equal(mc_section_copy(&t, &s), MC_OK);
+    assert_int_equal(t.block_count, MC_SECTION_COUNT_UNKNOWN);
+    assert_int_equal(mc_section_block_count(&t, reg), 3);
+    mc_section_free(&t);
+    /* one count known: kept as stated, the other counted */
+    s.block_count = 7;
+    mc_section_counts(&s, reg, &b, &f);
+    assert_int_equal(b, 7);
+    assert_int_equal(f, 2);
+    mc_section_recount(&s, reg);
+    assert_int_equal(s.block_count, 3);
+    assert_int_equal(s.fluid_count, 2);
+    assert_int_equal(mc_section_set_block(&s, reg, 1, 0, 0, stone), MC_OK);
+    assert_int_equal(s.block_count, 3);
+    assert_int_equal(s.fluid_count, 1); /* known again: updated per block */
+    mc_section_free(&s);
 }
 
 static void test_light_and_copy(void **state)
@@ -188,6 +243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_follow_vanilla),
         cmocka_unit_test(test_recount_many_flagged),
+        cmocka_unit_test(test_unknown_counts),
         cmocka_unit_test(test_light_and_copy),
         cmocka_unit_test(test_without_registry),
     };
