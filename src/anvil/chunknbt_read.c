@@ -535,7 +535,7 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
     }
     *with_data = had_blocks;
     if (had_blocks) {
-        mc_section_recount(s, r->reg);
+        s->block_count = s->fluid_count = MC_SECTION_COUNT_UNKNOWN; /* counted when asked */
         if (r->info)
             r->info->sections_read++;
         *air_with_data = s->blocks.kind == MC_CONTAINER_SINGLE && s->blocks.value == r->air;
@@ -923,7 +923,7 @@ static mc_status read_section_fast(reader *r, const fsec *f, bool *with_data, bo
     }
     *with_data = f->blocks.present;
     if (f->blocks.present) {
-        mc_section_recount(s, r->reg);
+        s->block_count = s->fluid_count = MC_SECTION_COUNT_UNKNOWN; /* counted when asked */
         if (r->info)
             r->info->sections_read++;
         *air_with_data = s->blocks.kind == MC_CONTAINER_SINGLE && s->blocks.value == r->air;
