@@ -100,9 +100,11 @@ mc_status mc_error_set(mc_error *err, mc_status status, size_t offset, const cha
 #endif
 #endif
 #ifdef CACHE_ASAN
+/* over the block's own bytes (its usable size is exact under ASan), never
+ * past them: a block smaller than its class stays an overflow */
 #include <sanitizer/asan_interface.h>
-#define CACHE_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define CACHE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#define CACHE_POISON(p, n) ((void)(n), ASAN_POISON_MEMORY_REGION(p, malloc_usable_size(p)))
+#define CACHE_UNPOISON(p, n) ((void)(n), ASAN_UNPOISON_MEMORY_REGION(p, malloc_usable_size(p)))
 #else
 #define CACHE_POISON(p, n) ((void)(p), (void)(n))
 #define CACHE_UNPOISON(p, n) ((void)(p), (void)(n))

@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,76 @@ static void test_read_file(void **state)
     assert_non_null(strstr(e.message, "/nonexistent/x"));
 }
 
+/* The default allocator's per-thread cache of 1-17 KiB blocks: every block
+ * it hands out holds the size asked for, whatever the sizes blocks were
+ * freed with (it goes by their usable size, not the stated one), through
+ * realloc across the cached range and on other threads, whose caches are
+ * released at their exit. Each block is written over its whole size, so
+ * under AddressSanitizer a block too small is an overflow and a cache not
+ * released at a thread's exit a leak. */
+static void alloc_cycle(unsigned seed)
+{
+    const mc_allocator *a = mc_default_allocator();
+    static const size_t sizes[] = {1, 100, 1024, 1025, 1500, 2048, 2049, 2736, 4096, 8192,
+                                   8193, 16408, 17408, 17409, 40000};
+    const size_t ns = sizeof sizes / sizeof sizes[0];
+    enum { N = 96 };
+    void *p[N];
+    size_t sz[N];
+    mc_test_rng rng = {seed};
+    for (int round = 0; round < 6; round++) {
+        for (int i = 0; i < N; i++) {
+            sz[i] = sizes[(size_t)(mc_test_rand(&rng) % ns)];
+            p[i] = a->alloc(a->user, sz[i]);
+            assert_non_null(p[i]);
+            memset(p[i], (int)(i & 0xFF), sz[i]);
+        }
+        for (int i = 0; i < N; i++) {
+            const uint8_t *b = p[i];
+            assert_int_equal(b[0], i & 0xFF);
+            assert_int_equal(b[sz[i] - 1], i & 0xFF);
+            /* odd rounds state a smaller size than the block's */
+            a->free(a->user, p[i], (round & 1) ? sz[i] / 2 : sz[i]);
+        }
+    }
+    /* realloc through the cached range and out of it, contents kept */
+    static const size_t steps[] = {900, 1100, 3000, 9000, 17000, 20000, 2500, 1030, 60};
+    uint8_t *q = a->alloc(a->user, 10);
+    memset(q, 0x5A, 10);
+    size_t have = 10;
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        q = a->realloc(a->user, q, have, steps[k]);
+        assert_non_null(q);
+        const size_t keep = have < steps[k] ? have : steps[k];
+        for (size_t i = 0; i < keep; i++)
+            assert_int_equal(q[i], 0x5A);
+        memset(q, 0x5A, steps[k]);
+        have = steps[k];
+        void *x = a->alloc(a->user, steps[k]); /* a cached block of that size, if any */
+        memset(x, 1, steps[k]);
+        a->free(a->user, x, steps[k]);
+    }
+    a->free(a->user, q, have);
+}
+
+static void *alloc_thread(void *arg)
+{
+    alloc_cycle((unsigned)(uintptr_t)arg);
+    return NULL;
+}
+
+static void test_default_allocator_cache(void **state)
+{
+    (void)state;
+    alloc_cycle(1);
+    pthread_t t[3];
+    for (uintptr_t i = 0; i < 3; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, alloc_thread, (void *)(i + 2)), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+    alloc_cycle(9); /* blocks freed on other threads' caches are theirs; this one still works */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,7 +365,7 @@ int main(void)
         cmocka_unit_test(test_varint),       cmocka_unit_test(test_zigzag_roundtrip),
         cmocka_unit_test(test_strings),      cmocka_unit_test(test_buffer_allocator),
         cmocka_unit_test(test_error_format), cmocka_unit_test(test_read_file),
-        cmocka_unit_test(test_empty_operations),
+        cmocka_unit_test(test_empty_operations), cmocka_unit_test(test_default_allocator_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
