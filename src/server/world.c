@@ -175,8 +175,13 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
         return NULL;
     }
     bool has_light = false;
-    for (uint32_t i = 0; i < mc_column_section_count(col) && !has_light; i++)
-        has_light = mc_column_section_at(col, i)->sky_light != NULL;
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        mc_section *s = mc_column_section_at(col, i);
+        has_light = has_light || s->sky_light != NULL;
+        /* the reader leaves the counts to be made when asked; the column is
+         * held and encoded for every protocol: count once, here */
+        mc_section_recount(s, mc_column_registry(col));
+    }
     if (!has_light)
         mc_simple_sky_light(col);
     return col;
