@@ -136,6 +136,26 @@ static double anvil_to_packet(const set *s, mc_nbt_doc *doc, const mc_chunknbt_o
     return (t - t0) * 1e6 / (double)iters;
 }
 
+/* us per column of decoding the packets (and counting every section when
+ * `count`) for `seconds`. */
+static double decode_loop(const set *s, const mc_buf *pk, bool count, double seconds)
+{
+    size_t iters = 0;
+    double t0 = now(), t;
+    do {
+        for (size_t i = 0; i < s->n; i++) {
+            mc_column *c = NULL;
+            mc_java_decode_chunk(pk[i].data, pk[i].len, PROTOCOL, NULL, &c, NULL, NULL);
+            if (c && count)
+                for (uint32_t k = 0; k < mc_column_section_count(c); k++)
+                    mc_section_recount(mc_column_section_at(c, k), mc_column_registry(c));
+            mc_column_free(c);
+        }
+        iters += s->n;
+    } while ((t = now()) - t0 < seconds);
+    return (t - t0) * 1e6 / (double)iters;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 1;
@@ -190,34 +210,10 @@ int main(int argc, char **argv)
     } while ((t = now()) - t0 < enc_s);
     const double enc_us = (t - t0) * 1e6 / (double)iters;
 
-    iters = 0;
-    t0 = now();
-    do {
-        for (size_t i = 0; i < s.n; i++) {
-            mc_column *c = NULL;
-            mc_java_decode_chunk(pk[i].data, pk[i].len, PROTOCOL, NULL, &c, NULL, NULL);
-            mc_column_free(c);
-        }
-        iters += s.n;
-    } while ((t = now()) - t0 < dec_s);
-    const double dec_us = (t - t0) * 1e6 / (double)iters;
-
+    const double dec_us = decode_loop(&s, pk, false, dec_s);
     /* decode, then every section's counts asked (the decoder leaves them to
      * be counted on demand: this is the cost when a reader needs them) */
-    iters = 0;
-    t0 = now();
-    do {
-        for (size_t i = 0; i < s.n; i++) {
-            mc_column *c = NULL;
-            mc_java_decode_chunk(pk[i].data, pk[i].len, PROTOCOL, NULL, &c, NULL, NULL);
-            if (c)
-                for (uint32_t k = 0; k < mc_column_section_count(c); k++)
-                    mc_section_recount(mc_column_section_at(c, k), mc_column_registry(c));
-            mc_column_free(c);
-        }
-        iters += s.n;
-    } while ((t = now()) - t0 < dec_s);
-    const double dec_count_us = (t - t0) * 1e6 / (double)iters;
+    const double dec_count_us = decode_loop(&s, pk, true, dec_s);
 
     double anvil_us = -1, parse_us = -1, read_us = -1, served_us = -1;
     if (s.nbt[0]) {

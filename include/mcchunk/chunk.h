@@ -64,7 +64,10 @@ static inline void mc_light_set(uint8_t *light, unsigned index, unsigned level)
 /* ------------------------------------------------------------- sections */
 
 /* A section count not made yet (block_count / fluid_count): the Java packet
- * decoder leaves them so, and they are counted when asked through
+ * decoder and the chunk NBT readers leave them so (counting is most of a
+ * decode's cost after the copies, and most readers never ask; a program that
+ * holds columns and asks often calls mc_section_recount once), and they are
+ * counted when asked through
  * mc_section_block_count / mc_section_fluid_count / mc_section_counts (or
  * stored by mc_section_recount). Read the counts through those. */
 #define MC_SECTION_COUNT_UNKNOWN 0xFFFFu
@@ -94,7 +97,8 @@ static inline uint32_t mc_section_get_block(const mc_section *s, unsigned x, uns
     return mc_container_get(&s->blocks, mc_block_index(x, y, z));
 }
 /* Sets a block and updates block_count/fluid_count from the registry's
- * flags (reg NULL: only id 0 is air, nothing is fluid). */
+ * flags (reg NULL: only id 0 is air, nothing is fluid); a count left
+ * unknown stays unknown. */
 MC_API mc_status mc_section_set_block(mc_section *s, const mc_registry *reg, unsigned x, unsigned y,
                                       unsigned z, uint32_t state);
 static inline uint32_t mc_section_get_biome(const mc_section *s, unsigned x, unsigned y, unsigned z)

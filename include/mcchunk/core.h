@@ -103,7 +103,11 @@ typedef struct mc_allocator {
     void *user;
 } mc_allocator;
 
-/* The allocator used when a caller passes NULL: malloc/realloc/free. */
+/* The allocator used when a caller passes NULL: malloc/realloc/free, with a
+ * small per-thread cache of freed 1-17 KiB blocks (section containers and
+ * light: at most 64 blocks a size and 1 MiB a thread, released when the
+ * thread exits; glibc only, off when built with MCCHUNK_NO_ALLOC_CACHE).
+ * Its blocks are malloc's: free() may release one. */
 MC_API const mc_allocator *mc_default_allocator(void);
 
 static inline const mc_allocator *mc_alloc_or_default(const mc_allocator *a)

@@ -229,22 +229,22 @@ void mc_section_counts(const mc_section *s, const mc_registry *reg, unsigned *bl
         *fluids = f;
 }
 
+/* One count (want 1: non-air, 2: fluid) counted from the blocks. */
+static unsigned count_one(const mc_section *s, const mc_registry *reg, unsigned want)
+{
+    unsigned b, f;
+    count_blocks(s, reg, want, &b, &f);
+    return want == 1 ? b : f;
+}
+
 unsigned mc_section_block_count(const mc_section *s, const mc_registry *reg)
 {
-    if (s->block_count != MC_SECTION_COUNT_UNKNOWN)
-        return s->block_count;
-    unsigned b, f;
-    count_blocks(s, reg, 1, &b, &f);
-    return b;
+    return s->block_count != MC_SECTION_COUNT_UNKNOWN ? s->block_count : count_one(s, reg, 1);
 }
 
 unsigned mc_section_fluid_count(const mc_section *s, const mc_registry *reg)
 {
-    if (s->fluid_count != MC_SECTION_COUNT_UNKNOWN)
-        return s->fluid_count;
-    unsigned b, f;
-    count_blocks(s, reg, 2, &b, &f);
-    return f;
+    return s->fluid_count != MC_SECTION_COUNT_UNKNOWN ? s->fluid_count : count_one(s, reg, 2);
 }
 
 size_t mc_section_memory(const mc_section *s)

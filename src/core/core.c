@@ -76,8 +76,9 @@ mc_status mc_error_set(mc_error *err, mc_status status, size_t offset, const cha
 /* ------------------------------------------------------------ allocator */
 
 /* The default allocator is malloc/realloc/free with a small per-thread
- * cache of freed blocks of 1-8 KiB: the block containers (2-8 KiB) and the
- * 2 KiB light arrays of every section a codec builds and frees, sizes that
+ * cache of freed blocks of 1-17 KiB: the block containers (2-8 KiB), the
+ * 2 KiB light arrays of every section a codec builds and frees and the
+ * 16 KiB first block of an NBT document, sizes that
  * glibc serves from its bins (its per-thread cache stops at 1 KiB), which
  * cost a column decode ~100 malloc/free pairs through _int_malloc. Blocks
  * are kept by their true usable size (malloc_usable_size, never the size a
@@ -168,7 +169,7 @@ static void *default_alloc(void *user, size_t size)
     if (size >= CACHE_MIN && size <= CACHE_MAX) {
         const size_t k = (size + 255) / 256;
         alloc_cache *c = tcache;
-        if (c > (alloc_cache *)1 && c->n[k]) {
+        if (c && c != (alloc_cache *)1 && c->n[k]) {
             void *p = c->blocks[k][--c->n[k]];
             c->bytes -= k * 256;
             CACHE_UNPOISON(p, k * 256);
