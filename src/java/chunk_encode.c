@@ -30,12 +30,6 @@ static const mc_section *section_or_null(const mc_column *col, int32_t sy)
     return mc_column_section_const(col, sy);
 }
 
-static bool section_present(const mc_column *col, const mc_section *s)
-{
-    /* vanilla skips sections that hold only air */
-    return s && !mc_section_is_air(s, mc_column_registry(col));
-}
-
 /* ------------------------------------------------------------ helpers */
 
 static void put_longs_native_be(mc_buf *out, const uint64_t *longs, size_t n)
@@ -462,25 +456,36 @@ static void end_sized(mc_buf *out, size_t at)
 
 /* ------------------------------------------------------------- eras */
 
-static uint64_t window_mask(const mc_column *col, int32_t lo, uint32_t n)
+/* The mask of the sections lo .. lo+n-1 (n <= 64) vanilla sends (not only
+ * air), and their block counts into counts[] when not NULL: each section is
+ * counted once per encode (a column read by a codec counts on demand). */
+static uint64_t window_mask(const mc_column *col, int32_t lo, uint32_t n, uint16_t *counts)
 {
+    const mc_registry *reg = mc_column_registry(col);
     uint64_t mask = 0;
-    for (uint32_t i = 0; i < n && i < 64; i++)
-        if (section_present(col, section_or_null(col, lo + (int32_t)i)))
+    for (uint32_t i = 0; i < n && i < 64; i++) {
+        const mc_section *s = section_or_null(col, lo + (int32_t)i);
+        const unsigned c = s ? mc_section_block_count(s, reg) : 0;
+        if (counts)
+            counts[i] = (uint16_t)c;
+        if (c)
             mask |= 1ull << i;
+    }
     return mask;
 }
 
 static uint64_t legacy_mask(const mc_column *col)
 {
-    return window_mask(col, 0, LEGACY_SECTIONS);
+    return window_mask(col, 0, LEGACY_SECTIONS, NULL);
 }
 
-static bool column_has_sky(const mc_column *col)
+/* Whether a sent section of the 256-block world (mask over sections
+ * 0..15) has sky light. */
+static bool column_has_sky(const mc_column *col, uint64_t mask)
 {
     for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
         const mc_section *s = section_or_null(col, sy);
-        if (section_present(col, s) && s->sky_light)
+        if (((mask >> sy) & 1) && s->sky_light)
             return true;
     }
     return false;
@@ -528,7 +533,7 @@ static mc_status encode_1_8(mc_buf *out, const mc__era *e, const mc_column *col)
     mc_buf_put_u8(out, 1); /* ground-up */
     mc_buf_put_u16be(out, (uint16_t)mask);
     size_t at = begin_sized(out);
-    put_data_1_8(out, col, mask, column_has_sky(col), true);
+    put_data_1_8(out, col, mask, column_has_sky(col, mask), true);
     end_sized(out, at);
     return MC_OK;
 }
@@ -539,8 +544,9 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
     int32_t lo;
     uint32_t nsec;
     mc__era_window(e, col, &lo, &nsec);
-    const uint64_t mask = window_mask(col, lo, nsec);
-    const bool sky = e->kind <= MC__ERA_1_13 && column_has_sky(col);
+    uint16_t counts[64];
+    const uint64_t mask = window_mask(col, lo, nsec, counts);
+    const bool sky = e->kind <= MC__ERA_1_13 && column_has_sky(col, mask); /* lo 0, 16 sections */
     mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
     mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
     if (e->kind < MC__ERA_1_17)
@@ -575,7 +581,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
             continue;
         const mc_section *s = section_or_null(col, lo + (int32_t)i);
         if (e->kind >= MC__ERA_1_14)
-            mc_buf_put_u16be(out, (uint16_t)mc_section_block_count(s, mc_column_registry(col)));
+            mc_buf_put_u16be(out, counts[i]);
         put_container_legacy(out, &s->blocks, e);
         if (e->kind <= MC__ERA_1_13) {
             put_light_or(out, s->block_light, 0);
@@ -759,8 +765,12 @@ mc_status mc_java_encode_chunk_bulk(const mc_column *const *cols, size_t n, uint
         return st;
     const size_t start = out->len;
     mc_column **tr = calloc(n ? n : 1, sizeof *tr);
-    if (!tr)
+    uint64_t *masks = calloc(n ? n : 1, sizeof *masks); /* one count of each section */
+    if (!tr || !masks) {
+        free(tr);
+        free(masks);
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
+    }
     for (size_t i = 0; i < n && st == MC_OK; i++)
         if (mc_column_registry(cols[i]) != e.reg) {
             tr[i] = mc_column_translate(cols[i], e.reg, NULL, err);
@@ -775,11 +785,12 @@ mc_status mc_java_encode_chunk_bulk(const mc_column *const *cols, size_t n, uint
             const mc_column *c = tr[i] ? tr[i] : cols[i];
             mc_buf_put_u32be(out, (uint32_t)mc_column_x(c));
             mc_buf_put_u32be(out, (uint32_t)mc_column_z(c));
-            mc_buf_put_u16be(out, (uint16_t)legacy_mask(c));
+            masks[i] = legacy_mask(c);
+            mc_buf_put_u16be(out, (uint16_t)masks[i]);
         }
         for (size_t i = 0; i < n; i++) {
             const mc_column *c = tr[i] ? tr[i] : cols[i];
-            put_data_1_8(out, c, legacy_mask(c), sky, true);
+            put_data_1_8(out, c, masks[i], sky, true);
         }
         if (!mc_buf_ok(out))
             st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
@@ -787,6 +798,7 @@ mc_status mc_java_encode_chunk_bulk(const mc_column *const *cols, size_t n, uint
     for (size_t i = 0; i < n; i++)
         mc_column_free(tr[i]);
     free(tr);
+    free(masks);
     if (st != MC_OK)
         out->len = start;
     return st;
