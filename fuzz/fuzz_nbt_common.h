@@ -46,7 +46,7 @@ static inline void fuzz_nbt_filtered(const uint8_t *data, size_t size, mc_nbt_fo
                                      const mc_error *full_err)
 {
     mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
-    mc_nbt_filter f = {2, fuzz_nbt_keep, NULL, NULL};
+    mc_nbt_filter f = {2, fuzz_nbt_keep, NULL, NULL, false};
     mc_error err;
     mc_status s = mc_nbt_parse_filtered(doc, data, size, format, 0, &f, limits, NULL, &err);
     if (format == MC_NBT_BEDROCK_NETWORK) {

@@ -214,7 +214,8 @@ MC_API mc_status mc_column_heightmap_write_be(const mc_column *col, mc_heightmap
 MC_API void mc_column_heightmap_remove(mc_column *col, mc_heightmap_type type);
 
 /* Block entities: NBT compounds keyed by absolute position. They live in the
- * column's NBT document (mc_column_nbt), together with the extra data. */
+ * column's NBT document (mc_column_nbt), together with the extra data
+ * (mc_column_nbt parses deferred extra data first, see below). */
 MC_API mc_nbt_doc *mc_column_nbt(mc_column *col);
 /* Stores a copy of `tag` at (x, y, z), replacing any there. */
 MC_API mc_status mc_column_put_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z,
@@ -229,6 +230,23 @@ MC_API mc_nbt_tag *mc_column_block_entity_at(const mc_column *col, size_t i, int
  * first use; NULL only when out of memory). Codecs put unknown keys here on
  * read and write them back. */
 MC_API mc_nbt_tag *mc_column_extra(mc_column *col);
+/* Defers root data the model does not interpret: Java binary NBT tags as a
+ * compound holds them (type id, key, payload, one after another; no end
+ * tag), given in parts that are joined in order and appended to what is
+ * deferred already. They are copied, kept as bytes, and parsed into the
+ * extra compound (appended to it, a key there replaced) only when
+ * mc_column_extra or mc_column_nbt is first called, so that a reader that
+ * carries many keys through pays for their tree only if someone asks (the
+ * chunk NBT reader does this). The caller vouches that they parse: if they
+ * do not, those two return NULL and the bytes stay deferred. */
+MC_API mc_status mc_column_defer_extra(mc_column *col, size_t nparts, const void *const *parts,
+                                       const size_t *lens);
+/* Whether deferred bytes wait to be parsed. */
+MC_API bool mc_column_extra_deferred(const mc_column *col);
+/* The extra compound as it stands, deferred bytes left unparsed and nothing
+ * created (NULL when there is none yet): for the keys a codec put there
+ * itself, which are never among the deferred ones. */
+MC_API const mc_nbt_tag *mc_column_extra_peek(const mc_column *col);
 
 /* Recomputes every section's counts (after codecs replaced containers). */
 MC_API void mc_column_recount(mc_column *col);

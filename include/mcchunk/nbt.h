@@ -211,7 +211,23 @@ typedef struct mc_nbt_filter {
      * NULL to have the value stepped over and checked as usual. */
     const uint8_t *(*take)(void *user, unsigned depth, const char *key, size_t key_len, unsigned type,
                            const uint8_t *value, const uint8_t *end);
+    /* When set, keys and strings inside stepped-over values are checked as
+     * modified UTF-8 too (Java formats), as a full parse checks them, so
+     * that a reader may keep those bytes to parse later (mc_nbt_parse_into:
+     * a compound's tags are contiguous, a plain key's tag starts 3 bytes
+     * before it); otherwise stepping over checks the structure only. */
+    bool check_text;
 } mc_nbt_filter;
+
+/* Parses data[0..len), the payload of a compound (named tags one after
+ * another, then an end tag, which must be the last byte), in `format` and
+ * appends those tags to `compound`, a compound of `doc` (a tag of the
+ * document replaces a child of the same key). Unlike mc_nbt_parse the
+ * document keeps everything it held. Without MC_NBT_PARSE_COPY the new tags
+ * reference `data`. On failure (the errors of mc_nbt_parse) `compound` is
+ * unchanged. Formats with fixed-size numbers only (see below). */
+MC_API mc_status mc_nbt_parse_into(mc_nbt_doc *doc, mc_nbt_tag *compound, const void *data, size_t len,
+                                   mc_nbt_format format, unsigned flags, mc_error *err);
 
 /* mc_nbt_parse_ex with a key filter (NULL: none). Formats with fixed-size
  * numbers only (MC_NBT_JAVA, MC_NBT_JAVA_NETWORK, MC_NBT_BEDROCK,

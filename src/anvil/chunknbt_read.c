@@ -26,6 +26,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Root keys the fast way read from their bytes rather than the tree
+ * (they are deferred with the other root keys the model does not use, so
+ * that the extra NBT keeps the chunk's order of keys). */
+typedef struct root_facts {
+    int32_t dv;            /* 0: absent or not a usable integer */
+    const uint8_t *status; /* NULL: absent or not a string */
+    size_t status_len;
+    /* keep() of a root tag asks this first: true when the tag is deferred
+     * with the others instead of copied */
+    bool (*defer_root_tag)(void *user, const mc_nbt_tag *t);
+    void *user;
+} root_facts;
+
 typedef struct reader {
     const mc_chunknbt_options *opt;
     mc_chunknbt_cache *cache;
@@ -47,6 +60,7 @@ typedef struct reader {
     bool fast;      /* sections come from their bytes (mc_chunknbt_read_bytes) */
     const struct fscan *scan;
     bool declined;  /* fast: something only the tree reader handles */
+    const root_facts *facts; /* the fast way's, when it defers */
 } reader;
 
 static void warn(reader *r, const char *fmt, ...)
@@ -92,6 +106,8 @@ static mc_status nomem(reader *r)
 static mc_status keep(reader *r, mc_nbt_tag *dst, const mc_nbt_tag *t)
 {
     if (!r->keep_extra)
+        return MC_OK;
+    if (r->facts && dst == r->xroot && r->facts->defer_root_tag(r->facts->user, t))
         return MC_OK;
     mc_nbt_tag *c = mc_nbt_copy(r->xdoc, t);
     size_t kl;
@@ -1088,7 +1104,7 @@ static mc_status add_int_list(reader *r, mc_nbt_tag *dst, const char *key, const
  * none), or NULL; with them, MC_ERR_UNSUPPORTED says the fast way declined
  * (the caller reads the chunk again the tree's way). */
 static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *opt, const fscan *scan,
-                           mc_column **out, mc_chunknbt_info *info, mc_error *err)
+                           const root_facts *facts, mc_column **out, mc_chunknbt_info *info, mc_error *err)
 {
     const fsec *fs = scan ? scan->sec : NULL;
     const size_t nfs = scan ? scan->n : 0;
@@ -1102,6 +1118,7 @@ static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *op
     memset(&r, 0, sizeof r);
     r.fast = scan != NULL;
     r.scan = scan;
+    r.facts = facts;
     r.opt = opt;
     r.err = err;
     r.info = info;
@@ -1110,7 +1127,7 @@ static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *op
     r.strict = opt && (opt->flags & MC_CHUNKNBT_STRICT);
     r.alloc = opt ? opt->alloc : NULL;
     r.keep_extra = !(opt && (opt->flags & MC_CHUNKNBT_NO_EXTRA));
-    r.dv = mc_chunknbt_data_version(root);
+    r.dv = facts ? facts->dv : mc_chunknbt_data_version(root);
     if (info)
         info->data_version = r.dv;
 
@@ -1384,7 +1401,10 @@ static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *op
         st = mc_nbt_put_byte(r.xdoc, r.xlevel, MC__KEY_NO_BIOMES, 1) == MC_OK ? MC_OK : nomem(&r);
     if (st == MC_OK && info) {
         const mc_nbt_tag *status = mc_nbt_get(level, "Status");
-        if (mc_nbt_get_string(status, &info->status, &info->status_len) != MC_OK) {
+        if (facts && !wrapped) {
+            info->status = (const char *)facts->status;
+            info->status_len = facts->status ? facts->status_len : 0;
+        } else if (mc_nbt_get_string(status, &info->status, &info->status_len) != MC_OK) {
             info->status = NULL;
             info->status_len = 0;
         }
@@ -1405,7 +1425,7 @@ done:
 mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_options *opt, mc_column **out,
                               mc_chunknbt_info *info, mc_error *err)
 {
-    return read_impl(root, opt, NULL, out, info, err);
+    return read_impl(root, opt, NULL, NULL, out, info, err);
 }
 
 mc_status mc_chunknbt_read(const mc_nbt_tag *root, const mc_chunknbt_options *opt, mc_column **out,
@@ -1438,27 +1458,133 @@ mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsign
 {
     if (!(flags & MC_CHUNKNBT_NO_EXTRA))
         return mc_nbt_parse(doc, nbt, len, MC_NBT_JAVA, NULL, err);
-    mc_nbt_filter f = {2, lean_key, &flags, NULL};
+    mc_nbt_filter f = {2, lean_key, &flags, NULL, false};
     return mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, err);
 }
 
 /* The parse of the fast way: "sections" at the root is read by
- * scan_sections instead of the parser (with MC_CHUNKNBT_NO_EXTRA, what
- * lean_key leaves out is stepped over as usual). */
+ * scan_sections instead of the parser, and the root keys the model does
+ * not read are stepped over: with MC_CHUNKNBT_NO_EXTRA dropped (what
+ * lean_key leaves out), else checked as a full parse checks them and
+ * deferred as bytes into the column's extra NBT, which parses them only if
+ * someone asks (mc_column_defer_extra). Building their tree and copying it
+ * into the column was most of the cost of reading a full chunk (ticks,
+ * structures: about 18 KB of a 49 KB chunk).
+ *
+ * So that the extra NBT holds the chunk's keys in their order, every root
+ * tag is recorded where it starts (the root's tags are contiguous, and a
+ * key as the parser hands it points 3 bytes into its tag when it is in the
+ * input): the deferred bytes are the runs of stepped-over tags plus the
+ * tags read_impl would copy into the extra NBT (an empty block entity
+ * list, a yPos of another type), which it defers instead (defer_root_tag). */
+enum { ROOT_TREE, ROOT_DEFER, ROOT_TAKEN };
+typedef struct root_tag {
+    const uint8_t *start;
+    uint8_t kind;
+} root_tag;
+
 typedef struct fast_parse {
     unsigned flags;
     unsigned seen;  /* root "sections" met */
     bool taken;     /* and scan_sections took it */
+    bool defer;     /* the keys the model does not read are deferred */
+    bool failed;    /* deferring is not possible (a key not in the input,
+                       out of memory): the tree's way */
     fscan scan;
+    const uint8_t *in, *in_end;
+    root_tag *keys;
+    size_t nkeys, keys_cap;
 } fast_parse;
 
 static bool fast_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
                      size_t key_len)
 {
     fast_parse *fp = user;
-    if (depth == 1 && key_len == 8 && !memcmp(key, "sections", 8))
-        return false;
-    return !(fp->flags & MC_CHUNKNBT_NO_EXTRA) || lean_key(&fp->flags, depth, parent, parent_len, key, key_len);
+    bool keep;
+    uint8_t kind;
+    if (depth == 1 && key_len == 8 && !memcmp(key, "sections", 8)) {
+        keep = false;
+        kind = ROOT_TAKEN;
+    } else if (depth == 1 && fp->defer &&
+               ((key_len == 11 && !memcmp(key, "DataVersion", 11)) || (key_len == 6 && !memcmp(key, "Status", 6)))) {
+        keep = false; /* deferred; read_impl is told them from their bytes */
+        kind = ROOT_DEFER;
+    } else {
+        const unsigned f = fp->flags | (fp->defer ? MC_CHUNKNBT_BLOCK_ENTITIES : 0);
+        keep = lean_key((void *)&f, depth, parent, parent_len, key, key_len);
+        kind = keep ? ROOT_TREE : ROOT_DEFER;
+    }
+    if (depth != 1 || !fp->defer || fp->failed)
+        return keep;
+    const uint8_t *k = (const uint8_t *)key;
+    if (!(k >= fp->in + 3 && k + key_len <= fp->in_end && mc_load_u16be(k - 2) == key_len)) {
+        fp->failed = true; /* a key converted from modified UTF-8: not in the input */
+        return keep;
+    }
+    if (fp->nkeys == fp->keys_cap) {
+        size_t cap = fp->keys_cap ? fp->keys_cap * 2 : 32;
+        root_tag *n = realloc(fp->keys, cap * sizeof *n);
+        if (!n) {
+            fp->failed = true;
+            return keep;
+        }
+        fp->keys = n;
+        fp->keys_cap = cap;
+    }
+    fp->keys[fp->nkeys].start = k - 3;
+    fp->keys[fp->nkeys++].kind = kind;
+    return keep;
+}
+
+/* read_impl's keep() of a root tag: deferred in its place instead. */
+static bool defer_root_tag(void *user, const mc_nbt_tag *t)
+{
+    fast_parse *fp = user;
+    size_t kl;
+    const uint8_t *k = (const uint8_t *)mc_nbt_tag_key(t, &kl);
+    for (size_t i = 0; i < fp->nkeys; i++)
+        if (fp->keys[i].start + 3 == k && fp->keys[i].kind == ROOT_TREE) {
+            fp->keys[i].kind = ROOT_DEFER;
+            return true;
+        }
+    return false;
+}
+
+/* DataVersion and Status, read from their (checked) bytes; false when the
+ * Status is not ASCII (the tree's way converts it). */
+static bool root_facts_of(fast_parse *fp, root_facts *rf)
+{
+    memset(rf, 0, sizeof *rf);
+    rf->defer_root_tag = defer_root_tag;
+    rf->user = fp;
+    bool dv_seen = false, status_seen = false;
+    for (size_t i = 0; i < fp->nkeys; i++) {
+        const uint8_t *tag = fp->keys[i].start;
+        const size_t kl = mc_load_u16be(tag + 1);
+        const uint8_t *v = tag + 3 + kl;
+        if (kl == 11 && !memcmp(tag + 3, "DataVersion", 11) && !dv_seen) {
+            int64_t dv = -1;
+            switch (tag[0]) {
+            case MC_NBT_BYTE: dv = (int8_t)v[0]; break;
+            case MC_NBT_SHORT: dv = (int16_t)mc_load_u16be(v); break;
+            case MC_NBT_INT: dv = (int32_t)mc_load_u32be(v); break;
+            case MC_NBT_LONG: dv = (int64_t)mc_load_u64be(v); break;
+            default: break;
+            }
+            dv_seen = true;
+            rf->dv = dv >= 0 && dv <= INT32_MAX ? (int32_t)dv : 0;
+        } else if (kl == 6 && !memcmp(tag + 3, "Status", 6) && !status_seen) {
+            status_seen = true;
+            if (tag[0] == MC_NBT_STRING) {
+                rf->status = v + 2;
+                rf->status_len = mc_load_u16be(v);
+                for (size_t j = 0; j < rf->status_len; j++)
+                    if (rf->status[j] - 1u >= 0x7Fu)
+                        return false;
+            }
+        }
+    }
+    return true;
 }
 
 static const uint8_t *fast_take(void *user, unsigned depth, const char *key, size_t key_len, unsigned type,
@@ -1490,20 +1616,61 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     fast_parse fp;
     memset(&fp, 0, sizeof fp);
     fp.flags = flags;
-    mc_nbt_filter f = {(flags & MC_CHUNKNBT_NO_EXTRA) ? 2 : 1, fast_key, &fp, fast_take};
+    fp.defer = !(flags & MC_CHUNKNBT_NO_EXTRA);
+    fp.in = nbt;
+    fp.in_end = nbt + len;
+    mc_nbt_filter f = {fp.defer ? 1 : 2, fast_key, &fp, fast_take, fp.defer};
     mc_status st = mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL);
+    root_facts facts;
+    const root_facts *rf = NULL;
+    if (st == MC_OK && fp.defer && !fp.failed) {
+        if (root_facts_of(&fp, &facts))
+            rf = &facts;
+        else
+            fp.failed = true;
+    }
     bool done = false;
-    if (st == MC_OK && fp.seen == 0) {
-        /* no root "sections" (older chunks, other files): the tree is whole */
-        st = read_impl(mc_nbt_doc_root(doc), opt, NULL, out, info, err);
+    if (st == MC_OK && fp.failed) {
+        /* the tree's way */
+    } else if (st == MC_OK && fp.seen == 0) {
+        /* no root "sections" (older chunks, other files): the tree holds
+         * every key the model reads */
+        st = read_impl(mc_nbt_doc_root(doc), opt, NULL, rf, out, info, err);
         done = true;
     } else if (st == MC_OK && fp.seen == 1 && fp.taken) {
         mc_error local;
-        st = read_impl(mc_nbt_doc_root(doc), opt, &fp.scan, out, info, &local);
+        st = read_impl(mc_nbt_doc_root(doc), opt, &fp.scan, rf, out, info, &local);
         done = st == MC_OK;
         if (done && info)
             info->sections_from_bytes = true;
     }
+    if (done && st == MC_OK && rf && fp.nkeys) {
+        /* the deferred runs: a tag ends where the next starts, the last
+         * where the root's end tag is (the input's last byte) */
+        const void **part = malloc(fp.nkeys * sizeof *part);
+        size_t *plen = malloc(fp.nkeys * sizeof *plen);
+        size_t n = 0;
+        for (size_t i = 0; part && plen && i < fp.nkeys; i++) {
+            if (fp.keys[i].kind != ROOT_DEFER)
+                continue;
+            const uint8_t *a0 = fp.keys[i].start;
+            const uint8_t *a1 = i + 1 < fp.nkeys ? fp.keys[i + 1].start : nbt + len - 1;
+            if (n && (const uint8_t *)part[n - 1] + plen[n - 1] == a0) {
+                plen[n - 1] += (size_t)(a1 - a0); /* the run goes on */
+            } else {
+                part[n] = a0;
+                plen[n++] = (size_t)(a1 - a0);
+            }
+        }
+        if (!part || !plen || (n && mc_column_defer_extra(*out, n, part, plen) != MC_OK)) {
+            mc_column_free(*out);
+            *out = NULL;
+            st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+        }
+        free(part);
+        free(plen);
+    }
+    free(fp.keys);
     fscan_free(&fp.scan);
     if (!done) {
         /* the tree's way: the whole chunk parsed, errors and warnings its own */
@@ -1511,7 +1678,7 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
             memset(info, 0, sizeof *info);
         st = mc_chunknbt_parse(doc, nbt, len, flags, err);
         if (st == MC_OK)
-            st = read_impl(mc_nbt_doc_root(doc), opt, NULL, out, info, err);
+            st = read_impl(mc_nbt_doc_root(doc), opt, NULL, NULL, out, info, err);
     }
     if (info && info->status &&
         !((const uint8_t *)info->status >= nbt && (const uint8_t *)info->status + info->status_len <= nbt + len)) {

@@ -39,6 +39,8 @@ struct mc_column {
     size_t hm_longs;
     mc_nbt_doc *nbt;    /* created on first use */
     mc_nbt_tag *extra;  /* compound in nbt, created on first use */
+    uint8_t *deferred;  /* Java NBT tags + end tag for extra, not yet parsed */
+    size_t deferred_len;
     block_entity *bes;
     size_t be_len, be_cap;
 };
@@ -89,6 +91,8 @@ void mc_column_free(mc_column *col)
     if (col->bes)
         a->free(a->user, col->bes, col->be_cap * sizeof *col->bes);
     mc_nbt_doc_free(col->nbt);
+    if (col->deferred)
+        a->free(a->user, col->deferred, col->deferred_len);
     a->free(a->user, col, sizeof *col);
 }
 
@@ -474,17 +478,20 @@ void mc_column_heightmap_remove(mc_column *col, mc_heightmap_type type)
 
 /* ------------------------------------------------------ NBT-held data */
 
-mc_nbt_doc *mc_column_nbt(mc_column *col)
+/* The document and the extra compound as they stand (created on first use),
+ * deferred tags left deferred: for block entities, and for the public
+ * accessors before they parse the deferred tags. */
+static mc_nbt_doc *nbt_doc(mc_column *col)
 {
     if (!col->nbt)
         col->nbt = mc_nbt_doc_new(col->alloc);
     return col->nbt;
 }
 
-mc_nbt_tag *mc_column_extra(mc_column *col)
+static mc_nbt_tag *extra_now(mc_column *col)
 {
     if (!col->extra) {
-        mc_nbt_doc *doc = mc_column_nbt(col);
+        mc_nbt_doc *doc = nbt_doc(col);
         if (!doc)
             return NULL;
         mc_nbt_tag *root = mc_nbt_doc_root(doc);
@@ -495,6 +502,71 @@ mc_nbt_tag *mc_column_extra(mc_column *col)
         col->extra = root;
     }
     return col->extra;
+}
+
+/* Parses the deferred tags into the extra compound (copied into the
+ * document's arena, so the column's copy goes). On failure they stay
+ * deferred and false is returned. */
+static bool undefer(mc_column *col)
+{
+    if (!col->deferred)
+        return true;
+    mc_nbt_tag *x = extra_now(col);
+    if (!x || mc_nbt_parse_into(col->nbt, x, col->deferred, col->deferred_len, MC_NBT_JAVA, MC_NBT_PARSE_COPY,
+                                NULL) != MC_OK)
+        return false;
+    col->alloc->free(col->alloc->user, col->deferred, col->deferred_len);
+    col->deferred = NULL;
+    col->deferred_len = 0;
+    return true;
+}
+
+mc_nbt_doc *mc_column_nbt(mc_column *col)
+{
+    mc_nbt_doc *doc = nbt_doc(col);
+    return doc && undefer(col) ? doc : NULL;
+}
+
+mc_nbt_tag *mc_column_extra(mc_column *col)
+{
+    mc_nbt_tag *x = extra_now(col);
+    return x && undefer(col) ? x : NULL;
+}
+
+const mc_nbt_tag *mc_column_extra_peek(const mc_column *col)
+{
+    return col->extra;
+}
+
+bool mc_column_extra_deferred(const mc_column *col)
+{
+    return col->deferred != NULL;
+}
+
+mc_status mc_column_defer_extra(mc_column *col, size_t nparts, const void *const *parts, const size_t *lens)
+{
+    size_t total = col->deferred ? col->deferred_len - 1 : 0;
+    for (size_t i = 0; i < nparts; i++) {
+        if (lens[i] > SIZE_MAX - 1 - total)
+            return MC_ERR_LIMIT;
+        total += lens[i];
+    }
+    if (total == (col->deferred ? col->deferred_len - 1 : 0))
+        return MC_OK; /* nothing new */
+    uint8_t *buf = col->deferred ? col->alloc->realloc(col->alloc->user, col->deferred, col->deferred_len, total + 1)
+                                 : col->alloc->alloc(col->alloc->user, total + 1);
+    if (!buf)
+        return MC_ERR_NOMEM;
+    size_t at = col->deferred ? col->deferred_len - 1 : 0;
+    for (size_t i = 0; i < nparts; i++) {
+        if (lens[i])
+            memcpy(buf + at, parts[i], lens[i]);
+        at += lens[i];
+    }
+    buf[at] = MC_NBT_END; /* the end tag the parse of a compound's payload wants */
+    col->deferred = buf;
+    col->deferred_len = total + 1;
+    return MC_OK;
 }
 
 static block_entity *find_be(const mc_column *col, int32_t x, int32_t y, int32_t z)
@@ -510,7 +582,7 @@ mc_status mc_column_put_block_entity(mc_column *col, int32_t x, int32_t y, int32
 {
     if (!tag)
         return MC_ERR_INVALID_ARG;
-    mc_nbt_doc *doc = mc_column_nbt(col);
+    mc_nbt_doc *doc = nbt_doc(col);
     if (!doc)
         return MC_ERR_NOMEM;
     mc_nbt_tag *copy = mc_nbt_copy(doc, tag);

@@ -327,6 +327,62 @@ mc_status mc_nbt_parse_filtered(mc_nbt_doc *doc, const void *data, size_t len, m
     return parse_known(doc, data ? data : nothing, len, format, flags, filter, limits, consumed, err);
 }
 
+mc_status mc_nbt_parse_into(mc_nbt_doc *doc, mc_nbt_tag *compound, const void *data, size_t len,
+                            mc_nbt_format format, unsigned flags, mc_error *err)
+{
+    if (!doc || !compound || (!data && len))
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "nbt: no document, compound or data");
+    if (compound->type != MC_NBT_COMPOUND)
+        return mc_error_set(err, MC_ERR_TYPE, SIZE_MAX, "nbt: parse_into needs a compound");
+    if (format != MC_NBT_JAVA && format != MC_NBT_JAVA_NETWORK && format != MC_NBT_BEDROCK &&
+        format != MC_NBT_BEDROCK_LEVEL_DAT)
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "nbt: parse_into needs a fixed-size encoding");
+    static const uint8_t nothing[1];
+    parser ps;
+    ps.filter = NULL;
+    ps.doc = doc;
+    ps.start = ps.p = data ? data : nothing;
+    ps.base = 0;
+    ps.end = ps.p + len;
+    ps.max_depth = MC_NBT_MAX_DEPTH;
+    ps.err = err;
+    ps.status = MC_OK;
+    mc__arena_budget(doc, MC_NBT_DEFAULT_MAX_BYTES);
+    mc_nbt_tag *tmp = NULL;
+    if (flags & MC_NBT_PARSE_COPY) {
+        uint8_t *copy = arena_refill(&ps, doc->cur, len, ps.p);
+        if (!copy)
+            goto done;
+        memcpy(copy, ps.p, len);
+        ps.start = ps.p = copy;
+        ps.end = copy + len;
+    }
+    if (!(tmp = arena_refill(&ps, doc->cur, sizeof *tmp, ps.p)))
+        goto done;
+    SET_TAG(tmp, tag_head(MC_NBT_COMPOUND, AUX_ATTACHED, 0, 0), NULL, first, NULL, NULL);
+    if (format == MC_NBT_JAVA || format == MC_NBT_JAVA_NETWORK)
+        parse_tree_be(&ps, tmp);
+    else
+        parse_tree_le(&ps, tmp);
+    if (ps.status == MC_OK && ps.p != ps.end)
+        fail(&ps, ps.p, MC_ERR_MALFORMED, "%zu bytes after the end tag", (size_t)(ps.end - ps.p));
+done:
+    mc__arena_budget(doc, SIZE_MAX);
+    if (ps.status != MC_OK)
+        return ps.status; /* the arena keeps the bytes; the compound is as it was */
+    /* a new key replaces an old one; then the new tags go after the old */
+    for (mc_nbt_tag *t = tmp->count ? tmp->v.first : NULL; t; t = t->next)
+        mc_nbt_remove(compound, (const char *)t->name, t->name_len);
+    if (tmp->count) {
+        mc_nbt_tag **link = &compound->v.first;
+        for (mc_nbt_tag *t = compound->count ? compound->v.first : NULL; t; t = t->next)
+            link = &t->next;
+        *link = tmp->v.first;
+        compound->count += tmp->count;
+    }
+    return MC_OK;
+}
+
 mc_status mc_nbt_parse(mc_nbt_doc *doc, const void *data, size_t len, mc_nbt_format format,
                        const mc_nbt_limits *limits, mc_error *err)
 {

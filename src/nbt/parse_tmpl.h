@@ -140,6 +140,25 @@ static MC__COLD P_FN(converted) P_FN(str_convert)(parser *ps, const uint8_t *str
 }
 #endif
 
+/* Keys and strings inside a value the filter stepped over, when the filter
+ * asks for them to be checked (check_text): valid modified UTF-8, as the
+ * full parse requires. Plain ASCII is the fast yes. Bedrock strings are
+ * bytes: nothing to check. */
+#if P_MODE == P_MODE_BE
+#define P_PLAIN(s, n, end) P_FN(plain)((s), (n), (end))
+static MC__COLD bool P_FN(text_slow)(parser *ps, const uint8_t *s, size_t n, const char *what)
+{
+    size_t bad = 0;
+    if (mc__mutf8_check(s, n, &bad) >= 0)
+        return true;
+    return fail(ps, s + bad, MC_ERR_MALFORMED, "%s is not valid modified UTF-8 (byte 0x%02x)", what, s[bad]);
+}
+#define P_TEXT_OK(ps, s, n, end, what) (P_PLAIN((s), (n), (end)) || P_FN(text_slow)((ps), (s), (n), (what)))
+#else
+#define P_PLAIN(s, n, end) ((void)(s), (void)(n), (void)(end), true)
+#define P_TEXT_OK(ps, s, n, end, what) ((void)(ps), (void)(what), P_PLAIN((s), (n), (end)))
+#endif
+
 /* Reads a length-prefixed string (a value or a key) at p. Returns the
  * position after it (NULL on failure) and sets *s, *n. */
 static inline MC__HOT const uint8_t *P_FN(read_str)(parser *ps, const uint8_t *p, const uint8_t *end,
@@ -480,7 +499,7 @@ static inline MC__HOT const uint8_t *P_FN(list_head)(parser *ps, const uint8_t *
  * walks the rest generically. Returns the elements consumed (*pp moved past
  * them); 0 when the shape does not qualify. */
 #define P_SHAPE_MAX 16
-static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t n)
+static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t n, bool text)
 {
     uint64_t word[P_SHAPE_MAX], mask[P_SHAPE_MAX];
     uint8_t hlen[P_SHAPE_MAX];
@@ -499,7 +518,7 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
         if (nk == P_SHAPE_MAX || (type > MC_NBT_DOUBLE && type != MC_NBT_STRING))
             return 0;
         size_t nlen = P_LD16(p + 1);
-        if (nlen > 5)
+        if (nlen > 5 || (text && !P_PLAIN(p + 3, nlen, end)))
             return 0;
         hlen[nk] = (uint8_t)(3 + nlen);
         mask[nk] = hlen[nk] == 8 ? ~0ull : (1ull << (8 * hlen[nk])) - 1;
@@ -507,7 +526,7 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
         p += hlen[nk];
         size_t left = (size_t)(end - p);
         if (type == MC_NBT_STRING) {
-            if (left < 2 || (size_t)P_LD16(p) > left - 2)
+            if (left < 2 || (size_t)P_LD16(p) > left - 2 || (text && !P_PLAIN(p + 2, P_LD16(p), end)))
                 return 0;
             vsize[nk] = -1;
             p += 2 + P_LD16(p);
@@ -530,7 +549,7 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
             q += hlen[j];
             size_t left = (size_t)(end - q);
             if (vsize[j] < 0) {
-                if (left < 2 || (size_t)P_LD16(q) > left - 2)
+                if (left < 2 || (size_t)P_LD16(q) > left - 2 || (text && !P_PLAIN(q + 2, P_LD16(q), end)))
                     break;
                 q += 2 + P_LD16(q);
             } else {
@@ -553,9 +572,10 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
  * failure. The structure is checked as the full parse checks it (tag types,
  * lengths against the bytes left, negative counts, nesting below
  * max_depth; `depth` is the nesting of the compound holding the value);
- * string contents are not decoded. */
+ * keys and strings are checked as modified UTF-8 only with `text` (never
+ * converted). */
 static const uint8_t *P_FN(skip)(parser *ps, const uint8_t *p, const uint8_t *end, unsigned type,
-                                 size_t depth)
+                                 size_t depth, bool text)
 {
     /* one frame per open container: remaining list elements and their
      * type, or UINT32_MAX / END for a compound */
@@ -585,6 +605,8 @@ static const uint8_t *P_FN(skip)(parser *ps, const uint8_t *p, const uint8_t *en
                 fail(ps, at, MC_ERR_TRUNCATED, "string length %zu exceeds remaining %zu bytes", n, left - 2);
                 return NULL;
             }
+            if (text && !P_TEXT_OK(ps, p + 2, n, end, "string"))
+                return NULL;
             p += 2 + n;
             break;
         }
@@ -618,7 +640,7 @@ static const uint8_t *P_FN(skip)(parser *ps, const uint8_t *p, const uint8_t *en
                 break;
             }
             if (elem == MC_NBT_COMPOUND && n >= 4) {
-                n -= (uint32_t)P_FN(skip_shaped)(&p, end, n);
+                n -= (uint32_t)P_FN(skip_shaped)(&p, end, n, text);
                 if (n == 0)
                     break;
             }
@@ -679,6 +701,8 @@ static const uint8_t *P_FN(skip)(parser *ps, const uint8_t *p, const uint8_t *en
                 fail(ps, p + 1, MC_ERR_TRUNCATED, "key length %zu exceeds remaining %zu bytes", nlen, l2 - 3);
                 return NULL;
             }
+            if (text && !P_TEXT_OK(ps, p + 3, nlen, end, "key"))
+                return NULL;
             p += 3 + nlen;
             break;
         }
@@ -797,7 +821,7 @@ compound: /* children of cur, a compound, until its end tag */
                     p = after;
                     continue;
                 }
-                p = P_FN(skip)(ps, p, end, type, (size_t)(sp - stack));
+                p = P_FN(skip)(ps, p, end, type, (size_t)(sp - stack), ps->filter->check_text);
                 if (!p)
                     goto failed;
                 continue;
@@ -1012,6 +1036,8 @@ static bool P_FN(parse_root)(parser *ps, bool named)
     return ps->p != NULL;
 }
 
+#undef P_PLAIN
+#undef P_TEXT_OK
 #undef P_SHORT
 #undef P_LD16
 #undef P_LD32

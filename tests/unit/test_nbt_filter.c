@@ -215,7 +215,7 @@ static void test_random_trees(void **state)
             assert_int_equal(mc_nbt_write(src, fmt, &b, NULL), MC_OK);
             assert_int_equal(mc_nbt_parse(full, b.data, b.len, fmt, NULL, NULL), MC_OK);
             rule_stats st = {0, 0};
-            mc_nbt_filter f = {2, keep_fn, &st, NULL};
+            mc_nbt_filter f = {2, keep_fn, &st, NULL, false};
             mc_error err;
             mc_error_clear(&err);
             assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, fmt, 0, &f, NULL, NULL, &err), MC_OK);
@@ -330,12 +330,12 @@ static void test_take(void **state)
     assert_int_equal(mc_nbt_write(d, MC_NBT_JAVA, &b, NULL), MC_OK);
     mc_nbt_doc_free(d);
     mc_nbt_doc *plain = mc_nbt_doc_new(NULL), *doc = mc_nbt_doc_new(NULL);
-    mc_nbt_filter f0 = {1, decline_x, NULL, NULL};
+    mc_nbt_filter f0 = {1, decline_x, NULL, NULL, false};
     assert_int_equal(mc_nbt_parse_filtered(plain, b.data, b.len, MC_NBT_JAVA, 0, &f0, NULL, NULL, NULL), MC_OK);
     assert_int_equal(mc_nbt_count(mc_nbt_doc_root(plain)), 2);
     for (int mode = 0; mode < 3; mode++) {
         take_state t = {mode, 0, 0, 0};
-        mc_nbt_filter f = {1, decline_x, &t, take_x};
+        mc_nbt_filter f = {1, decline_x, &t, take_x, false};
         assert_int_equal(mc_nbt_parse_filtered(doc, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
         assert_int_equal(t.calls, 2); /* xarr and xs */
         assert_int_equal(t.type, MC_NBT_LONG_ARRAY);
@@ -358,7 +358,7 @@ static void test_truncation_and_mutation(void **state)
     mc_buf_init(&b, NULL);
     big_declined_doc(&b);
     mc_nbt_doc *full = mc_nbt_doc_new(NULL), *filt = mc_nbt_doc_new(NULL);
-    mc_nbt_filter f = {2, decline_x, NULL, NULL};
+    mc_nbt_filter f = {2, decline_x, NULL, NULL, false};
     assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL), MC_OK);
     assert_null(mc_nbt_get(mc_nbt_doc_root(filt), "xbig"));
     assert_null(mc_nbt_get(mc_nbt_doc_root(filt), "xticks"));
@@ -430,7 +430,7 @@ static void test_hostile_declined_values(void **state)
 {
     (void)state;
     mc_nbt_doc *d = mc_nbt_doc_new(NULL);
-    mc_nbt_filter f = {1, decline_x, NULL, NULL};
+    mc_nbt_filter f = {1, decline_x, NULL, NULL, false};
     mc_error err;
     /* root { x: list of lists of lists ... } nested past the depth limit */
     mc_buf b;
