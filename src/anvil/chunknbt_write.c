@@ -1125,6 +1125,8 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
     }
     w.tair = mc_registry_air(w.treg);
     mc_nbt_tag *x = mc_column_extra(mcol);
+    if (!x) /* out of memory, or deferred bytes that do not parse: nothing is written without them */
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: the column's extra NBT cannot be had");
     unsigned shape = 0;
     if (w.carry) {
         int8_t sb = 0;

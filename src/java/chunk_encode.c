@@ -127,9 +127,9 @@ static void put_light_or(mc_buf *out, const uint8_t *light, uint8_t fill)
 static void biomes_2d(const mc_column *col, uint32_t *out)
 {
     mc_column *m = (mc_column *)col;
-    mc_nbt_doc *doc = mc_column_nbt(m);
-    if (doc && mc_nbt_doc_root(doc)) {
-        mc_nbt_tag *t = mc_nbt_get(mc_column_extra(m), MC__KEY_BIOMES2D);
+    const mc_nbt_tag *xp = mc_column_extra_peek(col);
+    if (xp) {
+        mc_nbt_tag *t = mc_nbt_get(xp, MC__KEY_BIOMES2D);
         int32_t v[256];
         size_t n = 0;
         if (t && mc_nbt_array_copy_i32(t, v, 256, &n) == MC_OK && n == 256) {
@@ -139,7 +139,7 @@ static void biomes_2d(const mc_column *col, uint32_t *out)
         }
     }
     /* Anvil 1.8-1.14 chunks keep their 2D array as extra Level.Biomes */
-    if (doc && mc_nbt_doc_root(doc)) {
+    if (xp || mc_column_extra_deferred(col)) {
         mc_nbt_tag *lv = mc_nbt_get(mc_column_extra(m), "Level");
         mc_nbt_tag *t = lv ? mc_nbt_get(lv, "Biomes") : NULL;
         mc_nbt_array a;

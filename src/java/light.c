@@ -19,13 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The bookkeeping keys a decoder put in the extra NBT: peeked at, so that
+ * encoding a column read from a chunk does not parse its deferred keys. */
 static const uint8_t *extra_array(const mc_column *col, const char *key)
 {
-    mc_column *m = (mc_column *)col; /* accessors create on first use; reading only */
-    mc_nbt_doc *doc = mc_column_nbt(m);
-    if (!doc || !mc_nbt_doc_root(doc))
-        return NULL;
-    mc_nbt_tag *t = mc_nbt_get(mc_column_extra(m), key);
+    const mc_nbt_tag *x = mc_column_extra_peek(col);
+    mc_nbt_tag *t = x ? mc_nbt_get(x, key) : NULL;
     mc_nbt_array a;
     if (!t || mc_nbt_get_array(t, MC_NBT_BYTE_ARRAY, &a) != MC_OK || a.count != MC_LIGHT_BYTES)
         return NULL;
@@ -54,11 +53,8 @@ void mc__light_arrays(const mc_column *col, bool sky, int32_t lo, uint32_t n, co
 /* A recorded empty mask (see chunk_era.h), or false when there is none. */
 static bool recorded_mask(const mc_column *col, const char *key, uint64_t *words, size_t cap)
 {
-    mc_column *m = (mc_column *)col;
-    mc_nbt_doc *doc = mc_column_nbt(m);
-    if (!doc || !mc_nbt_doc_root(doc))
-        return false;
-    mc_nbt_tag *t = mc_nbt_get(mc_column_extra(m), key);
+    const mc_nbt_tag *x = mc_column_extra_peek(col);
+    mc_nbt_tag *t = x ? mc_nbt_get(x, key) : NULL;
     int64_t v[65];
     size_t n = 0;
     if (!t || mc_nbt_array_copy_i64(t, v, 65, &n) != MC_OK)

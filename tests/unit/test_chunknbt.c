@@ -419,6 +419,52 @@ static void test_lean_block_entities(void **state)
     assert_null(mc_nbt_get(mc_column_extra(col), "block_ticks"));
     assert_null(mc_nbt_get(mc_column_extra(col), "structures"));
     mc_column_free(col);
+
+    /* from bytes, a full read defers what the model does not read: the
+     * extra NBT gets it, in the chunk's order, only when asked */
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    assert_int_equal(mc_nbt_write(doc, MC_NBT_JAVA, &b, NULL), MC_OK);
+    opt.flags = 0;
+    mc_chunknbt_info info;
+    assert_int_equal(mc_chunknbt_read_bytes_ex(b.data, b.len, &opt, &col, &info, &err), MC_OK);
+    assert_true(info.sections_from_bytes);
+    assert_int_equal(info.data_version, 3955);
+    assert_int_equal(info.status_len, 14);
+    assert_memory_equal(info.status, "minecraft:full", 14);
+    assert_int_equal(mc_column_block_entity_count(col), 2);
+    assert_true(mc_column_extra_deferred(col));
+    assert_null(mc_nbt_get(mc_column_extra_peek(col), "block_ticks"));
+    mc_nbt_tag *ex = mc_column_extra(col);
+    assert_false(mc_column_extra_deferred(col));
+    assert_true(mc_nbt_equal(mc_nbt_get(ex, "block_ticks"), mc_nbt_get(mc_nbt_doc_root(doc), "block_ticks")));
+    assert_true(mc_nbt_equal(mc_nbt_get(ex, "structures"), mc_nbt_get(mc_nbt_doc_root(doc), "structures")));
+    /* written back: the chunk, whole */
+    mc_nbt_doc *w = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_chunknbt_write(col, MC_CHUNKNBT_OWN_VERSION, w, NULL, &err), MC_OK);
+    assert_true(mc_nbt_equal(mc_nbt_doc_root(w), mc_nbt_doc_root(doc)));
+    mc_nbt_doc_free(w);
+    mc_column_free(col);
+    /* bytes a full parse refuses (not modified UTF-8 in a tick's block
+     * name) are refused, though the model does not read them */
+    uint8_t *bad = malloc(b.len);
+    memcpy(bad, b.data, b.len);
+    uint8_t *leaves = NULL;
+    for (size_t i = 0; i + 10 <= b.len && !leaves; i++)
+        if (!memcmp(bad + i, "oak_leaves", 10))
+            leaves = bad + i;
+    assert_non_null(leaves);
+    leaves[3] = 0xff;
+    mc_error_clear(&err);
+    assert_int_equal(mc_chunknbt_read_bytes(bad, b.len, &opt, &col, &err), MC_ERR_MALFORMED);
+    assert_null(col);
+    assert_non_null(strstr(err.message, "UTF-8"));
+    /* a lean read drops them unread */
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
+    assert_int_equal(mc_chunknbt_read_bytes(bad, b.len, &opt, &col, &err), MC_OK);
+    mc_column_free(col);
+    free(bad);
+    mc_buf_free(&b);
     mc_nbt_doc_free(doc);
 }
 

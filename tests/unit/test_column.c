@@ -126,6 +126,102 @@ static void test_block_entities_and_extra(void **state)
     mc_column_free(col);
 }
 
+/* Deferred extra data: kept as bytes until the extra compound or the
+ * document is asked for, then parsed in, in order, after what is there. */
+static void test_deferred_extra(void **state)
+{
+    (void)state;
+    const mc_registry *reg = reg_or_skip();
+    /* the tags: a compound's payload without its end tag */
+    mc_nbt_doc *src = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *sr = mc_nbt_doc_new_root(src, MC_NBT_COMPOUND);
+    assert_int_equal(mc_nbt_put_long(src, sr, "InhabitedTime", 77), MC_OK);
+    mc_nbt_tag *ticks = mc_nbt_put_list(src, sr, "block_ticks", MC_NBT_COMPOUND);
+    assert_int_equal(mc_nbt_put_string(src, mc_nbt_list_append(src, ticks, MC_NBT_COMPOUND), "i", "minecraft:water", 15),
+                     MC_OK);
+    assert_int_equal(mc_nbt_put_string(src, sr, "Status", "minecraft:full", 14), MC_OK);
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    assert_int_equal(mc_nbt_write(src, MC_NBT_JAVA, &b, NULL), MC_OK);
+    uint8_t *tags = malloc(b.len);
+    const size_t tlen = b.len - 4; /* after type and empty name, before the end tag */
+    memcpy(tags, b.data + 3, tlen);
+    const size_t cut = 3 + 13 + 8; /* the first tag (InhabitedTime) alone */
+
+    mc_column *col = mc_column_new(reg, 0, 0, -4, 24, NULL);
+    mc_nbt_tag *x = mc_column_extra(col);
+    assert_int_equal(mc_nbt_put_int(mc_column_nbt(col), x, "DataVersion", 3955), MC_OK);
+    assert_int_equal(mc_nbt_put_string(mc_column_nbt(col), x, "Status", "old", 3), MC_OK);
+    /* in two calls, the second of two parts: joined in order */
+    const void *p1[] = {tags};
+    const size_t l1[] = {cut};
+    assert_int_equal(mc_column_defer_extra(col, 1, p1, l1), MC_OK);
+    const void *p2[] = {tags + cut, tags + cut + 10};
+    const size_t l2[] = {10, tlen - cut - 10};
+    assert_int_equal(mc_column_defer_extra(col, 2, p2, l2), MC_OK);
+    memset(tags, 0xee, tlen); /* copied */
+    assert_true(mc_column_extra_deferred(col));
+    /* peek: what is there, nothing parsed */
+    assert_ptr_equal(mc_column_extra_peek(col), x);
+    assert_null(mc_nbt_get(mc_column_extra_peek(col), "block_ticks"));
+    assert_int_equal(mc_nbt_count(mc_column_extra_peek(col)), 2);
+    /* block entities do not parse them */
+    mc_nbt_tag *be = mc_nbt_doc_new_root(src, MC_NBT_COMPOUND);
+    assert_int_equal(mc_column_put_block_entity(col, 1, 2, 3, be), MC_OK);
+    assert_true(mc_column_extra_deferred(col));
+    /* the accessor parses them: DataVersion, then the deferred tags in
+     * order, Status replaced by the deferred one */
+    mc_nbt_tag *ex = mc_column_extra(col);
+    assert_ptr_equal(ex, x);
+    assert_false(mc_column_extra_deferred(col));
+    const char *want[] = {"DataVersion", "InhabitedTime", "block_ticks", "Status"};
+    size_t i = 0;
+    for (mc_nbt_tag *t = mc_nbt_first(ex); t; t = mc_nbt_next(t), i++) {
+        assert_true(i < 4);
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        assert_int_equal(kl, strlen(want[i]));
+        assert_memory_equal(k, want[i], kl);
+    }
+    assert_int_equal(i, 4);
+    const char *st;
+    size_t stl;
+    assert_int_equal(mc_nbt_get_string(mc_nbt_get(ex, "Status"), &st, &stl), MC_OK);
+    assert_int_equal(stl, 14);
+    assert_true(mc_nbt_equal(mc_nbt_get(ex, "block_ticks"), ticks));
+    assert_non_null(mc_column_block_entity(col, 1, 2, 3));
+    mc_column_free(col);
+
+    /* mc_column_nbt parses them too; a column freed with them deferred
+     * releases them (checked under ASan) */
+    memcpy(tags, b.data + 3, tlen);
+    const void *pa[] = {tags};
+    const size_t la[] = {tlen};
+    col = mc_column_new(reg, 0, 0, -4, 24, NULL);
+    assert_int_equal(mc_column_defer_extra(col, 1, pa, la), MC_OK);
+    assert_null(mc_column_extra_peek(col));
+    assert_non_null(mc_column_nbt(col));
+    assert_false(mc_column_extra_deferred(col));
+    assert_non_null(mc_nbt_get(mc_column_extra(col), "block_ticks"));
+    mc_column_free(col);
+    col = mc_column_new(reg, 0, 0, -4, 24, NULL);
+    assert_int_equal(mc_column_defer_extra(col, 1, pa, la), MC_OK);
+    mc_column_free(col);
+
+    /* bytes that do not parse: the accessors say so and keep them */
+    col = mc_column_new(reg, 0, 0, -4, 24, NULL);
+    const size_t lbad[] = {tlen - 1};
+    assert_int_equal(mc_column_defer_extra(col, 1, pa, lbad), MC_OK);
+    assert_null(mc_column_extra(col));
+    assert_null(mc_column_nbt(col));
+    assert_true(mc_column_extra_deferred(col));
+    mc_column_free(col);
+
+    free(tags);
+    mc_buf_free(&b);
+    mc_nbt_doc_free(src);
+}
+
 static void test_compact_and_recount(void **state)
 {
     (void)state;
@@ -153,6 +249,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heights),
         cmocka_unit_test(test_block_entities_and_extra),
+        cmocka_unit_test(test_deferred_extra),
         cmocka_unit_test(test_compact_and_recount),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

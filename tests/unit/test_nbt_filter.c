@@ -351,6 +351,175 @@ static void test_take(void **state)
     mc_buf_free(&b);
 }
 
+/* Java bytes of root { a: 1, x: <declined value of `bad`>, z: "end" }: a
+ * string, a key and a tick list (stepped over by shape) holding bytes that
+ * are not modified UTF-8 (0xFF) in a declined value. */
+static void text_doc(mc_buf *b, int bad)
+{
+    b->len = 0;
+    mc_buf_put_u8(b, 10);
+    mc_buf_put_u16be(b, 0);
+    mc_buf_put_u8(b, 3);
+    mc_buf_put_u16be(b, 1);
+    mc_buf_put_u8(b, 'a');
+    mc_buf_put_u32be(b, 1);
+    if (bad == 0) { /* x: "ab\xff" */
+        mc_buf_put_u8(b, 8);
+        mc_buf_put_u16be(b, 1);
+        mc_buf_put_u8(b, 'x');
+        mc_buf_put_u16be(b, 3);
+        mc_buf_put(b, "ab\xff", 3);
+    } else if (bad == 1) { /* x: { "k\xff": 1b } */
+        mc_buf_put_u8(b, 10);
+        mc_buf_put_u16be(b, 1);
+        mc_buf_put_u8(b, 'x');
+        mc_buf_put_u8(b, 1);
+        mc_buf_put_u16be(b, 2);
+        mc_buf_put(b, "k\xff", 2);
+        mc_buf_put_u8(b, 1);
+        mc_buf_put_u8(b, 0);
+    } else { /* x: 8 x { i: "minecraft:stone", t: 1 }, the 6th i ends in 0xff */
+        mc_buf_put_u8(b, 9);
+        mc_buf_put_u16be(b, 1);
+        mc_buf_put_u8(b, 'x');
+        mc_buf_put_u8(b, 10);
+        mc_buf_put_u32be(b, 8);
+        for (int i = 0; i < 8; i++) {
+            mc_buf_put_u8(b, 8);
+            mc_buf_put_u16be(b, 1);
+            mc_buf_put_u8(b, 'i');
+            mc_buf_put_u16be(b, 15);
+            mc_buf_put(b, i == 5 ? "minecraft:ston\xff" : "minecraft:stone", 15);
+            mc_buf_put_u8(b, 3);
+            mc_buf_put_u16be(b, 1);
+            mc_buf_put_u8(b, 't');
+            mc_buf_put_u32be(b, (uint32_t)i);
+            mc_buf_put_u8(b, 0);
+        }
+    }
+    mc_buf_put_u8(b, 8);
+    mc_buf_put_u16be(b, 1);
+    mc_buf_put_u8(b, 'z');
+    mc_buf_put_u16be(b, 3);
+    mc_buf_put(b, "end", 3);
+    mc_buf_put_u8(b, 0);
+}
+
+static void test_check_text(void **state)
+{
+    (void)state;
+    mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    mc_nbt_filter loose = {1, decline_x, NULL, NULL, false}, strict = {1, decline_x, NULL, NULL, true};
+    for (int bad = 0; bad < 3; bad++) {
+        text_doc(&b, bad);
+        mc_error err;
+        mc_error_clear(&err);
+        /* the full parse refuses it, and so does a filtered one that checks text */
+        assert_int_equal(mc_nbt_parse(d, b.data, b.len, MC_NBT_JAVA, NULL, NULL), MC_ERR_MALFORMED);
+        assert_int_equal(mc_nbt_parse_filtered(d, b.data, b.len, MC_NBT_JAVA, 0, &strict, NULL, NULL, &err),
+                         MC_ERR_MALFORMED);
+        assert_non_null(strstr(err.message, "modified UTF-8"));
+        assert_non_null(strstr(err.message, bad == 1 ? "key" : "string"));
+        /* the offset is the bad byte's */
+        assert_int_equal(b.data[err.offset], 0xff);
+        /* one that checks the structure only steps over it */
+        assert_int_equal(mc_nbt_parse_filtered(d, b.data, b.len, MC_NBT_JAVA, 0, &loose, NULL, NULL, NULL), MC_OK);
+        assert_int_equal(mc_nbt_count(mc_nbt_doc_root(d)), 2);
+    }
+    mc_buf_free(&b);
+    mc_nbt_doc_free(d);
+}
+
+static void test_parse_into(void **state)
+{
+    (void)state;
+    /* tags of a compound's payload, as a reader keeps them */
+    mc_nbt_doc *src = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *sr = mc_nbt_doc_new_root(src, MC_NBT_COMPOUND);
+    assert_int_equal(mc_nbt_put_int(src, sr, "b", 2), MC_OK);
+    mc_nbt_tag *l = mc_nbt_put_list(src, sr, "list", MC_NBT_COMPOUND);
+    assert_int_equal(mc_nbt_put_string(src, mc_nbt_list_append(src, l, MC_NBT_COMPOUND), "s", "caf\xc3\xa9", 5), MC_OK);
+    assert_int_equal(mc_nbt_put_string(src, sr, "c", "new", 3), MC_OK);
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    assert_int_equal(mc_nbt_write(src, MC_NBT_JAVA, &b, NULL), MC_OK);
+    /* the payload: after the root's type and empty name */
+    uint8_t *payload = malloc(b.len);
+    const size_t plen = b.len - 3;
+    memcpy(payload, b.data + 3, plen);
+
+    for (int copy = 0; copy < 2; copy++) {
+        mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+        mc_nbt_tag *root = mc_nbt_doc_new_root(d, MC_NBT_COMPOUND);
+        assert_int_equal(mc_nbt_put_int(d, root, "a", 1), MC_OK);
+        assert_int_equal(mc_nbt_put_string(d, root, "c", "old", 3), MC_OK);
+        mc_nbt_tag *keep = mc_nbt_put_compound(d, root, "k");
+        assert_int_equal(mc_nbt_parse_into(d, keep, payload, plen, MC_NBT_JAVA, copy ? MC_NBT_PARSE_COPY : 0, NULL),
+                         MC_OK);
+        assert_true(mc_nbt_equal(keep, sr));
+        /* into the root: "c" replaced, the others kept, new ones after */
+        assert_int_equal(mc_nbt_parse_into(d, root, payload, plen, MC_NBT_JAVA, copy ? MC_NBT_PARSE_COPY : 0, NULL),
+                         MC_OK);
+        assert_int_equal(mc_nbt_count(root), 5); /* a, k, b, list, c */
+        const char *want[] = {"a", "k", "b", "list", "c"};
+        size_t i = 0;
+        for (mc_nbt_tag *t = mc_nbt_first(root); t; t = mc_nbt_next(t), i++) {
+            size_t kl;
+            const char *k = mc_nbt_tag_key(t, &kl);
+            assert_int_equal(kl, strlen(want[i]));
+            assert_memory_equal(k, want[i], kl);
+        }
+        const char *cs;
+        size_t cl;
+        assert_int_equal(mc_nbt_get_string(mc_nbt_get(root, "c"), &cs, &cl), MC_OK);
+        assert_int_equal(cl, 3);
+        assert_memory_equal(cs, "new", 3);
+        /* with a copy the tree no longer needs the caller's bytes */
+        if (copy) {
+            memset(payload, 0xee, plen);
+            assert_true(mc_nbt_equal(mc_nbt_get(root, "list"), mc_nbt_get(sr, "list")));
+            memcpy(payload, b.data + 3, plen);
+        }
+        /* the document still writes (the tree is whole) */
+        mc_buf w;
+        mc_buf_init(&w, NULL);
+        assert_int_equal(mc_nbt_write(d, MC_NBT_JAVA, &w, NULL), MC_OK);
+        mc_buf_free(&w);
+        /* failures leave the compound as it was: every cut, a missing end
+         * tag, bytes after it, a bad byte inside */
+        mc_nbt_tag *e = mc_nbt_put_compound(d, root, "e");
+        for (size_t n = 0; n < plen; n++) {
+            mc_error err;
+            mc_error_clear(&err);
+            assert_int_not_equal(mc_nbt_parse_into(d, e, payload, n, MC_NBT_JAVA, 0, &err), MC_OK);
+            assert_true(err.message[0] != '\0');
+            assert_int_equal(mc_nbt_count(e), 0);
+        }
+        uint8_t *more = malloc(plen + 1);
+        memcpy(more, payload, plen);
+        more[plen] = 0;
+        mc_error err;
+        assert_int_equal(mc_nbt_parse_into(d, e, more, plen + 1, MC_NBT_JAVA, 0, &err), MC_ERR_MALFORMED);
+        assert_non_null(strstr(err.message, "after the end tag"));
+        assert_int_equal(mc_nbt_count(e), 0);
+        free(more);
+        /* not a compound, no compound */
+        assert_int_equal(mc_nbt_parse_into(d, mc_nbt_get(root, "a"), payload, plen, MC_NBT_JAVA, 0, NULL), MC_ERR_TYPE);
+        assert_int_equal(mc_nbt_parse_into(d, NULL, payload, plen, MC_NBT_JAVA, 0, NULL), MC_ERR_INVALID_ARG);
+        assert_int_equal(mc_nbt_parse_into(d, e, payload, plen, MC_NBT_BEDROCK_NETWORK, 0, NULL), MC_ERR_UNSUPPORTED);
+        /* an empty payload (just the end tag) adds nothing */
+        static const uint8_t end_only[] = {0};
+        assert_int_equal(mc_nbt_parse_into(d, e, end_only, 1, MC_NBT_JAVA, 0, NULL), MC_OK);
+        assert_int_equal(mc_nbt_count(e), 0);
+        mc_nbt_doc_free(d);
+    }
+    free(payload);
+    mc_buf_free(&b);
+    mc_nbt_doc_free(src);
+}
+
 static void test_truncation_and_mutation(void **state)
 {
     (void)state;
@@ -378,9 +547,10 @@ static void test_truncation_and_mutation(void **state)
     }
     /* mutations: what the full parse accepts, the filtered one accepts too,
      * with the kept keys equal */
+    mc_nbt_filter ft = {2, decline_x, NULL, NULL, true};
     mc_test_rng r = {42};
     uint8_t *m = malloc(b.len);
-    unsigned both = 0;
+    unsigned both = 0, text_errors = 0;
     for (int i = 0; i < 40000; i++) {
         memcpy(m, b.data, b.len);
         int flips = 1 + (int)(mc_test_rand(&r) % 3);
@@ -389,6 +559,10 @@ static void test_truncation_and_mutation(void **state)
         mc_error ea;
         mc_error_clear(&ea);
         mc_status a = mc_nbt_parse(full, m, b.len, MC_NBT_JAVA, NULL, &ea);
+        /* with check_text, exactly what the full parse accepts */
+        mc_status ct = mc_nbt_parse_filtered(filt, m, b.len, MC_NBT_JAVA, 0, &ft, NULL, NULL, NULL);
+        assert_int_equal(ct == MC_OK, a == MC_OK);
+        text_errors += a != MC_OK && strstr(ea.message, "UTF-8") != NULL;
         mc_status c = mc_nbt_parse_filtered(filt, m, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL);
         /* structure errors are found in declined values too; only string
          * contents are not decoded there */
@@ -401,6 +575,7 @@ static void test_truncation_and_mutation(void **state)
         } /* else c may be MC_OK: bad modified UTF-8 inside a declined string */
     }
     assert_true(both > 100);
+    assert_true(text_errors > 10);
     free(m);
     mc_buf_free(&b);
     mc_nbt_doc_free(full);
@@ -543,6 +718,8 @@ int main(void)
         cmocka_unit_test(test_random_trees),
         cmocka_unit_test(test_truncation_and_mutation),
         cmocka_unit_test(test_take),
+        cmocka_unit_test(test_check_text),
+        cmocka_unit_test(test_parse_into),
         cmocka_unit_test(test_hostile_declined_values),
         cmocka_unit_test(test_chunk_lean_parse),
     };
