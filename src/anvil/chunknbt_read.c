@@ -590,27 +590,47 @@ typedef struct fsec {
     const uint8_t *block_light, *sky_light;
 } fsec;
 
-/* What the scan of a section list found. */
+/* What the scan of a section list found. A chunk's sections and palette
+ * entries fit the arrays inside (on the reader's stack): heap blocks of
+ * these sizes, made and freed per chunk, cost glibc a consolidation of its
+ * bins each time. */
+#define FSCAN_SECS 32
+#define FSCAN_AT 512
 typedef struct fscan {
     fsec *sec;
     size_t n;
     const uint8_t **at; /* palette entry starts (see fpal) */
     size_t at_len, at_cap;
+    fsec sec_here[FSCAN_SECS];
+    const uint8_t *at_here[FSCAN_AT];
 } fscan;
+
+static void fscan_init(fscan *f)
+{
+    f->sec = NULL;
+    f->n = 0;
+    f->at = f->at_here;
+    f->at_len = 0;
+    f->at_cap = FSCAN_AT;
+}
 
 static void fscan_free(fscan *f)
 {
-    free(f->sec);
-    free(f->at);
-    memset(f, 0, sizeof *f);
+    if (f->sec != f->sec_here)
+        free(f->sec);
+    if (f->at != f->at_here)
+        free(f->at);
+    fscan_init(f);
 }
 
 static bool fscan_grow(fscan *f)
 {
-    size_t ncap = f->at_cap ? f->at_cap * 2 : 512;
-    const uint8_t **na = realloc(f->at, ncap * sizeof *na);
+    size_t ncap = f->at_cap * 2;
+    const uint8_t **na = f->at == f->at_here ? malloc(ncap * sizeof *na) : realloc(f->at, ncap * sizeof *na);
     if (!na)
         return false;
+    if (f->at == f->at_here)
+        memcpy(na, f->at_here, f->at_len * sizeof *na);
     f->at = na;
     f->at_cap = ncap;
     return true;
@@ -826,9 +846,12 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
         return b.p;
     if (elem != MC_NBT_COMPOUND || n > 4096)
         return NULL;
-    f->sec = calloc(n, sizeof *f->sec);
-    if (!f->sec)
+    if (n <= FSCAN_SECS) {
+        f->sec = f->sec_here;
+        memset(f->sec, 0, n * sizeof *f->sec);
+    } else if (!(f->sec = calloc(n, sizeof *f->sec))) {
         return NULL;
+    }
     for (uint32_t i = 0; i < n; i++) {
         fsec *s = &f->sec[i];
         bool have_y = false;
@@ -1494,6 +1517,7 @@ typedef struct fast_parse {
     const uint8_t *in, *in_end;
     root_tag *keys;
     size_t nkeys, keys_cap;
+    root_tag keys_here[32];
 } fast_parse;
 
 static bool fast_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
@@ -1522,12 +1546,14 @@ static bool fast_key(void *user, unsigned depth, const char *parent, size_t pare
         return keep;
     }
     if (fp->nkeys == fp->keys_cap) {
-        size_t cap = fp->keys_cap ? fp->keys_cap * 2 : 32;
-        root_tag *n = realloc(fp->keys, cap * sizeof *n);
+        size_t cap = fp->keys_cap * 2;
+        root_tag *n = fp->keys == fp->keys_here ? malloc(cap * sizeof *n) : realloc(fp->keys, cap * sizeof *n);
         if (!n) {
             fp->failed = true;
             return keep;
         }
+        if (fp->keys == fp->keys_here)
+            memcpy(n, fp->keys_here, fp->nkeys * sizeof *n);
         fp->keys = n;
         fp->keys_cap = cap;
     }
@@ -1614,7 +1640,11 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     if (!doc)
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
     fast_parse fp;
-    memset(&fp, 0, sizeof fp);
+    memset(&fp, 0, offsetof(fast_parse, scan)); /* the arrays inside need no clearing */
+    fscan_init(&fp.scan);
+    fp.keys = fp.keys_here;
+    fp.nkeys = 0;
+    fp.keys_cap = sizeof fp.keys_here / sizeof fp.keys_here[0];
     fp.flags = flags;
     fp.defer = !(flags & MC_CHUNKNBT_NO_EXTRA);
     fp.in = nbt;
@@ -1647,8 +1677,10 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     if (done && st == MC_OK && rf && fp.nkeys) {
         /* the deferred runs: a tag ends where the next starts, the last
          * where the root's end tag is (the input's last byte) */
-        const void **part = malloc(fp.nkeys * sizeof *part);
-        size_t *plen = malloc(fp.nkeys * sizeof *plen);
+        const void *part_here[32];
+        size_t plen_here[32];
+        const void **part = fp.nkeys <= 32 ? part_here : malloc(fp.nkeys * sizeof *part);
+        size_t *plen = fp.nkeys <= 32 ? plen_here : malloc(fp.nkeys * sizeof *plen);
         size_t n = 0;
         for (size_t i = 0; part && plen && i < fp.nkeys; i++) {
             if (fp.keys[i].kind != ROOT_DEFER)
@@ -1667,10 +1699,13 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
             *out = NULL;
             st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
         }
-        free(part);
-        free(plen);
+        if (part != part_here)
+            free(part);
+        if (plen != plen_here)
+            free(plen);
     }
-    free(fp.keys);
+    if (fp.keys != fp.keys_here)
+        free(fp.keys);
     fscan_free(&fp.scan);
     if (!done) {
         /* the tree's way: the whole chunk parsed, errors and warnings its own */
