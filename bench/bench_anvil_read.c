@@ -5,8 +5,9 @@
  * Input: every chunk of the modern region files of the corpus (1.18 to
  * 1.21.11; real worlds, so full chunks and proto-chunks as the game left
  * them), their compressed records loaded into memory first (the disk is not
- * what is measured). Three timings, each a whole number of rounds over all
- * chunks for at least the given seconds, on one core:
+ * what is measured). Three timings, interleaved round by round (a round is
+ * one pass of each over all chunks) until the read has taken the given
+ * seconds, on one core:
  *   inflate  libdeflate alone: zlib-decompress every record into a reused
  *            buffer (the floor any reader of these files pays);
  *   read     what a region reader does: inflate (the same libdeflate call),
@@ -96,9 +97,13 @@ static timing measure(record *recs, size_t nrec, bool only_full, size_t max_raw,
     for (size_t i = 0; i < nrec; i++)
         t.n += !only_full || recs[i].full;
 
-    double t0 = now(), el;
+    /* The three timings interleaved round by round (each round: one pass
+     * of each over the chunks), so that the machine's drift over the run
+     * (this is a noisy VM) falls on all three alike and the ratios hold. */
+    double el_inflate = 0, el_parse = 0, el_read = 0;
     size_t rounds = 0;
     do {
+        double t0 = now();
         for (size_t i = 0; i < nrec; i++) {
             if (only_full && !recs[i].full)
                 continue;
@@ -108,15 +113,8 @@ static timing measure(record *recs, size_t nrec, bool only_full, size_t max_raw,
                 t.failed++;
             sink += got;
         }
-        rounds++;
-        el = now() - t0;
-    } while (el < seconds);
-    t.us_inflate = el * 1e6 / (double)(rounds * t.n);
-
-    /* inflate + NBT parse, no model */
-    t0 = now();
-    rounds = 0;
-    do {
+        double t1 = now();
+        /* inflate + NBT parse, no model */
         for (size_t i = 0; i < nrec; i++) {
             if (only_full && !recs[i].full)
                 continue;
@@ -127,14 +125,7 @@ static timing measure(record *recs, size_t nrec, bool only_full, size_t max_raw,
                 t.failed++;
             sink += got;
         }
-        rounds++;
-        el = now() - t0;
-    } while (el < seconds);
-    t.us_parse = el * 1e6 / (double)(rounds * t.n);
-
-    t0 = now();
-    rounds = 0;
-    do {
+        double t2 = now();
         for (size_t i = 0; i < nrec; i++) {
             if (only_full && !recs[i].full)
                 continue;
@@ -149,10 +140,15 @@ static timing measure(record *recs, size_t nrec, bool only_full, size_t max_raw,
             sink += mc_column_section_count(col);
             mc_column_free(col);
         }
+        double t3 = now();
+        el_inflate += t1 - t0;
+        el_parse += t2 - t1;
+        el_read += t3 - t2;
         rounds++;
-        el = now() - t0;
-    } while (el < seconds);
-    t.us_read = el * 1e6 / (double)(rounds * t.n);
+    } while (el_read < seconds);
+    t.us_inflate = el_inflate * 1e6 / (double)(rounds * t.n);
+    t.us_parse = el_parse * 1e6 / (double)(rounds * t.n);
+    t.us_read = el_read * 1e6 / (double)(rounds * t.n);
     fprintf(stderr, "(sink %zu)\n", sink);
     mc_chunknbt_cache_free(cache);
     mc_nbt_doc_free(doc);

@@ -22,6 +22,7 @@
 #include "anvil/chunknbt_private.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,13 @@ typedef struct root_facts {
     bool (*defer_root_tag)(void *user, const mc_nbt_tag *t);
     void *user;
 } root_facts;
+
+typedef struct pal_memo {
+    const uint8_t *bytes;
+    size_t len;
+    uint32_t n;
+    uint32_t ids[64];
+} pal_memo;
 
 typedef struct reader {
     const mc_chunknbt_options *opt;
@@ -61,6 +69,11 @@ typedef struct reader {
     const struct fscan *scan;
     bool declined;  /* fast: something only the tree reader handles */
     const root_facts *facts; /* the fast way's, when it defers */
+    /* the fast way's last palette of blocks [0] and of biomes [1], as bytes
+     * and resolved ids: the sections of a chunk often repeat their
+     * neighbour's (biomes above all), and one memcmp is cheaper than a
+     * cache look-up per entry */
+    pal_memo memo[2];
 } reader;
 
 static void warn(reader *r, const char *fmt, ...)
@@ -905,11 +918,21 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
     if (n == 0 || n > 4096 || p->elem != (biomes ? MC_NBT_STRING : MC_NBT_COMPOUND))
         return MC_ERR_UNSUPPORTED;
     uint32_t stack_ids[256];
+    const uint8_t *const *at = r->scan->at + p->first;
+    const size_t plen = (size_t)(at[n] - at[0]);
+    pal_memo *memo = &r->memo[biomes];
+    if (memo->n == n && memo->len == plen && !memcmp(memo->bytes, at[0], plen)) {
+        mc_error e;
+        mc_status st = paletted_from_be(out, rules, memo->ids, n, biomes ? 0 : 4, p->data != NULL, p->data,
+                                        p->data_n, MC_BITS_PADDED, r->alloc, &e);
+        if (st == MC_ERR_NOMEM)
+            return nomem(r);
+        return st == MC_OK ? MC_OK : MC_ERR_UNSUPPORTED;
+    }
     uint32_t *ids = n <= 256 ? stack_ids : malloc(n * sizeof *ids);
     if (!ids)
         return nomem(r);
     mc_status st = MC_OK;
-    const uint8_t *const *at = r->scan->at + p->first;
     for (uint32_t i = 0; i < n && st == MC_OK; i++) {
         if (biomes) {
             const uint8_t *name = at[i] + 2;
@@ -922,6 +945,12 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
         } else {
             st = mc__cache_block_raw(r->cache, r->reg, at[i], (size_t)(at[i + 1] - at[i]), &ids[i]);
         }
+    }
+    if (st == MC_OK && n <= sizeof memo->ids / sizeof memo->ids[0]) {
+        memo->bytes = at[0];
+        memo->len = plen;
+        memo->n = n;
+        memcpy(memo->ids, ids, n * sizeof *ids);
     }
     if (st == MC_OK) {
         mc_error e;
