@@ -538,27 +538,36 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
         }
         nk++;
     }
+    /* tail[j]: the bytes child j and those after it take besides their
+     * strings' contents (headers, fixed values, string lengths, the end
+     * tag) plus 8 for the masked loads. An element is checked to have
+     * tail[0] bytes once; then only each string's length needs a check
+     * (it must leave tail[j + 1]), and no other child can run out. */
+    size_t tail[P_SHAPE_MAX + 1];
+    tail[nk] = 1 + 8;
+    for (size_t j = nk; j-- > 0;)
+        tail[j] = tail[j + 1] + hlen[j] + (vsize[j] < 0 ? 2u : (size_t)vsize[j]);
     size_t done = 1;
     /* the others: match */
     for (; done < n; done++) {
         const uint8_t *q = p;
+        if ((size_t)(end - q) < tail[0])
+            break;
         size_t j = 0;
         for (; j < nk; j++) {
-            if ((size_t)(end - q) < 8 || (mc_load_u64le(q) & mask[j]) != word[j])
+            if ((mc_load_u64le(q) & mask[j]) != word[j])
                 break;
             q += hlen[j];
-            size_t left = (size_t)(end - q);
             if (vsize[j] < 0) {
-                if (left < 2 || (size_t)P_LD16(q) > left - 2 || (text && !P_PLAIN(q + 2, P_LD16(q), end)))
+                const size_t sl = P_LD16(q);
+                if (sl > (size_t)(end - q) - 2 - tail[j + 1] || (text && !P_PLAIN(q + 2, sl, end)))
                     break;
-                q += 2 + P_LD16(q);
+                q += 2 + sl;
             } else {
-                if (left < (size_t)vsize[j])
-                    break;
                 q += vsize[j];
             }
         }
-        if (j < nk || q >= end || *q != MC_NBT_END)
+        if (j < nk || *q != MC_NBT_END)
             break;
         p = q + 1;
     }
