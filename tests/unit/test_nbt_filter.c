@@ -351,55 +351,48 @@ static void test_take(void **state)
     mc_buf_free(&b);
 }
 
+/* A Java tag's type id and key. */
+static void put_head(mc_buf *b, uint8_t type, const char *key)
+{
+    mc_buf_put_u8(b, type);
+    mc_buf_put_u16be(b, (uint16_t)strlen(key));
+    mc_buf_put(b, key, strlen(key));
+}
+
 /* Java bytes of root { a: 1, x: <declined value of `bad`>, z: "end" }: a
  * string, a key and a tick list (stepped over by shape) holding bytes that
  * are not modified UTF-8 (0xFF) in a declined value. */
 static void text_doc(mc_buf *b, int bad)
 {
     b->len = 0;
-    mc_buf_put_u8(b, 10);
-    mc_buf_put_u16be(b, 0);
-    mc_buf_put_u8(b, 3);
-    mc_buf_put_u16be(b, 1);
-    mc_buf_put_u8(b, 'a');
+    put_head(b, 10, ""); /* the root */
+    put_head(b, 3, "a");
     mc_buf_put_u32be(b, 1);
     if (bad == 0) { /* x: "ab\xff" */
-        mc_buf_put_u8(b, 8);
-        mc_buf_put_u16be(b, 1);
-        mc_buf_put_u8(b, 'x');
+        put_head(b, 8, "x");
         mc_buf_put_u16be(b, 3);
         mc_buf_put(b, "ab\xff", 3);
     } else if (bad == 1) { /* x: { "k\xff": 1b } */
-        mc_buf_put_u8(b, 10);
-        mc_buf_put_u16be(b, 1);
-        mc_buf_put_u8(b, 'x');
+        put_head(b, 10, "x");
         mc_buf_put_u8(b, 1);
         mc_buf_put_u16be(b, 2);
         mc_buf_put(b, "k\xff", 2);
         mc_buf_put_u8(b, 1);
         mc_buf_put_u8(b, 0);
     } else { /* x: 8 x { i: "minecraft:stone", t: 1 }, the 6th i ends in 0xff */
-        mc_buf_put_u8(b, 9);
-        mc_buf_put_u16be(b, 1);
-        mc_buf_put_u8(b, 'x');
+        put_head(b, 9, "x");
         mc_buf_put_u8(b, 10);
         mc_buf_put_u32be(b, 8);
         for (int i = 0; i < 8; i++) {
-            mc_buf_put_u8(b, 8);
-            mc_buf_put_u16be(b, 1);
-            mc_buf_put_u8(b, 'i');
+            put_head(b, 8, "i");
             mc_buf_put_u16be(b, 15);
             mc_buf_put(b, i == 5 ? "minecraft:ston\xff" : "minecraft:stone", 15);
-            mc_buf_put_u8(b, 3);
-            mc_buf_put_u16be(b, 1);
-            mc_buf_put_u8(b, 't');
+            put_head(b, 3, "t");
             mc_buf_put_u32be(b, (uint32_t)i);
             mc_buf_put_u8(b, 0);
         }
     }
-    mc_buf_put_u8(b, 8);
-    mc_buf_put_u16be(b, 1);
-    mc_buf_put_u8(b, 'z');
+    put_head(b, 8, "z");
     mc_buf_put_u16be(b, 3);
     mc_buf_put(b, "end", 3);
     mc_buf_put_u8(b, 0);
@@ -587,11 +580,8 @@ static void test_truncation_and_mutation(void **state)
 static void nested_lists(mc_buf *b, int levels)
 {
     b->len = 0;
-    mc_buf_put_u8(b, 10);
-    mc_buf_put_u16be(b, 0);
-    mc_buf_put_u8(b, 9);
-    mc_buf_put_u16be(b, 1);
-    mc_buf_put_u8(b, 'x');
+    put_head(b, 10, ""); /* the root */
+    put_head(b, 9, "x");
     for (int i = 0; i < levels; i++) {
         mc_buf_put_u8(b, 9);
         mc_buf_put_u32be(b, 1);
