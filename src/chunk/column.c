@@ -535,7 +535,8 @@ mc_nbt_tag *mc_column_extra(mc_column *col)
 
 const mc_nbt_tag *mc_column_extra_peek(const mc_column *col)
 {
-    return col->extra;
+    /* the extra compound is the document's root (see extra_now) */
+    return col->extra ? col->extra : col->nbt ? mc_nbt_doc_root(col->nbt) : NULL;
 }
 
 bool mc_column_extra_deferred(const mc_column *col)
