@@ -163,8 +163,14 @@ MC_API mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_o
  * they are); a chunk with anything that reader does not take (an unknown
  * state, a warning, a key of its own in a section, a section outside the
  * column, another era) is parsed whole and read by mc_chunknbt_read. The
- * column, the info, the warnings and the errors are those mc_chunknbt_read
- * gives for the parsed tree (info->status points into `nbt`). */
+ * root keys the model does not read (ticks, structures, post-processing,
+ * ...) are checked as a full parse checks them but not built: the column
+ * keeps their bytes and parses them into its extra NBT, in the chunk's
+ * order, when mc_column_extra or mc_column_nbt is first called
+ * (mc_column_defer_extra), so a reader that never asks does not pay for
+ * them. The column, the info, the warnings and the errors are those
+ * mc_chunknbt_read gives for the parsed tree (info->status points into
+ * `nbt`). */
 MC_API mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len,
                                         const mc_chunknbt_options *opt, mc_column **out,
                                         mc_error *err);
