@@ -750,6 +750,16 @@ static bool bs_skip(bscan *b, unsigned type, unsigned depth)
     }
 }
 
+/* Past a u16-length-prefixed run of bytes (a key, a string) at p; NULL
+ * when it does not fit before end. */
+static inline const uint8_t *skip_u16_bytes(const uint8_t *p, const uint8_t *end)
+{
+    if (end - p < 2)
+        return NULL;
+    const size_t n = mc_load_u16be(p);
+    return (size_t)(end - p - 2) < n ? NULL : p + 2 + n;
+}
+
 /* A block palette entry (a compound of strings and compounds of strings,
  * {Name, Properties{...}}) stepped over in one loop; anything else inside
  * goes to bs_skip. */
@@ -769,21 +779,11 @@ static bool bs_skip_entry(bscan *b)
             inner = 0;
             continue;
         }
-        if (end - p < 2)
+        if (!(p = skip_u16_bytes(p, end))) /* the key */
             return false;
-        size_t kl = mc_load_u16be(p);
-        p += 2;
-        if ((size_t)(end - p) < kl)
-            return false;
-        p += kl;
         if (t == MC_NBT_STRING) {
-            if (end - p < 2)
+            if (!(p = skip_u16_bytes(p, end)))
                 return false;
-            size_t n = mc_load_u16be(p);
-            p += 2;
-            if ((size_t)(end - p) < n)
-                return false;
-            p += n;
         } else if (t == MC_NBT_COMPOUND && !inner) {
             inner = 1;
         } else {
@@ -921,43 +921,39 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
     const uint8_t *const *at = r->scan->at + p->first;
     const size_t plen = (size_t)(at[n] - at[0]);
     pal_memo *memo = &r->memo[biomes];
-    if (memo->n == n && memo->len == plen && !memcmp(memo->bytes, at[0], plen)) {
-        mc_error e;
-        mc_status st = paletted_from_be(out, rules, memo->ids, n, biomes ? 0 : 4, p->data != NULL, p->data,
-                                        p->data_n, MC_BITS_PADDED, r->alloc, &e);
-        if (st == MC_ERR_NOMEM)
-            return nomem(r);
-        return st == MC_OK ? MC_OK : MC_ERR_UNSUPPORTED;
-    }
-    uint32_t *ids = n <= 256 ? stack_ids : malloc(n * sizeof *ids);
-    if (!ids)
-        return nomem(r);
+    uint32_t *ids = stack_ids;
     mc_status st = MC_OK;
-    for (uint32_t i = 0; i < n && st == MC_OK; i++) {
-        if (biomes) {
-            const uint8_t *name = at[i] + 2;
-            const size_t len = (size_t)(at[i + 1] - name);
-            for (size_t j = 0; j < len && st == MC_OK; j++)
-                if (name[j] == 0 || name[j] >= 0x80) /* not plain ASCII: the tree reader decodes it */
-                    st = MC_ERR_UNSUPPORTED;
-            if (st == MC_OK)
-                st = mc__cache_biome(r->cache, r->reg, (const char *)name, len, &ids[i]);
-        } else {
-            st = mc__cache_block_raw(r->cache, r->reg, at[i], (size_t)(at[i + 1] - at[i]), &ids[i]);
+    if (memo->n == n && memo->len == plen && !memcmp(memo->bytes, at[0], plen)) {
+        ids = memo->ids; /* the previous section's palette */
+    } else {
+        if (n > 256 && !(ids = malloc(n * sizeof *ids)))
+            return nomem(r);
+        for (uint32_t i = 0; i < n && st == MC_OK; i++) {
+            if (biomes) {
+                const uint8_t *name = at[i] + 2;
+                const size_t len = (size_t)(at[i + 1] - name);
+                for (size_t j = 0; j < len && st == MC_OK; j++)
+                    if (name[j] == 0 || name[j] >= 0x80) /* not plain ASCII: the tree reader decodes it */
+                        st = MC_ERR_UNSUPPORTED;
+                if (st == MC_OK)
+                    st = mc__cache_biome(r->cache, r->reg, (const char *)name, len, &ids[i]);
+            } else {
+                st = mc__cache_block_raw(r->cache, r->reg, at[i], (size_t)(at[i + 1] - at[i]), &ids[i]);
+            }
         }
-    }
-    if (st == MC_OK && n <= sizeof memo->ids / sizeof memo->ids[0]) {
-        memo->bytes = at[0];
-        memo->len = plen;
-        memo->n = n;
-        memcpy(memo->ids, ids, n * sizeof *ids);
+        if (st == MC_OK && n <= sizeof memo->ids / sizeof memo->ids[0]) {
+            memo->bytes = at[0];
+            memo->len = plen;
+            memo->n = n;
+            memcpy(memo->ids, ids, n * sizeof *ids);
+        }
     }
     if (st == MC_OK) {
         mc_error e;
         st = paletted_from_be(out, rules, ids, n, biomes ? 0 : 4, p->data != NULL, p->data, p->data_n,
                               MC_BITS_PADDED, r->alloc, &e);
     }
-    if (ids != stack_ids)
+    if (ids != stack_ids && ids != memo->ids)
         free(ids);
     if (st == MC_ERR_NOMEM)
         return nomem(r);

@@ -546,19 +546,20 @@ bool mc_column_extra_deferred(const mc_column *col)
 
 mc_status mc_column_defer_extra(mc_column *col, size_t nparts, const void *const *parts, const size_t *lens)
 {
-    size_t total = col->deferred ? col->deferred_len - 1 : 0;
+    const size_t had = col->deferred ? col->deferred_len - 1 : 0; /* before the end tag */
+    size_t total = had;
     for (size_t i = 0; i < nparts; i++) {
         if (lens[i] > SIZE_MAX - 1 - total)
             return MC_ERR_LIMIT;
         total += lens[i];
     }
-    if (total == (col->deferred ? col->deferred_len - 1 : 0))
+    if (total == had)
         return MC_OK; /* nothing new */
     uint8_t *buf = col->deferred ? col->alloc->realloc(col->alloc->user, col->deferred, col->deferred_len, total + 1)
                                  : col->alloc->alloc(col->alloc->user, total + 1);
     if (!buf)
         return MC_ERR_NOMEM;
-    size_t at = col->deferred ? col->deferred_len - 1 : 0;
+    size_t at = had;
     for (size_t i = 0; i < nparts; i++) {
         if (lens[i])
             memcpy(buf + at, parts[i], lens[i]);

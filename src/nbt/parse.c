@@ -188,34 +188,41 @@ static const uint8_t *read_leb(parser *ps, const uint8_t *p, const uint8_t *end,
 #undef P_MODE
 #undef P_SUFFIX
 
+/* Sets up a parse of data[0..len) into doc's arena (budgeted: the caller
+ * ends the stretch with mc__arena_budget(doc, SIZE_MAX)), on a copy in the
+ * arena with MC_NBT_PARSE_COPY. False when that copy failed (recorded). */
+static bool parser_start(parser *ps, mc_nbt_doc *doc, const uint8_t *data, size_t len, unsigned flags,
+                         const mc_nbt_filter *filter, const mc_nbt_limits *limits, mc_error *err)
+{
+    ps->filter = filter && filter->keep && filter->max_depth ? filter : NULL;
+    ps->doc = doc;
+    ps->start = ps->p = data;
+    ps->base = 0;
+    ps->end = data + len;
+    ps->max_depth = limits && limits->max_depth && limits->max_depth < MC_NBT_MAX_DEPTH
+                        ? limits->max_depth : MC_NBT_MAX_DEPTH;
+    ps->err = err;
+    ps->status = MC_OK;
+    mc__arena_budget(doc, limits && limits->max_bytes ? limits->max_bytes : MC_NBT_DEFAULT_MAX_BYTES);
+    if (flags & MC_NBT_PARSE_COPY) {
+        uint8_t *copy = arena_refill(ps, doc->cur, len, data);
+        if (!copy)
+            return false;
+        memcpy(copy, data, len);
+        ps->start = ps->p = copy;
+        ps->end = copy + len;
+    }
+    return true;
+}
+
 static mc_status parse_known(mc_nbt_doc *doc, const uint8_t *data, size_t len, mc_nbt_format format,
                              unsigned flags, const mc_nbt_filter *filter, const mc_nbt_limits *limits,
                              size_t *consumed, mc_error *err)
 {
     parser ps;
-    ps.filter = filter && filter->keep && filter->max_depth ? filter : NULL;
-    ps.doc = doc;
-    ps.start = data;
-    ps.base = 0;
-    ps.p = data;
-    ps.end = data + len;
-    ps.max_depth = limits && limits->max_depth && limits->max_depth < MC_NBT_MAX_DEPTH
-                       ? limits->max_depth : MC_NBT_MAX_DEPTH;
-    ps.err = err;
-    ps.status = MC_OK;
-    size_t budget = limits && limits->max_bytes ? limits->max_bytes : MC_NBT_DEFAULT_MAX_BYTES;
-
     mc_nbt_doc_reset(doc);
-    mc__arena_budget(doc, budget);
-
-    if (flags & MC_NBT_PARSE_COPY) {
-        uint8_t *copy = arena_refill(&ps, doc->cur, len, data);
-        if (!copy)
-            goto done;
-        memcpy(copy, data, len);
-        ps.start = ps.p = copy;
-        ps.end = copy + len;
-    }
+    if (!parser_start(&ps, doc, data, len, flags, filter, limits, err))
+        goto done;
 
     if (format == MC_NBT_BEDROCK_LEVEL_DAT) {
         if (len < 8) {
@@ -339,24 +346,9 @@ mc_status mc_nbt_parse_into(mc_nbt_doc *doc, mc_nbt_tag *compound, const void *d
         return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "nbt: parse_into needs a fixed-size encoding");
     static const uint8_t nothing[1];
     parser ps;
-    ps.filter = NULL;
-    ps.doc = doc;
-    ps.start = ps.p = data ? data : nothing;
-    ps.base = 0;
-    ps.end = ps.p + len;
-    ps.max_depth = MC_NBT_MAX_DEPTH;
-    ps.err = err;
-    ps.status = MC_OK;
-    mc__arena_budget(doc, MC_NBT_DEFAULT_MAX_BYTES);
     mc_nbt_tag *tmp = NULL;
-    if (flags & MC_NBT_PARSE_COPY) {
-        uint8_t *copy = arena_refill(&ps, doc->cur, len, ps.p);
-        if (!copy)
-            goto done;
-        memcpy(copy, ps.p, len);
-        ps.start = ps.p = copy;
-        ps.end = copy + len;
-    }
+    if (!parser_start(&ps, doc, data ? data : nothing, len, flags, NULL, NULL, err))
+        goto done;
     if (!(tmp = arena_refill(&ps, doc->cur, sizeof *tmp, ps.p)))
         goto done;
     SET_TAG(tmp, tag_head(MC_NBT_COMPOUND, AUX_ATTACHED, 0, 0), NULL, first, NULL, NULL);
