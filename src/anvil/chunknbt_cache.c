@@ -69,14 +69,29 @@ static inline uint64_t load64(const char *p)
     return w;
 }
 
-/* The key's bytes and its registry. 16 bytes per step in two independent multiply lanes (the keys are 20-100
- * bytes, so the chain length is what counts), the last step over the final
- * 16 bytes (overlapping the one before: still a function of the bytes),
- * then a full avalanche; never 0. Equality is always checked byte for byte. */
+/* The key's bytes and its registry, never 0. Keys of 16 to 64 bytes (most
+ * palette entries) are read as eight words at offsets clamped into the key
+ * (overlapping when it is shorter: still a function of its bytes), with no
+ * branch on the length: the entries of a palette have lengths a branch
+ * predictor cannot learn, and a mispredicted loop exit per key cost more
+ * than the whole hash. Longer keys go 16 bytes a step; shorter ones a word
+ * or a byte loop. Two multiply lanes, then a full avalanche. Equality is
+ * always checked byte for byte, so any mix of the bytes is correct. */
 static uint64_t hash_bytes(const char *p, size_t n, const mc_registry *reg)
 {
     uint64_t h1 = 0x9E3779B97F4A7C15ull ^ n, h2 = 0xC2B2AE3D27D4EB4Full ^ (uint64_t)(uintptr_t)reg;
-    if (n >= 16) {
+    if (n >= 16 && n <= 64) {
+        const size_t m = n <= 32 ? n - 16 : 16;  /* [m, m+16): inside the key */
+        const size_t t = n <= 32 ? 0 : n - 32;   /* [t, t+16) */
+        h1 = (h1 ^ load64(p)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ load64(p + 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ load64(p + m)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ load64(p + m + 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ load64(p + t)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ load64(p + t + 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ load64(p + n - 16)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
+    } else if (n > 64) {
         size_t i = 0;
         for (; i + 16 < n; i += 16) {
             h1 = (h1 ^ load64(p + i)) * 0xff51afd7ed558ccdull;
@@ -100,9 +115,20 @@ static uint64_t hash_bytes(const char *p, size_t n, const mc_registry *reg)
     return h ? h : 1;
 }
 
-/* Byte equality of short keys without a library call. */
+/* Byte equality of keys without a library call; 16 to 64 bytes as eight
+ * word pairs at clamped offsets (as hash_bytes reads them), no branch on
+ * the length. */
 static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
+    if (n >= 16 && n <= 64) {
+        const size_t m = n <= 32 ? n - 16 : 16;
+        const size_t t = n <= 32 ? 0 : n - 32;
+        const uint64_t d = (load64(a) ^ load64(b)) | (load64(a + 8) ^ load64(b + 8)) |
+                           (load64(a + m) ^ load64(b + m)) | (load64(a + m + 8) ^ load64(b + m + 8)) |
+                           (load64(a + t) ^ load64(b + t)) | (load64(a + t + 8) ^ load64(b + t + 8)) |
+                           (load64(a + n - 16) ^ load64(b + n - 16)) | (load64(a + n - 8) ^ load64(b + n - 8));
+        return d == 0;
+    }
     size_t i = 0;
     for (; i + 8 <= n; i += 8)
         if (load64(a + i) != load64(b + i))

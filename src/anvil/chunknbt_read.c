@@ -44,7 +44,9 @@ typedef struct pal_memo {
     const uint8_t *bytes;
     size_t len;
     uint32_t n;
-    uint32_t ids[64];
+    unsigned cur;         /* ids[cur] are the memo's; the other is where a
+                           * new palette resolves, so keeping it costs no copy */
+    uint32_t ids[2][64];
 } pal_memo;
 
 typedef struct reader {
@@ -763,9 +765,34 @@ static inline const uint8_t *skip_u16_bytes(const uint8_t *p, const uint8_t *end
 /* A block palette entry (a compound of strings and compounds of strings,
  * {Name, Properties{...}}) stepped over in one loop; anything else inside
  * goes to bs_skip. */
+/* Past `Name: "..."` and the entry's end tag at p (the shape of the
+ * game's entries: {Properties: {...}, Name} or {Name}); NULL otherwise. */
+static inline const uint8_t *name_then_end(const uint8_t *p, const uint8_t *end)
+{
+    static const uint8_t name_tag[7] = {MC_NBT_STRING, 0, 4, 'N', 'a', 'm', 'e'};
+    if (end - p < 10 || memcmp(p, name_tag, sizeof name_tag) != 0)
+        return NULL;
+    const size_t n = mc_load_u16be(p + 7);
+    return (size_t)(end - p - 10) >= n && p[9 + n] == MC_NBT_END ? p + 10 + n : NULL;
+}
+
 static bool bs_skip_entry(bscan *b)
 {
     const uint8_t *p = b->p, *const end = b->end;
+    /* the game's two shapes in straight lines: every branch of the general
+     * walk below is one more chance to mispredict, per entry */
+    const uint8_t *q = name_then_end(p, end);
+    if (!q && end - p >= 13 && p[0] == MC_NBT_COMPOUND && !memcmp(p + 1, "\0\nProperties", 12)) {
+        q = p + 13;
+        while (q && q < end && *q == MC_NBT_STRING)
+            if ((q = skip_u16_bytes(q + 1, end))) /* the key */
+                q = skip_u16_bytes(q, end);       /* the value */
+        q = q && q < end && *q == MC_NBT_END ? name_then_end(q + 1, end) : NULL;
+    }
+    if (q) {
+        b->p = q;
+        return true;
+    }
     int inner = 0; /* inside a nested compound */
     for (;;) {
         if (p >= end)
@@ -921,15 +948,17 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
     const uint8_t *const *at = r->scan->at + p->first;
     const size_t plen = (size_t)(at[n] - at[0]);
     pal_memo *memo = &r->memo[biomes];
-    uint32_t *ids = stack_ids;
+    const uint32_t memo_cap = sizeof memo->ids[0] / sizeof memo->ids[0][0];
+    uint32_t *ids;
     mc_status st = MC_OK;
     if (memo->n == n && memo->len == plen && !memcmp(memo->bytes, at[0], plen)) {
-        ids = memo->ids; /* the previous section's palette */
+        ids = memo->ids[memo->cur]; /* the previous section's palette */
     } else {
-        if (n > 256 && !(ids = malloc(n * sizeof *ids)))
+        ids = n <= memo_cap ? memo->ids[!memo->cur] : n <= 256 ? stack_ids : malloc(n * sizeof *ids);
+        if (!ids)
             return nomem(r);
-        for (uint32_t i = 0; i < n && st == MC_OK; i++) {
-            if (biomes) {
+        if (biomes) {
+            for (uint32_t i = 0; i < n && st == MC_OK; i++) {
                 const uint8_t *name = at[i] + 2;
                 const size_t len = (size_t)(at[i + 1] - name);
                 for (size_t j = 0; j < len && st == MC_OK; j++)
@@ -937,15 +966,16 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
                         st = MC_ERR_UNSUPPORTED;
                 if (st == MC_OK)
                     st = mc__cache_biome(r->cache, r->reg, (const char *)name, len, &ids[i]);
-            } else {
-                st = mc__cache_block_raw(r->cache, r->reg, at[i], (size_t)(at[i + 1] - at[i]), &ids[i]);
             }
+        } else {
+            for (uint32_t i = 0; i < n && st == MC_OK; i++)
+                st = mc__cache_block_raw(r->cache, r->reg, at[i], (size_t)(at[i + 1] - at[i]), &ids[i]);
         }
-        if (st == MC_OK && n <= sizeof memo->ids / sizeof memo->ids[0]) {
+        if (st == MC_OK && n <= memo_cap) {
             memo->bytes = at[0];
             memo->len = plen;
             memo->n = n;
-            memcpy(memo->ids, ids, n * sizeof *ids);
+            memo->cur = !memo->cur;
         }
     }
     if (st == MC_OK) {
@@ -953,7 +983,7 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
         st = paletted_from_be(out, rules, ids, n, biomes ? 0 : 4, p->data != NULL, p->data, p->data_n,
                               MC_BITS_PADDED, r->alloc, &e);
     }
-    if (ids != stack_ids && ids != memo->ids)
+    if (n > 256 && ids != memo->ids[0] && ids != memo->ids[1])
         free(ids);
     if (st == MC_ERR_NOMEM)
         return nomem(r);
