@@ -79,6 +79,9 @@ typedef struct mc_container {
     mc_container_rules rules;
     uint8_t kind;              /* mc_container_kind */
     uint8_t bits;              /* width of the longs (0 for single) */
+    uint8_t joint;             /* the palette lives in the longs' block, after
+                                * the longs (one allocation of both; the
+                                * container's own business) */
     const mc_allocator *alloc;
 } mc_container;
 

@@ -769,8 +769,9 @@ static inline const uint8_t *skip_u16_bytes(const uint8_t *p, const uint8_t *end
  * game's entries: {Properties: {...}, Name} or {Name}); NULL otherwise. */
 static inline const uint8_t *name_then_end(const uint8_t *p, const uint8_t *end)
 {
-    static const uint8_t name_tag[7] = {MC_NBT_STRING, 0, 4, 'N', 'a', 'm', 'e'};
-    if (end - p < 10 || memcmp(p, name_tag, sizeof name_tag) != 0)
+    /* TAG_String, key "Name": 08 00 04 'N' 'a' 'm' 'e', compared as two
+     * overlapping words (a memcmp of 7 bytes is a library call) */
+    if (end - p < 10 || mc_load_u32be(p) != 0x0800044Eu || mc_load_u32be(p + 3) != 0x4E616D65u)
         return NULL;
     const size_t n = mc_load_u16be(p + 7);
     return (size_t)(end - p - 10) >= n && p[9 + n] == MC_NBT_END ? p + 10 + n : NULL;
@@ -782,7 +783,9 @@ static bool bs_skip_entry(bscan *b)
     /* the game's two shapes in straight lines: every branch of the general
      * walk below is one more chance to mispredict, per entry */
     const uint8_t *q = name_then_end(p, end);
-    if (!q && end - p >= 13 && p[0] == MC_NBT_COMPOUND && !memcmp(p + 1, "\0\nProperties", 12)) {
+    /* TAG_Compound, key "Properties": 0A 00 0A 'P' 'r' 'o' 'p' 'e' 'r' 't' 'i' 'e' 's' */
+    if (!q && end - p >= 13 && mc_load_u64be(p) == 0x0A000A50726F7065ull &&
+        mc_load_u64be(p + 5) == 0x6F70657274696573ull) {
         q = p + 13;
         while (q && q < end && *q == MC_NBT_STRING)
             if ((q = skip_u16_bytes(q + 1, end))) /* the key */

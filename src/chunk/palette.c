@@ -177,16 +177,43 @@ static void release(const mc_allocator *a, uint64_t *longs, size_t nlongs, uint3
         a->free(a->user, pal, cap * 4);
 }
 
+/* Longs and, for an indirect container, its palette of `cap` slots in one
+ * block (a reader makes a container per section: one allocation, not two);
+ * released by release_joint. */
+static uint64_t *alloc_joint(const mc_allocator *a, size_t nlongs, size_t cap, uint32_t **pal)
+{
+    uint64_t *longs = a->alloc(a->user, nlongs * 8 + cap * 4);
+    *pal = longs && cap ? (uint32_t *)(longs + nlongs) : NULL;
+    return longs;
+}
+
+static void release_joint(const mc_allocator *a, uint64_t *longs, size_t nlongs, size_t cap)
+{
+    if (longs)
+        a->free(a->user, longs, nlongs * 8 + cap * 4);
+}
+
+/* Frees what c holds, however it was allocated. */
+static void release_container(const mc_allocator *a, const mc_container *c)
+{
+    const size_t nl = c->longs ? nlongs_of(c) : 0;
+    if (c->joint)
+        release_joint(a, c->longs, nl, c->palette_cap);
+    else
+        release(a, c->longs, nl, c->palette, c->palette_cap);
+}
+
 void mc_container_free(mc_container *c)
 {
     if (!c->alloc)
         c->alloc = mc_default_allocator();
-    release(c->alloc, c->longs, c->longs ? nlongs_of(c) : 0, c->palette, c->palette_cap);
+    release_container(c->alloc, c);
     c->longs = NULL;
     c->palette = NULL;
     c->palette_len = c->palette_cap = 0;
     c->kind = MC_CONTAINER_SINGLE;
     c->bits = 0;
+    c->joint = 0;
     c->value = 0;
 }
 
@@ -197,6 +224,7 @@ mc_status mc_container_copy(mc_container *dst, const mc_container *src)
     t.alloc = a;
     t.longs = NULL;
     t.palette = NULL;
+    t.joint = 0; /* the copy's are two blocks */
     size_t nl = src->longs ? nlongs_of(src) : 0;
     if (nl) {
         t.longs = a->alloc(a->user, nl * 8);
@@ -235,18 +263,12 @@ static mc_status install(mc_container *c, mc_container_kind kind, unsigned bits,
     size_t cap = 0, nl = 0;
     if (kind != MC_CONTAINER_SINGLE) {
         nl = mc_bits_longs(c->rules.size, bits, MC_BITS_PADDED);
-        longs = a->alloc(a->user, nl * 8);
+        cap = kind == MC_CONTAINER_INDIRECT ? (size_t)1 << bits : 0;
+        longs = alloc_joint(a, nl, cap, &palette);
         if (!longs)
             return MC_ERR_NOMEM;
-    }
-    if (kind == MC_CONTAINER_INDIRECT) {
-        cap = (size_t)1 << bits;
-        palette = a->alloc(a->user, cap * 4);
-        if (!palette) {
-            release(a, longs, nl, NULL, 0);
-            return MC_ERR_NOMEM;
-        }
-        memcpy(palette, pal, pal_len * 4);
+        if (palette)
+            memcpy(palette, pal, pal_len * 4);
     }
     if (longs) {
         if (es == 2)
@@ -255,10 +277,11 @@ static mc_status install(mc_container *c, mc_container_kind kind, unsigned bits,
             mc_bits_pack_u32(entries, c->rules.size, bits, MC_BITS_PADDED, longs);
     }
     uint32_t single = kind == MC_CONTAINER_SINGLE ? pal[0] : 0;
-    release(a, c->longs, c->longs ? nlongs_of(c) : 0, c->palette, c->palette_cap);
+    release_container(a, c);
     c->alloc = a;
     c->longs = longs;
     c->palette = palette;
+    c->joint = longs != NULL;
     c->palette_len = kind == MC_CONTAINER_INDIRECT ? (uint32_t)pal_len : 0;
     c->palette_cap = (uint32_t)cap;
     c->kind = (uint8_t)kind;
@@ -636,9 +659,9 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
     /* Fast path: the modern case, same width and padded: copy the longs. */
     if (tbits == bits && layout == MC_BITS_PADDED &&
         (kind == MC_CONTAINER_INDIRECT || (kind == MC_CONTAINER_DIRECT && tbits <= rules->direct_bits))) {
-        uint64_t *longs = a->alloc(a->user, tl * 8);
-        uint32_t *pal = NULL;
-        size_t cap = 0;
+        const size_t cap = kind == MC_CONTAINER_INDIRECT ? (size_t)1 << tbits : 0;
+        uint32_t *pal;
+        uint64_t *longs = alloc_joint(a, tl, cap, &pal);
         if (!longs)
             return MC_ERR_NOMEM;
         bool below;
@@ -654,16 +677,10 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
         if (kind == MC_CONTAINER_INDIRECT) {
             if (!below) {
                 uint32_t mx = mc_bits_max(longs, n, bits, MC_BITS_PADDED);
-                release(a, longs, tl, NULL, 0);
+                release_joint(a, longs, tl, cap);
                 return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
                                     "container: palette index %u >= palette length %zu", mx,
                                     palette_len);
-            }
-            cap = (size_t)1 << tbits;
-            pal = a->alloc(a->user, cap * 4);
-            if (!pal) {
-                release(a, longs, tl, NULL, 0);
-                return MC_ERR_NOMEM;
             }
             memcpy(pal, palette, palette_len * 4);
         }
@@ -673,6 +690,7 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
         c->palette_cap = (uint32_t)cap;
         c->kind = (uint8_t)kind;
         c->bits = (uint8_t)tbits;
+        c->joint = 1;
         return MC_OK;
     }
 

@@ -195,8 +195,15 @@ static void default_free(void *user, void *ptr, size_t size)
     (void)user;
     (void)size;
 #ifdef CACHE_ON
-    if (!ptr)
+    /* every block is malloc's, so free() is always right and the cache is
+     * only a choice: a block its owner says is small (default_alloc gives
+     * those sizes to malloc as they are) goes straight back, and only larger
+     * ones pay for malloc_usable_size (which decides, since a size could
+     * understate the block) */
+    if (!ptr || size < CACHE_MIN) {
+        free(ptr);
         return;
+    }
     const size_t usable = malloc_usable_size(ptr);
     if (usable >= CACHE_MIN && usable < CACHE_MAX + 256) {
         size_t k = usable / 256;
