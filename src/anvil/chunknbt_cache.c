@@ -62,12 +62,6 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
     a->free(a->user, c, sizeof *c);
 }
 
-static inline uint64_t load64(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
 
 /* The key's bytes and its registry, never 0. Keys of 16 to 64 bytes (most
  * palette entries) are read as eight words at offsets clamped into the key
@@ -83,25 +77,25 @@ static uint64_t hash_bytes(const char *p, size_t n, const mc_registry *reg)
     if (n >= 16 && n <= 64) {
         const size_t m = n <= 32 ? n - 16 : 16;  /* [m, m+16): inside the key */
         const size_t t = n <= 32 ? 0 : n - 32;   /* [t, t+16) */
-        h1 = (h1 ^ load64(p)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ load64(p + 8)) * 0xc4ceb9fe1a85ec53ull;
-        h1 = (h1 ^ load64(p + m)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ load64(p + m + 8)) * 0xc4ceb9fe1a85ec53ull;
-        h1 = (h1 ^ load64(p + t)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ load64(p + t + 8)) * 0xc4ceb9fe1a85ec53ull;
-        h1 = (h1 ^ load64(p + n - 16)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ mc__load64(p)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ mc__load64(p + 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ mc__load64(p + m)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ mc__load64(p + m + 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ mc__load64(p + t)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ mc__load64(p + t + 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ mc__load64(p + n - 16)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ mc__load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
     } else if (n > 64) {
         size_t i = 0;
         for (; i + 16 < n; i += 16) {
-            h1 = (h1 ^ load64(p + i)) * 0xff51afd7ed558ccdull;
-            h2 = (h2 ^ load64(p + i + 8)) * 0xc4ceb9fe1a85ec53ull;
+            h1 = (h1 ^ mc__load64(p + i)) * 0xff51afd7ed558ccdull;
+            h2 = (h2 ^ mc__load64(p + i + 8)) * 0xc4ceb9fe1a85ec53ull;
         }
-        h1 = (h1 ^ load64(p + n - 16)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ mc__load64(p + n - 16)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ mc__load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
     } else if (n >= 8) {
-        h1 = (h1 ^ load64(p)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ mc__load64(p)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ mc__load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
     } else {
         uint64_t t = 0;
         for (size_t k = 0; k < n; k++)
@@ -113,32 +107,6 @@ static uint64_t hash_bytes(const char *p, size_t n, const mc_registry *reg)
     h *= 0x9FB21C651E98DF25ull;
     h ^= h >> 29;
     return h ? h : 1;
-}
-
-/* Byte equality of keys without a library call; 16 to 64 bytes as eight
- * word pairs at clamped offsets (as hash_bytes reads them), no branch on
- * the length. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n >= 16 && n <= 64) {
-        const size_t m = n <= 32 ? n - 16 : 16;
-        const size_t t = n <= 32 ? 0 : n - 32;
-        const uint64_t d = (load64(a) ^ load64(b)) | (load64(a + 8) ^ load64(b + 8)) |
-                           (load64(a + m) ^ load64(b + m)) | (load64(a + m + 8) ^ load64(b + m + 8)) |
-                           (load64(a + t) ^ load64(b + t)) | (load64(a + t + 8) ^ load64(b + t + 8)) |
-                           (load64(a + n - 16) ^ load64(b + n - 16)) | (load64(a + n - 8) ^ load64(b + n - 8));
-        return d == 0;
-    }
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        if (load64(a + i) != load64(b + i))
-            return false;
-    if (n >= 8)
-        return load64(a + n - 8) == load64(b + n - 8);
-    for (; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
 }
 
 static bool grow(mc_chunknbt_cache *c)
@@ -172,7 +140,7 @@ static slot *find(mc_chunknbt_cache *c, const mc_registry *reg, const char *key,
     size_t j = h & (c->cap - 1);
     while (c->slots[j].hash) {
         slot *s = &c->slots[j];
-        if (s->hash == h && s->len == len && s->reg == reg && same_bytes(c->keys + s->off, key, len))
+        if (s->hash == h && s->len == len && s->reg == reg && mc__bytes_equal(c->keys + s->off, key, len))
             return s;
         j = (j + 1) & (c->cap - 1);
     }

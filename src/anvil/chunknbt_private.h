@@ -8,6 +8,8 @@
 
 #include "mcchunk/chunknbt.h"
 
+#include <string.h>
+
 /* Format classes: how sections look (where the chunk keys live and what
  * they are called is a finer matter within MODERN, see below). */
 typedef enum mc__chunk_era {
@@ -69,6 +71,43 @@ enum {
     MC__SHAPE_NO_SECTIONS = 2, /* no section list (entities/poi files) */
     MC__SHAPE_NO_POS = 4       /* no xPos/zPos */
 };
+
+/* Eight bytes as they lie in memory (any alignment). */
+static inline uint64_t mc__load64(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* Byte equality without a library call for short runs: 16 to 64 bytes
+ * (most palette entries, most one-entry palettes) as eight word pairs at
+ * offsets clamped into the run (as the cache's hash reads them), with no
+ * branch on the length; longer runs go to memcmp. */
+static inline bool mc__bytes_equal(const void *pa, const void *pb, size_t n)
+{
+    const char *a = pa, *b = pb;
+    if (n >= 16 && n <= 64) {
+        const size_t m = n <= 32 ? n - 16 : 16;
+        const size_t t = n <= 32 ? 0 : n - 32;
+        const uint64_t d = (mc__load64(a) ^ mc__load64(b)) | (mc__load64(a + 8) ^ mc__load64(b + 8)) |
+                           (mc__load64(a + m) ^ mc__load64(b + m)) |
+                           (mc__load64(a + m + 8) ^ mc__load64(b + m + 8)) |
+                           (mc__load64(a + t) ^ mc__load64(b + t)) |
+                           (mc__load64(a + t + 8) ^ mc__load64(b + t + 8)) |
+                           (mc__load64(a + n - 16) ^ mc__load64(b + n - 16)) |
+                           (mc__load64(a + n - 8) ^ mc__load64(b + n - 8));
+        return d == 0;
+    }
+    if (n > 64)
+        return memcmp(a, b, n) == 0;
+    if (n >= 8)
+        return mc__load64(a) == mc__load64(b) && mc__load64(a + n - 8) == mc__load64(b + n - 8);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
 
 /* Cache lookups (chunknbt_cache.c). `entry` is a palette compound
  * {Name, Properties?}; returns MC_OK with the state, MC_ERR_NOT_FOUND for

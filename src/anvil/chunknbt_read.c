@@ -954,7 +954,7 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
     const uint32_t memo_cap = sizeof memo->ids[0] / sizeof memo->ids[0][0];
     uint32_t *ids;
     mc_status st = MC_OK;
-    if (memo->n == n && memo->len == plen && !memcmp(memo->bytes, at[0], plen)) {
+    if (memo->n == n && memo->len == plen && mc__bytes_equal(memo->bytes, at[0], plen)) {
         ids = memo->ids[memo->cur]; /* the previous section's palette */
     } else {
         ids = n <= memo_cap ? memo->ids[!memo->cur] : n <= 256 ? stack_ids : malloc(n * sizeof *ids);
