@@ -67,15 +67,18 @@ static bool recorded_mask(const mc_column *col, const char *key, uint64_t *words
 
 static bool all_zero(const uint8_t *p)
 {
-    /* blocks of 256 bytes (vectorisable), leaving at the first non-zero one */
+    /* blocks of 256 bytes, leaving at the first non-zero one; four
+     * accumulators so that the loads are not one chain (a block light array
+     * is often all zero and read to its end) */
     for (size_t b = 0; b < MC_LIGHT_BYTES; b += 256) {
-        uint64_t acc = 0;
-        for (size_t i = 0; i < 256; i += 8) {
-            uint64_t v;
-            memcpy(&v, p + b + i, 8);
-            acc |= v;
-        }
-        if (acc)
+        uint64_t acc[4] = {0, 0, 0, 0};
+        for (size_t i = 0; i < 256; i += 32)
+            for (size_t k = 0; k < 4; k++) {
+                uint64_t v;
+                memcpy(&v, p + b + i + 8 * k, 8);
+                acc[k] |= v;
+            }
+        if (acc[0] | acc[1] | acc[2] | acc[3])
             return false;
     }
     return true;
