@@ -762,9 +762,6 @@ static inline const uint8_t *skip_u16_bytes(const uint8_t *p, const uint8_t *end
     return (size_t)(end - p - 2) < n ? NULL : p + 2 + n;
 }
 
-/* A block palette entry (a compound of strings and compounds of strings,
- * {Name, Properties{...}}) stepped over in one loop; anything else inside
- * goes to bs_skip. */
 /* Past `Name: "..."` and the entry's end tag at p (the shape of the
  * game's entries: {Properties: {...}, Name} or {Name}); NULL otherwise. */
 static inline const uint8_t *name_then_end(const uint8_t *p, const uint8_t *end)
@@ -777,11 +774,14 @@ static inline const uint8_t *name_then_end(const uint8_t *p, const uint8_t *end)
     return (size_t)(end - p - 10) >= n && p[9 + n] == MC_NBT_END ? p + 10 + n : NULL;
 }
 
+/* A block palette entry (a compound of strings and compounds of strings,
+ * {Name, Properties{...}}) stepped over: the game's two shapes in straight
+ * lines, anything else in one loop (other tags inside go to bs_skip). */
 static bool bs_skip_entry(bscan *b)
 {
     const uint8_t *p = b->p, *const end = b->end;
-    /* the game's two shapes in straight lines: every branch of the general
-     * walk below is one more chance to mispredict, per entry */
+    /* every branch of the general walk below is one more chance to
+     * mispredict, per entry */
     const uint8_t *q = name_then_end(p, end);
     /* TAG_Compound, key "Properties": 0A 00 0A 'P' 'r' 'o' 'p' 'e' 'r' 't' 'i' 'e' 's' */
     if (!q && end - p >= 13 && mc_load_u64be(p) == 0x0A000A50726F7065ull &&

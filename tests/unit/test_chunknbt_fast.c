@@ -355,6 +355,89 @@ static void test_declines(void **state)
     }
 }
 
+/* ------------------------------------------------------- entry shapes */
+
+/* Palette entry e rebuilt as {Properties, Name} (the game's order, which the
+ * section scan steps in a straight line), then given what `shape` asks. */
+enum { GAME_ORDER, PROPS_WITH_BYTE, KEY_AFTER_NAME, EMPTY_PROPS, KEY_BEFORE_PROPS, NAME_THEN_BYTE };
+static void reshape_entry(mc_nbt_doc *doc, mc_nbt_tag *e, int shape)
+{
+    const char *name;
+    size_t nl;
+    assert_int_equal(mc_nbt_get_string(mc_nbt_get(e, "Name"), &name, &nl), MC_OK);
+    char nbuf[128];
+    assert_true(nl < sizeof nbuf);
+    memcpy(nbuf, name, nl);
+    mc_nbt_tag *props = mc_nbt_get(e, "Properties");
+    mc_nbt_tag *pc = props ? mc_nbt_copy(doc, props) : NULL;
+    mc_nbt_remove(e, "Name", 4);
+    mc_nbt_remove(e, "Properties", 10);
+    if (shape == KEY_BEFORE_PROPS)
+        mc_nbt_put_string(doc, e, "mod:tag", "x", 1);
+    if (shape == EMPTY_PROPS && !pc)
+        pc = mc_nbt_put_compound(doc, e, "Properties");
+    else if (pc)
+        assert_int_equal(mc_nbt_attach(doc, e, "Properties", 10, pc), MC_OK);
+    if (shape == PROPS_WITH_BYTE && pc)
+        mc_nbt_put_byte(doc, pc, "mod:level", 3);
+    mc_nbt_put_string(doc, e, "Name", nbuf, nl);
+    if (shape == KEY_AFTER_NAME)
+        mc_nbt_put_string(doc, e, "mod:after", "y", 1);
+    if (shape == NAME_THEN_BYTE)
+        mc_nbt_put_byte(doc, e, "mod:b", 1);
+}
+
+/* Entries in the game's order and in shapes the straight-line steps of the
+ * scan give up on midway (a non-string property, a key after Name or
+ * before Properties, an empty Properties): the general walk takes over
+ * from the entry's start, and the fast way reads what the tree way reads
+ * (a property that is not a string is refused by both, with one message). */
+static void test_entry_shapes(void **state)
+{
+    (void)state;
+    static const struct { const char *what; int shape; bool ok; } cases[] = {
+        {"the game's order", GAME_ORDER, true},
+        {"a byte among the properties", PROPS_WITH_BYTE, false},
+        {"a key after Name", KEY_AFTER_NAME, true},
+        {"an empty Properties", EMPTY_PROPS, true},
+        {"a key before Properties", KEY_BEFORE_PROPS, true},
+        {"a byte after Name", NAME_THEN_BYTE, true},
+    };
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mc_nbt_doc *doc = make_chunk("1.21.1", 3955, 501 + c);
+        mc_nbt_tag *sections = mc_nbt_get(mc_nbt_doc_root(doc), "sections");
+        size_t reshaped = 0, with_props = 0;
+        for (mc_nbt_tag *sec = mc_nbt_first(sections); sec; sec = mc_nbt_next(sec)) {
+            mc_nbt_tag *pal = mc_nbt_get(mc_nbt_get(sec, "block_states"), "palette");
+            size_t i = 0;
+            for (mc_nbt_tag *e = mc_nbt_first(pal); e; e = mc_nbt_next(e), i++) {
+                /* the game's order everywhere; the odd shape on every third entry */
+                with_props += mc_nbt_get(e, "Properties") != NULL;
+                reshape_entry(doc, e, i % 3 == 1 ? cases[c].shape : GAME_ORDER);
+                reshaped++;
+            }
+        }
+        assert_true(reshaped > 100 && with_props > 30);
+        mc_buf b;
+        to_bytes(doc, &b);
+        for (size_t f = 0; f < NFLAGS; f++) {
+            outcome fast, tree;
+            read_both(b.data, b.len, flag_sets[f], cache, &fast, &tree);
+            if ((fast.st == MC_OK) != cases[c].ok)
+                fail_msg("%s, flags %u: status %d (%s)", cases[c].what, flag_sets[f], (int)fast.st, fast.message);
+            mc_buf_free(&fast.written);
+            mc_buf_free(&tree.written);
+            const bool took = agree(b.data, b.len, flag_sets[f], cache);
+            if (took != cases[c].ok)
+                fail_msg("%s, flags %u: sections_from_bytes %d", cases[c].what, flag_sets[f], took);
+        }
+        mc_buf_free(&b);
+        mc_nbt_doc_free(doc);
+    }
+    mc_chunknbt_cache_free(cache);
+}
+
 /* Broken bytes: both ways fail alike (same status and message) or read alike. */
 static void test_malformed(void **state)
 {
@@ -451,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_generated_read_fast),
         cmocka_unit_test(test_cache_across_registries),
         cmocka_unit_test(test_declines),
+        cmocka_unit_test(test_entry_shapes),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_older_eras),
         cmocka_unit_test(test_corpus),
