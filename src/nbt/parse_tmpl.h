@@ -499,6 +499,74 @@ static inline MC__HOT const uint8_t *P_FN(list_head)(parser *ps, const uint8_t *
  * walks the rest generically. Returns the elements consumed (*pp moved past
  * them); 0 when the shape does not qualify. */
 #define P_SHAPE_MAX 16
+/* skip_shaped's matcher for shapes with at most one string (tick lists:
+ * {i, x, y, z, t, p}): an element is two runs of bytes, the children up to
+ * the string's length and those after its contents up to the end tag, each
+ * compared as masked words (headers must match, fixed values may be
+ * anything) folded into one test, with no branch per child. `si` is the
+ * string child (nk when there is none). Returns the elements consumed of
+ * the n asked. */
+#define P_RUN_WORDS 34 /* 16 children of at most 16 bytes and the end tag */
+static size_t P_FN(skip_two_runs)(const uint8_t **pp, const uint8_t *end, uint32_t n, bool text,
+                                  const uint64_t *word, const uint8_t *hlen, const int16_t *vsize, size_t nk,
+                                  size_t si)
+{
+    uint8_t tb[2][8 * P_RUN_WORDS], tm[2][8 * P_RUN_WORDS];
+    size_t rl[2] = {0, 0};
+    memset(tb, 0, sizeof tb);
+    memset(tm, 0, sizeof tm);
+    for (size_t j = 0; j <= nk; j++) {
+        const int r = j > si; /* the string's own header is run 0's last */
+        if (j == nk) { /* the end tag */
+            tb[r][rl[r]] = MC_NBT_END;
+            tm[r][rl[r]++] = 0xFF;
+            break;
+        }
+        for (size_t b = 0; b < hlen[j]; b++) {
+            tb[r][rl[r] + b] = (uint8_t)(word[j] >> (8 * b));
+            tm[r][rl[r] + b] = 0xFF;
+        }
+        rl[r] += hlen[j] + (vsize[j] < 0 ? 0u : (size_t)vsize[j]);
+    }
+    uint64_t w[2][P_RUN_WORDS], m[2][P_RUN_WORDS];
+    size_t nw[2];
+    for (int r = 0; r < 2; r++) {
+        nw[r] = (rl[r] + 7) / 8;
+        for (size_t i = 0; i < nw[r]; i++) {
+            m[r][i] = mc_load_u64le(tm[r] + 8 * i);
+            w[r][i] = mc_load_u64le(tb[r] + 8 * i);
+        }
+    }
+    const bool has_str = si < nk;
+    const size_t after = rl[1] + 8; /* bytes a string must leave: run 1 and the loads' slack */
+    const size_t need = rl[0] + (has_str ? 2u : 0u) + after;
+    const uint8_t *p = *pp;
+    size_t done = 0;
+    for (; done < n; done++) {
+        const uint8_t *q = p;
+        if ((size_t)(end - q) < need)
+            break;
+        uint64_t d = 0;
+        for (size_t i = 0; i < nw[0]; i++)
+            d |= (mc_load_u64le(q + 8 * i) & m[0][i]) ^ w[0][i];
+        q += rl[0];
+        if (has_str) {
+            const size_t sl = P_LD16(q);
+            if (sl > (size_t)(end - q) - 2 - after || (text && !P_PLAIN(q + 2, sl, end)))
+                break;
+            q += 2 + sl;
+        }
+        for (size_t i = 0; i < nw[1]; i++)
+            d |= (mc_load_u64le(q + 8 * i) & m[1][i]) ^ w[1][i];
+        if (d)
+            break;
+        p = q + rl[1];
+    }
+    *pp = p;
+    return done;
+}
+#undef P_RUN_WORDS
+
 static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t n, bool text)
 {
     uint64_t word[P_SHAPE_MAX], mask[P_SHAPE_MAX];
@@ -548,6 +616,15 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
     for (size_t j = nk; j-- > 0;)
         tail[j] = tail[j + 1] + hlen[j] + (vsize[j] < 0 ? 2u : (size_t)vsize[j]);
     size_t done = 1;
+    size_t nstr = 0, si = nk;
+    for (size_t j = 0; j < nk; j++)
+        if (vsize[j] < 0)
+            nstr++, si = j;
+    if (nstr <= 1) {
+        done += P_FN(skip_two_runs)(&p, end, n - 1, text, word, hlen, vsize, nk, si);
+        *pp = p;
+        return done;
+    }
     /* the others: match */
     for (; done < n; done++) {
         const uint8_t *q = p;
