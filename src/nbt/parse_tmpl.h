@@ -494,7 +494,8 @@ static inline MC__HOT const uint8_t *P_FN(list_head)(parser *ps, const uint8_t *
  * {i, x, y, z, t, p}) are stepped over by shape: element 0 is walked and,
  * if its children are numbers and strings with keys of at most 5 bytes,
  * recorded as up to 16 (header word, mask, value size) triples; each later
- * element then costs one masked 8-byte compare per child. An element that
+ * element then costs a masked 8-byte compare per child, or, with at most
+ * one string, a few masked words in two runs (skip_two_runs). An element that
  * differs, or the last bytes of the input, end the fast path; the caller
  * walks the rest generically. Returns the elements consumed (*pp moved past
  * them); 0 when the shape does not qualify. */
@@ -606,6 +607,15 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
         }
         nk++;
     }
+    size_t nstr = 0, si = nk;
+    for (size_t j = 0; j < nk; j++)
+        if (vsize[j] < 0)
+            nstr++, si = j;
+    if (nstr <= 1) {
+        const size_t done = 1 + P_FN(skip_two_runs)(&p, end, n - 1, text, word, hlen, vsize, nk, si);
+        *pp = p;
+        return done;
+    }
     /* tail[j]: the bytes child j and those after it take besides their
      * strings' contents (headers, fixed values, string lengths, the end
      * tag) plus 8 for the masked loads. An element is checked to have
@@ -616,16 +626,7 @@ static size_t P_FN(skip_shaped)(const uint8_t **pp, const uint8_t *end, uint32_t
     for (size_t j = nk; j-- > 0;)
         tail[j] = tail[j + 1] + hlen[j] + (vsize[j] < 0 ? 2u : (size_t)vsize[j]);
     size_t done = 1;
-    size_t nstr = 0, si = nk;
-    for (size_t j = 0; j < nk; j++)
-        if (vsize[j] < 0)
-            nstr++, si = j;
-    if (nstr <= 1) {
-        done += P_FN(skip_two_runs)(&p, end, n - 1, text, word, hlen, vsize, nk, si);
-        *pp = p;
-        return done;
-    }
-    /* the others: match */
+    /* the others, child by child */
     for (; done < n; done++) {
         const uint8_t *q = p;
         if ((size_t)(end - q) < tail[0])
