@@ -113,7 +113,8 @@ MC_API void mc_section_recount(mc_section *s, const mc_registry *reg);
 MC_API mc_status mc_section_set_block_light(mc_section *s, const uint8_t *light);
 MC_API mc_status mc_section_set_sky_light(mc_section *s, const uint8_t *light);
 /* The counts, counted from the blocks with reg's flags when unknown (s is
- * not changed: mc_section_recount stores them). Either pointer may be NULL. */
+ * not changed: mc_section_recount stores them). Either pointer may be NULL,
+ * and a count not asked for is not counted. */
 MC_API void mc_section_counts(const mc_section *s, const mc_registry *reg, unsigned *blocks,
                               unsigned *fluids);
 MC_API unsigned mc_section_block_count(const mc_section *s, const mc_registry *reg);

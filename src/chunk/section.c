@@ -214,8 +214,10 @@ void mc_section_recount(mc_section *s, const mc_registry *reg)
 
 void mc_section_counts(const mc_section *s, const mc_registry *reg, unsigned *blocks, unsigned *fluids)
 {
-    unsigned want = (s->block_count == MC_SECTION_COUNT_UNKNOWN ? 1u : 0u) |
-                    (s->fluid_count == MC_SECTION_COUNT_UNKNOWN ? 2u : 0u);
+    /* only what is asked for and not known (a packet before 26.1 has no
+     * fluid count: counting fluids for it was a pass per fluid entry) */
+    unsigned want = (blocks && s->block_count == MC_SECTION_COUNT_UNKNOWN ? 1u : 0u) |
+                    (fluids && s->fluid_count == MC_SECTION_COUNT_UNKNOWN ? 2u : 0u);
     unsigned b = s->block_count, f = s->fluid_count;
     if (want) {
         unsigned cb, cf;
