@@ -3,8 +3,8 @@
  *
  * The table (data/packet_ids.c) holds, per protocol, pairs sorted by a key of
  * state, direction and id, so id -> name is a binary search and name -> id a
- * short linear scan of one state's packets (at most ~130). Protocols are
- * sorted by number.
+ * binary search for the state's run, then a linear scan of it (at most ~130
+ * packets). Protocols are sorted by number.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +38,20 @@ int mc_java_packet_id(uint32_t protocol, mc_java_state state, mc_java_dir dir, c
     const mc__java_packet_protocol *p = find_protocol(protocol);
     if (!p || !name || (unsigned)state > MC_JAVA_PLAY || (unsigned)dir > MC_JAVA_TO_SERVER)
         return -1;
-    unsigned lo = key_of(state, dir, 0), hi = key_of(state, dir, 0x7FF);
-    for (uint32_t i = 0; i < p->count; i++) {
-        unsigned k = p->entries[2 * i];
-        if (k < lo || k > hi)
-            continue;
+    const unsigned lo = key_of(state, dir, 0), hi = key_of(state, dir, 0x7FF);
+    /* the state's packets are one run of the sorted pairs: find its start */
+    uint32_t a = 0, b = p->count;
+    while (a < b) {
+        const uint32_t mid = (a + b) / 2;
+        if (p->entries[2 * mid] < lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    for (uint32_t i = a; i < p->count && p->entries[2 * i] <= hi; i++) {
         const char *n = mc__java_packet_names[p->entries[2 * i + 1]];
         if (n[0] == name[0] && !strcmp(n, name))
-            return (int)(k & 0x7FF);
+            return (int)(p->entries[2 * i] & 0x7FF);
     }
     return -1;
 }
