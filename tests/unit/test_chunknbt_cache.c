@@ -119,17 +119,16 @@ static void test_entries_of_every_length(void **state)
     mc_chunknbt_cache_free(c);
 }
 
-/* Entries that differ in one byte, met hits-first: the second must not be
- * answered from the first's slot whatever the byte's place. */
+/* Entries of one length that differ only in a few bytes of their middle
+ * (values of equal length): each resolves to its own state, on its miss
+ * and on its hit, never from a neighbour's slot. */
 static void test_neighbours_in_cache(void **state)
 {
     (void)state;
     const mc_registry *reg = mc_registry_find("1.21.1");
     assert_non_null(reg);
     mc_chunknbt_cache *c = mc_chunknbt_cache_new(NULL);
-    /* oak_stairs: facing/half/shape/waterlogged values of equal length
-     * (east/west, top and bottom differ in length): pairs that differ only
-     * inside the entry's middle */
+    /* east/west, inner_left/outer_left, delay 1/2/3: same lengths */
     const char *texts[] = {
         "minecraft:oak_stairs[facing=east,half=top,shape=straight,waterlogged=false]",
         "minecraft:oak_stairs[facing=west,half=top,shape=straight,waterlogged=false]",
