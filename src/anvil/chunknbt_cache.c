@@ -62,7 +62,6 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
     a->free(a->user, c, sizeof *c);
 }
 
-
 /* The key's bytes and its registry, never 0. Keys of 16 to 64 bytes (most
  * palette entries) are read as eight words at offsets clamped into the key
  * (overlapping when it is shorter: still a function of its bytes), with no
@@ -71,37 +70,35 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
  * than the whole hash. Longer keys go 16 bytes a step; shorter ones a word
  * or a byte loop. Two multiply lanes, then a full avalanche. Equality is
  * always checked byte for byte, so any mix of the bytes is correct. */
-static uint64_t hash_bytes(const char *p, size_t n, const mc_registry *reg)
+static uint64_t hash_bytes(const char *key, size_t n, const mc_registry *reg)
 {
+    const uint8_t *p = (const uint8_t *)key;
     uint64_t h1 = 0x9E3779B97F4A7C15ull ^ n, h2 = 0xC2B2AE3D27D4EB4Full ^ (uint64_t)(uintptr_t)reg;
+    /* 16 bytes at offset o, one word into each lane */
+#define MIX16(o) (h1 = (h1 ^ mc_load_u64le(p + (o))) * 0xff51afd7ed558ccdull, \
+                  h2 = (h2 ^ mc_load_u64le(p + (o) + 8)) * 0xc4ceb9fe1a85ec53ull)
     if (n >= 16 && n <= 64) {
-        const size_t m = n <= 32 ? n - 16 : 16;  /* [m, m+16): inside the key */
-        const size_t t = n <= 32 ? 0 : n - 32;   /* [t, t+16) */
-        h1 = (h1 ^ mc__load64(p)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ mc__load64(p + 8)) * 0xc4ceb9fe1a85ec53ull;
-        h1 = (h1 ^ mc__load64(p + m)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ mc__load64(p + m + 8)) * 0xc4ceb9fe1a85ec53ull;
-        h1 = (h1 ^ mc__load64(p + t)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ mc__load64(p + t + 8)) * 0xc4ceb9fe1a85ec53ull;
-        h1 = (h1 ^ mc__load64(p + n - 16)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ mc__load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
+        size_t m, t;
+        mc__middle16(n, &m, &t);
+        MIX16(0);
+        MIX16(m);
+        MIX16(t);
+        MIX16(n - 16);
     } else if (n > 64) {
         size_t i = 0;
-        for (; i + 16 < n; i += 16) {
-            h1 = (h1 ^ mc__load64(p + i)) * 0xff51afd7ed558ccdull;
-            h2 = (h2 ^ mc__load64(p + i + 8)) * 0xc4ceb9fe1a85ec53ull;
-        }
-        h1 = (h1 ^ mc__load64(p + n - 16)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ mc__load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
+        for (; i + 16 < n; i += 16)
+            MIX16(i);
+        MIX16(n - 16);
     } else if (n >= 8) {
-        h1 = (h1 ^ mc__load64(p)) * 0xff51afd7ed558ccdull;
-        h2 = (h2 ^ mc__load64(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
+        h1 = (h1 ^ mc_load_u64le(p)) * 0xff51afd7ed558ccdull;
+        h2 = (h2 ^ mc_load_u64le(p + n - 8)) * 0xc4ceb9fe1a85ec53ull;
     } else {
         uint64_t t = 0;
         for (size_t k = 0; k < n; k++)
-            t |= (uint64_t)(uint8_t)p[k] << (8 * k);
+            t |= (uint64_t)p[k] << (8 * k);
         h1 = (h1 ^ t) * 0xff51afd7ed558ccdull;
     }
+#undef MIX16
     uint64_t h = h1 ^ (h2 << 31 | h2 >> 33);
     h ^= h >> 32;
     h *= 0x9FB21C651E98DF25ull;

@@ -72,37 +72,36 @@ enum {
     MC__SHAPE_NO_POS = 4       /* no xPos/zPos */
 };
 
-/* Eight bytes as they lie in memory (any alignment). */
-static inline uint64_t mc__load64(const char *p)
+/* The two middle 16-byte chunks of a run of 16 to 64 bytes, [m, m+16) and
+ * [t, t+16): with [0, 16) and [n-16, n) they cover every byte, clamped into
+ * the run (overlapping when it is shorter), so that a key is read with no
+ * branch on its length. The cache's hash and mc__bytes_equal read the same
+ * chunks. */
+static inline void mc__middle16(size_t n, size_t *m, size_t *t)
 {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
+    *m = n <= 32 ? n - 16 : 16;
+    *t = n <= 32 ? 0 : n - 32;
 }
 
 /* Byte equality without a library call for short runs: 16 to 64 bytes
- * (most palette entries, most one-entry palettes) as eight word pairs at
- * offsets clamped into the run (as the cache's hash reads them), with no
- * branch on the length; longer runs go to memcmp. */
+ * (most palette entries, most one-entry palettes) as eight word pairs (the
+ * chunks of mc__middle16 and the ends), folded into one test; longer runs go
+ * to memcmp. */
 static inline bool mc__bytes_equal(const void *pa, const void *pb, size_t n)
 {
-    const char *a = pa, *b = pb;
+    const uint8_t *a = pa, *b = pb;
     if (n >= 16 && n <= 64) {
-        const size_t m = n <= 32 ? n - 16 : 16;
-        const size_t t = n <= 32 ? 0 : n - 32;
-        const uint64_t d = (mc__load64(a) ^ mc__load64(b)) | (mc__load64(a + 8) ^ mc__load64(b + 8)) |
-                           (mc__load64(a + m) ^ mc__load64(b + m)) |
-                           (mc__load64(a + m + 8) ^ mc__load64(b + m + 8)) |
-                           (mc__load64(a + t) ^ mc__load64(b + t)) |
-                           (mc__load64(a + t + 8) ^ mc__load64(b + t + 8)) |
-                           (mc__load64(a + n - 16) ^ mc__load64(b + n - 16)) |
-                           (mc__load64(a + n - 8) ^ mc__load64(b + n - 8));
-        return d == 0;
+        size_t m, t;
+        mc__middle16(n, &m, &t);
+#define MC__DIFF16(o) ((mc_load_u64le(a + (o)) ^ mc_load_u64le(b + (o))) | \
+                       (mc_load_u64le(a + (o) + 8) ^ mc_load_u64le(b + (o) + 8)))
+        return (MC__DIFF16(0) | MC__DIFF16(m) | MC__DIFF16(t) | MC__DIFF16(n - 16)) == 0;
+#undef MC__DIFF16
     }
     if (n > 64)
         return memcmp(a, b, n) == 0;
     if (n >= 8)
-        return mc__load64(a) == mc__load64(b) && mc__load64(a + n - 8) == mc__load64(b + n - 8);
+        return mc_load_u64le(a) == mc_load_u64le(b) && mc_load_u64le(a + n - 8) == mc_load_u64le(b + n - 8);
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i])
             return false;

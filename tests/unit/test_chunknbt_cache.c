@@ -9,8 +9,8 @@
  * only there would get the cached state. So: entries of every length the
  * registry gives (Name alone, and with Properties up to the longest state),
  * each resolved twice (miss, then hit) to the registry's own answer, and
- * each with every one of its bytes changed in turn, which must never come
- * back as the original state.
+ * each with every one of its bytes changed in turn, which the cache holding
+ * the original must answer as a cache that never met it does.
  */
 #include "support.h"
 
