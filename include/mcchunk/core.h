@@ -189,7 +189,15 @@ static inline uint8_t mc_read_u8(mc_reader *r)
 static inline int8_t mc_read_i8(mc_reader *r) { return (int8_t)mc_read_u8(r); }
 
 /* Unaligned fixed-width loads (used by decoders on already-checked memory). */
-static inline uint16_t mc_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+/* (a 16-bit load into a zeroed register: GCC made the shift-and-or form a
+ * load into the low half of a live register, which waits for that
+ * register's last writer; in a loop that chains each element's length load
+ * to the work on the one before) */
+static inline uint16_t mc_load_u16be(const uint8_t *p)
+{
+    uint16_t v; memcpy(&v, p, 2);
+    return __builtin_bswap16(v);
+}
 static inline uint16_t mc_load_u16le(const uint8_t *p) { return (uint16_t)((p[1] << 8) | p[0]); }
 static inline uint32_t mc_load_u32be(const uint8_t *p)
 {

@@ -35,12 +35,16 @@
  * 16-bit load and byte swap (a partial-register operation). */
 #define P_SHORT(p) ((int64_t)(int8_t)(p)[0] * 256 + (p)[1])
 #define P_LD16(p) mc_load_u16be(p)
+/* the same where the two bytes before p are input too: one 32-bit load and
+ * bswap (shortest latency in a chain of length loads) */
+#define P_LD16_PRE(p) (mc_load_u32be((p) - 2) & 0xFFFFu)
 #define P_LD32(p) mc_load_u32be(p)
 #define P_LD64(p) mc_load_u64be(p)
 #define P_ORDER MC_NBT_ORDER_BE
 #else
 #define P_SHORT(p) ((int64_t)(int8_t)(p)[1] * 256 + (p)[0])
 #define P_LD16(p) mc_load_u16le(p)
+#define P_LD16_PRE(p) (mc_load_u32le((p) - 2) >> 16)
 #define P_LD32(p) mc_load_u32le(p)
 #define P_LD64(p) mc_load_u64le(p)
 #define P_ORDER MC_NBT_ORDER_LE
@@ -543,6 +547,47 @@ static size_t P_FN(skip_two_runs)(const uint8_t **pp, const uint8_t *end, uint32
     const size_t need = rl[0] + (has_str ? 2u : 0u) + after;
     const uint8_t *p = *pp;
     size_t done = 0;
+#if P_SSE2
+    if (has_str && nw[0] <= 4 && nw[1] <= 4) {
+        /* Runs of up to 32 bytes (a tick: five ints and the string): each
+         * run is two 16-byte loads, the masks and words held in registers,
+         * so an element costs four loads beside its string length. Bytes
+         * past a run are masked off (their loads stay inside the input: 32
+         * bytes must follow the string). The length is read by a 32-bit
+         * load ending at it (run 0 holds the string's header, >= 3 bytes):
+         * each element's position hangs on the one before, and that load
+         * and swap is the shortest step. */
+        for (int r = 0; r < 2; r++)
+            for (size_t i = nw[r]; i < 4; i++)
+                m[r][i] = w[r][i] = 0;
+        const __m128i m0a = _mm_loadu_si128((const __m128i *)(const void *)m[0]);
+        const __m128i m0b = _mm_loadu_si128((const __m128i *)(const void *)(m[0] + 2));
+        const __m128i w0a = _mm_loadu_si128((const __m128i *)(const void *)w[0]);
+        const __m128i w0b = _mm_loadu_si128((const __m128i *)(const void *)(w[0] + 2));
+        const __m128i m1a = _mm_loadu_si128((const __m128i *)(const void *)m[1]);
+        const __m128i m1b = _mm_loadu_si128((const __m128i *)(const void *)(m[1] + 2));
+        const __m128i w1a = _mm_loadu_si128((const __m128i *)(const void *)w[1]);
+        const __m128i w1b = _mm_loadu_si128((const __m128i *)(const void *)(w[1] + 2));
+        const size_t r0 = rl[0], r1 = rl[1], tail = 32; /* run 1 (r1 <= 32) and its loads */
+        for (; done < n; done++) {
+            const uint8_t *q = p;
+            if ((size_t)(end - q) < r0 + 2 + tail)
+                break;
+            const size_t sl = P_LD16_PRE(q + r0);
+            if (sl > (size_t)(end - q) - r0 - 2 - tail || (text && !P_PLAIN(q + r0 + 2, sl, end)))
+                break;
+            const uint8_t *q1 = q + r0 + 2 + sl;
+            __m128i a = _mm_xor_si128(_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)q), m0a), w0a);
+            __m128i b = _mm_xor_si128(_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(q + 16)), m0b), w0b);
+            __m128i c = _mm_xor_si128(_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)q1), m1a), w1a);
+            __m128i d = _mm_xor_si128(_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(q1 + 16)), m1b), w1b);
+            __m128i e = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(e, _mm_setzero_si128())) != 0xFFFF)
+                break;
+            p = q1 + r1;
+        }
+    }
+#endif
     for (; done < n; done++) {
         const uint8_t *q = p;
         if ((size_t)(end - q) < need)
@@ -1127,6 +1172,7 @@ static bool P_FN(parse_root)(parser *ps, bool named)
 #undef P_TEXT_OK
 #undef P_SHORT
 #undef P_LD16
+#undef P_LD16_PRE
 #undef P_LD32
 #undef P_LD64
 #undef P_ORDER

@@ -575,6 +575,105 @@ static void test_truncation_and_mutation(void **state)
     mc_nbt_doc_free(filt);
 }
 
+/* Java bytes of root {a: 7, xt: [ticks...], z: "end"}: n flat compounds of
+ * one shape, the children in `order` (i: a string, b/c/d: bytes, s: a
+ * short, l: a long, other letters: ints), string lengths varying (some over 32
+ * bytes, one not plain ASCII) so that every word of both runs of the
+ * shape-matched skip holds header bytes somewhere. */
+static void tick_doc(mc_buf *b, const char *order, int n)
+{
+    mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(d, MC_NBT_COMPOUND);
+    assert_int_equal(mc_nbt_put_int(d, root, "a", 7), MC_OK);
+    mc_nbt_tag *xt = mc_nbt_put_list(d, root, "xt", MC_NBT_COMPOUND);
+    static const char *const ids[] = {"minecraft:oak_leaves", "minecraft:water", "minecraft:lava",
+                                      "minecraft:weeping_vines_plant_and_more_x", "minecraft:caf\xc3\xa9",
+                                      ""};
+    for (int i = 0; i < n; i++) {
+        mc_nbt_tag *t = mc_nbt_list_append(d, xt, MC_NBT_COMPOUND);
+        const char *id = ids[i % 6];
+        for (const char *k = order; *k; k++) {
+            const char key[2] = {*k, 0};
+            switch (*k) {
+            case 'i': assert_int_equal(mc_nbt_put_string(d, t, key, id, strlen(id)), MC_OK); break;
+            case 'b': case 'c': case 'd': assert_int_equal(mc_nbt_put_byte(d, t, key, (int8_t)i), MC_OK); break;
+            case 's': assert_int_equal(mc_nbt_put_short(d, t, key, (int16_t)(i * 7)), MC_OK); break;
+            case 'l': assert_int_equal(mc_nbt_put_long(d, t, key, -i), MC_OK); break;
+            default: assert_int_equal(mc_nbt_put_int(d, t, key, i * 31 - 5), MC_OK); break;
+            }
+        }
+    }
+    assert_int_equal(mc_nbt_put_string(d, root, "z", "end", 3), MC_OK);
+    b->len = 0;
+    assert_int_equal(mc_nbt_write(d, MC_NBT_JAVA, b, NULL), MC_OK);
+    mc_nbt_doc_free(d);
+}
+
+/* Tick lists of the game's shape (p, t, x, i, y, z) and others whose runs
+ * fill one to four words: every byte of the list changed in turn (three
+ * ways), and cut at every length. The filtered parse that checks text
+ * accepts exactly what the full parse accepts, with the same kept values;
+ * without the text check it still fails on every structural error. */
+static void test_tick_shapes_every_byte(void **state)
+{
+    (void)state;
+    /* runs (bytes before the string's length, after its contents); up to
+     * 32 bytes each the SSE2 loop takes the shape, else the word loop */
+    static const char *const shapes[] = {
+        "ptxiyz",  /* vanilla 1.18+: 28 and 17 */
+        "ixyz",    /* the string first: 4 and 25 */
+        "lxisyzb", /* 24 and 28 */
+        "ipts",    /* 4 and 23 */
+        "ixybcd",  /* 4 and 32 */
+        "lxyiz",   /* 32 and 9 */
+        "pitxyzb", /* 12 and 38: the word loop */
+        "ptxyi",   /* the string last: 36 and 1 */
+        "xyzblsi", /* 51 and 1 */
+    };
+    mc_nbt_doc *full = mc_nbt_doc_new(NULL), *filt = mc_nbt_doc_new(NULL);
+    mc_nbt_filter ft = {2, decline_x, NULL, NULL, true}, f = {2, decline_x, NULL, NULL, false};
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    unsigned accepted = 0, rejected = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        tick_doc(&b, shapes[s], 13);
+        assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, MC_NBT_JAVA, 0, &ft, NULL, NULL, NULL), MC_OK);
+        assert_int_equal(mc_nbt_count(mc_nbt_doc_root(filt)), 2);
+        uint8_t *m = malloc(b.len);
+        assert_non_null(m);
+        for (size_t at = 0; at < b.len; at++) {
+            static const uint8_t flips[] = {0x01, 0x80, 0xFF};
+            for (size_t k = 0; k < sizeof flips; k++) {
+                memcpy(m, b.data, b.len);
+                m[at] ^= flips[k];
+                mc_error ea;
+                mc_error_clear(&ea);
+                mc_status a = mc_nbt_parse(full, m, b.len, MC_NBT_JAVA, NULL, &ea);
+                mc_status ct = mc_nbt_parse_filtered(filt, m, b.len, MC_NBT_JAVA, 0, &ft, NULL, NULL, NULL);
+                if ((ct == MC_OK) != (a == MC_OK))
+                    fail_msg("shape %s, byte %zu ^ 0x%02x: full parse %d, filtered %d", shapes[s], at,
+                             flips[k], a, ct);
+                if (a == MC_OK)
+                    check_same(mc_nbt_doc_root(full), mc_nbt_doc_root(filt), 1, 2);
+                mc_status c = mc_nbt_parse_filtered(filt, m, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL);
+                if (a != MC_OK && !strstr(ea.message, "UTF-8") && c == MC_OK)
+                    fail_msg("shape %s, byte %zu ^ 0x%02x: unchecked filtered parse took it", shapes[s], at,
+                             flips[k]);
+                accepted += a == MC_OK;
+                rejected += a != MC_OK;
+            }
+        }
+        for (size_t n = 0; n < b.len; n++)
+            assert_int_not_equal(mc_nbt_parse_filtered(filt, b.data, n, MC_NBT_JAVA, 0, &ft, NULL, NULL, NULL), MC_OK);
+        free(m);
+    }
+    assert_true(accepted > 1000); /* changed int values, string bytes */
+    assert_true(rejected > 1000); /* changed headers, lengths, end tags */
+    mc_buf_free(&b);
+    mc_nbt_doc_free(full);
+    mc_nbt_doc_free(filt);
+}
+
 /* Java bytes of root { x: [[[... one empty byte list ...]]] } with `levels`
  * lists inside x. */
 static void nested_lists(mc_buf *b, int levels)
@@ -707,6 +806,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_trees),
         cmocka_unit_test(test_truncation_and_mutation),
+        cmocka_unit_test(test_tick_shapes_every_byte),
         cmocka_unit_test(test_take),
         cmocka_unit_test(test_check_text),
         cmocka_unit_test(test_parse_into),
