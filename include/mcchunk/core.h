@@ -357,6 +357,15 @@ MC_API void mc_buf_put_uvarint64(mc_buf *b, uint64_t v);
 static inline void mc_buf_put_uvarint32(mc_buf *b, uint32_t v)
 {
     if (v < 0x80) { mc_buf_put_u8(b, (uint8_t)v); return; }
+    if (b->cap - b->len >= 5 && !b->failed) {
+        /* in place: palette ids are mostly 2-3 bytes, one per entry */
+        uint8_t *p = b->data + b->len;
+        size_t n = 0;
+        while (v >= 0x80) { p[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+        p[n++] = (uint8_t)v;
+        b->len += n;
+        return;
+    }
     mc_buf_put_uvarint64(b, v);
 }
 static inline void mc_buf_put_varint(mc_buf *b, int32_t v) { mc_buf_put_uvarint32(b, (uint32_t)v); }

@@ -458,7 +458,10 @@ void mc_buf_put_uvarint64(mc_buf *b, uint64_t v)
         v >>= 7;
     }
     tmp[n++] = (uint8_t)v;
-    mc_buf_put(b, tmp, n);
+    uint8_t *p = mc_buf_extend(b, n);
+    if (p)
+        for (size_t i = 0; i < n; i++) /* (a memcpy of a variable 1-10 bytes is a library call) */
+            p[i] = tmp[i];
 }
 
 bool mc_buf_put_str_u16be(mc_buf *b, const void *s, size_t len)

@@ -75,6 +75,18 @@ static void test_varint(void **state)
         mc_buf_put_varint(&b, vec[i].v);
         assert_int_equal(b.len, vec[i].n);
         assert_memory_equal(b.data, vec[i].b, vec[i].n);
+        /* written in place (room for five bytes) and by the slow way (less
+         * room left), after 0-7 bytes of slack */
+        for (size_t slack = 0; slack < 8; slack++) {
+            b.len = 0;
+            assert_true(mc_buf_reserve(&b, 1));
+            const size_t at = b.cap - slack;
+            assert_non_null(mc_buf_extend(&b, at));
+            mc_buf_put_varint(&b, vec[i].v);
+            assert_false(b.failed);
+            assert_int_equal(b.len, at + vec[i].n);
+            assert_memory_equal(b.data + at, vec[i].b, vec[i].n);
+        }
         mc_buf_free(&b);
     }
     const uint8_t six[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
