@@ -580,7 +580,7 @@ static void test_truncation_and_mutation(void **state)
  * short, l: a long, other letters: ints), string lengths varying (some over 32
  * bytes, one not plain ASCII) so that every word of both runs of the
  * shape-matched skip holds header bytes somewhere. */
-static void tick_doc(mc_buf *b, const char *order, int n)
+static void tick_doc(mc_buf *b, const char *order, int n, mc_nbt_format format)
 {
     mc_nbt_doc *d = mc_nbt_doc_new(NULL);
     mc_nbt_tag *root = mc_nbt_doc_new_root(d, MC_NBT_COMPOUND);
@@ -605,15 +605,16 @@ static void tick_doc(mc_buf *b, const char *order, int n)
     }
     assert_int_equal(mc_nbt_put_string(d, root, "z", "end", 3), MC_OK);
     b->len = 0;
-    assert_int_equal(mc_nbt_write(d, MC_NBT_JAVA, b, NULL), MC_OK);
+    assert_int_equal(mc_nbt_write(d, format, b, NULL), MC_OK);
     mc_nbt_doc_free(d);
 }
 
 /* Tick lists of the game's shape (p, t, x, i, y, z) and others whose runs
  * fill one to four words: every byte of the list changed in turn (three
- * ways), and cut at every length. The filtered parse that checks text
- * accepts exactly what the full parse accepts, with the same kept values;
- * without the text check it still fails on every structural error. */
+ * ways), and cut at every length, in Java's and Bedrock's byte order. The
+ * filtered parse that checks text accepts exactly what the full parse
+ * accepts, with the same kept values; without the text check it still
+ * fails on every structural error. */
 static void test_tick_shapes_every_byte(void **state)
 {
     (void)state;
@@ -635,9 +636,11 @@ static void test_tick_shapes_every_byte(void **state)
     mc_buf b;
     mc_buf_init(&b, NULL);
     unsigned accepted = 0, rejected = 0;
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        tick_doc(&b, shapes[s], 13);
-        assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, MC_NBT_JAVA, 0, &ft, NULL, NULL, NULL), MC_OK);
+    static const mc_nbt_format formats[] = {MC_NBT_JAVA, MC_NBT_BEDROCK};
+    for (size_t s = 0; s < 2 * (sizeof shapes / sizeof shapes[0]); s++) {
+        const mc_nbt_format fmt = formats[s & 1];
+        tick_doc(&b, shapes[s / 2], 13, fmt);
+        assert_int_equal(mc_nbt_parse_filtered(filt, b.data, b.len, fmt, 0, &ft, NULL, NULL, NULL), MC_OK);
         assert_int_equal(mc_nbt_count(mc_nbt_doc_root(filt)), 2);
         uint8_t *m = malloc(b.len);
         assert_non_null(m);
@@ -648,23 +651,23 @@ static void test_tick_shapes_every_byte(void **state)
                 m[at] ^= flips[k];
                 mc_error ea;
                 mc_error_clear(&ea);
-                mc_status a = mc_nbt_parse(full, m, b.len, MC_NBT_JAVA, NULL, &ea);
-                mc_status ct = mc_nbt_parse_filtered(filt, m, b.len, MC_NBT_JAVA, 0, &ft, NULL, NULL, NULL);
+                mc_status a = mc_nbt_parse(full, m, b.len, fmt, NULL, &ea);
+                mc_status ct = mc_nbt_parse_filtered(filt, m, b.len, fmt, 0, &ft, NULL, NULL, NULL);
                 if ((ct == MC_OK) != (a == MC_OK))
-                    fail_msg("shape %s, byte %zu ^ 0x%02x: full parse %d, filtered %d", shapes[s], at,
-                             flips[k], a, ct);
+                    fail_msg("shape %s (format %d), byte %zu ^ 0x%02x: full parse %d, filtered %d",
+                             shapes[s / 2], (int)fmt, at, flips[k], a, ct);
                 if (a == MC_OK)
                     check_same(mc_nbt_doc_root(full), mc_nbt_doc_root(filt), 1, 2);
-                mc_status c = mc_nbt_parse_filtered(filt, m, b.len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL);
+                mc_status c = mc_nbt_parse_filtered(filt, m, b.len, fmt, 0, &f, NULL, NULL, NULL);
                 if (a != MC_OK && !strstr(ea.message, "UTF-8") && c == MC_OK)
-                    fail_msg("shape %s, byte %zu ^ 0x%02x: unchecked filtered parse took it", shapes[s], at,
-                             flips[k]);
+                    fail_msg("shape %s (format %d), byte %zu ^ 0x%02x: unchecked filtered parse took it",
+                             shapes[s / 2], (int)fmt, at, flips[k]);
                 accepted += a == MC_OK;
                 rejected += a != MC_OK;
             }
         }
         for (size_t n = 0; n < b.len; n++)
-            assert_int_not_equal(mc_nbt_parse_filtered(filt, b.data, n, MC_NBT_JAVA, 0, &ft, NULL, NULL, NULL), MC_OK);
+            assert_int_not_equal(mc_nbt_parse_filtered(filt, b.data, n, fmt, 0, &ft, NULL, NULL, NULL), MC_OK);
         free(m);
     }
     assert_true(accepted > 1000); /* changed int values, string bytes */
