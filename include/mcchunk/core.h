@@ -198,7 +198,11 @@ static inline uint16_t mc_load_u16be(const uint8_t *p)
     uint16_t v; memcpy(&v, p, 2);
     return __builtin_bswap16(v);
 }
-static inline uint16_t mc_load_u16le(const uint8_t *p) { return (uint16_t)((p[1] << 8) | p[0]); }
+static inline uint16_t mc_load_u16le(const uint8_t *p)
+{
+    uint16_t v; memcpy(&v, p, 2); /* (as mc_load_u16be; the library assumes a little-endian host) */
+    return v;
+}
 static inline uint32_t mc_load_u32be(const uint8_t *p)
 {
     uint32_t v; memcpy(&v, p, 4);
@@ -353,17 +357,21 @@ static inline void mc_buf_put_f64be(mc_buf *b, double v) { mc_buf_put_u64be(b, m
 static inline void mc_buf_put_f64le(mc_buf *b, double v) { mc_buf_put_u64le(b, mc_f64_to_bits(v)); }
 
 /* Varints (see the readers above for the encodings). */
+/* Writes v's 1-10 bytes at p; returns how many. */
+static inline size_t mc__uvarint_encode(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) { p[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+    p[n++] = (uint8_t)v;
+    return n;
+}
 MC_API void mc_buf_put_uvarint64(mc_buf *b, uint64_t v);
 static inline void mc_buf_put_uvarint32(mc_buf *b, uint32_t v)
 {
     if (v < 0x80) { mc_buf_put_u8(b, (uint8_t)v); return; }
     if (b->cap - b->len >= 5 && !b->failed) {
         /* in place: palette ids are mostly 2-3 bytes, one per entry */
-        uint8_t *p = b->data + b->len;
-        size_t n = 0;
-        while (v >= 0x80) { p[n++] = (uint8_t)(v | 0x80); v >>= 7; }
-        p[n++] = (uint8_t)v;
-        b->len += n;
+        b->len += mc__uvarint_encode(b->data + b->len, v);
         return;
     }
     mc_buf_put_uvarint64(b, v);

@@ -452,12 +452,7 @@ uint8_t *mc_buf_detach(mc_buf *b, size_t *len, size_t *cap)
 void mc_buf_put_uvarint64(mc_buf *b, uint64_t v)
 {
     uint8_t tmp[10];
-    size_t n = 0;
-    while (v >= 0x80) {
-        tmp[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    tmp[n++] = (uint8_t)v;
+    const size_t n = mc__uvarint_encode(tmp, v);
     uint8_t *p = mc_buf_extend(b, n);
     if (p)
         for (size_t i = 0; i < n; i++) /* (a memcpy of a variable 1-10 bytes is a library call) */
