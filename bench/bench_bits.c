@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "chunk/bits_private.h"
+#include "bits/bits_private.h"
 
 #define N 4096
 #define SAMPLES 15

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "java/chunk_gen.h"
+#include "chunk_gen.h"
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/java.h"

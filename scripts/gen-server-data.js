@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// gen-server-data.js: writes src/server/data/join_data.c, the per-protocol
+// gen-server-data.js: writes programs/mcchunk/server/data/join_data.c, the per-protocol
 // constant packets `mcchunk serve` sends when a player joins:
 //   - the Join Game packet ("login" in minecraft-data's names), for every
 //     release protocol from 1.8 (47) to 26.1 (775), in creative mode in the
@@ -155,6 +155,6 @@ for (const e of entries) {
 }
 out += '};\n'
 out += `const unsigned mc_join_data_count = ${entries.length};\n`
-fs.writeFileSync(path.join(root, 'src/server/data/join_data.c'), out)
+fs.writeFileSync(path.join(root, 'programs/mcchunk/server/data/join_data.c'), out)
 const total = [...new Set(entries.map(e => e.blob))].reduce((s, b) => s + entries.find(e => e.blob === b).z.length, 0)
-console.log(`wrote src/server/data/join_data.c: ${entries.length} protocols, ${total} bytes compressed`)
+console.log(`wrote programs/mcchunk/server/data/join_data.c: ${entries.length} protocols, ${total} bytes compressed`)

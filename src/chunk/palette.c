@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bits_private.h"
+#include "bits/bits_private.h"
 
 #define MAX_SIZE 4096u
 

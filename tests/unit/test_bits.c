@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "mcchunk/bits.h"
-#include "chunk/bits_private.h" /* the portable kernels, tested on every CPU */
+#include "bits/bits_private.h" /* the portable kernels, tested on every CPU */
 
 /* Reference: entry i is bits [pos, pos+b) of the little-endian bit string of
  * the longs, with pos = i*b (spanning) or (i/k)*64 + (i%k)*b (padded). */

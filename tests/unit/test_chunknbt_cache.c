@@ -1,6 +1,6 @@
 /*
  * test_chunknbt_cache.c: the palette-entry cache of the chunk NBT reader
- * (src/anvil/chunknbt_cache.c), through the calls the fast section reader
+ * (src/chunknbt/cache.c), through the calls the fast section reader
  * makes: entries as their payload bytes, biomes by name.
  *
  * The cache hashes and compares keys of 16 to 64 bytes with words at
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anvil/chunknbt_private.h"
+#include "chunknbt/chunknbt_private.h"
 #include "mcchunk/registry.h"
 
 static size_t put_str(uint8_t *p, const char *s, size_t n)

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "mcchunk/bits.h"
-#include "chunk/bits_private.h"
+#include "bits/bits_private.h"
 
 extern char **environ;
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "java/chunk_gen.h"
+#include "chunk_gen.h"
 #include "mcchunk/java.h"
 #include "mcchunk/translate.h"
 

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "java/chunk_gen.h"
+#include "chunk_gen.h"
 #include "mcchunk/translate.h"
 
 static void check_translation(const char *from_name, const char *to_name, uint64_t seed)

@@ -1,4 +1,4 @@
-/* cmd_serve.c: `mcchunk serve`, the reference server (src/server/). */
+/* cmd_serve.c: `mcchunk serve`, the reference server (programs/mcchunk/server/). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

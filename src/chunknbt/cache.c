@@ -12,7 +12,7 @@
  * a world whose chunks were saved by several game versions does not empty
  * the cache at every change of DataVersion.
  */
-#include "anvil/chunknbt_private.h"
+#include "chunknbt/chunknbt_private.h"
 
 #include <stdlib.h>
 #include <string.h>

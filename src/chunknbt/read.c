@@ -19,7 +19,7 @@
  * through a per-thread cache (chunknbt_cache.c), and 1.16+ padded longs at
  * the container's width are byte-swapped straight into the container.
  */
-#include "anvil/chunknbt_private.h"
+#include "chunknbt/chunknbt_private.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /*
  * commands.h: the subcommands of the `mcchunk` tool. Each lives in its own
- * file tools/cmd_<name>.c and has the signature below: it gets argv from its
+ * file programs/mcchunk/cmd_<name>.c and has the signature below: it gets argv from its
  * own name on (argv[0] = "nbt"), prints its own --help, and returns the exit
  * status (0 success, 1 failure of the work, 2 bad usage).
  *

@@ -21,7 +21,7 @@
  * container whose ids were translated to another registry, is written with
  * a palette built in first-occurrence order, which is what the game does.
  */
-#include "anvil/chunknbt_private.h"
+#include "chunknbt/chunknbt_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>

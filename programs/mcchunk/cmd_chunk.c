@@ -16,7 +16,7 @@
 
 #include "commands.h"
 
-int mc_chunk_model_cmd(int argc, char **argv); /* chunk blocks|convert: tools/chunk_blocks.c */
+int mc_chunk_model_cmd(int argc, char **argv); /* chunk blocks|convert: programs/mcchunk/chunk_blocks.c */
 #include "mcchunk/anvil.h"
 #include "mcchunk/nbt.h"
 
@@ -108,7 +108,7 @@ int mc_cmd_chunk(int argc, char **argv)
     }
     const char *sub = argv[1];
     if (!strcmp(sub, "blocks") || !strcmp(sub, "convert"))
-        return mc_chunk_model_cmd(argc, argv); /* tools/chunk_blocks.c */
+        return mc_chunk_model_cmd(argc, argv); /* programs/mcchunk/chunk_blocks.c */
     bool get = !strcmp(sub, "get"), put = !strcmp(sub, "put");
     if (!get && !put) {
         fprintf(stderr, "mcchunk chunk: unknown subcommand '%s'\n\n", sub);

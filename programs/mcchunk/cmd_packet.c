@@ -19,7 +19,7 @@
 
 #include "commands.h"
 #include "tool_common.h"
-#include "java/chunk_gen.h"
+#include "chunk_gen.h"
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/java.h"
