@@ -29,7 +29,7 @@
 #include <uv.h>
 
 #include "mcchunk/java.h"
-#include "server/md5.h"
+#include "server/uuid.h"
 #include "server/session.h"
 
 void mc_server_config_defaults(mc_server_config *cfg)
