@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "anvil/anvil_private.h"
+#include "core/inflate.h"
 
 const char *mc_compression_name(int compression_id)
 {
@@ -40,38 +41,6 @@ bool mc_compression_parse(const char *name, mc_compression *out)
     return false;
 }
 
-typedef enum libdeflate_result (*inflate_fn)(struct libdeflate_decompressor *, const void *,
-                                             size_t, void *, size_t, size_t *, size_t *);
-
-static mc_status inflate_growing(struct libdeflate_decompressor *dec, inflate_fn fn,
-                                 const char *what, const uint8_t *in, size_t in_len,
-                                 size_t first_guess, mc_buf *out, size_t max_out, mc_error *err)
-{
-    size_t guess = first_guess;
-    if (guess < 4096)
-        guess = 4096;
-    if (guess > max_out)
-        guess = max_out;
-    for (;;) {
-        if (!mc_buf_reserve(out, guess))
-            return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "%s: out of memory", what);
-        size_t used_in = 0, produced = 0;
-        enum libdeflate_result res =
-            fn(dec, in, in_len, out->data + out->len, guess, &used_in, &produced);
-        if (res == LIBDEFLATE_SUCCESS) {
-            out->len += produced;
-            return MC_OK;
-        }
-        if (res != LIBDEFLATE_INSUFFICIENT_SPACE)
-            return mc_error_set(err, MC_ERR_COMPRESSION, SIZE_MAX,
-                                "%s: corrupt compressed data (%zu bytes)", what, in_len);
-        if (guess >= max_out)
-            return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX,
-                                "%s: decompressed size exceeds limit %zu", what, max_out);
-        guess = guess > max_out / 2 ? max_out : guess * 2;
-    }
-}
-
 mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, const void *in,
                          size_t in_len, mc_buf *out, size_t max_out, mc_error *err)
 {
@@ -91,12 +60,6 @@ mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, c
         return mc__lz4block_decode(in, in_len, out, max_out, err);
     case MC_COMPRESSION_GZIP:
     case MC_COMPRESSION_ZLIB: {
-        struct libdeflate_decompressor *own = NULL;
-        if (!dec) {
-            dec = own = libdeflate_alloc_decompressor();
-            if (!dec)
-                return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
-        }
         /* Chunk NBT inflates 5-40x; a failed try costs a whole inflate, so
          * start big (the caller's buffer is normally reused, making the
          * reservation free) and double from there. */
@@ -104,12 +67,8 @@ mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, c
         if (compression == MC_COMPRESSION_GZIP && in_len >= 18)
             guess = mc_load_u32le(src + in_len - 4); /* ISIZE: a hint, not trusted */
         mc_status st = compression == MC_COMPRESSION_GZIP
-            ? inflate_growing(dec, libdeflate_gzip_decompress_ex, "gzip", src, in_len, guess,
-                              out, max_out, err)
-            : inflate_growing(dec, libdeflate_zlib_decompress_ex, "zlib", src, in_len, guess,
-                              out, max_out, err);
-        if (own)
-            libdeflate_free_decompressor(own);
+            ? mc__inflate_growing(dec, MC__INFLATE_GZIP, src, in_len, guess, max_out, "gzip", out, err)
+            : mc__inflate_growing(dec, MC__INFLATE_ZLIB, src, in_len, guess, max_out, "zlib", out, err);
         return st;
     }
     case MC_COMPRESSION_CUSTOM: {

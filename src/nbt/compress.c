@@ -7,8 +7,11 @@
  * front (gzip's trailer has it modulo 2^32, zlib has nothing), so we start
  * from a guess and double on LIBDEFLATE_INSUFFICIENT_SPACE, up to max_out.
  */
+#include <stdio.h>
+
 #include <libdeflate.h>
 
+#include "core/inflate.h"
 #include "nbt/nbt_internal.h"
 
 const char *mc_nbt_compression_name(mc_nbt_compression c)
@@ -57,53 +60,25 @@ mc_status mc_nbt_decompress(const void *data, size_t len, const mc_allocator *al
             *out_cap = len ? len : 1;
         return MC_OK;
     }
-    struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor();
-    if (!dec)
-        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "nbt: out of memory");
-    size_t cap = len < ((size_t)1 << 20) ? len * 4 + 1024 : len * 2;
+    size_t guess = len < ((size_t)1 << 20) ? len * 4 + 1024 : len * 2;
     if (k == MC_NBT_GZIP && len >= 18) {
         /* ISIZE: the size modulo 2^32, right for every sane file. */
         size_t isize = mc_load_u32le((const uint8_t *)data + len - 4);
-        if (isize >= cap / 4 && isize <= max_out)
-            cap = isize ? isize : 1;
+        if (isize >= guess / 4 && isize <= max_out)
+            guess = isize ? isize : 1;
     }
-    if (cap > max_out)
-        cap = max_out ? max_out : 1;
-    mc_status st = MC_OK;
-    uint8_t *buf = NULL;
-    for (;;) {
-        buf = alloc->alloc(alloc->user, cap);
-        if (!buf) {
-            st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "nbt: out of memory");
-            break;
-        }
-        size_t got = 0;
-        enum libdeflate_result r =
-            k == MC_NBT_GZIP ? libdeflate_gzip_decompress(dec, data, len, buf, cap, &got)
-                             : libdeflate_zlib_decompress(dec, data, len, buf, cap, &got);
-        if (r == LIBDEFLATE_SUCCESS) {
-            *out = buf;
-            *out_len = got;
-            if (out_cap)
-                *out_cap = cap;
-            break;
-        }
-        alloc->free(alloc->user, buf, cap);
-        buf = NULL;
-        if (r != LIBDEFLATE_INSUFFICIENT_SPACE) {
-            st = mc_error_set(err, MC_ERR_COMPRESSION, SIZE_MAX, "nbt: %s data is corrupt",
-                              mc_nbt_compression_name(k));
-            break;
-        }
-        if (cap >= max_out) {
-            st = mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX, "nbt: inflated data larger than %zu bytes",
-                              max_out);
-            break;
-        }
-        cap = cap > max_out / 2 ? max_out : cap * 2;
+    mc_buf buf;
+    mc_buf_init(&buf, alloc);
+    char what[32];
+    snprintf(what, sizeof what, "nbt: %s", mc_nbt_compression_name(k));
+    mc_status st = mc__inflate_growing(NULL, k == MC_NBT_GZIP ? MC__INFLATE_GZIP : MC__INFLATE_ZLIB, data, len,
+                                       guess, max_out, what, &buf, err);
+    if (st != MC_OK) {
+        mc_buf_free(&buf);
+        return st;
     }
-    libdeflate_free_decompressor(dec);
-    return st;
+    *out = mc_buf_detach(&buf, out_len, out_cap);
+    return MC_OK;
 }
 
 mc_status mc_nbt_compress(const void *data, size_t len, mc_nbt_compression kind, int level,

@@ -579,9 +579,57 @@ static void test_detect(void **state)
     assert_int_equal(mc_nbt_detect(junk, sizeof junk, &f), MC_ERR_MALFORMED);
 }
 
+/* mc_nbt_decompress grows its buffer from a guess (4x the input, or gzip's
+ * ISIZE): 1 MiB of one byte inflates ~1000x, so the first tries are short;
+ * the limit is exact; a gzip whose ISIZE lies still inflates whole; a corrupt
+ * stream is MC_ERR_COMPRESSION. */
+static void test_decompress_growing(void **state)
+{
+    (void)state;
+    const size_t n = (size_t)1 << 20;
+    uint8_t *plain = malloc(n);
+    assert_non_null(plain);
+    for (size_t i = 0; i < n; i++)
+        plain[i] = (uint8_t)(i / 4096);
+    const mc_nbt_compression kinds[] = {MC_NBT_ZLIB, MC_NBT_GZIP};
+    for (int k = 0; k < 2; k++) {
+        mc_buf z;
+        mc_buf_init(&z, NULL);
+        mc_error err;
+        assert_int_equal(mc_nbt_compress(plain, n, kinds[k], 6, &z, &err), MC_OK);
+        assert_true(z.len * 100 < n);
+        uint8_t *out = NULL;
+        size_t out_len = 0, out_cap = 0;
+        mc_nbt_compression got;
+        assert_int_equal(mc_nbt_decompress(z.data, z.len, NULL, 0, &out, &out_len, &out_cap, &got, &err), MC_OK);
+        assert_int_equal(got, kinds[k]);
+        assert_int_equal(out_len, n);
+        assert_true(out_cap >= out_len);
+        assert_memory_equal(out, plain, n);
+        mc_alloc_or_default(NULL)->free(NULL, out, out_cap);
+        /* exactly the size is allowed, one byte less is the limit */
+        assert_int_equal(mc_nbt_decompress(z.data, z.len, NULL, n, &out, &out_len, &out_cap, NULL, &err), MC_OK);
+        mc_alloc_or_default(NULL)->free(NULL, out, out_cap);
+        assert_int_equal(mc_nbt_decompress(z.data, z.len, NULL, n - 1, &out, &out_len, &out_cap, NULL, &err),
+                         MC_ERR_LIMIT);
+        if (kinds[k] == MC_NBT_GZIP) { /* ISIZE says 16 bytes */
+            z.data[z.len - 4] = 16; z.data[z.len - 3] = 0; z.data[z.len - 2] = 0; z.data[z.len - 1] = 0;
+            assert_int_equal(mc_nbt_decompress(z.data, z.len, NULL, 0, &out, &out_len, &out_cap, NULL, &err),
+                             MC_ERR_COMPRESSION); /* libdeflate checks ISIZE against what it inflated */
+        }
+        z.data[z.len / 2] ^= 0xFF;
+        z.data[z.len / 2 + 1] ^= 0x55;
+        assert_int_equal(mc_nbt_decompress(z.data, z.len, NULL, 0, &out, &out_len, &out_cap, NULL, &err),
+                         MC_ERR_COMPRESSION);
+        mc_buf_free(&z);
+    }
+    free(plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decompress_growing),
         cmocka_unit_test(test_corpus_regions),
         cmocka_unit_test(test_corpus_chunk_files),
         cmocka_unit_test(test_corpus_bedrock_level_dat),
