@@ -191,6 +191,12 @@ typedef struct mc_java_chunk_info {
     bool sky_light;            /* 1.8-1.12: sky light arrays present */
 } mc_java_chunk_info;
 
+/* The overworld's height range a client of `protocol` assumes when a packet
+ * does not say it (the vanilla overworld: y 0..255 before 1.18, -64..319
+ * from 1.18, protocol 757). MC_ERR_UNSUPPORTED for protocols without chunk
+ * support (see mc_java_encode_chunk). */
+MC_API mc_status mc_java_default_height(uint32_t protocol, int32_t *min_y, uint32_t *height, mc_error *err);
+
 /* Decodes a Chunk Data packet (id varint + body) of `protocol` into a new
  * column in the protocol's registry (*out; free with mc_column_free).
  * `opts` and `info` may be NULL. */

@@ -52,6 +52,17 @@ mc_status mc__era_get(uint32_t protocol, mc__era *e, mc_error *err)
     return MC_OK;
 }
 
+mc_status mc_java_default_height(uint32_t protocol, int32_t *min_y, uint32_t *height, mc_error *err)
+{
+    mc__era e;
+    mc_status st = mc__era_get(protocol, &e, err);
+    if (st != MC_OK)
+        return st;
+    *min_y = e.default_min_y;
+    *height = e.default_height;
+    return MC_OK;
+}
+
 /* Block entity types in registry order (BuiltInRegistries.BLOCK_ENTITY_TYPE),
  * with the protocol that added each; an entry inserted mid-list shifts the
  * later ids from that protocol on. */

@@ -368,9 +368,31 @@ static void test_strict_and_lenient(void **state)
     mc_column_free(col);
 }
 
+/* The default overworld range per protocol: the 1.18 height change sits
+ * between 756 (1.17.1) and 757 (1.18). */
+static void test_default_height(void **state)
+{
+    (void)state;
+    static const struct { uint32_t protocol; int32_t min_y; uint32_t height; } v[] = {
+        {47, 0, 256}, {340, 0, 256}, {404, 0, 256}, {756, 0, 256}, {757, -64, 384}, {775, -64, 384},
+    };
+    mc_error err;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        int32_t min_y = 1;
+        uint32_t height = 1;
+        assert_int_equal(mc_java_default_height(v[i].protocol, &min_y, &height, &err), MC_OK);
+        assert_int_equal(min_y, v[i].min_y);
+        assert_int_equal(height, v[i].height);
+    }
+    int32_t min_y;
+    uint32_t height;
+    assert_int_equal(mc_java_default_height(5, &min_y, &height, &err), MC_ERR_UNSUPPORTED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_height),
         cmocka_unit_test(test_roundtrip_every_release),
         cmocka_unit_test(test_translated_encode),
         cmocka_unit_test(test_small_packets),
