@@ -44,14 +44,36 @@ typedef struct opts {
 
 static void usage(FILE *f)
 {
-    /* FILE may be repeated: each result then ends with "== FILE rc=N". */
-    fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--summary] [--check]\n"
-               "       mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed] [--ids] [--check]\n"
-               "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--java PATH --chunk X Z]\n"
+    fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE... [--hashed] [--ids] [--layer N] [--y N]\n"
+               "                                      [--summary] [--check]\n"
+               "       mcchunk bedrock packet decode --version V FILE... [--blocks] [--hashed] [--ids] [--check]\n"
+               "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--tiny]\n"
+               "                                [--java PATH --chunk X Z]\n"
                "       mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n"
-               "FILE: one subchunk (network or disk form), or a LevelChunk, SubChunk or\n"
-               "SubChunkRequest packet (id varint + body). V: a Bedrock version (1.21.60)\n"
-               "or a protocol number.\n");
+               "\n"
+               "V: a Bedrock version (1.21.60; `mcchunk registry --versions --edition bedrock`)\n"
+               "or a protocol number.\n"
+               "  subchunk decode  FILE is one subchunk (network or disk form); prints 'x y z state'\n"
+               "                   per non-air block (x z in the subchunk, y absolute; --y N sets\n"
+               "                   the subchunk index), states as minecraft:name[k=v,...] or with\n"
+               "                   --ids the runtime id; --layer N (0..%d) the storage; --summary\n"
+               "                   adds '# ...' lines (version, storages, widths, block entities)\n"
+               "  packet decode    FILE is a LevelChunk, SubChunk, SubChunkRequest or client cache\n"
+               "                   packet (id varint + body); prints its fields, and with --blocks\n"
+               "                   the blocks of every subchunk\n"
+               "  --hashed         runtime ids are hashed (the server's block network id hashes);\n"
+               "                   ids that only resolve as hashes fail with a hint to use it\n"
+               "  --check          re-encodes what was decoded; fails unless the bytes are equal\n"
+               "  With several FILEs each result ends with a line '== FILE rc=N'.\n"
+               "  generate         writes a deterministic test column's packets and block lists\n"
+               "                   into the folder DIR (level_chunk*.bin, subchunk*.bin, blocks.txt,\n"
+               "                   ...); --java PATH --chunk X Z converts that Java chunk instead\n"
+               "  biomes decode    a LevelDB Data3D/Data2D value or a network biome blob: prints\n"
+               "                   the storages and their palettes\n"
+               "\n"
+               "exit status: 0 ok, 1 failure (bad data, runtime ids the registry does not name,\n"
+               "re-encoding differs, I/O), 2 usage error (bad option, unknown version)\n",
+            MC_BEDROCK_MAX_STORAGES - 1);
 }
 
 /* ------------------------------------------------------ state printing */
@@ -890,8 +912,7 @@ static int cmd_generate(int argc, char **argv)
         return MC_EXIT_USAGE;
     }
     if (!protocol || !dir) {
-        fprintf(stderr, "usage: mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--tiny] "
-                        "[--java PATH --chunk X Z]\n");
+        usage(stderr);
         return MC_EXIT_USAGE;
     }
     if (!mc_tool_is_dir(dir)) {
@@ -1105,7 +1126,7 @@ static int cmd_biomes(int argc, char **argv)
         }
     }
     if (!file || !kind) {
-        fprintf(stderr, "usage: mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n");
+        usage(stderr);
         return MC_EXIT_USAGE;
     }
     uint8_t *data;
@@ -1182,10 +1203,11 @@ static int each_file(opts *o, int (*one)(const opts *o))
 
 int mc_cmd_bedrock(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        usage(stdout);
-        return MC_EXIT_OK;
-    }
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        }
     if (argc >= 3 && !strcmp(argv[1], "biomes") && !strcmp(argv[2], "decode"))
         return cmd_biomes(argc - 3, argv + 3);
     if (argc >= 2 && !strcmp(argv[1], "generate"))

@@ -39,16 +39,20 @@ static void usage(FILE *out)
             "translated to V's blocks and biomes; for 1.14-1.17 --light-out also writes the\n"
             "Update Light packet. --generated SEED encodes a random test column instead (in\n"
             "V's registry, or --registry V2's, at --min-y/--height or the era's default;\n"
-            "--chunk sets its position). A chunk whose height differs from the target's\n"
-            "dimension (--min-y/--height; default 0..255 before 1.18, -64..319 from 1.18)\n"
-            "is cut or extended with air to it.\n"
+            "--chunk sets its position). X,Z are absolute chunk coordinates in\n"
+            "-1875000..1875000; a region file must hold the chunk. A chunk whose height\n"
+            "differs from the target's dimension (--min-y/--height, multiples of 16;\n"
+            "default 0..255 before 1.18, -64..319 from 1.18) is cut or extended with air\n"
+            "to it; how many blocks the cut drops is said on stderr. Writes FILE only.\n"
             "decode prints one line per non-air block, 'x y z state', ordered by y, z, x,\n"
             "properties sorted by name (--ids: the numeric state id; before 1.13 id<<4|meta).\n"
             "From 1.18 the dimension defaults to the overworld (-64, 384). --info prints the\n"
             "packet's fields, palettes and sizes instead. Decoding is strict (rejects what a\n"
             "vanilla server would not send) unless --lenient (accepts what the client does).\n"
             "\n"
-            "exit status: 0 ok, 1 failure (bad packet, I/O), 2 usage error\n");
+            "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
+            "packet, cannot write FILE), 2 usage error (bad option or number, unknown\n"
+            "version, coordinates outside the world)\n");
 }
 
 static bool version_protocol(const char *v, uint32_t *protocol)
