@@ -209,17 +209,22 @@ bool mc_tool_write_output(const char *prog, const char *path, const void *data, 
 
 /* -------------------------------------------------------------- chunks */
 
-/* The region coordinates a file name gives (r.A.B.mca / .mcr, as the
- * library reads them in mc_region_open). */
+/* The region coordinates a file name gives: "r.A.B.mca" (or .mcr) at its
+ * end, after the start of the name or a character that is not a letter or
+ * digit ("ppa-r.-1.0.mca"), the rule mc_region_open follows. */
 static bool region_name(const char *path, int32_t *rx, int32_t *rz)
 {
     const char *base = mc_tool_basename(path);
-    int x, z, used = 0;
-    char a;
-    if (sscanf(base, "r.%d.%d.mc%c%n", &x, &z, &a, &used) == 3 && (a == 'a' || a == 'r') && !base[used]) {
-        *rx = x;
-        *rz = z;
-        return true;
+    for (const char *p = base; (p = strstr(p, "r.")) != NULL; p++) {
+        if (p > base && isalnum((unsigned char)p[-1]))
+            continue;
+        int x, z, used = 0;
+        char a;
+        if (sscanf(p, "r.%d.%d.mc%c%n", &x, &z, &a, &used) == 3 && (a == 'a' || a == 'r') && !p[used]) {
+            *rx = x;
+            *rz = z;
+            return true;
+        }
     }
     return false;
 }
@@ -259,8 +264,9 @@ int mc_tool_locate_chunk(const char *prog, const char *path_arg, const char *dim
     int32_t rx, rz;
     if (region_name(path_arg, &rx, &rz)) {
         if (floor_div32(x) != rx || floor_div32(z) != rz) {
-            fprintf(stderr, "%s: chunk %d %d is not in %s (it is in r.%d.%d.mca)\n", prog, (int)x, (int)z,
-                    mc_tool_basename(path_arg), (int)floor_div32(x), (int)floor_div32(z));
+            fprintf(stderr, "%s: chunk %d %d is not in %s (region %d %d; the chunk is in r.%d.%d.mca)\n", prog,
+                    (int)x, (int)z, mc_tool_basename(path_arg), (int)rx, (int)rz, (int)floor_div32(x),
+                    (int)floor_div32(z));
             return MC_EXIT_FAIL;
         }
     } else if (x < 0 || x > 31 || z < 0 || z > 31) {
