@@ -206,7 +206,7 @@ static int ls(mc_region *r, const char *file, bool json, bool first)
     int32_t rx = 0, rz = 0;
     bool abs = mc_region_origin(r, &rx, &rz);
     if (json) {
-        printf("%s{\"file\": ", first ? "" : ",\n ");
+        printf("%s{\"file\": ", first ? "[" : ",\n ");
         mc_tool_json_string(stdout, file);
         if (abs)
             printf(", \"region\": [%d, %d], \"chunks\": [", (int)rx, (int)rz);
@@ -391,9 +391,7 @@ int mc_cmd_region(int argc, char **argv)
 
     progress prog = {isatty(2) != 0, 0, nfiles};
     int rc = MC_EXIT_OK;
-    bool json_first = true;
-    if (json)
-        printf("[");
+    bool json_first = true; /* "[" comes with the first file's object: a failure alone prints nothing */
     size_t total_problems = 0, total_ok = 0;
     for (int f = 0; f < nfiles; f++) {
         const char *file = files[f];
@@ -429,7 +427,7 @@ int mc_cmd_region(int argc, char **argv)
             verify_ctx v = {file, r, quiet, json, 0};
             size_t ok = 0;
             if (json) {
-                printf("%s{\"file\": ", json_first ? "" : ",\n ");
+                printf("%s{\"file\": ", json_first ? "[" : ",\n ");
                 mc_tool_json_string(stdout, file);
                 printf(", \"problems\": [");
                 json_first = false;
@@ -450,8 +448,10 @@ int mc_cmd_region(int argc, char **argv)
         }
         mc_region_close(r);
     }
-    if (json)
+    if (json && !json_first)
         printf("]\n");
+    else if (json && rc == MC_EXIT_OK)
+        printf("[]\n");
     else if (!strcmp(sub, "verify") && nfiles > 1)
         printf("%d files: %zu problems, %zu chunks fine\n", nfiles, total_problems, total_ok);
     return rc;
