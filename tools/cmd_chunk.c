@@ -2,12 +2,15 @@
  * cmd_chunk.c: `mcchunk chunk get|put`, one chunk record of a region file or
  * of a world, by absolute chunk coordinates.
  *
- * PATH is a region file, or a world folder, where --dimension and --kind
- * pick the region folder (both world layouts, see mcchunk/anvil.h). get
- * prints the chunk's NBT as SNBT (default) or JSON, or with --raw writes the
- * decompressed payload bytes to stdout. put reads an uncompressed NBT payload
- * from FILE (- for stdin), checks that it parses, and writes it crash-safely
- * with the chosen compression, creating the region file when needed.
+ * PATH is a region file, which must hold chunk X Z (its name says which
+ * region it is; tool_common.c checks), or a world folder, where --dimension
+ * and --kind pick the region folder (both world layouts, see
+ * mcchunk/anvil.h). get prints the chunk's NBT as SNBT (default) or JSON,
+ * or with --raw writes the decompressed payload bytes to stdout. put reads
+ * an uncompressed NBT payload from FILE (- for stdin), checks that it parses
+ * and that the position it names (xPos/zPos, or Level.xPos/zPos) is X Z --
+ * or rewrites it with --relocate -- and writes it crash-safely with the
+ * chosen compression, creating the region file when needed.
  */
 #include <stdio.h>
 #include <stdlib.h>
