@@ -33,37 +33,24 @@ int mc_chunk_model_cmd(int argc, char **argv);
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: mcchunk chunk blocks PATH X Z [--ids] [--version V] [--dimension DIM]\n"
+            "usage: mcchunk chunk blocks PATH X Z [--ids] [--version V] [--every K] [--dimension DIM]\n"
+            "       mcchunk chunk blocks REGIONFILE --all [--ids] [--version V] [--every K]\n"
             "       mcchunk chunk convert PATH X Z --to-version V -o FILE [--dimension DIM]\n"
             "\n"
-            "PATH is a region file or a world folder; X Z are absolute chunk coordinates.\n"
+            "PATH is a region file or a world folder; X Z are absolute chunk coordinates\n"
+            "(-1875000..1875000); a region file must hold the chunk.\n"
             "  blocks   prints 'x y z state' for every non-air block, ordered by y, z, x;\n"
             "           state is minecraft:name[k=v,...] (properties sorted), or with --ids\n"
             "           the numeric state id in the registry of --version V (default: the\n"
-            "           chunk's own version; 1.8-1.12: id<<4|meta)\n"
+            "           chunk's own version; 1.8-1.12: id<<4|meta); a V before 1.18 drops\n"
+            "           the blocks outside y 0..255 and says how many on stderr\n"
             "           --every K prints every K-th position (air included); --all with a\n"
             "           region file instead of X Z prints every chunk after 'chunk X Z' lines\n"
-            "  convert  writes the chunk NBT for version V (uncompressed) to FILE and lists\n"
-            "           what the conversion dropped on stderr\n"
-            "exit status: 0 ok, 1 failure, 2 usage error\n");
-}
-
-static bool parse_i32(const char *s, int32_t *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < INT32_MIN || v > INT32_MAX)
-        return false;
-    *out = (int32_t)v;
-    return true;
-}
-
-static const mc_registry *registry_of_version(const char *v)
-{
-    mc_version_info vi;
-    if (mc_java_version_find(v, &vi) && vi.registry)
-        return vi.registry;
-    return mc_registry_find(v);
+            "  convert  writes the chunk NBT for version V (uncompressed; - for stdout) to\n"
+            "           FILE and lists what the conversion dropped on stderr\n"
+            "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
+            "data, I/O), 2 usage error (bad option, unknown version, coordinates that are\n"
+            "not integers or lie outside the world)\n");
 }
 
 static int32_t data_version_of(const char *v)
@@ -79,23 +66,33 @@ static int32_t data_version_of(const char *v)
 /* every == 0: the non-air blocks; every == K: every K-th position of the
  * column (air included), starting at a phase taken from the chunk's
  * coordinates, so that a test can compare a sample against an oracle. */
-static int cmd_blocks(mc_column *col, bool ids, const char *version, unsigned every)
+static int cmd_blocks(mc_column **col, bool ids, const char *version, unsigned every)
 {
     const mc_registry *out_reg = NULL;
-    if (version && !(out_reg = registry_of_version(version))) {
-        fprintf(stderr, "mcchunk chunk blocks: unknown version %s\n", version);
-        return MC_EXIT_USAGE;
+    bool before_1_18 = false;
+    if (version && !(out_reg = mc_tool_java_registry(version, &before_1_18)))
+        return mc_tool_unknown_version("mcchunk chunk blocks", version);
+    /* a release before 1.18 has no blocks below 0 or above 255 */
+    if (before_1_18 && (mc_column_min_y(*col) < 0 || mc_column_min_y(*col) + (int32_t)mc_column_height(*col) > 256)) {
+        int rc = mc_tool_fit_height("mcchunk chunk blocks", version, col, 0, 256);
+        if (rc)
+            return rc;
     }
-    return mc_tool_print_blocks(col, out_reg, ids, every, false);
+    return mc_tool_print_blocks(*col, out_reg, ids, every, false);
 }
 
-static int cmd_convert(mc_column *col, const char *version, const char *file)
+static int cmd_convert(mc_column **colp, const char *version, const char *file)
 {
     int32_t dv = data_version_of(version);
-    if (dv < 0) {
-        fprintf(stderr, "mcchunk chunk convert: unknown version %s\n", version);
-        return MC_EXIT_USAGE;
+    if (dv < 0)
+        return mc_tool_unknown_version("mcchunk chunk convert", version);
+    if (dv < 2860 && (mc_column_min_y(*colp) < 0 || mc_column_min_y(*colp) + (int32_t)mc_column_height(*colp) > 256)) {
+        /* before 1.18 (DataVersion 2860) the world is y 0..255 */
+        int frc = mc_tool_fit_height("mcchunk chunk convert", version, colp, 0, 256);
+        if (frc)
+            return frc;
     }
+    mc_column *col = *colp;
     mc_buf out;
     mc_buf_init(&out, NULL);
     mc_chunknbt_report rep;
@@ -105,14 +102,10 @@ static int cmd_convert(mc_column *col, const char *version, const char *file)
         fprintf(stderr, "mcchunk chunk convert: %s\n", err.message);
         rc = MC_EXIT_FAIL;
     } else {
-        FILE *f = strcmp(file, "-") ? fopen(file, "wb") : stdout;
-        if (!f || fwrite(out.data, 1, out.len, f) != out.len) {
-            fprintf(stderr, "mcchunk chunk convert: cannot write %s\n", file);
+        if (!mc_tool_write_output("mcchunk chunk convert", file, out.data, out.len))
             rc = MC_EXIT_FAIL;
-        }
-        if (f && f != stdout)
-            fclose(f);
-        fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
+        else
+            fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
                         "%u sections, %u block entities, %u extra keys dropped\n%s",
                 version, (int)dv, rep.states_inexact, rep.states_to_air, rep.biomes_inexact,
                 rep.sections_dropped, rep.block_entities_dropped, rep.extra_dropped, rep.text);
@@ -155,7 +148,7 @@ static int blocks_all(const char *path, bool ids, const char *version, unsigned 
                 continue;
             }
             printf("chunk %d %d\n", (int)mc_column_x(col), (int)mc_column_z(col));
-            int k = cmd_blocks(col, ids, version, every);
+            int k = cmd_blocks(&col, ids, version, every);
             if (k != MC_EXIT_OK)
                 rc = k;
             mc_column_free(col);
@@ -185,11 +178,11 @@ int mc_chunk_model_cmd(int argc, char **argv)
         } else if (!strcmp(a, "--all")) {
             all = true;
         } else if (!strcmp(a, "--every")) {
-            if (i + 1 >= argc || atoi(argv[i + 1]) <= 0) {
-                fprintf(stderr, "mcchunk chunk: --every needs a positive number\n");
+            int k = 0;
+            if (!mc_tool_parse_int("mcchunk chunk", "--every", i + 1 < argc ? argv[i + 1] : "", 1, 1 << 30, &k))
                 return MC_EXIT_USAGE;
-            }
-            every = (unsigned)atoi(argv[++i]);
+            every = (unsigned)k;
+            i++;
         } else if (!strcmp(a, "--version") || !strcmp(a, "--to-version") || !strcmp(a, "-o") ||
                    !strcmp(a, "--dimension")) {
             if (i + 1 >= argc) {
@@ -212,21 +205,42 @@ int mc_chunk_model_cmd(int argc, char **argv)
             return MC_EXIT_USAGE;
         }
     }
-    if (blocks && all && npos == 1)
+    const char *prog = blocks ? "mcchunk chunk blocks" : "mcchunk chunk convert";
+    if (version && blocks && !mc_tool_java_registry(version, NULL))
+        return mc_tool_unknown_version(prog, version);
+    if (version && !blocks && data_version_of(version) < 0)
+        return mc_tool_unknown_version(prog, version);
+    if (all && !blocks) {
+        fprintf(stderr, "%s: --all is for chunk blocks\n", prog);
+        return MC_EXIT_USAGE;
+    }
+    if (blocks && all) {
+        if (npos != 1) {
+            fprintf(stderr, "%s: --all takes a region file and no X Z\n", prog);
+            return MC_EXIT_USAGE;
+        }
+        if (mc_tool_is_dir(pos[0])) {
+            fprintf(stderr, "%s: --all wants a region file; %s is a directory\n", prog, pos[0]);
+            return MC_EXIT_USAGE;
+        }
         return blocks_all(pos[0], ids, version, every);
-    int32_t x, z;
-    if (npos != 3 || !parse_i32(pos[1], &x) || !parse_i32(pos[2], &z)) {
+    }
+    if (npos != 3) {
+        fprintf(stderr, "%s: needs PATH X Z\n\n", prog);
         usage(stderr);
         return MC_EXIT_USAGE;
     }
+    int32_t x, z;
+    if (!mc_tool_parse_chunk(prog, "X", pos[1], &x) || !mc_tool_parse_chunk(prog, "Z", pos[2], &z))
+        return MC_EXIT_USAGE;
     if (!blocks && (!version || !outfile)) {
         fprintf(stderr, "mcchunk chunk convert: needs --to-version V and -o FILE\n");
         return MC_EXIT_USAGE;
     }
     mc_column *col = NULL;
-    int rc = mc_tool_load_column("mcchunk chunk", pos[0], dimension, x, z, &col);
+    int rc = mc_tool_load_column(prog, pos[0], dimension, x, z, &col);
     if (rc == MC_EXIT_OK)
-        rc = blocks ? cmd_blocks(col, ids, version, every) : cmd_convert(col, version, outfile);
+        rc = blocks ? cmd_blocks(&col, ids, version, every) : cmd_convert(&col, version, outfile);
     mc_column_free(col);
     return rc;
 }

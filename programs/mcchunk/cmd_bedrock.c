@@ -44,14 +44,36 @@ typedef struct opts {
 
 static void usage(FILE *f)
 {
-    /* FILE may be repeated: each result then ends with "== FILE rc=N". */
-    fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE [--hashed] [--ids] [--layer N] [--y N] [--summary] [--check]\n"
-               "       mcchunk bedrock packet decode --version V FILE [--blocks] [--hashed] [--ids] [--check]\n"
-               "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--java PATH --chunk X Z]\n"
+    fprintf(f, "usage: mcchunk bedrock subchunk decode --version V FILE... [--hashed] [--ids] [--layer N] [--y N]\n"
+               "                                      [--summary] [--check]\n"
+               "       mcchunk bedrock packet decode --version V FILE... [--blocks] [--hashed] [--ids] [--check]\n"
+               "       mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--tiny]\n"
+               "                                [--java PATH --chunk X Z]\n"
                "       mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n"
-               "FILE: one subchunk (network or disk form), or a LevelChunk, SubChunk or\n"
-               "SubChunkRequest packet (id varint + body). V: a Bedrock version (1.21.60)\n"
-               "or a protocol number.\n");
+               "\n"
+               "V: a Bedrock version (1.21.60; `mcchunk registry --versions --edition bedrock`)\n"
+               "or a protocol number.\n"
+               "  subchunk decode  FILE is one subchunk (network or disk form); prints 'x y z state'\n"
+               "                   per non-air block (x z in the subchunk, y absolute; --y N sets\n"
+               "                   the subchunk index), states as minecraft:name[k=v,...] or with\n"
+               "                   --ids the runtime id; --layer N (0..%d) the storage; --summary\n"
+               "                   adds '# ...' lines (version, storages, widths, block entities)\n"
+               "  packet decode    FILE is a LevelChunk, SubChunk, SubChunkRequest or client cache\n"
+               "                   packet (id varint + body); prints its fields, and with --blocks\n"
+               "                   the blocks of every subchunk\n"
+               "  --hashed         runtime ids are hashed (the server's block network id hashes);\n"
+               "                   ids that only resolve as hashes fail with a hint to use it\n"
+               "  --check          re-encodes what was decoded; fails unless the bytes are equal\n"
+               "  With several FILEs each result ends with a line '== FILE rc=N'.\n"
+               "  generate         writes a deterministic test column's packets and block lists\n"
+               "                   into the folder DIR (level_chunk*.bin, subchunk*.bin, blocks.txt,\n"
+               "                   ...); --java PATH --chunk X Z converts that Java chunk instead\n"
+               "  biomes decode    a LevelDB Data3D/Data2D value or a network biome blob: prints\n"
+               "                   the storages and their palettes\n"
+               "\n"
+               "exit status: 0 ok, 1 failure (bad data, runtime ids the registry does not name,\n"
+               "re-encoding differs, I/O), 2 usage error (bad option, unknown version)\n",
+            MC_BEDROCK_MAX_STORAGES - 1);
 }
 
 /* ------------------------------------------------------ state printing */
@@ -122,8 +144,9 @@ static bool is_air_name(const char *s)
     return !strcmp(s, "minecraft:air");
 }
 
-/* Prints the non-air blocks of one storage; returns the count, -1 on an
- * unknown runtime id (printed as "?<id>"). */
+/* Prints the non-air blocks of one storage; returns the count, or without
+ * printing anything -1 on a runtime id the registry does not name, -2 when
+ * every such id is a hashed runtime id of the registry (--hashed missing). */
 static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned layer, int base_y)
 {
     if (layer >= sc->storage_count)
@@ -137,7 +160,7 @@ static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned 
         free(air);
         return -1;
     }
-    bool unknown = false;
+    bool unknown = false, all_hashes = true;
     for (uint32_t i = 0; i < s->palette_len; i++) {
         uint32_t v = s->palette[i];
         if (sc->kind == MC_BEDROCK_PALETTE_RUNTIME) {
@@ -145,6 +168,8 @@ static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned 
             if (st == MC_STATE_NONE) {
                 snprintf(names[i], sizeof names[i], "?%u", v);
                 unknown = true;
+                if (o->hashed || !o->reg || mc_registry_state_from_hash(o->reg, v) == MC_STATE_NONE)
+                    all_hashes = false;
             } else {
                 mc_registry_format_state(o->reg, st, names[i], sizeof names[i], MC_FORMAT_SORTED);
                 air[i] = (mc_registry_state_flags(o->reg, st) & MC_STATE_AIR) != 0 ||
@@ -175,6 +200,11 @@ static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned 
         }
     }
     long count = 0;
+    if (unknown && o->reg) {
+        free(names);
+        free(air);
+        return all_hashes && !o->hashed ? -2 : -1;
+    }
     for (unsigned x = 0; x < 16; x++)
         for (unsigned z = 0; z < 16; z++)
             for (unsigned y = 0; y < 16; y++) {
@@ -186,7 +216,7 @@ static long print_blocks(const opts *o, const mc_bedrock_subchunk *sc, unsigned 
             }
     free(names);
     free(air);
-    return unknown ? -1 : count;
+    return count;
 }
 
 static int subchunk_base_y(const mc_bedrock_subchunk *sc, const opts *o, int fallback_index)
@@ -236,8 +266,10 @@ static int do_payload(const opts *o, const uint8_t *p, size_t len, int fallback_
             printf("# %zu block entit%s\n", nbe, nbe == 1 ? "y" : "ies");
     }
     if (print) {
-        if (print_blocks(o, &sc, (unsigned)o->layer, subchunk_base_y(&sc, o, fallback_index)) < 0 && o->reg) {
-            fprintf(stderr, "mcchunk bedrock: %s: runtime ids the %s registry does not name\n", what, o->version);
+        long n = print_blocks(o, &sc, (unsigned)o->layer, subchunk_base_y(&sc, o, fallback_index));
+        if (n < 0 && o->reg) {
+            fprintf(stderr, "mcchunk bedrock: %s: runtime ids the %s registry does not name%s\n", what, o->version,
+                    n == -2 ? "; ids look hashed: try --hashed" : "");
             rc = MC_EXIT_FAIL;
         }
     }
@@ -275,13 +307,16 @@ static int parse_opts(int argc, char **argv, opts *o)
             o->check = true;
         else if (!strcmp(a, "--summary"))
             o->summary = true;
-        else if (!strcmp(a, "--layer") && i + 1 < argc)
-            o->layer = atoi(argv[++i]);
-        else if (!strcmp(a, "--y") && i + 1 < argc) {
+        else if (!strcmp(a, "--layer") && i + 1 < argc) {
+            if (!mc_tool_parse_int("mcchunk bedrock", "--layer", argv[++i], 0, MC_BEDROCK_MAX_STORAGES - 1,
+                                   &o->layer))
+                return MC_EXIT_USAGE;
+        } else if (!strcmp(a, "--y") && i + 1 < argc) {
             o->have_y = true;
-            o->y = atoi(argv[++i]);
+            if (!mc_tool_parse_int("mcchunk bedrock", "--y (a subchunk index)", argv[++i], -128, 127, &o->y))
+                return MC_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "mcchunk bedrock: unknown option %s\n", a);
+            fprintf(stderr, "mcchunk bedrock: unknown option or missing value: %s\n", a);
             return MC_EXIT_USAGE;
         } else {
             if (!o->file) {
@@ -299,7 +334,8 @@ static int parse_opts(int argc, char **argv, opts *o)
     }
     o->protocol = mc_bedrock_protocol(o->version);
     if (!o->protocol) {
-        fprintf(stderr, "mcchunk bedrock: unknown Bedrock version %s\n", o->version);
+        fprintf(stderr, "mcchunk bedrock: unknown Bedrock version %s; `mcchunk registry --versions --edition "
+                        "bedrock` lists them\n", o->version);
         return MC_EXIT_USAGE;
     }
     o->reg = mc_registry_find_bedrock(o->version);
@@ -372,8 +408,10 @@ static int packet_level_chunk(const opts *o, const uint8_t *body, size_t len)
         if (sc->version == 9)
             printf(", y index %d", sc->y_index);
         printf("\n");
-        if (o->blocks && print_blocks(o, sc, (unsigned)o->layer, subchunk_base_y(sc, o, (int)i)) < 0 && o->reg) {
-            fprintf(stderr, "mcchunk bedrock: subchunk %u: runtime ids the registry does not name\n", i);
+        long n = o->blocks ? print_blocks(o, sc, (unsigned)o->layer, subchunk_base_y(sc, o, (int)i)) : 0;
+        if (n < 0 && o->reg) {
+            fprintf(stderr, "mcchunk bedrock: subchunk %u: runtime ids the registry does not name%s\n", i,
+                    n == -2 ? "; ids look hashed: try --hashed" : "");
             rc = MC_EXIT_FAIL;
         }
     }
@@ -857,8 +895,9 @@ static int cmd_generate(int argc, char **argv)
         else if (!strcmp(argv[i], "--java") && i + 1 < argc)
             java_path = argv[++i];
         else if (!strcmp(argv[i], "--chunk") && i + 2 < argc) {
-            jx = (int32_t)strtol(argv[i + 1], NULL, 10);
-            jz = (int32_t)strtol(argv[i + 2], NULL, 10);
+            if (!mc_tool_parse_chunk("mcchunk bedrock generate", "X of --chunk", argv[i + 1], &jx) ||
+                !mc_tool_parse_chunk("mcchunk bedrock generate", "Z of --chunk", argv[i + 2], &jz))
+                return MC_EXIT_USAGE;
             i += 2;
         }
         else {
@@ -867,8 +906,17 @@ static int cmd_generate(int argc, char **argv)
         }
     }
     int protocol = version ? mc_bedrock_protocol(version) : 0;
+    if (version && !protocol) {
+        fprintf(stderr, "mcchunk bedrock generate: unknown Bedrock version %s; `mcchunk registry --versions "
+                        "--edition bedrock` lists them\n", version);
+        return MC_EXIT_USAGE;
+    }
     if (!protocol || !dir) {
-        fprintf(stderr, "usage: mcchunk bedrock generate --version V --out DIR [--cache] [--hashed] [--tiny]\n");
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    if (!mc_tool_is_dir(dir)) {
+        fprintf(stderr, "mcchunk bedrock generate: --out %s is not a folder\n", dir);
         return MC_EXIT_USAGE;
     }
     const mc_registry *reg = mc_registry_find_bedrock(version);
@@ -1078,7 +1126,7 @@ static int cmd_biomes(int argc, char **argv)
         }
     }
     if (!file || !kind) {
-        fprintf(stderr, "usage: mcchunk bedrock biomes decode FILE --data3d|--data2d|--network [--check]\n");
+        usage(stderr);
         return MC_EXIT_USAGE;
     }
     uint8_t *data;
@@ -1155,10 +1203,11 @@ static int each_file(opts *o, int (*one)(const opts *o))
 
 int mc_cmd_bedrock(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        usage(stdout);
-        return MC_EXIT_OK;
-    }
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        }
     if (argc >= 3 && !strcmp(argv[1], "biomes") && !strcmp(argv[2], "decode"))
         return cmd_biomes(argc - 3, argv + 3);
     if (argc >= 2 && !strcmp(argv[1], "generate"))

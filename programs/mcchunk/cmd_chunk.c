@@ -2,12 +2,15 @@
  * cmd_chunk.c: `mcchunk chunk get|put`, one chunk record of a region file or
  * of a world, by absolute chunk coordinates.
  *
- * PATH is a region file, or a world folder, where --dimension and --kind
- * pick the region folder (both world layouts, see mcchunk/anvil.h). get
- * prints the chunk's NBT as SNBT (default) or JSON, or with --raw writes the
- * decompressed payload bytes to stdout. put reads an uncompressed NBT payload
- * from FILE (- for stdin), checks that it parses, and writes it crash-safely
- * with the chosen compression, creating the region file when needed.
+ * PATH is a region file, which must hold chunk X Z (its name says which
+ * region it is; tool_common.c checks), or a world folder, where --dimension
+ * and --kind pick the region folder (both world layouts, see
+ * mcchunk/anvil.h). get prints the chunk's NBT as SNBT (default) or JSON,
+ * or with --raw writes the decompressed payload bytes to stdout. put reads
+ * an uncompressed NBT payload from FILE (- for stdin), checks that it parses
+ * and that the position it names (xPos/zPos, or Level.xPos/zPos) is X Z --
+ * or rewrites it with --relocate -- and writes it crash-safely with the
+ * chosen compression, creating the region file when needed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "tool_common.h"
 
 int mc_chunk_model_cmd(int argc, char **argv); /* chunk blocks|convert: programs/mcchunk/chunk_blocks.c */
 #include "mcchunk/anvil.h"
@@ -24,80 +28,100 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcchunk chunk get PATH X Z [--snbt|--json|--raw] [options]\n"
-            "       mcchunk chunk put PATH X Z FILE [--compression zlib|gzip|lz4|none] [options]\n"
+            "       mcchunk chunk put PATH X Z FILE [--compression zlib|gzip|lz4|none] [--relocate] [options]\n"
+            "       mcchunk chunk blocks|convert ...   (mcchunk chunk blocks --help)\n"
             "\n"
             "PATH is a region file (r.RX.RZ.mca) or a world folder; X Z are absolute chunk\n"
-            "coordinates (for a region file whose name is not r.RX.RZ.mca, local 0..31).\n"
+            "coordinates, within -1875000..1875000 (for a region file whose name is not\n"
+            "r.RX.RZ.mca, local 0..31); a region file must hold the chunk, a world folder\n"
+            "reads the region file that does.\n"
             "  get   prints the chunk: --snbt (default, indented), --json, or --raw (the\n"
-            "        decompressed NBT bytes, to stdout)\n"
+            "        decompressed NBT bytes, to stdout); nothing on stdout on failure\n"
             "  put   writes FILE (uncompressed NBT; - reads stdin) as the chunk, compressed\n"
             "        with --compression (default zlib); creates the region file if absent.\n"
             "        The write is crash-safe: the old or the new chunk, never a mix.\n"
+            "        A chunk whose xPos/zPos (or Level.xPos/zPos) name another chunk is\n"
+            "        refused, unless --relocate, which rewrites them to X Z.\n"
             "options:\n"
             "  --dimension DIM   with a world: minecraft:overworld (default), the_nether,\n"
             "                    the_end, or any namespace:path\n"
             "  --kind KIND       with a world: region (default), entities or poi\n"
             "\n"
-            "exit status: 0 ok, 1 failure (absent chunk, bad data, I/O), 2 usage error\n");
+            "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file,\n"
+            "bad data, position mismatch, I/O), 2 usage error (bad option, coordinates\n"
+            "that are not integers or lie outside the world)\n");
 }
 
-static bool parse_i32(const char *s, int32_t *out)
+/* The position a chunk's NBT names: xPos/zPos at the root (1.18+) or in
+ * Level (before). NULL tags when it names none. */
+static void chunk_position(mc_nbt_doc *doc, mc_nbt_tag **xt, mc_nbt_tag **zt)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < INT32_MIN || v > INT32_MAX)
-        return false;
-    *out = (int32_t)v;
-    return true;
+    mc_nbt_tag *root = mc_nbt_doc_root(doc);
+    int32_t v;
+    *xt = mc_nbt_get(root, "xPos");
+    *zt = mc_nbt_get(root, "zPos");
+    if (mc_nbt_get_int(*xt, &v) == MC_OK && mc_nbt_get_int(*zt, &v) == MC_OK)
+        return;
+    mc_nbt_tag *level = mc_nbt_get(root, "Level");
+    *xt = mc_nbt_get(level, "xPos");
+    *zt = mc_nbt_get(level, "zPos");
+    if (mc_nbt_get_int(*xt, &v) != MC_OK || mc_nbt_get_int(*zt, &v) != MC_OK)
+        *xt = *zt = NULL;
 }
 
-static int32_t floor_div32(int32_t v)
+/* put: reads FILE, checks that it is Java NBT naming chunk (x, z) (or
+ * rewrites the position with --relocate) and writes it. */
+static int put_chunk(mc_region *r, const char *file, int32_t x, int32_t z, int lx, int lz, mc_compression comp,
+                     bool relocate)
 {
-    return v >= 0 ? v / 32 : -((-(v + 1)) / 32) - 1;
-}
-
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static uint8_t *read_input(const char *file, size_t *len, mc_error *err)
-{
-    if (strcmp(file, "-") != 0) {
-        uint8_t *data = NULL;
-        if (mc_read_file(file, NULL, &data, len, err) != MC_OK)
-            return NULL;
-        return data;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t k;
-    while (buf && (k = fread(buf + n, 1, cap - n, stdin)) > 0) {
-        n += k;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
+    static const char prog[] = "mcchunk chunk put";
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (!mc_tool_read_input(prog, file, &data, &len))
+        return MC_EXIT_FAIL;
+    mc_error err;
+    mc_error_clear(&err);
+    int rc = MC_EXIT_OK;
+    mc_buf moved;
+    mc_buf_init(&moved, NULL);
+    const uint8_t *payload = data;
+    size_t payload_len = len;
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *xt = NULL, *zt = NULL;
+    int32_t nx = x, nz = z;
+    if (!doc || mc_nbt_parse(doc, data, len, MC_NBT_JAVA, NULL, &err) != MC_OK) {
+        fprintf(stderr, "%s: %s is not uncompressed Java NBT: %s\n", prog, file, doc ? err.message : "out of memory");
+        rc = MC_EXIT_FAIL;
+    } else {
+        chunk_position(doc, &xt, &zt);
+        if (xt) {
+            mc_nbt_get_int(xt, &nx);
+            mc_nbt_get_int(zt, &nz);
         }
     }
-    if (!buf)
-        mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory reading stdin");
-    *len = n;
-    return buf;
-}
-
-static void free_input(const char *file, uint8_t *data, size_t len)
-{
-    if (!strcmp(file, "-"))
-        free(data);
-    else
-        mc_default_allocator()->free(NULL, data, len);
+    if (rc == MC_EXIT_OK && (nx != x || nz != z)) {
+        if (!relocate) {
+            fprintf(stderr, "%s: %s names chunk %d %d, not %d %d: nothing written (--relocate rewrites its "
+                            "position)\n", prog, file, (int)nx, (int)nz, (int)x, (int)z);
+            rc = MC_EXIT_FAIL;
+        } else if (mc_nbt_set_int(xt, x) != MC_OK || mc_nbt_set_int(zt, z) != MC_OK ||
+                   mc_nbt_write(doc, MC_NBT_JAVA, &moved, &err) != MC_OK) {
+            fprintf(stderr, "%s: cannot relocate %s: %s\n", prog, file, err.message);
+            rc = MC_EXIT_FAIL;
+        } else {
+            payload = moved.data;
+            payload_len = moved.len;
+            fprintf(stderr, "%s: relocated from chunk %d %d to %d %d\n", prog, (int)nx, (int)nz, (int)x, (int)z);
+        }
+    }
+    if (rc == MC_EXIT_OK && mc_region_write_chunk(r, lx, lz, payload, payload_len, comp, 0, &err) != MC_OK) {
+        fprintf(stderr, "%s: %s\n", prog, err.message);
+        rc = MC_EXIT_FAIL;
+    }
+    mc_buf_free(&moved);
+    mc_nbt_doc_free(doc);
+    free(data);
+    return rc;
 }
 
 int mc_cmd_chunk(int argc, char **argv)
@@ -121,6 +145,7 @@ int mc_cmd_chunk(int argc, char **argv)
     mc_region_kind kind = MC_REGION_KIND_REGION;
     mc_compression comp = MC_COMPRESSION_ZLIB;
     enum { OUT_SNBT, OUT_JSON, OUT_RAW } out = OUT_SNBT;
+    bool relocate = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -132,6 +157,8 @@ int mc_cmd_chunk(int argc, char **argv)
             out = OUT_JSON;
         } else if (!strcmp(a, "--raw")) {
             out = OUT_RAW;
+        } else if (!strcmp(a, "--relocate") && put) {
+            relocate = true;
         } else if (!strcmp(a, "--dimension") || !strcmp(a, "--kind") ||
                    !strcmp(a, "--compression")) {
             if (i + 1 >= argc) {
@@ -163,72 +190,34 @@ int mc_cmd_chunk(int argc, char **argv)
             return MC_EXIT_USAGE;
         }
     }
-    int32_t x, z;
-    if (npos != (get ? 3 : 4) || !parse_i32(pos[1], &x) || !parse_i32(pos[2], &z)) {
-        fprintf(stderr, "mcchunk chunk %s: needs PATH X Z%s (integers)\n", sub, get ? "" : " FILE");
+    char prog[32];
+    snprintf(prog, sizeof prog, "mcchunk chunk %s", sub);
+    if (npos != (get ? 3 : 4)) {
+        fprintf(stderr, "%s: needs PATH X Z%s\n", prog, get ? "" : " FILE");
         return MC_EXIT_USAGE;
     }
+    int32_t x, z;
+    if (!mc_tool_parse_chunk(prog, "X", pos[1], &x) || !mc_tool_parse_chunk(prog, "Z", pos[2], &z))
+        return MC_EXIT_USAGE;
 
-    /* Find the region file and local coordinates. */
+    /* Find the region file and local coordinates (checked: the file holds the chunk). */
     char path[4096];
-    int lx, lz;
+    int lx = 0, lz = 0;
+    int rc = mc_tool_locate_chunk(prog, pos[0], dimension, kind, x, z, put, path, sizeof path, &lx, &lz);
+    if (rc)
+        return rc;
     mc_error err;
     mc_error_clear(&err);
-    bool world = is_dir(pos[0]);
-    if (world) {
-        mc_status st = mc_world_region_path(pos[0], MC_WORLD_LAYOUT_AUTO, dimension, kind, x, z,
-                                            path, sizeof path, &lx, &lz, &err);
-        if (st == MC_ERR_INVALID_ARG) {
-            fprintf(stderr, "mcchunk chunk: %s\n", err.message);
-            return MC_EXIT_USAGE;
-        }
-        if (st && !(st == MC_ERR_NOT_FOUND && put)) {
-            fprintf(stderr, "mcchunk chunk: %s\n", err.message);
-            return MC_EXIT_FAIL;
-        }
-    } else {
-        snprintf(path, sizeof path, "%s", pos[0]);
-        lx = (int)((uint32_t)x & 31);
-        lz = (int)((uint32_t)z & 31);
-    }
-
     mc_region_options opt = {0};
     opt.writable = put;
     opt.create = put;
     mc_region *r = NULL;
     if (mc_region_open(path, &opt, &r, &err) != MC_OK) {
-        fprintf(stderr, "mcchunk chunk: %s\n", err.message);
+        fprintf(stderr, "%s: %s\n", prog, err.message);
         return MC_EXIT_FAIL;
     }
-    int32_t rx, rz;
-    if (!world && mc_region_origin(r, &rx, &rz) &&
-        (floor_div32(x) != rx || floor_div32(z) != rz)) {
-        fprintf(stderr, "mcchunk chunk: chunk %d %d is not in region %d %d (%s)\n", (int)x,
-                (int)z, (int)rx, (int)rz, path);
-        mc_region_close(r);
-        return MC_EXIT_FAIL;
-    }
-
-    int rc = MC_EXIT_OK;
     if (put) {
-        size_t len = 0;
-        uint8_t *data = read_input(pos[3], &len, &err);
-        if (!data) {
-            fprintf(stderr, "mcchunk chunk put: %s\n", err.message);
-            mc_region_close(r);
-            return MC_EXIT_FAIL;
-        }
-        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
-        if (!doc || mc_nbt_parse(doc, data, len, MC_NBT_JAVA, NULL, &err) != MC_OK) {
-            fprintf(stderr, "mcchunk chunk put: %s is not uncompressed Java NBT: %s\n", pos[3],
-                    doc ? err.message : "out of memory");
-            rc = MC_EXIT_FAIL;
-        } else if (mc_region_write_chunk(r, lx, lz, data, len, comp, 0, &err) != MC_OK) {
-            fprintf(stderr, "mcchunk chunk put: %s\n", err.message);
-            rc = MC_EXIT_FAIL;
-        }
-        mc_nbt_doc_free(doc);
-        free_input(pos[3], data, len);
+        rc = put_chunk(r, pos[3], x, z, lx, lz, comp, relocate);
         mc_region_close(r);
         return rc;
     }
@@ -237,7 +226,7 @@ int mc_cmd_chunk(int argc, char **argv)
     mc_buf_init(&nbt, NULL);
     mc_region_record rec;
     if (mc_region_read_chunk(r, lx, lz, &nbt, &rec, &err) != MC_OK) {
-        fprintf(stderr, "mcchunk chunk get: %s\n", err.message);
+        mc_tool_chunk_error(prog, x, z, path, &err);
         rc = MC_EXIT_FAIL;
     } else if (out == OUT_RAW) {
         if (fwrite(nbt.data, 1, nbt.len, stdout) != nbt.len)

@@ -14,44 +14,54 @@
 static void help(FILE *out)
 {
     fputs("usage: mcchunk generate X Z [--seed N] [--version V] [--ids] [--all]\n\n"
-          "Prints chunk column X Z (chunk coordinates) of the built-in world that\n"
-          "`mcchunk serve` serves, one line per non-air block, `x y z state`, in\n"
-          "absolute coordinates ordered by y, then z, then x, like `mcchunk chunk blocks`.\n"
-          "  --seed N     world seed (default 20260101, the server's default)\n"
-          "  --version V  translate to version V's registry first (default 26.1)\n"
+          "Prints chunk column X Z (chunk coordinates, -1875000..1875000) of the built-in\n"
+          "world that `mcchunk serve` serves, one line per non-air block, `x y z state`,\n"
+          "in absolute coordinates ordered by y, then z, then x, like `mcchunk chunk blocks`.\n"
+          "  --seed N     world seed, a 64-bit integer (default 20260101, the server's)\n"
+          "  --version V  translate to Java release V's registry first (default 26.1); a\n"
+          "               release before 1.18 drops the blocks outside y 0..255 and says\n"
+          "               how many on stderr\n"
           "  --ids        print numeric state ids (before 1.13: id<<4|meta)\n"
-          "  --all        print air too\n",
+          "  --all        print air too\n"
+          "exit status: 0 ok, 1 failure, 2 usage error (bad option, unknown version,\n"
+          "coordinates that are not integers or lie outside the world)\n",
           out);
 }
 
 int mc_cmd_generate(int argc, char **argv)
 {
+    static const char prog[] = "mcchunk generate";
     const char *version = NULL;
-    unsigned long long seed = 20260101;
+    uint64_t seed = 20260101;
     bool ids = false, all = false;
     int npos = 0;
-    long pos[2] = {0, 0};
+    const char *pos[2] = {NULL, NULL};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             help(stdout);
             return MC_EXIT_OK;
-        } else if (!strcmp(argv[i], "--ids")) {
+        } else if (!strcmp(a, "--ids")) {
             ids = true;
-        } else if (!strcmp(argv[i], "--all")) {
+        } else if (!strcmp(a, "--all")) {
             all = true;
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            seed = strtoull(argv[++i], NULL, 10);
-        } else if (!strcmp(argv[i], "--version") && i + 1 < argc) {
-            version = argv[++i];
-        } else if (npos < 2 && (argv[i][0] == '-' ? argv[i][1] >= '0' && argv[i][1] <= '9' : 1)) {
-            char *end;
-            pos[npos++] = strtol(argv[i], &end, 10);
-            if (*end) {
-                help(stderr);
+        } else if (!strcmp(a, "--seed") || !strcmp(a, "--version")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s: %s needs a value\n", prog, a);
                 return MC_EXIT_USAGE;
             }
-        } else {
+            if (!strcmp(a, "--version"))
+                version = argv[++i];
+            else if (!mc_tool_parse_seed(prog, "--seed", argv[++i], &seed))
+                return MC_EXIT_USAGE;
+        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
+            fprintf(stderr, "%s: unknown option %s\n\n", prog, a);
             help(stderr);
+            return MC_EXIT_USAGE;
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else {
+            fprintf(stderr, "%s: too many arguments\n", prog);
             return MC_EXIT_USAGE;
         }
     }
@@ -59,25 +69,33 @@ int mc_cmd_generate(int argc, char **argv)
         help(stderr);
         return MC_EXIT_USAGE;
     }
-    const mc_registry *world = mc_registry_find("26.1");
-    const mc_registry *target = version ? mc_registry_find(version) : world;
-    if (!world || !target) {
-        fprintf(stderr, "mcchunk generate: unknown version '%s'\n", version ? version : "26.1");
+    int32_t cx, cz;
+    if (!mc_tool_parse_chunk(prog, "X", pos[0], &cx) || !mc_tool_parse_chunk(prog, "Z", pos[1], &cz))
         return MC_EXIT_USAGE;
+    const mc_registry *world = mc_registry_find("26.1");
+    bool before_1_18 = false;
+    const mc_registry *target = version ? mc_tool_java_registry(version, &before_1_18) : world;
+    if (!target)
+        return mc_tool_unknown_version(prog, version);
+    if (!world) {
+        fprintf(stderr, "%s: the 26.1 registry is missing\n", prog);
+        return MC_EXIT_FAIL;
     }
     mc_terrain *t = mc_terrain_new(world, seed);
     uint32_t *blocks = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 4096);
     uint32_t *biomes = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 64);
-    mc_column *col = t && blocks && biomes ? mc_terrain_column(t, (int32_t)pos[0], (int32_t)pos[1], blocks, biomes) : NULL;
+    mc_column *col = t && blocks && biomes ? mc_terrain_column(t, cx, cz, blocks, biomes) : NULL;
     int rc = MC_EXIT_FAIL;
     mc_error err;
     mc_error_clear(&err);
     mc_column *out = col && target != world ? mc_column_translate(col, target, NULL, &err) : NULL;
+    if (out && before_1_18 && mc_tool_fit_height(prog, version, &out, 0, 256) != MC_EXIT_OK)
+        out = NULL; /* (freed; the message is printed) */
     const mc_column *show = target != world ? out : col;
     if (show) {
         rc = mc_tool_print_blocks(show, NULL, ids, 0, all);
-    } else {
-        fprintf(stderr, "mcchunk generate: %s\n", err.message[0] ? err.message : "out of memory");
+    } else if (!before_1_18 || err.message[0]) {
+        fprintf(stderr, "%s: %s\n", prog, err.message[0] ? err.message : "out of memory");
     }
     mc_column_free(out);
     mc_column_free(col);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "tool_common.h"
 #include "mcchunk/nbt.h"
 
 static void usage(FILE *out)
@@ -30,68 +31,38 @@ static void usage(FILE *out)
             "input encoding (default: detected):\n"
             "  --java  --java-network  --bedrock  --bedrock-level  --bedrock-network\n"
             "  --network           Java network form (with --bedrock: Bedrock network)\n"
-            "  --from-snbt         FILE is SNBT text\n"
+            "  --from-snbt         FILE is SNBT text (also detected: input that is not\n"
+            "                      binary NBT and starts with '{' or '[')\n"
             "re-encoding:\n"
             "  --write OUT         write the tree (or the --path tag) to OUT\n"
             "  --format F          java, java-network, bedrock, bedrock-level-dat or\n"
             "                      bedrock-network (default: the input's; java for SNBT)\n"
             "  --compression C     none (default), gzip or zlib\n"
-            "  --name NAME         root name to write (default: the input's)\n");
+            "  --name NAME         root name to write (default: the input's)\n"
+            "\n"
+            "Prints the tree on stdout (nothing with --write OUT, or on failure).\n"
+            "exit status: 0 ok, 1 failure (unreadable file, not NBT, no tag at --path,\n"
+            "cannot write OUT), 2 usage error\n");
 }
 
-static int read_input(const char *path, uint8_t **data, size_t *len)
+/* True when `file` is named like a region file or its bytes look like one
+ * (a whole number of 4 KiB sectors, the 8 KiB header first). */
+static bool looks_like_region(const char *file, const uint8_t *data, size_t len)
 {
-    if (strcmp(path, "-") != 0) {
-        mc_error err;
-        if (mc_read_file(path, NULL, data, len, &err) != MC_OK) {
-            fprintf(stderr, "mcchunk nbt: %s\n", err.message); /* names the file */
-            return -1;
-        }
-        return 0;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, stdin)) > 0) {
-        n += got;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    if (!buf) {
-        fprintf(stderr, "mcchunk nbt: out of memory\n");
-        return -1;
-    }
-    *data = buf;
-    *len = n;
-    return 0;
+    size_t n = strlen(file);
+    if (n > 4 && (!strcmp(file + n - 4, ".mca") || !strcmp(file + n - 4, ".mcr")))
+        return true;
+    return len >= 8192 && len % 4096 == 0 && data[0] == 0 && data[4096] == 0;
 }
 
-static void free_input(const char *path, uint8_t *data, size_t len)
+/* True when the text starts (after blanks) like SNBT: '{' or '['. Neither
+ * is an NBT tag id nor a gzip/zlib header byte, so binary input never does. */
+static bool looks_like_snbt(const uint8_t *data, size_t len)
 {
-    if (strcmp(path, "-") != 0) {
-        const mc_allocator *a = mc_default_allocator();
-        a->free(a->user, data, len);
-    } else {
-        free(data);
-    }
-}
-
-static int write_file(const char *path, const uint8_t *data, size_t len)
-{
-    FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-    if (!f || fwrite(data, 1, len, f) != len || (f != stdout && fclose(f) != 0)) {
-        perror(path);
-        return -1;
-    }
-    return 0;
+    size_t i = 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+        i++;
+    return i < len && (data[i] == '{' || data[i] == '[');
 }
 
 int mc_cmd_nbt(int argc, char **argv)
@@ -174,7 +145,7 @@ int mc_cmd_nbt(int argc, char **argv)
 
     uint8_t *data = NULL;
     size_t len = 0;
-    if (read_input(file, &data, &len) != 0)
+    if (!mc_tool_read_input("mcchunk nbt", file, &data, &len))
         return MC_EXIT_FAIL;
 
     int rc = MC_EXIT_FAIL;
@@ -194,8 +165,23 @@ int mc_cmd_nbt(int argc, char **argv)
         s = mc_snbt_parse(doc, (const char *)data, len, NULL, &err);
     else
         s = mc_nbt_load(doc, data, len, in_format, NULL, &comp, &detected, &err);
+    if (s != MC_OK && !from_snbt && in_format == MC_NBT_AUTO && looks_like_snbt(data, len)) {
+        /* SNBT text given without --from-snbt: read it as SNBT */
+        mc_error serr;
+        mc_error_clear(&serr);
+        mc_nbt_doc_reset(doc);
+        s = mc_snbt_parse(doc, (const char *)data, len, NULL, &serr);
+        if (s != MC_OK) {
+            fprintf(stderr, "mcchunk nbt: %s: looks like SNBT text but does not parse: %s\n", file, serr.message);
+            goto done;
+        }
+        from_snbt = true;
+    }
     if (s != MC_OK) {
         fprintf(stderr, "mcchunk nbt: %s: %s\n", file, err.message);
+        if (looks_like_region(file, data, len))
+            fprintf(stderr, "mcchunk nbt: %s: this is a region file: use `mcchunk chunk get %s X Z` for one "
+                            "chunk, `mcchunk region ls %s` for the list\n", file, file, file);
         goto done;
     }
     if (info)
@@ -234,7 +220,7 @@ int mc_cmd_nbt(int argc, char **argv)
             fprintf(stderr, "mcchunk nbt: writing %s: %s\n", out_path, err.message);
             goto done;
         }
-        if (write_file(out_path, out.data, out.len) != 0)
+        if (!mc_tool_write_output("mcchunk nbt", out_path, out.data, out.len))
             goto done;
         rc = MC_EXIT_OK;
         goto done;
@@ -255,6 +241,6 @@ int mc_cmd_nbt(int argc, char **argv)
 done:
     mc_buf_free(&out);
     mc_nbt_doc_free(doc);
-    free_input(file, data, len);
+    free(data);
     return rc;
 }

@@ -39,37 +39,20 @@ static void usage(FILE *out)
             "translated to V's blocks and biomes; for 1.14-1.17 --light-out also writes the\n"
             "Update Light packet. --generated SEED encodes a random test column instead (in\n"
             "V's registry, or --registry V2's, at --min-y/--height or the era's default;\n"
-            "--chunk sets its position). A chunk whose height differs from the target's\n"
-            "dimension (--min-y/--height; default 0..255 before 1.18, -64..319 from 1.18)\n"
-            "is cut or extended with air to it.\n"
+            "--chunk sets its position). X,Z are absolute chunk coordinates in\n"
+            "-1875000..1875000; a region file must hold the chunk. A chunk whose height\n"
+            "differs from the target's dimension (--min-y/--height, multiples of 16;\n"
+            "default 0..255 before 1.18, -64..319 from 1.18) is cut or extended with air\n"
+            "to it; how many blocks the cut drops is said on stderr. Writes FILE only.\n"
             "decode prints one line per non-air block, 'x y z state', ordered by y, z, x,\n"
             "properties sorted by name (--ids: the numeric state id; before 1.13 id<<4|meta).\n"
             "From 1.18 the dimension defaults to the overworld (-64, 384). --info prints the\n"
             "packet's fields, palettes and sizes instead. Decoding is strict (rejects what a\n"
             "vanilla server would not send) unless --lenient (accepts what the client does).\n"
             "\n"
-            "exit status: 0 ok, 1 failure (bad packet, I/O), 2 usage error\n");
-}
-
-static bool parse_i32(const char *s, int32_t *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < INT32_MIN || v > INT32_MAX)
-        return false;
-    *out = (int32_t)v;
-    return true;
-}
-
-static bool parse_pair(const char *s, int32_t *a, int32_t *b)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    char *comma = strchr(buf, ',');
-    if (!comma)
-        return false;
-    *comma = 0;
-    return parse_i32(buf, a) && parse_i32(comma + 1, b);
+            "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
+            "packet, cannot write FILE), 2 usage error (bad option or number, unknown\n"
+            "version, coordinates outside the world)\n");
 }
 
 static bool version_protocol(const char *v, uint32_t *protocol)
@@ -81,18 +64,33 @@ static bool version_protocol(const char *v, uint32_t *protocol)
     return true;
 }
 
-static bool write_file(const char *path, const mc_buf *b)
+/* --min-y: a multiple of 16 in -2032..2016 (the game's dimension limits);
+ * --height: a multiple of 16 in 16..4064. */
+static bool parse_min_y(const char *prog, const char *v, int32_t *out)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    if (!mc_tool_parse_i32(prog, "--min-y", v, -2032, 2016, out))
         return false;
-    bool ok = fwrite(b->data, 1, b->len, f) == b->len;
-    return fclose(f) == 0 && ok;
+    if (*out % 16) {
+        fprintf(stderr, "%s: --min-y must be a multiple of 16 in -2032..2016, not '%s'\n", prog, v);
+        return false;
+    }
+    return true;
 }
 
+static bool parse_height(const char *prog, const char *v, int32_t *out)
+{
+    if (!mc_tool_parse_i32(prog, "--height", v, 16, 4064, out))
+        return false;
+    if (*out % 16) {
+        fprintf(stderr, "%s: --height must be a multiple of 16 in 16..4064, not '%s'\n", prog, v);
+        return false;
+    }
+    return true;
+}
 
 static int cmd_encode(int argc, char **argv)
 {
+    static const char prog[] = "mcchunk packet encode";
     const char *version = NULL, *from = NULL, *outp = NULL, *lightp = NULL, *dim = NULL,
                *regv = NULL;
     int32_t cx = 0, cz = 0, min_y = 0, height = 0;
@@ -123,25 +121,20 @@ static int cmd_encode(int argc, char **argv)
         else if (!strcmp(a, "--registry"))
             regv = v;
         else if (!strcmp(a, "--chunk")) {
-            if (!parse_pair(v, &cx, &cz)) {
-                fprintf(stderr, "mcchunk packet encode: --chunk wants X,Z\n");
+            if (!mc_tool_parse_chunk_pair(prog, "--chunk", v, &cx, &cz))
                 return MC_EXIT_USAGE;
-            }
             have_chunk = true;
         } else if (!strcmp(a, "--generated")) {
-            seed = strtoull(v, NULL, 10);
+            if (!mc_tool_parse_seed(prog, "--generated", v, &seed))
+                return MC_EXIT_USAGE;
             have_gen = true;
         } else if (!strcmp(a, "--min-y")) {
-            if (!parse_i32(v, &min_y) || min_y % 16) {
-                fprintf(stderr, "mcchunk packet encode: --min-y wants a multiple of 16\n");
+            if (!parse_min_y(prog, v, &min_y))
                 return MC_EXIT_USAGE;
-            }
             have_min = true;
         } else if (!strcmp(a, "--height")) {
-            if (!parse_i32(v, &height) || height <= 0 || height % 16) {
-                fprintf(stderr, "mcchunk packet encode: --height wants a positive multiple of 16\n");
+            if (!parse_height(prog, v, &height))
                 return MC_EXIT_USAGE;
-            }
             have_h = true;
         } else {
             fprintf(stderr, "mcchunk packet encode: unknown option %s\n", a);
@@ -149,12 +142,19 @@ static int cmd_encode(int argc, char **argv)
         }
     }
     uint32_t protocol;
-    if (!version || !version_protocol(version, &protocol)) {
-        fprintf(stderr, "mcchunk packet encode: --version must name a release from 1.8 on\n");
+    if (!version) {
+        fprintf(stderr, "%s: --version V is required\n", prog);
         return MC_EXIT_USAGE;
     }
-    if (!outp || (!from && !have_gen) || (from && !have_chunk)) {
+    if (!version_protocol(version, &protocol))
+        return mc_tool_unknown_version(prog, version);
+    if (!outp || (!from && !have_gen) || (from && !have_chunk) || (from && have_gen)) {
+        fprintf(stderr, "%s: needs -o FILE and either --from PATH --chunk X,Z or --generated SEED\n\n", prog);
         usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    if (regv && !have_gen) {
+        fprintf(stderr, "%s: --registry is for --generated\n", prog);
         return MC_EXIT_USAGE;
     }
     mc_column *col;
@@ -165,10 +165,9 @@ static int cmd_encode(int argc, char **argv)
             if (mc_java_version_find(regv, &vi))
                 reg = vi.registry;
         }
-        if (!reg) {
-            fprintf(stderr, "mcchunk packet encode: no registry for %s\n", regv ? regv : version);
-            return MC_EXIT_USAGE;
-        }
+        if (!reg)
+            return regv ? mc_tool_unknown_version(prog, regv)
+                        : (fprintf(stderr, "%s: no registry for %s\n", prog, version), MC_EXIT_FAIL);
         bool modern = protocol >= 757;
         if (!have_min)
             min_y = modern ? -64 : 0;
@@ -176,25 +175,20 @@ static int cmd_encode(int argc, char **argv)
             height = modern ? 384 : 256;
         col = mc__gen_column(reg, seed, cx, cz, min_y / 16, (uint32_t)height / 16);
     } else {
-        mc_tool_load_column("mcchunk packet", from, dim, cx, cz, &col);
+        int lrc = mc_tool_load_column(prog, from, dim, cx, cz, &col);
+        if (lrc)
+            return lrc;
     }
     if (!col)
         return MC_EXIT_FAIL;
     /* A chunk of another height than the target's dimension (--min-y/--height,
-     * else 0..255 before 1.17 and -64..319 from 1.18): reshaped to it. */
-    if (!have_gen && (have_min || have_h || protocol >= 757)) {
+     * else 0..255 before 1.18 and -64..319 from 1.18): reshaped to it, and the
+     * blocks that do not fit are counted on stderr. */
+    if (!have_gen) {
         int32_t want_min = have_min ? min_y : (protocol >= 757 ? -64 : 0);
         int32_t want_h = have_h ? height : (protocol >= 757 ? 384 : 256);
-        if (mc_column_min_y(col) != want_min || (int32_t)mc_column_height(col) != want_h) {
-            mc_error rerr;
-            mc_column *r = mc_column_reshape(col, want_min / 16, (uint32_t)want_h / 16, NULL, &rerr);
-            mc_column_free(col);
-            if (!r) {
-                fprintf(stderr, "mcchunk packet encode: %s\n", rerr.message);
-                return MC_EXIT_FAIL;
-            }
-            col = r;
-        }
+        if (mc_tool_fit_height(prog, version, &col, want_min, want_h) != MC_EXIT_OK)
+            return MC_EXIT_FAIL;
     }
     mc_buf out, light;
     mc_buf_init(&out, NULL);
@@ -203,10 +197,10 @@ static int cmd_encode(int argc, char **argv)
     mc_error_clear(&err);
     int rc = MC_EXIT_OK;
     if (mc_java_encode_chunk(col, protocol, &out, lightp ? &light : NULL, &err) != MC_OK) {
-        fprintf(stderr, "mcchunk packet encode: %s\n", err.message);
+        fprintf(stderr, "%s: %s\n", prog, err.message);
         rc = MC_EXIT_FAIL;
-    } else if (!write_file(outp, &out) || (lightp && light.len && !write_file(lightp, &light))) {
-        fprintf(stderr, "mcchunk packet encode: cannot write the output\n");
+    } else if (!mc_tool_write_output(prog, outp, out.data, out.len) ||
+               (lightp && light.len && !mc_tool_write_output(prog, lightp, light.data, light.len))) {
         rc = MC_EXIT_FAIL;
     } else if (lightp && !light.len) {
         /* 1.8-1.13 and 1.18+: the light is in the Chunk Data packet */
@@ -288,16 +282,12 @@ static int cmd_decode(int argc, char **argv)
             else if (!strcmp(a, "--light"))
                 lightp = v;
             else if (!strcmp(a, "--min-y")) {
-                if (!parse_i32(v, &min_y) || min_y % 16) {
-                    fprintf(stderr, "mcchunk packet decode: --min-y wants a multiple of 16\n");
+                if (!parse_min_y("mcchunk packet decode", v, &min_y))
                     return MC_EXIT_USAGE;
-                }
                 have_min = true;
             } else if (!strcmp(a, "--height")) {
-                if (!parse_i32(v, &height) || height <= 0 || height % 16) {
-                    fprintf(stderr, "mcchunk packet decode: --height wants a positive multiple of 16\n");
+                if (!parse_height("mcchunk packet decode", v, &height))
                     return MC_EXIT_USAGE;
-                }
                 have_h = true;
             } else {
                 fprintf(stderr, "mcchunk packet decode: unknown option %s\n", a);
@@ -311,10 +301,12 @@ static int cmd_decode(int argc, char **argv)
         }
     }
     uint32_t protocol;
-    if (!version || !version_protocol(version, &protocol)) {
-        fprintf(stderr, "mcchunk packet decode: --version must name a release from 1.8 on\n");
+    if (!version) {
+        fprintf(stderr, "mcchunk packet decode: --version V is required\n");
         return MC_EXIT_USAGE;
     }
+    if (!version_protocol(version, &protocol))
+        return mc_tool_unknown_version("mcchunk packet decode", version);
     if (!file) {
         usage(stderr);
         return MC_EXIT_USAGE;

@@ -31,7 +31,9 @@ static void usage(FILE *out)
             "  --info         sizes and direct-palette widths\n"
             "  --to V2        translate each STATE into V2 ('id state -> id2 state2');\n"
             "                 with --list, the whole translation map\n"
-            "  --versions     the version table (Java: name protocol DataVersion registry)\n");
+            "  --versions     the version table (Java: name protocol DataVersion registry)\n"
+            "exit status: 0 ok, 1 a STATE that does not resolve, 2 usage error (bad option,\n"
+            "unknown version)\n");
 }
 
 static bool parse_edition(const char *s, mc_edition *out)
@@ -143,7 +145,7 @@ int mc_cmd_registry(int argc, char **argv)
             first_state = i + 1;
             break;
         } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "mcchunk registry: unknown option %s\n", a);
+            fprintf(stderr, "mcchunk registry: unknown option or missing value: %s\n", a);
             usage(stderr);
             return MC_EXIT_USAGE;
         } else {
@@ -159,9 +161,10 @@ int mc_cmd_registry(int argc, char **argv)
     }
     const mc_registry *reg = mc_registry_find_edition(edition, version);
     if (!reg) {
-        fprintf(stderr, "mcchunk registry: no %s registry for version %s\n",
-                edition == MC_EDITION_BEDROCK ? "Bedrock" : "Java", version);
-        return MC_EXIT_FAIL;
+        fprintf(stderr, "mcchunk registry: unknown %s version %s; `mcchunk registry --versions%s` lists them\n",
+                edition == MC_EDITION_BEDROCK ? "Bedrock" : "Java", version,
+                edition == MC_EDITION_BEDROCK ? " --edition bedrock" : "");
+        return MC_EXIT_USAGE;
     }
     if (hashed && mc_registry_edition(reg) != MC_EDITION_BEDROCK) {
         fprintf(stderr, "mcchunk registry: --hashed is for Bedrock registries\n");
@@ -176,10 +179,13 @@ int mc_cmd_registry(int argc, char **argv)
     }
     const mc_registry *to = NULL;
     if (to_version) {
-        to = mc_registry_find_edition(to_edition_set ? to_edition : edition, to_version);
+        mc_edition te = to_edition_set ? to_edition : edition;
+        to = mc_registry_find_edition(te, to_version);
         if (!to) {
-            fprintf(stderr, "mcchunk registry: no registry for version %s\n", to_version);
-            return MC_EXIT_FAIL;
+            fprintf(stderr, "mcchunk registry: unknown %s version %s; `mcchunk registry --versions%s` lists them\n",
+                    te == MC_EDITION_BEDROCK ? "Bedrock" : "Java", to_version,
+                    te == MC_EDITION_BEDROCK ? " --edition bedrock" : "");
+            return MC_EXIT_USAGE;
         }
     }
     if (list) {

@@ -1,9 +1,12 @@
 /* cmd_serve.c: `mcchunk serve`, the reference server (programs/mcchunk/server/). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
+#include "tool_common.h"
 #include "server/server.h"
 
 static void help(FILE *out)
@@ -11,7 +14,8 @@ static void help(FILE *out)
     fputs("usage: mcchunk serve [--world DIR] [--bind ADDR] [--port N] [--view-distance N]\n"
           "                     [--max-players N] [--motd TEXT] [--compression-threshold N]\n"
           "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE]\n"
-          "                     [--exit-with-parent] [--seed N] [--cache-mb N] [--quiet]\n\n"
+          "                     [--exit-with-parent] [--seed N] [--cache-mb N] [--send-queue-kb N]\n"
+          "                     [--config FILE] [--quiet]\n\n"
           "Serves a world to Minecraft Java Edition clients 1.8 to 26.1, each in its own protocol,\n"
           "in offline mode (no Mojang authentication). Answers server-list pings of every version\n"
           "(including the pre-1.7 legacy ping) and logs players in with the UUIDs the game derives\n"
@@ -36,18 +40,18 @@ static void help(FILE *out)
           "  --config FILE             options from FILE, one per line: `name = value` with the\n"
           "                            long option's name (e.g. `view-distance = 12`); `#`\n"
           "                            starts a comment; options on the command line win\n"
-          "  --quiet                   log only warnings and errors\n",
+          "  --quiet                   log only warnings and errors\n\n"
+          "Logs go to stderr; nothing is printed on stdout. A number out of range is a usage\n"
+          "error naming the allowed range.\n"
+          "exit status: 0 stopped normally (--exit-after, --exit-with-parent, a signal),\n"
+          "1 the server failed (cannot bind, world unreadable), 2 usage error (bad option or\n"
+          "value, --world that is not a folder)\n",
           out);
 }
 
-static bool int_arg(const char *s, long lo, long hi, int *out)
+static bool int_arg(const char *opt, const char *s, int lo, int hi, int *out)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
+    return mc_tool_parse_int("mcchunk serve", opt, s, lo, hi, out);
 }
 
 static int parse_options(mc_server_config *cfg, int argc, char **argv, bool *done);
@@ -58,7 +62,7 @@ static char **read_config(const char *path, int *count)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "mcchunk serve: cannot read config %s\n", path);
+        fprintf(stderr, "mcchunk serve: cannot read config %s: %s\n", path, strerror(errno));
         return NULL;
     }
     char **args = calloc(1, sizeof *args);
@@ -133,7 +137,17 @@ int mc_cmd_serve(int argc, char **argv)
             free_config_args(conf, nconf);
         return rc;
     }
-    rc = mc_server_run(&cfg) == 0 ? MC_EXIT_OK : MC_EXIT_FAIL;
+    struct stat st;
+    if (cfg.world && stat(cfg.world, &st) != 0) {
+        fprintf(stderr, "mcchunk serve: --world %s: %s\n", cfg.world, strerror(errno));
+        rc = MC_EXIT_USAGE;
+    } else if (cfg.world && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mcchunk serve: --world %s is a file, not a world folder (the folder that holds "
+                        "level.dat and region/)\n", cfg.world);
+        rc = MC_EXIT_USAGE;
+    } else {
+        rc = mc_server_run(&cfg) == 0 ? MC_EXIT_OK : MC_EXIT_FAIL;
+    }
     if (conf)
         free_config_args(conf, nconf); /* the config's strings live until the server stops */
     return rc;
@@ -157,42 +171,39 @@ static int parse_options(mc_server_config *cfgp, int argc, char **argv, bool *do
             cfg.exit_with_parent = true;
             continue;
         } else if (!v) {
-            ok = false;
+            fprintf(stderr, "mcchunk serve: %s needs a value\n", a);
+            return MC_EXIT_USAGE;
         } else if (!strcmp(a, "--world")) {
             cfg.world = v;
         } else if (!strcmp(a, "--bind")) {
             cfg.bind = v;
         } else if (!strcmp(a, "--port")) {
-            ok = int_arg(v, 0, 65535, &cfg.port);
+            ok = int_arg(a, v, 0, 65535, &cfg.port);
         } else if (!strcmp(a, "--view-distance")) {
-            ok = int_arg(v, 2, 32, &cfg.view_distance);
+            ok = int_arg(a, v, 2, 32, &cfg.view_distance);
         } else if (!strcmp(a, "--max-players")) {
-            ok = int_arg(v, 0, 100000, &cfg.max_players);
+            ok = int_arg(a, v, 0, 100000, &cfg.max_players);
         } else if (!strcmp(a, "--motd")) {
             cfg.motd = v;
         } else if (!strcmp(a, "--compression-threshold")) {
-            ok = int_arg(v, -1, 8388608, &cfg.compression_threshold);
+            ok = int_arg(a, v, -1, 8388608, &cfg.compression_threshold);
         } else if (!strcmp(a, "--idle-timeout")) {
             int s = 0;
-            ok = int_arg(v, 1, 86400, &s);
+            ok = int_arg(a, v, 1, 86400, &s);
             cfg.idle_timeout_ms = s * 1000;
         } else if (!strcmp(a, "--exit-after")) {
-            char *end;
-            cfg.exit_after = strtod(v, &end);
-            ok = *end == '\0' && cfg.exit_after > 0;
+            ok = mc_tool_parse_double("mcchunk serve", a, v, 0.001, 1e9, &cfg.exit_after);
         } else if (!strcmp(a, "--seed")) {
-            char *end;
-            cfg.seed = strtoull(v, &end, 10);
-            ok = *end == '\0';
+            ok = mc_tool_parse_seed("mcchunk serve", a, v, &cfg.seed);
         } else if (!strcmp(a, "--cache-mb")) {
             int mb = 0;
-            ok = int_arg(v, 1, 1 << 20, &mb);
+            ok = int_arg(a, v, 1, 1 << 20, &mb);
             cfg.cache_bytes = (size_t)mb << 20;
         } else if (!strcmp(a, "--config")) {
             /* read before the other options */
         } else if (!strcmp(a, "--send-queue-kb")) {
             int kb = 0;
-            ok = int_arg(v, 16, 1 << 22, &kb);
+            ok = int_arg(a, v, 16, 1 << 22, &kb);
             cfg.max_pending_write = (size_t)kb << 10;
         } else if (!strcmp(a, "--port-file")) {
             cfg.port_file = v;
@@ -201,10 +212,8 @@ static int parse_options(mc_server_config *cfgp, int argc, char **argv, bool *do
             help(stderr);
             return MC_EXIT_USAGE;
         }
-        if (!ok) {
-            fprintf(stderr, "mcchunk serve: bad or missing value for %s\n", a);
+        if (!ok) /* the parser said why */
             return MC_EXIT_USAGE;
-        }
         i++;
     }
     *cfgp = cfg;

@@ -25,6 +25,8 @@ static void usage(FILE *out)
             mc_version());
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(out, "\nexit status: 0 success, 1 the work failed (bad data, a failed check, an absent\n"
+                 "chunk), 2 bad usage (unknown command or option, a bad number, an unknown version)\n");
 }
 
 int main(int argc, char **argv)

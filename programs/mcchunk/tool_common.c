@@ -1,11 +1,16 @@
 /*
- * tool_common.c: pieces several subcommands share — reading one chunk of a
- * region file or world folder into a column, and printing a column's blocks
- * in the one line format the tools (and the tests that compare them with
- * the oracles) use.
+ * tool_common.c: pieces every subcommand shares (see tool_common.h): the
+ * one parser of numbers and chunk coordinates, reading input files and
+ * stdin, finding (and checking) the region file of a chunk, reading one
+ * chunk into a column, fitting a column to a version's height, and printing
+ * a column's blocks in the one line format the tools (and the tests that
+ * compare them with the oracles) use. Written once here so that every
+ * command refuses the same bad input with the same message.
  */
 #include "tool_common.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,32 +19,287 @@
 #include "commands.h"
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
+#include "mcchunk/translate.h"
 
-static bool is_dir(const char *p)
+/* ------------------------------------------------------------- numbers */
+
+static bool whole_ll(const char *s, long long *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s))
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool mc_tool_parse_ll(const char *prog, const char *what, const char *s, long long lo, long long hi,
+                      long long *out)
+{
+    long long v;
+    if (!whole_ll(s, &v) || v < lo || v > hi) {
+        fprintf(stderr, "%s: %s must be an integer in %lld..%lld, not '%s'\n", prog, what, lo, hi, s ? s : "");
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool mc_tool_parse_int(const char *prog, const char *what, const char *s, int lo, int hi, int *out)
+{
+    long long v;
+    if (!mc_tool_parse_ll(prog, what, s, lo, hi, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+bool mc_tool_parse_i32(const char *prog, const char *what, const char *s, int32_t lo, int32_t hi, int32_t *out)
+{
+    long long v;
+    if (!mc_tool_parse_ll(prog, what, s, lo, hi, &v))
+        return false;
+    *out = (int32_t)v;
+    return true;
+}
+
+bool mc_tool_parse_seed(const char *prog, const char *what, const char *s, uint64_t *out)
+{
+    bool ok = s && *s && !isspace((unsigned char)*s);
+    char *end = NULL;
+    errno = 0;
+    if (ok && *s == '-') {
+        long long v = strtoll(s, &end, 10);
+        *out = (uint64_t)v;
+    } else if (ok) {
+        *out = (uint64_t)strtoull(s, &end, 10);
+    }
+    if (!ok || errno || *end || *s == '+') {
+        fprintf(stderr, "%s: %s must be a 64-bit integer (-9223372036854775808..18446744073709551615), not '%s'\n",
+                prog, what, s ? s : "");
+        return false;
+    }
+    return true;
+}
+
+bool mc_tool_parse_double(const char *prog, const char *what, const char *s, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = s && *s && !isspace((unsigned char)*s) ? strtod(s, &end) : 0;
+    if (!end || errno || *end || !(v >= lo && v <= hi)) { /* NaN fails the range */
+        fprintf(stderr, "%s: %s must be a number in %g..%g, not '%s'\n", prog, what, lo, hi, s ? s : "");
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool mc_tool_parse_chunk(const char *prog, const char *what, const char *s, int32_t *out)
+{
+    long long v;
+    if (!whole_ll(s, &v) || v < -MC_TOOL_CHUNK_LIMIT || v > MC_TOOL_CHUNK_LIMIT) {
+        fprintf(stderr,
+                "%s: chunk coordinate %s must be an integer in %d..%d (the world ends at +-%d blocks), not '%s'\n",
+                prog, what, -MC_TOOL_CHUNK_LIMIT, MC_TOOL_CHUNK_LIMIT, MC_TOOL_BLOCK_LIMIT, s ? s : "");
+        return false;
+    }
+    *out = (int32_t)v;
+    return true;
+}
+
+bool mc_tool_parse_chunk_pair(const char *prog, const char *what, const char *s, int32_t *x, int32_t *z)
+{
+    char buf[64];
+    const char *comma = s ? strchr(s, ',') : NULL;
+    if (!comma || strlen(s) >= sizeof buf) {
+        fprintf(stderr, "%s: %s wants X,Z (chunk coordinates), not '%s'\n", prog, what, s ? s : "");
+        return false;
+    }
+    snprintf(buf, sizeof buf, "%.*s", (int)(comma - s), s);
+    char name[80];
+    snprintf(name, sizeof name, "X of %s", what);
+    if (!mc_tool_parse_chunk(prog, name, buf, x))
+        return false;
+    snprintf(name, sizeof name, "Z of %s", what);
+    return mc_tool_parse_chunk(prog, name, comma + 1, z);
+}
+
+/* --------------------------------------------------------------- files */
+
+bool mc_tool_is_dir(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *mc_tool_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+bool mc_tool_read_input(const char *prog, const char *file, uint8_t **data, size_t *len)
+{
+    bool in = !strcmp(file, "-");
+    *data = NULL;
+    *len = 0;
+    if (!in && mc_tool_is_dir(file)) {
+        fprintf(stderr, "%s: %s is a directory\n", prog, file);
+        return false;
+    }
+    FILE *f = in ? stdin : fopen(file, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
+        return false;
+    }
+    size_t cap = 1 << 16, n = 0, k;
+    uint8_t *buf = malloc(cap);
+    while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) {
+            uint8_t *nb = cap < (SIZE_MAX >> 1) ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    bool bad = buf && ferror(f);
+    int e = errno;
+    if (!in)
+        fclose(f);
+    if (!buf || bad) {
+        fprintf(stderr, "%s: %s: %s\n", prog, in ? "stdin" : file, buf ? strerror(e) : "out of memory");
+        free(buf);
+        return false;
+    }
+    *data = buf;
+    *len = n;
+    return true;
+}
+
+bool mc_tool_write_output(const char *prog, const char *path, const void *data, size_t len)
+{
+    bool out = !strcmp(path, "-");
+    if (!out && mc_tool_is_dir(path)) {
+        fprintf(stderr, "%s: cannot write %s: it is a directory\n", prog, path);
+        return false;
+    }
+    errno = 0;
+    FILE *f = out ? stdout : fopen(path, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    if (f && !out)
+        ok = fclose(f) == 0 && ok;
+    else if (f)
+        ok = fflush(f) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", prog, out ? "stdout" : path,
+                errno ? strerror(errno) : "short write");
+        return false;
+    }
+    return true;
+}
+
+/* -------------------------------------------------------------- chunks */
+
+/* The region coordinates a file name gives: "r.A.B.mca" (or .mcr) at its
+ * end, after the start of the name or a character that is not a letter or
+ * digit ("ppa-r.-1.0.mca"), the rule mc_region_open follows. */
+static bool region_name(const char *path, int32_t *rx, int32_t *rz)
+{
+    const char *base = mc_tool_basename(path);
+    for (const char *p = base; (p = strstr(p, "r.")) != NULL; p++) {
+        if (p > base && isalnum((unsigned char)p[-1]))
+            continue;
+        int x, z, used = 0;
+        char a;
+        if (sscanf(p, "r.%d.%d.mc%c%n", &x, &z, &a, &used) == 3 && (a == 'a' || a == 'r') && !p[used]) {
+            *rx = x;
+            *rz = z;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int32_t floor_div32(int32_t v)
+{
+    return v >= 0 ? v / 32 : -((-(v + 1)) / 32) - 1;
+}
+
+int mc_tool_locate_chunk(const char *prog, const char *path_arg, const char *dimension, mc_region_kind kind,
+                         int32_t x, int32_t z, bool for_write, char *out, size_t out_size, int *lx, int *lz)
+{
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_tool_is_dir(path_arg)) {
+        mc_status st = mc_world_region_path(path_arg, MC_WORLD_LAYOUT_AUTO,
+                                            dimension ? dimension : "minecraft:overworld", kind, x, z, out,
+                                            out_size, lx, lz, &err);
+        if (st == MC_ERR_INVALID_ARG) {
+            fprintf(stderr, "%s: %s\n", prog, err.message);
+            return MC_EXIT_USAGE;
+        }
+        if (st == MC_ERR_NOT_FOUND && !for_write) {
+            fprintf(stderr, "%s: chunk %d %d is absent: no region file %s\n", prog, (int)x, (int)z, out);
+            return MC_EXIT_FAIL;
+        }
+        if (st && st != MC_ERR_NOT_FOUND) {
+            fprintf(stderr, "%s: %s\n", prog, err.message);
+            return MC_EXIT_FAIL;
+        }
+        return MC_EXIT_OK;
+    }
+    if ((size_t)snprintf(out, out_size, "%s", path_arg) >= out_size) {
+        fprintf(stderr, "%s: path too long\n", prog);
+        return MC_EXIT_USAGE;
+    }
+    int32_t rx, rz;
+    if (region_name(path_arg, &rx, &rz)) {
+        if (floor_div32(x) != rx || floor_div32(z) != rz) {
+            fprintf(stderr, "%s: chunk %d %d is not in %s (region %d %d; the chunk is in r.%d.%d.mca)\n", prog,
+                    (int)x, (int)z, mc_tool_basename(path_arg), (int)rx, (int)rz, (int)floor_div32(x),
+                    (int)floor_div32(z));
+            return MC_EXIT_FAIL;
+        }
+    } else if (x < 0 || x > 31 || z < 0 || z > 31) {
+        fprintf(stderr,
+                "%s: chunk %d %d is not in %s: its name is not r.A.B.mca, so X Z are local (0..31)\n",
+                prog, (int)x, (int)z, mc_tool_basename(path_arg));
+        return MC_EXIT_FAIL;
+    }
+    *lx = (int)((uint32_t)x & 31);
+    *lz = (int)((uint32_t)z & 31);
+    return MC_EXIT_OK;
+}
+
+void mc_tool_chunk_error(const char *prog, int32_t x, int32_t z, const char *file, const mc_error *err)
+{
+    if (err->status == MC_ERR_NOT_FOUND && strstr(err->message, "is absent"))
+        fprintf(stderr, "%s: chunk %d %d is absent from %s\n", prog, (int)x, (int)z, file);
+    else
+        fprintf(stderr, "%s: chunk %d %d: %s\n", prog, (int)x, (int)z, err->message);
 }
 
 int mc_tool_load_column(const char *prog, const char *path_arg, const char *dimension, int32_t x, int32_t z,
                         mc_column **out)
 {
     char path[4096];
-    int lx, lz;
+    int lx = 0, lz = 0;
+    *out = NULL;
+    int rc = mc_tool_locate_chunk(prog, path_arg, dimension, MC_REGION_KIND_REGION, x, z, false, path, sizeof path,
+                                  &lx, &lz);
+    if (rc)
+        return rc;
     mc_error err;
     mc_error_clear(&err);
-    *out = NULL;
-    if (is_dir(path_arg)) {
-        if (mc_world_region_path(path_arg, MC_WORLD_LAYOUT_AUTO, dimension ? dimension : "minecraft:overworld",
-                                 MC_REGION_KIND_REGION, x, z, path, sizeof path, &lx, &lz, &err) != MC_OK) {
-            fprintf(stderr, "%s: %s\n", prog, err.message);
-            return MC_EXIT_FAIL;
-        }
-    } else {
-        snprintf(path, sizeof path, "%s", path_arg);
-        lx = (int)((uint32_t)x & 31);
-        lz = (int)((uint32_t)z & 31);
-    }
     mc_region *r = NULL;
     if (mc_region_open(path, NULL, &r, &err) != MC_OK) {
         fprintf(stderr, "%s: %s\n", prog, err.message);
@@ -47,9 +307,10 @@ int mc_tool_load_column(const char *prog, const char *path_arg, const char *dime
     }
     mc_buf nbt;
     mc_buf_init(&nbt, NULL);
-    int rc = MC_EXIT_OK;
-    if (mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) != MC_OK ||
-        mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, out, &err) != MC_OK) {
+    if (mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) != MC_OK) {
+        mc_tool_chunk_error(prog, x, z, path, &err);
+        rc = MC_EXIT_FAIL;
+    } else if (mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, out, &err) != MC_OK) {
         fprintf(stderr, "%s: chunk %d %d: %s\n", prog, (int)x, (int)z, err.message);
         *out = NULL;
         rc = MC_EXIT_FAIL;
@@ -58,6 +319,79 @@ int mc_tool_load_column(const char *prog, const char *path_arg, const char *dime
     mc_region_close(r);
     return rc;
 }
+
+int mc_tool_fit_height(const char *prog, const char *version, mc_column **colp, int32_t min_y, int32_t height)
+{
+    mc_column *col = *colp;
+    int32_t have_min = mc_column_min_y(col), have_h = (int32_t)mc_column_height(col);
+    if (have_min == min_y && have_h == height)
+        return MC_EXIT_OK;
+    /* count the non-air blocks of the sections that do not fit */
+    unsigned long long lost = 0;
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        int32_t sy = mc_column_min_section(col) + (int32_t)i;
+        if (sy * 16 >= min_y && sy * 16 + 16 <= min_y + height)
+            continue;
+        unsigned blocks = 0, fluids = 0;
+        mc_section_counts(mc_column_section_const(col, sy), mc_column_registry(col), &blocks, &fluids);
+        lost += blocks;
+    }
+    mc_error err;
+    mc_error_clear(&err);
+    mc_column *r = mc_column_reshape(col, min_y / 16, (uint32_t)height / 16, NULL, &err);
+    mc_column_free(col);
+    *colp = r;
+    if (!r) {
+        fprintf(stderr, "%s: %s\n", prog, err.message);
+        return MC_EXIT_FAIL;
+    }
+    if (lost)
+        fprintf(stderr, "%s: %llu block%s outside %s's height (y %d..%d) dropped\n", prog, lost,
+                lost == 1 ? "" : "s", version, (int)min_y, (int)(min_y + height - 1));
+    return MC_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ versions */
+
+const mc_registry *mc_tool_java_registry(const char *v, bool *before_1_18)
+{
+    mc_version_info vi;
+    const mc_registry *reg = NULL;
+    if (mc_java_version_find(v, &vi) && vi.registry)
+        reg = vi.registry;
+    else if ((reg = mc_registry_find(v)) && mc_registry_edition(reg) == MC_EDITION_JAVA &&
+             mc_java_version_find(mc_registry_name(reg), &vi))
+        ; /* a registry name that is also a release */
+    else
+        reg = NULL;
+    if (before_1_18)
+        *before_1_18 = reg && vi.protocol < 757;
+    return reg;
+}
+
+/* ------------------------------------------------------------ messages */
+
+int mc_tool_unknown_version(const char *prog, const char *version)
+{
+    fprintf(stderr, "%s: unknown version %s; `mcchunk registry --versions` lists them\n", prog, version);
+    return MC_EXIT_USAGE;
+}
+
+void mc_tool_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* ------------------------------------------------------------- blocks */
 
 int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool ids, unsigned every, bool all)
 {

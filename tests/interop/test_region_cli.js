@@ -96,7 +96,7 @@ test('region info/ls/verify/salvage/compact', () => {
   assert.match(r.text, /chunks +4/)
   assert.match(r.text, /gzip:1 zlib:1 none:1 lz4:1/)
   r = run('region', 'ls', region)
-  const lines = r.text.trim().split('\n')
+  const lines = r.text.trim().split('\n').filter((l) => !l.startsWith('#')) // after the header line
   assert.strictEqual(lines.length, 4)
   assert.match(lines[0], /^-40 70 2 \d+ \d+ gzip \d+$/)
   r = run('region', 'verify', region)
@@ -111,7 +111,7 @@ test('region info/ls/verify/salvage/compact', () => {
   fs.writeFileSync(broken, bytes)
   r = run('region', 'verify', broken)
   assert.strictEqual(r.status, 1)
-  assert.match(r.text, /chunk 25 7 \(zlib\)/)
+  assert.match(r.text, /chunk -39 71 \(zlib\)/) // absolute (local 25 7)
   const out = path.join(tmp, 'saved', 'r.-2.2.mca')
   fs.mkdirSync(path.dirname(out))
   r = run('region', 'salvage', broken, '-o', out)

@@ -307,10 +307,15 @@ static void handle_command(mc_conn *c, session *s, const char *text, size_t len)
     const char *p = buf[0] == '/' ? buf + 1 : buf;
     double x, y, z;
     char word[16];
-    if (sscanf(p, "%15s %lf %lf %lf", word, &x, &y, &z) != 4 || (strcmp(word, "tp") && strcmp(word, "teleport")))
+    int used = 0;
+    if (sscanf(p, "%15s %lf %lf %lf %n", word, &x, &y, &z, &used) != 4 || (strcmp(word, "tp") && strcmp(word, "teleport")))
         return;
-    if (!(x > -3.0e7 && x < 3.0e7 && z > -3.0e7 && z < 3.0e7 && y > -2048 && y < 4096))
+    /* the whole text, inside the world (+-30,000,000 blocks; y -2048..4095) */
+    if (p[used] || !(x >= -3.0e7 && x <= 3.0e7 && z >= -3.0e7 && z <= 3.0e7 && y >= -2048 && y < 4096)) {
+        mc_srv_log(c->srv, MC_LOG_WARN, "%s: /tp refused: %.60s (x and z must be numbers in -30000000..30000000, "
+                                        "y in -2048..4095)", c->name, p);
         return;
+    }
     s->x = x;
     s->y = y;
     s->z = z;
