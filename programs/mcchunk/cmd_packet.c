@@ -157,6 +157,14 @@ static int cmd_encode(int argc, char **argv)
         fprintf(stderr, "%s: --registry is for --generated\n", prog);
         return MC_EXIT_USAGE;
     }
+    /* the overworld a client of the target assumes, unless --min-y/--height */
+    int32_t def_min = 0;
+    uint32_t def_h = 256;
+    mc_error herr;
+    if (mc_java_default_height(protocol, &def_min, &def_h, &herr) != MC_OK) {
+        fprintf(stderr, "%s: %s\n", prog, herr.message);
+        return MC_EXIT_USAGE;
+    }
     mc_column *col;
     if (have_gen) {
         const mc_registry *reg = regv ? mc_registry_find(regv) : mc_registry_find_protocol((int32_t)protocol);
@@ -168,11 +176,10 @@ static int cmd_encode(int argc, char **argv)
         if (!reg)
             return regv ? mc_tool_unknown_version(prog, regv)
                         : (fprintf(stderr, "%s: no registry for %s\n", prog, version), MC_EXIT_FAIL);
-        bool modern = protocol >= 757;
         if (!have_min)
-            min_y = modern ? -64 : 0;
+            min_y = def_min;
         if (!have_h)
-            height = modern ? 384 : 256;
+            height = (int32_t)def_h;
         col = mc__gen_column(reg, seed, cx, cz, min_y / 16, (uint32_t)height / 16);
     } else {
         int lrc = mc_tool_load_column(prog, from, dim, cx, cz, &col);
@@ -185,8 +192,8 @@ static int cmd_encode(int argc, char **argv)
      * else 0..255 before 1.18 and -64..319 from 1.18): reshaped to it, and the
      * blocks that do not fit are counted on stderr. */
     if (!have_gen) {
-        int32_t want_min = have_min ? min_y : (protocol >= 757 ? -64 : 0);
-        int32_t want_h = have_h ? height : (protocol >= 757 ? 384 : 256);
+        int32_t want_min = have_min ? min_y : def_min;
+        int32_t want_h = have_h ? height : (int32_t)def_h;
         if (mc_tool_fit_height(prog, version, &col, want_min, want_h) != MC_EXIT_OK)
             return MC_EXIT_FAIL;
     }
@@ -313,8 +320,15 @@ static int cmd_decode(int argc, char **argv)
     }
     if (have_min || have_h) {
         o.has_height = true;
-        o.min_y = have_min ? min_y : (protocol >= 757 ? -64 : 0);
-        o.height = have_h ? (uint32_t)height : (protocol >= 757 ? 384 : 256);
+        int32_t def_min = 0;
+        uint32_t def_h = 256;
+        mc_error derr;
+        if (mc_java_default_height(protocol, &def_min, &def_h, &derr) != MC_OK) {
+            fprintf(stderr, "mcchunk packet decode: %s\n", derr.message);
+            return MC_EXIT_USAGE;
+        }
+        o.min_y = have_min ? min_y : def_min;
+        o.height = have_h ? (uint32_t)height : def_h;
     }
     uint8_t *data = NULL;
     size_t len = 0;
