@@ -794,6 +794,27 @@ static void test_no_free_connections(void **state)
     link_free(net);
 }
 
+/* A client that restarts on the same address and port (a new GUID)
+ * replaces its old, silent peer at once instead of waiting for a timeout. */
+static void test_restarted_client_replaces_old_peer(void **state)
+{
+    (void)state;
+    link *net = link_new(1, NULL);
+    connect_client(net, 1);
+    mc_rak_free(net->s[1].rak); /* gone without a word */
+    mc_rak_config cfg;
+    mc_rak_config_defaults(&cfg);
+    cfg.guid = 0x9999;
+    side_init(net, 1, &cfg);
+    net->s[1].connects = 0;
+    connect_client(net, 1);
+    assert_int_equal(net->s[0].disconnects, 1);
+    assert_string_equal(net->s[0].reason, "a new connection from the same address");
+    assert_int_equal(mc_rak_peer_count(net->s[0].rak), 1);
+    assert_int_equal(mc_rak_peer_guid(server_peer(net, 1)), 0x9999);
+    link_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -809,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_limits_drop_only_the_offender),
         cmocka_unit_test(test_garbage_is_ignored),
         cmocka_unit_test(test_no_free_connections),
+        cmocka_unit_test(test_restarted_client_replaces_old_peer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

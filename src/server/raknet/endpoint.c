@@ -27,10 +27,10 @@ void mc_rak_config_defaults(mc_rak_config *cfg)
     cfg->protocol = 11;
     cfg->min_protocol = 10;
     cfg->max_protocol = 11;
-    cfg->max_split_parts = 1024;
+    cfg->max_split_parts = 8192;
     cfg->max_splits = 16;
     cfg->max_reassembly_bytes = (size_t)16 << 20;
-    cfg->max_message_bytes = (size_t)8 << 20;
+    cfg->max_message_bytes = (size_t)4 << 20;
     cfg->send_window_bytes = (size_t)16 << 20;
     cfg->max_in_flight = 512;
     cfg->idle_timeout_ms = 10000;
@@ -293,12 +293,16 @@ static void handle_ocr2(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from, co
         return;
     if (mtu > rak->cfg.max_mtu)
         mtu = rak->cfg.max_mtu;
-    if (p) {
-        /* Our reply was lost: say it again. Anything else is ignored. */
-        if (p->state == MC__RAK_CONNECTING && !p->client && p->guid == guid)
+    if (p && !p->client && p->guid == guid) {
+        /* Our reply was lost: say it again. */
+        if (p->state == MC__RAK_CONNECTING)
             send_reply2(rak, p);
         return;
     }
+    if (p && !p->client) /* a new client on the address of an old one (a restart) */
+        mc__rak_peer_drop(p, "a new connection from the same address");
+    else if (p)
+        return;
     p = new_peer(rak, from);
     if (!p) {
         send_refusal(rak, from, MC__RAK_NO_FREE_CONNECTIONS, false);

@@ -36,7 +36,7 @@
 #define ORDER_WINDOW 1024  /* ordered messages that may wait per channel */
 #define MAX_ACKS 4096      /* acknowledgements waiting for a flush */
 #define MAX_NACK_GAP 256   /* a larger jump in datagram numbers is not NACKed */
-#define MAX_RANGES 1024
+#define MAX_RANGES 512 /* more than a datagram holds */
 #define MIN_RTO_MS 100
 #define MAX_RTO_MS 3000
 #define MIN_CWND 8
@@ -76,7 +76,8 @@ typedef struct split_state {
     bool used;
     uint16_t id;
     uint32_t count, got;
-    size_t bytes;
+    size_t bytes;      /* counted against max_reassembly_bytes: the part table and the parts */
+    size_t data_bytes; /* the parts */
     uint8_t **parts;
     uint32_t *lens;
     mc__rak_frame head; /* reliability and ordering of the whole message */
@@ -395,6 +396,10 @@ static void send_datagrams(mc_rak_peer *p)
                 free(f);
             }
         }
+        if (len == MC__RAK_DATAGRAM_HEADER) { /* frames are cut to fit: cannot happen */
+            mc__rak_peer_drop(p, "internal error: a frame larger than the MTU");
+            return;
+        }
         mc__rak_emit(p->rak, &p->addr, d, len);
         if (chain) {
             if (rs->in_flight == 0)
@@ -469,8 +474,8 @@ static void on_nack(mc_rak_peer *p, uint32_t seq)
 
 static void handle_ranges(mc_rak_peer *p, mc_reader *r, bool ack)
 {
-    mc__rak_range ranges[64];
-    int n = mc__rak_ranges_read(r, ranges, 64);
+    mc__rak_range ranges[MAX_RANGES];
+    int n = mc__rak_ranges_read(r, ranges, MAX_RANGES);
     if (n < 0) {
         p->rak->stats.bad_datagrams++;
         p->bad_datagrams++;
@@ -696,6 +701,11 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
             mc__rak_peer_drop(p, "more than %u split messages at once", cfg->max_splits);
             return NULL;
         }
+        size_t table = (size_t)f->split_count * (sizeof *s->parts + sizeof *s->lens);
+        if (rs->held_bytes + table > cfg->max_reassembly_bytes) {
+            mc__rak_peer_drop(p, "split messages being reassembled exceed %zu bytes", cfg->max_reassembly_bytes);
+            return NULL;
+        }
         s = free_slot;
         s->parts = calloc(f->split_count, sizeof *s->parts);
         s->lens = calloc(f->split_count, sizeof *s->lens);
@@ -710,6 +720,8 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
         s->used = true;
         s->id = f->split_id;
         s->count = f->split_count;
+        s->bytes = table; /* the part table counts, so that many empty splits cost too */
+        rs->held_bytes += table;
         s->head = *f;
         s->head.data = NULL;
     } else if (s->count != f->split_count) {
@@ -734,10 +746,11 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
     s->parts[f->split_index] = copy;
     s->lens[f->split_index] = (uint32_t)f->len;
     s->bytes += f->len;
+    s->data_bytes += f->len;
     rs->held_bytes += f->len;
     if (++s->got < s->count)
         return NULL;
-    uint8_t *whole = malloc(s->bytes);
+    uint8_t *whole = malloc(s->data_bytes);
     if (!whole) {
         mc__rak_peer_drop(p, "out of memory");
         return NULL;

@@ -104,8 +104,8 @@ typedef struct mc_rak_callbacks {
 } mc_rak_callbacks;
 
 /* Fills a config with the defaults: accept off, 1024 peers, MTU 1492,
- * protocol 11 (accepting 10-11), 1024 parts a split, 16 splits at once,
- * 16 MiB reassembly, 8 MiB messages, 16 MiB send window, 512 datagrams in
+ * protocol 11 (accepting 10-11), 8192 parts a split, 16 splits at once,
+ * 16 MiB reassembly, 4 MiB messages, 16 MiB send window, 512 datagrams in
  * flight, 10 s idle, 15 s unacknowledged, 10 s handshake, ping every 2 s,
  * 64 bad datagrams. */
 void mc_rak_config_defaults(mc_rak_config *cfg);
