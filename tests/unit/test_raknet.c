@@ -815,6 +815,42 @@ static void test_restarted_client_replaces_old_peer(void **state)
     link_free(net);
 }
 
+static int nacks_seen;
+static bool count_server_nacks(link *net, int from, const uint8_t *d, size_t len)
+{
+    if (from == 0 && d[0] == 0xA0)
+        nacks_seen++;
+    return true;
+}
+
+/* A missing datagram is NACKed again (a NACK can be lost, and some senders,
+ * such as jsp-raknet, resend only when NACKed), a bounded number of times,
+ * and no more once it arrives. */
+static void test_missing_datagrams_are_nacked_again(void **state)
+{
+    (void)state;
+    link *net = link_new(1, NULL);
+    connect_client(net, 1);
+    uint8_t ping[9] = {MC__RAK_CONNECTED_PING};
+    mc__rak_frame f = {.reliability = MC_RAK_UNRELIABLE, .data = ping, .len = sizeof ping};
+    net->filter = count_server_nacks;
+    nacks_seen = 0;
+    send_frames(net, 0x1000, &f, 1); /* a jump too large to NACK */
+    send_frames(net, 0x1002, &f, 1); /* 0x1001 missing */
+    assert_int_equal(nacks_seen, 1);
+    run(net, 5000);
+    assert_int_equal(nacks_seen, 5);
+    nacks_seen = 0;
+    send_frames(net, 0x1004, &f, 1); /* 0x1003 missing */
+    run(net, 300);
+    assert_true(nacks_seen >= 2);
+    send_frames(net, 0x1003, &f, 1); /* it came */
+    int before = nacks_seen;
+    run(net, 3000);
+    assert_int_equal(nacks_seen, before);
+    link_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -831,6 +867,7 @@ int main(void)
         cmocka_unit_test(test_garbage_is_ignored),
         cmocka_unit_test(test_no_free_connections),
         cmocka_unit_test(test_restarted_client_replaces_old_peer),
+        cmocka_unit_test(test_missing_datagrams_are_nacked_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

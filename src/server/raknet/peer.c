@@ -36,6 +36,8 @@
 #define ORDER_WINDOW 1024  /* ordered messages that may wait per channel */
 #define MAX_ACKS 4096      /* acknowledgements waiting for a flush */
 #define MAX_NACK_GAP 256   /* a larger jump in datagram numbers is not NACKed */
+#define MAX_HOLES 256      /* missing datagram numbers NACKed again */
+#define HOLE_NACKS 5       /* times a missing datagram is NACKed */
 #define MAX_RANGES 512 /* more than a datagram holds */
 #define MIN_RTO_MS 100
 #define MAX_RTO_MS 3000
@@ -58,6 +60,15 @@ typedef struct flight {
     uint64_t sent_ms;
     out_frame *frames; /* the reliable frames it carries, in order */
 } flight;
+
+/* A datagram number not received while later ones were: NACKed again
+ * until it comes, since a NACK can be lost too and some senders (jsp-raknet)
+ * resend only when NACKed. */
+typedef struct hole {
+    uint32_t seq;
+    uint8_t nacks;
+    uint64_t next_ms;
+} hole;
 
 typedef struct held_message {
     uint8_t *data;
@@ -104,6 +115,8 @@ struct mc__rak_peer_state {
     uint64_t rel_bits[REL_WINDOW / 64];
     uint32_t acks[MAX_ACKS], nacks[MAX_ACKS];
     size_t ack_count, nack_count;
+    hole holes[MAX_HOLES];
+    unsigned nholes;
 
     channel_state ch[MC_RAK_CHANNELS];
     split_state *splits;
@@ -823,9 +836,12 @@ static bool note_datagram(mc_rak_peer *p, uint32_t seq)
             bit_set(rs->recv_bits, (rs->recv_highest + k) & MC__RAK_U24, RECV_WINDOW, false);
         if (jump > 1 && jump <= MAX_NACK_GAP) {
             for (uint32_t k = 1; k < jump; k++) {
+                uint32_t missing = (rs->recv_highest + k) & MC__RAK_U24;
                 if (rs->nack_count >= MAX_ACKS)
                     flush_ranges(p, MC__RAK_NACK, rs->nacks, &rs->nack_count);
-                rs->nacks[rs->nack_count++] = (rs->recv_highest + k) & MC__RAK_U24;
+                rs->nacks[rs->nack_count++] = missing;
+                if (rs->nholes < MAX_HOLES)
+                    rs->holes[rs->nholes++] = (hole){missing, 1, p->rak->now + rs->rto};
             }
         }
         rs->recv_highest = seq;
@@ -835,6 +851,11 @@ static bool note_datagram(mc_rak_peer *p, uint32_t seq)
     if (mc__rak_u24_diff(seq, rs->recv_highest) >= RECV_WINDOW || bit_get(rs->recv_bits, seq, RECV_WINDOW))
         return false;
     bit_set(rs->recv_bits, seq, RECV_WINDOW, true);
+    for (unsigned i = 0; i < rs->nholes; i++)
+        if (rs->holes[i].seq == seq) {
+            rs->holes[i] = rs->holes[--rs->nholes];
+            break;
+        }
     return true;
 }
 
@@ -913,6 +934,21 @@ void mc__rak_peer_tick(mc_rak_peer *p)
         if (rak->now - rs->last_ack_ms > rak->cfg.ack_timeout_ms && p->state != MC__RAK_CLOSING) {
             mc__rak_peer_drop(p, "nothing acknowledged for %u ms", rak->cfg.ack_timeout_ms);
             return;
+        }
+    }
+    for (unsigned i = 0; i < rs->nholes;) {
+        hole *h = &rs->holes[i];
+        if (rak->now < h->next_ms) {
+            i++;
+        } else if (h->nacks >= HOLE_NACKS) {
+            *h = rs->holes[--rs->nholes];
+        } else {
+            if (rs->nack_count >= MAX_ACKS)
+                flush_ranges(p, MC__RAK_NACK, rs->nacks, &rs->nack_count);
+            rs->nacks[rs->nack_count++] = h->seq;
+            h->nacks++;
+            h->next_ms = rak->now + rs->rto;
+            i++;
         }
     }
     if (p->state == MC__RAK_CONNECTED && rak->now - rs->last_ping_ms >= rak->cfg.ping_interval_ms) {
