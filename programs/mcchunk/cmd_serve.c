@@ -15,7 +15,7 @@ static void help(FILE *out)
           "                     [--max-players N] [--motd TEXT] [--compression-threshold N]\n"
           "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE]\n"
           "                     [--exit-with-parent] [--seed N] [--cache-mb N] [--send-queue-kb N]\n"
-          "                     [--config FILE] [--quiet]\n\n"
+          "                     [--bedrock-port N] [--no-bedrock] [--config FILE] [--quiet]\n\n"
           "Serves a world to Minecraft Java Edition clients 1.8 to 26.1, each in its own protocol,\n"
           "in offline mode (no Mojang authentication). Answers server-list pings of every version\n"
           "(including the pre-1.7 legacy ping) and logs players in with the UUIDs the game derives\n"
@@ -23,6 +23,11 @@ static void help(FILE *out)
           "  --world DIR               a Java world folder (default: the built-in world)\n"
           "  --bind ADDR               address to listen on (default 127.0.0.1)\n"
           "  --port N                  TCP port (default 25565; 0 picks a free port)\n"
+          "  --bedrock-port N          UDP port for Bedrock clients (RakNet; default 19132; 0 picks\n"
+          "                            a free port, written as a second line of --port-file). It\n"
+          "                            answers the server list; Bedrock login is not implemented\n"
+          "                            yet. A port that cannot be bound is logged and skipped\n"
+          "  --no-bedrock              no Bedrock listener\n"
           "  --view-distance N         chunks around the player, 2..32 (default 10)\n"
           "  --max-players N           (default 20)\n"
           "  --motd TEXT               server-list message\n"
@@ -170,6 +175,9 @@ static int parse_options(mc_server_config *cfgp, int argc, char **argv, bool *do
         } else if (!strcmp(a, "--exit-with-parent")) {
             cfg.exit_with_parent = true;
             continue;
+        } else if (!strcmp(a, "--no-bedrock")) {
+            cfg.bedrock_port = -1;
+            continue;
         } else if (!v) {
             fprintf(stderr, "mcchunk serve: %s needs a value\n", a);
             return MC_EXIT_USAGE;
@@ -179,6 +187,8 @@ static int parse_options(mc_server_config *cfgp, int argc, char **argv, bool *do
             cfg.bind = v;
         } else if (!strcmp(a, "--port")) {
             ok = int_arg(a, v, 0, 65535, &cfg.port);
+        } else if (!strcmp(a, "--bedrock-port")) {
+            ok = int_arg(a, v, 0, 65535, &cfg.bedrock_port);
         } else if (!strcmp(a, "--view-distance")) {
             ok = int_arg(a, v, 2, 32, &cfg.view_distance);
         } else if (!strcmp(a, "--max-players")) {

@@ -17,8 +17,11 @@ function bin () {
 async function startServer (args = [], { exitAfter = 1500 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-srv-'))
   const portFile = path.join(dir, 'port')
+  // No Bedrock listener unless a test asks for one (on a free port): two
+  // servers must never compete for UDP 19132.
+  const bedrock = args.some(a => a === '--bedrock-port' || a === '--no-bedrock') ? [] : ['--no-bedrock']
   const proc = spawn(bin(), ['serve', '--bind', '127.0.0.1', '--port', '0', '--port-file', portFile,
-    '--exit-after', String(exitAfter), '--exit-with-parent', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    '--exit-after', String(exitAfter), '--exit-with-parent', ...bedrock, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''
   proc.stderr.on('data', d => { log += d })
   const exited = new Promise(resolve => proc.on('exit', code => resolve(code)))

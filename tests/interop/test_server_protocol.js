@@ -280,7 +280,7 @@ async function check (name, fn) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-parent-'))
     const portFile = path.join(dir, 'port')
     const pid = parseInt(execFileSync('sh', ['-c',
-      '"$0" serve --bind 127.0.0.1 --port 0 --port-file "$1" --exit-after 60 --exit-with-parent --quiet </dev/null >/dev/null 2>&1 & ' +
+      '"$0" serve --bind 127.0.0.1 --port 0 --no-bedrock --port-file "$1" --exit-after 60 --exit-with-parent --quiet </dev/null >/dev/null 2>&1 & ' +
       'echo $!; i=0; while [ ! -s "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; sleep 1',
       bin(), portFile], { encoding: 'utf8' }), 10)
     // The shell has exited; the server was running (it wrote its port) and

@@ -29,6 +29,7 @@
 #include <uv.h>
 
 #include "mcchunk/java.h"
+#include "server/raknet/listener.h"
 #include "server/uuid.h"
 #include "server/session.h"
 
@@ -37,6 +38,7 @@ void mc_server_config_defaults(mc_server_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->bind = "127.0.0.1";
     cfg->port = 25565;
+    cfg->bedrock_port = 19132;
     cfg->view_distance = 10;
     cfg->max_players = 20;
     cfg->motd = "An mcchunk server";
@@ -705,6 +707,8 @@ static void stop_server(mc_server *srv, const char *why)
             mc_conn_disconnect(c, "Server closed");
     }
     uv_close((uv_handle_t *)&srv->listener, NULL);
+    mc_bedrock_listener_stop(srv->bedrock);
+    srv->bedrock = NULL;
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
     /* The tick goes on until every client has its "Server closed" or
@@ -751,6 +755,7 @@ static void on_tick(uv_timer_t *t)
         stop_server(srv, "the parent process exited");
         return;
     }
+    mc_bedrock_listener_tick(srv->bedrock);
     for (mc_conn *c = srv->conns, *next; c; c = next) {
         next = c->next;
         if (c->draining && now >= c->drain_until)
@@ -809,10 +814,16 @@ int mc_server_run(const mc_server_config *cfg)
     if (uv_tcp_getsockname(&srv.listener, (struct sockaddr *)&bound, &blen) == 0)
         port = ntohs(bound.ss_family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
                                                 : ((struct sockaddr_in6 *)&bound)->sin6_port);
+    int bedrock_port = -1;
+    if (cfg->bedrock_port >= 0)
+        srv.bedrock = mc_bedrock_listener_start(&srv, &bedrock_port);
     if (cfg->port_file) {
         FILE *f = fopen(cfg->port_file, "w");
         if (f) {
-            fprintf(f, "%d\n", port);
+            if (srv.bedrock) /* a second line: the Bedrock UDP port */
+                fprintf(f, "%d\n%d\n", port, bedrock_port);
+            else
+                fprintf(f, "%d\n", port);
             fclose(f);
         }
     }
@@ -829,6 +840,8 @@ int mc_server_run(const mc_server_config *cfg)
     srv.started_ms = mc_server_clock(&srv);
     srv.parent_pid = (long)getppid();
     mc_srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
+    if (srv.bedrock)
+        mc_srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d", cfg->bind, bedrock_port);
     mc_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
     uv_run(srv.loop, UV_RUN_DEFAULT);
     mc_world_close(&srv);

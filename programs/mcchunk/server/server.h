@@ -12,6 +12,7 @@
 typedef struct mc_server_config {
     const char *bind;          /* address to listen on (default 127.0.0.1) */
     int port;                  /* TCP port (default 25565; 0 = any free port) */
+    int bedrock_port;          /* Bedrock UDP port (default 19132; 0 = any free port; < 0 = off) */
     int view_distance;         /* chunks (2..32) */
     int max_players;
     const char *motd;

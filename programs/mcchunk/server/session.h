@@ -33,6 +33,7 @@ typedef struct mc_server {
     uint64_t stop_until; /* stopping: clients still sending are closed then */
     mc_world *world;
     uint8_t **join_cache; /* inflated join data per protocol (session.c) */
+    struct mc_bedrock_listener *bedrock; /* UDP listener (raknet/listener.c), or NULL */
 } mc_server;
 
 struct mc_conn {

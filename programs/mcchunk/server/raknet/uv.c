@@ -1,0 +1,199 @@
+/*
+ * uv.c: the RakNet endpoint on a libuv UDP socket. The endpoint does all
+ * the work; this file only converts addresses, hands it every datagram
+ * with uv_now as the clock, ticks it every 10 ms, and sends what it emits
+ * with uv_udp_try_send (a datagram the kernel will not take now is dropped,
+ * which to RakNet is loss like any other, recovered by its resends).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "server/raknet/raknet.h"
+
+#define TICK_MS 10
+
+struct mc_rak_uv {
+    uv_loop_t *loop;
+    uv_udp_t udp;
+    uv_timer_t timer;
+    mc_rak *rak;
+    mc_rak_callbacks user_cb;
+    int port;
+    int open_handles;
+    uint8_t buf[65536];
+};
+
+static void to_rak_addr(const struct sockaddr *sa, mc_rak_addr *a)
+{
+    memset(a, 0, sizeof *a);
+    if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+        a->family = 6;
+        memcpy(a->ip, &s6->sin6_addr, 16);
+        a->port = ntohs(s6->sin6_port);
+    } else {
+        const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
+        a->family = 4;
+        memcpy(a->ip, &s4->sin_addr, 4);
+        a->port = ntohs(s4->sin_port);
+    }
+}
+
+static void send_cb(void *user, const mc_rak_addr *to, const uint8_t *data, size_t len)
+{
+    mc_rak_uv *u = user;
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    if (to->family == 6) {
+        struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+        s6->sin6_family = AF_INET6;
+        memcpy(&s6->sin6_addr, to->ip, 16);
+        s6->sin6_port = htons(to->port);
+    } else {
+        struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+        s4->sin_family = AF_INET;
+        memcpy(&s4->sin_addr, to->ip, 4);
+        s4->sin_port = htons(to->port);
+    }
+    uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
+    uv_udp_try_send(&u->udp, &b, 1, (const struct sockaddr *)&ss);
+}
+
+/* The user's callbacks get the user's pointer back. */
+static void connected_cb(void *user, mc_rak_peer *p)
+{
+    mc_rak_uv *u = user;
+    if (u->user_cb.connected)
+        u->user_cb.connected(u->user_cb.user, p);
+}
+
+static void message_cb(void *user, mc_rak_peer *p, const uint8_t *d, size_t n)
+{
+    mc_rak_uv *u = user;
+    if (u->user_cb.message)
+        u->user_cb.message(u->user_cb.user, p, d, n);
+}
+
+static void disconnected_cb(void *user, mc_rak_peer *p, const char *why)
+{
+    mc_rak_uv *u = user;
+    if (u->user_cb.disconnected)
+        u->user_cb.disconnected(u->user_cb.user, p, why);
+}
+
+static void pong_cb(void *user, const mc_rak_addr *from, const uint8_t *d, size_t n)
+{
+    mc_rak_uv *u = user;
+    if (u->user_cb.pong)
+        u->user_cb.pong(u->user_cb.user, from, d, n);
+}
+
+static void log_cb(void *user, int level, const char *line)
+{
+    mc_rak_uv *u = user;
+    if (u->user_cb.log)
+        u->user_cb.log(u->user_cb.user, level, line);
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    mc_rak_uv *u = h->data;
+    *buf = uv_buf_init((char *)u->buf, sizeof u->buf);
+}
+
+static void on_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf, const struct sockaddr *from, unsigned flags)
+{
+    mc_rak_uv *u = h->data;
+    if (n <= 0 || !from || (flags & UV_UDP_PARTIAL) || !u->rak)
+        return;
+    mc_rak_addr a;
+    to_rak_addr(from, &a);
+    mc_rak_receive(u->rak, &a, (const uint8_t *)buf->base, (size_t)n, uv_now(u->loop));
+}
+
+static void on_tick(uv_timer_t *t)
+{
+    mc_rak_uv *u = t->data;
+    mc_rak_tick(u->rak, uv_now(u->loop));
+}
+
+mc_rak_uv *mc_rak_uv_start(uv_loop_t *loop, const char *bind, int port, const mc_rak_config *cfg,
+                           const mc_rak_callbacks *cb, char *err, size_t errlen)
+{
+    struct sockaddr_storage addr;
+    if (uv_ip4_addr(bind, port, (struct sockaddr_in *)&addr) < 0 &&
+        uv_ip6_addr(bind, port, (struct sockaddr_in6 *)&addr) < 0) {
+        snprintf(err, errlen, "bad bind address '%s'", bind);
+        return NULL;
+    }
+    mc_rak_uv *u = calloc(1, sizeof *u);
+    if (!u) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    u->loop = loop;
+    u->user_cb = *cb;
+    mc_rak_callbacks inner = {.user = u,
+                              .send = send_cb,
+                              .connected = connected_cb,
+                              .message = message_cb,
+                              .disconnected = disconnected_cb,
+                              .pong = pong_cb,
+                              .log = log_cb};
+    u->rak = mc_rak_new(cfg, &inner);
+    if (!u->rak) {
+        free(u);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    uv_udp_init(loop, &u->udp);
+    u->udp.data = u;
+    u->open_handles = 1;
+    int rc = uv_udp_bind(&u->udp, (const struct sockaddr *)&addr, 0);
+    if (rc == 0)
+        rc = uv_udp_recv_start(&u->udp, on_alloc, on_recv);
+    if (rc < 0) {
+        snprintf(err, errlen, "cannot bind UDP %s:%d: %s", bind, port, uv_strerror(rc));
+        mc_rak_uv_close(u, NULL);
+        return NULL;
+    }
+    struct sockaddr_storage bound;
+    int blen = sizeof bound;
+    u->port = port;
+    if (uv_udp_getsockname(&u->udp, (struct sockaddr *)&bound, &blen) == 0)
+        u->port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+                                                    : ((struct sockaddr_in *)&bound)->sin_port);
+    uv_timer_init(loop, &u->timer);
+    u->timer.data = u;
+    u->open_handles++;
+    uv_timer_start(&u->timer, on_tick, TICK_MS, TICK_MS);
+    return u;
+}
+
+mc_rak *mc_rak_uv_endpoint(mc_rak_uv *u) { return u->rak; }
+int mc_rak_uv_port(const mc_rak_uv *u) { return u->port; }
+uint64_t mc_rak_uv_now(const mc_rak_uv *u) { return uv_now(u->loop); }
+void mc_rak_uv_flush(mc_rak_uv *u) { mc_rak_flush(u->rak, uv_now(u->loop)); }
+
+static void on_closed(uv_handle_t *h)
+{
+    mc_rak_uv *u = h->data;
+    if (--u->open_handles == 0) {
+        mc_rak_free(u->rak);
+        free(u);
+    }
+}
+
+void mc_rak_uv_close(mc_rak_uv *u, const char *reason)
+{
+    if (!u)
+        return;
+    if (reason)
+        mc_rak_disconnect_all(u->rak, reason);
+    int handles = u->open_handles;
+    if (handles >= 2)
+        uv_close((uv_handle_t *)&u->timer, on_closed);
+    uv_close((uv_handle_t *)&u->udp, on_closed);
+}

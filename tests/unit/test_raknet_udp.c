@@ -1,0 +1,277 @@
+/* test_raknet_udp.c: the RakNet endpoint on real UDP sockets through its
+ * libuv binding (src/server/raknet/uv.c), on 127.0.0.1.
+ *
+ * As a ctest test (no arguments) it runs a server and a client endpoint in
+ * one loop: the server-list ping, the connection, messages both ways (one
+ * split over many datagrams), a clean disconnect, and the close of both.
+ *
+ * With `--echo-server PORTFILE SECONDS` it is the peer of the oracle test
+ * tests/interop/test_raknet.js: a RakNet server on a free port (written to
+ * PORTFILE) that answers pings with a fixed MCPE string and sends every user
+ * message back (reliable ordered, channel 0), until SECONDS pass or its
+ * parent process exits. */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "server/raknet/raknet.h"
+
+#define ECHO_PONG "MCPE;mcchunk echo;2193;1.26.51;3;20;4242;echo;Creative;1;19132;19133;0;"
+
+/* ------------------------------------------------------- echo server */
+
+typedef struct echo_state {
+    uv_loop_t *loop;
+    mc_rak_uv *rak;
+    uv_timer_t timer;
+    uint64_t deadline;
+    long parent;
+    unsigned long messages;
+} echo_state;
+
+static void echo_message(void *user, mc_rak_peer *p, const uint8_t *d, size_t len)
+{
+    echo_state *e = user;
+    e->messages++;
+    fprintf(stderr, "echo: %s sent %zu bytes (0x%02x)\n", mc_rak_peer_name(p), len, d[0]);
+    mc_rak_send(p, d, len, MC_RAK_RELIABLE_ORDERED, 0);
+    mc_rak_uv_flush(e->rak);
+}
+
+static void echo_log(void *user, int level, const char *line) { fprintf(stderr, "echo: %s\n", line); }
+
+static void echo_tick(uv_timer_t *t)
+{
+    echo_state *e = t->data;
+    if (uv_now(e->loop) >= e->deadline || (long)getppid() != e->parent) {
+        mc_rak_uv_close(e->rak, "echo server stopping");
+        uv_close((uv_handle_t *)&e->timer, NULL);
+    }
+}
+
+static int echo_server(const char *port_file, double seconds)
+{
+    echo_state e = {.loop = uv_default_loop(), .parent = (long)getppid()};
+    mc_rak_config cfg;
+    mc_rak_config_defaults(&cfg);
+    cfg.accept = true;
+    cfg.guid = 4242;
+    mc_rak_callbacks cb = {.user = &e, .message = echo_message, .log = echo_log};
+    char err[160];
+    e.rak = mc_rak_uv_start(e.loop, "127.0.0.1", 0, &cfg, &cb, err, sizeof err);
+    if (!e.rak) {
+        fprintf(stderr, "echo: %s\n", err);
+        return 1;
+    }
+    mc_rak_set_pong(mc_rak_uv_endpoint(e.rak), ECHO_PONG, strlen(ECHO_PONG));
+    e.deadline = uv_now(e.loop) + (uint64_t)(seconds * 1000);
+    uv_timer_init(e.loop, &e.timer);
+    e.timer.data = &e;
+    uv_timer_start(&e.timer, echo_tick, 200, 200);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", port_file);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return 1;
+    fprintf(f, "%d\n", mc_rak_uv_port(e.rak));
+    fclose(f);
+    rename(tmp, port_file);
+    fprintf(stderr, "echo: listening on 127.0.0.1:%d\n", mc_rak_uv_port(e.rak));
+    uv_run(e.loop, UV_RUN_DEFAULT);
+    uv_loop_close(e.loop);
+    fprintf(stderr, "echo: stopped after %lu messages\n", e.messages);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the test */
+
+typedef struct pair {
+    uv_loop_t loop;
+    mc_rak_uv *server, *client;
+    mc_rak_peer *server_peer, *client_peer;
+    int connected, disconnected;
+    char pong[256];
+    uint8_t *got[2]; /* last message at the server (0) and the client (1) */
+    size_t got_len[2];
+    unsigned got_count[2];
+    char reason[128];
+    uv_timer_t step;
+    int phase;
+} pair;
+
+static void p_connected(void *user, mc_rak_peer *peer)
+{
+    pair *p = user;
+    p->connected++;
+    if (mc_rak_peer_user(peer) == NULL)
+        mc_rak_peer_set_user(peer, p);
+}
+
+static void record(pair *p, int side, const uint8_t *d, size_t len)
+{
+    free(p->got[side]);
+    p->got[side] = malloc(len);
+    memcpy(p->got[side], d, len);
+    p->got_len[side] = len;
+    p->got_count[side]++;
+}
+
+static void s_message(void *user, mc_rak_peer *peer, const uint8_t *d, size_t len)
+{
+    pair *p = user;
+    record(p, 0, d, len);
+    assert_int_equal(mc_rak_send(peer, d, len, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT); /* echo */
+}
+
+static void c_message(void *user, mc_rak_peer *peer, const uint8_t *d, size_t len) { record(user, 1, d, len); }
+
+static void s_connected(void *user, mc_rak_peer *peer)
+{
+    pair *p = user;
+    p->server_peer = peer;
+    p_connected(user, peer);
+}
+
+static void c_connected(void *user, mc_rak_peer *peer)
+{
+    pair *p = user;
+    p->client_peer = peer;
+    p_connected(user, peer);
+}
+
+static void p_disconnected(void *user, mc_rak_peer *peer, const char *why)
+{
+    pair *p = user;
+    p->disconnected++;
+    snprintf(p->reason, sizeof p->reason, "%s", why);
+}
+
+static void p_pong(void *user, const mc_rak_addr *from, const uint8_t *d, size_t len)
+{
+    pair *p = user;
+    snprintf(p->pong, sizeof p->pong, "%.*s", (int)len, (const char *)d);
+}
+
+static void p_log(void *user, int level, const char *line)
+{
+    if (getenv("RAKNET_TEST_LOG"))
+        fprintf(stderr, "%s\n", line);
+}
+
+/* One scripted step every 20 ms; each waits for the previous to show. */
+static void on_step(uv_timer_t *t)
+{
+    pair *p = t->data;
+    static uint8_t big[100000];
+    mc_rak_addr server = {.family = 4, .ip = {127, 0, 0, 1}, .port = (uint16_t)mc_rak_uv_port(p->server)};
+    switch (p->phase) {
+    case 0:
+        mc_rak_ping(mc_rak_uv_endpoint(p->client), &server, mc_rak_uv_now(p->client));
+        p->phase++;
+        break;
+    case 1:
+        if (!p->pong[0])
+            return;
+        assert_non_null(mc_rak_connect(mc_rak_uv_endpoint(p->client), &server, mc_rak_uv_now(p->client)));
+        p->phase++;
+        break;
+    case 2:
+        if (p->connected < 2)
+            return;
+        for (size_t i = 0; i < sizeof big; i++)
+            big[i] = (uint8_t)(i * 13 + 1);
+        big[0] = 0xFE;
+        assert_int_equal(mc_rak_send(p->client_peer, big, sizeof big, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
+        mc_rak_uv_flush(p->client);
+        p->phase++;
+        break;
+    case 3:
+        if (p->got_count[1] < 1)
+            return;
+        assert_int_equal(p->got_len[0], sizeof big);
+        assert_memory_equal(p->got[0], big, sizeof big);
+        assert_int_equal(p->got_len[1], sizeof big);
+        assert_memory_equal(p->got[1], big, sizeof big);
+        mc_rak_disconnect(p->client_peer, "test done");
+        p->phase++;
+        break;
+    case 4:
+        if (p->disconnected < 2)
+            return;
+        mc_rak_uv_close(p->server, NULL);
+        mc_rak_uv_close(p->client, NULL);
+        uv_close((uv_handle_t *)&p->step, NULL);
+        p->phase++;
+        break;
+    }
+}
+
+static void test_two_endpoints_over_udp(void **state)
+{
+    (void)state;
+    pair *p = calloc(1, sizeof *p);
+    assert_int_equal(uv_loop_init(&p->loop), 0);
+    mc_rak_config cfg;
+    mc_rak_config_defaults(&cfg);
+    cfg.accept = true;
+    cfg.guid = 1;
+    char err[160];
+    mc_rak_callbacks scb = {.user = p, .connected = s_connected, .message = s_message,
+                            .disconnected = p_disconnected, .log = p_log};
+    p->server = mc_rak_uv_start(&p->loop, "127.0.0.1", 0, &cfg, &scb, err, sizeof err);
+    assert_non_null(p->server);
+    assert_true(mc_rak_uv_port(p->server) > 0);
+    mc_rak_set_pong(mc_rak_uv_endpoint(p->server), ECHO_PONG, strlen(ECHO_PONG));
+    cfg.accept = false;
+    cfg.guid = 2;
+    mc_rak_callbacks ccb = {.user = p, .connected = c_connected, .message = c_message,
+                            .disconnected = p_disconnected, .pong = p_pong, .log = p_log};
+    p->client = mc_rak_uv_start(&p->loop, "127.0.0.1", 0, &cfg, &ccb, err, sizeof err);
+    assert_non_null(p->client);
+    uv_timer_init(&p->loop, &p->step);
+    p->step.data = p;
+    uv_timer_start(&p->step, on_step, 20, 20);
+    uv_run(&p->loop, UV_RUN_DEFAULT); /* ends when every handle is closed */
+    assert_int_equal(p->phase, 5);
+    assert_string_equal(p->pong, ECHO_PONG);
+    assert_string_equal(p->reason, "disconnected by the peer"); /* the server's, after the client's own */
+    assert_int_equal(uv_loop_close(&p->loop), 0);
+    free(p->got[0]);
+    free(p->got[1]);
+    free(p);
+}
+
+static void test_bind_failure_is_reported(void **state)
+{
+    (void)state;
+    uv_loop_t loop;
+    assert_int_equal(uv_loop_init(&loop), 0);
+    mc_rak_config cfg;
+    mc_rak_config_defaults(&cfg);
+    mc_rak_callbacks cb = {0};
+    char err[160];
+    assert_null(mc_rak_uv_start(&loop, "not-an-address", 0, &cfg, &cb, err, sizeof err));
+    assert_string_equal(err, "bad bind address 'not-an-address'");
+    mc_rak_uv *a = mc_rak_uv_start(&loop, "127.0.0.1", 0, &cfg, &cb, err, sizeof err);
+    assert_non_null(a);
+    assert_null(mc_rak_uv_start(&loop, "127.0.0.1", mc_rak_uv_port(a), &cfg, &cb, err, sizeof err));
+    assert_non_null(strstr(err, "cannot bind UDP 127.0.0.1:"));
+    mc_rak_uv_close(a, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "--echo-server"))
+        return echo_server(argv[2], atof(argv[3]));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_endpoints_over_udp),
+        cmocka_unit_test(test_bind_failure_is_reported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
