@@ -39,7 +39,8 @@
  *    drops sections outside the target's height and reports them).
  */
 'use strict';
-const { execFileSync } = require('child_process');
+const { execFile } = require('child_process');
+const { promisify } = require('util');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -58,6 +59,7 @@ if (!fs.existsSync(ANVIL)) {
 
 const RegionFile = require('prismarine-provider-anvil/src/region');
 const chunkCodec = require('prismarine-provider-anvil').chunk;
+const run = promisify(execFile);
 
 /* The releases the oracle reads (ORACLES.md), each with a vanilla region. */
 const TARGETS = ['1.8.9', '1.9', '1.11.2', '1.12.2', '1.13.2', '1.14.4', '1.16', '1.17.1', '1.18.2', '1.19.4',
@@ -268,11 +270,54 @@ function pickSources() {
     return out;
 }
 
+/* At most n of the functions run at once. */
+function limiter(n) {
+    let active = 0;
+    const queue = [];
+    const next = () => {
+        if (active >= n || !queue.length) return;
+        active++;
+        const { fn, resolve } = queue.shift();
+        fn().then(resolve, (e) => resolve({ error: String(e && e.message) })).finally(() => {
+            active--;
+            next();
+        });
+    };
+    return (fn) => new Promise((resolve) => {
+        queue.push({ fn, resolve });
+        next();
+    });
+}
+const limit = limiter(2);
+
+/* `chunk convert` to the target, `chunk put` into a region file of its own,
+ * and the source's blocks in the target's ids. */
+async function prepare(tmp, rel, x, z, target) {
+    const src = path.join(ANVIL, rel);
+    const dir = fs.mkdtempSync(path.join(tmp, 'w-'));
+    const nbtFile = path.join(dir, 'c.nbt');
+    let stderr;
+    try {
+        ({ stderr } = await run(BIN, ['chunk', 'convert', src, String(x), String(z), '--to-version', target, '-o', nbtFile]));
+    } catch (e) {
+        return { error: `convert failed: ${e.stderr || e.message}` };
+    }
+    const region = path.join(dir, `r.${x >> 5}.${z >> 5}.mca`);
+    try {
+        await run(BIN, ['chunk', 'put', region, String(x), String(z), nbtFile]);
+    } catch (e) {
+        return { error: `put failed: ${e.stderr || e.message}` };
+    }
+    const { stdout } = await run(BIN, ['chunk', 'blocks', src, String(x), String(z), '--ids', '--version', target],
+        { maxBuffer: 1 << 28 });
+    return { stderr, region, blocks: stdout };
+}
+
 (async () => {
     const t0 = Date.now();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-convert-matrix-'));
     const sources = pickSources();
-    let failures = 0, checked = 0, sections = 0;
+    let failures = 0, checked = 0, sections = 0, filledSaid = 0;
     const fail = (msg) => {
         if (failures++ < 40) console.error(msg);
     };
@@ -297,61 +342,60 @@ function pickSources() {
         const targetAir = legacy ? (id) => id >> 4 === 0
             : ((ids) => (id) => ids.has(id))(new Set(['air', 'cave_air', 'void_air']
                 .filter((n) => mcData.blocksByName[n]).map((n) => mcData.blocksByName[n].minStateId)));
-        for (const { rel, chunks } of sources) {
-            const src = path.join(ANVIL, rel);
-            const dir = fs.mkdtempSync(path.join(tmp, 'w-'));
-            for (const [x, z] of chunks) {
-                const what = `${rel} chunk ${x} ${z} as ${target}`;
-                const nbtFile = path.join(dir, `c.${x}.${z}.nbt`);
-                try {
-                    execFileSync(BIN, ['chunk', 'convert', src, String(x), String(z), '--to-version', target,
-                        '-o', nbtFile], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-                } catch (e) {
-                    fail(`${what}: convert failed: ${e.stderr}`);
-                    continue;
-                }
-                const region = path.join(dir, `r.${x >> 5}.${z >> 5}.mca`);
-                execFileSync(BIN, ['chunk', 'put', region, String(x), String(z), nbtFile]);
-                // (b) the layout vanilla writes for the target
-                const written = regionChunks(region).find((c) => c.x === x && c.z === z);
-                const own = /customheight/.test(rel) && rel.startsWith(target + '/');
-                const problems = structureProblems(written.root, target, own ? customFacts : facts);
-                sections += sectionsOf(written.root).length;
-                for (const p of problems.slice(0, 3)) fail(`${what}: ${p}`);
-                if (problems.length > 3) fail(`${what}: ... ${problems.length} layout problems`);
-                // (a) the oracle reads it, with the blocks of the source
-                const rf = new RegionFile(region);
-                await rf.initialize();
-                let col;
-                try {
-                    col = nbtChunkToPrismarineChunk(await rf.read(x & 31, z & 31));
-                } catch (e) {
-                    fail(`${what}: the oracle cannot read it: ${e.message}`);
-                    await rf.file.close();
-                    continue;
-                } finally {
-                    checked++;
-                }
-                await rf.file.close();
-                const theirs = oracleBlocks(col, target, x, z);
-                const ours = execFileSync(BIN, ['chunk', 'blocks', src, String(x), String(z), '--ids', '--version', target],
-                    { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter(Boolean)
-                    .map((l) => l.split(' '))
-                    .filter((q) => +q[1] >= theirs.minY && +q[1] < theirs.minY + theirs.height && !targetAir(+q[3]))
-                    .map((q) => { q[3] = String(expect(+q[3])); return q.join(' '); });
-                let first = -1;
-                for (let i = 0; i < Math.max(ours.length, theirs.lines.length) && first < 0; i++)
-                    if (ours[i] !== theirs.lines[i]) first = i;
-                if (first >= 0)
-                    fail(`${what}: mcchunk ${ours.length} blocks, oracle ${theirs.lines.length}; first difference ` +
-                        `'${ours[first]}' vs '${theirs.lines[first]}'`);
+        /* the tool runs (convert, put, blocks of the source) go ahead two at
+         * a time while this process asks the oracle about the previous ones */
+        const jobs = [];
+        for (const { rel, chunks } of sources)
+            for (const [x, z] of chunks)
+                jobs.push({ rel, x, z, ready: limit(() => prepare(tmp, rel, x, z, target)) });
+        for (const { rel, x, z, ready } of jobs) {
+            const what = `${rel} chunk ${x} ${z} as ${target}`;
+            const job = await ready;
+            if (job.error) {
+                fail(`${what}: ${job.error}`);
+                continue;
             }
+            const said = job.stderr.split('\n').filter((l) => l.startsWith('light of')).length;
+            if (said > 1) fail(`${what}: the filled light is reported ${said} times`);
+            if (said) filledSaid++;
+            // (b) the layout vanilla writes for the target
+            const written = regionChunks(job.region).find((c) => c.x === x && c.z === z);
+            const own = /customheight/.test(rel) && rel.startsWith(target + '/');
+            const problems = structureProblems(written.root, target, own ? customFacts : facts);
+            sections += sectionsOf(written.root).length;
+            for (const p of problems.slice(0, 3)) fail(`${what}: ${p}`);
+            if (problems.length > 3) fail(`${what}: ... ${problems.length} layout problems`);
+            // (a) the oracle reads it, with the blocks of the source
+            const rf = new RegionFile(job.region);
+            await rf.initialize();
+            let col;
+            try {
+                col = nbtChunkToPrismarineChunk(await rf.read(x & 31, z & 31));
+            } catch (e) {
+                fail(`${what}: the oracle cannot read it: ${e.message}`);
+                continue;
+            } finally {
+                await rf.file.close();
+                checked++;
+            }
+            const theirs = oracleBlocks(col, target, x, z);
+            const ours = job.blocks.split('\n').filter(Boolean)
+                .map((l) => l.split(' '))
+                .filter((q) => +q[1] >= theirs.minY && +q[1] < theirs.minY + theirs.height && !targetAir(+q[3]))
+                .map((q) => { q[3] = String(expect(+q[3])); return q.join(' '); });
+            let first = -1;
+            for (let i = 0; i < Math.max(ours.length, theirs.lines.length) && first < 0; i++)
+                if (ours[i] !== theirs.lines[i]) first = i;
+            if (first >= 0)
+                fail(`${what}: mcchunk ${ours.length} blocks, oracle ${theirs.lines.length}; first difference ` +
+                    `'${ours[first]}' vs '${theirs.lines[first]}'`);
         }
     }
     fs.rmSync(tmp, { recursive: true, force: true });
     const n = sources.reduce((a, s) => a + s.chunks.length, 0);
     console.log(`${sources.length} source regions, ${n} chunks x ${TARGETS.length} targets: ${checked} converted chunks ` +
-        `read by the oracle, ${sections} sections checked against vanilla layouts, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        `read by the oracle, ${sections} sections checked against vanilla layouts, ${filledSaid} conversions said they ` +
+        `filled light, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (failures) {
         console.error(`${failures} problem(s)`);
         process.exit(1);
