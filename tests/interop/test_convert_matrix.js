@@ -71,7 +71,7 @@ const isModern = (v) => !/^1\.([0-9]|1[0-7])(\.|$)/.test(v); // 1.18+
 
 /* The chunks of a region file as parsed NBT, with their coordinates
  * (zlib only: every corpus region and everything `chunk put` writes). */
-function regionChunks(file) {
+function regionChunks(file, raw) {
     const b = fs.readFileSync(file);
     const base = /r\.(-?\d+)\.(-?\d+)\.mca$/.exec(path.basename(file));
     const out = [];
@@ -80,8 +80,9 @@ function regionChunks(file) {
         if (!off || !n || (off + n) * 4096 > b.length) continue;
         const len = b.readUInt32BE(off * 4096), comp = b[off * 4096 + 4];
         if (comp !== 2) throw new Error(`${file}: chunk ${i} compression ${comp}`);
-        const root = nbt.parseUncompressed(zlib.inflateSync(b.subarray(off * 4096 + 5, off * 4096 + 4 + len)));
-        out.push({ x: +base[1] * 32 + (i & 31), z: +base[2] * 32 + (i >> 5), root });
+        const bytes = zlib.inflateSync(b.subarray(off * 4096 + 5, off * 4096 + 4 + len));
+        out.push({ x: +base[1] * 32 + (i & 31), z: +base[2] * 32 + (i >> 5),
+            ...(raw ? { bytes } : { root: nbt.parseUncompressed(bytes) }) });
     }
     return out;
 }
@@ -94,12 +95,6 @@ function sectionsOf(root) {
     const lvl = levelOf(root);
     const s = lvl.Sections || lvl.sections;
     return s && s.value && Array.isArray(s.value.value) ? s.value.value : [];
-}
-
-function statusOf(root) {
-    const lvl = levelOf(root);
-    if (lvl.Status) return String(lvl.Status.value);
-    return 'full'; // 1.8-1.12: TerrainPopulated says nothing the writer uses
 }
 
 const LIGHT = ['BlockLight', 'SkyLight'];
@@ -116,15 +111,26 @@ function blockRange(root, modern) {
     return [lo, lo + 23];
 }
 
-function vanillaFacts(version, custom) {
+/* [facts of the plain regions, facts with the custom-height ones too] */
+function vanillaFacts(version) {
     const dir = path.join(ANVIL, version);
-    const facts = { inRange: new Set(), outside: new Set(), noBlocks: false, lightAlways: true, contiguous: true,
-        chunks: 0, files: [] };
+    const newFacts = () => ({ inRange: new Set(), outside: new Set(), noBlocks: false, lightAlways: true,
+        contiguous: true, chunks: 0, files: [] });
+    const plain = newFacts(), all = newFacts();
     const modern = isModern(version);
     for (const f of fs.readdirSync(dir).sort()) {
-        if (!f.endsWith('.mca') || /poi|entities/.test(f) || (!custom && /customheight/.test(f))) continue;
+        if (!f.endsWith('.mca') || /poi|entities/.test(f)) continue;
         const chunks = regionChunks(path.join(dir, f));
         if (!chunks.length) continue;
+        const custom = /customheight/.test(f);
+        for (const facts of custom ? [all] : [plain, all])
+            gatherFacts(facts, f, chunks, modern);
+    }
+    return [plain, all];
+}
+
+function gatherFacts(facts, f, chunks, modern) {
+    {
         facts.files.push(f);
         for (const c of chunks) {
             const secs = sectionsOf(c.root);
@@ -148,7 +154,6 @@ function vanillaFacts(version, custom) {
                 if (ys[i] !== ys[0] + i || (modern && ys[0] !== lo)) facts.contiguous = false;
         }
     }
-    return facts;
 }
 
 /* Problems of one written chunk against the target's vanilla facts. */
@@ -245,6 +250,12 @@ function oracleBlocks(col, target, cx, cz) {
 
 /* ----------------------------------------------------------------- main */
 
+function u16(n) {
+    const b = Buffer.alloc(2);
+    b.writeUInt16BE(n);
+    return b;
+}
+
 function pickSources() {
     const out = [];
     for (const folder of fs.readdirSync(ANVIL).sort()) {
@@ -255,9 +266,19 @@ function pickSources() {
         for (const f of files) {
             const custom = /customheight/.test(f);
             if (took && !custom) continue;
-            const chunks = regionChunks(path.join(dir, f)).filter((c) => sectionsOf(c.root).some(hasBlocks));
-            const full = chunks.filter((c) => /full|postprocessed/.test(statusOf(c.root)));
-            const proto = chunks.filter((c) => !/full|postprocessed/.test(statusOf(c.root)));
+            /* a look at the bytes is enough here: the Status string (none
+             * before 1.13: full) and whether any section has block data */
+            const chunks = regionChunks(path.join(dir, f), true).filter((c) =>
+                ['Palette', 'palette', 'Blocks'].some((k) => c.bytes.includes(Buffer.concat([u16(k.length), Buffer.from(k)]))));
+            const status = (c) => {
+                const key = Buffer.from([8, 0, 6, ...Buffer.from('Status')]);
+                const at = c.bytes.indexOf(key);
+                if (at < 0) return 'full';
+                const n = c.bytes.readUInt16BE(at + key.length);
+                return c.bytes.toString('utf8', at + key.length + 2, at + key.length + 2 + n);
+            };
+            const full = chunks.filter((c) => /full|postprocessed/.test(status(c)));
+            const proto = chunks.filter((c) => !/full|postprocessed/.test(status(c)));
             const picks = [];
             if (full.length) picks.push(full[0]);
             if (proto.length) picks.push(proto[proto.length >> 1]);
@@ -322,8 +343,7 @@ async function prepare(tmp, rel, x, z, target) {
         if (failures++ < 40) console.error(msg);
     };
     for (const target of TARGETS) {
-        const facts = vanillaFacts(target, false);
-        const customFacts = vanillaFacts(target, true);
+        const [facts, customFacts] = vanillaFacts(target);
         if (!facts.chunks) {
             fail(`${target}: no vanilla chunks with sections in the corpus to take the layout from`);
             continue;
