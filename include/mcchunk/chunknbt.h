@@ -229,9 +229,10 @@ typedef struct mc_chunknbt_report {
     uint32_t block_entities_dropped;
     /* Sections given light the column lacked, because the target stores
      * BlockLight and SkyLight in every section (1.8-1.13): block light 0,
-     * sky light filled straight down (15 down to the first non-air block
-     * under the lowest stored sky light, 0 below). Not a light engine: the
-     * game relights what it changes. Also one line in `text`. */
+     * sky light filled straight down each x,z column (15 from the top, or
+     * the bottom layer of the nearest stored sky light above, down to the
+     * first non-air block; 0 from there). Not a light engine: the game
+     * relights what it changes. Also one line in `text`. */
     uint32_t light_filled;
     /* One line per item, e.g. "state minecraft:cherry_log[axis=y] -> minecraft:oak_log[axis=y]
      * (ancestor)", "extra key Level.Structures (format era differs)";
