@@ -52,6 +52,16 @@
  * height, states and biomes it lacks, extra keys of another format era) and
  * says what it dropped in an mc_chunknbt_report.
  *
+ * Sections follow the rules of the target's DataVersion, whatever era the
+ * column came from: 1.8-1.12 store Y 0..15 sections with blocks, each with
+ * BlockLight and SkyLight; 1.13 stores Y 0..15, each section with Palette,
+ * BlockStates, BlockLight and SkyLight (never a light-only section, never Y
+ * -1 or 16); 1.14-1.17 may store sections with light (or only their Y) and
+ * no blocks, also at Y -1 and 16; 1.18+ stores every section of the
+ * column's range (yPos up) with block_states and biomes, and light-only
+ * sections just outside it. Where the target needs light the column lacks,
+ * it is filled and counted (mc_chunknbt_report.light_filled).
+ *
  * FAST PATH
  * mc_chunknbt_read_container() reads one 1.18+ block_states or biomes
  * compound into a container; when the disk width is the width the container
@@ -217,6 +227,13 @@ typedef struct mc_chunknbt_report {
     uint32_t sections_dropped;
     uint32_t extra_dropped;      /* extra keys not written */
     uint32_t block_entities_dropped;
+    /* Sections given light the column lacked, because the target stores
+     * BlockLight and SkyLight in every section (1.8-1.13): block light 0,
+     * sky light filled straight down each x,z column (15 from the top, or
+     * the bottom layer of the nearest stored sky light above, down to the
+     * first non-air block; 0 from there). Not a light engine: the game
+     * relights what it changes. Also one line in `text`. */
+    uint32_t light_filled;
     /* One line per item, e.g. "state minecraft:cherry_log[axis=y] -> minecraft:oak_log[axis=y]
      * (ancestor)", "extra key Level.Structures (format era differs)";
      * NUL-terminated, truncated with "..." when long. */

@@ -53,6 +53,57 @@ static inline bool mc__dv_has_level(int32_t dv)
     return dv < MC__DV_RENAMES;
 }
 
+/* Which sections a chunk of a DataVersion range stores and what each must
+ * hold: the one place the writer takes these rules from, whatever era the
+ * column came from. The facts come from the game's chunk serializers and
+ * are the shapes the corpus's vanilla regions show (tests/unit/
+ * test_chunknbt_layout.c checks each row against them):
+ *   < 1451 (1.8-1.12): Y 0..15, only sections with blocks, each with
+ *       Blocks, Data (Add) and BlockLight + SkyLight of 2048 bytes;
+ *   1451 (1.13, 17w47a-18w42a): Y 0..15, each section with Palette,
+ *       BlockStates, BlockLight and SkyLight; 1.13 reads the light arrays
+ *       without a check (a NibbleArray of another length fails the load), so
+ *       a section without light, or without blocks, is not a 1.13 section;
+ *   1901 (18w43a, 1.14's light engine): light is stored only where the
+ *       engine has it; sections may hold light (or nothing but their Y)
+ *       without block data, including the two just outside 0..15 (Y -1, 16);
+ *   2709 (21w15a): as 1901, in the column's own range when the chunk came
+ *       with a custom height (a converted column keeps 0..15);
+ *   2832 (1.18 snapshots on; yPos from 2844): every section of the
+ *       column's range, with its block_states and biomes unless it was
+ *       read without them, light where the engine has it; light-only
+ *       sections just outside the range. */
+typedef enum mc__section_range {
+    MC__RANGE_256 = 0,     /* sections 0..15 whatever the column holds */
+    MC__RANGE_CARRIED = 1, /* the column's range when carried within the era, else 0..15 */
+    MC__RANGE_COLUMN = 2   /* the column's range */
+} mc__section_range;
+
+typedef struct mc__section_rules {
+    int32_t first_dv;         /* the row holds from here to the next row */
+    mc__section_range range;
+    bool every_section;       /* each section of the range is written, with its blocks */
+    bool light_required;      /* each written section has BlockLight and SkyLight */
+    bool without_blocks;      /* a section may be written without block data */
+    bool edges;               /* sections just outside the range (light only) may be written */
+} mc__section_rules;
+
+static inline const mc__section_rules *mc__section_rules_of(int32_t dv)
+{
+    static const mc__section_rules rows[] = {
+        /* first DV                  range              every  light  no-blocks edges */
+        {0,                          MC__RANGE_256,     false, true,  false,    false}, /* 1.8-1.12 */
+        {MC_CHUNKNBT_DV_FLATTENING,  MC__RANGE_256,     false, true,  false,    false}, /* 1.13 */
+        {1901,                       MC__RANGE_256,     false, false, true,     true},  /* 1.14-1.16 */
+        {MC_CHUNKNBT_DV_HEIGHT,      MC__RANGE_CARRIED, false, false, true,     true},  /* 1.17 */
+        {MC__DV_CONTAINERS,          MC__RANGE_COLUMN,  true,  false, true,     true},  /* 1.18+ */
+    };
+    size_t i = sizeof rows / sizeof rows[0] - 1;
+    while (i > 0 && dv < rows[i].first_dv)
+        i--;
+    return &rows[i];
+}
+
 /* Bookkeeping keys in the extra NBT (never written out). */
 #define MC__KEY_PREFIX "mcchunk:"
 /* int[]: section Ys (pre-1.18) stored with block data although all air */

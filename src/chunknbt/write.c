@@ -43,7 +43,10 @@ typedef struct writer {
     const mc_nbt_tag *xroot, *xlevel, *xsections;
     const mc_nbt_tag *src_level; /* the extras' chunk keys, even when not carried */
     uint32_t tair;
+    const mc__section_rules *rules; /* the target's section rules */
     int32_t tmin, tcount;    /* the target's section range */
+    uint8_t *sky_fill;       /* filled sky light of the range (lazily) */
+    uint32_t light_filled;   /* sections whose light was filled */
     uint32_t *bmap;          /* biome map sreg -> treg (lazily) */
     size_t bmap_n;
     uint32_t *seen;          /* source states already reported */
@@ -625,26 +628,71 @@ static bool section_is_air(const writer *w, const mc_section *s)
 
 /* ------------------------------------------------------------ sections */
 
-static mc_status put_light(writer *w, mc_nbt_tag *sec, const mc_section *s, bool fill)
+/* Sky light for the sections of the target's range that have none, as a
+ * straight-down fill: each x,z column from the top of the column down is at
+ * the level the lowest stored sky light above it has at its bottom layer (15
+ * above everything), and 0 from its highest non-air block down. Stored sky
+ * light is kept as it is; only the missing sections are filled. Not a light
+ * engine (no spreading sideways, every non-air block stops the sky), but
+ * light the game reads and relights where it changes things. */
+static const uint8_t *sky_fill(writer *w, int32_t y)
 {
-    if (s->block_light) {
-        if (mc_nbt_put_byte_array(w->doc, sec, "BlockLight", (const int8_t *)s->block_light, MC_LIGHT_BYTES) != MC_OK)
-            return nomem(w);
-    } else if (fill) {
-        int8_t z[MC_LIGHT_BYTES];
-        memset(z, 0, sizeof z);
-        if (mc_nbt_put_byte_array(w->doc, sec, "BlockLight", z, MC_LIGHT_BYTES) != MC_OK)
-            return nomem(w);
+    if (!w->sky_fill) {
+        w->sky_fill = calloc((size_t)w->tcount, MC_LIGHT_BYTES);
+        if (!w->sky_fill)
+            return NULL;
+        uint8_t level[256];
+        memset(level, 15, sizeof level);
+        int32_t cmin = mc_column_min_section(w->col);
+        int32_t top = cmin + (int32_t)mc_column_section_count(w->col) - 1;
+        if (top < w->tmin + w->tcount - 1)
+            top = w->tmin + w->tcount - 1;
+        for (int32_t sy = top; sy >= w->tmin; sy--) {
+            const mc_section *s = sy >= cmin && sy < cmin + (int32_t)mc_column_section_count(w->col)
+                                      ? mc_column_section_const(w->col, sy) : NULL;
+            uint8_t *out = sy < w->tmin + w->tcount ? w->sky_fill + (size_t)(sy - w->tmin) * MC_LIGHT_BYTES : NULL;
+            if (s && s->sky_light) {
+                for (unsigned i = 0; i < 256; i++)
+                    level[i] = (uint8_t)mc_light_get(s->sky_light, i);
+                continue;
+            }
+            bool air = !s || section_is_air(w, s);
+            if (!air)
+                mc_container_get_all(&s->blocks, w->vals);
+            for (int ly = 15; ly >= 0; ly--)
+                for (unsigned i = 0; i < 256; i++) {
+                    unsigned idx = ((unsigned)ly << 8) | i;
+                    if (!air && level[i]) {
+                        uint32_t v = w->vals[idx];
+                        if (v != mc_registry_air(w->sreg) && !(mc_registry_state_flags(w->sreg, v) & MC_STATE_AIR))
+                            level[i] = 0;
+                    }
+                    if (out)
+                        mc_light_set(out, idx, level[i]);
+                }
+        }
     }
-    if (s->sky_light) {
-        if (mc_nbt_put_byte_array(w->doc, sec, "SkyLight", (const int8_t *)s->sky_light, MC_LIGHT_BYTES) != MC_OK)
+    return w->sky_fill + (size_t)(y - w->tmin) * MC_LIGHT_BYTES;
+}
+
+/* The section's light; where the target stores light in every section
+ * (mc__section_rules), what it lacks is filled: block light 0, sky light
+ * by sky_fill. */
+static mc_status put_light(writer *w, mc_nbt_tag *sec, int32_t y, const mc_section *s)
+{
+    const uint8_t *block = s->block_light, *sky = s->sky_light;
+    static const uint8_t dark[MC_LIGHT_BYTES];
+    if (w->rules->light_required && y >= w->tmin && y < w->tmin + w->tcount && (!block || !sky)) {
+        if (!block)
+            block = dark;
+        if (!sky && !(sky = sky_fill(w, y)))
             return nomem(w);
-    } else if (fill) {
-        int8_t f[MC_LIGHT_BYTES];
-        memset(f, 0xFF, sizeof f);
-        if (mc_nbt_put_byte_array(w->doc, sec, "SkyLight", f, MC_LIGHT_BYTES) != MC_OK)
-            return nomem(w);
+        w->light_filled++;
     }
+    if (block && mc_nbt_put_byte_array(w->doc, sec, "BlockLight", (const int8_t *)block, MC_LIGHT_BYTES) != MC_OK)
+        return nomem(w);
+    if (sky && mc_nbt_put_byte_array(w->doc, sec, "SkyLight", (const int8_t *)sky, MC_LIGHT_BYTES) != MC_OK)
+        return nomem(w);
     return MC_OK;
 }
 
@@ -720,10 +768,15 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
     else
         blocks_out = !section_is_air(w, s) || in_list(w, MC__KEY_AIR_SECTIONS, y);
     bool light = s->block_light || s->sky_light;
-    if (w->tera == MC__ERA_LEGACY && !blocks_out && !xs)
-        return MC_OK; /* 1.8-1.12 never store an empty section */
-    if (!blocks_out && !light && !xs)
-        return MC_OK;
+    if (!blocks_out) {
+        /* a section without block data: written (light only, or its Y and
+         * extra keys) where the target has such sections; where it has not
+         * (before 1.14), one with extra keys is written whole, as air */
+        if (!xs && (!light || !w->rules->without_blocks))
+            return MC_OK;
+        if (!w->rules->without_blocks)
+            blocks_out = true;
+    }
     mc_nbt_tag *sec = mc_nbt_list_append(w->doc, list, MC_NBT_COMPOUND);
     if (!sec)
         return nomem(w);
@@ -758,10 +811,7 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
         st = put_legacy_blocks(w, sec, s);
     }
     if (st == MC_OK)
-        /* before 1.14 (18w43a, DV 1901) every stored section carries its
-         * light; a converted column without light gets dark block light and
-         * full sky light, as the game's relight would start from */
-        st = put_light(w, sec, s, !w->carry && (w->tera == MC__ERA_LEGACY || w->tdv < 1901));
+        st = put_light(w, sec, y, s);
     return st;
 }
 
@@ -781,7 +831,8 @@ static mc_status put_sections(writer *w, mc_nbt_tag *parent, const char *key)
         return nomem(w);
     for (mc_nbt_tag *e = mc_nbt_first(w->xsections); e; e = mc_nbt_next(e)) {
         int64_t v;
-        if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK && (v < lo || v > hi))
+        /* sections outside the range only where the target has them */
+        if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK && (v < lo || v > hi) && w->rules->edges)
             ys[k++] = v;
     }
     /* insertion sort: a handful of entries */
@@ -807,10 +858,12 @@ static mc_status put_sections(writer *w, mc_nbt_tag *parent, const char *key)
             continue; /* duplicate Y among extras: written once */
         const mc_nbt_tag *xs = w->xsections ? xsection_for(w, (int32_t)cur, NULL) : NULL;
         const mc_section *s = cur >= lo && cur <= hi ? mc_column_section_const(w->col, (int32_t)cur) : NULL;
+        bool in_range = cur >= lo && cur <= hi;
         if (s) {
             st = put_section(w, list, (int32_t)cur, s, xs);
-        } else if (cur >= lo && cur <= hi && (w->tera == MC__ERA_MODERN)) {
-            /* the target is taller than the column: an air section */
+        } else if (in_range && (w->rules->every_section || (xs && !w->rules->without_blocks))) {
+            /* the target is taller than the column (or has extra keys for a
+             * section the target must store whole): an air section */
             mc_section air;
             mc_section_init(&air, w->sreg, NULL);
             st = put_section(w, list, (int32_t)cur, &air, xs);
@@ -1149,7 +1202,8 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
     /* the target's height */
     /* 1.17's custom heights only exist for columns read from such a
      * chunk; a converted column gets the overworld's 0..255 before 1.18 */
-    if (w.tera == MC__ERA_MODERN || (w.tdv >= MC_CHUNKNBT_DV_HEIGHT && w.carry)) {
+    w.rules = mc__section_rules_of(w.tdv);
+    if (w.rules->range == MC__RANGE_COLUMN || (w.rules->range == MC__RANGE_CARRIED && w.carry)) {
         w.tmin = mc_column_min_section(col);
         w.tcount = (int32_t)mc_column_section_count(col);
     } else {
@@ -1239,6 +1293,12 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
         st = nomem(&w);
     if (st == MC_OK && !(shape & MC__SHAPE_NO_SECTIONS))
         st = put_sections(&w, level, sec_key);
+    if (st == MC_OK && w.light_filled && dropped) {
+        dropped->light_filled = w.light_filled;
+        report(&w, "light of %u sections filled (block light 0, sky light straight down from the top): "
+                   "DataVersion %d stores light in every section",
+               (unsigned)w.light_filled, (int)w.tdv);
+    }
     if (st == MC_OK && w.tera != MC__ERA_MODERN)
         st = put_biomes_legacy(&w, level);
     if (st == MC_OK) {
@@ -1256,6 +1316,7 @@ done:
     free(w.be);
     free(w.bmap);
     free(w.seen);
+    free(w.sky_fill);
     mc_chunknbt_cache_free(w.cache);
     if (st != MC_OK)
         mc_nbt_doc_reset(out);
