@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anvil/chunknbt_private.h"
+#include "chunknbt/chunknbt_private.h"
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
 
