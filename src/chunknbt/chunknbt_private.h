@@ -186,6 +186,14 @@ mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool 
  * Cliffs biome renames", 2843 "Remove Deep Warm Ocean"), or NULL
  * (chunknbt_write.c). */
 const char *mc__biome_renamed_1_18(const char *name, size_t len);
+/* The name chunks of DataVersion 2832..2837 use for a biome schema 2838
+ * renamed one to one, or NULL (versions.c). */
+const char *mc__biome_pre_2838_name(const char *name);
+/* The id in `to` of a biome under its other-era name (old -> new, or new ->
+ * its first old name), or MC_STATE_NONE (versions.c). */
+uint32_t mc__biome_renamed_id(const mc_registry *to, const char *name);
+/* The newest DataVersion the registries know (versions.c). */
+int32_t mc__newest_known_dv(void);
 
 /* The container rules the model uses for a registry (biomes of pre-1.18
  * registries hold numeric ids up to 255). */

@@ -300,42 +300,6 @@ mc_status mc_chunknbt_read_container(const mc_nbt_tag *container, bool biomes, c
     return st;
 }
 
-/* ----------------------------------------------------------- registries */
-
-const mc_registry *mc_chunknbt_registry_for(int32_t dv)
-{
-    if (dv <= 0)
-        return mc_registry_find("1.8.9");
-    if (dv < MC_CHUNKNBT_DV_FLATTENING && dv > 1343)
-        return mc_registry_find("1.12.2"); /* 1.13 snapshots before the flattening */
-    const mc_registry *r = mc_registry_find_data_version(dv);
-    if (r)
-        return r;
-    for (size_t i = mc_java_version_count(); i-- > 0;) {
-        mc_version_info vi;
-        if (mc_java_version_at(i, &vi) && vi.registry)
-            return vi.registry;
-    }
-    return NULL;
-}
-
-static int32_t newest_known_dv(void)
-{
-    for (size_t i = mc_java_version_count(); i-- > 0;) {
-        mc_version_info vi;
-        if (mc_java_version_at(i, &vi) && vi.registry)
-            return vi.data_version;
-    }
-    return 0;
-}
-
-int32_t mc_chunknbt_data_version(const mc_nbt_tag *root)
-{
-    int64_t v = 0;
-    if (mc_nbt_get_integer(mc_nbt_get(root, "DataVersion"), &v) != MC_OK || v < 0 || v > INT32_MAX)
-        return 0;
-    return (int32_t)v;
-}
 
 /* ------------------------------------------------------------ sections */
 
@@ -1249,7 +1213,7 @@ static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *op
     r.reg = opt && opt->registry ? opt->registry : mc_chunknbt_registry_for(r.dv);
     if (!r.reg)
         return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "chunk nbt: no registry for DataVersion %d", (int)r.dv);
-    int32_t newest = newest_known_dv();
+    int32_t newest = mc__newest_known_dv();
     if (r.dv > newest) {
         if (info)
             info->newer_than_known = true;
@@ -1791,19 +1755,3 @@ mc_status mc_chunknbt_read_bytes(const uint8_t *nbt, size_t len, const mc_chunkn
     return mc_chunknbt_read_bytes_ex(nbt, len, opt, out, NULL, err);
 }
 
-int32_t mc_chunknbt_column_data_version(mc_column *col)
-{
-    mc_nbt_tag *x = mc_column_extra(col);
-    int32_t dv;
-    if (x && mc_nbt_get_int(mc_nbt_get(x, MC__KEY_SOURCE_DV), &dv) == MC_OK)
-        return dv;
-    /* a column built in memory: the DataVersion of its registry's release */
-    const mc_registry *reg = mc_column_registry(col);
-    int32_t best = 0;
-    for (size_t i = 0; i < mc_java_version_count(); i++) {
-        mc_version_info vi;
-        if (mc_java_version_at(i, &vi) && vi.registry == reg)
-            best = vi.data_version;
-    }
-    return best;
-}
