@@ -165,6 +165,13 @@ static void on_packet(bclient *c, const uint8_t *pkt, size_t len)
                 mc_buf_put_u8(&p, 1);
                 send_packet(c, &p);
             }
+        } else if (!strcmp(name, "select_known_packs")) {
+            /* 1.20.5+: the server names its data packs and waits for the
+             * client's answer; a vanilla client that has them all (ours
+             * needs none) answers with the same list. */
+            begin(&p, MC_JAVA_CONFIGURATION, "select_known_packs");
+            mc_buf_put(&p, pkt + r.pos, len - r.pos);
+            send_packet(c, &p);
         } else if (!strcmp(name, "keep_alive")) {
             uint64_t k = mc_read_u64be(&r);
             begin(&p, MC_JAVA_CONFIGURATION, "keep_alive");
