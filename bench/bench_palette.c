@@ -253,7 +253,7 @@ int main(void)
     uint64_t *plain_longs = malloc(24 * 1024 * 8);
     uint32_t *plain_pal = malloc(24 * 4096 * 4);
     unsigned pbits[24];
-    size_t wl[24], plen_s[24];
+    size_t wl[24];
     uint32_t nstates = mc_registry_state_count(reg);
     uint16_t *index_of = malloc(nstates * sizeof *index_of);
     memset(index_of, 0xFF, nstates * sizeof *index_of);
@@ -275,7 +275,6 @@ int main(void)
             if (v >= nstates) continue;                                                                   \
             if (index_of[v] >= n || pal[index_of[v]] != v) { index_of[v] = (uint16_t)n; pal[n++] = v; } \
         }                                                                                                 \
-        plen_s[s] = n;                                                                                    \
         unsigned b = pbits[s];                                                                            \
         uint64_t *lo = plain_longs + s * 1024;                                                            \
         if (b == 0) { sink += pal[0]; continue; }                                                         \

@@ -61,13 +61,29 @@ bench() {
   if [[ $SRV_PORT == 0 ]]; then
     echo "$label: the server did not start"; status=1; return
   fi
-  "$build/bench_server" "$SRV_PORT" --pid "$SRV_PID" --startup-ms "$STARTUP_MS" "$@" 2>&1 | sed "s/^/$label: /"
+  "$build/bench_server" "$SRV_PORT" --pid "$SRV_PID" --startup-ms "$STARTUP_MS" "$@" 2>&1 |
+    tee "$tmp/last.out" | sed "s/^/$label: /"
   [[ ${PIPESTATUS[0]} == 0 ]] || status=1
 }
+
+# fig FILE WHAT: one number of a bench_server output.
+fig() {
+  case $2 in
+    cold) sed -n 's/.*, cold: \([0-9.]*\) ms.*/\1/p' "$1" ;;
+    cold_su) sed -n 's/.*; \([0-9.]*\) ms counted from.*/\1/p' "$1" ;;
+    warm) sed -n 's/.*, warm: \([0-9.]*\) ms.*/\1/p' "$1" ;;
+    rate) sed -n 's/.* = \([0-9]*\) columns\/s.*/\1/p' "$1" ;;
+    cpu) sed -n 's/.* = \([0-9]*\) columns per server CPU second.*/\1/p' "$1" ;;
+  esac
+}
+
+# ratio A B: A/B to one decimal, or "n/a".
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a / b; else printf "n/a" }'; }
 
 echo "== mcchunk serve vs flying-squid, protocol 765 (1.20.4), 400 columns, 8 clients at once"
 start_mcchunk
 bench "mcchunk     " --protocol 765 --columns 400 --clients 8
+cp "$tmp/last.out" "$tmp/mc765.out"
 stop_server
 if [[ -d $here/peers/node_modules/flying-squid ]]; then
   start_server flying-squid node "$here/peer_flying_squid.js" 1.20.4 10 "$tmp/port" 600
@@ -76,6 +92,11 @@ if [[ -d $here/peers/node_modules/flying-squid ]]; then
   # for its CPU time (several seconds) to be exact to far better than 1%.
   BENCH_TIMEOUT=120 bench "flying-squid" --protocol 765 --columns 400 --clients 8 --min-cpu 0
   stop_server
+  m=$tmp/mc765.out f=$tmp/last.out
+  echo "ratios flying-squid/mcchunk (higher: mcchunk faster): cold login $(ratio "$(fig $f cold)" "$(fig $m cold)")x" \
+    "without start-up, $(ratio "$(fig $f cold_su)" "$(fig $m cold_su)")x counted from each server's process start;" \
+    "warm $(ratio "$(fig $f warm)" "$(fig $m warm)")x; 8 clients: columns/s $(ratio "$(fig $m rate)" "$(fig $f rate)")x," \
+    "columns per server CPU second $(ratio "$(fig $m cpu)" "$(fig $f cpu)")x"
 else
   echo "flying-squid: not installed (scripts/install-deps --bench); no peer figure"
 fi
