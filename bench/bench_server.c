@@ -8,13 +8,16 @@
  * client's parser's.
  *
  *   bench_server PORT [--protocol N] [--clients N] [--view-distance N | --columns N]
- *                [--pid PID] [--startup-ms MS] [--min-cpu SECONDS]
+ *                [--pid PID] [--startup-ms MS] [--startup-cpu-ms MS] [--min-cpu SECONDS]
  *
  * Prints the time from Login Success to the N-th column for one client
  * (twice: cold, then with the server's caches warm); with --startup-ms (the
  * server's start-up as the caller measured it: process start to listening)
  * also the cold time counted from the server's start, since a server that
- * prepares its world at start-up moves work out of the first login. Then
+ * prepares its world at start-up moves work out of the first login; with
+ * --pid the server's CPU time for the cold login too, and with
+ * --startup-cpu-ms (its CPU time up to listening) that sum as well, which
+ * a busy machine does not blur as it blurs wall time. Then
  * rounds of many clients at once: the columns per second delivered and,
  * when the server's pid is given (--pid), its CPU time, i.e. columns per
  * server CPU second. The CPU time is the sum over the server's threads of
@@ -396,11 +399,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_server PORT [--protocol N] [--clients N] [--view-distance N | --columns N]\n"
-                        "                    [--pid PID] [--startup-ms MS] [--min-cpu SECONDS]\n");
+                        "                    [--pid PID] [--startup-ms MS] [--startup-cpu-ms MS] [--min-cpu SECONDS]\n");
         return 2;
     }
     int port = atoi(argv[1]), clients = 32, pid = 0;
-    double startup_ms = -1, min_cpu = 0.5;
+    double startup_ms = -1, startup_cpu_ms = -1, min_cpu = 0.5;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--protocol"))
             protocol = (uint32_t)atoi(argv[i + 1]);
@@ -414,6 +417,8 @@ int main(int argc, char **argv)
             pid = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--startup-ms"))
             startup_ms = atof(argv[i + 1]);
+        else if (!strcmp(argv[i], "--startup-cpu-ms"))
+            startup_cpu_ms = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--min-cpu"))
             min_cpu = atof(argv[i + 1]);
         else {
@@ -426,13 +431,21 @@ int main(int argc, char **argv)
     const char *ver = "?";
     mc_java_protocol_known(protocol, &ver);
     bool failed = false;
+    bool precise = false;
+    double c0 = cpu_of(pid, &precise);
     run_result r = run(port, 1, "cold");
+    double cold_cpu = c0 >= 0 ? cpu_of(pid, &precise) - c0 : -1;
     failed |= r.ok != 1;
     printf("protocol %u (%s), %ld columns, one client, cold: %s%.1f ms from Login Success to the last column",
            protocol, ver, want, r.ok ? "" : "FAILED ", r.max_latency * 1e3);
     if (startup_ms >= 0)
         printf("; %.1f ms counted from the server's process start (start-up %.1f ms + connect to last column %.1f ms)",
                startup_ms + r.from_connect * 1e3, startup_ms, r.from_connect * 1e3);
+    if (cold_cpu >= 0) {
+        printf("; server CPU for the login %.1f ms", cold_cpu * 1e3);
+        if (startup_cpu_ms >= 0)
+            printf(", %.1f ms with its start-up's %.1f ms", cold_cpu * 1e3 + startup_cpu_ms, startup_cpu_ms);
+    }
     printf("\n");
     r = run(port, 1, "warm");
     failed |= r.ok != 1;
@@ -441,7 +454,6 @@ int main(int argc, char **argv)
 
     /* Rounds of `clients` at once until the server's CPU time is large
      * enough to be measured to 1%. */
-    bool precise = false;
     double cpu0 = cpu_of(pid, &precise), cpu = 0, wall = 0, slowest = 0;
     long cols = 0;
     int rounds = 0, ok = 0;
