@@ -10,9 +10,10 @@
 # Start-up is measured here (process start to the port file, polled every
 # 10 ms, and the server's CPU time by then) and handed to bench_server,
 # which prints the cold login both without and with it, in wall time and
-# in server CPU time (the one a busy machine does not blur): mcchunk generates its spawn area at start-up (the log
-# line "N columns generated in X ms" is shown too) while flying-squid
-# generates on demand during the first login. Server CPU is the server
+# in server CPU time (the one a busy machine does not blur): mcchunk
+# generates its spawn area at start-up (the log line "N columns generated
+# in X ms" is shown too) while flying-squid generates on demand during the
+# first login. Server CPU is the server
 # process's own, summed over its threads from /proc/PID/task/*/schedstat.
 #   bench/run_server_bench.sh [build-dir]
 # Exit status: 0 when every run delivered every column, else 1 (every run is
