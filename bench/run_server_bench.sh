@@ -102,7 +102,7 @@ if [[ -d $here/peers/node_modules/flying-squid ]]; then
   echo "flying-squid start-up: ${STARTUP_MS} ms from process start to listening, ${STARTUP_CPU_MS} ms of CPU (generates on demand)"
   # flying-squid is ~1000x slower per column: one round of 8 is enough work
   # for its CPU time (several seconds) to be exact to far better than 1%.
-  BENCH_TIMEOUT=120 bench "flying-squid" --protocol 765 --columns 400 --clients 8 --min-cpu 0
+  BENCH_TIMEOUT=300 bench "flying-squid" --protocol 765 --columns 400 --clients 8 --min-cpu 0
   stop_server
   m=$tmp/mc765.out f=$tmp/last.out
   echo "ratios flying-squid/mcchunk (higher: mcchunk faster): cold login $(ratio "$(fig $f cold)" "$(fig $m cold)")x" \
