@@ -32,8 +32,13 @@
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
 
-/* The tool's printing code itself (a tool source, not a library one). */
+/* The tool's printing code itself (a tool source, not a library one; the
+ * tool's sources live in programs/mcchunk/ once main's layout is merged). */
+#if __has_include("../programs/mcchunk/tool_common.c")
+#include "../programs/mcchunk/tool_common.c"
+#else
 #include "../tools/tool_common.c"
+#endif
 
 #define PASSES 5
 #define PER_REGION 128 /* columns taken from each region file */

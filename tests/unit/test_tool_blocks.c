@@ -24,7 +24,12 @@
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
 
+/* the tool's sources: programs/mcchunk/ in main's layout, tools/ before */
+#if __has_include("../../programs/mcchunk/tool_common.c")
+#include "../../programs/mcchunk/tool_common.c"
+#else
 #include "../../tools/tool_common.c"
+#endif
 
 /* The former output path, one printf per line. */
 static void print_blocks_ref(const mc_column *col, const mc_registry *out_reg, bool ids, unsigned every, bool all)
