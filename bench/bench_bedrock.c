@@ -9,8 +9,14 @@
  * columns.
  *
  * Figures (median of several rounds, CPU time on both sides):
+ *   java      the headline: the same terrain as a Java 1.21.4 column, the
+ *             form a server holds (`mcchunk serve` keeps Java columns),
+ *             converted to the Bedrock form (state map, water layers, block
+ *             entities) and encoded to 24 network payloads, as the server
+ *             pays it per column;
  *   encode    24 subchunks of one column to network payloads (v9 + block
- *             entities), from the Bedrock form the engine keeps;
+ *             entities), from the Bedrock form the engine keeps (mostly a
+ *             copy of stored words: a secondary figure);
  *   convert   the same from the chunk model (section -> subchunk, XZY);
  *   batch     the engine answering a 100-offset SubChunkRequest into a
  *             SubChunk packet, without and with the blob cache, columns
@@ -222,6 +228,40 @@ int main(int argc, char **argv)
     }
     double convert_us = median(t, rounds);
 
+    /* 2b. the headline, what the server pays per column: a Java column
+     * (the same terrain in the Java 1.21.4 registry, the Java release of
+     * Bedrock 1.21.60's time) converted (states mapped, waterlogged blocks
+     * given their water layer, block entities translated) and encoded */
+    const mc_registry *jreg = mc_registry_find("1.21.4");
+    double java_us = -1;
+    size_t java_bytes = 0;
+    if (jreg) {
+        mc_column *jcol = make_column(jreg, 0, 0);
+        mc_bedrock_ids jids;
+        if (mc_bedrock_ids_init(&jids, jreg, reg, false) != MC_OK) {
+            fprintf(stderr, "bench_bedrock: no Java -> Bedrock mapping\n");
+            return 1;
+        }
+        for (int r = 0; r < rounds; r++) {
+            double t0 = now_us();
+            for (int k = 0; k < iters; k++) {
+                mc_bedrock_column c2;
+                if (mc_bedrock_column_from_mc_column(&c2, jcol, 0, &jids, NULL, &err) != MC_OK) {
+                    fprintf(stderr, "bench_bedrock: Java column: %s\n", err.message);
+                    return 1;
+                }
+                out.len = 0;
+                for (uint32_t i = 0; i < c2.count; i++)
+                    mc_bedrock_column_subchunk_payload(&c2, i, &out, NULL);
+                mc_bedrock_column_free(&c2);
+            }
+            t[r] = (now_us() - t0) / iters;
+        }
+        java_us = median(t, rounds);
+        java_bytes = out.len;
+        mc_column_free(jcol);
+    }
+
     /* 3. a 100-offset batch: the center column and its neighbours, every
      * subchunk from y -4 up, in the order a client walks outwards */
     uint8_t offs[300];
@@ -277,11 +317,17 @@ int main(int argc, char **argv)
         mc_bedrock_mc_source_free(src);
     }
 
-    printf("mcchunk bedrock (1.21.60 overworld column, 24 subchunks, %zu payload bytes; %u-offset batch)\n",
+    printf("mcchunk bedrock: CPU time per column to make its 24 network subchunks (1.21.60 overworld, %zu payload "
+           "bytes; %u-offset batch)\n",
            column_bytes, n);
-    printf("  encode 24 subchunks (Bedrock form)         %9.2f us   (target <= 15 us)\n", encode_us);
+    if (java_us >= 0)
+        printf("  Java 1.21.4 column -> 24 subchunks (convert + encode, as the server pays it) %9.2f us (%zu B)\n",
+               java_us, java_bytes);
+    else
+        printf("  Java column -> subchunks: no Java 1.21.4 registry in this build\n");
+    printf("  secondary: encode 24 subchunks from the Bedrock form held (stored words copied) %9.2f us\n", encode_us);
     printf("  encode 24 dense subchunks (%6zu B)         %9.2f us   (target <= 15 us)\n", dense_bytes, dense_us);
-    printf("  convert + encode 24 (from mc_column)       %9.2f us\n", convert_us);
+    printf("  convert + encode 24 (mc_column in the Bedrock registry) %9.2f us\n", convert_us);
     printf("  100-offset batch, no cache (%6zu B)       %9.2f us   (target <= 2000 us)\n", batch_bytes[0], batch_us[0]);
     printf("  100-offset batch, blob cache (%6zu B)     %9.2f us\n", batch_bytes[1], batch_us[1]);
     printf("  100-offset batch, cold (25 conversions)    %9.2f us\n", batch_cold_us);
@@ -315,12 +361,10 @@ int main(int argc, char **argv)
         fwrite(offs, 1, 3 * n, f);
         fclose(f);
     }
-    /* bench/bedrock_bench.js next to this file */
+    /* bench/bedrock_bench.js of the source tree (__FILE__ may be relative
+     * to the build folder, e.g. under ccache) */
     char script[1024];
-    snprintf(script, sizeof script, "%s", __FILE__);
-    char *slash = strrchr(script, '/');
-    if (slash)
-        snprintf(slash + 1, sizeof script - (size_t)(slash + 1 - script), "bedrock_bench.js");
+    snprintf(script, sizeof script, "%s/bench/bedrock_bench.js", MC_SOURCE_DIR);
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "node '%s' '%s' %d 2>&1", script, dir, rounds);
     FILE *p = popen(cmd, "r");
@@ -339,7 +383,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_bedrock: could not remove %s\n", dir);
     if (pe > 0) {
         printf("prismarine-chunk 1.41.0 (same data, same run)\n");
-        printf("  encode 24 subchunks                        %9.2f us   -> mcchunk %.1fx faster\n", pe, pe / encode_us);
+        printf("  encode 24 subchunks from its own column    %9.2f us   -> mcchunk %.1fx faster from its held form, "
+               "%.1fx from a Java column (convert + encode)\n",
+               pe, pe / encode_us, java_us > 0 ? pe / java_us : 0.0);
         printf("  100 subchunks (networkEncodeSubChunkNoCache) %7.2f us   -> mcchunk batch %.1fx faster\n", pb,
                pb / batch_us[0]);
         if (pbs > 0)

@@ -11,8 +11,16 @@
  * fluid counts to be made when asked (MC_SECTION_COUNT_UNKNOWN): the held
  * columns are counted once, as a server does; "decode" is without the
  * counts, "decode + every section counted" with them, and the Anvil -> packet
- * timings include them (the encoder counts). Usage: bench_java_chunk [seconds] [--no-peer]
- * [--only encode|decode|anvil] (one timing, e.g. to profile it).
+ * timings include them (the encoder counts).
+ *
+ * Cross-version: the same held 1.21.1 columns encoded for 26.1 (another
+ * 1.18+ protocol), 1.12.2 and 1.8 (pre-flattening), translation included.
+ * Cold path per era: one corpus region per era from 1.8 to 1.21.11, each
+ * finished chunk read from the file, inflated, read into a column, counted
+ * and encoded for that era's protocol (no cache of any kind).
+ *
+ * Usage: bench_java_chunk [seconds] [--no-peer]
+ * [--only encode|decode|anvil|cross|cold] (one timing, e.g. to profile it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +164,136 @@ static double decode_loop(const set *s, const mc_buf *pk, bool count, double sec
     return (t - t0) * 1e6 / (double)iters;
 }
 
+/* The cold path of one era, as a server without any cache pays it per
+ * column: read the chunk from its region file (record + inflate),
+ * chunk NBT -> column, count every section, encode for the era's own
+ * protocol (Update Light too for 1.14-1.17). Chunks that the game had not
+ * finished (see finished()) are left out, as a server does; the
+ * region file is opened once. us per column over `seconds`; *n the columns. */
+static const struct {
+    const char *region;
+    uint32_t protocol;
+    const char *version;
+} eras[] = {
+    {"anvil/1.8.9/ppa-r.-1.0.mca", 47, "1.8"},          {"anvil/1.12.2/ppa-r.0.-1.mca", 340, "1.12.2"},
+    {"anvil/1.13.2/mcaselector-r.0.0.mca", 404, "1.13.2"},   {"anvil/1.14.4/mcaselector-r.0.0.mca", 498, "1.14.4"},
+    {"anvil/1.15.2/mcaselector-r.0.0.mca", 578, "1.15.2"}, {"anvil/1.16/ppa-r.0.-1.mca", 735, "1.16"},
+    {"anvil/1.17.1/amulet-region-r.0.0.mca", 756, "1.17.1"}, {"anvil/1.18.2/ppa-r.0.0.mca", 758, "1.18.2"},
+    {"anvil/1.19.4/ppa-r.0.0.mca", 762, "1.19.4"},     {"anvil/1.20.6/ppa-r.0.0.mca", 766, "1.20.6"},
+    {"anvil/1.21.1/ppa-r.0.0.mca", 767, "1.21.1"},     {"anvil/1.21.11/minestom-r.-1.-1.mca", 774, "1.21.11"},
+};
+
+/* A finished chunk: no Status (before 1.13), or full / fullchunk /
+ * postprocessed (1.13's last step). */
+static bool finished(const char *st, size_t len)
+{
+    if (!st)
+        return true;
+    return (len >= 4 && !memcmp(st + len - 4, "full", 4)) || (len >= 9 && !memcmp(st + len - 9, "fullchunk", 9)) ||
+           (len >= 13 && !memcmp(st + len - 13, "postprocessed", 13));
+}
+
+static double cold_era(const char *rel, uint32_t protocol, double seconds, size_t *ncols, size_t *bytes)
+{
+    const char *corpus = getenv("MCCHUNK_CORPUS");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", corpus ? corpus : MC_CORPUS_DIR, rel);
+    mc_region *r = NULL;
+    mc_error err;
+    *ncols = 0;
+    *bytes = 0;
+    if (mc_region_open(path, NULL, &r, &err) != MC_OK)
+        return -1;
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_buf nbt, out, light;
+    mc_buf_init(&nbt, NULL);
+    mc_buf_init(&out, NULL);
+    mc_buf_init(&light, NULL);
+    static int which[1024];
+    size_t n = 0;
+    for (int k = 0; k < 1024; k++) { /* the finished chunks, found once */
+        if (!mc_region_has_chunk(r, k & 31, k >> 5))
+            continue;
+        nbt.len = 0;
+        mc_column *c = NULL;
+        mc_chunknbt_info info;
+        mc_chunknbt_options o = {0};
+        o.cache = cache;
+        if (mc_region_read_chunk(r, k & 31, k >> 5, &nbt, NULL, &err) != MC_OK)
+            continue;
+        if (mc_nbt_parse(doc, nbt.data, nbt.len, MC_NBT_JAVA, NULL, &err) == MC_OK &&
+            mc_chunknbt_read_ex(mc_nbt_doc_root(doc), &o, &c, &info, &err) == MC_OK &&
+            finished(info.status, info.status_len))
+            which[n++] = k;
+        mc_column_free(c);
+    }
+    size_t iters = 0;
+    double t0 = now(), t = t0;
+    while (n) {
+        for (size_t i = 0; i < n; i++) {
+            int k = which[i];
+            nbt.len = 0;
+            mc_column *c = NULL;
+            mc_chunknbt_options o = {0};
+            o.cache = cache;
+            o.doc = doc;
+            if (mc_region_read_chunk(r, k & 31, k >> 5, &nbt, NULL, NULL) == MC_OK &&
+                mc_chunknbt_read_bytes(nbt.data, nbt.len, &o, &c, NULL) == MC_OK) {
+                for (uint32_t j = 0; j < mc_column_section_count(c); j++)
+                    mc_section_recount(mc_column_section_at(c, j), mc_column_registry(c));
+                out.len = 0;
+                light.len = 0;
+                mc_java_encode_chunk(c, protocol, &out, &light, NULL);
+                if (!iters)
+                    *bytes += out.len + light.len;
+            }
+            mc_column_free(c);
+        }
+        iters += n;
+        if ((t = now()) - t0 >= seconds)
+            break;
+    }
+    mc_buf_free(&nbt);
+    mc_buf_free(&out);
+    mc_buf_free(&light);
+    mc_nbt_doc_free(doc);
+    mc_chunknbt_cache_free(cache);
+    mc_region_close(r);
+    *ncols = n;
+    if (n)
+        *bytes /= n;
+    return n ? (t - t0) * 1e6 / (double)iters : -1;
+}
+
+/* us per column encoding the held columns for another protocol (the
+ * encoder translates them to its registry first, as a server with one
+ * world pays it per column for every other version it serves). */
+static double encode_for(const set *s, uint32_t protocol, mc_buf *out, double seconds, size_t *bytes)
+{
+    mc_buf light;
+    mc_buf_init(&light, NULL);
+    size_t iters = 0;
+    *bytes = 0;
+    double t0 = now(), t;
+    do {
+        for (size_t i = 0; i < s->n; i++) {
+            out->len = 0;
+            light.len = 0;
+            if (mc_java_encode_chunk(s->cols[i], protocol, out, &light, NULL) != MC_OK) {
+                mc_buf_free(&light);
+                return -1;
+            }
+            if (!iters)
+                *bytes += out->len + light.len;
+        }
+        iters += s->n;
+    } while ((t = now()) - t0 < seconds);
+    mc_buf_free(&light);
+    *bytes /= s->n;
+    return (t - t0) * 1e6 / (double)iters;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 1;
@@ -252,7 +390,21 @@ int main(int argc, char **argv)
         mc_chunknbt_cache_free(cache);
     }
 
+    /* cross-version encodes of the same held 1.21.1 columns */
+    const double x_s = only && strcmp(only, "cross") ? 0 : seconds / 2;
+    static const uint32_t cross[] = {775, 340, 47};
+    double cross_us[3];
+    size_t cross_bytes[3];
+    for (int k = 0; k < 3; k++)
+        cross_us[k] = encode_for(&s, cross[k], &out, x_s, &cross_bytes[k]);
+
     printf("mcchunk  encode (column -> packet)      %8.2f us/column\n", enc_us);
+    for (int k = 0; k < 3; k++) {
+        const char *v = "?";
+        mc_java_protocol_known(cross[k], &v);
+        printf("mcchunk  encode the same 1.21.1 columns for protocol %u (%s, translated per column) %8.2f us/column "
+               "(%zu B)\n", cross[k], v, cross_us[k], cross_bytes[k]);
+    }
     printf("mcchunk  decode (packet -> column)      %8.2f us/column\n", dec_us);
     printf("mcchunk  decode + every section counted %8.2f us/column\n", dec_count_us);
     if (anvil_us >= 0)
@@ -261,6 +413,20 @@ int main(int argc, char **argv)
     if (served_us >= 0)
         printf("mcchunk  Anvil NBT -> packet, server's read (block entities, no other extra NBT) %8.2f us/column\n",
                served_us);
+    if (!only || !strcmp(only, "cold")) {
+        printf("mcchunk  cold path per era: region file -> inflate -> chunk NBT -> column -> counts -> packet "
+               "(+ Update Light 1.14-1.17), the era's own protocol:\n");
+        for (size_t e = 0; e < sizeof eras / sizeof eras[0]; e++) {
+            size_t n, bytes;
+            double us = cold_era(eras[e].region, eras[e].protocol, seconds / 4, &n, &bytes);
+            if (us < 0)
+                printf("  %-8s protocol %3u: no finished chunk read from %s (corpus missing?)\n", eras[e].version,
+                       eras[e].protocol, eras[e].region);
+            else
+                printf("  %-8s protocol %3u: %8.2f us/column (%zu finished chunks of %s, %zu B packets)\n",
+                       eras[e].version, eras[e].protocol, us, n, eras[e].region, bytes);
+        }
+    }
     if (with_peer) {
         char tmpl[] = "/tmp/bench_java_chunk_XXXXXX";
         int fd = mkstemp(tmpl);

@@ -24,7 +24,7 @@ const serv = mcServer.createMCServer({
   'view-distance': Number(vd),
   'player-list-text': { header: 'x', footer: 'y' },
   'everybody-op': true,
-  'max-entities': 0,
+  'max-entities': 1000000, // players count as entities: 0 kicks the second one ("Too many mobs!")
   version
 })
 serv.on('listening', () => fs.writeFileSync(portFile, String(port)))

@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "mcchunk/anvil.h"
+#include "mcchunk/bits.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/translate.h"
 
@@ -142,6 +143,12 @@ const char *mc_tool_basename(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
+/* Plain malloc, so that what mc_tool_read_input returns is freed with free(). */
+static void *plain_alloc(void *user, size_t n) { (void)user; return malloc(n ? n : 1); }
+static void *plain_realloc(void *user, void *p, size_t old, size_t n) { (void)user; (void)old; return realloc(p, n ? n : 1); }
+static void plain_free(void *user, void *p, size_t n) { (void)user; (void)n; free(p); }
+static const mc_allocator plain_allocator = {plain_alloc, plain_realloc, plain_free, NULL};
+
 bool mc_tool_read_input(const char *prog, const char *file, uint8_t **data, size_t *len)
 {
     bool in = !strcmp(file, "-");
@@ -151,11 +158,15 @@ bool mc_tool_read_input(const char *prog, const char *file, uint8_t **data, size
         fprintf(stderr, "%s: %s is a directory\n", prog, file);
         return false;
     }
-    FILE *f = in ? stdin : fopen(file, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
-        return false;
+    if (!in) { /* the library's reader: regular files only, never blocks on a FIFO */
+        mc_error err;
+        if (mc_read_file(file, &plain_allocator, data, len, &err) != MC_OK) {
+            fprintf(stderr, "%s: %s\n", prog, err.message); /* names the file */
+            return false;
+        }
+        return true;
     }
+    FILE *f = stdin;
     size_t cap = 1 << 16, n = 0, k;
     uint8_t *buf = malloc(cap);
     while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
@@ -173,10 +184,8 @@ bool mc_tool_read_input(const char *prog, const char *file, uint8_t **data, size
     }
     bool bad = buf && ferror(f);
     int e = errno;
-    if (!in)
-        fclose(f);
     if (!buf || bad) {
-        fprintf(stderr, "%s: %s: %s\n", prog, in ? "stdin" : file, buf ? strerror(e) : "out of memory");
+        fprintf(stderr, "%s: stdin: %s\n", prog, buf ? strerror(e) : "out of memory");
         free(buf);
         return false;
     }
@@ -392,6 +401,126 @@ void mc_tool_json_string(FILE *out, const char *s)
 }
 
 /* ------------------------------------------------------------- blocks */
+/* The lines of mc_tool_print_blocks are built in a buffer of our own and
+ * handed to fwrite when it fills: printf per line had been 80% of
+ * `mcchunk chunk blocks` (parsing the same format string millions of
+ * times). A line is four pieces of text made once and copied: x, y and z
+ * (16 values each per column or section, each with its space, in 16-byte
+ * slots copied whole) and the state's text (its name, or with --ids its
+ * number), made the first time the state is met. Writes go to stdout
+ * through stdio, so they stay in order with any printf around them
+ * (blocks --all). */
+typedef struct {
+    size_t len;
+    bool failed; /* an fwrite came up short */
+    char buf[1 << 16];
+} line_out;
+
+/* One coordinate's text with its trailing space: at most 12 bytes. */
+typedef struct {
+    char s[16];
+    size_t n;
+} coord_text;
+
+/* A state met in the column: its text and whether its blocks print. The
+ * column's states are few (tens to hundreds of the registry's thousands):
+ * they live in a small growing array, found through slot[v] (index + 1,
+ * 0: not met yet), so that neither making nor freeing the table costs
+ * anything per registry state. */
+typedef struct {
+    char *text;
+    uint16_t len;
+    bool print; /* not air */
+} state_entry;
+
+static void lo_flush(line_out *w)
+{
+    if (w->len && fwrite(w->buf, 1, w->len, stdout) != w->len)
+        w->failed = true;
+    w->len = 0;
+}
+
+/* Decimal of v as printf's %d (INT32_MIN included), then a space. */
+static void coord_set(coord_text *c, int32_t v)
+{
+    char t[12];
+    int n = 0;
+    uint32_t m = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    do {
+        t[n++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    size_t k = 0;
+    if (v < 0)
+        c->s[k++] = '-';
+    while (n)
+        c->s[k++] = t[--n];
+    c->s[k++] = ' ';
+    c->n = k;
+}
+
+/* The text of state v (output state o): its sorted name, or its number. */
+static char *state_text(const mc_registry *out_reg, uint32_t o, bool ids, uint16_t *len)
+{
+    char buf[512];
+    if (ids)
+        snprintf(buf, sizeof buf, "%u", o);
+    else if (!mc_registry_format_state(out_reg, o, buf, sizeof buf, MC_FORMAT_SORTED))
+        snprintf(buf, sizeof buf, "#%u", o);
+    *len = (uint16_t)strlen(buf); /* < sizeof buf */
+    return strdup(buf);
+}
+
+/* The states of one call: slot[v] is the index + 1 of state v's entry. */
+typedef struct {
+    const mc_registry *reg, *out_reg;
+    const uint32_t *map;
+    uint32_t count, air, out_air;
+    bool ids;
+    uint32_t *slot;
+    state_entry *states;
+    size_t n, cap;
+} state_table;
+
+/* The entry of state v (< count), made the first time; NULL: out of memory. */
+static const state_entry *state_get(state_table *t, uint32_t v)
+{
+    if (t->slot[v])
+        return &t->states[t->slot[v] - 1];
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        state_entry *more = realloc(t->states, cap * sizeof *more);
+        if (!more)
+            return NULL;
+        t->states = more;
+        t->cap = cap;
+    }
+    state_entry *e = &t->states[t->n++];
+    e->print = !((mc_registry_state_flags(t->reg, v) & MC_STATE_AIR) || v == t->air);
+    uint32_t o = t->map ? mc_registry_map_apply(t->map, t->count, v, t->out_air) : v;
+    e->text = state_text(t->out_reg, o, t->ids, &e->len);
+    t->slot[v] = (uint32_t)t->n;
+    return e;
+}
+
+/* Appends "x y z text\n" for position i of the section. */
+static inline void put_line(line_out *w, const coord_text *xs, const coord_text *ys, const coord_text *zs,
+                            unsigned i, const char *text, size_t tlen)
+{
+    if (sizeof w->buf - w->len < 3 * sizeof xs[0].s + tlen + 1) /* tlen < 512 */
+        lo_flush(w);
+    char *p = w->buf + w->len;
+    const coord_text *cx = &xs[i & 15], *cy = &ys[i >> 8], *cz = &zs[(i >> 4) & 15];
+    memcpy(p, cx->s, sizeof cx->s);
+    p += cx->n;
+    memcpy(p, cy->s, sizeof cy->s);
+    p += cy->n;
+    memcpy(p, cz->s, sizeof cz->s);
+    p += cz->n;
+    memcpy(p, text, tlen);
+    p[tlen] = '\n';
+    w->len = (size_t)(p + tlen + 1 - w->buf);
+}
 
 int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool ids, unsigned every, bool all)
 {
@@ -403,52 +532,90 @@ int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool 
         fprintf(stderr, "mcchunk: out of memory\n");
         return MC_EXIT_FAIL;
     }
-    uint32_t count = mc_registry_state_count(reg);
-    char **names = calloc(count ? count : 1, sizeof *names); /* formatted once per state */
-    if (!names)
+    state_table t = {reg, out_reg, map, mc_registry_state_count(reg), mc_registry_air(reg), mc_registry_air(out_reg),
+                     ids, NULL, NULL, 0, 0};
+    t.slot = calloc(t.count ? t.count : 1, sizeof *t.slot);
+    line_out *w = malloc(sizeof *w);
+    if (!t.slot || !w) {
+        free(t.slot);
+        free(w);
         return MC_EXIT_FAIL;
+    }
+    w->len = 0;
+    w->failed = false;
     int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
         bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
+    coord_text xs[16], ys[16], zs[16];
+    for (int i = 0; i < 16; i++) {
+        coord_set(&xs[i], bx + i);
+        coord_set(&zs[i], bz + i);
+    }
     uint32_t vals[MC_SECTION_BLOCKS];
+    uint16_t idx[MC_SECTION_BLOCKS];
+    const state_entry *pal[256];
     char buf[512];
     uint64_t phase = every ? ((uint32_t)mc_column_x(col) * 7u + (uint32_t)mc_column_z(col) * 13u) % every : 0;
     for (uint32_t si = 0; si < mc_column_section_count(col); si++) {
         const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)si);
-        if (!every && !all && s->blocks.kind == MC_CONTAINER_SINGLE &&
-            (mc_registry_state_flags(reg, s->blocks.value) & MC_STATE_AIR))
+        const mc_container *c = &s->blocks;
+        if (!every && !all && c->kind == MC_CONTAINER_SINGLE && (mc_registry_state_flags(reg, c->value) & MC_STATE_AIR))
             continue;
-        mc_container_get_all(&s->blocks, vals);
         int32_t by = (mc_column_min_section(col) + (int32_t)si) * 16;
+        for (int i = 0; i < 16; i++)
+            coord_set(&ys[i], by + i);
+        /* A palette (the usual case): its entries once, then per position
+         * the palette index only. */
+        bool by_palette = c->kind == MC_CONTAINER_INDIRECT && c->bits <= 8 && c->palette_len <= 256;
+        for (uint32_t k = 0; by_palette && k < c->palette_len; k++)
+            by_palette = c->palette[k] < t.count;
+        if (by_palette && !every) {
+            for (uint32_t k = 0; k < c->palette_len; k++)
+                if (!state_get(&t, c->palette[k])) {
+                    w->failed = true; /* out of memory: the output is cut short */
+                    goto done;
+                }
+            for (uint32_t k = 0; k < c->palette_len; k++) /* after the last realloc */
+                pal[k] = &t.states[t.slot[c->palette[k]] - 1];
+            mc_bits_unpack_u16(c->longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, idx);
+            for (unsigned i = 0; i < MC_SECTION_BLOCKS; i++) {
+                const state_entry *e = pal[idx[i]]; /* indices are within the palette: containers validate */
+                if (!all && !e->print)
+                    continue;
+                put_line(w, xs, ys, zs, i, e->text ? e->text : "?", e->text ? e->len : 1);
+            }
+            continue;
+        }
+        mc_container_get_all(c, vals);
         for (unsigned i = 0; i < MC_SECTION_BLOCKS; i++) {
             uint32_t v = vals[i];
-            if (every) {
-                if (((uint64_t)si * MC_SECTION_BLOCKS + i + phase) % every)
-                    continue;
-            } else if (!all && ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == mc_registry_air(reg))) {
+            if (every && ((uint64_t)si * MC_SECTION_BLOCKS + i + phase) % every)
                 continue;
-            }
-            int x = (int)(i & 15), z = (int)((i >> 4) & 15), y = (int)(i >> 8);
-            uint32_t o = map ? mc_registry_map_apply(map, count, v, mc_registry_air(out_reg)) : v;
-            if (ids) {
-                printf("%d %d %d %u\n", bx + x, by + y, bz + z, o);
-                continue;
-            }
-            const char *name = buf;
-            if (v < count) {
-                if (!names[v]) {
-                    if (!mc_registry_format_state(out_reg, o, buf, sizeof buf, MC_FORMAT_SORTED))
-                        snprintf(buf, sizeof buf, "#%u", o);
-                    names[v] = strdup(buf);
+            if (v < t.count) {
+                const state_entry *e = state_get(&t, v);
+                if (!e) {
+                    w->failed = true;
+                    goto done;
                 }
-                name = names[v] ? names[v] : "?";
+                if (!every && !all && !e->print)
+                    continue;
+                put_line(w, xs, ys, zs, i, e->text ? e->text : "?", e->text ? e->len : 1);
             } else {
-                snprintf(buf, sizeof buf, "#%u", v);
+                /* not a state of the registry (a damaged chunk): as printf did */
+                if (!every && !all && ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == t.air))
+                    continue;
+                uint32_t o = map ? mc_registry_map_apply(map, t.count, v, t.out_air) : v;
+                snprintf(buf, sizeof buf, "%s%u", ids ? "" : "#", ids ? o : v);
+                put_line(w, xs, ys, zs, i, buf, strlen(buf));
             }
-            printf("%d %d %d %s\n", bx + x, by + y, bz + z, name);
         }
     }
-    for (uint32_t i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
-    return ferror(stdout) ? MC_EXIT_FAIL : MC_EXIT_OK;
+done:
+    lo_flush(w);
+    bool failed = w->failed;
+    free(w);
+    for (size_t i = 0; i < t.n; i++)
+        free(t.states[i].text);
+    free(t.states);
+    free(t.slot);
+    return failed || ferror(stdout) ? MC_EXIT_FAIL : MC_EXIT_OK;
 }

@@ -3,7 +3,10 @@
  * include/mcchunk/bits.h).
  *
  * Single-entry get/set work for any width at run time. The bulk functions
- * pick a kernel per call: the AVX-512 table-driven kernels of bits_avx512.c
+ * pick a kernel per call (mc__bits_unpack_choice: the fastest measured per
+ * width and tier): a plain copy where the padded longs already are the
+ * entry array (16 bits into u16, 32 into u32, little-endian input), the
+ * AVX-512 table-driven kernels of bits_avx512.c
  * when the CPU has them, else (unpack) the AVX2 ones of bits_avx2.c,
  * otherwise the portable kernels instantiated per
  * width from bits_kernel.h (a table of function pointers indexed by width,
@@ -335,6 +338,33 @@ static void fill_zero(void *out, size_t count, int es)
     memset(out, 0, count * (size_t)es);
 }
 
+/* The unpack kernel for a width, per tier: the fastest one measured
+ * (bench_bits, a pool of 16 sections, every kernel's samples interleaved):
+ *   - 16 bits into 16-bit entries and 32 into 32-bit ones, little-endian:
+ *     the padded longs are the entry array itself, and a copy beats every
+ *     shuffling kernel (AVX-512's took 88 / 110 ns a section where the
+ *     portable loop took 36 / 70);
+ *   - AVX2 CPUs: the portable kernels at 1, 2 and 8 bits into u16 (the
+ *     compiler's widening loops; 8 bits: 220 against 560 ns) and at 17..21
+ *     bits padded into u32 (650-680 against 900-1000 ns), little-endian
+ *     input; big-endian input keeps the AVX2 kernels, which fold the swap.
+ * `layout` is the normalised one (padded for widths dividing 64). */
+mc__unpack_kernel mc__bits_unpack_choice(unsigned bits, mc_bits_layout layout, bool be, int es, unsigned cpu)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (!be && bits == 8u * (unsigned)es)
+        return MC__UNPACK_COPY;
+#endif
+    if ((cpu & MC_CPU_AVX512_KERNELS) == MC_CPU_AVX512_KERNELS)
+        return MC__UNPACK_AVX512;
+    if (cpu & MC_CPU_AVX2) {
+        bool portable_faster = !be && ((es == 2 && (bits == 1 || bits == 2 || bits == 8)) ||
+                                       (es == 4 && layout == MC_BITS_PADDED && bits >= 17 && bits <= 21));
+        return portable_faster ? MC__UNPACK_PORTABLE : MC__UNPACK_AVX2;
+    }
+    return MC__UNPACK_PORTABLE;
+}
+
 /* Longs per block when big-endian input is converted on the stack. */
 #define BE_BLOCK_LONGS 256
 
@@ -350,11 +380,20 @@ static void unpack_any(const void *src, bool be, size_t count, unsigned bits,
     if (64 % bits == 0)
         layout = MC_BITS_PADDED; /* 1, 2, 4, 8, 16, 32 bits: both layouts are one */
     const unsigned cpu = mc__cpu_features();
-    if ((cpu & MC_CPU_AVX512_KERNELS) == MC_CPU_AVX512_KERNELS) {
+    switch (mc__bits_unpack_choice(bits, layout, be, es, cpu)) {
+    case MC__UNPACK_COPY:
+        memcpy(out, src, count * (size_t)es);
+        return;
+    case MC__UNPACK_AVX512:
         if (mc__bits_unpack_avx512(src, be, count, bits, layout, out, es, cpu))
             return;
-    } else if ((cpu & MC_CPU_AVX2) && mc__bits_unpack_avx2(src, be, count, bits, layout, out, es)) {
-        return;
+        break;
+    case MC__UNPACK_AVX2:
+        if (mc__bits_unpack_avx2(src, be, count, bits, layout, out, es))
+            return;
+        break;
+    case MC__UNPACK_PORTABLE:
+        break;
     }
     unpack_fn fn = unpack_table[layout == MC_BITS_SPANNING][es == 4][bits];
     if (!be) {

@@ -174,6 +174,18 @@ bool mc__bits_unpack_avx512(const void *src, bool be, size_t count, unsigned bit
 bool mc__bits_pack_avx512(const void *in, int es, size_t count, unsigned bits,
                           mc_bits_layout layout, uint64_t *dst, unsigned cpu);
 
+/* Which kernel the bulk unpack uses for (bits, normalised layout, input
+ * byte order, output size) under the features `cpu` (bits.c; tests assert
+ * the routing, bench_bits prints it). AVX512/AVX2 fall back to the
+ * portable kernel where the SIMD kernel declines the case. */
+typedef enum {
+    MC__UNPACK_COPY, /* the longs are the entries: memcpy */
+    MC__UNPACK_AVX512,
+    MC__UNPACK_AVX2,
+    MC__UNPACK_PORTABLE
+} mc__unpack_kernel;
+mc__unpack_kernel mc__bits_unpack_choice(unsigned bits, mc_bits_layout layout, bool be, int es, unsigned cpu);
+
 /* The portable kernels alone (benchmarks compare them with the dispatched
  * path in one run). */
 void mc__bits_unpack_portable(const uint64_t *src, size_t count, unsigned bits,

@@ -135,6 +135,25 @@ static void check_one(mc_test_rng *rng, unsigned b, mc_bits_layout layout, size_
                 assert_memory_equal(out16, in16, n * 2);
         }
     }
+    if (mc__bits_have_avx512()) {
+        /* the AVX-512 kernels directly too: the dispatcher routes some
+         * widths elsewhere (a copy at 16/32 bits) */
+        const unsigned cpu = mc__cpu_features();
+        memset(out32, 0, n * 4);
+        if (mc__bits_unpack_avx512(noisy, false, n, b, layout, out32, 4, cpu))
+            assert_memory_equal(out32, in, n * 4);
+        memset(out32, 0, n * 4);
+        if (mc__bits_unpack_avx512(be, true, n, b, layout, out32, 4, cpu))
+            assert_memory_equal(out32, in, n * 4);
+        if (b <= 16) {
+            memset(out16, 0, n * 2);
+            if (mc__bits_unpack_avx512(noisy, false, n, b, layout, out16, 2, cpu))
+                assert_memory_equal(out16, in16, n * 2);
+            memset(out16, 0, n * 2);
+            if (mc__bits_unpack_avx512(be, true, n, b, layout, out16, 2, cpu))
+                assert_memory_equal(out16, in16, n * 2);
+        }
+    }
     memset(out32, 0, n * 4);
     mc_bits_unpack_be_u32(be, n, b, layout, out32);
     assert_memory_equal(out32, in, n * 4);
@@ -647,6 +666,67 @@ static void test_portable_exact(void **state)
         }
 }
 
+/* The dispatcher's kernel per width (mc__bits_unpack_choice), for feature
+ * sets of each tier given directly (the choice is a pure function of them,
+ * so every tier is checked on any CPU): where the padded longs are the
+ * entries (16 bits into u16, 32 into u32, little-endian) it copies on every
+ * tier; on AVX2 CPUs the widths the AVX2 kernels lose go to the portable
+ * ones; big-endian input and the spanning layout keep the SIMD kernels. */
+static void test_unpack_routing(void **state)
+{
+    (void)state;
+    const unsigned tiers[] = {MC_CPU_DETECTED, MC_CPU_DETECTED | MC_CPU_CAP_AVX2,
+                              MC_CPU_DETECTED | MC_CPU_CAP_AVX512VBMI,
+                              MC_CPU_DETECTED | MC_CPU_CAP_AVX512VBMI | MC_CPU_AVX512VBMI2 | MC_CPU_AVX512VPOPCNTDQ};
+    for (size_t t = 0; t < sizeof tiers / sizeof tiers[0]; t++) {
+        const unsigned cpu = tiers[t];
+        assert_int_equal(mc__bits_unpack_choice(16, MC_BITS_PADDED, false, 2, cpu), MC__UNPACK_COPY);
+        assert_int_equal(mc__bits_unpack_choice(32, MC_BITS_PADDED, false, 4, cpu), MC__UNPACK_COPY);
+        assert_int_not_equal(mc__bits_unpack_choice(16, MC_BITS_PADDED, true, 2, cpu), MC__UNPACK_COPY);
+        assert_int_not_equal(mc__bits_unpack_choice(16, MC_BITS_PADDED, false, 4, cpu), MC__UNPACK_COPY);
+        assert_int_not_equal(mc__bits_unpack_choice(32, MC_BITS_PADDED, false, 2, cpu), MC__UNPACK_COPY);
+        assert_int_not_equal(mc__bits_unpack_choice(8, MC_BITS_PADDED, false, 2, cpu), MC__UNPACK_COPY);
+    }
+    const unsigned avx2 = MC_CPU_DETECTED | MC_CPU_CAP_AVX2, avx512 = MC_CPU_DETECTED | MC_CPU_CAP_AVX512VBMI;
+    for (unsigned b = 1; b <= 32; b++) {
+        const mc_bits_layout lay = 64 % b == 0 ? MC_BITS_PADDED : MC_BITS_SPANNING;
+        assert_int_equal(mc__bits_unpack_choice(b, lay, true, 4, MC_CPU_DETECTED), MC__UNPACK_PORTABLE);
+        assert_int_equal(mc__bits_unpack_choice(b, MC_BITS_PADDED, true, 4, avx512), MC__UNPACK_AVX512);
+        assert_int_equal(mc__bits_unpack_choice(b, MC_BITS_PADDED, true, 4, avx2), MC__UNPACK_AVX2);
+        assert_int_equal(mc__bits_unpack_choice(b, lay, false, 4, avx2),
+                         b == 32 ? MC__UNPACK_COPY
+                         : b >= 17 && b <= 21 && lay == MC_BITS_PADDED ? MC__UNPACK_PORTABLE
+                                                                       : MC__UNPACK_AVX2);
+        if (b <= 16)
+            assert_int_equal(mc__bits_unpack_choice(b, MC_BITS_PADDED, false, 2, avx2),
+                             b == 16 ? MC__UNPACK_COPY
+                             : b == 1 || b == 2 || b == 8 ? MC__UNPACK_PORTABLE
+                                                          : MC__UNPACK_AVX2);
+        if (b != 16 && b != 32)
+            assert_int_equal(mc__bits_unpack_choice(b, MC_BITS_PADDED, false, 2, avx512), MC__UNPACK_AVX512);
+    }
+    /* the copy path at ragged counts, through the public calls, against the
+     * entries themselves (the longs of 16/32-bit entries) */
+    uint64_t w[5] = {0x0004000300020001ull, 0x0008000700060005ull, 0x000c000b000a0009ull, 0x0010000f000e000dull,
+                     0x0014001300120011ull};
+    for (size_t n = 0; n <= 20; n++) {
+        uint16_t o16[21];
+        uint32_t o32[11];
+        o16[n] = 0xBEEF;
+        mc_bits_unpack_u16(w, n, 16, MC_BITS_PADDED, o16);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(o16[i], i + 1);
+        assert_int_equal(o16[n], 0xBEEF);
+        if (n <= 10) {
+            o32[n] = 0xDEADBEEF;
+            mc_bits_unpack_u32(w, n, 32, MC_BITS_SPANNING, o32);
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(o32[i], (uint32_t)(w[i / 2] >> (32 * (i % 2))));
+            assert_int_equal(o32[n], 0xDEADBEEF);
+        }
+    }
+}
+
 int main(void)
 {
     print_message("bits kernels: %s\n", mc_bits_kernel_name());
@@ -663,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_unpack_u16_offsets),
         cmocka_unit_test(test_pack_guards),
         cmocka_unit_test(test_portable_exact),
+        cmocka_unit_test(test_unpack_routing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
