@@ -17,6 +17,7 @@
 
 /* Built once per registry on first use (see registry.c). */
 typedef struct mc__runtime {
+    const mc__tables *tables; /* the registry's decoded tables (tables.c) */
     uint32_t name_mask;   /* open-addressing table of block index + 1, by name */
     uint32_t *name_slots;
     uint32_t hash_mask;   /* Bedrock: state + 1, by hashed runtime id */
@@ -44,9 +45,13 @@ static inline void mc__strip_namespace(const char **name, size_t *len)
     }
 }
 
-static inline const mc__kind *mc__kind_of(const mc_registry *reg, uint32_t block)
+/* The registry's per-block tables (tables.c), decoded on first use; NULL
+ * when memory ran out. Every function that reads them starts here. */
+const mc__tables *mc__tables_of(const mc_registry *reg);
+
+static inline const mc__kind *mc__kind_of(const mc__tables *t, uint32_t block)
 {
-    return &mc__reg_kinds[reg->block_kinds[block]];
+    return &mc__reg_kinds[t->block_kinds[block]];
 }
 
 static inline const mc__propdef *mc__propdef_of(const mc__kind *k, unsigned index)
@@ -60,8 +65,8 @@ uint32_t mc__bedrock_hash(const mc_registry *reg, uint32_t state);
  * MC__NONE when the block has no such state (explicit kinds). */
 uint32_t mc__kind_offset(const mc__kind *k, const uint8_t *digits);
 
-/* The block (FLAT registries) holding `state`, or MC__NONE. */
-uint32_t mc__block_of_state(const mc_registry *reg, uint32_t state);
+/* The block (FLAT registries, tables t) holding `state`, or MC__NONE. */
+uint32_t mc__block_of_state(const mc_registry *reg, const mc__tables *t, uint32_t state);
 /* Digit `index` of a state offset inside its block (value index of that property). */
 uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index);
 /* The registry's lazily built index, NULL when memory ran out. */

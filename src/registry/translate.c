@@ -213,7 +213,8 @@ static uint32_t find_value(const mc__propdef *td, uint32_t value)
 static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *to, uint32_t tb,
                           unsigned *how)
 {
-    const mc__kind *tk = mc__kind_of(to, tb);
+    const mc__tables *tt = mc__tables_of(to); /* decoded: tb was found in it */
+    const mc__kind *tk = mc__kind_of(tt, tb);
     uint8_t digits[MC__MAX_PROPS];
     memcpy(digits, mc__reg_default_digits + tk->default_digits, tk->nprops);
     for (unsigned i = 0; i < fk->nprops; i++) {
@@ -242,20 +243,21 @@ static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *t
         *how |= MC_TRANSLATE_VALUE_DEFAULTED;
         toff = tk->default_off;
     }
-    return to->block_min[tb] + toff;
+    return tt->block_min[tb] + toff;
 }
 
 static uint32_t flat_translate(const mc_registry *from, const mc_registry *to, uint32_t state,
                                unsigned *how)
 {
-    uint32_t fb = mc__block_of_state(from, state);
-    const mc__kind *fk = mc__kind_of(from, fb);
-    uint32_t tb = resolve_block(from, to, mc__str(fk->name), how);
+    const mc__tables *tf = mc__tables_of(from);
+    uint32_t fb = tf ? mc__block_of_state(from, tf, state) : MC__NONE;
+    const mc__kind *fk = fb != MC__NONE ? mc__kind_of(tf, fb) : NULL;
+    uint32_t tb = fk ? resolve_block(from, to, mc__str(fk->name), how) : MC__NONE;
     if (tb == MC__NONE) {
         *how |= MC_TRANSLATE_AIR;
         return mc_registry_air(to);
     }
-    return map_props(fk, state - from->block_min[fb], to, tb, how);
+    return map_props(fk, state - tf->block_min[fb], to, tb, how);
 }
 
 static const mc_registry *pivot(void) { return &mc__java_registries[mc__java_pivot]; }
@@ -271,8 +273,13 @@ static uint32_t legacy_from_pivot(const mc_registry *to, uint32_t p, unsigned *h
     if (mc_registry_state_valid(to, l) && (l != 0 || p == 0))
         return l;
     char buf[2][128];
-    uint32_t fb = mc__block_of_state(pv, p);
-    const mc__kind *fk = mc__kind_of(pv, fb);
+    const mc__tables *tp = mc__tables_of(pv);
+    uint32_t fb = tp ? mc__block_of_state(pv, tp, p) : MC__NONE;
+    if (fb == MC__NONE) {
+        *how |= MC_TRANSLATE_AIR;
+        return 0;
+    }
+    const mc__kind *fk = mc__kind_of(tp, fb);
     const char *cur = mc__str(fk->name);
     for (unsigned hop = 0; hop < 6 && ancestor_of(cur, buf[hop & 1], sizeof buf[0]); hop++) {
         cur = buf[hop & 1];
@@ -280,7 +287,7 @@ static uint32_t legacy_from_pivot(const mc_registry *to, uint32_t p, unsigned *h
         if (b == MC__NONE)
             continue;
         unsigned h = 0;
-        uint32_t q = map_props(fk, p - pv->block_min[fb], pv, b, &h);
+        uint32_t q = map_props(fk, p - tp->block_min[fb], pv, b, &h);
         l = mc__pivot_to_legacy[q];
         if (mc_registry_state_valid(to, l) && (l != 0 || q == 0)) {
             *how |= MC_TRANSLATE_ANCESTOR;
@@ -299,14 +306,15 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
     }
     if (from == to)
         return s;
-    if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j &&
-        from->b2j[s] != 0xFFFF) {
+    const mc__tables *tf = from->mapped ? mc__tables_of(from) : NULL; /* decoded: s is valid */
+    if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && tf && tf->b2j[s] != 0xFFFF) {
         *how |= MC_TRANSLATE_MAPPED;
-        return translate(java_of(from), to, from->b2j[s], how);
+        return translate(java_of(from), to, tf->b2j[s], how);
     }
-    if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
+    if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->mapped) {
         uint32_t js = translate(from, java_of(to), s, how);
-        uint32_t t = js < mc_registry_state_count(java_of(to)) ? to->j2b[js] : 0xFFFF;
+        const mc__tables *tt = mc__tables_of(to);
+        uint32_t t = tt && js < mc_registry_state_count(java_of(to)) ? tt->j2b[js] : 0xFFFF;
         if (t == 0xFFFF) /* not in blocksJ2B: by name */
             return flat_translate(java_of(to), to, js, how);
         *how |= MC_TRANSLATE_MAPPED;
@@ -355,11 +363,14 @@ uint32_t mc_registry_translate_state(const mc_registry *from, const mc_registry 
 
 static bool fill_flat(const mc_registry *from, const mc_registry *to, uint32_t *map)
 {
+    const mc__tables *tf = mc__tables_of(from);
+    if (!tf)
+        return false;
     for (uint32_t b = 0; b < from->block_count; b++) {
-        const mc__kind *fk = mc__kind_of(from, b);
+        const mc__kind *fk = mc__kind_of(tf, b);
         unsigned how = 0;
         uint32_t tb = resolve_block(from, to, mc__str(fk->name), &how);
-        uint32_t first = from->block_min[b];
+        uint32_t first = tf->block_min[b];
         if (tb == MC__NONE) {
             if (!mc__runtime_of(to))
                 return false;
@@ -414,19 +425,21 @@ uint32_t *mc__map_build(const mc_registry *from, const mc_registry *to, bool fre
             uint16_t p = mc__legacy_to_pivot[s];
             map[s] = (mc_registry_state_valid(from, s) && p != 0xFFFF) ? via[p] : air;
         }
-    } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
-        if (!(via = via_map(from, java_of(to), fresh, &owned)))
+    } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->mapped) {
+        const mc__tables *tt = mc__tables_of(to);
+        if (!tt || !(via = via_map(from, java_of(to), fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
             unsigned how = 0;
-            uint32_t t = mc_registry_state_valid(from, s) ? to->j2b[via[s]] : 0xFFFF;
+            uint32_t t = mc_registry_state_valid(from, s) ? tt->j2b[via[s]] : 0xFFFF;
             map[s] = t != 0xFFFF ? t : mc_registry_state_valid(from, s) ? flat_translate(java_of(to), to, via[s], &how) : air;
         }
-    } else if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j) {
-        if (!(via = via_map(java_of(from), to, fresh, &owned)))
+    } else if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->mapped) {
+        const mc__tables *tf = mc__tables_of(from);
+        if (!tf || !(via = via_map(java_of(from), to, fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
-            uint32_t js = from->b2j[s];
+            uint32_t js = tf->b2j[s];
             unsigned how = 0;
             /* states neither table maps: by name (Bedrock and Java names often agree) */
             map[s] = js != 0xFFFF ? via[js] : translate(from, to, s, &how);
