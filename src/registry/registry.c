@@ -134,7 +134,8 @@ const mc_registry *mc_registry_find_bedrock(const char *version)
         return NULL;
     for (uint32_t i = 0; i < mc__bedrock_version_count; i++)
         if (!strcmp(mc__str(mc__bedrock_versions[i].name), version))
-            return &mc__bedrock_registries[mc__bedrock_versions[i].registry];
+            return mc__bedrock_versions[i].registry >= 0 ? &mc__bedrock_registries[mc__bedrock_versions[i].registry]
+                                                         : NULL;
     return NULL;
 }
 
