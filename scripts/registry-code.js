@@ -16,7 +16,10 @@
  * sequence of runs until n values are out:
  *   op = varint; len = op >> 1 (>= 1)
  *   op odd:  copy. sd += zigzag(varint); add += zigzag(varint);
- *            out[i + t] = P[i + sd + t] + add (NONE stays NONE), t < len
+ *            out[i + t] = S[i + sd + t] + add (NONE stays NONE), t < len,
+ *            where S is P followed by the values decoded so far (a copy
+ *            from the field itself repeats a pattern: every stairs block
+ *            maps its states the same way)
  *   op even: literals, one varint each: 0 = NONE, else
  *            last += 1 + zigzag(varint - 1); out = last
  * sd, add start at 0 and last at -1, per field. A varint is written in
@@ -52,14 +55,16 @@ function field(out, X, P, none) {
         }
         return s.join(',');
     };
-    const index = new Map();
+    const index = new Map(), selfIndex = new Map();
     for (let j = 0; j + 3 < P.length; j++) {
         const k = shape(P, j);
         if (!index.has(k)) index.set(k, []);
         const list = index.get(k);
         if (list.length < 8) list.push(j);
     }
-    let i = 0, sd = 0, add = 0, last = -1;
+    /* S: P, then X (only its positions before i may be read) */
+    const S = (q) => (q < P.length ? P[q] : X[q - P.length]);
+    let i = 0, sd = 0, add = 0, last = -1, indexed = 0;
     const lits = [];
     const flush = () => {
         if (!lits.length) return;
@@ -73,8 +78,8 @@ function field(out, X, P, none) {
     };
     const runLength = (j, a) => {
         let n = 0;
-        while (i + n < X.length && j + n < P.length) {
-            const p = P[j + n], x = X[i + n];
+        while (i + n < X.length && j + n < P.length + i + n) {
+            const p = S(j + n), x = X[i + n];
             if (p === none ? x !== none : (x === none || x !== p + a)) break;
             n++;
         }
@@ -83,13 +88,24 @@ function field(out, X, P, none) {
     while (i < X.length) {
         let best = 0, bestJ = 0, bestAdd = 0;
         const consider = (j) => {
-            if (j < 0 || j >= P.length) return;
-            const a = (P[j] === none || X[i] === none) ? add : X[i] - P[j];
+            if (j < 0 || j >= P.length + i) return;
+            const a = (S(j) === none || X[i] === none) ? add : X[i] - S(j);
             const n = runLength(j, a);
             if (n > best) { best = n; bestJ = j; bestAdd = a; }
         };
+        for (; indexed + 3 < i; indexed++) { /* X's positions, the newest 4 per shape */
+            const k = shape(X, indexed);
+            if (!selfIndex.has(k)) selfIndex.set(k, []);
+            const list = selfIndex.get(k);
+            if (list.length === 4) list.shift();
+            list.push(P.length + indexed);
+        }
         consider(i + sd);
-        if (best < 16 && i + 3 < X.length) for (const j of index.get(shape(X, i)) || []) consider(j);
+        if (best < 16 && i + 3 < X.length) {
+            const k = shape(X, i);
+            for (const j of index.get(k) || []) consider(j);
+            for (const j of selfIndex.get(k) || []) consider(j);
+        }
         if (best >= MIN_COPY) {
             flush();
             varint(out, best * 2 + 1);
@@ -128,7 +144,9 @@ function decodeField(text, pos, n, P, none) {
             sd += unzig(next());
             add += unzig(next());
             for (let t = 0; t < len; t++) {
-                const p = P[out.length + sd];
+                const q = out.length + sd;
+                if (q < 0 || q >= P.length + out.length) throw new Error('copy out of range');
+                const p = q < P.length ? P[q] : out[q - P.length];
                 out.push(p === none ? none : p + add);
             }
         } else {

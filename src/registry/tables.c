@@ -6,8 +6,8 @@
  * biome names and Bedrock's maps to and from Java states are mostly the
  * previous version's, shifted (a new block moves every later state id by a
  * constant). So each registry stores its tables as runs copied from the
- * registry before it in its edition's table, with a constant added, and
- * literal values where nothing matches; scripts/registry-code.js writes the
+ * registry before it in its edition's table (or from earlier in the same
+ * table), with a constant added, and literal values where nothing matches; scripts/registry-code.js writes the
  * code and says the format in full. Stored whole, the tables were 2.5 MB of
  * the library and 87k lines of generated C.
  *
@@ -94,12 +94,16 @@ static bool decode_field(code_reader *r, field *out, const field *prev)
         if (op & 1) {
             sd += unzigzag(next(r));
             add += unzigzag(next(r));
+            /* the source: prev, then the values decoded so far */
             int64_t src = (int64_t)i + sd;
-            if (src < 0 || src + len > prev->n)
+            if (src < 0 || src >= (int64_t)prev->n + i)
                 return false;
-            for (uint32_t t = 0; t < len; t++, i++) {
-                uint32_t p = get(prev, (uint32_t)src + t);
-                put(out, i, p == prev_none ? none : (uint32_t)(p + add));
+            for (uint32_t t = 0; t < len; t++, i++, src++) {
+                uint32_t p = src < prev->n ? get(prev, (uint32_t)src) : get(out, (uint32_t)(src - prev->n));
+                if (p == (src < prev->n ? prev_none : none))
+                    put(out, i, none);
+                else
+                    put(out, i, (uint32_t)(p + add));
             }
         } else {
             for (uint32_t t = 0; t < len; t++, i++) {
