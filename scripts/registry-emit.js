@@ -19,13 +19,21 @@ function header(what, mdVersion) {
 `;
 }
 
-function ints(values, perLine = 16) {
+/* Initialisers packed into lines of up to 100 characters: nobody reads
+ * them one by one, and a file of them should not look like code. */
+function pack(items) {
     const lines = [];
-    for (let i = 0; i < values.length; i += perLine)
-        lines.push('    ' + values.slice(i, i + perLine).join(', ') + ',');
-    if (!values.length) lines.push('    0');
+    let line = '';
+    for (const it of items) {
+        if (line && line.length + it.length + 1 > 96) { lines.push('    ' + line); line = ''; }
+        line += it + ',';
+    }
+    if (line) lines.push('    ' + line);
+    if (!items.length) lines.push('    0');
     return lines.join('\n');
 }
+
+function ints(values) { return pack(values.map(String)); }
 
 function u32(v) { return v === 0xffffffff ? 'MC__NONE' : String(v); }
 
@@ -49,30 +57,26 @@ function poolFile(head, pool) {
     out.push('/* value lists: runs of string offsets */');
     out.push(`const uint32_t mc__reg_value_refs[] = {\n${ints(pool.valueRefs)}\n};`);
     out.push('/* byte lengths of the value-list strings (lookups compare lengths first) */');
-    out.push(`const uint8_t mc__reg_value_lens[] = {\n${ints(pool.valueRefs.map((o) => pool.lengthAt(o)), 32)}\n};`);
+    out.push(`const uint8_t mc__reg_value_lens[] = {\n${ints(pool.valueRefs.map((o) => pool.lengthAt(o)))}\n};`);
     out.push('/* property definitions: {name, first value ref, value count, NBT type, name length,');
     out.push(' *   first value when the values are consecutive decimal integers, else -1} */');
-    out.push('const mc__propdef mc__reg_propdefs[] = {');
-    for (const p of pool.propdefs) {
+    out.push(`const mc__propdef mc__reg_propdefs[] = {\n${pack(pool.propdefs.map((p) => {
         const v = p.jsValues;
         const first = /^(0|[1-9][0-9]*)$/.test(v[0]) ? Number(v[0]) : -1;
         const consecutive = first >= 0 && v.every((x, i) => x === String(first + i));
-        out.push(`    {${p.name}, ${p.values}, ${p.count}, ${p.type || 0}, ${pool.lengthAt(p.name)}, ${consecutive ? first : -1}},`);
-    }
-    out.push('};');
+        return `{${p.name},${p.values},${p.count},${p.type || 0},${pool.lengthAt(p.name)},${consecutive ? first : -1}}`;
+    }))}\n};`);
     out.push('/* property lists: runs of property-definition indices, in the game\'s order */');
-    out.push(`const uint16_t mc__reg_prop_lists[] = {\n${ints(pool.propLists, 24)}\n};`);
+    out.push(`const uint16_t mc__reg_prop_lists[] = {\n${ints(pool.propLists)}\n};`);
     out.push('/* per-state flag runs of the blocks whose states differ */');
-    out.push(`const uint8_t mc__reg_flag_bytes[] = {\n${ints(pool.flagBytes, 32)}\n};`);
+    out.push(`const uint8_t mc__reg_flag_bytes[] = {\n${ints(pool.flagBytes)}\n};`);
     out.push('/* value indices of default states (runs of one byte per property) */');
-    out.push(`const uint8_t mc__reg_default_digits[] = {\n${ints(pool.digitBytes, 32)}\n};`);
+    out.push(`const uint8_t mc__reg_default_digits[] = {\n${ints(pool.digitBytes)}\n};`);
     out.push('/* block kinds: {name, property list, flag run (MC__NONE: uniform), state count,');
     out.push(' *   default state offset, default digits, explicit digits (MC__NONE: mixed radix),');
     out.push(' *   property count, flags of the first state} */');
-    out.push('const mc__kind mc__reg_kinds[] = {');
-    for (const k of pool.kinds)
-        out.push(`    {${k.name}, ${k.props}, ${u32(k.seq)}, ${k.count}, ${k.defaultOff}, ${k.digits}, ${u32(k.explicit)}, ${k.nprops}, ${k.base}},`);
-    out.push('};');
+    out.push(`const mc__kind mc__reg_kinds[] = {\n${pack(pool.kinds.map((k) =>
+        `{${k.name},${k.props},${u32(k.seq)},${k.count},${k.defaultOff},${k.digits},${u32(k.explicit)},${k.nprops},${k.base}}`))}\n};`);
     out.push(`const uint32_t mc__reg_kind_count = ${pool.kinds.length};`);
     return out.join('\n') + '\n';
 }
@@ -130,10 +134,8 @@ function javaFile(head, ctx) {
         out.push(`/* Java ${reg.display} (${reg.versions.join(', ')}) */`);
         if (reg.legacy) {
             reg.blockCount = reg.entries.length;
-            out.push(`static const mc__legacy_block ${p}_legacy[] = {`);
-            for (const e of reg.entries)
-                out.push(e ? `    {${pool.str(e.name)}, ${e.flagSeq}, 0x${e.mask.toString(16)}},` : '    {MC__NONE, 0, 0},');
-            out.push('};');
+            out.push(`static const mc__legacy_block ${p}_legacy[] = {\n${pack(reg.entries.map((e) =>
+                (e ? `{${pool.str(e.name)},${e.flagSeq},0x${e.mask.toString(16)}}` : '{MC__NONE,0,0}')))}\n};`);
         } else {
             reg.blockCount = reg.kinds.length;
         }
@@ -147,9 +149,9 @@ function javaFile(head, ctx) {
     out.push(`const uint32_t mc__java_registry_count = ${registries.length};`);
     out.push(`const uint32_t mc__java_pivot = ${ctx.pivotIndex}; /* the 1.13 registry */`);
     out.push('/* 1.12 id<<4|meta -> 1.13 state (legacy.json); 0xFFFF: not a state */');
-    out.push(`const uint16_t mc__legacy_to_pivot[4096] = {\n${ints(ctx.legacyToPivot, 16)}\n};`);
+    out.push(`const uint16_t mc__legacy_to_pivot[4096] = {\n${ints(ctx.legacyToPivot)}\n};`);
     out.push('/* 1.13 state -> closest 1.12 id<<4|meta (see gen-registries.js); 0 = air */');
-    out.push(`const uint16_t mc__pivot_to_legacy[] = {\n${ints(ctx.pivotToLegacy, 16)}\n};`);
+    out.push(`const uint16_t mc__pivot_to_legacy[] = {\n${ints(ctx.pivotToLegacy)}\n};`);
     out.push(`const uint32_t mc__pivot_to_legacy_count = ${ctx.pivotToLegacy.length};`);
     out.push('/* Java releases from 1.8: {name, protocol, DataVersion, registry (-1: none)} */');
     out.push('const mc__version mc__java_versions[] = {');
