@@ -83,8 +83,9 @@ function poolFile(head, pool) {
 
 /* The coded tables of every registry of one edition, each against the one
  * before it (registry-code.js): per registry, the kind of each block (flat
- * registries), the biome names, and for Bedrock registries with mappings
- * the Java -> Bedrock and Bedrock -> Java state maps. */
+ * registries), the biome names, for Bedrock registries with mappings the
+ * Java -> Bedrock and Bedrock -> Java state maps, and for the 1.13 registry
+ * (the pivot) the maps from and to 1.12's id<<4|meta. */
 function codeRegistries(pool, regs) {
     const NONE16 = 0xffff, NONE32 = 0xffffffff;
     const fields = (r) => ({
@@ -92,18 +93,18 @@ function codeRegistries(pool, regs) {
         biomes: r ? r.biomes.map((b) => (b ? pool.str(b) : NONE32)) : [],
         j2b: r && r.j2b ? r.j2b : [],
         b2j: r && r.b2j ? r.b2j : [],
+        l2p: r && r.legacyToPivot ? r.legacyToPivot : [],
+        p2l: r && r.pivotToLegacy ? r.pivotToLegacy : [],
     });
+    const order = [['kinds', -1], ['biomes', NONE32], ['j2b', NONE16], ['b2j', NONE16], ['l2p', NONE16], ['p2l', NONE16]];
     regs.forEach((reg, i) => {
         const cur = fields(reg), prev = fields(i ? regs[i - 1] : null);
         const out = [];
-        code.field(out, cur.kinds, prev.kinds, -1);
-        code.field(out, cur.biomes, prev.biomes, NONE32);
-        code.field(out, cur.j2b, prev.j2b, NONE16);
-        code.field(out, cur.b2j, prev.b2j, NONE16);
+        for (const [name, none] of order) code.field(out, cur[name], prev[name], none);
         reg.code = out.join('');
         /* the reference decoder must give the tables back */
         const pos = { at: 0 };
-        for (const [name, none] of [['kinds', -1], ['biomes', NONE32], ['j2b', NONE16], ['b2j', NONE16]]) {
+        for (const [name, none] of order) {
             const back = code.decodeField(reg.code, pos, cur[name].length, prev[name], none);
             if (back.join(',') !== cur[name].join(',')) throw new Error(`registry ${reg.display}: ${name} does not decode`);
         }
@@ -126,9 +127,14 @@ function registryStruct(reg, idx, prefix, display, edition, kindName) {
 function javaFile(head, ctx) {
     const { pool, registries, releases } = ctx;
     const out = [head];
+    const pivot = registries[ctx.pivotIndex];
+    if (ctx.pivotToLegacy.length !== pivot.stateCount) throw new Error('pivot_to_legacy: one entry per 1.13 state');
+    pivot.legacyToPivot = ctx.legacyToPivot;
+    pivot.pivotToLegacy = ctx.pivotToLegacy;
     codeRegistries(pool, registries);
-    out.push('/* per registry: the kinds of its blocks and its biome names, as runs copied from');
-    out.push(' * the registry before it (coded by scripts/registry-code.js, decoded by tables.c) */');
+    out.push('/* per registry: the kinds of its blocks and its biome names (1.13: and its maps from');
+    out.push(' * and to 1.12), as runs copied from the registry before it (coded by');
+    out.push(' * scripts/registry-code.js, decoded by tables.c) */');
     for (const reg of registries) {
         const p = `jreg${reg.index}`;
         out.push(`/* Java ${reg.display} (${reg.versions.join(', ')}) */`);
@@ -147,12 +153,9 @@ function javaFile(head, ctx) {
             reg.legacy ? 'MC__KIND_LEGACY' : 'MC__KIND_FLAT'));
     out.push('};');
     out.push(`const uint32_t mc__java_registry_count = ${registries.length};`);
-    out.push(`const uint32_t mc__java_pivot = ${ctx.pivotIndex}; /* the 1.13 registry */`);
-    out.push('/* 1.12 id<<4|meta -> 1.13 state (legacy.json); 0xFFFF: not a state */');
-    out.push(`const uint16_t mc__legacy_to_pivot[4096] = {\n${ints(ctx.legacyToPivot)}\n};`);
-    out.push('/* 1.13 state -> closest 1.12 id<<4|meta (see gen-registries.js); 0 = air */');
-    out.push(`const uint16_t mc__pivot_to_legacy[] = {\n${ints(ctx.pivotToLegacy)}\n};`);
-    out.push(`const uint32_t mc__pivot_to_legacy_count = ${ctx.pivotToLegacy.length};`);
+    out.push(`const uint32_t mc__java_pivot = ${ctx.pivotIndex}; /* the 1.13 registry; its code also holds`);
+    out.push(' * 1.12 id<<4|meta -> 1.13 state (legacy.json; 0xFFFF: not a state) and 1.13 state ->');
+    out.push(' * closest 1.12 id<<4|meta (see gen-registries.js; 0: air) */');
     out.push('/* Java releases from 1.8: {name, protocol, DataVersion, registry (-1: none)} */');
     out.push('const mc__version mc__java_versions[] = {');
     for (const r of releases)

@@ -83,7 +83,10 @@ typedef struct mc__tables {
     const uint32_t *biomes;      /* string offsets by id (MC__NONE: unused id) */
     const uint16_t *j2b;         /* mapped: Java state (of java_index) -> this registry; 0xFFFF none */
     const uint16_t *b2j;         /* mapped: state -> Java state of java_index; 0xFFFF none */
+    const uint16_t *legacy_to_pivot; /* the pivot (1.13): 1.12 id<<4|meta -> state here; 0xFFFF: none */
+    const uint16_t *pivot_to_legacy; /* the pivot: state here -> closest 1.12 id<<4|meta (0: air) */
     uint32_t kind_count, biome_count, j2b_count, b2j_count; /* lengths (0: absent) */
+    uint32_t l2p_count, p2l_count;                          /* 4096 and state_count, or 0 */
 } mc__tables;
 
 typedef struct mc__version {
@@ -106,10 +109,7 @@ extern const uint32_t mc__reg_kind_count;
 
 extern const struct mc_registry mc__java_registries[];
 extern const uint32_t mc__java_registry_count;
-extern const uint32_t mc__java_pivot;
-extern const uint16_t mc__legacy_to_pivot[4096];
-extern const uint16_t mc__pivot_to_legacy[];
-extern const uint32_t mc__pivot_to_legacy_count;
+extern const uint32_t mc__java_pivot; /* the 1.13 registry: its tables hold the maps to and from 1.12 */
 extern const mc__version mc__java_versions[];
 extern const uint32_t mc__java_version_count;
 

@@ -143,26 +143,32 @@ static mc__tables *decode(const mc_registry *reg, const mc__tables *prev)
     uint32_t kinds = reg->kind == MC__KIND_FLAT ? reg->block_count : 0;
     uint32_t j2b = reg->mapped ? mc__java_registries[reg->java_index].state_count : 0;
     uint32_t b2j = reg->mapped ? reg->state_count : 0;
+    bool pivot = reg->edition == MC_EDITION_JAVA && reg->index == mc__java_pivot;
+    uint32_t l2p = pivot ? 4096 : 0, p2l = pivot ? reg->state_count : 0;
     /* the 32-bit arrays first, so that every array is aligned */
     size_t size = sizeof(mc__tables) + ((size_t)kinds + 1 + reg->biome_count) * sizeof(uint32_t) +
-                  ((size_t)kinds + j2b + b2j) * sizeof(uint16_t);
+                  ((size_t)kinds + j2b + b2j + l2p + p2l) * sizeof(uint16_t);
     mc__tables *t = malloc(size);
     if (!t)
         return NULL;
     uint32_t *min = (uint32_t *)(void *)(t + 1), *biomes = min + kinds + 1;
     uint16_t *block_kinds = (uint16_t *)(void *)(biomes + reg->biome_count);
     uint16_t *j2b_map = block_kinds + kinds, *b2j_map = j2b_map + j2b;
+    uint16_t *l2p_map = b2j_map + b2j, *p2l_map = l2p_map + l2p;
     *t = (mc__tables){block_kinds, min, biomes, j2b ? j2b_map : NULL, b2j ? b2j_map : NULL,
-                      kinds, reg->biome_count, j2b, b2j};
+                      l2p ? l2p_map : NULL, p2l ? p2l_map : NULL,
+                      kinds, reg->biome_count, j2b, b2j, l2p, p2l};
     code_reader r = {reg->code, false};
-    field f[4][2] = {
+    field f[6][2] = { /* the fields in the generator's order, each with prev's */
         {{block_kinds, kinds, false}, {(void *)prev->block_kinds, prev->kind_count, false}},
         {{biomes, reg->biome_count, true}, {(void *)prev->biomes, prev->biome_count, true}},
         {{j2b_map, j2b, false}, {(void *)prev->j2b, prev->j2b_count, false}},
         {{b2j_map, b2j, false}, {(void *)prev->b2j, prev->b2j_count, false}},
+        {{l2p_map, l2p, false}, {(void *)prev->legacy_to_pivot, prev->l2p_count, false}},
+        {{p2l_map, p2l, false}, {(void *)prev->pivot_to_legacy, prev->p2l_count, false}},
     };
     bool ok = true;
-    for (int i = 0; i < 4 && ok; i++)
+    for (int i = 0; i < 6 && ok; i++)
         ok = decode_field(&r, &f[i][0], &f[i][1]);
     /* first states: the state counts of the kinds before */
     uint32_t first = 0;

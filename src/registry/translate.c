@@ -261,6 +261,21 @@ static uint32_t flat_translate(const mc_registry *from, const mc_registry *to, u
 }
 
 static const mc_registry *pivot(void) { return &mc__java_registries[mc__java_pivot]; }
+
+/* The maps between 1.12 and the pivot, which the pivot's tables hold: 1.12
+ * id<<4|meta -> 1.13 state (0xFFFF: none) and back (0: air, also when
+ * memory ran out). */
+static uint16_t legacy_to_pivot(uint32_t s)
+{
+    const mc__tables *t = mc__tables_of(pivot());
+    return t && s < t->l2p_count ? t->legacy_to_pivot[s] : 0xFFFF;
+}
+
+static uint32_t pivot_to_legacy(uint32_t p)
+{
+    const mc__tables *t = mc__tables_of(pivot());
+    return t && p < t->p2l_count ? t->pivot_to_legacy[p] : 0;
+}
 static const mc_registry *java_of(const mc_registry *bedrock) { return &mc__java_registries[bedrock->java_index]; }
 
 /* The state of legacy registry `to` for 1.13 state p: the closest 1.12
@@ -269,7 +284,7 @@ static const mc_registry *java_of(const mc_registry *bedrock) { return &mc__java
 static uint32_t legacy_from_pivot(const mc_registry *to, uint32_t p, unsigned *how)
 {
     const mc_registry *pv = pivot();
-    uint32_t l = p < mc__pivot_to_legacy_count ? mc__pivot_to_legacy[p] : 0;
+    uint32_t l = pivot_to_legacy(p);
     if (mc_registry_state_valid(to, l) && (l != 0 || p == 0))
         return l;
     char buf[2][128];
@@ -288,7 +303,7 @@ static uint32_t legacy_from_pivot(const mc_registry *to, uint32_t p, unsigned *h
             continue;
         unsigned h = 0;
         uint32_t q = map_props(fk, p - tp->block_min[fb], pv, b, &h);
-        l = mc__pivot_to_legacy[q];
+        l = pivot_to_legacy(q);
         if (mc_registry_state_valid(to, l) && (l != 0 || q == 0)) {
             *how |= MC_TRANSLATE_ANCESTOR;
             return l;
@@ -323,8 +338,8 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
     if (from->kind == MC__KIND_LEGACY && to->kind == MC__KIND_LEGACY) {
         if (mc_registry_state_valid(to, s))
             return s;
-        uint16_t p = mc__legacy_to_pivot[s];
-        uint16_t back = p == 0xFFFF ? 0 : mc__pivot_to_legacy[p];
+        uint16_t p = legacy_to_pivot(s);
+        uint32_t back = p == 0xFFFF ? 0 : pivot_to_legacy(p);
         if (p != 0xFFFF && mc_registry_state_valid(to, back)) {
             *how |= MC_TRANSLATE_ANCESTOR;
             return back;
@@ -333,7 +348,7 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
         return 0;
     }
     if (from->kind == MC__KIND_LEGACY) {
-        uint16_t p = mc__legacy_to_pivot[s];
+        uint16_t p = legacy_to_pivot(s);
         if (p == 0xFFFF) {
             *how |= MC_TRANSLATE_AIR;
             return mc_registry_air(to);
@@ -422,7 +437,7 @@ uint32_t *mc__map_build(const mc_registry *from, const mc_registry *to, bool fre
         if (!(via = via_map(pivot(), to, fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
-            uint16_t p = mc__legacy_to_pivot[s];
+            uint16_t p = legacy_to_pivot(s);
             map[s] = (mc_registry_state_valid(from, s) && p != 0xFFFF) ? via[p] : air;
         }
     } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->mapped) {

@@ -6,7 +6,7 @@
  * (src/registry/tables.c): every registry must decode, whatever order they
  * are first used in, to tables that agree with the registry's counts and
  * with the pool (first state ids = running sum of the kinds' state counts,
- * maps pointing at real states). The Bedrock version table, shared by the
+ * maps pointing at real states, 1.13 holding the maps to and from 1.12). The Bedrock version table, shared by the
  * registry module and the Bedrock packet code, must still answer every
  * name and protocol the packet code's own table used to.
  */
@@ -56,6 +56,23 @@ static void check_tables(const mc_registry *reg)
     } else {
         assert_null(t->j2b);
         assert_null(t->b2j);
+    }
+    if (reg->edition == MC_EDITION_JAVA && reg->index == mc__java_pivot) { /* 1.13: the maps to and from 1.12 */
+        assert_ptr_equal(mc_registry_find("1.13"), reg);
+        assert_int_equal(t->l2p_count, 4096);
+        assert_int_equal(t->p2l_count, reg->state_count);
+        uint32_t mapped = 0;
+        for (uint32_t s = 0; s < 4096; s++) {
+            assert_true(t->legacy_to_pivot[s] == 0xFFFF || t->legacy_to_pivot[s] < reg->state_count);
+            mapped += t->legacy_to_pivot[s] != 0xFFFF;
+        }
+        assert_true(mapped > 1000);
+        for (uint32_t s = 0; s < t->p2l_count; s++)
+            assert_true(t->pivot_to_legacy[s] < 4096);
+        assert_int_equal(t->legacy_to_pivot[1 << 4], 1); /* 1:0 stone -> stone */
+        assert_int_equal(t->pivot_to_legacy[1], 1 << 4);
+    } else {
+        assert_int_equal(t->l2p_count + t->p2l_count, 0);
     }
 }
 
