@@ -7,9 +7,9 @@
  * block to Bedrock shifts every later state id by a constant, so the new
  * Java -> Bedrock map is the old one in long runs with a constant added; a
  * new Java block shifts the positions instead. Written out in full, 31
- * Bedrock and 40 Java registries were 87k lines of C; as runs copied from
- * the previous version they are a few per cent of that, in the source and
- * in the library.
+ * Bedrock and 25 Java registries were 8.7 MB (87k lines) of C and 2.9 MB
+ * of the library; as runs copied from the previous version, with the
+ * shared pools, 0.5 MB and 0.37 MB.
  *
  * A field (an array of n unsigned values, NONE = all ones of its width)
  * is coded against the same field of the previous registry, P, as a

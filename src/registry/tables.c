@@ -7,9 +7,11 @@
  * previous version's, shifted (a new block moves every later state id by a
  * constant). So each registry stores its tables as runs copied from the
  * registry before it in its edition's table (or from earlier in the same
- * table), with a constant added, and literal values where nothing matches; scripts/registry-code.js writes the
- * code and says the format in full. Stored whole, the tables were 2.5 MB of
- * the library and 87k lines of generated C.
+ * table), with a constant added, and literal values where nothing matches;
+ * scripts/registry-code.js writes the code and says the format in full.
+ * Stored whole, the registry data was 2.9 MB of the library and 87k lines
+ * of generated C; coded, 0.37 MB and 5.3k lines. The 1.13 registry also
+ * holds the maps to and from 1.12's id<<4|meta.
  *
  * Decoding a registry decodes the ones before it, from the nearest one
  * already decoded (or the first), into scratch tables it frees; only the
