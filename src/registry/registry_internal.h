@@ -17,7 +17,6 @@
 
 /* Built once per registry on first use (see registry.c). */
 typedef struct mc__runtime {
-    const mc__tables *tables; /* the registry's decoded tables (tables.c) */
     uint32_t name_mask;   /* open-addressing table of block index + 1, by name */
     uint32_t *name_slots;
     uint32_t hash_mask;   /* Bedrock: state + 1, by hashed runtime id */
@@ -32,6 +31,7 @@ typedef struct mc__runtime {
     uint16_t *lk_perm;    /* Bedrock listed kinds: mixed-radix index -> state offset */
     uint32_t lk_name_mask;
     uint32_t air;         /* the air state */
+    const mc__tables *tables; /* the registry's decoded tables (tables.c) */
 } mc__runtime;
 
 /* Names are hashed and compared without the "minecraft:" namespace (a name
