@@ -79,13 +79,14 @@ static uint32_t naive_lookup(const mc_registry *reg, const query *q)
 {
     for (uint32_t s = 0; s < mc_registry_state_count(reg);) {
         const char *name = mc_registry_state_name(reg, s);
-        uint32_t b = mc__block_of_state(reg, s);
+        const mc__tables *t = mc__tables_of(reg);
+        uint32_t b = mc__block_of_state(reg, t, s);
         if (!strncmp(name, q->name, q->name_len) && name[q->name_len] == '\0') {
             uint32_t st;
             mc_registry_lookup(reg, q->name, q->name_len, q->props, q->nprops, &st, NULL);
             return st;
         }
-        s = b + 1 < reg->block_count ? reg->block_min[b + 1] : mc_registry_state_count(reg);
+        s = t->block_min[b + 1]; /* the last block's entry is the state count */
     }
     return MC_STATE_NONE;
 }

@@ -8,18 +8,20 @@
  * flags) repeats across dozens of versions, and a property definition
  * (name + ordered value list) repeats across hundreds of blocks. So every
  * string lives once in one pool, every property definition once, every kind
- * once, and a registry is just two integer arrays: the kind of each block and
- * the block's first state id. State ids inside a block are computed
- * arithmetically (mixed radix, first property slowest), the way the game
- * numbers them. Registries with identical content are emitted once.
+ * once, and a registry is just the kind of each block (its first state id
+ * follows from the state counts of the blocks before it). State ids inside a
+ * block are computed arithmetically (mixed radix, first property slowest),
+ * the way the game numbers them. Registries with identical content are
+ * emitted once, and each registry's tables are coded as their difference
+ * from the registry before it (registry-code.js).
  *
  * Outputs (all rewritten on every run, byte for byte reproducible):
  *   src/registry/data/reg_pool.c     string pool, value lists, property defs,
  *                                    property lists, kinds, flag sequences
- *   src/registry/data/reg_java.c     Java registries, biomes, legacy tables,
+ *   src/registry/data/reg_java.c     Java registries (coded), legacy tables,
  *                                    the version table
- *   src/registry/data/reg_bedrock.c  the Bedrock registry and version tables
- *   src/registry/data/reg_bedrock_N.c one Bedrock registry each (registry-bedrock.js)
+ *   src/registry/data/reg_bedrock.c  Bedrock registries (coded, built by
+ *                                    registry-bedrock.js) and version table
  *
  * Usage: node scripts/gen-registries.js   (from anywhere)
  */
@@ -365,9 +367,10 @@ fs.writeFileSync(path.join(OUT, 'reg_pool.c'), emit.poolFile(header('shared pool
 fs.writeFileSync(path.join(OUT, 'reg_java.c'),
     emit.javaFile(header('Java registries and version table'), { pool, registries, releases,
         legacyToPivot, pivotToLegacy, pivotIndex: registries.find((r) => r.pivot).index }));
-for (const f of fs.readdirSync(OUT)) if (/^reg_bedrock.*\.c$/.test(f)) fs.unlinkSync(path.join(OUT, f));
-const bedrockFiles = emit.bedrockFiles(header, { pool, bedrock, javaCount: registries.length });
-for (const [name, text] of Object.entries(bedrockFiles)) fs.writeFileSync(path.join(OUT, name), text);
+/* reg_bedrock_N.c: one file per Bedrock registry before the tables were coded */
+for (const f of fs.readdirSync(OUT)) if (/^reg_bedrock_\d+\.c$/.test(f)) fs.unlinkSync(path.join(OUT, f));
+fs.writeFileSync(path.join(OUT, 'reg_bedrock.c'),
+    emit.bedrockFile(header('Bedrock registries and version table'), { pool, bedrock, javaCount: registries.length }));
 for (const r of bedrock.registries) if (r.mappingNote) console.log(`bedrock ${r.display}: ${r.mappingNote}`);
 fs.writeFileSync(path.join(OUT, 'reg_strings.c'), emit.stringsFile(header('string pool'), pool));
 console.log(`registries: ${registries.length} Java, ${bedrock.registries.length} Bedrock; ` +

@@ -15,10 +15,27 @@
  * version's states; the Java registry they use is found by trying every
  * Java registry and keeping the one where all (else most) Java strings
  * resolve, newest first.
+ *
+ * Also the Bedrock version table: release names, protocols, registries.
  */
 'use strict';
 
 const TYPE = { string: 0, byte: 1, int: 2 };
+
+/* The oldest release in the version table (bedrock-protocol's minimum). */
+const FIRST_RELEASE = '1.16.201';
+/* Releases minecraft-data's protocolVersions.json skips: it lists the hotfix
+ * that followed with the same protocol (1.18.11, 1.20.61, 1.20.71, 1.21.42). */
+const EXTRA_RELEASES = [['1.18.10', 486], ['1.20.60', 649], ['1.20.70', 662], ['1.21.40', 748]];
+
+function vcmp(a, b) {
+    const x = a.split('.').map(Number), y = b.split('.').map(Number);
+    for (let i = 0; i < Math.max(x.length, y.length); i++) {
+        const d = (x[i] || 0) - (y[i] || 0);
+        if (d) return d;
+    }
+    return 0;
+}
 
 function valueText(v) {
     return v.type === 'byte' ? (v.value ? 'true' : 'false') : String(v.value);
@@ -40,7 +57,8 @@ function parseStateString(s) {
 function build(ctx) {
     const { PATHS, load, pool, flags, assert, javaRegistries, javaStateStrings } = ctx;
     const versions = Object.keys(PATHS.bedrock).filter((v) => PATHS.bedrock[v].blockStates);
-    const protocols = new Map(load('bedrock/common', 'protocolVersions').map((p) => [p.minecraftVersion, p.version]));
+    const releaseList = load('bedrock/common', 'protocolVersions').filter((p) => p.releaseType === 'release');
+    const protocols = new Map(releaseList.map((p) => [p.minecraftVersion, p.version]));
     const registries = [], byKey = new Map(), out = [];
 
     for (const v of versions) {
@@ -58,7 +76,29 @@ function build(ctx) {
         reg.display = v; /* versions are oldest first: the newest wins */
         out.push({ name: v, protocol: protocols.get(v) || 0, registry: reg.index });
     }
-    return { registries, versions: out };
+    return { registries, versions: releaseTable(out) };
+
+    /* The version table (the one the library has: names <-> protocols for
+     * the network code too): every release from FIRST_RELEASE on that
+     * minecraft-data lists, and the EXTRA_RELEASES it skips. A release
+     * without its own data uses the registry of the newest release with the
+     * same protocol (the same states on the wire), else none. */
+    function releaseTable(withData) {
+        const own = new Map(withData.map((v) => [v.name, v]));
+        const all = releaseList.filter((p) => vcmp(p.minecraftVersion, FIRST_RELEASE) >= 0)
+            .map((p) => ({ name: p.minecraftVersion, protocol: p.version }));
+        for (const [name, protocol] of EXTRA_RELEASES) {
+            assert(!all.some((v) => v.name === name), `${name} is in minecraft-data now: drop it from EXTRA_RELEASES`);
+            all.push({ name, protocol });
+        }
+        for (const v of withData) assert(all.some((a) => a.name === v.name), `${v.name} has data but no release entry`);
+        all.sort((a, b) => vcmp(a.name, b.name));
+        return all.map((v) => {
+            if (own.has(v.name)) return own.get(v.name);
+            const twins = withData.filter((w) => w.protocol === v.protocol);
+            return { name: v.name, protocol: v.protocol, registry: twins.length ? twins[twins.length - 1].registry : -1 };
+        });
+    }
 
     function buildOne(p) {
         const states = load(p.blockStates, 'blockStates');

@@ -123,7 +123,10 @@ MC_API size_t mc_java_version_count(void);
 MC_API bool mc_java_version_at(size_t index, mc_version_info *out);
 /* The Java release with this exact name; false when unknown. */
 MC_API bool mc_java_version_find(const char *name, mc_version_info *out);
-/* The Bedrock versions that have a registry, oldest first. */
+/* Every Bedrock release from 1.16.201 on, oldest first (minecraft-data's
+ * list and the hotfix-twin releases it skips, e.g. 1.20.60 beside 1.20.61);
+ * a release without its own registry has the one of the newest release
+ * with the same protocol, else none (NULL: 1.16.201, 1.16.210). */
 MC_API size_t mc_bedrock_version_count(void);
 MC_API bool mc_bedrock_version_at(size_t index, mc_version_info *out);
 

@@ -7,8 +7,8 @@
  * arrays) point into the input, so decoding allocates nothing except the
  * entry array of a SubChunk packet. Each layout change is keyed on the
  * protocol number where it happened (the MC_BEDROCK_PROTO_* constants), and
- * the release-name table below maps names to protocols (the releases
- * minecraft-data knows).
+ * release names map to protocols through the registry module's version
+ * table (the releases minecraft-data knows).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,31 +17,16 @@
 
 /* ------------------------------------------------------------ versions */
 
-static const struct { const char *name; int proto; } versions[] = {
-    {"1.16.201", 422}, {"1.16.210", 428}, {"1.16.220", 431}, {"1.17.0", 440},
-    {"1.17.10", 448},  {"1.17.30", 465},  {"1.17.40", 471},  {"1.18.0", 475},
-    {"1.18.10", 486},  {"1.18.11", 486},  {"1.18.30", 503},  {"1.19.1", 527},
-    {"1.19.10", 534},  {"1.19.20", 544},  {"1.19.21", 545},  {"1.19.30", 554},
-    {"1.19.40", 557},  {"1.19.50", 560},  {"1.19.60", 567},  {"1.19.62", 567},
-    {"1.19.63", 568},  {"1.19.70", 575},  {"1.19.80", 582},  {"1.20.0", 589},
-    {"1.20.10", 594},  {"1.20.15", 594},  {"1.20.30", 618},  {"1.20.40", 622},
-    {"1.20.50", 630},  {"1.20.60", 649},  {"1.20.61", 649},  {"1.20.70", 662},
-    {"1.20.71", 662},  {"1.20.80", 671},  {"1.21.0", 685},   {"1.21.2", 686},
-    {"1.21.20", 712},  {"1.21.30", 729},  {"1.21.40", 748},  {"1.21.42", 748},
-    {"1.21.50", 766},  {"1.21.60", 776},  {"1.21.70", 786},  {"1.21.80", 800},
-    {"1.21.90", 818},  {"1.21.93", 819},  {"1.21.100", 827}, {"1.21.111", 844},
-    {"1.21.120", 859}, {"1.21.124", 860}, {"1.21.130", 898}, {"1.26.0", 924},
-    {"1.26.10", 944},  {"1.26.20", 975},  {"1.26.30", 1001}, {"1.26.40", 2168},
-    {"1.26.45", 2169}, {"1.26.51", 2193},
-};
-
+/* Names and protocols come from the registry module's version table (one
+ * table, generated from minecraft-data with the registries), oldest first. */
 int mc_bedrock_protocol(const char *version)
 {
     if (!version || !*version)
         return 0;
-    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
-        if (!strcmp(versions[i].name, version))
-            return versions[i].proto;
+    mc_version_info v;
+    for (size_t i = 0; mc_bedrock_version_at(i, &v); i++)
+        if (!strcmp(v.name, version))
+            return v.protocol;
     char *end;
     long n = strtol(version, &end, 10);
     if (*end == 0 && n > 0 && n < 100000)
@@ -52,9 +37,10 @@ int mc_bedrock_protocol(const char *version)
 const char *mc_bedrock_version_name(int protocol)
 {
     const char *best = NULL;
-    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
-        if (versions[i].proto == protocol)
-            best = versions[i].name;
+    mc_version_info v;
+    for (size_t i = 0; mc_bedrock_version_at(i, &v); i++)
+        if (v.protocol == protocol)
+            best = v.name;
     return best;
 }
 

@@ -36,11 +36,12 @@ static void feed_str(fnv *f, const char *s)
 
 uint32_t mc__bedrock_hash(const mc_registry *reg, uint32_t state)
 {
-    uint32_t b = mc__block_of_state(reg, state);
+    const mc__tables *t = mc__tables_of(reg);
+    uint32_t b = t ? mc__block_of_state(reg, t, state) : MC__NONE;
     if (b == MC__NONE)
         return MC__NONE;
-    const mc__kind *k = mc__kind_of(reg, b);
-    uint32_t off = state - reg->block_min[b];
+    const mc__kind *k = mc__kind_of(t, b);
+    uint32_t off = state - t->block_min[b];
     unsigned order[MC__MAX_PROPS];
     unsigned n = k->nprops < MC__MAX_PROPS ? k->nprops : MC__MAX_PROPS;
     for (unsigned i = 0; i < n; i++) { /* insertion sort of the keys */

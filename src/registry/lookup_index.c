@@ -273,7 +273,7 @@ static bool build_values(const mc_registry *reg, mc__runtime *rt, uint16_t *list
 {
     uint32_t list_count = 0, slots = 1;
     for (uint32_t b = 0; b < reg->block_count; b++) {
-        const mc__kind *k = mc__kind_of(reg, b);
+        const mc__kind *k = mc__kind_of(rt->tables, b);
         for (unsigned i = 0; i < k->nprops; i++) {
             uint16_t d = mc__reg_prop_lists[k->props + i];
             if (list_of[d])
@@ -362,14 +362,14 @@ static void write_perm(const mc__kind *k, uint16_t *perm)
 static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, uint8_t *at,
                          const uint16_t *list_of, const list_plan *plans, uint32_t *key_count)
 {
-    const mc__kind *k = mc__kind_of(reg, b);
+    const mc__kind *k = mc__kind_of(rt->tables, b);
     lk_block *rec = (lk_block *)(void *)at;
     const char *name = mc__str(k->name);
     size_t full = strlen(name), len = full;
     mc__strip_namespace(&name, &len);
     memset(rec, 0, record_size(k));
     canon(name, len, rec->name);
-    rec->first = reg->block_min[b];
+    rec->first = rt->tables->block_min[b];
     rec->block = (uint16_t)b;
     /* a pooled name without the namespace is one the generic path never
      * matches either (it compares namespaced names); blocks past the 16-bit
@@ -407,7 +407,7 @@ bool mc__lk_build(const mc_registry *reg, mc__runtime *rt)
     size_t total = 0, prop_total = 0, perm_total = 0;
     uint32_t max_def = 0;
     for (uint32_t b = 0; b < reg->block_count; b++) {
-        const mc__kind *k = mc__kind_of(reg, b);
+        const mc__kind *k = mc__kind_of(rt->tables, b);
         total += record_size(k);
         prop_total += k->nprops;
         if (wants_perm(k))
@@ -435,7 +435,7 @@ bool mc__lk_build(const mc_registry *reg, mc__runtime *rt)
     uint32_t key_count = 0, perm_used = 0;
     uint8_t *at = rt->lk_blob;
     for (uint32_t b = 0; ok && b < reg->block_count; b++) {
-        const mc__kind *k = mc__kind_of(reg, b);
+        const mc__kind *k = mc__kind_of(rt->tables, b);
         write_record(reg, rt, b, at, list_of, plans, &key_count);
         if (wants_perm(k)) {
             ((lk_block *)(void *)at)->perm = perm_used;
@@ -481,7 +481,7 @@ static inline const lk_block *find_record(const mc_registry *reg, const mc__runt
         /* past CANON_MAX the form is a sample: compare the whole name (the
          * pooled name of a record has the 10-byte namespace) */
         if (rec->name_len == len && same4(rec->name, w) &&
-            (len <= CANON_MAX || !memcmp(mc__str(mc__kind_of(reg, rec->block)->name) + 10, name, len)))
+            (len <= CANON_MAX || !memcmp(mc__str(mc__kind_of(rt->tables, rec->block)->name) + 10, name, len)))
             return rec;
     }
 }
@@ -577,7 +577,7 @@ bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *na
         uint8_t digits[MC__MAX_PROPS];
         for (unsigned i = 0; i < n; i++)
             digits[i] = (seen >> i & 1) ? given[i] : pp[i].def;
-        off = mc__kind_offset(mc__kind_of(reg, rec->block), digits);
+        off = mc__kind_offset(mc__kind_of(rt->tables, rec->block), digits);
         if (off == MC__NONE)
             return false;
     }

@@ -11,6 +11,11 @@
  * first property slowest (the game's numbering). A legacy registry (Java
  * 1.8-1.12) is, per block id, a name, the mask of valid metadata values and
  * 16 flag bytes; its state ids are id<<4|meta.
+ *
+ * The per-block tables of a registry (block kinds, biome names, Bedrock's
+ * maps to and from Java) change little from one version to the next, so
+ * each registry stores them as runs copied from the registry before it
+ * (scripts/registry-code.js); tables.c decodes them on first use.
  */
 #ifndef MC_REGISTRY_REGDATA_H
 #define MC_REGISTRY_REGDATA_H
@@ -63,15 +68,26 @@ struct mc_registry {
     uint16_t index;       /* global index: Java registries, then Bedrock */
     uint32_t state_count;
     uint32_t block_count;
-    const uint16_t *block_kinds; /* FLAT: kind of each block */
-    const uint32_t *block_min;   /* FLAT: first state of each block (ascending) */
-    const mc__legacy_block *legacy; /* LEGACY: per block id */
     uint32_t biome_count;
-    const uint32_t *biomes;      /* string offsets by id (MC__NONE: unused id) */
-    const uint16_t *j2b;         /* Bedrock: Java state (of java_index) -> this registry; 0xFFFF none */
-    const uint16_t *b2j;         /* Bedrock: state -> Java state of java_index; 0xFFFF none */
-    uint32_t java_index;         /* Bedrock: the Java registry j2b/b2j use */
+    const mc__legacy_block *legacy; /* LEGACY: per block id */
+    const char *code;     /* the per-block tables, coded against the registry before this one
+                             in its edition's table (decoded by tables.c into mc__tables) */
+    uint32_t java_index;  /* Bedrock with maps: the Java registry whose states j2b/b2j use */
+    uint8_t mapped;       /* Bedrock: has j2b/b2j (blocksJ2B, blocksB2J) */
 };
+
+/* A registry's tables, decoded from its code on first use (tables.c). */
+typedef struct mc__tables {
+    const uint16_t *block_kinds; /* FLAT: kind of each block */
+    const uint32_t *block_min;   /* FLAT: first state of each block (ascending), then state_count */
+    const uint32_t *biomes;      /* string offsets by id (MC__NONE: unused id) */
+    const uint16_t *j2b;         /* mapped: Java state (of java_index) -> this registry; 0xFFFF none */
+    const uint16_t *b2j;         /* mapped: state -> Java state of java_index; 0xFFFF none */
+    const uint16_t *legacy_to_pivot; /* the pivot (1.13): 1.12 id<<4|meta -> state here; 0xFFFF: none */
+    const uint16_t *pivot_to_legacy; /* the pivot: state here -> closest 1.12 id<<4|meta (0: air) */
+    uint32_t kind_count, biome_count, j2b_count, b2j_count; /* lengths (0: absent) */
+    uint32_t l2p_count, p2l_count;                          /* 4096 and state_count, or 0 */
+} mc__tables;
 
 typedef struct mc__version {
     uint32_t name;
@@ -93,10 +109,7 @@ extern const uint32_t mc__reg_kind_count;
 
 extern const struct mc_registry mc__java_registries[];
 extern const uint32_t mc__java_registry_count;
-extern const uint32_t mc__java_pivot;
-extern const uint16_t mc__legacy_to_pivot[4096];
-extern const uint16_t mc__pivot_to_legacy[];
-extern const uint32_t mc__pivot_to_legacy_count;
+extern const uint32_t mc__java_pivot; /* the 1.13 registry: its tables hold the maps to and from 1.12 */
 extern const mc__version mc__java_versions[];
 extern const uint32_t mc__java_version_count;
 

@@ -2,13 +2,14 @@
  * registry.c: block-state and biome registries over the generated tables of
  * src/registry/data/ (layout in regdata.h).
  *
- * The tables are const and compact: a flattened registry knows, per block,
- * only its kind and first state id, so a state is found by binary search on
- * the first ids and its properties are the mixed-radix digits of its offset
- * inside the block. Looking a state up by name needs a hash table; that is
- * built once per registry on first use and published with an atomic
- * compare-and-swap (a thread that loses the race frees its copy), so the
- * module has no unsynchronised mutable state and needs no locks. The same
+ * The tables are compact: a flattened registry knows, per block, only its
+ * kind and first state id (decoded on first use by tables.c), so a state is
+ * found by binary search on the first ids and its properties are the
+ * mixed-radix digits of its offset inside the block. Looking a state up by
+ * name needs a hash table; that is built once per registry on first use
+ * and published with an atomic compare-and-swap (a thread that loses the
+ * race frees its copy), so the module has no unsynchronised mutable state
+ * and needs no locks. The same
  * runtime index holds the fast name + properties lookup of lookup_index.c;
  * mc__lookup_generic below is its fallback and reference.
  */
@@ -133,7 +134,8 @@ const mc_registry *mc_registry_find_bedrock(const char *version)
         return NULL;
     for (uint32_t i = 0; i < mc__bedrock_version_count; i++)
         if (!strcmp(mc__str(mc__bedrock_versions[i].name), version))
-            return &mc__bedrock_registries[mc__bedrock_versions[i].registry];
+            return mc__bedrock_versions[i].registry >= 0 ? &mc__bedrock_registries[mc__bedrock_versions[i].registry]
+                                                         : NULL;
     return NULL;
 }
 
@@ -144,14 +146,14 @@ const mc_registry *mc_registry_find_edition(mc_edition edition, const char *vers
 
 /* --------------------------------------------------------- state access */
 
-uint32_t mc__block_of_state(const mc_registry *reg, uint32_t state)
+uint32_t mc__block_of_state(const mc_registry *reg, const mc__tables *t, uint32_t state)
 {
     if (reg->kind != MC__KIND_FLAT || state >= reg->state_count)
         return MC__NONE;
     uint32_t lo = 0, hi = reg->block_count; /* find the last block with min <= state */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (reg->block_min[mid] <= state)
+        if (t->block_min[mid] <= state)
             lo = mid;
         else
             hi = mid;
@@ -179,6 +181,8 @@ static const uint8_t *flag_table(const mc_registry *reg)
     uint8_t *t = atomic_load_explicit(&flag_tables[reg->index], memory_order_acquire);
     if (t)
         return t;
+    if (reg->kind == MC__KIND_FLAT && !mc__tables_of(reg))
+        return NULL; /* the flags would all read 0 */
     uint8_t *fresh = malloc(reg->state_count ? reg->state_count : 1);
     if (!fresh)
         return NULL;
@@ -221,11 +225,14 @@ static uint32_t state_flags_slow(const mc_registry *reg, uint32_t state)
             return 0;
         return mc__reg_flag_bytes[b->flag_seq + meta];
     }
-    uint32_t b = mc__block_of_state(reg, state);
-    const mc__kind *k = mc__kind_of(reg, b);
+    const mc__tables *t = mc__tables_of(reg);
+    if (!t)
+        return 0;
+    uint32_t b = mc__block_of_state(reg, t, state);
+    const mc__kind *k = mc__kind_of(t, b);
     if (k->flag_seq == MC__NONE)
         return k->base_flags;
-    return mc__reg_flag_bytes[k->flag_seq + (state - reg->block_min[b])];
+    return mc__reg_flag_bytes[k->flag_seq + (state - t->block_min[b])];
 }
 
 uint32_t mc_registry_next_state(const mc_registry *reg, uint32_t state)
@@ -247,7 +254,8 @@ const char *mc_registry_state_name(const mc_registry *reg, uint32_t state)
         return NULL;
     if (reg->kind == MC__KIND_LEGACY)
         return mc__str(reg->legacy[state >> 4].name);
-    return mc__str(mc__kind_of(reg, mc__block_of_state(reg, state))->name);
+    const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
+    return mc__str(mc__kind_of(t, mc__block_of_state(reg, t, state))->name);
 }
 
 unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state)
@@ -256,7 +264,8 @@ unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state)
         return 0;
     if (reg->kind == MC__KIND_LEGACY)
         return 1;
-    return mc__kind_of(reg, mc__block_of_state(reg, state))->nprops;
+    const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
+    return mc__kind_of(t, mc__block_of_state(reg, t, state))->nprops;
 }
 
 uint32_t mc__kind_offset(const mc__kind *k, const uint8_t *digits)
@@ -296,13 +305,14 @@ bool mc_registry_state_prop(const mc_registry *reg, uint32_t state, unsigned ind
         if (value) *value = meta_strings[state & 15];
         return true;
     }
-    uint32_t b = mc__block_of_state(reg, state);
-    const mc__kind *k = mc__kind_of(reg, b);
+    const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
+    uint32_t b = mc__block_of_state(reg, t, state);
+    const mc__kind *k = mc__kind_of(t, b);
     if (index >= k->nprops)
         return false;
     const mc__propdef *p = mc__propdef_of(k, index);
     if (key) *key = mc__str(p->name);
-    if (value) *value = mc__str(mc__reg_value_refs[p->values + mc__prop_digit(k, state - reg->block_min[b], index)]);
+    if (value) *value = mc__str(mc__reg_value_refs[p->values + mc__prop_digit(k, state - t->block_min[b], index)]);
     return true;
 }
 
@@ -356,11 +366,11 @@ static bool name_equals(const char *pooled, const char *name, size_t len)
     return !strncmp(pooled, ns, NS_LEN) && bare_equals(pooled, name, len);
 }
 
-static uint32_t block_name_offset(const mc_registry *reg, uint32_t block)
+static uint32_t block_name_offset(const mc_registry *reg, const mc__tables *t, uint32_t block)
 {
     if (reg->kind == MC__KIND_LEGACY)
         return reg->legacy[block].name;
-    return mc__kind_of(reg, block)->name;
+    return mc__kind_of(t, block)->name;
 }
 
 static void table_insert(uint32_t *slots, uint32_t mask, uint32_t hash, uint32_t value)
@@ -383,9 +393,11 @@ static inline bool bytes_equal(const char *a, const char *b, size_t len)
 
 static mc__runtime *runtime_build(const mc_registry *reg)
 {
-    mc__runtime *rt = calloc(1, sizeof *rt);
+    const mc__tables *t = mc__tables_of(reg);
+    mc__runtime *rt = t ? calloc(1, sizeof *rt) : NULL;
     if (!rt)
         return NULL;
+    rt->tables = t;
     uint32_t size = 16;
     while (size < reg->block_count * 2u)
         size <<= 1;
@@ -406,7 +418,7 @@ static mc__runtime *runtime_build(const mc_registry *reg)
         return NULL;
     }
     for (uint32_t b = 0; b < reg->block_count; b++) {
-        uint32_t off = block_name_offset(reg, b);
+        uint32_t off = block_name_offset(reg, t, b);
         if (off == MC__NONE)
             continue;
         const char *name = mc__str(off);
@@ -423,8 +435,8 @@ static mc__runtime *runtime_build(const mc_registry *reg)
         uint32_t i = name_hash("minecraft:air", 13) & rt->name_mask;
         for (; rt->name_slots[i]; i = (i + 1) & rt->name_mask) {
             uint32_t b = rt->name_slots[i] - 1;
-            if (!strcmp(mc__str(block_name_offset(reg, b)), "minecraft:air")) {
-                rt->air = reg->block_min[b] + mc__kind_of(reg, b)->default_off;
+            if (!strcmp(mc__str(block_name_offset(reg, t, b)), "minecraft:air")) {
+                rt->air = t->block_min[b] + mc__kind_of(t, b)->default_off;
                 break;
             }
         }
@@ -470,7 +482,7 @@ uint32_t mc__find_block(const mc_registry *reg, const char *name, size_t len)
     uint32_t i = bare_hash(name, len) & rt->name_mask;
     for (; rt->name_slots[i]; i = (i + 1) & rt->name_mask) {
         uint32_t b = rt->name_slots[i] - 1;
-        if (bare_equals(mc__str(block_name_offset(reg, b)), name, len))
+        if (bare_equals(mc__str(block_name_offset(reg, rt->tables, b)), name, len))
             return b;
     }
     return MC__NONE;
@@ -553,7 +565,8 @@ mc_status mc__lookup_generic(const mc_registry *reg, const char *name, size_t na
         *state = (b << 4) | meta;
         return MC_OK;
     }
-    const mc__kind *k = mc__kind_of(reg, b);
+    const mc__tables *t = mc__runtime_of(reg)->tables; /* there: b was found through it */
+    const mc__kind *k = mc__kind_of(t, b);
     /* start from the default state's value indices; no divisions */
     uint8_t digits[MC__MAX_PROPS];
     memcpy(digits, mc__reg_default_digits + k->default_digits, k->nprops);
@@ -598,7 +611,7 @@ mc_status mc__lookup_generic(const mc_registry *reg, const char *name, size_t na
     if (off == MC__NONE)
         return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no state with these values",
                             mc_registry_name(reg), mc__str(k->name));
-    *state = reg->block_min[b] + off;
+    *state = t->block_min[b] + off;
     return MC_OK;
 }
 
@@ -730,18 +743,20 @@ size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *bu
 
 const char *mc_registry_biome_name(const mc_registry *reg, uint32_t id)
 {
-    if (!reg || id >= reg->biome_count || reg->biomes[id] == MC__NONE)
+    const mc__tables *t = reg && id < reg->biome_count ? mc__tables_of(reg) : NULL;
+    if (!t || t->biomes[id] == MC__NONE)
         return NULL;
-    return mc__str(reg->biomes[id]);
+    return mc__str(t->biomes[id]);
 }
 
 uint32_t mc_registry_biome_id(const mc_registry *reg, const char *name)
 {
-    if (!reg || !name)
+    const mc__tables *t = reg && name ? mc__tables_of(reg) : NULL;
+    if (!t)
         return MC_STATE_NONE;
     size_t len = strlen(name);
     for (uint32_t i = 0; i < reg->biome_count; i++)
-        if (reg->biomes[i] != MC__NONE && name_equals(mc__str(reg->biomes[i]), name, len))
+        if (t->biomes[i] != MC__NONE && name_equals(mc__str(t->biomes[i]), name, len))
             return i;
     return MC_STATE_NONE;
 }

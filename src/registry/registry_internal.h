@@ -31,6 +31,7 @@ typedef struct mc__runtime {
     uint16_t *lk_perm;    /* Bedrock listed kinds: mixed-radix index -> state offset */
     uint32_t lk_name_mask;
     uint32_t air;         /* the air state */
+    const mc__tables *tables; /* the registry's decoded tables (tables.c) */
 } mc__runtime;
 
 /* Names are hashed and compared without the "minecraft:" namespace (a name
@@ -44,9 +45,13 @@ static inline void mc__strip_namespace(const char **name, size_t *len)
     }
 }
 
-static inline const mc__kind *mc__kind_of(const mc_registry *reg, uint32_t block)
+/* The registry's per-block tables (tables.c), decoded on first use; NULL
+ * when memory ran out. Every function that reads them starts here. */
+const mc__tables *mc__tables_of(const mc_registry *reg);
+
+static inline const mc__kind *mc__kind_of(const mc__tables *t, uint32_t block)
 {
-    return &mc__reg_kinds[reg->block_kinds[block]];
+    return &mc__reg_kinds[t->block_kinds[block]];
 }
 
 static inline const mc__propdef *mc__propdef_of(const mc__kind *k, unsigned index)
@@ -60,8 +65,8 @@ uint32_t mc__bedrock_hash(const mc_registry *reg, uint32_t state);
  * MC__NONE when the block has no such state (explicit kinds). */
 uint32_t mc__kind_offset(const mc__kind *k, const uint8_t *digits);
 
-/* The block (FLAT registries) holding `state`, or MC__NONE. */
-uint32_t mc__block_of_state(const mc_registry *reg, uint32_t state);
+/* The block (FLAT registries, tables t) holding `state`, or MC__NONE. */
+uint32_t mc__block_of_state(const mc_registry *reg, const mc__tables *t, uint32_t state);
 /* Digit `index` of a state offset inside its block (value index of that property). */
 uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index);
 /* The registry's lazily built index, NULL when memory ran out. */

@@ -209,11 +209,11 @@ static uint32_t find_value(const mc__propdef *td, uint32_t value)
     return MC__NONE;
 }
 
-/* The state of target block tb matching source kind fk at offset off. */
-static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *to, uint32_t tb,
+/* The state of target block tb (tables tt) matching source kind fk at offset off. */
+static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc__tables *tt, uint32_t tb,
                           unsigned *how)
 {
-    const mc__kind *tk = mc__kind_of(to, tb);
+    const mc__kind *tk = mc__kind_of(tt, tb);
     uint8_t digits[MC__MAX_PROPS];
     memcpy(digits, mc__reg_default_digits + tk->default_digits, tk->nprops);
     for (unsigned i = 0; i < fk->nprops; i++) {
@@ -242,37 +242,56 @@ static uint32_t map_props(const mc__kind *fk, uint32_t off, const mc_registry *t
         *how |= MC_TRANSLATE_VALUE_DEFAULTED;
         toff = tk->default_off;
     }
-    return to->block_min[tb] + toff;
+    return tt->block_min[tb] + toff;
 }
 
 static uint32_t flat_translate(const mc_registry *from, const mc_registry *to, uint32_t state,
                                unsigned *how)
 {
-    uint32_t fb = mc__block_of_state(from, state);
-    const mc__kind *fk = mc__kind_of(from, fb);
-    uint32_t tb = resolve_block(from, to, mc__str(fk->name), how);
+    const mc__tables *tf = mc__tables_of(from);
+    uint32_t fb = tf ? mc__block_of_state(from, tf, state) : MC__NONE;
+    const mc__kind *fk = fb != MC__NONE ? mc__kind_of(tf, fb) : NULL;
+    uint32_t tb = fk ? resolve_block(from, to, mc__str(fk->name), how) : MC__NONE;
     if (tb == MC__NONE) {
         *how |= MC_TRANSLATE_AIR;
         return mc_registry_air(to);
     }
-    return map_props(fk, state - from->block_min[fb], to, tb, how);
+    return map_props(fk, state - tf->block_min[fb], mc__tables_of(to) /* decoded: tb was found in it */, tb,
+                     how);
 }
 
 static const mc_registry *pivot(void) { return &mc__java_registries[mc__java_pivot]; }
+
+/* The maps between 1.12 and the pivot, which the pivot's tables t hold
+ * (NULL: memory ran out): 1.12 id<<4|meta -> 1.13 state (0xFFFF: none)
+ * and back (0: air). */
+static uint16_t legacy_to_pivot(const mc__tables *t, uint32_t s)
+{
+    return t && s < t->l2p_count ? t->legacy_to_pivot[s] : 0xFFFF;
+}
+
+static uint32_t pivot_to_legacy(const mc__tables *t, uint32_t p)
+{
+    return t && p < t->p2l_count ? t->pivot_to_legacy[p] : 0;
+}
 static const mc_registry *java_of(const mc_registry *bedrock) { return &mc__java_registries[bedrock->java_index]; }
 
 /* The state of legacy registry `to` for 1.13 state p: the closest 1.12
  * id:meta; when `to` (an older legacy version) lacks it, the same for the
  * block's ancestors (grass_path -> grass_block for 1.8); else air. */
-static uint32_t legacy_from_pivot(const mc_registry *to, uint32_t p, unsigned *how)
+static uint32_t legacy_from_pivot(const mc__tables *tp, const mc_registry *to, uint32_t p, unsigned *how)
 {
     const mc_registry *pv = pivot();
-    uint32_t l = p < mc__pivot_to_legacy_count ? mc__pivot_to_legacy[p] : 0;
+    uint32_t l = pivot_to_legacy(tp, p);
     if (mc_registry_state_valid(to, l) && (l != 0 || p == 0))
         return l;
     char buf[2][128];
-    uint32_t fb = mc__block_of_state(pv, p);
-    const mc__kind *fk = mc__kind_of(pv, fb);
+    uint32_t fb = tp ? mc__block_of_state(pv, tp, p) : MC__NONE;
+    if (fb == MC__NONE) {
+        *how |= MC_TRANSLATE_AIR;
+        return 0;
+    }
+    const mc__kind *fk = mc__kind_of(tp, fb);
     const char *cur = mc__str(fk->name);
     for (unsigned hop = 0; hop < 6 && ancestor_of(cur, buf[hop & 1], sizeof buf[0]); hop++) {
         cur = buf[hop & 1];
@@ -280,8 +299,8 @@ static uint32_t legacy_from_pivot(const mc_registry *to, uint32_t p, unsigned *h
         if (b == MC__NONE)
             continue;
         unsigned h = 0;
-        uint32_t q = map_props(fk, p - pv->block_min[fb], pv, b, &h);
-        l = mc__pivot_to_legacy[q];
+        uint32_t q = map_props(fk, p - tp->block_min[fb], tp, b, &h);
+        l = pivot_to_legacy(tp, q);
         if (mc_registry_state_valid(to, l) && (l != 0 || q == 0)) {
             *how |= MC_TRANSLATE_ANCESTOR;
             return l;
@@ -299,14 +318,15 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
     }
     if (from == to)
         return s;
-    if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j &&
-        from->b2j[s] != 0xFFFF) {
+    const mc__tables *tf = from->mapped ? mc__tables_of(from) : NULL; /* decoded: s is valid */
+    if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && tf && tf->b2j[s] != 0xFFFF) {
         *how |= MC_TRANSLATE_MAPPED;
-        return translate(java_of(from), to, from->b2j[s], how);
+        return translate(java_of(from), to, tf->b2j[s], how);
     }
-    if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
+    if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->mapped) {
         uint32_t js = translate(from, java_of(to), s, how);
-        uint32_t t = js < mc_registry_state_count(java_of(to)) ? to->j2b[js] : 0xFFFF;
+        const mc__tables *tt = mc__tables_of(to);
+        uint32_t t = tt && js < mc_registry_state_count(java_of(to)) ? tt->j2b[js] : 0xFFFF;
         if (t == 0xFFFF) /* not in blocksJ2B: by name */
             return flat_translate(java_of(to), to, js, how);
         *how |= MC_TRANSLATE_MAPPED;
@@ -315,8 +335,9 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
     if (from->kind == MC__KIND_LEGACY && to->kind == MC__KIND_LEGACY) {
         if (mc_registry_state_valid(to, s))
             return s;
-        uint16_t p = mc__legacy_to_pivot[s];
-        uint16_t back = p == 0xFFFF ? 0 : mc__pivot_to_legacy[p];
+        const mc__tables *tp = mc__tables_of(pivot());
+        uint16_t p = legacy_to_pivot(tp, s);
+        uint32_t back = p == 0xFFFF ? 0 : pivot_to_legacy(tp, p);
         if (p != 0xFFFF && mc_registry_state_valid(to, back)) {
             *how |= MC_TRANSLATE_ANCESTOR;
             return back;
@@ -325,7 +346,7 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
         return 0;
     }
     if (from->kind == MC__KIND_LEGACY) {
-        uint16_t p = mc__legacy_to_pivot[s];
+        uint16_t p = legacy_to_pivot(mc__tables_of(pivot()), s);
         if (p == 0xFFFF) {
             *how |= MC_TRANSLATE_AIR;
             return mc_registry_air(to);
@@ -336,7 +357,7 @@ static uint32_t translate(const mc_registry *from, const mc_registry *to, uint32
     if (to->kind == MC__KIND_LEGACY) {
         uint32_t p = from == pivot() ? s : translate(from, pivot(), s, how);
         *how |= MC_TRANSLATE_MAPPED;
-        return legacy_from_pivot(to, p, how);
+        return legacy_from_pivot(mc__tables_of(pivot()), to, p, how);
     }
     return flat_translate(from, to, s, how);
 }
@@ -355,11 +376,14 @@ uint32_t mc_registry_translate_state(const mc_registry *from, const mc_registry 
 
 static bool fill_flat(const mc_registry *from, const mc_registry *to, uint32_t *map)
 {
+    const mc__tables *tf = mc__tables_of(from), *tt = mc__tables_of(to);
+    if (!tf || !tt)
+        return false;
     for (uint32_t b = 0; b < from->block_count; b++) {
-        const mc__kind *fk = mc__kind_of(from, b);
+        const mc__kind *fk = mc__kind_of(tf, b);
         unsigned how = 0;
         uint32_t tb = resolve_block(from, to, mc__str(fk->name), &how);
-        uint32_t first = from->block_min[b];
+        uint32_t first = tf->block_min[b];
         if (tb == MC__NONE) {
             if (!mc__runtime_of(to))
                 return false;
@@ -369,7 +393,7 @@ static bool fill_flat(const mc_registry *from, const mc_registry *to, uint32_t *
             continue;
         }
         for (uint32_t i = 0; i < fk->count; i++)
-            map[first + i] = map_props(fk, i, to, tb, &how);
+            map[first + i] = map_props(fk, i, tt, tb, &how);
     }
     return true;
 }
@@ -400,33 +424,37 @@ uint32_t *mc__map_build(const mc_registry *from, const mc_registry *to, bool fre
             goto fail;
     } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_JAVA && to->kind == MC__KIND_LEGACY &&
                from->kind == MC__KIND_FLAT) {
-        if (!(via = via_map(from, pivot(), fresh, &owned)))
+        const mc__tables *tp = mc__tables_of(pivot());
+        if (!tp || !(via = via_map(from, pivot(), fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
             unsigned how = 0;
-            map[s] = legacy_from_pivot(to, via[s], &how);
+            map[s] = legacy_from_pivot(tp, to, via[s], &how);
         }
     } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_JAVA && from->kind == MC__KIND_LEGACY &&
                to->kind == MC__KIND_FLAT) {
-        if (!(via = via_map(pivot(), to, fresh, &owned)))
+        const mc__tables *tp = mc__tables_of(pivot());
+        if (!tp || !(via = via_map(pivot(), to, fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
-            uint16_t p = mc__legacy_to_pivot[s];
+            uint16_t p = legacy_to_pivot(tp, s);
             map[s] = (mc_registry_state_valid(from, s) && p != 0xFFFF) ? via[p] : air;
         }
-    } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->j2b) {
-        if (!(via = via_map(from, java_of(to), fresh, &owned)))
+    } else if (from->edition == MC_EDITION_JAVA && to->edition == MC_EDITION_BEDROCK && to->mapped) {
+        const mc__tables *tt = mc__tables_of(to);
+        if (!tt || !(via = via_map(from, java_of(to), fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
             unsigned how = 0;
-            uint32_t t = mc_registry_state_valid(from, s) ? to->j2b[via[s]] : 0xFFFF;
+            uint32_t t = mc_registry_state_valid(from, s) ? tt->j2b[via[s]] : 0xFFFF;
             map[s] = t != 0xFFFF ? t : mc_registry_state_valid(from, s) ? flat_translate(java_of(to), to, via[s], &how) : air;
         }
-    } else if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->b2j) {
-        if (!(via = via_map(java_of(from), to, fresh, &owned)))
+    } else if (from->edition == MC_EDITION_BEDROCK && to->edition == MC_EDITION_JAVA && from->mapped) {
+        const mc__tables *tf = mc__tables_of(from);
+        if (!tf || !(via = via_map(java_of(from), to, fresh, &owned)))
             goto fail;
         for (uint32_t s = 0; s < n; s++) {
-            uint32_t js = from->b2j[s];
+            uint32_t js = tf->b2j[s];
             unsigned how = 0;
             /* states neither table maps: by name (Bedrock and Java names often agree) */
             map[s] = js != 0xFFFF ? via[js] : translate(from, to, s, &how);
