@@ -73,8 +73,21 @@ enum {
     MC_IO_READ = 0,      /* read only */
     MC_IO_WRITE = 1,     /* read and write */
     MC_IO_CREATE = 2,    /* create when absent (with MC_IO_WRITE) */
-    MC_IO_TRUNCATE = 4   /* empty it (with MC_IO_WRITE) */
+    MC_IO_TRUNCATE = 4,  /* empty it (with MC_IO_WRITE) */
+    MC_IO_NOFOLLOW = 8,  /* refuse a symbolic link as the last component
+                          * (MC_IO_ESYMLINK): files the library finds by name
+                          * inside a region folder (c.X.Z.mcc and the
+                          * temporaries) are opened with it */
+    MC_IO_EXCLUSIVE = 16 /* with MC_IO_CREATE: fail (EEXIST) when it exists */
 };
+
+/* Besides errno values, mc_io.open returns these two (no errno has them):
+ * the path names something other than a regular file (a FIFO, a device, a
+ * folder, a socket: reading one could block for ever or never end), or,
+ * with MC_IO_NOFOLLOW, a symbolic link. The POSIX open checks the type
+ * without blocking (O_NONBLOCK, then fstat) before it reads a byte. */
+#define MC_IO_ENOTREG 0x10001
+#define MC_IO_ESYMLINK 0x10002
 
 /* The file-system operations region code uses, so that tests can cut a write
  * sequence at any point or fail it with ENOSPC. Every function returns 0 or
@@ -204,7 +217,10 @@ typedef enum mc_region_problem_kind {
     MC_REGION_PROBLEM_BAD_COMPRESSION,/* unknown id, custom, or data that does not inflate */
     MC_REGION_PROBLEM_EXTERNAL,       /* .mcc missing/unreadable, or stub with data */
     MC_REGION_PROBLEM_BAD_NBT,        /* payload is not NBT (needs the NBT module) */
-    MC_REGION_PROBLEM_POSITION        /* chunk NBT names another position */
+    MC_REGION_PROBLEM_POSITION,       /* chunk NBT names another position */
+    MC_REGION_PROBLEM_STALE_TEMP      /* a temporary of a killed write or compaction
+                                       * (c.X.Z.mcc.tmp: lx, lz of its chunk;
+                                       * <file>.compact.tmp: -1, -1) */
 } mc_region_problem_kind;
 
 typedef struct mc_region_problem {
@@ -265,7 +281,11 @@ MC_API mc_status mc_world_region_dir(const char *world, mc_world_layout layout,
                                      size_t out_size, mc_error *err);
 /* Writes into `out` the path of the region file holding absolute chunk
  * (cx, cz), and into *lx, *lz (may be NULL) its local coordinates. Returns
- * MC_ERR_NOT_FOUND (with `out` filled) when that file does not exist. */
+ * MC_ERR_NOT_FOUND (with `out` filled) when that file does not exist.
+ * Files are read only from inside the world: MC_ERR_IO, with a message that
+ * says why, when the region folder resolves (through links) to a place
+ * outside the folder `world` resolves to, or when the region file is a
+ * symbolic link or not a regular file (a FIFO would block its reader). */
 MC_API mc_status mc_world_region_path(const char *world, mc_world_layout layout,
                                       const char *dimension, mc_region_kind kind, int32_t cx,
                                       int32_t cz, char *out, size_t out_size, int *lx, int *lz,

@@ -125,10 +125,19 @@ static const mc_io memory_io = {NULL, memio_open, memio_close, memio_pread, memi
 
 /* ------------------------------------------------------------- helpers */
 
+const char *mc__io_strerror(int code)
+{
+    if (code == MC_IO_ENOTREG)
+        return "not a regular file (a FIFO, device, folder or socket is never read)";
+    if (code == MC_IO_ESYMLINK)
+        return "a symbolic link, which is not followed inside a region folder";
+    return strerror(code);
+}
+
 static mc_status io_error(mc_error *err, int code, const char *what, const char *path)
 {
     return mc_error_set(err, code == ENOENT ? MC_ERR_NOT_FOUND : MC_ERR_IO, SIZE_MAX,
-                        "region: %s %s: %s", what, path ? path : "", strerror(code));
+                        "region: %s %s: %s", what, path ? path : "", mc__io_strerror(code));
 }
 
 static char *dup_string(const mc_allocator *a, const char *s, size_t *cap)
@@ -172,6 +181,32 @@ static bool mcc_path(const mc_region *r, int lx, int lz, const char *suffix, cha
     long cx = (long)r->rx * 32 + lx, cz = (long)r->rz * 32 + lz;
     int k = snprintf(out, n, "%.*sc.%ld.%ld.mcc%s", dir_len, r->path, cx, cz, suffix);
     return k > 0 && (size_t)k < n;
+}
+
+void mc__region_each_temp(mc_region *r,
+                          void (*fn)(mc_region *r, const char *path, int lx, int lz, void *user),
+                          void *user)
+{
+    char path[4200];
+    if (r->io == &memory_io)
+        return;
+    for (int i = 0; i < 1024; i++)
+        if (mcc_path(r, i & 31, i >> 5, ".tmp", path, sizeof path))
+            fn(r, path, i & 31, i >> 5, user);
+    int k = snprintf(path, sizeof path, "%s.compact.tmp", r->path);
+    if (k > 0 && (size_t)k < sizeof path)
+        fn(r, path, -1, -1, user);
+}
+
+static void remove_temp(mc_region *r, const char *path, int lx, int lz, void *user)
+{
+    (void)lx; (void)lz; (void)user;
+    r->io->remove(r->io->user, path); /* ENOENT for nearly every name */
+}
+
+void mc__region_remove_temps(mc_region *r)
+{
+    mc__region_each_temp(r, remove_temp, NULL);
 }
 
 static uint64_t file_sectors(const mc_region *r)
@@ -430,7 +465,7 @@ static mc_status read_external(mc_region *r, int lx, int lz, mc_region_problem_k
                             "region: chunk %d %d is external but its .mcc is not available", lx,
                             lz);
     void *f = NULL;
-    int rc = r->io->open(r->io->user, path, MC_IO_READ, &f);
+    int rc = r->io->open(r->io->user, path, MC_IO_READ | MC_IO_NOFOLLOW, &f);
     if (rc == ENOENT)
         return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX,
                             "region: chunk %d %d allocated but stream missing (%s)", lx, lz, path);
@@ -610,6 +645,12 @@ static mc_status check_writable(mc_region *r, int lx, int lz, mc_error *err)
     if (!local_ok(lx, lz))
         return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX,
                             "region: local chunk %d %d outside 0..31", lx, lz);
+    if (!r->temps_removed) {
+        /* The first write of this handle: no other writer may be at work on
+         * this region, so any temporary of ours is left from a crash. */
+        mc__region_remove_temps(r);
+        r->temps_removed = true;
+    }
     return MC_OK;
 }
 
@@ -669,7 +710,12 @@ static mc_status write_external_file(mc_region *r, int lx, int lz, const void *p
     if (!mcc_path(r, lx, lz, ".tmp", tmp, sizeof tmp) || !mcc_path(r, lx, lz, "", final, sizeof final))
         return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "region: path too long");
     void *f = NULL;
-    int rc = r->io->open(r->io->user, tmp, MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE, &f);
+    /* Made afresh: an old one (from a crash) could be a link to a file of
+     * someone else's, which O_TRUNC would empty. */
+    r->io->remove(r->io->user, tmp);
+    int rc = r->io->open(r->io->user, tmp,
+                         MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE | MC_IO_EXCLUSIVE |
+                             MC_IO_NOFOLLOW, &f);
     if (rc)
         return io_error(err, rc, "cannot create", tmp);
     rc = r->io->pwrite(r->io->user, f, payload, len, 0);
