@@ -48,13 +48,32 @@
  * the old compression in that case (same payload, just encoded the old way).
  *
  * Compaction (region_check.c) never writes in place: it copies the live
- * records into a new file, fsyncs it and renames it over the old one.
+ * records into a new file, fsyncs it and renames it over the old one, then
+ * fsyncs the folder.
+ *
+ * Temporaries: a process killed in 1 leaves c.X.Z.mcc.tmp, one killed in a
+ * compaction <file>.compact.tmp. With one writer per region, any of them
+ * found when a handle first writes is stale, so the first write or delete
+ * of a handle (and every compaction) removes them: exactly the names
+ * c.<X>.<Z>.mcc.tmp of the region's 1024 chunks and <file>.compact.tmp, one
+ * remove each (ENOENT for nearly all; no folder listing, which mc_io does
+ * not have). verify reports them. A temporary is created afresh (removed,
+ * then O_CREAT|O_EXCL|O_NOFOLLOW): a stale one could be a link, or a hard
+ * link, to a file elsewhere, which O_TRUNC would have emptied.
+ *
+ * Reading trusts no file of the folder either: every open is of a regular
+ * file (region_io.c), and c.X.Z.mcc, found by name, is not followed if it
+ * is a symbolic link (a link to /etc/passwd stored "uncompressed" would
+ * otherwise be returned as the chunk's bytes).
  *
  * tests/unit/test_region_crash.c proves all this through a fault-injecting
  * mc_io: it cuts each operation at every call and at every byte of the
  * header creation and of whole record writes (sampled for the 1 MB .mcc
  * writes), also lets the disk keep any subset of the writes since the last
- * fsync, or fails a call with ENOSPC, and checks every resulting image.
+ * fsync, or fails a call with ENOSPC, and checks every resulting image,
+ * the order of the calls (no entry written before its record is fsynced,
+ * each rename followed by a folder fsync), and that verify reports and the
+ * next write removes the temporaries each crash leaves.
  * The assumption it does not test is the one stated above: an aligned
  * 4-byte write is never torn. There is no locking between processes: one
  * writer per region file at a time (as with the game itself).
