@@ -209,7 +209,9 @@ void mc__region_each_temp(mc_region *r,
     char path[4200];
     if (r->io == &memory_io)
         return;
-    for (int i = 0; i < 1024; i++)
+    /* Without region coordinates (a file not named r.X.Z.mca, no
+     * mc_region_set_origin) the .mcc names are not this region's own. */
+    for (int i = 0; i < 1024 && r->origin_known; i++)
         if (mcc_path(r, i & 31, i >> 5, ".tmp", path, sizeof path))
             fn(r, path, i & 31, i >> 5, user);
     int k = snprintf(path, sizeof path, "%s.compact.tmp", r->path);

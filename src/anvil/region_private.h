@@ -47,7 +47,8 @@ mc_status mc__region_read_record(mc_region *r, int lx, int lz, const uint8_t **p
 /* Calls fn with the path of every temporary file a write or compaction of
  * this region may leave behind if killed: c.X.Z.mcc.tmp of each of its 1024
  * chunks (lx, lz) and "<path>.compact.tmp" (-1, -1). Only these exact names:
- * nothing else in the folder is ever touched. None for a memory region. */
+ * nothing else in the folder is ever touched. None for a memory region; no
+ * .mcc.tmp names when the region coordinates are not known. */
 void mc__region_each_temp(mc_region *r,
                           void (*fn)(mc_region *r, const char *path, int lx, int lz, void *user),
                           void *user);

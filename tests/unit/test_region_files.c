@@ -344,6 +344,19 @@ static void test_stale_temporaries(void **state)
     assert_int_equal(mc_region_verify(r, collect, &f, &ok), 0);
     mc_region_close(r);
 
+    /* A region file not named r.X.Z.mca has no chunk coordinates, so no
+     * .mcc.tmp is its own: only its .compact.tmp goes. */
+    plant();
+    write_file(in_dir("backup.mca.compact.tmp"), "stale");
+    r = open_region(in_dir("backup.mca"), true, MC_OK, &err);
+    c = chunk_nbt(5, 5, 100, &n);
+    assert_int_equal(mc_region_write_chunk(r, 5, 5, c, n, MC_COMPRESSION_ZLIB, 0, &err), MC_OK);
+    free(c);
+    mc_region_close(r);
+    assert_false(exists(in_dir("backup.mca.compact.tmp")));
+    for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+        assert_true(exists(in_dir(ours[i])));
+
     /* A deletion is a write too. */
     plant();
     r = open_region(in_dir("r.0.0.mca"), true, MC_OK, &err);
