@@ -17,6 +17,7 @@
  * in the folders by lstat (MC_IO_ESYMLINK).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "anvil/region_private.h"
 #include "mcchunk/anvil.h"
 
 static int posix_open(void *user, const char *path, int flags, void **file)
@@ -178,6 +180,31 @@ static int posix_fsync_dir(void *user, const char *path)
     close(fd);
     /* Some file systems refuse fsync on folders; that is not a failure. */
     return (rc == EINVAL || rc == EBADF) ? 0 : rc;
+}
+
+int mc__list_folder(const char *path, void (*fn)(void *ctx, const char *name), void *ctx)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        strcpy(dir, ".");
+    } else {
+        size_t n = (size_t)(slash - path);
+        if (n == 0)
+            n = 1;
+        if (n >= sizeof dir)
+            return ENAMETOOLONG;
+        memcpy(dir, path, n);
+        dir[n] = 0;
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno ? errno : EIO;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        fn(ctx, e->d_name);
+    closedir(d);
+    return 0;
 }
 
 static const mc_io posix_io = {

@@ -54,6 +54,9 @@ void mc__region_each_temp(mc_region *r,
                           void *user);
 /* Removes every one of them that exists (errors ignored). */
 void mc__region_remove_temps(mc_region *r);
+/* Calls fn with the name of every entry of the folder holding the file
+ * `path` (region_io.c, POSIX); 0 or an errno value. */
+int mc__list_folder(const char *path, void (*fn)(void *ctx, const char *name), void *ctx);
 /* strerror, plus the texts of MC_IO_ENOTREG and MC_IO_ESYMLINK. */
 const char *mc__io_strerror(int code);
 /* Decompresses with the handle's decompressor and size limit. */
