@@ -58,9 +58,10 @@
  * c.<X>.<Z>.mcc.tmp of the region's 1024 chunks and <file>.compact.tmp.
  * With the POSIX mc_io one listing of the folder finds which of them exist
  * (1025 removes of absent names cost 2-7 ms on a busy ext4); another mc_io,
- * which has no listing, gets one remove per name. verify reports them. A temporary is created afresh (removed,
- * then O_CREAT|O_EXCL|O_NOFOLLOW): a stale one could be a link, or a hard
- * link, to a file elsewhere, which O_TRUNC would have emptied.
+ * which has no listing, gets one remove per name. verify reports them. A
+ * temporary is created afresh (removed, then O_CREAT|O_EXCL|O_NOFOLLOW): a
+ * stale one could be a link, or a hard link, to a file elsewhere, which
+ * O_TRUNC would have emptied.
  *
  * Reading trusts no file of the folder either: every open is of a regular
  * file (region_io.c), and c.X.Z.mcc, found by name, is not followed if it
