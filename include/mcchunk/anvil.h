@@ -14,10 +14,42 @@
  *     every committed chunk readable and the chunk being written either
  *     fully old or fully new).
  *   - mc_io: the small file-system vtable all region I/O goes through. The
- *     default is POSIX; tests substitute a fault-injecting one.
+ *     default is POSIX; tests substitute a fault-injecting one. It opens
+ *     regular files only (a FIFO is refused at once instead of blocking),
+ *     and the files found by name beside a region (c.X.Z.mcc, temporaries)
+ *     are opened without following links.
  *   - verify, salvage and compact over whole files.
  *   - the world layout: which region file holds absolute chunk (X, Z) of a
- *     dimension, for the <=1.21.11 layout and for 26.1's.
+ *     dimension, for the <=1.21.11 layout and for 26.1's; only files inside
+ *     the world folder are handed out.
+ *
+ * What a crash (kill -9, power loss, kernel panic) can and cannot lose,
+ * with the POSIX mc_io on storage that honours fsync:
+ *   - never lost: a chunk whose write or delete returned MC_OK (its record,
+ *     or its .mcc, was fsynced before the header entry naming it was
+ *     written, the entry was fsynced before the call returned, and every
+ *     rename is followed by an fsync of its folder); every other chunk of
+ *     the file (records are never rewritten in place); a compaction is
+ *     either complete (renamed and its folder fsynced) or did not happen.
+ *   - may be lost: the one write or delete in progress (the chunk reads as
+ *     before it), or only its new timestamp (a crash between the location
+ *     and the timestamp write); sectors written but not yet committed
+ *     (free space again: reused by later writes, dropped by compact).
+ *   - may be left behind: c.X.Z.mcc.tmp of a chunk write, <file>.compact.tmp
+ *     of a compaction (no live data in either: mc_region_verify reports
+ *     them as MC_REGION_PROBLEM_STALE_TEMP, and the next write or delete
+ *     through a handle, or the next compaction, of that region removes
+ *     them -- those exact names only); an old .mcc whose removal had not
+ *     reached the disk (no stub refers to it; the chunk's next external
+ *     write replaces it).
+ *   - not covered: storage or file systems that acknowledge fsync without
+ *     making the data durable (volatile write caches with flushes disabled,
+ *     nobarrier mounts, some network file systems); a torn aligned 4-byte
+ *     write (assumed impossible: one disk sector); two writers of one region
+ *     at a time (there is no locking, as with the game); salvage output,
+ *     which is fsynced once at the end (a crash leaves a partial new file;
+ *     the source is only read). Another mc_io must implement fsync and
+ *     fsync_dir for these promises to hold.
  *
  * Coordinates: functions named *_local take region-local chunk coordinates
  * 0..31; the world API takes absolute chunk coordinates. Decompressed
@@ -73,8 +105,21 @@ enum {
     MC_IO_READ = 0,      /* read only */
     MC_IO_WRITE = 1,     /* read and write */
     MC_IO_CREATE = 2,    /* create when absent (with MC_IO_WRITE) */
-    MC_IO_TRUNCATE = 4   /* empty it (with MC_IO_WRITE) */
+    MC_IO_TRUNCATE = 4,  /* empty it (with MC_IO_WRITE) */
+    MC_IO_NOFOLLOW = 8,  /* refuse a symbolic link as the last component
+                          * (MC_IO_ESYMLINK): files the library finds by name
+                          * inside a region folder (c.X.Z.mcc and the
+                          * temporaries) are opened with it */
+    MC_IO_EXCLUSIVE = 16 /* with MC_IO_CREATE: fail (EEXIST) when it exists */
 };
+
+/* Besides errno values, mc_io.open returns these two (no errno has them):
+ * the path names something other than a regular file (a FIFO, a device, a
+ * folder, a socket: reading one could block for ever or never end), or,
+ * with MC_IO_NOFOLLOW, a symbolic link. The POSIX open checks the type
+ * without blocking (O_NONBLOCK, then fstat) before it reads a byte. */
+#define MC_IO_ENOTREG 0x10001
+#define MC_IO_ESYMLINK 0x10002
 
 /* The file-system operations region code uses, so that tests can cut a write
  * sequence at any point or fail it with ENOSPC. Every function returns 0 or
@@ -119,7 +164,10 @@ typedef struct mc_region_options {
  * taken from a name ending in r.<X>.<Z>.mca / .mcr ("backup-r.0.0.mca"
  * works; otherwise 0 0, see mc_region_set_origin). The header is read and
  * checked; a file shorter than 8 KiB reads as if padded with zeros (a
- * region whose creation was cut short). `opt` may be NULL (read only). */
+ * region whose creation was cut short). `opt` may be NULL (read only).
+ * Something other than a regular file (a FIFO, a folder) is MC_ERR_IO "not
+ * a regular file", at once. The path given is followed if it is a link (the
+ * caller chose it; mc_world_region_path refuses links inside a world). */
 MC_API mc_status mc_region_open(const char *path, const mc_region_options *opt,
                                 mc_region **out, mc_error *err);
 /* Opens a region image held in memory, read only (external chunks are not
@@ -182,7 +230,9 @@ MC_API mc_status mc_region_read_chunk(mc_region *region, int lx, int lz, mc_buf 
  * unusable for further writes (MC_ERR_IO; reopen). One exception to the
  * caller's choice: replacing an external chunk with another external chunk
  * keeps the old compression id, because the stub and the .mcc cannot be
- * switched in one atomic step. */
+ * switched in one atomic step. The first write or delete through a handle
+ * removes the temporaries a killed writer of this region left (see the top
+ * of this header). */
 MC_API mc_status mc_region_write_chunk(mc_region *region, int lx, int lz, const void *data,
                                        size_t len, mc_compression compression,
                                        uint32_t timestamp, mc_error *err);
@@ -204,7 +254,10 @@ typedef enum mc_region_problem_kind {
     MC_REGION_PROBLEM_BAD_COMPRESSION,/* unknown id, custom, or data that does not inflate */
     MC_REGION_PROBLEM_EXTERNAL,       /* .mcc missing/unreadable, or stub with data */
     MC_REGION_PROBLEM_BAD_NBT,        /* payload is not NBT (needs the NBT module) */
-    MC_REGION_PROBLEM_POSITION        /* chunk NBT names another position */
+    MC_REGION_PROBLEM_POSITION,       /* chunk NBT names another position */
+    MC_REGION_PROBLEM_STALE_TEMP      /* a temporary of a killed write or compaction
+                                       * (c.X.Z.mcc.tmp: lx, lz of its chunk;
+                                       * <file>.compact.tmp: -1, -1) */
 } mc_region_problem_kind;
 
 typedef struct mc_region_problem {
@@ -215,7 +268,10 @@ typedef struct mc_region_problem {
 
 /* Checks every header entry and record. Calls `report` once per problem
  * (it may be NULL) and returns the number of problems. `chunks_ok` (may be
- * NULL) receives the number of chunks that read, inflate and check fine. */
+ * NULL) receives the number of chunks that read, inflate and check fine.
+ * Stale temporaries beside the file (c.X.Z.mcc.tmp of its chunks,
+ * <file>.compact.tmp) are problems too, MC_REGION_PROBLEM_STALE_TEMP: no
+ * chunk is damaged, and the next write or compaction removes them. */
 MC_API size_t mc_region_verify(mc_region *region,
                                void (*report)(void *user, const mc_region_problem *p),
                                void *user, size_t *chunks_ok);
@@ -235,7 +291,8 @@ MC_API mc_status mc_region_salvage(mc_region *region, const char *out_path,
  * the original. A record that cannot be located or whose length does not
  * fit (or an external chunk whose .mcc is missing) aborts the compaction
  * with MC_ERR_MALFORMED and leaves the file alone (salvage first). *before
- * and *after receive the file sizes (may be NULL). */
+ * and *after receive the file sizes (may be NULL). Stale temporaries of the
+ * region (its own .compact.tmp among them) are removed first. */
 MC_API mc_status mc_region_compact(const char *path, const mc_region_options *opt,
                                    uint64_t *before, uint64_t *after, mc_error *err);
 
@@ -265,7 +322,11 @@ MC_API mc_status mc_world_region_dir(const char *world, mc_world_layout layout,
                                      size_t out_size, mc_error *err);
 /* Writes into `out` the path of the region file holding absolute chunk
  * (cx, cz), and into *lx, *lz (may be NULL) its local coordinates. Returns
- * MC_ERR_NOT_FOUND (with `out` filled) when that file does not exist. */
+ * MC_ERR_NOT_FOUND (with `out` filled) when that file does not exist.
+ * Files are read only from inside the world: MC_ERR_IO, with a message that
+ * says why, when the region folder resolves (through links) to a place
+ * outside the folder `world` resolves to, or when the region file is a
+ * symbolic link or not a regular file (a FIFO would block its reader). */
 MC_API mc_status mc_world_region_path(const char *world, mc_world_layout layout,
                                       const char *dimension, mc_region_kind kind, int32_t cx,
                                       int32_t cz, char *out, size_t out_size, int *lx, int *lz,

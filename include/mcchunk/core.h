@@ -404,7 +404,9 @@ MC_API void mc_buf_put_str_uvarint(mc_buf *b, const void *s, size_t len);
 /* -------------------------------------------------------------- utilities */
 
 /* Reads a whole file into memory allocated with `alloc` (NULL: default).
- * On success, data and len receive it (free with alloc->free(user, data, len)). */
+ * On success, data and len receive it (free with alloc->free(user, data, len)).
+ * Regular files only (checked without blocking before anything is read): a
+ * FIFO, device or folder is MC_ERR_IO "not a regular file". */
 MC_API mc_status mc_read_file(const char *path, const mc_allocator *alloc,
                               uint8_t **data, size_t *len, mc_error *err);
 

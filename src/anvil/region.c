@@ -48,13 +48,34 @@
  * the old compression in that case (same payload, just encoded the old way).
  *
  * Compaction (region_check.c) never writes in place: it copies the live
- * records into a new file, fsyncs it and renames it over the old one.
+ * records into a new file, fsyncs it and renames it over the old one, then
+ * fsyncs the folder.
+ *
+ * Temporaries: a process killed in 1 leaves c.X.Z.mcc.tmp, one killed in a
+ * compaction <file>.compact.tmp. With one writer per region, any of them
+ * found when a handle first writes is stale, so the first write or delete
+ * of a handle (and every compaction) removes them: exactly the names
+ * c.<X>.<Z>.mcc.tmp of the region's 1024 chunks and <file>.compact.tmp.
+ * With the POSIX mc_io one listing of the folder finds which of them exist
+ * (1025 removes of absent names cost 2-7 ms on a busy ext4); another mc_io,
+ * which has no listing, gets one remove per name. verify reports them. A
+ * temporary is created afresh (removed, then O_CREAT|O_EXCL|O_NOFOLLOW): a
+ * stale one could be a link, or a hard link, to a file elsewhere, which
+ * O_TRUNC would have emptied.
+ *
+ * Reading trusts no file of the folder either: every open is of a regular
+ * file (region_io.c), and c.X.Z.mcc, found by name, is not followed if it
+ * is a symbolic link (a link to /etc/passwd stored "uncompressed" would
+ * otherwise be returned as the chunk's bytes).
  *
  * tests/unit/test_region_crash.c proves all this through a fault-injecting
  * mc_io: it cuts each operation at every call and at every byte of the
  * header creation and of whole record writes (sampled for the 1 MB .mcc
  * writes), also lets the disk keep any subset of the writes since the last
- * fsync, or fails a call with ENOSPC, and checks every resulting image.
+ * fsync, or fails a call with ENOSPC, and checks every resulting image,
+ * the order of the calls (no entry written before its record is fsynced,
+ * each rename followed by a folder fsync), and that verify reports and the
+ * next write removes the temporaries each crash leaves.
  * The assumption it does not test is the one stated above: an aligned
  * 4-byte write is never torn. There is no locking between processes: one
  * writer per region file at a time (as with the game itself).
@@ -125,10 +146,19 @@ static const mc_io memory_io = {NULL, memio_open, memio_close, memio_pread, memi
 
 /* ------------------------------------------------------------- helpers */
 
+const char *mc__io_strerror(int code)
+{
+    if (code == MC_IO_ENOTREG)
+        return "not a regular file (a FIFO, device, folder or socket is never read)";
+    if (code == MC_IO_ESYMLINK)
+        return "a symbolic link, which is not followed inside a region folder";
+    return strerror(code);
+}
+
 static mc_status io_error(mc_error *err, int code, const char *what, const char *path)
 {
     return mc_error_set(err, code == ENOENT ? MC_ERR_NOT_FOUND : MC_ERR_IO, SIZE_MAX,
-                        "region: %s %s: %s", what, path ? path : "", strerror(code));
+                        "region: %s %s: %s", what, path ? path : "", mc__io_strerror(code));
 }
 
 static char *dup_string(const mc_allocator *a, const char *s, size_t *cap)
@@ -172,6 +202,70 @@ static bool mcc_path(const mc_region *r, int lx, int lz, const char *suffix, cha
     long cx = (long)r->rx * 32 + lx, cz = (long)r->rz * 32 + lz;
     int k = snprintf(out, n, "%.*sc.%ld.%ld.mcc%s", dir_len, r->path, cx, cz, suffix);
     return k > 0 && (size_t)k < n;
+}
+
+/* Marks in `seen` (index lx + 32 lz, 1024 = the compaction's) a folder
+ * entry that is one of the region's temporaries, by exact name. */
+typedef struct temp_match {
+    const mc_region *r;
+    const char *base; /* the region's file name */
+    bool seen[1025];
+} temp_match;
+
+static void match_temp(void *ctx, const char *name)
+{
+    temp_match *m = ctx;
+    size_t bl = strlen(m->base);
+    if (!strncmp(name, m->base, bl) && !strcmp(name + bl, ".compact.tmp")) {
+        m->seen[1024] = true;
+        return;
+    }
+    long cx, cz;
+    int used = 0;
+    if (!m->r->origin_known || strncmp(name, "c.", 2) ||
+        sscanf(name, "c.%ld.%ld.mcc.tmp%n", &cx, &cz, &used) != 2 || !used || name[used])
+        return;
+    long lx = cx - (long)m->r->rx * 32, lz = cz - (long)m->r->rz * 32;
+    char canonical[64];
+    snprintf(canonical, sizeof canonical, "c.%ld.%ld.mcc.tmp", cx, cz);
+    if (lx >= 0 && lx < 32 && lz >= 0 && lz < 32 && !strcmp(canonical, name))
+        m->seen[lx + 32 * lz] = true;
+}
+
+void mc__region_each_temp(mc_region *r,
+                          void (*fn)(mc_region *r, const char *path, int lx, int lz, void *user),
+                          void *user)
+{
+    char path[4200];
+    if (r->io == &memory_io)
+        return;
+    /* With the POSIX mc_io, one listing of the folder (a few getdents) says
+     * which names exist; any other mc_io (it has no listing) is asked about
+     * each name. Without region coordinates (a file not named r.X.Z.mca, no
+     * mc_region_set_origin) the .mcc names are not this region's own. */
+    temp_match m;
+    memset(&m, 0, sizeof m);
+    m.r = r;
+    const char *slash = strrchr(r->path, '/');
+    m.base = slash ? slash + 1 : r->path;
+    bool listed = r->io == mc_io_posix() && mc__list_folder(r->path, match_temp, &m) == 0;
+    for (int i = 0; i < 1024 && r->origin_known; i++)
+        if ((!listed || m.seen[i]) && mcc_path(r, i & 31, i >> 5, ".tmp", path, sizeof path))
+            fn(r, path, i & 31, i >> 5, user);
+    int k = snprintf(path, sizeof path, "%s.compact.tmp", r->path);
+    if ((!listed || m.seen[1024]) && k > 0 && (size_t)k < sizeof path)
+        fn(r, path, -1, -1, user);
+}
+
+static void remove_temp(mc_region *r, const char *path, int lx, int lz, void *user)
+{
+    (void)lx; (void)lz; (void)user;
+    r->io->remove(r->io->user, path); /* ENOENT for nearly every name */
+}
+
+void mc__region_remove_temps(mc_region *r)
+{
+    mc__region_each_temp(r, remove_temp, NULL);
 }
 
 static uint64_t file_sectors(const mc_region *r)
@@ -430,7 +524,7 @@ static mc_status read_external(mc_region *r, int lx, int lz, mc_region_problem_k
                             "region: chunk %d %d is external but its .mcc is not available", lx,
                             lz);
     void *f = NULL;
-    int rc = r->io->open(r->io->user, path, MC_IO_READ, &f);
+    int rc = r->io->open(r->io->user, path, MC_IO_READ | MC_IO_NOFOLLOW, &f);
     if (rc == ENOENT)
         return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX,
                             "region: chunk %d %d allocated but stream missing (%s)", lx, lz, path);
@@ -610,6 +704,12 @@ static mc_status check_writable(mc_region *r, int lx, int lz, mc_error *err)
     if (!local_ok(lx, lz))
         return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX,
                             "region: local chunk %d %d outside 0..31", lx, lz);
+    if (!r->temps_removed) {
+        /* The first write of this handle: no other writer may be at work on
+         * this region, so any temporary of ours is left from a crash. */
+        mc__region_remove_temps(r);
+        r->temps_removed = true;
+    }
     return MC_OK;
 }
 
@@ -669,7 +769,12 @@ static mc_status write_external_file(mc_region *r, int lx, int lz, const void *p
     if (!mcc_path(r, lx, lz, ".tmp", tmp, sizeof tmp) || !mcc_path(r, lx, lz, "", final, sizeof final))
         return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "region: path too long");
     void *f = NULL;
-    int rc = r->io->open(r->io->user, tmp, MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE, &f);
+    /* Made afresh: an old one (from a crash) could be a link to a file of
+     * someone else's, which O_TRUNC would empty. */
+    r->io->remove(r->io->user, tmp);
+    int rc = r->io->open(r->io->user, tmp,
+                         MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE | MC_IO_EXCLUSIVE |
+                             MC_IO_NOFOLLOW, &f);
     if (rc)
         return io_error(err, rc, "cannot create", tmp);
     rc = r->io->pwrite(r->io->user, f, payload, len, 0);

@@ -16,6 +16,11 @@
  * without holes, into "<path>.compact.tmp", which is fsynced and renamed over
  * the original, then the folder is fsynced. A crash leaves either the old
  * file (plus a stray temporary file) or the new one.
+ *
+ * Stray temporaries (c.X.Z.mcc.tmp of a killed chunk write, the
+ * .compact.tmp of a killed compaction) hold no live data. verify reports
+ * each one found under the exact names this region's writes use; compact,
+ * like the first write of a handle (region.c), removes them first.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,6 +54,36 @@ static void report_problem(void (*report)(void *, const mc_region_problem *), vo
     vsnprintf(p.message, sizeof p.message, fmt, ap);
     va_end(ap);
     report(user, &p);
+}
+
+typedef struct stale_ctx {
+    void (*report)(void *, const mc_region_problem *);
+    void *user;
+    size_t found;
+} stale_ctx;
+
+/* Reports the temporary at `path` if there is anything by that name. */
+static void report_stale(mc_region *r, const char *path, int lx, int lz, void *user)
+{
+    stale_ctx *c = user;
+    void *f = NULL;
+    int rc = r->io->open(r->io->user, path, MC_IO_READ | MC_IO_NOFOLLOW, &f);
+    char what[96];
+    if (rc == 0) {
+        uint64_t size = 0;
+        r->io->size(r->io->user, f, &size);
+        r->io->close(r->io->user, f);
+        snprintf(what, sizeof what, "%llu bytes", (unsigned long long)size);
+    } else if (rc == MC_IO_ENOTREG || rc == MC_IO_ESYMLINK || rc == EACCES) {
+        snprintf(what, sizeof what, "%s", mc__io_strerror(rc));
+    } else {
+        return; /* ENOENT: nothing there */
+    }
+    c->found++;
+    report_problem(c->report, c->user, MC_REGION_PROBLEM_STALE_TEMP, lx, lz,
+                   "stale temporary %s (%s) left by an interrupted %s; no live data is in it, "
+                   "the next write or compact of this region removes it",
+                   path, what, lx < 0 ? "compaction" : "chunk write");
 }
 
 size_t mc_region_verify(mc_region *r, void (*report)(void *user, const mc_region_problem *p),
@@ -157,6 +192,10 @@ size_t mc_region_verify(mc_region *r, void (*report)(void *user, const mc_region
         ok++;
     }
     mc_buf_free(&out);
+
+    stale_ctx sc = {report, user, 0};
+    mc__region_each_temp(r, report_stale, &sc);
+    problems += sc.found;
     if (chunks_ok)
         *chunks_ok = ok;
     return problems;
@@ -261,6 +300,7 @@ mc_status mc_region_compact(const char *path, const mc_region_options *opt, uint
     if (st)
         return st;
     const mc_io *io = src->io;
+    mc__region_remove_temps(src); /* this compaction's own name among them */
     char tmp[4200];
     if (snprintf(tmp, sizeof tmp, "%s.compact.tmp", path) >= (int)sizeof tmp) {
         mc_region_close(src);
@@ -272,11 +312,13 @@ mc_status mc_region_compact(const char *path, const mc_region_options *opt, uint
     uint8_t header[2 * SECTOR];
     memset(header, 0, sizeof header);
     void *f = NULL;
-    int rc = io->open(io->user, tmp, MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE, &f);
+    int rc = io->open(io->user, tmp,
+                      MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE | MC_IO_EXCLUSIVE |
+                          MC_IO_NOFOLLOW, &f);
     if (rc) {
         mc_region_close(src);
         return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "compact: cannot create %s: %s", tmp,
-                            strerror(rc));
+                            mc__io_strerror(rc));
     }
     uint8_t *buf = NULL;
     size_t buf_cap = 0;
@@ -342,7 +384,8 @@ mc_status mc_region_compact(const char *path, const mc_region_options *opt, uint
     if (st || rc) {
         io->remove(io->user, tmp);
         if (!st)
-            st = mc_error_set(err, MC_ERR_IO, SIZE_MAX, "compact: %s: %s", path, strerror(rc));
+            st = mc_error_set(err, MC_ERR_IO, SIZE_MAX, "compact: %s: %s", path,
+                              mc__io_strerror(rc));
         return st;
     }
     if (after)

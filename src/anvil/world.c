@@ -11,8 +11,18 @@
  *
  * A chunk's file is r.<X >> 5>.<Z >> 5>.mca (arithmetic shift: chunk -1 is in
  * region -1) and its local coordinates are X & 31, Z & 31.
+ *
+ * A world folder comes from elsewhere (a download, a backup), and what the
+ * library reads from it is served to clients or printed. So the files found
+ * through it stay inside it: the region folder must resolve (realpath, so
+ * links to places inside the world are fine) to a folder inside the world
+ * folder's own resolved path, and the region file itself must be a regular
+ * file, not a link (lstat). The .mcc files beside it are opened without
+ * following links by region.c, and every open refuses non-regular files.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -102,6 +112,26 @@ mc_status mc_world_region_dir(const char *world, mc_world_layout layout, const c
     return MC_OK;
 }
 
+/* MC_OK when the folder `dir` does not exist (nothing will be read from it)
+ * or resolves to a place inside the folder `world` resolves to. */
+static mc_status check_inside(const char *world, const char *dir, mc_error *err)
+{
+    char *d = realpath(dir, NULL);
+    if (!d)
+        return MC_OK;
+    char *w = realpath(world, NULL);
+    size_t wl = w ? strlen(w) : 0;
+    bool inside = w && (!strcmp(w, "/") || (!strncmp(d, w, wl) && (d[wl] == '/' || !d[wl])));
+    mc_status st = MC_OK;
+    if (!inside)
+        st = mc_error_set(err, MC_ERR_IO, SIZE_MAX,
+                          "world: region folder %s leads to %s, outside the world folder %s; "
+                          "not followed", dir, d, w ? w : world);
+    free(d);
+    free(w);
+    return st;
+}
+
 mc_status mc_world_region_path(const char *world, mc_world_layout layout, const char *dimension,
                                mc_region_kind kind, int32_t cx, int32_t cz, char *out,
                                size_t out_size, int *lx, int *lz, mc_error *err)
@@ -121,8 +151,19 @@ mc_status mc_world_region_path(const char *world, mc_world_layout layout, const 
         *lx = (int)((uint32_t)cx & 31);
     if (lz)
         *lz = (int)((uint32_t)cz & 31);
+    out[used] = 0; /* the folder alone, for the check */
+    st = check_inside(world, out, err);
+    out[used] = '/';
+    if (st)
+        return st;
     struct stat sb;
-    if (stat(out, &sb) != 0)
+    if (lstat(out, &sb) != 0)
         return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "world: no region file %s", out);
+    if (S_ISLNK(sb.st_mode))
+        return mc_error_set(err, MC_ERR_IO, SIZE_MAX,
+                            "world: %s is a symbolic link; links inside a region folder are not "
+                            "followed (put the file itself there)", out);
+    if (!S_ISREG(sb.st_mode))
+        return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "world: %s is not a regular file", out);
     return MC_OK;
 }

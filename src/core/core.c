@@ -10,10 +10,14 @@
 #include "mcchunk/core.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char *mc_version(void)
 {
@@ -495,10 +499,27 @@ void mc_buf_put_str_uvarint(mc_buf *b, const void *s, size_t len)
 mc_status mc_read_file(const char *path, const mc_allocator *alloc, uint8_t **data, size_t *len, mc_error *err)
 {
     const mc_allocator *a = mc_alloc_or_default(alloc);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Regular files only: a FIFO (say a level.dat in a world from elsewhere)
+     * would block a plain open, and reads, for ever. O_NONBLOCK makes the
+     * open return at once; the type is checked before a byte is read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return mc_error_set(err, errno == ENOENT ? MC_ERR_NOT_FOUND : MC_ERR_IO, SIZE_MAX,
                             "%s: %s", path, strerror(errno));
+    struct stat st;
+    int fl;
+    bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (!regular || (fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "%s: %s", path,
+                            regular ? strerror(e) : "not a regular file");
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "%s: out of memory", path);
+    }
     size_t cap = 1 << 16, n = 0;
     uint8_t *buf = a->alloc(a->user, cap);
     if (!buf) {

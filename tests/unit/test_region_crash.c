@@ -18,7 +18,15 @@
  *     absent unless it was, never garbage), and is new if the write call had
  *     already returned MC_OK (acknowledged writes are durable);
  *   - (call boundaries) a writer reopened on those bytes can write again and
- *     everything still reads.
+ *     everything still reads; before it does, verify reports exactly the
+ *     temporaries (c.X.Z.mcc.tmp, .compact.tmp) the crash left, and after
+ *     its first write none is left (a compaction run again also leaves
+ *     none, and the same chunks).
+ * Durability beyond what the images show: the order of the calls is checked
+ * too -- no header entry is written while record bytes written before it
+ * are not yet fsynced, and every rename is followed at once by an fsync of
+ * its folder (the model keeps names durable at once, so only the order can
+ * show a missing folder fsync).
  * Scenarios: creating a file, rewriting a chunk, filling a freed hole,
  * deleting, internal -> external (.mcc) -> external -> internal, a new chunk,
  * and compaction. Cuts: every call boundary; every byte boundary of writes
@@ -567,9 +575,67 @@ static vfs *vfs_subset(const vfs *fs, unsigned mask, int *total)
     return c;
 }
 
-/* After a crash at a call boundary: a new writer on the same bytes works. */
+static long temps_seen; /* crash images with temporaries in them */
+
+static int temporaries(const vfs *fs)
+{
+    int n = 0;
+    for (int i = 0; i < fs->n; i++) {
+        size_t len = strlen(fs->names[i]);
+        n += len > 4 && !strcmp(fs->names[i] + len - 4, ".tmp");
+    }
+    return n;
+}
+
+static void count_stale(void *user, const mc_region_problem *p)
+{
+    if (p->kind == MC_REGION_PROBLEM_STALE_TEMP)
+        (*(int *)user)++;
+}
+
+/* After a crash at a call boundary: verify names the temporaries left; a
+ * compaction run again works and leaves none. */
+static bool check_temporaries(vfs *fs, const scenario *sc, const char *what)
+{
+    vfs *c = vfs_clone(fs, false);
+    mc_io io = io_of(c);
+    mc_region_options o = {0};
+    o.io = &io;
+    mc_region *r = NULL;
+    mc_error err;
+    bool ok = true;
+    if (mc_region_open(REGION, &o, &r, &err) == MC_OK) {
+        int stale = 0;
+        mc_region_verify(r, count_stale, &stale, NULL);
+        temps_seen += temporaries(c) > 0;
+        mc_region_close(r);
+        if (stale != temporaries(c)) {
+            print_message("%s %s: verify reported %d temporaries, %d are there\n", sc->name, what,
+                          stale, temporaries(c));
+            ok = false;
+        }
+        if (ok && sc->compact) {
+            ok = mc_region_compact(REGION, &o, NULL, NULL, &err) == MC_OK;
+            if (!ok)
+                print_message("%s %s: compact again: %s\n", sc->name, what, err.message);
+            if (ok && temporaries(c)) {
+                print_message("%s %s: %d temporaries left after compacting again\n", sc->name,
+                              what, temporaries(c));
+                ok = false;
+            }
+            ok = ok && check_image(c, sc, what, false);
+        }
+    }
+    vfs_free(c);
+    return ok;
+}
+
+/* After a crash at a call boundary: a new writer on the same bytes works,
+ * and its first write removes the temporaries the crash left. */
 static bool check_writable_again(vfs *fs, const scenario *sc, const char *what)
 {
+    if (!check_temporaries(fs, sc, what))
+        return false;
     vfs *c = vfs_clone(fs, false);
     mc_io io = io_of(c);
     mc_region_options o = {0};
@@ -588,6 +654,11 @@ static bool check_writable_again(vfs *fs, const scenario *sc, const char *what)
     }
     if (!ok)
         print_message("%s %s: cannot write again: %s\n", sc->name, what, err.message);
+    if (ok && temporaries(c)) {
+        print_message("%s %s: %d temporaries left after a write\n", sc->name, what,
+                      temporaries(c));
+        ok = false;
+    }
     ok = ok && check_image(c, sc, what, true);
     vfs_free(c);
     return ok;
@@ -610,6 +681,24 @@ static size_t byte_cuts(size_t size, bool atomic, bool every, size_t *cuts, size
     return n;
 }
 
+/* The durability order of a completed operation's calls (see the top). */
+static void check_order(const scenario *s, const char *kinds, const bool *atomic, long total)
+{
+    bool unsynced = false;
+    for (long k = 0; k < total; k++) {
+        if (kinds[k] == 'w' && !atomic[k])
+            unsynced = true;
+        else if (kinds[k] == 's')
+            unsynced = false;
+        else if (kinds[k] == 'w' && unsynced)
+            fail_msg("%s: call %ld writes a header entry before the record is fsynced", s->name,
+                     k + 1);
+        if (kinds[k] == 'r' && (k + 1 >= total || kinds[k + 1] != 'd'))
+            fail_msg("%s: the rename at call %ld is not followed by an fsync of the folder",
+                     s->name, k + 1);
+    }
+}
+
 static void run_scenario(vfs *base, scenario *sc)
 {
     /* Dry run: learn the calls. */
@@ -627,6 +716,7 @@ static void run_scenario(vfs *base, scenario *sc)
     memcpy(sizes, dry->size, sizeof sizes);
     memcpy(atomic, dry->atomic, sizeof atomic);
     vfs_free(dry);
+    check_order(sc, kinds, atomic, total);
 
     size_t *cuts = malloc(sizeof *cuts * 20000);
     long images = 0, subsets = 0;
@@ -873,6 +963,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compaction, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    print_message("%ld region images reopened and checked\n", checks_done);
+    print_message("%ld region images reopened and checked; %ld crashes left temporaries\n",
+                  checks_done, temps_seen);
     return rc;
 }

@@ -2,7 +2,10 @@
  * test_world.c: finding a chunk's region file in both world layouts
  * (<=1.21.11: region, DIM-1/region, DIM1/region, dimensions/ns/path/region;
  * 26.1: dimensions/minecraft/<overworld|the_nether|the_end>/...), for
- * region, entities and poi folders, with negative coordinates.
+ * region, entities and poi folders, with negative coordinates; and only
+ * inside the world: a region folder leading out of it, a region file that is
+ * a link or a FIFO are refused with the reason (links that stay inside are
+ * fine).
  */
 #include "support.h"
 
@@ -96,11 +99,64 @@ static void test_26_1_layout(void **state)
     assert_int_equal(system(q), 0);
 }
 
+static void test_only_inside_the_world(void **state)
+{
+    (void)state;
+    char base[] = "/tmp/mcchunk-world-XXXXXX";
+    assert_non_null(mkdtemp(base));
+    char w[600], p[1024], q[1200];
+    mc_error err;
+    snprintf(q, sizeof q, "mkdir -p '%s/w/DIM-1' '%s/w/store/region' '%s/elsewhere/region' && "
+             "touch '%s/elsewhere/region/r.0.0.mca' '%s/elsewhere/region/r.1.0.mca' "
+             "'%s/w/store/region/r.0.0.mca'", base, base, base, base, base, base);
+    assert_int_equal(system(q), 0);
+    snprintf(w, sizeof w, "%s/w", base);
+
+    /* region -> ../elsewhere/region: out of the world, whether the file
+     * exists there or not (a put would create it there). */
+    snprintf(q, sizeof q, "%s/elsewhere/region", base);
+    snprintf(p, sizeof p, "%s/region", w);
+    assert_int_equal(symlink(q, p), 0);
+    for (int32_t cx = 0; cx <= 64; cx += 64) {
+        assert_int_equal(mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, "overworld", MC_REGION_KIND_REGION,
+                                              cx, 0, p, sizeof p, NULL, NULL, &err), MC_ERR_IO);
+        assert_non_null(strstr(err.message, "outside the world folder"));
+    }
+    /* DIM-1/region -> ../store/region: a link that stays inside. */
+    snprintf(p, sizeof p, "%s/DIM-1/region", w);
+    assert_int_equal(symlink("../store/region", p), 0);
+    assert_int_equal(mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, "nether", MC_REGION_KIND_REGION, 5, 5,
+                                          p, sizeof p, NULL, NULL, &err), MC_OK);
+    /* The world folder given through a link of its own is fine too. */
+    snprintf(q, sizeof q, "%s/wl", base);
+    assert_int_equal(symlink(w, q), 0);
+    assert_int_equal(mc_world_region_path(q, MC_WORLD_LAYOUT_AUTO, "nether", MC_REGION_KIND_REGION, 5, 5,
+                                          p, sizeof p, NULL, NULL, &err), MC_OK);
+
+    /* The region file as a link (even to a file inside), or a FIFO. */
+    snprintf(p, sizeof p, "%s/store/region/r.1.0.mca", w);
+    assert_int_equal(symlink("r.0.0.mca", p), 0);
+    assert_int_equal(mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, "nether", MC_REGION_KIND_REGION, 40, 5,
+                                          p, sizeof p, NULL, NULL, &err), MC_ERR_IO);
+    assert_non_null(strstr(err.message, "r.1.0.mca is a symbolic link"));
+    snprintf(p, sizeof p, "%s/store/region/r.2.0.mca", w);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    assert_int_equal(mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, "nether", MC_REGION_KIND_REGION, 64, 5,
+                                          p, sizeof p, NULL, NULL, &err), MC_ERR_IO);
+    assert_non_null(strstr(err.message, "r.2.0.mca is not a regular file"));
+    /* Absent stays absent. */
+    assert_int_equal(mc_world_region_path(w, MC_WORLD_LAYOUT_AUTO, "nether", MC_REGION_KIND_REGION, 99, 5,
+                                          p, sizeof p, NULL, NULL, &err), MC_ERR_NOT_FOUND);
+    snprintf(q, sizeof q, "rm -rf '%s'", base);
+    assert_int_equal(system(q), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legacy_layout),
         cmocka_unit_test(test_26_1_layout),
+        cmocka_unit_test(test_only_inside_the_world),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

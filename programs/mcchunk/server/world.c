@@ -115,6 +115,8 @@ static mc_region *region_for(mc_world *w, int32_t rx, int32_t rz)
     slot->rx = rx;
     slot->rz = rz;
     slot->last_use = ++w->clock;
+    if (st != MC_OK && st != MC_ERR_NOT_FOUND) /* refused: a link, a FIFO, outside the world */
+        mc_srv_log(w->srv, MC_LOG_WARN, "%s", err.message);
     if (st == MC_OK && mc_region_open(path, NULL, &slot->region, &err) != MC_OK) {
         mc_srv_log(w->srv, MC_LOG_WARN, "region %s: %s", path, err.message);
         slot->region = NULL;
