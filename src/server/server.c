@@ -43,7 +43,8 @@ void mc_server_config_defaults(mc_server_config *cfg)
     cfg->compression_threshold = 256;
     cfg->idle_timeout_ms = 30000;
     cfg->login_timeout_ms = 30000;
-    cfg->max_pending_write = 64u << 20;
+    cfg->max_pending_write = (size_t)MC_SEND_QUEUE_DEFAULT_KB << 10;
+    cfg->send_timeout_ms = MC_SEND_TIMEOUT_DEFAULT_S * 1000;
     cfg->seed = 20260101;
     cfg->cache_bytes = (size_t)256 << 20;
 }
@@ -76,15 +77,52 @@ typedef struct write_req {
     uint8_t data[];
 } write_req;
 
+/* Chunks are queued to a client only while its queue holds less than this
+ * (half the hard limit, at most 1 MiB: a few dozen columns, enough to keep
+ * any link busy between two turns of the loop), and resume once it is half
+ * as full. What the view still lacks waits in the view's own list (8 bytes
+ * a column), not as encoded packets. */
+static size_t chunk_queue_limit(const mc_server_config *cfg)
+{
+    size_t half = cfg->max_pending_write / 2;
+    return half < ((size_t)1 << 20) ? half : (size_t)1 << 20;
+}
+
+bool mc_conn_chunks_must_wait(mc_conn *c)
+{
+    if (c->pending_write < chunk_queue_limit(c->srv->cfg))
+        return false;
+    c->chunks_waiting = true;
+    return true;
+}
+
 static void on_write(uv_write_t *req, int status)
 {
     write_req *w = (write_req *)req;
     mc_conn *c = w->conn;
     c->pending_write -= w->len;
     c->bytes_sent += w->len;
+    c->write_progress_ms = mc_server_clock(c->srv);
     free(w);
-    if (status < 0 && !c->closing)
+    if (status < 0 && !c->closing) {
         mc_conn_close(c, "write failed");
+        return;
+    }
+    if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(c->srv->cfg) / 2) {
+        c->chunks_waiting = false;
+        mc_world_resume(c);
+    }
+}
+
+/* Drops a client that does not take what is sent to it. The reason is a
+ * warning: it is the server protecting itself, not a player leaving. */
+static void conn_drop_slow(mc_conn *c, const char *why)
+{
+    if (c->closing)
+        return;
+    mc_srv_log(c->srv, MC_LOG_WARN, "%s%s%s dropped: %s (%zu KiB unsent)", c->peer, c->name[0] ? " " : "", c->name,
+               why, c->pending_write >> 10);
+    mc_conn_close(c, NULL);
 }
 
 /* Queues raw bytes (already framed). */
@@ -107,6 +145,8 @@ static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
     w->conn = c;
     w->len = len;
     uv_buf_t buf = uv_buf_init((char *)w->data, (unsigned)len);
+    if (c->pending_write == 0)
+        c->write_progress_ms = mc_server_clock(c->srv); /* the stall clock starts with the queue */
     c->pending_write += len;
     int rc = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write);
     if (rc < 0) {
@@ -116,7 +156,7 @@ static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
         return;
     }
     if (c->pending_write > c->srv->cfg->max_pending_write)
-        mc_conn_close(c, "client too slow (send queue over limit)");
+        conn_drop_slow(c, "too slow, send queue over --send-queue-kb");
 }
 
 void mc_conn_send(mc_conn *c, const mc_buf *packet)
@@ -206,6 +246,7 @@ void mc_conn_close(mc_conn *c, const char *why)
  * dropped. While the server stops, MC_STOP_GRACE_MS bounds the whole wait. */
 #define MC_DRAIN_MS 2000u
 #define MC_STOP_GRACE_MS 3000u
+#define MC_FLUSH_STALL_MS 5000u
 
 static void conn_close_now(mc_conn *c)
 {
@@ -234,6 +275,7 @@ static void on_shutdown(uv_shutdown_t *req, int status)
 {
     mc_conn *c = req->data;
     free(req);
+    c->flushing = false;
     if (status < 0 || c->srv->stopping || uv_read_start((uv_stream_t *)&c->tcp, on_drain_alloc, on_drain_read) < 0) {
         conn_close_now(c);
         return;
@@ -254,6 +296,11 @@ static void conn_close_after_flush(mc_conn *c, const char *why)
         return;
     }
     req->data = c;
+    /* The shutdown completes once the queue is sent; a client that does not
+     * read would keep it (and the queue's memory) for ever: the tick closes
+     * the connection when its queue stops moving (MC_FLUSH_STALL_MS). */
+    c->flushing = true;
+    c->write_progress_ms = mc_server_clock(c->srv);
 }
 
 /* Appends a JSON string literal (quotes included) for UTF-8 text. */
@@ -755,9 +802,17 @@ static void on_tick(uv_timer_t *t)
         next = c->next;
         if (c->draining && now >= c->drain_until)
             conn_close_now(c);
+        if (c->flushing && now - c->write_progress_ms > MC_FLUSH_STALL_MS) {
+            c->flushing = false;
+            conn_close_now(c);
+        }
         if (c->closing)
             continue;
-        if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
+        if (c->pending_write && now - c->write_progress_ms > (uint64_t)srv->cfg->send_timeout_ms) {
+            char why[96];
+            snprintf(why, sizeof why, "not reading, send queue took nothing for %d s", srv->cfg->send_timeout_ms / 1000);
+            conn_drop_slow(c, why);
+        } else if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
             mc_conn_disconnect(c, "Timed out");
         else if (c->state < MC_JAVA_CONFIGURATION && now - c->connected_ms > (uint64_t)srv->cfg->login_timeout_ms)
             mc_conn_disconnect(c, "Took too long to log in");

@@ -53,7 +53,10 @@ struct mc_conn {
     bool in_game; /* counted in srv->online */
     bool status_sent;
     uint64_t connected_ms, last_recv_ms;
-    size_t pending_write;
+    size_t pending_write;  /* bytes handed to libuv whose write has not completed */
+    uint64_t write_progress_ms; /* when a write last completed (or the queue last started) */
+    bool chunks_waiting;   /* chunk sending paused until the queue drains */
+    bool flushing;         /* closing after the queued bytes are sent */
     uint64_t bytes_sent, bytes_received;
     char peer[64];
     char name[17];
@@ -83,6 +86,12 @@ void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Back-pressure for chunk sending: true when c's send queue holds so much
+ * that no more chunks should be queued now. The connection then remembers
+ * that chunks wait, and calls mc_world_resume once the queue has drained to
+ * half of that. */
+bool mc_conn_chunks_must_wait(mc_conn *c);
 
 /* Network core services for the session. */
 bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name);
@@ -119,6 +128,8 @@ uint64_t mc_world_view_sent(const mc_conn *c);
  * for 1.14-1.17 Update Light into light (left empty otherwise). */
 mc_status mc_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
                                   mc_error *err);
+/* The player's send queue has drained: sends more of what its view lacks. */
+void mc_world_resume(mc_conn *c);
 /* A play packet from a joined player (movement etc.), by minecraft-data name. */
 void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r);
 

@@ -14,8 +14,10 @@
  * chunk it stands in. On join and whenever it crosses a chunk border, columns
  * that left the view are unloaded and new ones are queued nearest first (a
  * spiral); 1.20.2+ clients get them in Chunk Batches paced by the rate they
- * report, older ones as fast as the socket takes them (the send queue limit
- * still applies).
+ * report, every client no faster than its socket takes them: chunks are
+ * queued only while the send queue is short, and the rest follow as it
+ * drains, so a client that reads slowly (or not at all) holds a bounded
+ * queue and the columns it lacks cost nothing until it asks for them.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <dirent.h>
@@ -798,7 +800,7 @@ static void view_recenter(mc_conn *c, view *v, int32_t cx, int32_t cz)
 static size_t send_some(mc_conn *c, view *v, size_t max)
 {
     size_t sent = 0;
-    while (v->qhead < v->qlen && sent < max && !c->closing) {
+    while (v->qhead < v->qlen && sent < max && !c->closing && !mc_conn_chunks_must_wait(c)) {
         int32_t x = v->queue[2 * v->qhead], z = v->queue[2 * v->qhead + 1];
         v->qhead++;
         const uint8_t *bytes;
@@ -840,14 +842,23 @@ static void send_batch(mc_conn *c, view *v)
     v->batches_in_flight++;
 }
 
+/* Sends what the view lacks, as far as the client's pace allows: 1.20.2+
+ * in batches it acknowledges, every version no further than its send queue
+ * has room (mc_conn_chunks_must_wait: the rest goes when it drains). */
 static void pump(mc_conn *c, view *v)
 {
     if (c->protocol >= 764) {
-        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing)
+        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !mc_conn_chunks_must_wait(c))
             send_batch(c, v);
     } else {
         send_some(c, v, SIZE_MAX);
     }
+}
+
+void mc_world_resume(mc_conn *c)
+{
+    if (c->view && c->state == MC_JAVA_PLAY)
+        pump(c, c->view);
 }
 
 void mc_world_send_initial_chunks(mc_conn *c)
