@@ -27,6 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
+#if defined(__GLIBC__) /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include "mcchunk/java.h"
 #include "server/md5.h"
@@ -51,22 +54,53 @@ void mc_server_config_defaults(mc_server_config *cfg)
 
 /* ------------------------------------------------------------- logging */
 
-void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+static void log_prefix(int level)
 {
-    if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
-        return;
     char when[32];
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(when, sizeof when, "%H:%M:%S", &tm);
     fprintf(stderr, "[%s %s] ", when, level == MC_LOG_WARN ? "WARN" : level == MC_LOG_ERROR ? "ERROR" : "INFO");
+}
+
+void mc__srv_log_flush(mc_server *srv)
+{
+    unsigned *h = srv->log_held;
+    if (!h[MC_LOG_INFO] && !h[MC_LOG_WARN] && !h[MC_LOG_ERROR])
+        return;
+    log_prefix(h[MC_LOG_WARN] || h[MC_LOG_ERROR] ? MC_LOG_WARN : MC_LOG_INFO);
+    fprintf(stderr, "log: %u more lines in that second not shown (over %u a second): %u info, %u warnings, %u errors\n",
+            h[0] + h[1] + h[2], MC_LOG_LINES_PER_SECOND, h[MC_LOG_INFO], h[MC_LOG_WARN], h[MC_LOG_ERROR]);
+    memset(srv->log_held, 0, sizeof srv->log_held);
+}
+
+void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+{
+    if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
+        return;
+    if (srv->log_limited) {
+        uint64_t second = uv_hrtime() / 1000000000u;
+        if (second != srv->log_second) {
+            mc__srv_log_flush(srv);
+            srv->log_second = second;
+            srv->log_lines = 0;
+        }
+        if (++srv->log_lines > MC_LOG_LINES_PER_SECOND) {
+            srv->log_held[level == MC_LOG_WARN ? MC_LOG_WARN : level == MC_LOG_ERROR ? MC_LOG_ERROR : MC_LOG_INFO]++;
+            return;
+        }
+    }
+    log_prefix(level);
     va_list ap;
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
 }
+
+/* Per-connection buffers larger than this are freed once used. */
+#define CONN_BUF_KEEP ((size_t)256 << 10)
 
 /* ------------------------------------------------------------- writing */
 
@@ -120,8 +154,8 @@ static void conn_drop_slow(mc_conn *c, const char *why)
 {
     if (c->closing)
         return;
-    mc_srv_log(c->srv, MC_LOG_WARN, "%s%s%s dropped: %s (%zu KiB unsent)", c->peer, c->name[0] ? " " : "", c->name,
-               why, c->pending_write >> 10);
+    mc_srv_log(c->srv, MC_LOG_WARN, "%s%s%s disconnected: client too slow: %s (%zu KiB unsent)", c->peer,
+               c->name[0] ? " " : "", c->name, why, c->pending_write >> 10);
     mc_conn_close(c, NULL);
 }
 
@@ -156,7 +190,7 @@ static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
         return;
     }
     if (c->pending_write > c->srv->cfg->max_pending_write)
-        conn_drop_slow(c, "too slow, send queue over --send-queue-kb");
+        conn_drop_slow(c, "send queue over --send-queue-kb");
 }
 
 void mc_conn_send(mc_conn *c, const mc_buf *packet)
@@ -175,6 +209,10 @@ void mc_conn_send(mc_conn *c, const mc_buf *packet)
         return;
     }
     conn_write_raw(c, c->frame.data, c->frame.len);
+    if (c->frame.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->frame);
+    if (c->pkt.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->pkt);
 }
 
 /* Starts a packet in c->pkt with the id of `name` in the current state;
@@ -205,6 +243,7 @@ static void on_closed(uv_handle_t *h)
     if (c->next)
         c->next->prev = c->prev;
     srv->nconns--;
+    srv->trim_wanted = true;
     mc_session_free(c);
     mc_world_view_free(c);
     mc_buf_free(&c->in);
@@ -676,6 +715,13 @@ void mc__conn_received(mc_conn *c, size_t n)
         memmove(c->in.data, c->in.data + off, c->in.len - off);
         c->in.len -= off;
     }
+    /* A large packet (up to vanilla's 2 MiB frame, 8 MiB inflated) grows
+     * these buffers once; they are not kept that large for the rest of the
+     * connection. */
+    if (c->in.len == 0 && c->in.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->in);
+    if (c->scratch.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->scratch);
 }
 
 /* ------------------------------------------------------------ accepting */
@@ -744,6 +790,8 @@ static void stop_server(mc_server *srv, const char *why)
     if (srv->stopping)
         return;
     srv->stopping = true;
+    mc__srv_log_flush(srv);
+    srv->log_limited = false; /* what stopping says is shown whole */
     mc_srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
     for (mc_conn *c = srv->conns; c; c = c->next) {
         if (c->draining)
@@ -782,10 +830,28 @@ uint64_t mc_server_clock(mc_server *srv)
     return srv->clock_ms;
 }
 
+/* Freed memory goes back to the system when clients have left (at most
+ * once a second): glibc keeps freed blocks in its heap, and after many
+ * columns, packets and connections have come and gone, free pages in the
+ * middle of the heap would otherwise stay resident. */
+static void give_memory_back(mc_server *srv, uint64_t now)
+{
+    if (!srv->trim_wanted || now - srv->last_trim_ms < 1000)
+        return;
+    srv->trim_wanted = false;
+    srv->last_trim_ms = now;
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 static void on_tick(uv_timer_t *t)
 {
     mc_server *srv = t->data;
     uint64_t now = mc_server_clock(srv);
+    if (srv->log_limited && uv_hrtime() / 1000000000u != srv->log_second)
+        mc__srv_log_flush(srv);
+    give_memory_back(srv, now);
     if (srv->stopping) {
         stop_tick(srv, now);
         return;
@@ -810,14 +876,19 @@ static void on_tick(uv_timer_t *t)
             continue;
         if (c->pending_write && now - c->write_progress_ms > (uint64_t)srv->cfg->send_timeout_ms) {
             char why[96];
-            snprintf(why, sizeof why, "not reading, send queue took nothing for %d s", srv->cfg->send_timeout_ms / 1000);
+            snprintf(why, sizeof why, "its send queue took nothing for %d s", srv->cfg->send_timeout_ms / 1000);
             conn_drop_slow(c, why);
         } else if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
             mc_conn_disconnect(c, "Timed out");
         else if (c->state < MC_JAVA_CONFIGURATION && now - c->connected_ms > (uint64_t)srv->cfg->login_timeout_ms)
             mc_conn_disconnect(c, "Took too long to log in");
-        else if (c->state >= MC_JAVA_CONFIGURATION)
+        else if (c->state >= MC_JAVA_CONFIGURATION) {
             mc_session_tick(c, now);
+            if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(srv->cfg) / 2) {
+                c->chunks_waiting = false;
+                mc_world_resume(c);
+            }
+        }
     }
 }
 
@@ -885,6 +956,7 @@ int mc_server_run(const mc_server_config *cfg)
     srv.parent_pid = (long)getppid();
     mc_srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
     mc_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
+    srv.log_limited = true;
     uv_run(srv.loop, UV_RUN_DEFAULT);
     mc_world_close(&srv);
     mc_session_release_cache(&srv);

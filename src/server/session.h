@@ -33,6 +33,14 @@ typedef struct mc_server {
     uint64_t stop_until; /* stopping: clients still sending are closed then */
     mc_world *world;
     uint8_t **join_cache; /* inflated join data per protocol (session.c) */
+    bool trim_wanted;     /* a client left: give freed memory back to the system */
+    uint64_t last_trim_ms;
+    /* Log rate limit (mc_srv_log): lines in the current second, and those
+     * held back, by level, to be reported as one line of counts. */
+    bool log_limited;
+    uint64_t log_second;
+    unsigned log_lines;
+    unsigned log_held[3];
 } mc_server;
 
 struct mc_conn {
@@ -66,6 +74,13 @@ struct mc_conn {
 };
 
 enum { MC_LOG_INFO, MC_LOG_WARN, MC_LOG_ERROR };
+
+/* Once the server listens, at most this many log lines are written a
+ * second; the rest are counted and reported as one line (a flood of
+ * connections must not turn into a flood of log). */
+#define MC_LOG_LINES_PER_SECOND 20u
+/* Writes the line of counts for lines held back in a second now past. */
+void mc__srv_log_flush(mc_server *srv);
 
 /* The server's clock in milliseconds, for every timeout it keeps: the loop's
  * monotonic time, except that one step counts at most MC_SERVER_MAX_STEP_MS.

@@ -388,44 +388,79 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     return col;
 }
 
-/* Spawn of a world folder: level.dat's SpawnX/Y/Z (Data.spawn.pos in newer
- * versions), else above the first chunk of the first region file found. */
+/* level.dat is a few KiB (a world with many data packs: some hundred);
+ * anything past these limits is not one, and must not cost memory. */
+#define LEVEL_DAT_MAX_FILE ((size_t)16 << 20)
+#define LEVEL_DAT_MAX_NBT ((size_t)32 << 20)
+
+/* Reads the spawn point of level.dat: SpawnX/Y/Z (Data.spawn.pos in newer
+ * versions). False with the reason in `why` when there is none to be had. */
+static bool level_dat_spawn(mc_world *w, const char *path, char *why, size_t why_size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(why, why_size, "missing");
+        return false;
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > LEVEL_DAT_MAX_FILE) {
+        snprintf(why, why_size, "%s", S_ISREG(st.st_mode) ? "too large to be a level.dat" : "not a regular file");
+        return false;
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_read_file(path, NULL, &data, &len, &err) != MC_OK) {
+        snprintf(why, why_size, "cannot be read: %s", err.message);
+        return false;
+    }
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_nbt_limits limits = {0, LEVEL_DAT_MAX_NBT}; /* an inflate bomb stops here */
+    bool found = false;
+    if (!doc) {
+        snprintf(why, why_size, "out of memory");
+    } else if (mc_nbt_load(doc, data, len, MC_NBT_JAVA, &limits, NULL, NULL, &err) != MC_OK) {
+        snprintf(why, why_size, "not readable NBT: %s", err.message);
+    } else {
+        mc_nbt_tag *root = mc_nbt_doc_root(doc);
+        int32_t x, y, z;
+        if (mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnX"), &x) == MC_OK &&
+            mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnY"), &y) == MC_OK &&
+            mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnZ"), &z) == MC_OK) {
+            w->spawn_x = x, w->spawn_y = y, w->spawn_z = z;
+            found = true;
+        } else {
+            mc_nbt_tag *pos = mc_nbt_path(root, "Data.spawn.pos");
+            mc_nbt_array a;
+            if (pos && mc_nbt_get_array(pos, MC_NBT_INT_ARRAY, &a) == MC_OK && a.count == 3) {
+                int32_t v[3];
+                size_t n;
+                mc_nbt_array_copy_i32(pos, v, 3, &n);
+                w->spawn_x = v[0], w->spawn_y = v[1], w->spawn_z = v[2];
+                found = true;
+            }
+        }
+        if (!found)
+            snprintf(why, why_size, "no spawn in it (Data.SpawnX/Y/Z or Data.spawn.pos)");
+    }
+    mc_nbt_doc_free(doc);
+    free(data);
+    return found;
+}
+
+/* Spawn of a world folder: level.dat's, else above the first chunk of the
+ * first region file found. A level.dat that is there but unusable (corrupt,
+ * an inflate bomb, no spawn) is a warning: the world is served anyway. */
 static bool find_folder_spawn(mc_world *w)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/level.dat", w->dir);
-    uint8_t *data = NULL;
-    size_t len = 0;
+    char why[512];
+    if (level_dat_spawn(w, path, why, sizeof why))
+        return true;
+    mc_srv_log(w->srv, strcmp(why, "missing") ? MC_LOG_WARN : MC_LOG_INFO,
+               "%s: %s; spawn falls back to the first chunk of the first region file", path, why);
     mc_error err;
-    if (mc_read_file(path, NULL, &data, &len, &err) == MC_OK) {
-        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
-        bool found = false;
-        if (doc && mc_nbt_load(doc, data, len, MC_NBT_JAVA, NULL, NULL, NULL, &err) == MC_OK) {
-            mc_nbt_tag *root = mc_nbt_doc_root(doc);
-            int32_t x, y, z;
-            if (mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnX"), &x) == MC_OK &&
-                mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnY"), &y) == MC_OK &&
-                mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnZ"), &z) == MC_OK) {
-                w->spawn_x = x, w->spawn_y = y, w->spawn_z = z;
-                found = true;
-            } else {
-                mc_nbt_tag *pos = mc_nbt_path(root, "Data.spawn.pos");
-                mc_nbt_array a;
-                if (pos && mc_nbt_get_array(pos, MC_NBT_INT_ARRAY, &a) == MC_OK && a.count == 3) {
-                    int32_t v[3];
-                    size_t n;
-                    mc_nbt_array_copy_i32(pos, v, 3, &n);
-                    w->spawn_x = v[0], w->spawn_y = v[1], w->spawn_z = v[2];
-                    found = true;
-                }
-            }
-        }
-        mc_nbt_doc_free(doc);
-        free(data);
-        if (found)
-            return true;
-    }
-    /* No level.dat: the first chunk of the first region file. */
     char dir[4096];
     if (mc_world_region_dir(w->dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, dir, sizeof dir,
                             &err) != MC_OK)
@@ -796,11 +831,21 @@ static void view_recenter(mc_conn *c, view *v, int32_t cx, int32_t cz)
     }
 }
 
+/* Columns one client may have made or fetched in one go: making a column
+ * takes milliseconds, and a client that walks fast must not hold the loop
+ * (and every other client) for seconds. The rest follows on the next turn
+ * (its writes completing, or the tick). */
+#define COLUMNS_PER_TURN 32u
+
 /* Sends up to `max` queued columns; returns how many went out. */
 static size_t send_some(mc_conn *c, view *v, size_t max)
 {
-    size_t sent = 0;
+    size_t sent = 0, tried = 0;
     while (v->qhead < v->qlen && sent < max && !c->closing && !mc_conn_chunks_must_wait(c)) {
+        if (tried++ == COLUMNS_PER_TURN) {
+            c->chunks_waiting = true;
+            break;
+        }
         int32_t x = v->queue[2 * v->qhead], z = v->queue[2 * v->qhead + 1];
         v->qhead++;
         const uint8_t *bytes;
