@@ -135,6 +135,9 @@ void mc_world_send_initial_chunks(mc_conn *c);
 /* The world's column at (cx, cz) (cached), or NULL where it has none. */
 struct mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz);
 size_t mc_world_cached_columns(const mc_server *srv);
+/* Bytes the world's caches hold (entries and reader scratch), which
+ * cache_bytes bounds but for the newest entry. */
+size_t mc_world_cache_bytes(const mc_server *srv);
 void mc_world_view_free(mc_conn *c);
 /* The player is now at block x, z (teleport): recenter its view. */
 void mc_world_player_moved(mc_conn *c, double x, double z);

@@ -626,6 +626,11 @@ size_t mc_world_cached_columns(const mc_server *srv)
     return srv->world ? srv->world->ncols : 0;
 }
 
+size_t mc_world_cache_bytes(const mc_server *srv)
+{
+    return srv->world ? srv->world->cache_bytes + srv->world->scratch_bytes : 0;
+}
+
 mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz)
 {
     return world_column(srv->world, cx, cz);
