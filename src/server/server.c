@@ -6,8 +6,12 @@
  * mc_java_frame_read, which also enforces vanilla's frame and inflated-size
  * limits, so a connection never holds more than one maximal frame plus one
  * read of input. Writes are queued to libuv with a counter of bytes not yet
- * sent; a client that lets that grow past max_pending_write is too slow and
- * is dropped, so a stalled client cannot make the server buffer a world.
+ * sent. Chunks are queued only while that counter is low (back-pressure:
+ * the world resumes when it drains); a client that lets it grow past
+ * max_pending_write, or whose queue takes nothing for send_timeout, is too
+ * slow and is dropped, so a stalled client cannot make the server buffer a
+ * world. Once listening, the log is rate-limited: a flood of connections
+ * becomes one line of counts a second, not a line each.
  *
  * The connection state machine follows the Java protocol: handshake, then
  * status (server-list ping, plus the pre-1.7 "legacy" ping that starts with

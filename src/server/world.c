@@ -2,13 +2,15 @@
  * world.c: the world the server serves, and each player's view of it.
  *
  * Columns come from the built-in generator (terrain.c) or from a Java world
- * folder, and are kept in a bounded cache in the world's own registry. What
- * a client receives is the column encoded for its protocol (translated to its
- * registry on the way) and framed; since the compression threshold is the
- * server's, the framed, compressed bytes are the same for every client of a
- * protocol, so they are cached too (bounded by bytes) and serving a chunk a
- * second time costs a memcpy into the socket's queue. That is what makes the
- * cost of serving the kernel's, not the encoder's.
+ * folder, and are cached in the world's own registry. What a client receives
+ * is the column encoded for its protocol (translated to its registry on the
+ * way) and framed; since the compression threshold is the server's, the
+ * framed, compressed bytes are the same for every client of a protocol, so
+ * they are cached too, and serving a chunk a second time costs a memcpy into
+ * the socket's queue. That is what makes the cost of serving the kernel's,
+ * not the encoder's. Both kinds of entry share one byte budget (--cache-mb)
+ * with the folder reader's buffers, least recently used out first, so a
+ * player who keeps walking into new land costs the budget and no more.
  *
  * A player's view is the square of columns within the view distance of the
  * chunk it stands in. On join and whenever it crosses a chunk border, columns
