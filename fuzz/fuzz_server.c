@@ -6,7 +6,11 @@
  * first byte) so that frames split across reads are exercised, whatever the
  * server sends back is read and dropped, and at the end the client side
  * closes and the connection must be freed within a bounded number of loop
- * turns (a connection that never goes away is reported as a crash). */
+ * turns (a connection that never goes away is reported as a crash).
+ * The server (and its world's caches) lives across inputs, as it does
+ * across clients: what it keeps must stay within its budget (cache_bytes,
+ * checked after every input; the newest entry may overshoot it), or the
+ * fuzzer's memory grows with every column an input teleports to. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -92,5 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     close(fds[1]);
     if (srv.nconns)
         abort(); /* the connection was never freed */
+    if (mc_world_cache_bytes(&srv) > cfg.cache_bytes + ((size_t)1 << 20))
+        abort(); /* the caches outgrew their budget */
     return 0;
 }

@@ -195,7 +195,7 @@ async function check (name, fn) {
   // world it asked for, and a packet out of order.
   const fs = require('fs'); const os = require('os'); const path = require('path')
   const conf = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-conf-')), 'server.conf')
-  fs.writeFileSync(conf, '# mcchunk serve options\nmotd = From the file\nmax-players = 3\nview-distance = 10\nsend-queue-kb = 64\n')
+  fs.writeFileSync(conf, '# mcchunk serve options\nmotd = From the file\nmax-players = 3\nview-distance = 10\nsend-queue-kb = 64\nsend-timeout = 3\ncompression-threshold = -1\n')
   const slow = await startServer(['--config', conf, '--max-players', '4'])
   try {
     await check('config file, overridden by the command line', async () => {
@@ -204,14 +204,23 @@ async function check (name, fn) {
       assert.strictEqual(r.players.max, 4)
     })
     await check('a client that does not read is dropped as too slow', async () => {
-      // 1.12.2 raw login; the server sends the whole view at once and the
-      // client never reads: its queue passes 64 KiB and only it is dropped.
+      // 1.12.2 raw login; the client never reads but teleports far every
+      // 0.25 s (chat "/tp", id 2; no compression, so that the columns soon
+      // fill the socket buffers of both ends). Chunks are
+      // queued only while the client's queue has room; once its queue has
+      // taken nothing for --send-timeout, only it is dropped.
       const s = net.connect(slow.port, '127.0.0.1')
       await new Promise(resolve => s.on('connect', resolve))
       s.pause()
       s.write(login1122('slow'))
+      let x = 0
+      const tp = setInterval(() => {
+        const text = Buffer.from(`/tp ${x += 1000} 100 0`)
+        s.write(frame(Buffer.concat([Buffer.from([0x02, text.length]), text])))
+      }, 250)
       const t0 = Date.now()
       while (!/too slow/.test(slow.log()) && Date.now() - t0 < 15000) await new Promise(resolve => setTimeout(resolve, 100))
+      clearInterval(tp)
       s.destroy()
       assert.ok(/slow disconnected: client too slow/.test(slow.log()), 'server log: ' + slow.log().split('\n').slice(-5).join(' | '))
       const r = await mc.ping({ host: '127.0.0.1', port: slow.port, version: '1.8.8' })

@@ -6,8 +6,12 @@
  * mc_java_frame_read, which also enforces vanilla's frame and inflated-size
  * limits, so a connection never holds more than one maximal frame plus one
  * read of input. Writes are queued to libuv with a counter of bytes not yet
- * sent; a client that lets that grow past max_pending_write is too slow and
- * is dropped, so a stalled client cannot make the server buffer a world.
+ * sent. Chunks are queued only while that counter is low (back-pressure:
+ * the world resumes when it drains); a client that lets it grow past
+ * max_pending_write, or whose queue takes nothing for send_timeout, is too
+ * slow and is dropped, so a stalled client cannot make the server buffer a
+ * world. Once listening, the log is rate-limited: a flood of connections
+ * becomes one line of counts a second, not a line each.
  *
  * The connection state machine follows the Java protocol: handshake, then
  * status (server-list ping, plus the pre-1.7 "legacy" ping that starts with
@@ -27,6 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
+#if defined(__GLIBC__) /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include "mcchunk/java.h"
 #include "server/raknet/listener.h"
@@ -45,29 +52,61 @@ void mc_server_config_defaults(mc_server_config *cfg)
     cfg->compression_threshold = 256;
     cfg->idle_timeout_ms = 30000;
     cfg->login_timeout_ms = 30000;
-    cfg->max_pending_write = 64u << 20;
+    cfg->max_pending_write = (size_t)MC_SEND_QUEUE_DEFAULT_KB << 10;
+    cfg->send_timeout_ms = MC_SEND_TIMEOUT_DEFAULT_S * 1000;
     cfg->seed = 20260101;
     cfg->cache_bytes = (size_t)256 << 20;
 }
 
 /* ------------------------------------------------------------- logging */
 
-void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+static void log_prefix(int level)
 {
-    if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
-        return;
     char when[32];
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(when, sizeof when, "%H:%M:%S", &tm);
     fprintf(stderr, "[%s %s] ", when, level == MC_LOG_WARN ? "WARN" : level == MC_LOG_ERROR ? "ERROR" : "INFO");
+}
+
+void mc__srv_log_flush(mc_server *srv)
+{
+    unsigned *h = srv->log_held;
+    if (!h[MC_LOG_INFO] && !h[MC_LOG_WARN] && !h[MC_LOG_ERROR])
+        return;
+    log_prefix(h[MC_LOG_WARN] || h[MC_LOG_ERROR] ? MC_LOG_WARN : MC_LOG_INFO);
+    fprintf(stderr, "log: %u more lines in that second not shown (over %u a second): %u info, %u warnings, %u errors\n",
+            h[0] + h[1] + h[2], MC_LOG_LINES_PER_SECOND, h[MC_LOG_INFO], h[MC_LOG_WARN], h[MC_LOG_ERROR]);
+    memset(srv->log_held, 0, sizeof srv->log_held);
+}
+
+void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+{
+    if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
+        return;
+    if (srv->log_limited) {
+        uint64_t second = uv_hrtime() / 1000000000u;
+        if (second != srv->log_second) {
+            mc__srv_log_flush(srv);
+            srv->log_second = second;
+            srv->log_lines = 0;
+        }
+        if (++srv->log_lines > MC_LOG_LINES_PER_SECOND) {
+            srv->log_held[level == MC_LOG_WARN ? MC_LOG_WARN : level == MC_LOG_ERROR ? MC_LOG_ERROR : MC_LOG_INFO]++;
+            return;
+        }
+    }
+    log_prefix(level);
     va_list ap;
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
 }
+
+/* Per-connection buffers larger than this are freed once used. */
+#define CONN_BUF_KEEP ((size_t)256 << 10)
 
 /* ------------------------------------------------------------- writing */
 
@@ -78,15 +117,52 @@ typedef struct write_req {
     uint8_t data[];
 } write_req;
 
+/* Chunks are queued to a client only while its queue holds less than this
+ * (half the hard limit, at most 1 MiB: a few dozen columns, enough to keep
+ * any link busy between two turns of the loop), and resume once it is half
+ * as full. What the view still lacks waits in the view's own list (8 bytes
+ * a column), not as encoded packets. */
+static size_t chunk_queue_limit(const mc_server_config *cfg)
+{
+    size_t half = cfg->max_pending_write / 2;
+    return half < ((size_t)1 << 20) ? half : (size_t)1 << 20;
+}
+
+bool mc_conn_chunks_must_wait(mc_conn *c)
+{
+    if (c->pending_write < chunk_queue_limit(c->srv->cfg))
+        return false;
+    c->chunks_waiting = true;
+    return true;
+}
+
 static void on_write(uv_write_t *req, int status)
 {
     write_req *w = (write_req *)req;
     mc_conn *c = w->conn;
     c->pending_write -= w->len;
     c->bytes_sent += w->len;
+    c->write_progress_ms = mc_server_clock(c->srv);
     free(w);
-    if (status < 0 && !c->closing)
+    if (status < 0 && !c->closing) {
         mc_conn_close(c, "write failed");
+        return;
+    }
+    if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(c->srv->cfg) / 2) {
+        c->chunks_waiting = false;
+        mc_world_resume(c);
+    }
+}
+
+/* Drops a client that does not take what is sent to it. The reason is a
+ * warning: it is the server protecting itself, not a player leaving. */
+static void conn_drop_slow(mc_conn *c, const char *why)
+{
+    if (c->closing)
+        return;
+    mc_srv_log(c->srv, MC_LOG_WARN, "%s%s%s disconnected: client too slow: %s (%zu KiB unsent)", c->peer,
+               c->name[0] ? " " : "", c->name, why, c->pending_write >> 10);
+    mc_conn_close(c, NULL);
 }
 
 /* Queues raw bytes (already framed). */
@@ -109,6 +185,8 @@ static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
     w->conn = c;
     w->len = len;
     uv_buf_t buf = uv_buf_init((char *)w->data, (unsigned)len);
+    if (c->pending_write == 0)
+        c->write_progress_ms = mc_server_clock(c->srv); /* the stall clock starts with the queue */
     c->pending_write += len;
     int rc = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write);
     if (rc < 0) {
@@ -118,7 +196,7 @@ static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
         return;
     }
     if (c->pending_write > c->srv->cfg->max_pending_write)
-        mc_conn_close(c, "client too slow (send queue over limit)");
+        conn_drop_slow(c, "send queue over --send-queue-kb");
 }
 
 void mc_conn_send(mc_conn *c, const mc_buf *packet)
@@ -137,6 +215,10 @@ void mc_conn_send(mc_conn *c, const mc_buf *packet)
         return;
     }
     conn_write_raw(c, c->frame.data, c->frame.len);
+    if (c->frame.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->frame);
+    if (c->pkt.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->pkt);
 }
 
 /* Starts a packet in c->pkt with the id of `name` in the current state;
@@ -167,6 +249,7 @@ static void on_closed(uv_handle_t *h)
     if (c->next)
         c->next->prev = c->prev;
     srv->nconns--;
+    srv->trim_wanted = true;
     mc_session_free(c);
     mc_world_view_free(c);
     mc_buf_free(&c->in);
@@ -208,6 +291,7 @@ void mc_conn_close(mc_conn *c, const char *why)
  * dropped. While the server stops, MC_STOP_GRACE_MS bounds the whole wait. */
 #define MC_DRAIN_MS 2000u
 #define MC_STOP_GRACE_MS 3000u
+#define MC_FLUSH_STALL_MS 5000u
 
 static void conn_close_now(mc_conn *c)
 {
@@ -236,6 +320,7 @@ static void on_shutdown(uv_shutdown_t *req, int status)
 {
     mc_conn *c = req->data;
     free(req);
+    c->flushing = false;
     if (status < 0 || c->srv->stopping || uv_read_start((uv_stream_t *)&c->tcp, on_drain_alloc, on_drain_read) < 0) {
         conn_close_now(c);
         return;
@@ -256,6 +341,11 @@ static void conn_close_after_flush(mc_conn *c, const char *why)
         return;
     }
     req->data = c;
+    /* The shutdown completes once the queue is sent; a client that does not
+     * read would keep it (and the queue's memory) for ever: the tick closes
+     * the connection when its queue stops moving (MC_FLUSH_STALL_MS). */
+    c->flushing = true;
+    c->write_progress_ms = mc_server_clock(c->srv);
 }
 
 /* Appends a JSON string literal (quotes included) for UTF-8 text. */
@@ -631,6 +721,13 @@ void mc__conn_received(mc_conn *c, size_t n)
         memmove(c->in.data, c->in.data + off, c->in.len - off);
         c->in.len -= off;
     }
+    /* A large packet (up to vanilla's 2 MiB frame, 8 MiB inflated) grows
+     * these buffers once; they are not kept that large for the rest of the
+     * connection. */
+    if (c->in.len == 0 && c->in.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->in);
+    if (c->scratch.cap > CONN_BUF_KEEP)
+        mc_buf_free(&c->scratch);
 }
 
 /* ------------------------------------------------------------ accepting */
@@ -699,6 +796,8 @@ static void stop_server(mc_server *srv, const char *why)
     if (srv->stopping)
         return;
     srv->stopping = true;
+    mc__srv_log_flush(srv);
+    srv->log_limited = false; /* what stopping says is shown whole */
     mc_srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
     for (mc_conn *c = srv->conns; c; c = c->next) {
         if (c->draining)
@@ -739,10 +838,28 @@ uint64_t mc_server_clock(mc_server *srv)
     return srv->clock_ms;
 }
 
+/* Freed memory goes back to the system when clients have left (at most
+ * once a second): glibc keeps freed blocks in its heap, and after many
+ * columns, packets and connections have come and gone, free pages in the
+ * middle of the heap would otherwise stay resident. */
+static void give_memory_back(mc_server *srv, uint64_t now)
+{
+    if (!srv->trim_wanted || now - srv->last_trim_ms < 1000)
+        return;
+    srv->trim_wanted = false;
+    srv->last_trim_ms = now;
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 static void on_tick(uv_timer_t *t)
 {
     mc_server *srv = t->data;
     uint64_t now = mc_server_clock(srv);
+    if (srv->log_limited && uv_hrtime() / 1000000000u != srv->log_second)
+        mc__srv_log_flush(srv);
+    give_memory_back(srv, now);
     if (srv->stopping) {
         stop_tick(srv, now);
         return;
@@ -760,14 +877,27 @@ static void on_tick(uv_timer_t *t)
         next = c->next;
         if (c->draining && now >= c->drain_until)
             conn_close_now(c);
+        if (c->flushing && now - c->write_progress_ms > MC_FLUSH_STALL_MS) {
+            c->flushing = false;
+            conn_close_now(c);
+        }
         if (c->closing)
             continue;
-        if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
+        if (c->pending_write && now - c->write_progress_ms > (uint64_t)srv->cfg->send_timeout_ms) {
+            char why[96];
+            snprintf(why, sizeof why, "its send queue took nothing for %d s", srv->cfg->send_timeout_ms / 1000);
+            conn_drop_slow(c, why);
+        } else if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
             mc_conn_disconnect(c, "Timed out");
         else if (c->state < MC_JAVA_CONFIGURATION && now - c->connected_ms > (uint64_t)srv->cfg->login_timeout_ms)
             mc_conn_disconnect(c, "Took too long to log in");
-        else if (c->state >= MC_JAVA_CONFIGURATION)
+        else if (c->state >= MC_JAVA_CONFIGURATION) {
             mc_session_tick(c, now);
+            if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(srv->cfg) / 2) {
+                c->chunks_waiting = false;
+                mc_world_resume(c);
+            }
+        }
     }
 }
 
@@ -843,6 +973,7 @@ int mc_server_run(const mc_server_config *cfg)
     if (srv.bedrock)
         mc_srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d", cfg->bind, bedrock_port);
     mc_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
+    srv.log_limited = true;
     uv_run(srv.loop, UV_RUN_DEFAULT);
     mc_world_close(&srv);
     mc_session_release_cache(&srv);

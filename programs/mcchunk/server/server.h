@@ -23,12 +23,18 @@ typedef struct mc_server_config {
     int idle_timeout_ms;       /* a client silent this long is dropped (vanilla: 30 s) */
     int login_timeout_ms;      /* handshake+login must finish within this */
     size_t max_pending_write;  /* bytes queued to a client before it counts as too slow */
+    int send_timeout_ms;       /* a client whose queue takes nothing this long is dropped */
     const char *port_file;     /* if set, the bound port is written there (for tests) */
     uint64_t seed;             /* built-in world seed */
-    size_t cache_bytes;        /* budget of the encoded-chunk cache */
+    size_t cache_bytes;        /* budget of every cache together (columns, packets, reader) */
     bool quiet;                /* log only warnings and errors */
     bool silent;               /* log nothing (the fuzz target) */
 } mc_server_config;
+
+/* Defaults of the send queue: its hard limit per client (KiB), and how long
+ * a queue may take nothing before its client is dropped (seconds). */
+#define MC_SEND_QUEUE_DEFAULT_KB 4096
+#define MC_SEND_TIMEOUT_DEFAULT_S 20
 
 /* Fills a config with the defaults above. */
 void mc_server_config_defaults(mc_server_config *cfg);

@@ -33,6 +33,14 @@ typedef struct mc_server {
     uint64_t stop_until; /* stopping: clients still sending are closed then */
     mc_world *world;
     uint8_t **join_cache; /* inflated join data per protocol (session.c) */
+    bool trim_wanted;     /* a client left: give freed memory back to the system */
+    uint64_t last_trim_ms;
+    /* Log rate limit (mc_srv_log): lines in the current second, and those
+     * held back, by level, to be reported as one line of counts. */
+    bool log_limited;
+    uint64_t log_second;
+    unsigned log_lines;
+    unsigned log_held[3];
     struct mc_bedrock_listener *bedrock; /* UDP listener (raknet/listener.c), or NULL */
 } mc_server;
 
@@ -54,7 +62,10 @@ struct mc_conn {
     bool in_game; /* counted in srv->online */
     bool status_sent;
     uint64_t connected_ms, last_recv_ms;
-    size_t pending_write;
+    size_t pending_write;  /* bytes handed to libuv whose write has not completed */
+    uint64_t write_progress_ms; /* when a write last completed (or the queue last started) */
+    bool chunks_waiting;   /* chunk sending paused until the queue drains */
+    bool flushing;         /* closing after the queued bytes are sent */
     uint64_t bytes_sent, bytes_received;
     char peer[64];
     char name[17];
@@ -64,6 +75,13 @@ struct mc_conn {
 };
 
 enum { MC_LOG_INFO, MC_LOG_WARN, MC_LOG_ERROR };
+
+/* Once the server listens, at most this many log lines are written a
+ * second; the rest are counted and reported as one line (a flood of
+ * connections must not turn into a flood of log). */
+#define MC_LOG_LINES_PER_SECOND 20u
+/* Writes the line of counts for lines held back in a second now past. */
+void mc__srv_log_flush(mc_server *srv);
 
 /* The server's clock in milliseconds, for every timeout it keeps: the loop's
  * monotonic time, except that one step counts at most MC_SERVER_MAX_STEP_MS.
@@ -84,6 +102,12 @@ void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Back-pressure for chunk sending: true when c's send queue holds so much
+ * that no more chunks should be queued now. The connection then remembers
+ * that chunks wait, and calls mc_world_resume once the queue has drained to
+ * half of that. */
+bool mc_conn_chunks_must_wait(mc_conn *c);
 
 /* Network core services for the session. */
 bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name);
@@ -112,6 +136,9 @@ void mc_world_send_initial_chunks(mc_conn *c);
 /* The world's column at (cx, cz) (cached), or NULL where it has none. */
 struct mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz);
 size_t mc_world_cached_columns(const mc_server *srv);
+/* Bytes the world's caches hold (entries and reader scratch), which
+ * cache_bytes bounds but for the newest entry. */
+size_t mc_world_cache_bytes(const mc_server *srv);
 void mc_world_view_free(mc_conn *c);
 /* The player is now at block x, z (teleport): recenter its view. */
 void mc_world_player_moved(mc_conn *c, double x, double z);
@@ -120,6 +147,8 @@ uint64_t mc_world_view_sent(const mc_conn *c);
  * for 1.14-1.17 Update Light into light (left empty otherwise). */
 mc_status mc_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
                                   mc_error *err);
+/* The player's send queue has drained: sends more of what its view lacks. */
+void mc_world_resume(mc_conn *c);
 /* A play packet from a joined player (movement etc.), by minecraft-data name. */
 void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r);
 

@@ -2,20 +2,24 @@
  * world.c: the world the server serves, and each player's view of it.
  *
  * Columns come from the built-in generator (terrain.c) or from a Java world
- * folder, and are kept in a bounded cache in the world's own registry. What
- * a client receives is the column encoded for its protocol (translated to its
- * registry on the way) and framed; since the compression threshold is the
- * server's, the framed, compressed bytes are the same for every client of a
- * protocol, so they are cached too (bounded by bytes) and serving a chunk a
- * second time costs a memcpy into the socket's queue. That is what makes the
- * cost of serving the kernel's, not the encoder's.
+ * folder, and are cached in the world's own registry. What a client receives
+ * is the column encoded for its protocol (translated to its registry on the
+ * way) and framed; since the compression threshold is the server's, the
+ * framed, compressed bytes are the same for every client of a protocol, so
+ * they are cached too, and serving a chunk a second time costs a memcpy into
+ * the socket's queue. That is what makes the cost of serving the kernel's,
+ * not the encoder's. Both kinds of entry share one byte budget (--cache-mb)
+ * with the folder reader's buffers, least recently used out first, so a
+ * player who keeps walking into new land costs the budget and no more.
  *
  * A player's view is the square of columns within the view distance of the
  * chunk it stands in. On join and whenever it crosses a chunk border, columns
  * that left the view are unloaded and new ones are queued nearest first (a
  * spiral); 1.20.2+ clients get them in Chunk Batches paced by the rate they
- * report, older ones as fast as the socket takes them (the send queue limit
- * still applies).
+ * report, every client no faster than its socket takes them: chunks are
+ * queued only while the send queue is short, and the rest follow as it
+ * drains, so a client that reads slowly (or not at all) holds a bounded
+ * queue and the columns it lacks cost nothing until it asks for them.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <dirent.h>
@@ -32,22 +36,74 @@
 #include "server/session.h"
 #include "server/terrain.h"
 
-#define COLUMN_CACHE_MAX 8192u
-
-typedef struct col_slot {
+/* One cache holds both kinds of entry, under one byte budget (--cache-mb):
+ * decoded columns (protocol 0) and the framed packets of a column for one
+ * protocol. An entry's cost is the heap it holds plus its bookkeeping; the
+ * least recently used entries go first, whichever kind they are, so a walk
+ * that brings in new columns all the time costs the budget and no more. */
+typedef struct cache_entry {
+    struct cache_entry *hnext;         /* hash chain */
+    struct cache_entry *older, *newer; /* recency list */
+    uint32_t protocol;                 /* 0: the decoded column */
     int32_t x, z;
-    mc_column *col; /* NULL: empty slot */
-    uint64_t last_use;
-} col_slot;
-
-typedef struct enc_entry {
-    uint32_t protocol;
-    int32_t x, z;
-    uint8_t *bytes; /* framed packets, ready to send */
+    mc_column *col;  /* protocol 0 */
+    uint8_t *bytes;  /* otherwise: framed packets, ready to send */
     size_t len;
-    uint64_t last_use;
-    struct enc_entry *next; /* hash chain */
-} enc_entry;
+    size_t cost;     /* bytes charged to the budget */
+} cache_entry;
+
+/* What malloc adds to each block it hands out (glibc: a size word, 16-byte
+ * rounding), charged per allocation so that the budget is close to what the
+ * process really holds. */
+#define MALLOC_OVERHEAD 16u
+
+/* An allocator that counts the bytes live through it: the reader's
+ * palette cache and the columns read from a world folder (whose block
+ * entities' NBT mc_column_memory does not count) are measured with it. */
+typedef struct counting_alloc {
+    mc_allocator a;
+    size_t live;
+} counting_alloc;
+
+static void *count_alloc(void *user, size_t n)
+{
+    counting_alloc *ca = user;
+    const mc_allocator *d = mc_default_allocator();
+    void *p = d->alloc(d->user, n);
+    if (p)
+        ca->live += n + MALLOC_OVERHEAD;
+    return p;
+}
+
+static void *count_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    counting_alloc *ca = user;
+    const mc_allocator *d = mc_default_allocator();
+    void *p = d->realloc(d->user, ptr, old_size, new_size);
+    if (p || new_size == 0) {
+        ca->live -= ptr ? old_size + MALLOC_OVERHEAD : 0;
+        ca->live += p ? new_size + MALLOC_OVERHEAD : 0;
+    }
+    return p;
+}
+
+static void count_free(void *user, void *ptr, size_t size)
+{
+    counting_alloc *ca = user;
+    const mc_allocator *d = mc_default_allocator();
+    if (ptr)
+        ca->live -= size + MALLOC_OVERHEAD;
+    d->free(d->user, ptr, size);
+}
+
+static void counting_init(counting_alloc *ca)
+{
+    ca->a.alloc = count_alloc;
+    ca->a.realloc = count_realloc;
+    ca->a.free = count_free;
+    ca->a.user = ca;
+    ca->live = 0;
+}
 
 #define REGION_CACHE 32
 
@@ -70,12 +126,15 @@ struct mc_world {
     mc_server *srv;
     const mc_registry *reg;     /* registry of the world's columns */
     int32_t spawn_x, spawn_y, spawn_z;
-    col_slot *cols;             /* open addressing, COLUMN_CACHE_MAX * 2 slots */
-    size_t ncols;
-    uint64_t clock;
-    enc_entry **enc;            /* hash buckets */
-    size_t enc_buckets;
-    size_t enc_bytes, enc_budget;
+    uint64_t clock;             /* recency of the region slots */
+    cache_entry **buckets;      /* hash table of the cache, power-of-two size */
+    size_t nbuckets, nentries, ncols;
+    cache_entry *oldest, *newest;
+    size_t cache_bytes;         /* sum of the entries' costs */
+    size_t budget;              /* --cache-mb: entries and reader scratch together */
+    size_t scratch_bytes;       /* what the folder reader keeps between reads */
+    counting_alloc col_alloc;   /* columns read from a world folder */
+    counting_alloc nbt_alloc;   /* the reader's palette cache */
     uint32_t *scratch_blocks, *scratch_biomes;
 };
 
@@ -85,6 +144,121 @@ static size_t col_hash(int32_t x, int32_t z)
 {
     uint64_t h = (uint64_t)(uint32_t)x * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uint32_t)z * 0xC2B2AE3D27D4EB4FULL;
     return (size_t)(h ^ (h >> 29));
+}
+
+static size_t entry_hash(uint32_t protocol, int32_t x, int32_t z)
+{
+    return col_hash(x, z) ^ protocol * 0x2545F491u;
+}
+
+static void lru_unlink(mc_world *w, cache_entry *e)
+{
+    if (e->older)
+        e->older->newer = e->newer;
+    else
+        w->oldest = e->newer;
+    if (e->newer)
+        e->newer->older = e->older;
+    else
+        w->newest = e->older;
+    e->older = e->newer = NULL;
+}
+
+static void lru_push_newest(mc_world *w, cache_entry *e)
+{
+    e->older = w->newest;
+    e->newer = NULL;
+    if (w->newest)
+        w->newest->newer = e;
+    else
+        w->oldest = e;
+    w->newest = e;
+}
+
+static cache_entry *cache_find(mc_world *w, uint32_t protocol, int32_t x, int32_t z)
+{
+    for (cache_entry *e = w->buckets[entry_hash(protocol, x, z) & (w->nbuckets - 1)]; e; e = e->hnext)
+        if (e->protocol == protocol && e->x == x && e->z == z) {
+            lru_unlink(w, e);
+            lru_push_newest(w, e);
+            return e;
+        }
+    return NULL;
+}
+
+static void entry_free(cache_entry *e)
+{
+    mc_column_free(e->col);
+    free(e->bytes);
+    free(e);
+}
+
+static void cache_remove(mc_world *w, cache_entry *e)
+{
+    cache_entry **pe = &w->buckets[entry_hash(e->protocol, e->x, e->z) & (w->nbuckets - 1)];
+    while (*pe != e)
+        pe = &(*pe)->hnext;
+    *pe = e->hnext;
+    lru_unlink(w, e);
+    w->cache_bytes -= e->cost;
+    w->nentries--;
+    if (e->protocol == 0)
+        w->ncols--;
+    entry_free(e);
+}
+
+/* Evicts the least recently used entries (never `keep`) until the entries
+ * and the reader's scratch fit the budget. */
+static void cache_trim(mc_world *w, const cache_entry *keep)
+{
+    while (w->cache_bytes + w->scratch_bytes > w->budget && w->oldest) {
+        cache_entry *victim = w->oldest;
+        if (victim == keep) {
+            victim = victim->newer;
+            if (!victim)
+                return;
+        }
+        cache_remove(w, victim);
+    }
+}
+
+/* Doubles the hash table when it holds more entries than buckets (the
+ * budget, not a count, bounds the entries). A table that cannot grow stays
+ * as it is: chains get longer, nothing is lost. */
+static void cache_grow(mc_world *w)
+{
+    size_t n = w->nbuckets * 2;
+    cache_entry **nb = calloc(n, sizeof *nb);
+    if (!nb)
+        return;
+    for (size_t b = 0; b < w->nbuckets; b++)
+        for (cache_entry *e = w->buckets[b], *next; e; e = next) {
+            next = e->hnext;
+            size_t i = entry_hash(e->protocol, e->x, e->z) & (n - 1);
+            e->hnext = nb[i];
+            nb[i] = e;
+        }
+    free(w->buckets);
+    w->buckets = nb;
+    w->nbuckets = n;
+}
+
+/* Takes ownership of e (key, payload and cost set) as the newest entry,
+ * then evicts what no longer fits. The new entry itself always stays: an
+ * entry larger than the whole budget lives until the next insertion. */
+static void cache_insert(mc_world *w, cache_entry *e)
+{
+    if (w->nentries >= w->nbuckets)
+        cache_grow(w);
+    size_t i = entry_hash(e->protocol, e->x, e->z) & (w->nbuckets - 1);
+    e->hnext = w->buckets[i];
+    w->buckets[i] = e;
+    lru_push_newest(w, e);
+    w->cache_bytes += e->cost;
+    w->nentries++;
+    if (e->protocol == 0)
+        w->ncols++;
+    cache_trim(w, e);
 }
 
 /* ------------------------------------------------------ world folders */
@@ -141,6 +315,32 @@ static void warn_chunk(void *user, const char *message)
     mc_srv_log(w->srv, MC_LOG_WARN, "chunk: %s", message);
 }
 
+/* The folder reader keeps a parse arena, the chunk's bytes and a palette
+ * cache from one chunk to the next (that is what makes reading fast). They
+ * count against the cache budget; a hostile or huge chunk can blow them up
+ * for one read, after which whatever is over a quarter of the budget is let
+ * go (the cache of palette entries over an eighth), to be grown again. */
+static void reader_scratch_trim(mc_world *w)
+{
+    size_t quarter = w->budget / 4;
+    if (w->nbt_alloc.live > w->budget / 8) {
+        mc_chunknbt_cache *fresh = mc_chunknbt_cache_new(&w->nbt_alloc.a);
+        if (fresh) {
+            mc_chunknbt_cache_free(w->nbt_cache);
+            w->nbt_cache = fresh;
+        }
+    }
+    if (mc_nbt_doc_memory(w->nbt_doc) + w->chunk_bytes.cap + w->nbt_alloc.live > quarter) {
+        mc_buf_free(&w->chunk_bytes);
+        mc_nbt_doc *fresh = mc_nbt_doc_new(NULL);
+        if (fresh) {
+            mc_nbt_doc_free(w->nbt_doc);
+            w->nbt_doc = fresh;
+        }
+    }
+    w->scratch_bytes = mc_nbt_doc_memory(w->nbt_doc) + w->chunk_bytes.cap + w->nbt_alloc.live;
+}
+
 /* Reads a column of the world folder: only fully generated chunks (vanilla
  * never sends proto-chunks), at overworld height (-64..319) whatever the
  * chunk's era, so that one column serves every client. */
@@ -168,7 +368,10 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     opt.warn = warn_chunk;
     opt.warn_user = w;
     opt.doc = w->nbt_doc;
-    if (mc_chunknbt_read_bytes_ex(w->chunk_bytes.data, w->chunk_bytes.len, &opt, &col, &info, &err) != MC_OK) {
+    opt.alloc = &w->col_alloc.a;
+    mc_status st = mc_chunknbt_read_bytes_ex(w->chunk_bytes.data, w->chunk_bytes.len, &opt, &col, &info, &err);
+    reader_scratch_trim(w);
+    if (st != MC_OK) {
         mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
         return NULL;
     }
@@ -189,44 +392,79 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     return col;
 }
 
-/* Spawn of a world folder: level.dat's SpawnX/Y/Z (Data.spawn.pos in newer
- * versions), else above the first chunk of the first region file found. */
+/* level.dat is a few KiB (a world with many data packs: some hundred);
+ * anything past these limits is not one, and must not cost memory. */
+#define LEVEL_DAT_MAX_FILE ((size_t)16 << 20)
+#define LEVEL_DAT_MAX_NBT ((size_t)32 << 20)
+
+/* Reads the spawn point of level.dat: SpawnX/Y/Z (Data.spawn.pos in newer
+ * versions). False with the reason in `why` when there is none to be had. */
+static bool level_dat_spawn(mc_world *w, const char *path, char *why, size_t why_size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(why, why_size, "missing");
+        return false;
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > LEVEL_DAT_MAX_FILE) {
+        snprintf(why, why_size, "%s", S_ISREG(st.st_mode) ? "too large to be a level.dat" : "not a regular file");
+        return false;
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_read_file(path, NULL, &data, &len, &err) != MC_OK) {
+        snprintf(why, why_size, "cannot be read: %s", err.message);
+        return false;
+    }
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_nbt_limits limits = {0, LEVEL_DAT_MAX_NBT}; /* an inflate bomb stops here */
+    bool found = false;
+    if (!doc) {
+        snprintf(why, why_size, "out of memory");
+    } else if (mc_nbt_load(doc, data, len, MC_NBT_JAVA, &limits, NULL, NULL, &err) != MC_OK) {
+        snprintf(why, why_size, "not readable NBT: %s", err.message);
+    } else {
+        mc_nbt_tag *root = mc_nbt_doc_root(doc);
+        int32_t x, y, z;
+        if (mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnX"), &x) == MC_OK &&
+            mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnY"), &y) == MC_OK &&
+            mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnZ"), &z) == MC_OK) {
+            w->spawn_x = x, w->spawn_y = y, w->spawn_z = z;
+            found = true;
+        } else {
+            mc_nbt_tag *pos = mc_nbt_path(root, "Data.spawn.pos");
+            mc_nbt_array a;
+            if (pos && mc_nbt_get_array(pos, MC_NBT_INT_ARRAY, &a) == MC_OK && a.count == 3) {
+                int32_t v[3];
+                size_t n;
+                mc_nbt_array_copy_i32(pos, v, 3, &n);
+                w->spawn_x = v[0], w->spawn_y = v[1], w->spawn_z = v[2];
+                found = true;
+            }
+        }
+        if (!found)
+            snprintf(why, why_size, "no spawn in it (Data.SpawnX/Y/Z or Data.spawn.pos)");
+    }
+    mc_nbt_doc_free(doc);
+    free(data);
+    return found;
+}
+
+/* Spawn of a world folder: level.dat's, else above the first chunk of the
+ * first region file found. A level.dat that is there but unusable (corrupt,
+ * an inflate bomb, no spawn) is a warning: the world is served anyway. */
 static bool find_folder_spawn(mc_world *w)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/level.dat", w->dir);
-    uint8_t *data = NULL;
-    size_t len = 0;
+    char why[512];
+    if (level_dat_spawn(w, path, why, sizeof why))
+        return true;
+    mc_srv_log(w->srv, strcmp(why, "missing") ? MC_LOG_WARN : MC_LOG_INFO,
+               "%s: %s; spawn falls back to the first chunk of the first region file", path, why);
     mc_error err;
-    if (mc_read_file(path, NULL, &data, &len, &err) == MC_OK) {
-        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
-        bool found = false;
-        if (doc && mc_nbt_load(doc, data, len, MC_NBT_JAVA, NULL, NULL, NULL, &err) == MC_OK) {
-            mc_nbt_tag *root = mc_nbt_doc_root(doc);
-            int32_t x, y, z;
-            if (mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnX"), &x) == MC_OK &&
-                mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnY"), &y) == MC_OK &&
-                mc_nbt_get_int(mc_nbt_path(root, "Data.SpawnZ"), &z) == MC_OK) {
-                w->spawn_x = x, w->spawn_y = y, w->spawn_z = z;
-                found = true;
-            } else {
-                mc_nbt_tag *pos = mc_nbt_path(root, "Data.spawn.pos");
-                mc_nbt_array a;
-                if (pos && mc_nbt_get_array(pos, MC_NBT_INT_ARRAY, &a) == MC_OK && a.count == 3) {
-                    int32_t v[3];
-                    size_t n;
-                    mc_nbt_array_copy_i32(pos, v, 3, &n);
-                    w->spawn_x = v[0], w->spawn_y = v[1], w->spawn_z = v[2];
-                    found = true;
-                }
-            }
-        }
-        mc_nbt_doc_free(doc);
-        free(data);
-        if (found)
-            return true;
-    }
-    /* No level.dat: the first chunk of the first region file. */
     char dir[4096];
     if (mc_world_region_dir(w->dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, dir, sizeof dir,
                             &err) != MC_OK)
@@ -259,62 +497,33 @@ static bool find_folder_spawn(mc_world *w)
 }
 
 /* The column at (cx, cz), from the cache or made now; NULL when the world
- * has none there (or memory ran out). */
+ * has none there (or memory ran out). The pointer is the cache's: good
+ * until the next call that adds to the cache. */
 static mc_column *world_column(mc_world *w, int32_t cx, int32_t cz)
 {
-    size_t cap = COLUMN_CACHE_MAX * 2, i = col_hash(cx, cz) & (cap - 1);
-    while (w->cols[i].col) {
-        if (w->cols[i].x == cx && w->cols[i].z == cz) {
-            w->cols[i].last_use = ++w->clock;
-            return w->cols[i].col;
-        }
-        i = (i + 1) & (cap - 1);
-    }
-    if (w->ncols >= COLUMN_CACHE_MAX) {
-        /* Evict the least recently used half; rehash the rest. */
-        col_slot *old = w->cols;
-        uint64_t *uses = malloc(w->ncols * sizeof *uses);
-        col_slot *fresh = calloc(cap, sizeof *fresh);
-        if (!uses || !fresh) {
-            free(uses);
-            free(fresh);
-            return NULL; /* out of memory: as if the world had no column there */
-        }
-        size_t k = 0;
-        for (size_t j = 0; j < cap; j++)
-            if (old[j].col)
-                uses[k++] = old[j].last_use;
-        uint64_t cut = 0;
-        for (size_t j = 0; j < k; j++) /* the mean stamp: drops roughly the older half */
-            cut += uses[j] / k;
-        free(uses);
-        w->cols = fresh;
-        w->ncols = 0;
-        for (size_t j = 0; j < cap; j++) {
-            if (!old[j].col)
-                continue;
-            if (old[j].last_use < cut) {
-                mc_column_free(old[j].col);
-                continue;
-            }
-            size_t p = col_hash(old[j].x, old[j].z) & (cap - 1);
-            while (w->cols[p].col)
-                p = (p + 1) & (cap - 1);
-            w->cols[p] = old[j];
-            w->ncols++;
-        }
-        free(old);
-        return world_column(w, cx, cz);
-    }
+    cache_entry *e = cache_find(w, 0, cx, cz);
+    if (e)
+        return e->col;
+    size_t before = w->col_alloc.live;
     mc_column *col = w->terrain ? mc_terrain_column(w->terrain, cx, cz, w->scratch_blocks, w->scratch_biomes)
                                 : read_column(w, cx, cz);
     if (!col)
         return NULL;
-    w->cols[i].x = cx;
-    w->cols[i].z = cz;
-    w->cols[i].col = col;
-    w->cols[i].last_use = ++w->clock;
-    w->ncols++;
+    e = calloc(1, sizeof *e);
+    if (!e) {
+        mc_column_free(col);
+        return NULL; /* out of memory: as if the world had no column there */
+    }
+    /* Folder columns come from the counting allocator (block entities
+     * included); generated ones hold sections only. Each section is a few
+     * blocks (containers, palettes, light). */
+    size_t counted = w->col_alloc.live - before;
+    size_t measured = mc_column_memory(col) + (size_t)mc_column_section_count(col) * 6 * MALLOC_OVERHEAD;
+    e->x = cx;
+    e->z = cz;
+    e->col = col;
+    e->cost = sizeof *e + MALLOC_OVERHEAD + (counted > measured ? counted : measured);
+    cache_insert(w, e);
     return col;
 }
 
@@ -334,11 +543,12 @@ int mc_world_open(mc_server *srv)
     srv->world = w;
     w->srv = srv;
     mc_buf_init(&w->chunk_bytes, NULL);
-    w->cols = calloc(COLUMN_CACHE_MAX * 2, sizeof *w->cols);
-    w->enc_buckets = 4096;
-    w->enc = calloc(w->enc_buckets, sizeof *w->enc);
-    w->enc_budget = srv->cfg->cache_bytes;
-    if (!w->cols || !w->enc)
+    w->nbuckets = 1024;
+    w->buckets = calloc(w->nbuckets, sizeof *w->buckets);
+    w->budget = srv->cfg->cache_bytes;
+    counting_init(&w->col_alloc);
+    counting_init(&w->nbt_alloc);
+    if (!w->buckets)
         return -1;
     const char *dir = srv->cfg->world;
     if (!dir) {
@@ -368,7 +578,7 @@ int mc_world_open(mc_server *srv)
     }
     w->dir = dir;
     w->layout = mc_world_detect_layout(dir);
-    w->nbt_cache = mc_chunknbt_cache_new(NULL);
+    w->nbt_cache = mc_chunknbt_cache_new(&w->nbt_alloc.a);
     w->nbt_doc = mc_nbt_doc_new(NULL);
     char rdir[4096];
     mc_error err;
@@ -392,18 +602,9 @@ void mc_world_close(mc_server *srv)
     mc_world *w = srv->world;
     if (!w)
         return;
-    if (w->cols)
-        for (size_t i = 0; i < COLUMN_CACHE_MAX * 2; i++)
-            mc_column_free(w->cols[i].col);
-    free(w->cols);
-    if (w->enc)
-        for (size_t b = 0; b < w->enc_buckets; b++)
-            for (enc_entry *e = w->enc[b], *n; e; e = n) {
-                n = e->next;
-                free(e->bytes);
-                free(e);
-            }
-    free(w->enc);
+    while (w->oldest)
+        cache_remove(w, w->oldest);
+    free(w->buckets);
     mc_terrain_free(w->terrain);
     for (int i = 0; i < REGION_CACHE; i++)
         mc_region_close(w->regions[i].region);
@@ -429,51 +630,17 @@ size_t mc_world_cached_columns(const mc_server *srv)
     return srv->world ? srv->world->ncols : 0;
 }
 
+size_t mc_world_cache_bytes(const mc_server *srv)
+{
+    return srv->world ? srv->world->cache_bytes + srv->world->scratch_bytes : 0;
+}
+
 mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz)
 {
     return world_column(srv->world, cx, cz);
 }
 
 /* ------------------------------------------------------- encoded cache */
-
-static size_t enc_bucket(const mc_world *w, uint32_t protocol, int32_t x, int32_t z)
-{
-    return (col_hash(x, z) ^ protocol * 0x2545F491u) & (w->enc_buckets - 1);
-}
-
-/* Drops the least recently used entries until `need` more bytes fit. */
-static void enc_make_room(mc_world *w, size_t need)
-{
-    while (w->enc_bytes + need > w->enc_budget && w->enc_bytes > 0) {
-        enc_entry **victim = NULL;
-        uint64_t oldest = UINT64_MAX;
-        /* A sampled scan keeps eviction cheap: look at a window of buckets. */
-        size_t start = (size_t)(w->clock * 2654435761u) & (w->enc_buckets - 1);
-        for (size_t k = 0; k < 256; k++) {
-            size_t b = (start + k) & (w->enc_buckets - 1);
-            for (enc_entry **pe = &w->enc[b]; *pe; pe = &(*pe)->next)
-                if ((*pe)->last_use < oldest) {
-                    oldest = (*pe)->last_use;
-                    victim = pe;
-                }
-        }
-        if (!victim) { /* window was empty: full scan */
-            for (size_t b = 0; b < w->enc_buckets; b++)
-                for (enc_entry **pe = &w->enc[b]; *pe; pe = &(*pe)->next)
-                    if ((*pe)->last_use < oldest) {
-                        oldest = (*pe)->last_use;
-                        victim = pe;
-                    }
-        }
-        if (!victim)
-            return;
-        enc_entry *e = *victim;
-        *victim = e->next;
-        w->enc_bytes -= e->len;
-        free(e->bytes);
-        free(e);
-    }
-}
 
 /* The framed packets that carry column (cx, cz) to clients of c's protocol
  * (Chunk Data, plus Update Light for 1.14-1.17), from the cache or encoded
@@ -482,14 +649,12 @@ static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **b
 {
     mc_server *srv = c->srv;
     mc_world *w = srv->world;
-    size_t b = enc_bucket(w, c->protocol, cx, cz);
-    for (enc_entry *e = w->enc[b]; e; e = e->next)
-        if (e->protocol == c->protocol && e->x == cx && e->z == cz) {
-            e->last_use = ++w->clock;
-            *bytes = e->bytes;
-            *len = e->len;
-            return true;
-        }
+    cache_entry *e = cache_find(w, c->protocol, cx, cz);
+    if (e) {
+        *bytes = e->bytes;
+        *len = e->len;
+        return true;
+    }
     mc_column *col = world_column(w, cx, cz);
     *bytes = NULL;
     *len = 0;
@@ -516,16 +681,18 @@ static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **b
     }
     size_t n;
     uint8_t *data = mc_buf_detach(&framed, &n, NULL);
+    uint8_t *fit = realloc(data, n); /* the buffer's spare room would be held for as long as the entry */
+    if (fit)
+        data = fit;
     /* Compression is the same for every client only if the threshold is. */
-    if (c->threshold != srv->cfg->compression_threshold || w->enc_budget < n) {
+    if (c->threshold != srv->cfg->compression_threshold || w->budget < n) {
         mc_conn_send_framed(c, data, n);
         free(data);
         *bytes = NULL;
         *len = SIZE_MAX; /* sent already */
         return true;
     }
-    enc_make_room(w, n);
-    enc_entry *e = malloc(sizeof *e);
+    e = calloc(1, sizeof *e);
     if (!e) {
         free(data);
         return false;
@@ -535,10 +702,8 @@ static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **b
     e->z = cz;
     e->bytes = data;
     e->len = n;
-    e->last_use = ++w->clock;
-    e->next = w->enc[b];
-    w->enc[b] = e;
-    w->enc_bytes += n;
+    e->cost = sizeof *e + n + 2 * MALLOC_OVERHEAD;
+    cache_insert(w, e); /* may evict the column just encoded: it is not used again here */
     *bytes = data;
     *len = n;
     return true;
@@ -675,11 +840,21 @@ static void view_recenter(mc_conn *c, view *v, int32_t cx, int32_t cz)
     }
 }
 
+/* Columns one client may have made or fetched in one go: making a column
+ * takes milliseconds, and a client that walks fast must not hold the loop
+ * (and every other client) for seconds. The rest follows on the next turn
+ * (its writes completing, or the tick). */
+#define COLUMNS_PER_TURN 32u
+
 /* Sends up to `max` queued columns; returns how many went out. */
 static size_t send_some(mc_conn *c, view *v, size_t max)
 {
-    size_t sent = 0;
-    while (v->qhead < v->qlen && sent < max && !c->closing) {
+    size_t sent = 0, tried = 0;
+    while (v->qhead < v->qlen && sent < max && !c->closing && !mc_conn_chunks_must_wait(c)) {
+        if (tried++ == COLUMNS_PER_TURN) {
+            c->chunks_waiting = true;
+            break;
+        }
         int32_t x = v->queue[2 * v->qhead], z = v->queue[2 * v->qhead + 1];
         v->qhead++;
         const uint8_t *bytes;
@@ -721,14 +896,23 @@ static void send_batch(mc_conn *c, view *v)
     v->batches_in_flight++;
 }
 
+/* Sends what the view lacks, as far as the client's pace allows: 1.20.2+
+ * in batches it acknowledges, every version no further than its send queue
+ * has room (mc_conn_chunks_must_wait: the rest goes when it drains). */
 static void pump(mc_conn *c, view *v)
 {
     if (c->protocol >= 764) {
-        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing)
+        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !mc_conn_chunks_must_wait(c))
             send_batch(c, v);
     } else {
         send_some(c, v, SIZE_MAX);
     }
+}
+
+void mc_world_resume(mc_conn *c)
+{
+    if (c->view && c->state == MC_JAVA_PLAY)
+        pump(c, c->view);
 }
 
 void mc_world_send_initial_chunks(mc_conn *c)
