@@ -27,14 +27,14 @@ typedef struct pending {
 } pending;
 
 typedef struct world {
-    mc_rak *server, *client;
-    mc_rak_addr server_addr, client_addr;
+    srv_rak *server, *client;
+    srv_rak_addr server_addr, client_addr;
     pending q[64];
     int n;
     bool setup; /* deliver between the two while connecting */
 } world;
 
-static void on_send_server(void *user, const mc_rak_addr *to, const uint8_t *d, size_t len)
+static void on_send_server(void *user, const srv_rak_addr *to, const uint8_t *d, size_t len)
 {
     world *w = user;
     if (w->setup && w->n < 64 && len <= 1500) {
@@ -44,7 +44,7 @@ static void on_send_server(void *user, const mc_rak_addr *to, const uint8_t *d, 
     }
 }
 
-static void on_send_client(void *user, const mc_rak_addr *to, const uint8_t *d, size_t len)
+static void on_send_client(void *user, const srv_rak_addr *to, const uint8_t *d, size_t len)
 {
     world *w = user;
     if (w->setup && w->n < 64 && len <= 1500) {
@@ -55,19 +55,19 @@ static void on_send_client(void *user, const mc_rak_addr *to, const uint8_t *d, 
 }
 
 /* Echoes user messages back, as a game layer answering would. */
-static void on_message(void *user, mc_rak_peer *p, const uint8_t *d, size_t len)
+static void on_message(void *user, srv_rak_peer *p, const uint8_t *d, size_t len)
 {
-    mc_rak_send(p, d, len, MC_RAK_RELIABLE_ORDERED, 0);
+    srv_rak_send(p, d, len, MC_RAK_RELIABLE_ORDERED, 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     world w;
     memset(&w, 0, sizeof w);
-    w.server_addr = (mc_rak_addr){.family = 4, .ip = {127, 0, 0, 1}, .port = 19132};
-    w.client_addr = (mc_rak_addr){.family = 4, .ip = {127, 0, 0, 2}, .port = 50000};
-    mc_rak_config cfg;
-    mc_rak_config_defaults(&cfg);
+    w.server_addr = (srv_rak_addr){.family = 4, .ip = {127, 0, 0, 1}, .port = 19132};
+    w.client_addr = (srv_rak_addr){.family = 4, .ip = {127, 0, 0, 2}, .port = 50000};
+    srv_rak_config cfg;
+    srv_rak_config_defaults(&cfg);
     cfg.accept = true;
     cfg.guid = 1;
     cfg.max_peers = 4;
@@ -76,19 +76,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.max_reassembly_bytes = 64 << 10;
     cfg.send_window_bytes = 256 << 10;
     cfg.max_bad_datagrams = 8;
-    mc_rak_callbacks cb = {.user = &w, .send = on_send_server, .message = on_message};
-    w.server = mc_rak_new(&cfg, &cb);
-    mc_rak_config_defaults(&cfg);
+    srv_rak_callbacks cb = {.user = &w, .send = on_send_server, .message = on_message};
+    w.server = srv_rak_new(&cfg, &cb);
+    srv_rak_config_defaults(&cfg);
     cfg.guid = 2;
-    mc_rak_callbacks ccb = {.user = &w, .send = on_send_client};
-    w.client = mc_rak_new(&cfg, &ccb);
+    srv_rak_callbacks ccb = {.user = &w, .send = on_send_client};
+    w.client = srv_rak_new(&cfg, &ccb);
     if (!w.server || !w.client)
         abort();
-    mc_rak_set_pong(w.server, "MCPE;fuzz;1;1;0;1;1;fuzz;Creative;1;1;1;0;", 43);
+    srv_rak_set_pong(w.server, "MCPE;fuzz;1;1;0;1;1;fuzz;Creative;1;1;1;0;", 43);
 
     uint64_t now = 1000;
     w.setup = true;
-    mc_rak_connect(w.client, &w.server_addr, now);
+    srv_rak_connect(w.client, &w.server_addr, now);
     for (int round = 0; round < 50 && w.n; round++) {
         pending q[64];
         int n = w.n;
@@ -96,15 +96,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         w.n = 0;
         for (int i = 0; i < n; i++) {
             if (q[i].to == 0)
-                mc_rak_receive(w.server, &w.client_addr, q[i].data, q[i].len, now);
+                srv_rak_receive(w.server, &w.client_addr, q[i].data, q[i].len, now);
             else
-                mc_rak_receive(w.client, &w.server_addr, q[i].data, q[i].len, now);
+                srv_rak_receive(w.client, &w.server_addr, q[i].data, q[i].len, now);
         }
         now++;
     }
     w.setup = false;
 
-    mc_rak_addr senders[4] = {w.client_addr,
+    srv_rak_addr senders[4] = {w.client_addr,
                               {.family = 4, .ip = {10, 0, 0, 1}, .port = 1},
                               {.family = 4, .ip = {10, 0, 0, 2}, .port = 2},
                               {.family = 6, .ip = {[15] = 1}, .port = 3}};
@@ -117,16 +117,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             len = size - pos;
         if (ctl & 8)
             now += 2000;
-        mc_rak_receive(w.server, &senders[ctl & 3], data + pos, len, now);
+        srv_rak_receive(w.server, &senders[ctl & 3], data + pos, len, now);
         pos += len;
         if (ctl & 4) {
             now += 50;
-            mc_rak_tick(w.server, now);
+            srv_rak_tick(w.server, now);
         }
     }
-    mc_rak_tick(w.server, now + 100);
-    mc_rak_disconnect_all(w.server, "done");
-    mc_rak_free(w.server);
-    mc_rak_free(w.client);
+    srv_rak_tick(w.server, now + 100);
+    srv_rak_disconnect_all(w.server, "done");
+    srv_rak_free(w.server);
+    srv_rak_free(w.client);
     return 0;
 }

@@ -24,20 +24,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static mc_server srv;
-static mc_server_config cfg;
+static srv_server srv;
+static srv_server_config cfg;
 
 static void setup(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    mc_server_config_defaults(&cfg);
+    srv_server_config_defaults(&cfg);
     cfg.view_distance = 2;
     cfg.cache_bytes = 16u << 20;
     cfg.quiet = true;
     cfg.silent = true;
     srv.cfg = &cfg;
     srv.loop = uv_default_loop();
-    if (mc_world_open(&srv) != 0)
+    if (srv_world_open(&srv) != 0)
         abort();
     srv.clock_real_ms = uv_now(srv.loop);
 }
@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0)
         return 0;
     fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
-    mc_conn *c = mc__conn_new(&srv);
+    srv_conn *c = srv__conn_new(&srv);
     if (!c || !c->z || uv_tcp_open(&c->tcp, fds[0]) != 0)
         abort();
     /* c is freed once closed: srv.nconns (this is the only connection)
@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         memcpy(c->in.data + c->in.len, data + off, n);
         off += n;
-        mc__conn_received(c, n);
+        srv__conn_received(c, n);
         uv_run(srv.loop, UV_RUN_NOWAIT);
         drain(fds[1]);
     }
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         drain(fds[1]);
     }
     if (srv.nconns && !c->closing)
-        mc_conn_close(c, NULL);
+        srv_conn_close(c, NULL);
     for (int i = 0; i < 1000 && srv.nconns; i++) {
         drain(fds[1]);
         if (i == 8)
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     close(fds[1]);
     if (srv.nconns)
         abort(); /* the connection was never freed */
-    if (mc_world_cache_bytes(&srv) > cfg.cache_bytes + ((size_t)1 << 20))
+    if (srv_world_cache_bytes(&srv) > cfg.cache_bytes + ((size_t)1 << 20))
         abort(); /* the caches outgrew their budget */
     return 0;
 }

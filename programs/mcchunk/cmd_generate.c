@@ -81,10 +81,10 @@ int mc_cmd_generate(int argc, char **argv)
         fprintf(stderr, "%s: the 26.1 registry is missing\n", prog);
         return MC_EXIT_FAIL;
     }
-    mc_terrain *t = mc_terrain_new(world, seed);
+    srv_terrain *t = srv_terrain_new(world, seed);
     uint32_t *blocks = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 4096);
     uint32_t *biomes = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 64);
-    mc_column *col = t && blocks && biomes ? mc_terrain_column(t, cx, cz, blocks, biomes) : NULL;
+    mc_column *col = t && blocks && biomes ? srv_terrain_column(t, cx, cz, blocks, biomes) : NULL;
     int rc = MC_EXIT_FAIL;
     mc_error err;
     mc_error_clear(&err);
@@ -99,7 +99,7 @@ int mc_cmd_generate(int argc, char **argv)
     }
     mc_column_free(out);
     mc_column_free(col);
-    mc_terrain_free(t);
+    srv_terrain_free(t);
     free(blocks);
     free(biomes);
     return rc;

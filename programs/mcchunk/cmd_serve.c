@@ -71,7 +71,7 @@ static bool int_arg(const char *opt, const char *s, int lo, int hi, int *out)
     return mc_tool_parse_int("mcchunk serve", opt, s, lo, hi, out);
 }
 
-static int parse_options(mc_server_config *cfg, int argc, char **argv, bool *done);
+static int parse_options(srv_server_config *cfg, int argc, char **argv, bool *done);
 
 /* Reads `name = value` lines into an argv of --name value pairs (freed by the
  * caller with free_config_args). */
@@ -135,8 +135,8 @@ static void free_config_args(char **args, int n)
 
 int mc_cmd_serve(int argc, char **argv)
 {
-    mc_server_config cfg;
-    mc_server_config_defaults(&cfg);
+    srv_server_config cfg;
+    srv_server_config_defaults(&cfg);
     bool done = false;
     char **conf = NULL;
     int nconf = 0;
@@ -163,16 +163,16 @@ int mc_cmd_serve(int argc, char **argv)
                         "level.dat and region/)\n", cfg.world);
         rc = MC_EXIT_USAGE;
     } else {
-        rc = mc_server_run(&cfg) == 0 ? MC_EXIT_OK : MC_EXIT_FAIL;
+        rc = srv_server_run(&cfg) == 0 ? MC_EXIT_OK : MC_EXIT_FAIL;
     }
     if (conf)
         free_config_args(conf, nconf); /* the config's strings live until the server stops */
     return rc;
 }
 
-static int parse_options(mc_server_config *cfgp, int argc, char **argv, bool *done)
+static int parse_options(srv_server_config *cfgp, int argc, char **argv, bool *done)
 {
-    mc_server_config cfg = *cfgp;
+    srv_server_config cfg = *cfgp;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -35,9 +35,9 @@ typedef struct link link;
 struct side {
     link *net;
     int index;
-    mc_rak *rak;
-    mc_rak_addr addr;
-    mc_rak_peer *peer; /* the last one connected */
+    srv_rak *rak;
+    srv_rak_addr addr;
+    srv_rak_peer *peer; /* the last one connected */
     int connects, disconnects;
     char reason[200];
     message *msgs;
@@ -59,10 +59,10 @@ struct link {
     uint64_t delivered;
 };
 
-static int side_of(link *net, const mc_rak_addr *a)
+static int side_of(link *net, const srv_rak_addr *a)
 {
     for (int i = 0; i < 3; i++)
-        if (net->s[i].rak && mc__rak_addr_equal(&net->s[i].addr, a))
+        if (net->s[i].rak && srv__rak_addr_equal(&net->s[i].addr, a))
             return i;
     return -1;
 }
@@ -82,7 +82,7 @@ static void push(link *net, int from, int to, const uint8_t *d, size_t len, uint
     memcpy(g->data, d, len);
 }
 
-static void cb_send(void *user, const mc_rak_addr *to, const uint8_t *d, size_t len)
+static void cb_send(void *user, const srv_rak_addr *to, const uint8_t *d, size_t len)
 {
     side *s = user;
     link *net = s->net;
@@ -102,14 +102,14 @@ static void cb_send(void *user, const mc_rak_addr *to, const uint8_t *d, size_t 
         push(net, s->index, dst, d, len, 1 + (net->jitter_ms ? mc_test_rand(&net->rng) % net->jitter_ms : 3));
 }
 
-static void cb_connected(void *user, mc_rak_peer *p)
+static void cb_connected(void *user, srv_rak_peer *p)
 {
     side *s = user;
     s->connects++;
     s->peer = p;
 }
 
-static void cb_message(void *user, mc_rak_peer *p, const uint8_t *d, size_t len)
+static void cb_message(void *user, srv_rak_peer *p, const uint8_t *d, size_t len)
 {
     side *s = user;
     s->msgs = realloc(s->msgs, (s->nmsgs + 1) * sizeof *s->msgs);
@@ -119,10 +119,10 @@ static void cb_message(void *user, mc_rak_peer *p, const uint8_t *d, size_t len)
     s->msgs[s->nmsgs].len = len;
     s->nmsgs++;
     if (s->echo)
-        assert_int_equal(mc_rak_send(p, d, len, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
+        assert_int_equal(srv_rak_send(p, d, len, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
 }
 
-static void cb_disconnected(void *user, mc_rak_peer *p, const char *why)
+static void cb_disconnected(void *user, srv_rak_peer *p, const char *why)
 {
     side *s = user;
     s->disconnects++;
@@ -131,7 +131,7 @@ static void cb_disconnected(void *user, mc_rak_peer *p, const char *why)
         s->peer = NULL;
 }
 
-static void cb_pong(void *user, const mc_rak_addr *from, const uint8_t *d, size_t len)
+static void cb_pong(void *user, const srv_rak_addr *from, const uint8_t *d, size_t len)
 {
     side *s = user;
     snprintf(s->pong, sizeof s->pong, "%.*s", (int)len, (const char *)d);
@@ -143,39 +143,39 @@ static void cb_log(void *user, int level, const char *line)
         fprintf(stderr, "[%d] %s\n", ((side *)user)->index, line);
 }
 
-static void side_init(link *net, int i, const mc_rak_config *cfg)
+static void side_init(link *net, int i, const srv_rak_config *cfg)
 {
     side *s = &net->s[i];
     s->net = net;
     s->index = i;
-    s->addr = (mc_rak_addr){.family = 4, .ip = {127, 0, 0, (uint8_t)(1 + i)}, .port = (uint16_t)(19132 + i)};
-    mc_rak_callbacks cb = {.user = s,
+    s->addr = (srv_rak_addr){.family = 4, .ip = {127, 0, 0, (uint8_t)(1 + i)}, .port = (uint16_t)(19132 + i)};
+    srv_rak_callbacks cb = {.user = s,
                            .send = cb_send,
                            .connected = cb_connected,
                            .message = cb_message,
                            .disconnected = cb_disconnected,
                            .pong = cb_pong,
                            .log = cb_log};
-    s->rak = mc_rak_new(cfg, &cb);
+    s->rak = srv_rak_new(cfg, &cb);
     assert_non_null(s->rak);
 }
 
 /* A server (side 0) and `clients` clients with the default configuration
  * except what `tweak` changes in the server's. */
-static link *link_new(int clients, void (*tweak)(mc_rak_config *))
+static link *link_new(int clients, void (*tweak)(srv_rak_config *))
 {
     link *net = calloc(1, sizeof *net);
     net->rng.s = 0x5EEDu;
     net->now = 1000;
-    mc_rak_config cfg;
-    mc_rak_config_defaults(&cfg);
+    srv_rak_config cfg;
+    srv_rak_config_defaults(&cfg);
     cfg.accept = true;
     cfg.guid = 0x1111;
     if (tweak)
         tweak(&cfg);
     side_init(net, 0, &cfg);
     for (int i = 1; i <= clients; i++) {
-        mc_rak_config_defaults(&cfg);
+        srv_rak_config_defaults(&cfg);
         cfg.guid = 0x2222u + (uint64_t)i;
         side_init(net, i, &cfg);
     }
@@ -185,7 +185,7 @@ static link *link_new(int clients, void (*tweak)(mc_rak_config *))
 static void link_free(link *net)
 {
     for (int i = 0; i < 3; i++) {
-        mc_rak_free(net->s[i].rak);
+        srv_rak_free(net->s[i].rak);
         for (size_t k = 0; k < net->s[i].nmsgs; k++)
             free(net->s[i].msgs[k].data);
         free(net->s[i].msgs);
@@ -209,26 +209,26 @@ static void run(link *net, uint64_t ms)
             datagram g = net->q[i];
             net->q[i] = net->q[--net->n];
             net->delivered++;
-            mc_rak_receive(net->s[g.to].rak, &net->s[g.from].addr, g.data, g.len, net->now);
+            srv_rak_receive(net->s[g.to].rak, &net->s[g.from].addr, g.data, g.len, net->now);
         }
         if (net->now % 10 == 0)
             for (int i = 0; i < 3; i++)
                 if (net->s[i].rak)
-                    mc_rak_tick(net->s[i].rak, net->now);
+                    srv_rak_tick(net->s[i].rak, net->now);
     }
 }
 
 /* A datagram from any address straight into side `to`. */
-static void inject(link *net, const mc_rak_addr *from, int to, const uint8_t *d, size_t len)
+static void inject(link *net, const srv_rak_addr *from, int to, const uint8_t *d, size_t len)
 {
-    mc_rak_receive(net->s[to].rak, from, d, len, net->now);
+    srv_rak_receive(net->s[to].rak, from, d, len, net->now);
 }
 
 /* The server's peer for client i. */
-static mc_rak_peer *server_peer(link *net, int i)
+static srv_rak_peer *server_peer(link *net, int i)
 {
-    for (mc_rak_peer *p = net->s[0].rak->peers; p; p = p->next)
-        if (mc__rak_addr_equal(&p->addr, &net->s[i].addr) && p->state != MC__RAK_DEAD)
+    for (srv_rak_peer *p = net->s[0].rak->peers; p; p = p->next)
+        if (srv__rak_addr_equal(&p->addr, &net->s[i].addr) && p->state != MC__RAK_DEAD)
             return p;
     return NULL;
 }
@@ -236,13 +236,13 @@ static mc_rak_peer *server_peer(link *net, int i)
 static void connect_client(link *net, int i)
 {
     int before = net->s[0].connects;
-    assert_non_null(mc_rak_connect(net->s[i].rak, &net->s[0].addr, net->now));
+    assert_non_null(srv_rak_connect(net->s[i].rak, &net->s[0].addr, net->now));
     for (int k = 0; k < 300 && !(net->s[i].connects && net->s[0].connects > before); k++)
         run(net, 100);
     assert_int_equal(net->s[i].connects, 1);
     assert_int_equal(net->s[0].connects, before + 1);
     assert_non_null(server_peer(net, i));
-    assert_true(mc_rak_peer_connected(net->s[i].peer));
+    assert_true(srv_rak_peer_connected(net->s[i].peer));
 }
 
 /* Test messages: 0xFE, id u32, channel, then bytes that depend on the id. */
@@ -278,25 +278,25 @@ static void test_wire_frames_roundtrip(void **state)
         payload[i] = (uint8_t)i;
     for (int rel = 0; rel < 8; rel++)
         for (int split = 0; split < 2; split++) {
-            mc__rak_frame f = {.reliability = (uint8_t)rel, .split = split, .channel = 7, .split_id = 0xBEEF,
+            srv__rak_frame f = {.reliability = (uint8_t)rel, .split = split, .channel = 7, .split_id = 0xBEEF,
                                .msg_index = 0x123456, .seq_index = 0xABCDEF, .order_index = 0xFEDCBA,
                                .split_count = 9, .split_index = 8, .data = payload, .len = sizeof payload};
-            size_t n = mc__rak_frame_write(buf, &f);
-            assert_int_equal(n, mc__rak_frame_header_size(&f) + sizeof payload);
+            size_t n = srv__rak_frame_write(buf, &f);
+            assert_int_equal(n, srv__rak_frame_header_size(&f) + sizeof payload);
             mc_reader r;
             mc_reader_init(&r, buf, n, "t", NULL);
-            mc__rak_frame g;
-            assert_true(mc__rak_frame_read(&r, &g));
+            srv__rak_frame g;
+            assert_true(srv__rak_frame_read(&r, &g));
             assert_int_equal(mc_reader_remaining(&r), 0);
             assert_int_equal(g.reliability, rel);
             assert_int_equal(g.split, split);
             assert_int_equal(g.len, sizeof payload);
             assert_memory_equal(g.data, payload, sizeof payload);
-            if (mc__rak_is_reliable(g.reliability))
+            if (srv__rak_is_reliable(g.reliability))
                 assert_int_equal(g.msg_index, 0x123456);
-            if (mc__rak_is_sequenced(g.reliability))
+            if (srv__rak_is_sequenced(g.reliability))
                 assert_int_equal(g.seq_index, 0xABCDEF);
-            if (mc__rak_has_order(g.reliability)) {
+            if (srv__rak_has_order(g.reliability)) {
                 assert_int_equal(g.order_index, 0xFEDCBA);
                 assert_int_equal(g.channel, 7);
             }
@@ -308,7 +308,7 @@ static void test_wire_frames_roundtrip(void **state)
             /* every cut is refused, never read past */
             for (size_t cut = 0; cut < n; cut++) {
                 mc_reader_init(&r, buf, cut, "t", NULL);
-                assert_false(mc__rak_frame_read(&r, &g));
+                assert_false(srv__rak_frame_read(&r, &g));
             }
         }
     /* channel 32, split index beyond the count, zero parts, zero length */
@@ -320,9 +320,9 @@ static void test_wire_frames_roundtrip(void **state)
     size_t bad_len[] = {sizeof bad_channel, sizeof bad_index, sizeof zero_parts, sizeof empty};
     for (int i = 0; i < 4; i++) {
         mc_reader r;
-        mc__rak_frame g;
+        srv__rak_frame g;
         mc_reader_init(&r, bad[i], bad_len[i], "t", NULL);
-        assert_false(mc__rak_frame_read(&r, &g));
+        assert_false(srv__rak_frame_read(&r, &g));
     }
 }
 
@@ -332,7 +332,7 @@ static void test_wire_ranges_and_addresses(void **state)
     uint32_t seqs[] = {1, 2, 3, 7, 9, 10, 0xFFFFFF};
     uint8_t buf[64];
     size_t used = 0;
-    size_t n = mc__rak_ranges_write(buf, sizeof buf, MC__RAK_ACK, seqs, 7, &used);
+    size_t n = srv__rak_ranges_write(buf, sizeof buf, MC__RAK_ACK, seqs, 7, &used);
     assert_int_equal(used, 7);
     /* 1-3 range, 7 single, 9-10 range, 0xFFFFFF single */
     uint8_t want[] = {0xC0, 0, 4, 0, 1, 0, 0, 3, 0, 0, 1, 7, 0, 0, 0, 9, 0, 0, 10, 0, 0, 1, 0xFF, 0xFF, 0xFF};
@@ -340,8 +340,8 @@ static void test_wire_ranges_and_addresses(void **state)
     assert_memory_equal(buf, want, sizeof want);
     mc_reader r;
     mc_reader_init(&r, buf + 1, n - 1, "t", NULL);
-    mc__rak_range ranges[8];
-    assert_int_equal(mc__rak_ranges_read(&r, ranges, 8), 4);
+    srv__rak_range ranges[8];
+    assert_int_equal(srv__rak_ranges_read(&r, ranges, 8), 4);
     assert_int_equal(ranges[0].first, 1);
     assert_int_equal(ranges[0].last, 3);
     assert_int_equal(ranges[3].first, 0xFFFFFF);
@@ -349,27 +349,27 @@ static void test_wire_ranges_and_addresses(void **state)
     /* a count larger than the bytes: refused */
     uint8_t liar[] = {0xFF, 0xFF, 1, 0, 0, 0};
     mc_reader_init(&r, liar, sizeof liar, "t", NULL);
-    assert_int_equal(mc__rak_ranges_read(&r, ranges, 8), -1);
+    assert_int_equal(srv__rak_ranges_read(&r, ranges, 8), -1);
     /* no room: as many as fit */
-    n = mc__rak_ranges_write(buf, 3 + 7 + 4, MC__RAK_NACK, seqs, 7, &used);
+    n = srv__rak_ranges_write(buf, 3 + 7 + 4, MC__RAK_NACK, seqs, 7, &used);
     assert_int_equal(used, 4);
     assert_int_equal(buf[0], 0xA0);
 
-    mc_rak_addr v4 = {.family = 4, .ip = {192, 168, 1, 20}, .port = 19132}, v6 = {.family = 6, .port = 1};
+    srv_rak_addr v4 = {.family = 4, .ip = {192, 168, 1, 20}, .port = 19132}, v6 = {.family = 6, .port = 1};
     v6.ip[15] = 1;
-    const mc_rak_addr *addrs[] = {&v4, &v6};
+    const srv_rak_addr *addrs[] = {&v4, &v6};
     for (int i = 0; i < 2; i++) {
-        n = mc__rak_addr_write(buf, addrs[i]);
+        n = srv__rak_addr_write(buf, addrs[i]);
         assert_int_equal(n, i ? 29 : 7);
-        mc_rak_addr back;
+        srv_rak_addr back;
         mc_reader_init(&r, buf, n, "t", NULL);
-        assert_true(mc__rak_addr_read(&r, &back));
-        assert_true(mc__rak_addr_equal(&back, addrs[i]));
+        assert_true(srv__rak_addr_read(&r, &back));
+        assert_true(srv__rak_addr_equal(&back, addrs[i]));
         mc_reader_init(&r, buf, n - 1, "t", NULL);
-        assert_false(mc__rak_addr_read(&r, &back));
+        assert_false(srv__rak_addr_read(&r, &back));
     }
     assert_int_equal(buf[0], 6);
-    mc_rak_addr_format(&v4, (char *)buf, sizeof buf);
+    srv_rak_addr_format(&v4, (char *)buf, sizeof buf);
     assert_string_equal((char *)buf, "192.168.1.20:19132");
 }
 
@@ -380,24 +380,24 @@ static void test_ping_pong_and_connect(void **state)
     (void)state;
     link *net = link_new(1, NULL);
     const char *motd = "MCPE;mcchunk;2193;1.26.51;0;20;4369;mcchunk;Creative;1;19132;19133;0;";
-    mc_rak_set_pong(net->s[0].rak, motd, strlen(motd));
-    mc_rak_ping(net->s[1].rak, &net->s[0].addr, net->now);
+    srv_rak_set_pong(net->s[0].rak, motd, strlen(motd));
+    srv_rak_ping(net->s[1].rak, &net->s[0].addr, net->now);
     run(net, 20);
     assert_string_equal(net->s[1].pong, motd);
-    assert_int_equal(mc_rak_peer_count(net->s[0].rak), 0); /* a ping leaves no state */
+    assert_int_equal(srv_rak_peer_count(net->s[0].rak), 0); /* a ping leaves no state */
 
     connect_client(net, 1);
-    mc_rak_peer *sp = server_peer(net, 1);
-    assert_int_equal(mc_rak_peer_mtu(sp), 1492);
-    assert_int_equal(mc_rak_peer_mtu(net->s[1].peer), 1492);
-    assert_int_equal(mc_rak_peer_protocol(sp), 11);
-    assert_int_equal(mc_rak_peer_guid(sp), 0x2223);
-    assert_int_equal(mc_rak_peer_guid(net->s[1].peer), 0x1111);
+    srv_rak_peer *sp = server_peer(net, 1);
+    assert_int_equal(srv_rak_peer_mtu(sp), 1492);
+    assert_int_equal(srv_rak_peer_mtu(net->s[1].peer), 1492);
+    assert_int_equal(srv_rak_peer_protocol(sp), 11);
+    assert_int_equal(srv_rak_peer_guid(sp), 0x2223);
+    assert_int_equal(srv_rak_peer_guid(net->s[1].peer), 0x1111);
     /* connected pings keep both sides alive well past the idle timeout */
     run(net, 25000);
     assert_int_equal(net->s[0].disconnects, 0);
     assert_int_equal(net->s[1].disconnects, 0);
-    assert_true(mc_rak_peer_rtt_ms(sp) >= 1 && mc_rak_peer_rtt_ms(sp) < 50);
+    assert_true(srv_rak_peer_rtt_ms(sp) >= 1 && srv_rak_peer_rtt_ms(sp) < 50);
     link_free(net);
 }
 
@@ -407,18 +407,18 @@ static void test_mtu_discovery(void **state)
     link *net = link_new(1, NULL);
     net->path_mtu = 1300; /* 1492 probes vanish; 1200 passes */
     connect_client(net, 1);
-    assert_int_equal(mc_rak_peer_mtu(server_peer(net, 1)), 1200);
+    assert_int_equal(srv_rak_peer_mtu(server_peer(net, 1)), 1200);
     /* a message of 5000 bytes now travels in parts that fit 1200 */
     uint8_t buf[5000];
     make_msg(buf, 1, 0, sizeof buf);
-    assert_int_equal(mc_rak_send(net->s[1].peer, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
+    assert_int_equal(srv_rak_send(net->s[1].peer, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
     run(net, 200);
     assert_int_equal(net->s[0].nmsgs, 1);
     assert_int_equal(net->s[0].msgs[0].len, 5000);
     link_free(net);
 }
 
-static void old_protocol_only(mc_rak_config *cfg)
+static void old_protocol_only(srv_rak_config *cfg)
 {
     cfg->min_protocol = cfg->max_protocol = 10;
 }
@@ -427,12 +427,12 @@ static void test_incompatible_protocol(void **state)
 {
     (void)state;
     link *net = link_new(1, old_protocol_only);
-    assert_non_null(mc_rak_connect(net->s[1].rak, &net->s[0].addr, net->now));
+    assert_non_null(srv_rak_connect(net->s[1].rak, &net->s[0].addr, net->now));
     run(net, 200);
     assert_int_equal(net->s[1].disconnects, 1);
     assert_non_null(strstr(net->s[1].reason, "incompatible RakNet protocol (the server speaks 10)"));
-    assert_int_equal(mc_rak_peer_count(net->s[0].rak), 0);
-    assert_int_equal(mc_rak_peer_count(net->s[1].rak), 0);
+    assert_int_equal(srv_rak_peer_count(net->s[0].rak), 0);
+    assert_int_equal(srv_rak_peer_count(net->s[1].rak), 0);
     link_free(net);
 }
 
@@ -447,7 +447,7 @@ static void test_lossy_link_delivers_reliable_once_in_order(void **state)
     net->jitter_ms = 40; /* delays of 1-40 ms: datagrams overtake each other */
     connect_client(net, 1);
     net->s[0].echo = true;
-    mc_rak_peer *c = net->s[1].peer;
+    srv_rak_peer *c = net->s[1].peer;
     enum { N = 3000 };
     static uint8_t buf[40000];
     static int kind[N];
@@ -469,16 +469,16 @@ static void test_lossy_link_delivers_reliable_once_in_order(void **state)
         kind[id] = rel;
         make_msg(buf, id, ch, len);
         bytes += len;
-        assert_int_equal(mc_rak_send(c, buf, len, rel, ch), MC_RAK_SENT);
+        assert_int_equal(srv_rak_send(c, buf, len, rel, ch), MC_RAK_SENT);
         if (id % 100 == 99)
             run(net, 5);
     }
     for (int k = 0; k < 600; k++) {
         run(net, 100);
-        if (mc_rak_peer_backlog(c) == 0 && mc_rak_peer_backlog(server_peer(net, 1)) == 0)
+        if (srv_rak_peer_backlog(c) == 0 && srv_rak_peer_backlog(server_peer(net, 1)) == 0)
             break;
     }
-    assert_int_equal(mc_rak_peer_backlog(c), 0);
+    assert_int_equal(srv_rak_peer_backlog(c), 0);
     /* server side: every reliable message once, ordered ones in order per
      * channel, sequenced ones never backwards, unreliable at most once */
     static int seen[N];
@@ -515,7 +515,7 @@ static void test_lossy_link_delivers_reliable_once_in_order(void **state)
         assert_int_equal(net->s[1].msgs[i].len, net->s[0].msgs[i].len);
         assert_memory_equal(net->s[1].msgs[i].data, net->s[0].msgs[i].data, net->s[0].msgs[i].len);
     }
-    const mc_rak_stats *ss = mc_rak_get_stats(net->s[0].rak), *cs = mc_rak_get_stats(net->s[1].rak);
+    const srv_rak_stats *ss = srv_rak_get_stats(net->s[0].rak), *cs = srv_rak_get_stats(net->s[1].rak);
     print_message("%zu messages (%zu bytes) each way; resent %llu+%llu frames, dropped %llu+%llu duplicates\n",
                   net->s[0].nmsgs, bytes, (unsigned long long)cs->frames_resent,
                   (unsigned long long)ss->frames_resent, (unsigned long long)ss->duplicates_dropped,
@@ -535,14 +535,14 @@ static void test_disconnect_after_queued_messages(void **state)
     connect_client(net, 1);
     uint8_t buf[2000];
     for (uint32_t id = 0; id < 20; id++)
-        assert_int_equal(mc_rak_send(net->s[1].peer, buf, make_msg(buf, id, 0, 100 + id * 90),
+        assert_int_equal(srv_rak_send(net->s[1].peer, buf, make_msg(buf, id, 0, 100 + id * 90),
                                      MC_RAK_RELIABLE_ORDERED, 0),
                          MC_RAK_SENT);
-    mc_rak_peer *c = net->s[1].peer;
-    mc_rak_disconnect(c, "bye");
+    srv_rak_peer *c = net->s[1].peer;
+    srv_rak_disconnect(c, "bye");
     assert_int_equal(net->s[1].disconnects, 1);
     assert_string_equal(net->s[1].reason, "bye");
-    assert_int_equal(mc_rak_send(c, buf, 10, MC_RAK_RELIABLE, 0), MC_RAK_CLOSED);
+    assert_int_equal(srv_rak_send(c, buf, 10, MC_RAK_RELIABLE, 0), MC_RAK_CLOSED);
     run(net, 3000);
     assert_int_equal(net->s[0].nmsgs, 20);
     for (uint32_t id = 0; id < 20; id++) {
@@ -551,14 +551,14 @@ static void test_disconnect_after_queued_messages(void **state)
     }
     assert_int_equal(net->s[0].disconnects, 1);
     assert_string_equal(net->s[0].reason, "disconnected by the peer");
-    assert_int_equal(mc_rak_peer_count(net->s[0].rak), 0);
-    assert_int_equal(mc_rak_peer_count(net->s[1].rak), 0);
+    assert_int_equal(srv_rak_peer_count(net->s[0].rak), 0);
+    assert_int_equal(srv_rak_peer_count(net->s[1].rak), 0);
     link_free(net);
 }
 
 /* ------------------------------------------------ back-pressure, acks */
 
-static void small_window(mc_rak_config *cfg)
+static void small_window(srv_rak_config *cfg)
 {
     cfg->send_window_bytes = 256 << 10;
     cfg->ack_timeout_ms = 3000;
@@ -574,39 +574,39 @@ static void test_send_window_and_peer_that_never_acks(void **state)
     (void)state;
     link *net = link_new(1, small_window);
     connect_client(net, 1);
-    mc_rak_peer *sp = server_peer(net, 1);
+    srv_rak_peer *sp = server_peer(net, 1);
     uint8_t buf[1000];
     make_msg(buf, 0, 0, sizeof buf);
     /* the window fills, the caller is told, and it drains when acked */
     int sent = 0;
-    mc_rak_send_result r;
-    while ((r = mc_rak_send(sp, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0)) == MC_RAK_SENT && sent < 10000)
+    srv_rak_send_result r;
+    while ((r = srv_rak_send(sp, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0)) == MC_RAK_SENT && sent < 10000)
         sent++;
     assert_int_equal(r, MC_RAK_FULL);
     assert_int_equal(sent, (256 << 10) / 1000);
-    assert_true(mc_rak_peer_backlog(sp) <= (256 << 10));
+    assert_true(srv_rak_peer_backlog(sp) <= (256 << 10));
     run(net, 1000);
-    assert_int_equal(mc_rak_peer_backlog(sp), 0);
+    assert_int_equal(srv_rak_peer_backlog(sp), 0);
     assert_int_equal(net->s[1].nmsgs, (size_t)sent);
-    assert_int_equal(mc_rak_send(sp, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
+    assert_int_equal(srv_rak_send(sp, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
     run(net, 100);
 
     /* now the client stops acknowledging (it still pings, so it is not
      * idle): the server fills the window, stops, and drops it */
     net->filter = drop_client_acks;
-    for (int i = 0; i < 10000 && mc_rak_send(sp, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0) == MC_RAK_SENT; i++)
+    for (int i = 0; i < 10000 && srv_rak_send(sp, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0) == MC_RAK_SENT; i++)
         run(net, 1);
-    size_t held = mc_rak_peer_backlog(sp);
+    size_t held = srv_rak_peer_backlog(sp);
     assert_true(held > (256 << 10) - 1000 && held <= (256 << 10));
     run(net, 2000);
     assert_int_equal(net->s[0].disconnects, 0);
-    assert_true(mc_rak_peer_backlog(sp) <= (256 << 10)); /* no growth while resending */
+    assert_true(srv_rak_peer_backlog(sp) <= (256 << 10)); /* no growth while resending */
     run(net, 2000);
     assert_int_equal(net->s[0].disconnects, 1);
     assert_string_equal(net->s[0].reason, "nothing acknowledged for 3000 ms");
-    assert_int_equal(mc_rak_get_stats(net->s[0].rak)->peers_dropped, 1);
+    assert_int_equal(srv_rak_get_stats(net->s[0].rak)->peers_dropped, 1);
     run(net, 100);
-    assert_int_equal(mc_rak_peer_count(net->s[0].rak), 0);
+    assert_int_equal(srv_rak_peer_count(net->s[0].rak), 0);
     link_free(net);
 }
 
@@ -630,7 +630,7 @@ static void test_idle_timeout(void **state)
 
 /* ------------------------------------------------------------- limits */
 
-static void tight_limits(mc_rak_config *cfg)
+static void tight_limits(srv_rak_config *cfg)
 {
     cfg->max_split_parts = 64;
     cfg->max_splits = 4;
@@ -639,15 +639,15 @@ static void tight_limits(mc_rak_config *cfg)
 }
 
 /* A data datagram of the given frames, as client 1 would send it. */
-static void send_frames(link *net, uint32_t seq, const mc__rak_frame *frames, int n)
+static void send_frames(link *net, uint32_t seq, const srv__rak_frame *frames, int n)
 {
     uint8_t d[1500];
     d[0] = 0x84;
-    mc__rak_put_u24le(d + 1, seq);
+    srv__rak_put_u24le(d + 1, seq);
     size_t len = 4;
     for (int i = 0; i < n; i++) {
-        assert_true(len + mc__rak_frame_header_size(&frames[i]) + frames[i].len <= sizeof d);
-        len += mc__rak_frame_write(d + len, &frames[i]);
+        assert_true(len + srv__rak_frame_header_size(&frames[i]) + frames[i].len <= sizeof d);
+        len += srv__rak_frame_write(d + len, &frames[i]);
     }
     inject(net, &net->s[1].addr, 0, d, len);
 }
@@ -658,7 +658,7 @@ static void assert_other_client_unharmed(link *net)
     assert_int_equal(net->s[2].disconnects, 0);
     uint8_t buf[3000];
     size_t before = net->s[0].nmsgs;
-    assert_int_equal(mc_rak_send(net->s[2].peer, buf, make_msg(buf, 777, 0, sizeof buf), MC_RAK_RELIABLE_ORDERED, 0),
+    assert_int_equal(srv_rak_send(net->s[2].peer, buf, make_msg(buf, 777, 0, sizeof buf), MC_RAK_RELIABLE_ORDERED, 0),
                      MC_RAK_SENT);
     run(net, 200);
     assert_int_equal(net->s[0].nmsgs, before + 1);
@@ -683,7 +683,7 @@ static void test_limits_drop_only_the_offender(void **state)
         connect_client(net, 1);
         connect_client(net, 2);
         uint32_t seq = 0x1000;
-        mc__rak_frame f = {.reliability = MC_RAK_UNRELIABLE, .split = true, .data = part, .len = 100};
+        srv__rak_frame f = {.reliability = MC_RAK_UNRELIABLE, .split = true, .data = part, .len = 100};
         part[0] = 0xFE;
         switch (c) {
         case 0: /* too many parts */
@@ -706,13 +706,13 @@ static void test_limits_drop_only_the_offender(void **state)
             }
             break;
         case 3: { /* an ordered message far ahead of its turn */
-            mc__rak_frame o = {.reliability = MC_RAK_RELIABLE_ORDERED, .msg_index = 100, .order_index = 5000,
+            srv__rak_frame o = {.reliability = MC_RAK_RELIABLE_ORDERED, .msg_index = 100, .order_index = 5000,
                                .channel = 3, .data = part, .len = 10};
             send_frames(net, seq, &o, 1);
             break;
         }
         case 4: { /* a reliable index far beyond the window */
-            mc__rak_frame o = {.reliability = MC_RAK_RELIABLE, .msg_index = 20000, .data = part, .len = 10};
+            srv__rak_frame o = {.reliability = MC_RAK_RELIABLE, .msg_index = 20000, .data = part, .len = 10};
             send_frames(net, seq, &o, 1);
             break;
         }
@@ -729,7 +729,7 @@ static void test_limits_drop_only_the_offender(void **state)
         assert_int_equal(net->s[0].disconnects, 1);
         if (!strstr(net->s[0].reason, want[c]))
             fail_msg("case %d: reason '%s', wanted '%s'", c, net->s[0].reason, want[c]);
-        assert_int_equal(mc_rak_get_stats(net->s[0].rak)->peers_dropped, 1);
+        assert_int_equal(srv_rak_get_stats(net->s[0].rak)->peers_dropped, 1);
         assert_other_client_unharmed(net);
         run(net, 100);
         assert_int_equal(net->s[1].disconnects, 1); /* told, by the unreliable notification */
@@ -748,7 +748,7 @@ static void test_garbage_is_ignored(void **state)
     /* random bytes from 500 addresses, and every offline id with random
      * bodies (right magic, wrong everything else) */
     for (int i = 0; i < 5000; i++) {
-        mc_rak_addr a = {.family = 4, .ip = {10, (uint8_t)(i >> 8), (uint8_t)i, 9}, .port = (uint16_t)(i % 500)};
+        srv_rak_addr a = {.family = 4, .ip = {10, (uint8_t)(i >> 8), (uint8_t)i, 9}, .port = (uint16_t)(i % 500)};
         size_t len = 1 + mc_test_rand(&rng) % sizeof d;
         for (size_t k = 0; k < len; k++)
             d[k] = (uint8_t)mc_test_rand(&rng);
@@ -757,7 +757,7 @@ static void test_garbage_is_ignored(void **state)
             d[0] = ids[i % sizeof ids];
             size_t at = d[0] <= 2 ? 9 : d[0] == 0x1C ? 17 : d[0] == 0x19 ? 2 : 1;
             len = at + 16 + mc_test_rand(&rng) % 40;
-            memcpy(d + at, mc__rak_magic, 16);
+            memcpy(d + at, srv__rak_magic, 16);
             if (d[0] == 0x07) /* an address of an unknown version */
                 d[17] = 5;
         }
@@ -767,11 +767,11 @@ static void test_garbage_is_ignored(void **state)
     }
     run(net, 1000);
     assert_int_equal(net->s[0].disconnects, 0);
-    assert_int_equal(mc_rak_peer_count(net->s[0].rak), 2);
-    assert_true(mc_rak_get_stats(net->s[0].rak)->bad_datagrams > 2000);
+    assert_int_equal(srv_rak_peer_count(net->s[0].rak), 2);
+    assert_true(srv_rak_get_stats(net->s[0].rak)->bad_datagrams > 2000);
     uint8_t buf[100];
     for (int c = 1; c <= 2; c++)
-        assert_int_equal(mc_rak_send(net->s[c].peer, buf, make_msg(buf, (uint32_t)c, 0, sizeof buf),
+        assert_int_equal(srv_rak_send(net->s[c].peer, buf, make_msg(buf, (uint32_t)c, 0, sizeof buf),
                                      MC_RAK_RELIABLE, 0),
                          MC_RAK_SENT);
     run(net, 100);
@@ -779,14 +779,14 @@ static void test_garbage_is_ignored(void **state)
     link_free(net);
 }
 
-static void full_server(mc_rak_config *cfg) { cfg->max_peers = 1; }
+static void full_server(srv_rak_config *cfg) { cfg->max_peers = 1; }
 
 static void test_no_free_connections(void **state)
 {
     (void)state;
     link *net = link_new(2, full_server);
     connect_client(net, 1);
-    assert_non_null(mc_rak_connect(net->s[2].rak, &net->s[0].addr, net->now));
+    assert_non_null(srv_rak_connect(net->s[2].rak, &net->s[0].addr, net->now));
     run(net, 200);
     assert_int_equal(net->s[2].disconnects, 1);
     assert_string_equal(net->s[2].reason, "the server has no free connections");
@@ -801,17 +801,17 @@ static void test_restarted_client_replaces_old_peer(void **state)
     (void)state;
     link *net = link_new(1, NULL);
     connect_client(net, 1);
-    mc_rak_free(net->s[1].rak); /* gone without a word */
-    mc_rak_config cfg;
-    mc_rak_config_defaults(&cfg);
+    srv_rak_free(net->s[1].rak); /* gone without a word */
+    srv_rak_config cfg;
+    srv_rak_config_defaults(&cfg);
     cfg.guid = 0x9999;
     side_init(net, 1, &cfg);
     net->s[1].connects = 0;
     connect_client(net, 1);
     assert_int_equal(net->s[0].disconnects, 1);
     assert_string_equal(net->s[0].reason, "a new connection from the same address");
-    assert_int_equal(mc_rak_peer_count(net->s[0].rak), 1);
-    assert_int_equal(mc_rak_peer_guid(server_peer(net, 1)), 0x9999);
+    assert_int_equal(srv_rak_peer_count(net->s[0].rak), 1);
+    assert_int_equal(srv_rak_peer_guid(server_peer(net, 1)), 0x9999);
     link_free(net);
 }
 
@@ -832,7 +832,7 @@ static void test_missing_datagrams_are_nacked_again(void **state)
     link *net = link_new(1, NULL);
     connect_client(net, 1);
     uint8_t ping[9] = {MC__RAK_CONNECTED_PING};
-    mc__rak_frame f = {.reliability = MC_RAK_UNRELIABLE, .data = ping, .len = sizeof ping};
+    srv__rak_frame f = {.reliability = MC_RAK_UNRELIABLE, .data = ping, .len = sizeof ping};
     net->filter = count_server_nacks;
     nacks_seen = 0;
     send_frames(net, 0x1000, &f, 1); /* a jump too large to NACK */

@@ -26,20 +26,20 @@
 
 typedef struct echo_state {
     uv_loop_t *loop;
-    mc_rak_uv *rak;
+    srv_rak_uv *rak;
     uv_timer_t timer;
     uint64_t deadline;
     long parent;
     unsigned long messages;
 } echo_state;
 
-static void echo_message(void *user, mc_rak_peer *p, const uint8_t *d, size_t len)
+static void echo_message(void *user, srv_rak_peer *p, const uint8_t *d, size_t len)
 {
     echo_state *e = user;
     e->messages++;
-    fprintf(stderr, "echo: %s sent %zu bytes (0x%02x)\n", mc_rak_peer_name(p), len, d[0]);
-    mc_rak_send(p, d, len, MC_RAK_RELIABLE_ORDERED, 0);
-    mc_rak_uv_flush(e->rak);
+    fprintf(stderr, "echo: %s sent %zu bytes (0x%02x)\n", srv_rak_peer_name(p), len, d[0]);
+    srv_rak_send(p, d, len, MC_RAK_RELIABLE_ORDERED, 0);
+    srv_rak_uv_flush(e->rak);
 }
 
 static void echo_log(void *user, int level, const char *line) { fprintf(stderr, "echo: %s\n", line); }
@@ -48,7 +48,7 @@ static void echo_tick(uv_timer_t *t)
 {
     echo_state *e = t->data;
     if (uv_now(e->loop) >= e->deadline || (long)getppid() != e->parent) {
-        mc_rak_uv_close(e->rak, "echo server stopping");
+        srv_rak_uv_close(e->rak, "echo server stopping");
         uv_close((uv_handle_t *)&e->timer, NULL);
     }
 }
@@ -56,18 +56,18 @@ static void echo_tick(uv_timer_t *t)
 static int echo_server(const char *port_file, double seconds)
 {
     echo_state e = {.loop = uv_default_loop(), .parent = (long)getppid()};
-    mc_rak_config cfg;
-    mc_rak_config_defaults(&cfg);
+    srv_rak_config cfg;
+    srv_rak_config_defaults(&cfg);
     cfg.accept = true;
     cfg.guid = 4242;
-    mc_rak_callbacks cb = {.user = &e, .message = echo_message, .log = echo_log};
+    srv_rak_callbacks cb = {.user = &e, .message = echo_message, .log = echo_log};
     char err[160];
-    e.rak = mc_rak_uv_start(e.loop, "127.0.0.1", 0, &cfg, &cb, err, sizeof err);
+    e.rak = srv_rak_uv_start(e.loop, "127.0.0.1", 0, &cfg, &cb, err, sizeof err);
     if (!e.rak) {
         fprintf(stderr, "echo: %s\n", err);
         return 1;
     }
-    mc_rak_set_pong(mc_rak_uv_endpoint(e.rak), ECHO_PONG, strlen(ECHO_PONG));
+    srv_rak_set_pong(srv_rak_uv_endpoint(e.rak), ECHO_PONG, strlen(ECHO_PONG));
     e.deadline = uv_now(e.loop) + (uint64_t)(seconds * 1000);
     uv_timer_init(e.loop, &e.timer);
     e.timer.data = &e;
@@ -77,10 +77,10 @@ static int echo_server(const char *port_file, double seconds)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return 1;
-    fprintf(f, "%d\n", mc_rak_uv_port(e.rak));
+    fprintf(f, "%d\n", srv_rak_uv_port(e.rak));
     fclose(f);
     rename(tmp, port_file);
-    fprintf(stderr, "echo: listening on 127.0.0.1:%d\n", mc_rak_uv_port(e.rak));
+    fprintf(stderr, "echo: listening on 127.0.0.1:%d\n", srv_rak_uv_port(e.rak));
     uv_run(e.loop, UV_RUN_DEFAULT);
     uv_loop_close(e.loop);
     fprintf(stderr, "echo: stopped after %lu messages\n", e.messages);
@@ -91,8 +91,8 @@ static int echo_server(const char *port_file, double seconds)
 
 typedef struct pair {
     uv_loop_t loop;
-    mc_rak_uv *server, *client;
-    mc_rak_peer *server_peer, *client_peer;
+    srv_rak_uv *server, *client;
+    srv_rak_peer *server_peer, *client_peer;
     int connected, disconnected;
     char pong[256];
     uint8_t *got[2]; /* last message at the server (0) and the client (1) */
@@ -103,12 +103,12 @@ typedef struct pair {
     int phase;
 } pair;
 
-static void p_connected(void *user, mc_rak_peer *peer)
+static void p_connected(void *user, srv_rak_peer *peer)
 {
     pair *p = user;
     p->connected++;
-    if (mc_rak_peer_user(peer) == NULL)
-        mc_rak_peer_set_user(peer, p);
+    if (srv_rak_peer_user(peer) == NULL)
+        srv_rak_peer_set_user(peer, p);
 }
 
 static void record(pair *p, int side, const uint8_t *d, size_t len)
@@ -120,37 +120,37 @@ static void record(pair *p, int side, const uint8_t *d, size_t len)
     p->got_count[side]++;
 }
 
-static void s_message(void *user, mc_rak_peer *peer, const uint8_t *d, size_t len)
+static void s_message(void *user, srv_rak_peer *peer, const uint8_t *d, size_t len)
 {
     pair *p = user;
     record(p, 0, d, len);
-    assert_int_equal(mc_rak_send(peer, d, len, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT); /* echo */
+    assert_int_equal(srv_rak_send(peer, d, len, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT); /* echo */
 }
 
-static void c_message(void *user, mc_rak_peer *peer, const uint8_t *d, size_t len) { record(user, 1, d, len); }
+static void c_message(void *user, srv_rak_peer *peer, const uint8_t *d, size_t len) { record(user, 1, d, len); }
 
-static void s_connected(void *user, mc_rak_peer *peer)
+static void s_connected(void *user, srv_rak_peer *peer)
 {
     pair *p = user;
     p->server_peer = peer;
     p_connected(user, peer);
 }
 
-static void c_connected(void *user, mc_rak_peer *peer)
+static void c_connected(void *user, srv_rak_peer *peer)
 {
     pair *p = user;
     p->client_peer = peer;
     p_connected(user, peer);
 }
 
-static void p_disconnected(void *user, mc_rak_peer *peer, const char *why)
+static void p_disconnected(void *user, srv_rak_peer *peer, const char *why)
 {
     pair *p = user;
     p->disconnected++;
     snprintf(p->reason, sizeof p->reason, "%s", why);
 }
 
-static void p_pong(void *user, const mc_rak_addr *from, const uint8_t *d, size_t len)
+static void p_pong(void *user, const srv_rak_addr *from, const uint8_t *d, size_t len)
 {
     pair *p = user;
     snprintf(p->pong, sizeof p->pong, "%.*s", (int)len, (const char *)d);
@@ -167,16 +167,16 @@ static void on_step(uv_timer_t *t)
 {
     pair *p = t->data;
     static uint8_t big[100000];
-    mc_rak_addr server = {.family = 4, .ip = {127, 0, 0, 1}, .port = (uint16_t)mc_rak_uv_port(p->server)};
+    srv_rak_addr server = {.family = 4, .ip = {127, 0, 0, 1}, .port = (uint16_t)srv_rak_uv_port(p->server)};
     switch (p->phase) {
     case 0:
-        mc_rak_ping(mc_rak_uv_endpoint(p->client), &server, mc_rak_uv_now(p->client));
+        srv_rak_ping(srv_rak_uv_endpoint(p->client), &server, srv_rak_uv_now(p->client));
         p->phase++;
         break;
     case 1:
         if (!p->pong[0])
             return;
-        assert_non_null(mc_rak_connect(mc_rak_uv_endpoint(p->client), &server, mc_rak_uv_now(p->client)));
+        assert_non_null(srv_rak_connect(srv_rak_uv_endpoint(p->client), &server, srv_rak_uv_now(p->client)));
         p->phase++;
         break;
     case 2:
@@ -185,8 +185,8 @@ static void on_step(uv_timer_t *t)
         for (size_t i = 0; i < sizeof big; i++)
             big[i] = (uint8_t)(i * 13 + 1);
         big[0] = 0xFE;
-        assert_int_equal(mc_rak_send(p->client_peer, big, sizeof big, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
-        mc_rak_uv_flush(p->client);
+        assert_int_equal(srv_rak_send(p->client_peer, big, sizeof big, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
+        srv_rak_uv_flush(p->client);
         p->phase++;
         break;
     case 3:
@@ -196,14 +196,14 @@ static void on_step(uv_timer_t *t)
         assert_memory_equal(p->got[0], big, sizeof big);
         assert_int_equal(p->got_len[1], sizeof big);
         assert_memory_equal(p->got[1], big, sizeof big);
-        mc_rak_disconnect(p->client_peer, "test done");
+        srv_rak_disconnect(p->client_peer, "test done");
         p->phase++;
         break;
     case 4:
         if (p->disconnected < 2)
             return;
-        mc_rak_uv_close(p->server, NULL);
-        mc_rak_uv_close(p->client, NULL);
+        srv_rak_uv_close(p->server, NULL);
+        srv_rak_uv_close(p->client, NULL);
         uv_close((uv_handle_t *)&p->step, NULL);
         p->phase++;
         break;
@@ -215,22 +215,22 @@ static void test_two_endpoints_over_udp(void **state)
     (void)state;
     pair *p = calloc(1, sizeof *p);
     assert_int_equal(uv_loop_init(&p->loop), 0);
-    mc_rak_config cfg;
-    mc_rak_config_defaults(&cfg);
+    srv_rak_config cfg;
+    srv_rak_config_defaults(&cfg);
     cfg.accept = true;
     cfg.guid = 1;
     char err[160];
-    mc_rak_callbacks scb = {.user = p, .connected = s_connected, .message = s_message,
+    srv_rak_callbacks scb = {.user = p, .connected = s_connected, .message = s_message,
                             .disconnected = p_disconnected, .log = p_log};
-    p->server = mc_rak_uv_start(&p->loop, "127.0.0.1", 0, &cfg, &scb, err, sizeof err);
+    p->server = srv_rak_uv_start(&p->loop, "127.0.0.1", 0, &cfg, &scb, err, sizeof err);
     assert_non_null(p->server);
-    assert_true(mc_rak_uv_port(p->server) > 0);
-    mc_rak_set_pong(mc_rak_uv_endpoint(p->server), ECHO_PONG, strlen(ECHO_PONG));
+    assert_true(srv_rak_uv_port(p->server) > 0);
+    srv_rak_set_pong(srv_rak_uv_endpoint(p->server), ECHO_PONG, strlen(ECHO_PONG));
     cfg.accept = false;
     cfg.guid = 2;
-    mc_rak_callbacks ccb = {.user = p, .connected = c_connected, .message = c_message,
+    srv_rak_callbacks ccb = {.user = p, .connected = c_connected, .message = c_message,
                             .disconnected = p_disconnected, .pong = p_pong, .log = p_log};
-    p->client = mc_rak_uv_start(&p->loop, "127.0.0.1", 0, &cfg, &ccb, err, sizeof err);
+    p->client = srv_rak_uv_start(&p->loop, "127.0.0.1", 0, &cfg, &ccb, err, sizeof err);
     assert_non_null(p->client);
     uv_timer_init(&p->loop, &p->step);
     p->step.data = p;
@@ -250,17 +250,17 @@ static void test_bind_failure_is_reported(void **state)
     (void)state;
     uv_loop_t loop;
     assert_int_equal(uv_loop_init(&loop), 0);
-    mc_rak_config cfg;
-    mc_rak_config_defaults(&cfg);
-    mc_rak_callbacks cb = {0};
+    srv_rak_config cfg;
+    srv_rak_config_defaults(&cfg);
+    srv_rak_callbacks cb = {0};
     char err[160];
-    assert_null(mc_rak_uv_start(&loop, "not-an-address", 0, &cfg, &cb, err, sizeof err));
+    assert_null(srv_rak_uv_start(&loop, "not-an-address", 0, &cfg, &cb, err, sizeof err));
     assert_string_equal(err, "bad bind address 'not-an-address'");
-    mc_rak_uv *a = mc_rak_uv_start(&loop, "127.0.0.1", 0, &cfg, &cb, err, sizeof err);
+    srv_rak_uv *a = srv_rak_uv_start(&loop, "127.0.0.1", 0, &cfg, &cb, err, sizeof err);
     assert_non_null(a);
-    assert_null(mc_rak_uv_start(&loop, "127.0.0.1", mc_rak_uv_port(a), &cfg, &cb, err, sizeof err));
+    assert_null(srv_rak_uv_start(&loop, "127.0.0.1", srv_rak_uv_port(a), &cfg, &cb, err, sizeof err));
     assert_non_null(strstr(err, "cannot bind UDP 127.0.0.1:"));
-    mc_rak_uv_close(a, NULL);
+    srv_rak_uv_close(a, NULL);
     uv_run(&loop, UV_RUN_DEFAULT);
     assert_int_equal(uv_loop_close(&loop), 0);
 }

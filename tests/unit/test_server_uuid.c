@@ -21,8 +21,8 @@ static void test_offline_uuid(void **state)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         uint8_t u[16];
         char s[37];
-        mc_offline_uuid(v[i].name, strlen(v[i].name), u);
-        mc_uuid_format(u, s);
+        srv_offline_uuid(v[i].name, strlen(v[i].name), u);
+        srv_uuid_format(u, s);
         assert_string_equal(s, v[i].uuid);
     }
 }
@@ -33,8 +33,8 @@ static void test_long_name_cut(void **state)
     char name[80];
     memset(name, 'a', sizeof name);
     uint8_t u64[16], u80[16];
-    mc_offline_uuid(name, 64, u64);
-    mc_offline_uuid(name, sizeof name, u80);
+    srv_offline_uuid(name, 64, u64);
+    srv_offline_uuid(name, sizeof name, u80);
     assert_memory_equal(u64, u80, 16);
 }
 

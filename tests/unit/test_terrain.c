@@ -29,15 +29,15 @@ static void test_deterministic_and_varied(void **state)
     (void)state;
     const mc_registry *reg = mc_registry_find("26.1");
     assert_non_null(reg);
-    mc_terrain *t = mc_terrain_new(reg, 12345);
-    mc_terrain *t2 = mc_terrain_new(reg, 12345);
+    srv_terrain *t = srv_terrain_new(reg, 12345);
+    srv_terrain *t2 = srv_terrain_new(reg, 12345);
     size_t nb = (size_t)MC_TERRAIN_SECTIONS * 4096, nbi = (size_t)MC_TERRAIN_SECTIONS * 64;
     uint32_t *a = malloc(nb * 4), *b = malloc(nb * 4), *ba = malloc(nbi * 4), *bb = malloc(nbi * 4);
     /* Same column from two generators after different histories. */
-    mc_terrain_generate(t, 3, -2, a, ba);
-    mc_terrain_generate(t2, 4, -2, b, bb);
-    mc_terrain_generate(t2, 3, -3, b, bb);
-    mc_terrain_generate(t2, 3, -2, b, bb);
+    srv_terrain_generate(t, 3, -2, a, ba);
+    srv_terrain_generate(t2, 4, -2, b, bb);
+    srv_terrain_generate(t2, 3, -3, b, bb);
+    srv_terrain_generate(t2, 3, -2, b, bb);
     assert_memory_equal(a, b, nb * 4);
     assert_memory_equal(ba, bb, nbi * 4);
 
@@ -48,7 +48,7 @@ static void test_deterministic_and_varied(void **state)
     assert_int_equal(mc_registry_parse_state(reg, "water", 5, &water, NULL), MC_OK);
     for (int cz = -4; cz < 4; cz++)
         for (int cx = -4; cx < 4; cx++) {
-            mc_terrain_generate(t, cx, cz, a, ba);
+            srv_terrain_generate(t, cx, cz, a, ba);
             for (size_t i = 0; i < nb; i++) {
                 assert_true(a[i] < count);
                 any_water |= a[i] == water;
@@ -67,11 +67,11 @@ static void test_deterministic_and_varied(void **state)
     assert_true(widths[15] >= 1); /* the showcase section needs the global palette */
 
     int32_t x, y, z;
-    mc_terrain_find_spawn(t, &x, &y, &z);
+    srv_terrain_find_spawn(t, &x, &y, &z);
     assert_true(y > 62);
-    assert_int_equal(y - 1, mc_terrain_surface(t, x, z));
-    mc_terrain_free(t);
-    mc_terrain_free(t2);
+    assert_int_equal(y - 1, srv_terrain_surface(t, x, z));
+    srv_terrain_free(t);
+    srv_terrain_free(t2);
     free(a);
     free(b);
     free(ba);

@@ -15,7 +15,7 @@
 #include "mcchunk/translate.h"
 #include "server/session.h"
 
-mc_status mc_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
+mc_status srv_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
                                   mc_error *err)
 {
     if (protocol >= 757 || (mc_column_min_section(col) == 0 && mc_column_section_count(col) == 16))

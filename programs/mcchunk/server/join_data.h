@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-typedef struct mc_join_data {
+typedef struct srv_join_data {
     uint32_t protocol;
     const char *version;      /* release the data was made for */
     const uint8_t *z;         /* zlib stream */
@@ -14,9 +14,9 @@ typedef struct mc_join_data {
     int32_t view_distance_at; /* offset of the view-distance byte in it, or -1 */
     int32_t simulation_distance_at;
     uint32_t registry_packets; /* (u32le length, packet) pairs that follow */
-} mc_join_data;
+} srv_join_data;
 
-extern const mc_join_data mc_join_data_table[];
-extern const unsigned mc_join_data_count;
+extern const srv_join_data srv_join_data_table[];
+extern const unsigned srv_join_data_count;
 
 #endif

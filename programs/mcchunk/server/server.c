@@ -40,7 +40,7 @@
 #include "server/uuid.h"
 #include "server/session.h"
 
-void mc_server_config_defaults(mc_server_config *cfg)
+void srv_server_config_defaults(srv_server_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->bind = "127.0.0.1";
@@ -70,7 +70,7 @@ static void log_prefix(int level)
     fprintf(stderr, "[%s %s] ", when, level == MC_LOG_WARN ? "WARN" : level == MC_LOG_ERROR ? "ERROR" : "INFO");
 }
 
-void mc__srv_log_flush(mc_server *srv)
+void srv__srv_log_flush(srv_server *srv)
 {
     unsigned *h = srv->log_held;
     if (!h[MC_LOG_INFO] && !h[MC_LOG_WARN] && !h[MC_LOG_ERROR])
@@ -81,14 +81,14 @@ void mc__srv_log_flush(mc_server *srv)
     memset(srv->log_held, 0, sizeof srv->log_held);
 }
 
-void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+void srv_srv_log(srv_server *srv, int level, const char *fmt, ...)
 {
     if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
         return;
     if (srv->log_limited) {
         uint64_t second = uv_hrtime() / 1000000000u;
         if (second != srv->log_second) {
-            mc__srv_log_flush(srv);
+            srv__srv_log_flush(srv);
             srv->log_second = second;
             srv->log_lines = 0;
         }
@@ -112,7 +112,7 @@ void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
 
 typedef struct write_req {
     uv_write_t req;
-    mc_conn *conn;
+    srv_conn *conn;
     size_t len;
     uint8_t data[];
 } write_req;
@@ -122,13 +122,13 @@ typedef struct write_req {
  * any link busy between two turns of the loop), and resume once it is half
  * as full. What the view still lacks waits in the view's own list (8 bytes
  * a column), not as encoded packets. */
-static size_t chunk_queue_limit(const mc_server_config *cfg)
+static size_t chunk_queue_limit(const srv_server_config *cfg)
 {
     size_t half = cfg->max_pending_write / 2;
     return half < ((size_t)1 << 20) ? half : (size_t)1 << 20;
 }
 
-bool mc_conn_chunks_must_wait(mc_conn *c)
+bool srv_conn_chunks_must_wait(srv_conn *c)
 {
     if (c->pending_write < chunk_queue_limit(c->srv->cfg))
         return false;
@@ -139,46 +139,46 @@ bool mc_conn_chunks_must_wait(mc_conn *c)
 static void on_write(uv_write_t *req, int status)
 {
     write_req *w = (write_req *)req;
-    mc_conn *c = w->conn;
+    srv_conn *c = w->conn;
     c->pending_write -= w->len;
     c->bytes_sent += w->len;
-    c->write_progress_ms = mc_server_clock(c->srv);
+    c->write_progress_ms = srv_server_clock(c->srv);
     free(w);
     if (status < 0 && !c->closing) {
-        mc_conn_close(c, "write failed");
+        srv_conn_close(c, "write failed");
         return;
     }
     if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(c->srv->cfg) / 2) {
         c->chunks_waiting = false;
-        mc_world_resume(c);
+        srv_world_resume(c);
     }
 }
 
 /* Drops a client that does not take what is sent to it. The reason is a
  * warning: it is the server protecting itself, not a player leaving. */
-static void conn_drop_slow(mc_conn *c, const char *why)
+static void conn_drop_slow(srv_conn *c, const char *why)
 {
     if (c->closing)
         return;
-    mc_srv_log(c->srv, MC_LOG_WARN, "%s%s%s disconnected: client too slow: %s (%zu KiB unsent)", c->peer,
+    srv_srv_log(c->srv, MC_LOG_WARN, "%s%s%s disconnected: client too slow: %s (%zu KiB unsent)", c->peer,
                c->name[0] ? " " : "", c->name, why, c->pending_write >> 10);
-    mc_conn_close(c, NULL);
+    srv_conn_close(c, NULL);
 }
 
 /* Queues raw bytes (already framed). */
-static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len);
-void mc_conn_send_framed(mc_conn *c, const uint8_t *data, size_t len)
+static void conn_write_raw(srv_conn *c, const uint8_t *data, size_t len);
+void srv_conn_send_framed(srv_conn *c, const uint8_t *data, size_t len)
 {
     conn_write_raw(c, data, len);
 }
 
-static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
+static void conn_write_raw(srv_conn *c, const uint8_t *data, size_t len)
 {
     if (c->closing || len == 0)
         return;
     write_req *w = malloc(sizeof *w + len);
     if (!w) {
-        mc_conn_close(c, "out of memory");
+        srv_conn_close(c, "out of memory");
         return;
     }
     memcpy(w->data, data, len);
@@ -186,32 +186,32 @@ static void conn_write_raw(mc_conn *c, const uint8_t *data, size_t len)
     w->len = len;
     uv_buf_t buf = uv_buf_init((char *)w->data, (unsigned)len);
     if (c->pending_write == 0)
-        c->write_progress_ms = mc_server_clock(c->srv); /* the stall clock starts with the queue */
+        c->write_progress_ms = srv_server_clock(c->srv); /* the stall clock starts with the queue */
     c->pending_write += len;
     int rc = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write);
     if (rc < 0) {
         c->pending_write -= len;
         free(w);
-        mc_conn_close(c, "write failed");
+        srv_conn_close(c, "write failed");
         return;
     }
     if (c->pending_write > c->srv->cfg->max_pending_write)
         conn_drop_slow(c, "send queue over --send-queue-kb");
 }
 
-void mc_conn_send(mc_conn *c, const mc_buf *packet)
+void srv_conn_send(srv_conn *c, const mc_buf *packet)
 {
     if (c->closing)
         return;
     if (!mc_buf_ok(packet)) {
-        mc_conn_close(c, "out of memory building a packet");
+        srv_conn_close(c, "out of memory building a packet");
         return;
     }
     c->frame.len = 0;
     mc_error err;
     if (mc_java_frame_write(&c->frame, packet->data, packet->len, c->threshold, c->z, &err) != MC_OK) {
-        mc_srv_log(c->srv, MC_LOG_ERROR, "%s: cannot frame packet: %s", c->peer, err.message);
-        mc_conn_close(c, "packet too large");
+        srv_srv_log(c->srv, MC_LOG_ERROR, "%s: cannot frame packet: %s", c->peer, err.message);
+        srv_conn_close(c, "packet too large");
         return;
     }
     conn_write_raw(c, c->frame.data, c->frame.len);
@@ -223,13 +223,13 @@ void mc_conn_send(mc_conn *c, const mc_buf *packet)
 
 /* Starts a packet in c->pkt with the id of `name` in the current state;
  * returns false (and drops the client) when its protocol lacks the packet. */
-bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name)
+bool srv_conn_begin(srv_conn *c, mc_java_state state, const char *name)
 {
     int id = mc_java_packet_id(c->protocol, state, MC_JAVA_TO_CLIENT, name);
     c->pkt.len = 0;
     if (id < 0) {
-        mc_srv_log(c->srv, MC_LOG_ERROR, "%s: protocol %u has no packet %s", c->peer, c->protocol, name);
-        mc_conn_close(c, "internal error: missing packet id");
+        srv_srv_log(c->srv, MC_LOG_ERROR, "%s: protocol %u has no packet %s", c->peer, c->protocol, name);
+        srv_conn_close(c, "internal error: missing packet id");
         return false;
     }
     mc_buf_put_varint(&c->pkt, id);
@@ -240,8 +240,8 @@ bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name)
 
 static void on_closed(uv_handle_t *h)
 {
-    mc_conn *c = h->data;
-    mc_server *srv = c->srv;
+    srv_conn *c = h->data;
+    srv_server *srv = c->srv;
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -250,8 +250,8 @@ static void on_closed(uv_handle_t *h)
         c->next->prev = c->prev;
     srv->nconns--;
     srv->trim_wanted = true;
-    mc_session_free(c);
-    mc_world_view_free(c);
+    srv_session_free(c);
+    srv_world_view_free(c);
     mc_buf_free(&c->in);
     mc_buf_free(&c->scratch);
     mc_buf_free(&c->pkt);
@@ -262,7 +262,7 @@ static void on_closed(uv_handle_t *h)
 
 /* Marks a connection as going away (it stops counting as a player and stops
  * reading); false when it already was. */
-static bool mark_closing(mc_conn *c, const char *why)
+static bool mark_closing(srv_conn *c, const char *why)
 {
     if (c->closing)
         return false;
@@ -272,12 +272,12 @@ static bool mark_closing(mc_conn *c, const char *why)
         c->in_game = false;
     }
     if (why)
-        mc_srv_log(c->srv, MC_LOG_INFO, "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
+        srv_srv_log(c->srv, MC_LOG_INFO, "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
     uv_read_stop((uv_stream_t *)&c->tcp);
     return true;
 }
 
-void mc_conn_close(mc_conn *c, const char *why)
+void srv_conn_close(srv_conn *c, const char *why)
 {
     if (mark_closing(c, why))
         uv_close((uv_handle_t *)&c->tcp, on_closed);
@@ -293,7 +293,7 @@ void mc_conn_close(mc_conn *c, const char *why)
 #define MC_STOP_GRACE_MS 3000u
 #define MC_FLUSH_STALL_MS 5000u
 
-static void conn_close_now(mc_conn *c)
+static void conn_close_now(srv_conn *c)
 {
     c->draining = false;
     if (!uv_is_closing((uv_handle_t *)&c->tcp))
@@ -318,7 +318,7 @@ static void on_drain_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 
 static void on_shutdown(uv_shutdown_t *req, int status)
 {
-    mc_conn *c = req->data;
+    srv_conn *c = req->data;
     free(req);
     c->flushing = false;
     if (status < 0 || c->srv->stopping || uv_read_start((uv_stream_t *)&c->tcp, on_drain_alloc, on_drain_read) < 0) {
@@ -326,11 +326,11 @@ static void on_shutdown(uv_shutdown_t *req, int status)
         return;
     }
     c->draining = true;
-    c->drain_until = mc_server_clock(c->srv) + MC_DRAIN_MS;
+    c->drain_until = srv_server_clock(c->srv) + MC_DRAIN_MS;
 }
 
 /* Closes after the queued bytes are sent (used after a disconnect packet). */
-static void conn_close_after_flush(mc_conn *c, const char *why)
+static void conn_close_after_flush(srv_conn *c, const char *why)
 {
     if (!mark_closing(c, why))
         return;
@@ -345,11 +345,11 @@ static void conn_close_after_flush(mc_conn *c, const char *why)
      * read would keep it (and the queue's memory) for ever: the tick closes
      * the connection when its queue stops moving (MC_FLUSH_STALL_MS). */
     c->flushing = true;
-    c->write_progress_ms = mc_server_clock(c->srv);
+    c->write_progress_ms = srv_server_clock(c->srv);
 }
 
 /* Appends a JSON string literal (quotes included) for UTF-8 text. */
-void mc_json_string(mc_buf *b, const char *s)
+void srv_json_string(mc_buf *b, const char *s)
 {
     mc_buf_put_u8(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -373,7 +373,7 @@ static void put_json_text(mc_buf *pkt, const char *text)
     mc_buf json;
     mc_buf_init(&json, NULL);
     mc_buf_put(&json, "{\"text\":", 8);
-    mc_json_string(&json, text);
+    srv_json_string(&json, text);
     mc_buf_put_u8(&json, '}');
     mc_buf_put_str_varint(pkt, json.data, json.len);
     mc_buf_free(&json);
@@ -381,7 +381,7 @@ static void put_json_text(mc_buf *pkt, const char *text)
 
 /* Appends a text component: a JSON string before 1.20.3 (and always in the
  * login state), a nameless NBT string tag from 1.20.3 (765) on. */
-static void put_text(mc_conn *c, mc_java_state state, const char *text)
+static void put_text(srv_conn *c, mc_java_state state, const char *text)
 {
     if (state != MC_JAVA_LOGIN && c->protocol >= 765) {
         size_t n = strlen(text);
@@ -394,7 +394,7 @@ static void put_text(mc_conn *c, mc_java_state state, const char *text)
     put_json_text(&c->pkt, text);
 }
 
-void mc_conn_disconnect(mc_conn *c, const char *reason)
+void srv_conn_disconnect(srv_conn *c, const char *reason)
 {
     if (c->closing)
         return;
@@ -405,9 +405,9 @@ void mc_conn_disconnect(mc_conn *c, const char *reason)
     else if (st == MC_JAVA_PLAY)
         name = "kick_disconnect";
     if (name && mc_java_packet_id(c->protocol, st, MC_JAVA_TO_CLIENT, name) >= 0) {
-        mc_conn_begin(c, st, name);
+        srv_conn_begin(c, st, name);
         put_text(c, st, reason);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
     }
     conn_close_after_flush(c, reason);
 }
@@ -419,10 +419,10 @@ static bool protocol_supported(uint32_t p)
     return p >= MC_SERVER_MIN_PROTOCOL && p <= MC_SERVER_MAX_PROTOCOL && mc_java_protocol_known(p, NULL);
 }
 
-static void handle_handshake(mc_conn *c, mc_reader *r, int id)
+static void handle_handshake(srv_conn *c, mc_reader *r, int id)
 {
     if (id != 0) {
-        mc_conn_close(c, "expected a handshake");
+        srv_conn_close(c, "expected a handshake");
         return;
     }
     int32_t proto = mc_read_varint(r);
@@ -432,7 +432,7 @@ static void handle_handshake(mc_conn *c, mc_reader *r, int id)
     int32_t next = mc_read_varint(r);
     (void)host;
     if (!mc_reader_ok(r)) {
-        mc_conn_close(c, "malformed handshake");
+        srv_conn_close(c, "malformed handshake");
         return;
     }
     c->protocol = (uint32_t)proto;
@@ -447,19 +447,19 @@ static void handle_handshake(mc_conn *c, mc_reader *r, int id)
             c->pkt.len = 0;
             mc_buf_put_varint(&c->pkt, 0);
             put_json_text(&c->pkt, why);
-            mc_conn_send(c, &c->pkt);
+            srv_conn_send(c, &c->pkt);
             conn_close_after_flush(c, why);
         }
     } else {
-        mc_conn_close(c, "bad next state in handshake");
+        srv_conn_close(c, "bad next state in handshake");
     }
 }
 
 /* --------------------------------------------------------------- status */
 
-static void handle_status(mc_conn *c, mc_reader *r, int id)
+static void handle_status(srv_conn *c, mc_reader *r, int id)
 {
-    mc_server *srv = c->srv;
+    srv_server *srv = c->srv;
     if (id == 0 && !c->status_sent) {
         c->status_sent = true;
         uint32_t shown = protocol_supported(c->protocol) ? c->protocol : MC_SERVER_MAX_PROTOCOL;
@@ -471,26 +471,26 @@ static void handle_status(mc_conn *c, mc_reader *r, int id)
                          "\"players\":{\"max\":%d,\"online\":%d,\"sample\":[]},\"description\":{\"text\":",
                          shown, srv->cfg->max_players, srv->online);
         mc_buf_put(&json, head, (size_t)n);
-        mc_json_string(&json, srv->cfg->motd);
+        srv_json_string(&json, srv->cfg->motd);
         mc_buf_put(&json, "},\"enforcesSecureChat\":false}", 29);
         c->pkt.len = 0;
         mc_buf_put_varint(&c->pkt, 0);
         mc_buf_put_str_varint(&c->pkt, json.data, json.len);
         mc_buf_free(&json);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
     } else if (id == 1) {
         uint64_t payload = mc_read_u64be(r);
         if (!mc_reader_ok(r)) {
-            mc_conn_close(c, "malformed ping");
+            srv_conn_close(c, "malformed ping");
             return;
         }
         c->pkt.len = 0;
         mc_buf_put_varint(&c->pkt, 1);
         mc_buf_put_u64be(&c->pkt, payload);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
         conn_close_after_flush(c, "status ping answered");
     } else {
-        mc_conn_close(c, "unexpected status packet");
+        srv_conn_close(c, "unexpected status packet");
     }
 }
 
@@ -522,9 +522,9 @@ static size_t put_utf16be(mc_buf *b, const char *s)
  * The answer is a kick packet 0xFF, a u16 length in UTF-16 units, and
  * UTF-16BE text: 1.4+ "\u00a71\0protocol\0version\0motd\0online\0max",
  * older clients "motd\u00a7online\u00a7max". */
-static void handle_legacy_ping(mc_conn *c)
+static void handle_legacy_ping(srv_conn *c)
 {
-    mc_server *srv = c->srv;
+    srv_server *srv = c->srv;
     bool v14 = c->in.len >= 2 && c->in.data[1] == 0x01;
     char online[16], max[16];
     snprintf(online, sizeof online, "%d", srv->online);
@@ -570,14 +570,14 @@ static bool valid_name(const uint8_t *s, size_t n)
     return true;
 }
 
-static void send_login_success(mc_conn *c)
+static void send_login_success(srv_conn *c)
 {
-    if (!mc_conn_begin(c, MC_JAVA_LOGIN, "success"))
+    if (!srv_conn_begin(c, MC_JAVA_LOGIN, "success"))
         return;
     size_t nlen = strlen(c->name);
     if (c->protocol < 735) { /* before 1.16: the UUID as a hyphenated string */
         char s[37];
-        mc_uuid_format(c->uuid, s);
+        srv_uuid_format(c->uuid, s);
         mc_buf_put_str_varint(&c->pkt, s, 36);
     } else {
         mc_buf_put(&c->pkt, c->uuid, 16);
@@ -587,39 +587,39 @@ static void send_login_success(mc_conn *c)
         mc_buf_put_varint(&c->pkt, 0);
     if (c->protocol >= 766 && c->protocol <= 767) /* 1.20.5-1.21.1: strictErrorHandling */
         mc_buf_put_u8(&c->pkt, 0);
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
 }
 
-static void handle_login(mc_conn *c, mc_reader *r, int id)
+static void handle_login(srv_conn *c, mc_reader *r, int id)
 {
-    mc_server *srv = c->srv;
+    srv_server *srv = c->srv;
     const char *pname = mc_java_packet_name(c->protocol, MC_JAVA_LOGIN, MC_JAVA_TO_SERVER, id);
     if (!pname) {
-        mc_conn_disconnect(c, "Unexpected packet during login");
+        srv_conn_disconnect(c, "Unexpected packet during login");
         return;
     }
     if (!strcmp(pname, "login_start") && !c->name[0]) {
         size_t n;
         const uint8_t *s = mc_read_str_varint(r, 16 * 4, &n);
         if (!mc_reader_ok(r) || !valid_name(s, n)) {
-            mc_conn_disconnect(c, "Invalid player name");
+            srv_conn_disconnect(c, "Invalid player name");
             return;
         }
         memcpy(c->name, s, n);
         c->name[n] = '\0';
         if (srv->online >= srv->cfg->max_players) {
-            mc_conn_disconnect(c, "The server is full");
+            srv_conn_disconnect(c, "The server is full");
             return;
         }
-        mc_offline_uuid(c->name, n, c->uuid);
+        srv_offline_uuid(c->name, n, c->uuid);
         char us[37];
-        mc_uuid_format(c->uuid, us);
-        mc_srv_log(srv, MC_LOG_INFO, "%s logging in as %s (%s, protocol %u)", c->peer, c->name, us, c->protocol);
+        srv_uuid_format(c->uuid, us);
+        srv_srv_log(srv, MC_LOG_INFO, "%s logging in as %s (%s, protocol %u)", c->peer, c->name, us, c->protocol);
         if (srv->cfg->compression_threshold >= 0) {
-            if (!mc_conn_begin(c, MC_JAVA_LOGIN, "compress"))
+            if (!srv_conn_begin(c, MC_JAVA_LOGIN, "compress"))
                 return;
             mc_buf_put_varint(&c->pkt, srv->cfg->compression_threshold);
-            mc_conn_send(c, &c->pkt);
+            srv_conn_send(c, &c->pkt);
             c->threshold = srv->cfg->compression_threshold;
         }
         send_login_success(c);
@@ -627,19 +627,19 @@ static void handle_login(mc_conn *c, mc_reader *r, int id)
         srv->online++;
         if (c->protocol < 764) { /* before 1.20.2 the client is in play at once */
             c->state = MC_JAVA_PLAY;
-            mc_session_begin(c);
+            srv_session_begin(c);
         }
     } else if (!strcmp(pname, "login_acknowledged") && c->name[0]) {
         c->state = MC_JAVA_CONFIGURATION;
-        mc_session_begin(c);
+        srv_session_begin(c);
     } else {
-        mc_conn_disconnect(c, "Unexpected packet during login");
+        srv_conn_disconnect(c, "Unexpected packet during login");
     }
 }
 
 /* -------------------------------------------------------------- reading */
 
-static void dispatch(mc_conn *c, const uint8_t *p, size_t n)
+static void dispatch(srv_conn *c, const uint8_t *p, size_t n)
 {
     mc_error err;
     mc_error_clear(&err);
@@ -647,21 +647,21 @@ static void dispatch(mc_conn *c, const uint8_t *p, size_t n)
     mc_reader_init(&r, p, n, "packet", &err);
     int32_t id = mc_read_varint(&r);
     if (!mc_reader_ok(&r) || id < 0) {
-        mc_conn_close(c, "malformed packet id");
+        srv_conn_close(c, "malformed packet id");
         return;
     }
     switch (c->state) {
     case MC_JAVA_HANDSHAKING: handle_handshake(c, &r, id); break;
     case MC_JAVA_STATUS: handle_status(c, &r, id); break;
     case MC_JAVA_LOGIN: handle_login(c, &r, id); break;
-    default: mc_session_packet(c, &r, id); break;
+    default: srv_session_packet(c, &r, id); break;
     }
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
     (void)suggested;
-    mc_conn *c = h->data;
+    srv_conn *c = h->data;
     if (!mc_buf_reserve(&c->in, 65536)) {
         buf->base = NULL;
         buf->len = 0;
@@ -674,25 +674,25 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     (void)buf;
-    mc_conn *c = s->data;
+    srv_conn *c = s->data;
     if (nread < 0) {
-        mc_conn_close(c, nread == UV_EOF ? "connection closed by client" : uv_strerror((int)nread));
+        srv_conn_close(c, nread == UV_EOF ? "connection closed by client" : uv_strerror((int)nread));
         return;
     }
     if (nread == 0)
         return;
     if (!buf->base) {
-        mc_conn_close(c, "out of memory");
+        srv_conn_close(c, "out of memory");
         return;
     }
-    mc__conn_received(c, (size_t)nread);
+    srv__conn_received(c, (size_t)nread);
 }
 
-void mc__conn_received(mc_conn *c, size_t n)
+void srv__conn_received(srv_conn *c, size_t n)
 {
     c->in.len += n;
     c->bytes_received += (uint64_t)n;
-    c->last_recv_ms = mc_server_clock(c->srv);
+    c->last_recv_ms = srv_server_clock(c->srv);
     size_t off = 0;
     while (!c->closing && off < c->in.len) {
         if (c->state == MC_JAVA_HANDSHAKING && off == 0 && c->in.data[0] == 0xFE) {
@@ -708,8 +708,8 @@ void mc__conn_received(mc_conn *c, size_t n)
         if (st == MC_ERR_TRUNCATED)
             break;
         if (st != MC_OK) {
-            mc_srv_log(c->srv, MC_LOG_WARN, "%s: bad frame: %s", c->peer, err.message);
-            mc_conn_disconnect(c, "Malformed or oversized packet");
+            srv_srv_log(c->srv, MC_LOG_WARN, "%s: bad frame: %s", c->peer, err.message);
+            srv_conn_disconnect(c, "Malformed or oversized packet");
             return;
         }
         off += used;
@@ -732,9 +732,9 @@ void mc__conn_received(mc_conn *c, size_t n)
 
 /* ------------------------------------------------------------ accepting */
 
-mc_conn *mc__conn_new(mc_server *srv)
+srv_conn *srv__conn_new(srv_server *srv)
 {
-    mc_conn *c = calloc(1, sizeof *c);
+    srv_conn *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->srv = srv;
@@ -753,22 +753,22 @@ mc_conn *mc__conn_new(mc_server *srv)
     srv->conns = c;
     srv->nconns++;
     snprintf(c->peer, sizeof c->peer, "client");
-    c->connected_ms = c->last_recv_ms = mc_server_clock(srv);
+    c->connected_ms = c->last_recv_ms = srv_server_clock(srv);
     return c;
 }
 
 static void on_connection(uv_stream_t *listener, int status)
 {
-    mc_server *srv = listener->data;
+    srv_server *srv = listener->data;
     if (status < 0) {
-        mc_srv_log(srv, MC_LOG_WARN, "accept failed: %s", uv_strerror(status));
+        srv_srv_log(srv, MC_LOG_WARN, "accept failed: %s", uv_strerror(status));
         return;
     }
-    mc_conn *c = mc__conn_new(srv);
+    srv_conn *c = srv__conn_new(srv);
     if (!c)
         return;
     if (!c->z || uv_accept(listener, (uv_stream_t *)&c->tcp) < 0) {
-        mc_conn_close(c, NULL);
+        srv_conn_close(c, NULL);
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
@@ -791,43 +791,43 @@ static void on_connection(uv_stream_t *listener, int status)
 
 /* ------------------------------------------------------- tick and stop */
 
-static void stop_server(mc_server *srv, const char *why)
+static void stop_server(srv_server *srv, const char *why)
 {
     if (srv->stopping)
         return;
     srv->stopping = true;
-    mc__srv_log_flush(srv);
+    srv__srv_log_flush(srv);
     srv->log_limited = false; /* what stopping says is shown whole */
-    mc_srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
-    for (mc_conn *c = srv->conns; c; c = c->next) {
+    srv_srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
+    for (srv_conn *c = srv->conns; c; c = c->next) {
         if (c->draining)
             conn_close_now(c);
         else
-            mc_conn_disconnect(c, "Server closed");
+            srv_conn_disconnect(c, "Server closed");
     }
     uv_close((uv_handle_t *)&srv->listener, NULL);
-    mc_bedrock_listener_stop(srv->bedrock);
+    srv_bedrock_listener_stop(srv->bedrock);
     srv->bedrock = NULL;
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
     /* The tick goes on until every client has its "Server closed" or
      * MC_STOP_GRACE_MS pass: a client that does not read would otherwise keep
      * its unsent bytes, and with them the server, alive for ever. */
-    srv->stop_until = mc_server_clock(srv) + MC_STOP_GRACE_MS;
+    srv->stop_until = srv_server_clock(srv) + MC_STOP_GRACE_MS;
 }
 
 /* While stopping: closes what is left once every client is gone or it is
  * time, and the tick with it (the loop then ends). */
-static void stop_tick(mc_server *srv, uint64_t now)
+static void stop_tick(srv_server *srv, uint64_t now)
 {
     if (srv->conns && now < srv->stop_until)
         return;
-    for (mc_conn *c = srv->conns; c; c = c->next)
+    for (srv_conn *c = srv->conns; c; c = c->next)
         conn_close_now(c);
     uv_close((uv_handle_t *)&srv->tick, NULL);
 }
 
-uint64_t mc_server_clock(mc_server *srv)
+uint64_t srv_server_clock(srv_server *srv)
 {
     uint64_t real = uv_now(srv->loop);
     if (real > srv->clock_real_ms) {
@@ -842,7 +842,7 @@ uint64_t mc_server_clock(mc_server *srv)
  * once a second): glibc keeps freed blocks in its heap, and after many
  * columns, packets and connections have come and gone, free pages in the
  * middle of the heap would otherwise stay resident. */
-static void give_memory_back(mc_server *srv, uint64_t now)
+static void give_memory_back(srv_server *srv, uint64_t now)
 {
     if (!srv->trim_wanted || now - srv->last_trim_ms < 1000)
         return;
@@ -855,10 +855,10 @@ static void give_memory_back(mc_server *srv, uint64_t now)
 
 static void on_tick(uv_timer_t *t)
 {
-    mc_server *srv = t->data;
-    uint64_t now = mc_server_clock(srv);
+    srv_server *srv = t->data;
+    uint64_t now = srv_server_clock(srv);
     if (srv->log_limited && uv_hrtime() / 1000000000u != srv->log_second)
-        mc__srv_log_flush(srv);
+        srv__srv_log_flush(srv);
     give_memory_back(srv, now);
     if (srv->stopping) {
         stop_tick(srv, now);
@@ -872,8 +872,8 @@ static void on_tick(uv_timer_t *t)
         stop_server(srv, "the parent process exited");
         return;
     }
-    mc_bedrock_listener_tick(srv->bedrock);
-    for (mc_conn *c = srv->conns, *next; c; c = next) {
+    srv_bedrock_listener_tick(srv->bedrock);
+    for (srv_conn *c = srv->conns, *next; c; c = next) {
         next = c->next;
         if (c->draining && now >= c->drain_until)
             conn_close_now(c);
@@ -888,14 +888,14 @@ static void on_tick(uv_timer_t *t)
             snprintf(why, sizeof why, "its send queue took nothing for %d s", srv->cfg->send_timeout_ms / 1000);
             conn_drop_slow(c, why);
         } else if (now - c->last_recv_ms > (uint64_t)srv->cfg->idle_timeout_ms)
-            mc_conn_disconnect(c, "Timed out");
+            srv_conn_disconnect(c, "Timed out");
         else if (c->state < MC_JAVA_CONFIGURATION && now - c->connected_ms > (uint64_t)srv->cfg->login_timeout_ms)
-            mc_conn_disconnect(c, "Took too long to log in");
+            srv_conn_disconnect(c, "Took too long to log in");
         else if (c->state >= MC_JAVA_CONFIGURATION) {
-            mc_session_tick(c, now);
+            srv_session_tick(c, now);
             if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(srv->cfg) / 2) {
                 c->chunks_waiting = false;
-                mc_world_resume(c);
+                srv_world_resume(c);
             }
         }
     }
@@ -906,24 +906,24 @@ static void on_signal(uv_signal_t *s, int signum)
     stop_server(s->data, signum == SIGINT ? "interrupted" : "terminated");
 }
 
-int mc_server_run(const mc_server_config *cfg)
+int srv_server_run(const srv_server_config *cfg)
 {
-    mc_server srv;
+    srv_server srv;
     memset(&srv, 0, sizeof srv);
     srv.cfg = cfg;
     /* A client that closes while we write must not kill the server: with
      * SIGPIPE ignored the write fails with EPIPE and only that client goes. */
     signal(SIGPIPE, SIG_IGN);
     srv.loop = uv_default_loop();
-    if (mc_world_open(&srv) != 0)
+    if (srv_world_open(&srv) != 0)
         return 1;
     struct sockaddr_storage addr;
     int rc = uv_ip4_addr(cfg->bind, cfg->port, (struct sockaddr_in *)&addr);
     if (rc < 0)
         rc = uv_ip6_addr(cfg->bind, cfg->port, (struct sockaddr_in6 *)&addr);
     if (rc < 0) {
-        mc_srv_log(&srv, MC_LOG_ERROR, "bad bind address '%s'", cfg->bind);
-        mc_world_close(&srv);
+        srv_srv_log(&srv, MC_LOG_ERROR, "bad bind address '%s'", cfg->bind);
+        srv_world_close(&srv);
         return 1;
     }
     uv_tcp_init(srv.loop, &srv.listener);
@@ -932,10 +932,10 @@ int mc_server_run(const mc_server_config *cfg)
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&srv.listener, 128, on_connection);
     if (rc < 0) {
-        mc_srv_log(&srv, MC_LOG_ERROR, "cannot listen on %s:%d: %s", cfg->bind, cfg->port, uv_strerror(rc));
+        srv_srv_log(&srv, MC_LOG_ERROR, "cannot listen on %s:%d: %s", cfg->bind, cfg->port, uv_strerror(rc));
         uv_close((uv_handle_t *)&srv.listener, NULL);
         uv_run(srv.loop, UV_RUN_DEFAULT);
-        mc_world_close(&srv);
+        srv_world_close(&srv);
         return 1;
     }
     int port = cfg->port;
@@ -946,7 +946,7 @@ int mc_server_run(const mc_server_config *cfg)
                                                 : ((struct sockaddr_in6 *)&bound)->sin6_port);
     int bedrock_port = -1;
     if (cfg->bedrock_port >= 0)
-        srv.bedrock = mc_bedrock_listener_start(&srv, &bedrock_port);
+        srv.bedrock = srv_bedrock_listener_start(&srv, &bedrock_port);
     if (cfg->port_file) {
         FILE *f = fopen(cfg->port_file, "w");
         if (f) {
@@ -967,17 +967,17 @@ int mc_server_run(const mc_server_config *cfg)
     uv_signal_start(&srv.sigterm, on_signal, SIGTERM);
     srv.clock_real_ms = uv_now(srv.loop);
     srv.clock_ms = 0;
-    srv.started_ms = mc_server_clock(&srv);
+    srv.started_ms = srv_server_clock(&srv);
     srv.parent_pid = (long)getppid();
-    mc_srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
+    srv_srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
     if (srv.bedrock)
-        mc_srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d", cfg->bind, bedrock_port);
-    mc_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
+        srv_srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d", cfg->bind, bedrock_port);
+    srv_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
     srv.log_limited = true;
     uv_run(srv.loop, UV_RUN_DEFAULT);
-    mc_world_close(&srv);
-    mc_session_release_cache(&srv);
+    srv_world_close(&srv);
+    srv_session_release_cache(&srv);
     uv_loop_close(srv.loop);
-    mc_srv_log(&srv, MC_LOG_INFO, "stopped");
+    srv_srv_log(&srv, MC_LOG_INFO, "stopped");
     return 0;
 }

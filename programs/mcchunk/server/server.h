@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct mc_server_config {
+typedef struct srv_server_config {
     const char *bind;          /* address to listen on (default 127.0.0.1) */
     int port;                  /* TCP port (default 25565; 0 = any free port) */
     int bedrock_port;          /* Bedrock UDP port (default 19132; 0 = any free port; < 0 = off) */
@@ -29,7 +29,7 @@ typedef struct mc_server_config {
     size_t cache_bytes;        /* budget of every cache together (columns, packets, reader) */
     bool quiet;                /* log only warnings and errors */
     bool silent;               /* log nothing (the fuzz target) */
-} mc_server_config;
+} srv_server_config;
 
 /* Defaults of the send queue: its hard limit per client (KiB), and how long
  * a queue may take nothing before its client is dropped (seconds). */
@@ -37,11 +37,11 @@ typedef struct mc_server_config {
 #define MC_SEND_TIMEOUT_DEFAULT_S 20
 
 /* Fills a config with the defaults above. */
-void mc_server_config_defaults(mc_server_config *cfg);
+void srv_server_config_defaults(srv_server_config *cfg);
 
 /* Runs the server until it is stopped (signal, exit_after). Returns 0 on a
  * clean stop, 1 when it could not start (the reason is logged). */
-int mc_server_run(const mc_server_config *cfg);
+int srv_server_run(const srv_server_config *cfg);
 
 /* Oldest and newest protocol numbers the server speaks. */
 #define MC_SERVER_MIN_PROTOCOL 47u

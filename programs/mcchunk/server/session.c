@@ -34,20 +34,20 @@ typedef struct session {
 
 /* ------------------------------------------------------ generated data */
 
-static const mc_join_data *join_data_for(uint32_t protocol)
+static const srv_join_data *join_data_for(uint32_t protocol)
 {
-    for (unsigned i = 0; i < mc_join_data_count; i++)
-        if (mc_join_data_table[i].protocol == protocol)
-            return &mc_join_data_table[i];
+    for (unsigned i = 0; i < srv_join_data_count; i++)
+        if (srv_join_data_table[i].protocol == protocol)
+            return &srv_join_data_table[i];
     return NULL;
 }
 
 /* Inflates a protocol's join data once and keeps it for the server's life. */
-static const uint8_t *join_raw(mc_server *srv, const mc_join_data *jd)
+static const uint8_t *join_raw(srv_server *srv, const srv_join_data *jd)
 {
-    unsigned idx = (unsigned)(jd - mc_join_data_table);
+    unsigned idx = (unsigned)(jd - srv_join_data_table);
     if (!srv->join_cache) {
-        srv->join_cache = calloc(mc_join_data_count, sizeof *srv->join_cache);
+        srv->join_cache = calloc(srv_join_data_count, sizeof *srv->join_cache);
         if (!srv->join_cache)
             return NULL;
     }
@@ -68,22 +68,22 @@ static const uint8_t *join_raw(mc_server *srv, const mc_join_data *jd)
     return srv->join_cache[idx];
 }
 
-void mc_session_release_cache(mc_server *srv)
+void srv_session_release_cache(srv_server *srv)
 {
     if (!srv->join_cache)
         return;
-    for (unsigned i = 0; i < mc_join_data_count; i++)
+    for (unsigned i = 0; i < srv_join_data_count; i++)
         free(srv->join_cache[i]);
     free(srv->join_cache);
     srv->join_cache = NULL;
 }
 
 /* Sends an already built packet (id + body). */
-static void send_bytes(mc_conn *c, const uint8_t *p, size_t n)
+static void send_bytes(srv_conn *c, const uint8_t *p, size_t n)
 {
     c->pkt.len = 0;
     mc_buf_put(&c->pkt, p, n);
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
 }
 
 /* ------------------------------------------------------ configuration */
@@ -92,25 +92,25 @@ static void send_bytes(mc_conn *c, const uint8_t *p, size_t n)
  * at its version) and waits for the client to say which it has. Our
  * Registry Data always carries every value, so the answer only decides
  * when to go on. */
-static void ask_known_packs(mc_conn *c, session *s)
+static void ask_known_packs(srv_conn *c, session *s)
 {
-    const mc_join_data *jd = join_data_for(c->protocol);
-    if (!jd || !mc_conn_begin(c, MC_JAVA_CONFIGURATION, "select_known_packs"))
+    const srv_join_data *jd = join_data_for(c->protocol);
+    if (!jd || !srv_conn_begin(c, MC_JAVA_CONFIGURATION, "select_known_packs"))
         return;
     mc_buf_put_varint(&c->pkt, 1);
     mc_buf_put_str_varint(&c->pkt, "minecraft", 9);
     mc_buf_put_str_varint(&c->pkt, "core", 4);
     mc_buf_put_str_varint(&c->pkt, jd->version, strlen(jd->version));
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
     s->packs_asked = true;
 }
 
-static void start_configuration(mc_conn *c, session *s)
+static void start_configuration(srv_conn *c, session *s)
 {
-    const mc_join_data *jd = join_data_for(c->protocol);
+    const srv_join_data *jd = join_data_for(c->protocol);
     const uint8_t *raw = jd ? join_raw(c->srv, jd) : NULL;
     if (!raw) {
-        mc_conn_disconnect(c, "Internal error: no join data for this version");
+        srv_conn_disconnect(c, "Internal error: no join data for this version");
         return;
     }
     size_t off = jd->login_len;
@@ -119,13 +119,13 @@ static void start_configuration(mc_conn *c, session *s)
         send_bytes(c, raw + off + 4, n);
         off += 4 + (size_t)n;
     }
-    if (mc_conn_begin(c, MC_JAVA_CONFIGURATION, "feature_flags")) {
+    if (srv_conn_begin(c, MC_JAVA_CONFIGURATION, "feature_flags")) {
         mc_buf_put_varint(&c->pkt, 1);
         mc_buf_put_str_varint(&c->pkt, "minecraft:vanilla", 17);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
     }
-    if (mc_conn_begin(c, MC_JAVA_CONFIGURATION, "finish_configuration"))
-        mc_conn_send(c, &c->pkt);
+    if (srv_conn_begin(c, MC_JAVA_CONFIGURATION, "finish_configuration"))
+        srv_conn_send(c, &c->pkt);
     s->configured = true;
 }
 
@@ -141,7 +141,7 @@ static uint64_t pack_position(uint32_t protocol, int32_t x, int32_t y, int32_t z
     return ux << 38 | uz << 12 | uy;
 }
 
-static void send_join(mc_conn *c, const mc_join_data *jd, const uint8_t *raw)
+static void send_join(srv_conn *c, const srv_join_data *jd, const uint8_t *raw)
 {
     c->pkt.len = 0;
     mc_buf_put(&c->pkt, raw, jd->login_len);
@@ -150,22 +150,22 @@ static void send_join(mc_conn *c, const mc_join_data *jd, const uint8_t *raw)
         c->pkt.data[jd->view_distance_at] = (uint8_t)vd;
     if (jd->simulation_distance_at >= 0 && mc_buf_ok(&c->pkt))
         c->pkt.data[jd->simulation_distance_at] = (uint8_t)vd;
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
 }
 
-static void send_abilities(mc_conn *c)
+static void send_abilities(srv_conn *c)
 {
-    if (!mc_conn_begin(c, MC_JAVA_PLAY, "abilities"))
+    if (!srv_conn_begin(c, MC_JAVA_PLAY, "abilities"))
         return;
     mc_buf_put_u8(&c->pkt, 0x02 | 0x04 | 0x08); /* flying, may fly, creative */
     mc_buf_put_f32be(&c->pkt, 0.05f);
     mc_buf_put_f32be(&c->pkt, 0.1f);
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
 }
 
-static void send_spawn_position(mc_conn *c, int32_t x, int32_t y, int32_t z)
+static void send_spawn_position(srv_conn *c, int32_t x, int32_t y, int32_t z)
 {
-    if (!mc_conn_begin(c, MC_JAVA_PLAY, "spawn_position"))
+    if (!srv_conn_begin(c, MC_JAVA_PLAY, "spawn_position"))
         return;
     if (c->protocol >= 773) /* 1.21.9+: RespawnData = global position, yaw, pitch */
         mc_buf_put_str_varint(&c->pkt, "minecraft:overworld", 19);
@@ -174,12 +174,12 @@ static void send_spawn_position(mc_conn *c, int32_t x, int32_t y, int32_t z)
         mc_buf_put_f32be(&c->pkt, 0.0f);
     if (c->protocol >= 773)
         mc_buf_put_f32be(&c->pkt, 0.0f);
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
 }
 
-static void send_position(mc_conn *c, session *s)
+static void send_position(srv_conn *c, session *s)
 {
-    if (!mc_conn_begin(c, MC_JAVA_PLAY, "position"))
+    if (!srv_conn_begin(c, MC_JAVA_PLAY, "position"))
         return;
     s->teleport_id++;
     s->awaiting_teleport = true;
@@ -205,58 +205,58 @@ static void send_position(mc_conn *c, session *s)
         if (c->protocol >= 755 && c->protocol <= 761) /* 1.17-1.19.3: dismount */
             mc_buf_put_u8(&c->pkt, 0);
     }
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
 }
 
-static void join_world(mc_conn *c, session *s)
+static void join_world(srv_conn *c, session *s)
 {
-    const mc_join_data *jd = join_data_for(c->protocol);
+    const srv_join_data *jd = join_data_for(c->protocol);
     const uint8_t *raw = jd ? join_raw(c->srv, jd) : NULL;
     if (!raw) {
-        mc_conn_disconnect(c, "Internal error: no join data for this version");
+        srv_conn_disconnect(c, "Internal error: no join data for this version");
         return;
     }
     int32_t sx, sy, sz;
-    mc_world_spawn(c->srv, &sx, &sy, &sz);
+    srv_world_spawn(c->srv, &sx, &sy, &sz);
     s->x = sx + 0.5;
     s->y = sy;
     s->z = sz + 0.5;
     send_join(c, jd, raw);
     send_abilities(c);
-    if (c->protocol >= 477 && mc_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
+    if (c->protocol >= 477 && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
         mc_buf_put_varint(&c->pkt, sx >> 4);
         mc_buf_put_varint(&c->pkt, sz >> 4);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
     }
-    if (c->protocol >= 765 && mc_conn_begin(c, MC_JAVA_PLAY, "game_state_change")) {
+    if (c->protocol >= 765 && srv_conn_begin(c, MC_JAVA_PLAY, "game_state_change")) {
         mc_buf_put_u8(&c->pkt, 13); /* 1.20.3+: start waiting for level chunks */
         mc_buf_put_f32be(&c->pkt, 0.0f);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
     }
-    mc_world_send_initial_chunks(c);
+    srv_world_send_initial_chunks(c);
     send_spawn_position(c, sx, sy, sz);
     send_position(c, s);
-    if (mc_conn_begin(c, MC_JAVA_PLAY, "update_health")) {
+    if (srv_conn_begin(c, MC_JAVA_PLAY, "update_health")) {
         mc_buf_put_f32be(&c->pkt, 20.0f);
         mc_buf_put_varint(&c->pkt, 20);
         mc_buf_put_f32be(&c->pkt, 5.0f);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
     }
     s->joined = true;
-    mc_srv_log(c->srv, MC_LOG_INFO, "%s joined (protocol %u, %s)", c->name, c->protocol, jd->version);
+    srv_srv_log(c->srv, MC_LOG_INFO, "%s joined (protocol %u, %s)", c->name, c->protocol, jd->version);
 }
 
 /* ---------------------------------------------------------- lifecycle */
 
-void mc_session_begin(mc_conn *c)
+void srv_session_begin(srv_conn *c)
 {
     session *s = calloc(1, sizeof *s);
     if (!s) {
-        mc_conn_close(c, "out of memory");
+        srv_conn_close(c, "out of memory");
         return;
     }
     c->session = s;
-    s->last_keepalive_ms = mc_server_clock(c->srv);
+    s->last_keepalive_ms = srv_server_clock(c->srv);
     if (c->state == MC_JAVA_CONFIGURATION && c->protocol >= 766)
         ask_known_packs(c, s);
     else if (c->state == MC_JAVA_CONFIGURATION)
@@ -265,28 +265,28 @@ void mc_session_begin(mc_conn *c)
         join_world(c, s);
 }
 
-static void send_keepalive(mc_conn *c, session *s, uint64_t now)
+static void send_keepalive(srv_conn *c, session *s, uint64_t now)
 {
     mc_java_state st = (mc_java_state)c->state;
-    if (!mc_conn_begin(c, st, "keep_alive"))
+    if (!srv_conn_begin(c, st, "keep_alive"))
         return;
     s->keepalive_id = now ^ 0x5DEECE66DULL;
     if (st == MC_JAVA_PLAY && c->protocol < 340) /* before 1.12.2 the id is a VarInt */
         mc_buf_put_varint(&c->pkt, (int32_t)(s->keepalive_id & 0x7FFFFFFF));
     else
         mc_buf_put_u64be(&c->pkt, s->keepalive_id);
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
     s->keepalive_sent_ms = now;
     s->last_keepalive_ms = now;
 }
 
-void mc_session_tick(mc_conn *c, uint64_t now)
+void srv_session_tick(srv_conn *c, uint64_t now)
 {
     session *s = c->session;
     if (!s)
         return;
     if (s->keepalive_sent_ms && now - s->keepalive_sent_ms > 30000) {
-        mc_conn_disconnect(c, "Timed out (no keep-alive answer)");
+        srv_conn_disconnect(c, "Timed out (no keep-alive answer)");
         return;
     }
     if (!s->keepalive_sent_ms && now - s->last_keepalive_ms >= 15000)
@@ -297,7 +297,7 @@ void mc_session_tick(mc_conn *c, uint64_t now)
  * person or a test can jump far and watch columns load and unload. Chat
  * arrives as "chat" (before 1.19, with the slash) or as "chat_command" /
  * "chat_command_signed" (1.19+, without it); the text is the first field. */
-static void handle_command(mc_conn *c, session *s, const char *text, size_t len)
+static void handle_command(srv_conn *c, session *s, const char *text, size_t len)
 {
     char buf[256];
     if (len >= sizeof buf)
@@ -312,24 +312,24 @@ static void handle_command(mc_conn *c, session *s, const char *text, size_t len)
         return;
     /* the whole text, inside the world (+-30,000,000 blocks; y -2048..4095) */
     if (p[used] || !(x >= -3.0e7 && x <= 3.0e7 && z >= -3.0e7 && z <= 3.0e7 && y >= -2048 && y < 4096)) {
-        mc_srv_log(c->srv, MC_LOG_WARN, "%s: /tp refused: %.60s (x and z must be numbers in -30000000..30000000, "
+        srv_srv_log(c->srv, MC_LOG_WARN, "%s: /tp refused: %.60s (x and z must be numbers in -30000000..30000000, "
                                         "y in -2048..4095)", c->name, p);
         return;
     }
     s->x = x;
     s->y = y;
     s->z = z;
-    mc_srv_log(c->srv, MC_LOG_INFO, "%s teleported to %.1f %.1f %.1f", c->name, x, y, z);
+    srv_srv_log(c->srv, MC_LOG_INFO, "%s teleported to %.1f %.1f %.1f", c->name, x, y, z);
     send_position(c, s);
-    mc_world_player_moved(c, x, z);
+    srv_world_player_moved(c, x, z);
 }
 
-void mc_session_packet(mc_conn *c, mc_reader *r, int id)
+void srv_session_packet(srv_conn *c, mc_reader *r, int id)
 {
     session *s = c->session;
     const char *name = mc_java_packet_name(c->protocol, (mc_java_state)c->state, MC_JAVA_TO_SERVER, id);
     if (!name || !s) {
-        mc_conn_disconnect(c, "Unknown packet");
+        srv_conn_disconnect(c, "Unknown packet");
         return;
     }
     if (!strcmp(name, "keep_alive")) {
@@ -337,19 +337,19 @@ void mc_session_packet(mc_conn *c, mc_reader *r, int id)
         uint64_t got = short_id ? (uint64_t)(uint32_t)mc_read_varint(r) : mc_read_u64be(r);
         uint64_t want = short_id ? (s->keepalive_id & 0x7FFFFFFF) : s->keepalive_id;
         if (!mc_reader_ok(r) || !s->keepalive_sent_ms || got != want) {
-            mc_conn_disconnect(c, "Bad keep-alive");
+            srv_conn_disconnect(c, "Bad keep-alive");
             return;
         }
         s->keepalive_sent_ms = 0;
     } else if (c->state == MC_JAVA_CONFIGURATION && !strcmp(name, "select_known_packs")) {
         if (!s->packs_asked || s->configured) {
-            mc_conn_disconnect(c, "Unexpected known packs");
+            srv_conn_disconnect(c, "Unexpected known packs");
             return;
         }
         start_configuration(c, s);
     } else if (c->state == MC_JAVA_CONFIGURATION && !strcmp(name, "finish_configuration")) {
         if (!s->configured) {
-            mc_conn_disconnect(c, "Finished configuration before the server did");
+            srv_conn_disconnect(c, "Finished configuration before the server did");
             return;
         }
         c->state = MC_JAVA_PLAY;
@@ -380,12 +380,12 @@ void mc_session_packet(mc_conn *c, mc_reader *r, int id)
                 return;
             s->awaiting_teleport = false;
         }
-        mc_world_player_packet(c, name, r);
+        srv_world_player_packet(c, name, r);
     }
     /* Other packets (settings, brand, known packs, ...) are accepted and ignored. */
 }
 
-void mc_session_free(mc_conn *c)
+void srv_session_free(srv_conn *c)
 {
     free(c->session);
     c->session = NULL;

@@ -14,40 +14,40 @@
 #include "mcchunk/java.h"
 #include "server/server.h"
 
-typedef struct mc_conn mc_conn;
-typedef struct mc_world mc_world;
+typedef struct srv_conn srv_conn;
+typedef struct srv_world srv_world;
 
-typedef struct mc_server {
-    const mc_server_config *cfg;
+typedef struct srv_server {
+    const srv_server_config *cfg;
     uv_loop_t *loop;
     uv_tcp_t listener;
     uv_timer_t tick;
     uv_signal_t sigint, sigterm;
-    mc_conn *conns;
+    srv_conn *conns;
     unsigned nconns;
     int online; /* players past login */
     uint64_t started_ms;
-    uint64_t clock_ms, clock_real_ms; /* mc_server_clock() */
+    uint64_t clock_ms, clock_real_ms; /* srv_server_clock() */
     long parent_pid;                  /* for cfg->exit_with_parent */
     bool stopping;
     uint64_t stop_until; /* stopping: clients still sending are closed then */
-    mc_world *world;
+    srv_world *world;
     uint8_t **join_cache; /* inflated join data per protocol (session.c) */
     bool trim_wanted;     /* a client left: give freed memory back to the system */
     uint64_t last_trim_ms;
-    /* Log rate limit (mc_srv_log): lines in the current second, and those
+    /* Log rate limit (srv_srv_log): lines in the current second, and those
      * held back, by level, to be reported as one line of counts. */
     bool log_limited;
     uint64_t log_second;
     unsigned log_lines;
     unsigned log_held[3];
-    struct mc_bedrock_listener *bedrock; /* UDP listener (raknet/listener.c), or NULL */
-} mc_server;
+    struct srv_bedrock_listener *bedrock; /* UDP listener (raknet/listener.c), or NULL */
+} srv_server;
 
-struct mc_conn {
+struct srv_conn {
     uv_tcp_t tcp;
-    mc_server *srv;
-    mc_conn *next, *prev;
+    srv_server *srv;
+    srv_conn *next, *prev;
     mc_buf in;      /* received bytes not yet cut into frames */
     mc_buf scratch; /* inflated packet */
     mc_buf pkt;     /* packet being built */
@@ -58,7 +58,7 @@ struct mc_conn {
     int threshold;     /* compression threshold in force, < 0 off */
     bool closing;
     bool draining;         /* disconnected: reading and dropping until the client closes */
-    uint64_t drain_until;  /* mc_server_clock() time to stop waiting for that */
+    uint64_t drain_until;  /* srv_server_clock() time to stop waiting for that */
     bool in_game; /* counted in srv->online */
     bool status_sent;
     uint64_t connected_ms, last_recv_ms;
@@ -81,7 +81,7 @@ enum { MC_LOG_INFO, MC_LOG_WARN, MC_LOG_ERROR };
  * connections must not turn into a flood of log). */
 #define MC_LOG_LINES_PER_SECOND 20u
 /* Writes the line of counts for lines held back in a second now past. */
-void mc__srv_log_flush(mc_server *srv);
+void srv__srv_log_flush(srv_server *srv);
 
 /* The server's clock in milliseconds, for every timeout it keeps: the loop's
  * monotonic time, except that one step counts at most MC_SERVER_MAX_STEP_MS.
@@ -89,15 +89,15 @@ void mc__srv_log_flush(mc_server *srv);
  * minutes; counted in full, that leap would drop every client at once and
  * end an --exit-after run early, for time in which nothing ran. */
 #define MC_SERVER_MAX_STEP_MS 2000u
-uint64_t mc_server_clock(mc_server *srv);
+uint64_t srv_server_clock(srv_server *srv);
 
 /* A new connection in srv's list, its TCP handle initialized (not yet
  * accepted or opened), or NULL. */
-mc_conn *mc__conn_new(mc_server *srv);
+srv_conn *srv__conn_new(srv_server *srv);
 /* Handles `n` bytes just appended to c->in (the read callback's work; the
  * server fuzz target calls it directly). */
-void mc__conn_received(mc_conn *c, size_t n);
-void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
+void srv__conn_received(srv_conn *c, size_t n);
+void srv_srv_log(srv_server *srv, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -105,51 +105,51 @@ void mc_srv_log(mc_server *srv, int level, const char *fmt, ...)
 
 /* Back-pressure for chunk sending: true when c's send queue holds so much
  * that no more chunks should be queued now. The connection then remembers
- * that chunks wait, and calls mc_world_resume once the queue has drained to
+ * that chunks wait, and calls srv_world_resume once the queue has drained to
  * half of that. */
-bool mc_conn_chunks_must_wait(mc_conn *c);
+bool srv_conn_chunks_must_wait(srv_conn *c);
 
 /* Network core services for the session. */
-bool mc_conn_begin(mc_conn *c, mc_java_state state, const char *name);
+bool srv_conn_begin(srv_conn *c, mc_java_state state, const char *name);
 /* Queues bytes that are already framed (e.g. cached chunk packets). */
-void mc_conn_send_framed(mc_conn *c, const uint8_t *data, size_t len);
-void mc_conn_send(mc_conn *c, const mc_buf *packet);
-void mc_conn_disconnect(mc_conn *c, const char *reason);
-void mc_conn_close(mc_conn *c, const char *why);
-void mc_json_string(mc_buf *b, const char *s);
+void srv_conn_send_framed(srv_conn *c, const uint8_t *data, size_t len);
+void srv_conn_send(srv_conn *c, const mc_buf *packet);
+void srv_conn_disconnect(srv_conn *c, const char *reason);
+void srv_conn_close(srv_conn *c, const char *why);
+void srv_json_string(mc_buf *b, const char *s);
 
 /* Session: called when a player enters configuration (1.20.2+) or play
  * (older), for each packet in those states, on every tick, and on close. */
-void mc_session_begin(mc_conn *c);
-void mc_session_packet(mc_conn *c, mc_reader *r, int id);
-void mc_session_tick(mc_conn *c, uint64_t now_ms);
-void mc_session_free(mc_conn *c);
-void mc_session_release_cache(mc_server *srv);
+void srv_session_begin(srv_conn *c);
+void srv_session_packet(srv_conn *c, mc_reader *r, int id);
+void srv_session_tick(srv_conn *c, uint64_t now_ms);
+void srv_session_free(srv_conn *c);
+void srv_session_release_cache(srv_server *srv);
 
 /* World: opened before listening (0 ok), closed after the loop ends. */
-int mc_world_open(mc_server *srv);
-void mc_world_close(mc_server *srv);
+int srv_world_open(srv_server *srv);
+void srv_world_close(srv_server *srv);
 /* Block position where players appear (feet). */
-void mc_world_spawn(mc_server *srv, int32_t *x, int32_t *y, int32_t *z);
+void srv_world_spawn(srv_server *srv, int32_t *x, int32_t *y, int32_t *z);
 /* Sends the chunks around a player who just joined (play state). */
-void mc_world_send_initial_chunks(mc_conn *c);
+void srv_world_send_initial_chunks(srv_conn *c);
 /* The world's column at (cx, cz) (cached), or NULL where it has none. */
-struct mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz);
-size_t mc_world_cached_columns(const mc_server *srv);
+struct mc_column *srv_world_column(srv_server *srv, int32_t cx, int32_t cz);
+size_t srv_world_cached_columns(const srv_server *srv);
 /* Bytes the world's caches hold (entries and reader scratch), which
  * cache_bytes bounds but for the newest entry. */
-size_t mc_world_cache_bytes(const mc_server *srv);
-void mc_world_view_free(mc_conn *c);
+size_t srv_world_cache_bytes(const srv_server *srv);
+void srv_world_view_free(srv_conn *c);
 /* The player is now at block x, z (teleport): recenter its view. */
-void mc_world_player_moved(mc_conn *c, double x, double z);
-uint64_t mc_world_view_sent(const mc_conn *c);
+void srv_world_player_moved(srv_conn *c, double x, double z);
+uint64_t srv_world_view_sent(const srv_conn *c);
 /* Encodes a column for a protocol: Chunk Data (id + body) into chunk, and
  * for 1.14-1.17 Update Light into light (left empty otherwise). */
-mc_status mc_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
+mc_status srv_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
                                   mc_error *err);
 /* The player's send queue has drained: sends more of what its view lacks. */
-void mc_world_resume(mc_conn *c);
+void srv_world_resume(srv_conn *c);
 /* A play packet from a joined player (movement etc.), by minecraft-data name. */
-void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r);
+void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r);
 
 #endif

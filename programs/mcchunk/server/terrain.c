@@ -72,7 +72,7 @@ static const char *const biome_names[BIO_COUNT] = {
 #define SHOWCASE_CX 1
 #define SHOWCASE_CZ 1
 
-struct mc_terrain {
+struct srv_terrain {
     const mc_registry *reg;
     uint64_t seed;
     uint32_t block[B_COUNT];
@@ -151,7 +151,7 @@ typedef struct {
     int biome;
 } column_info;
 
-static column_info column_at(const mc_terrain *t, int64_t x, int64_t z)
+static column_info column_at(const srv_terrain *t, int64_t x, int64_t z)
 {
     double cont = fbm2(t->seed ^ 0x1111, x / 512.0, z / 512.0, 3);  /* land vs ocean */
     double hills = fbm2(t->seed ^ 0x2222, x / 128.0, z / 128.0, 4); /* local relief */
@@ -200,7 +200,7 @@ typedef struct {
     float v[5][CAVE_NY][5];
 } cave_lattice;
 
-static void cave_lattice_fill(const mc_terrain *t, int64_t ox, int64_t oz, cave_lattice *L)
+static void cave_lattice_fill(const srv_terrain *t, int64_t ox, int64_t oz, cave_lattice *L)
 {
     uint64_t s = t->seed ^ 0x7777;
     for (int i = 0; i < 5; i++)
@@ -232,7 +232,7 @@ static bool cave_at(const float *plane, int y, int surface)
 }
 
 /* Ores come in 2x2x2 cells; h is the cell's hash. */
-static int ore_at(const mc_terrain *t, uint64_t h, int y)
+static int ore_at(const srv_terrain *t, uint64_t h, int y)
 {
     (void)t;
     double r = unit(h);
@@ -265,7 +265,7 @@ typedef struct {
 } tree;
 
 /* A tree may stand in each 5x5 cell, at a hashed spot, by biome. */
-static bool tree_in_cell(const mc_terrain *t, int64_t cx, int64_t cz, tree *out)
+static bool tree_in_cell(const srv_terrain *t, int64_t cx, int64_t cz, tree *out)
 {
     uint64_t h = hash3(t->seed ^ 0x9999, cx, 0, cz);
     int64_t x = cx * 5 + (int64_t)(h % 5), z = cz * 5 + (int64_t)((h >> 8) % 5);
@@ -304,7 +304,7 @@ static uint32_t lookup(const mc_registry *reg, const char *text)
 
 /* The showcase: distinct states of coloured blocks and of stairs in every
  * orientation, enough (> 256) that the section holding them is direct. */
-static void build_showcase(mc_terrain *t)
+static void build_showcase(srv_terrain *t)
 {
     static const char *const colours[] = {"white", "orange", "magenta", "light_blue", "yellow", "lime",
                                           "pink", "gray", "light_gray", "cyan", "purple", "blue",
@@ -342,9 +342,9 @@ static void build_showcase(mc_terrain *t)
                     }
 }
 
-mc_terrain *mc_terrain_new(const mc_registry *reg, uint64_t seed)
+srv_terrain *srv_terrain_new(const mc_registry *reg, uint64_t seed)
 {
-    mc_terrain *t = calloc(1, sizeof *t);
+    srv_terrain *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->reg = reg;
@@ -366,7 +366,7 @@ mc_terrain *mc_terrain_new(const mc_registry *reg, uint64_t seed)
     return t;
 }
 
-void mc_terrain_free(mc_terrain *t)
+void srv_terrain_free(srv_terrain *t)
 {
     if (!t)
         return;
@@ -374,9 +374,9 @@ void mc_terrain_free(mc_terrain *t)
     free(t);
 }
 
-const mc_registry *mc_terrain_registry(const mc_terrain *t) { return t->reg; }
+const mc_registry *srv_terrain_registry(const srv_terrain *t) { return t->reg; }
 
-int mc_terrain_surface(const mc_terrain *t, int32_t x, int32_t z)
+int srv_terrain_surface(const srv_terrain *t, int32_t x, int32_t z)
 {
     column_info ci = column_at(t, x, z);
     return ci.height < SEA_LEVEL ? SEA_LEVEL : ci.height;
@@ -396,7 +396,7 @@ static uint32_t get(const uint32_t *blocks, int lx, int y, int lz)
     return blocks[(size_t)sy * 4096 + (size_t)(((y & 15) << 8) | (lz << 4) | lx)];
 }
 
-static void place_tree(const mc_terrain *t, uint32_t *blocks, int64_t ox, int64_t oz, const tree *tr)
+static void place_tree(const srv_terrain *t, uint32_t *blocks, int64_t ox, int64_t oz, const tree *tr)
 {
     int lx = (int)(tr->x - ox), lz = (int)(tr->z - oz);
     const uint32_t *B = t->block;
@@ -429,7 +429,7 @@ static void place_tree(const mc_terrain *t, uint32_t *blocks, int64_t ox, int64_
         put(blocks, lx, tr->base + i, lz, B[tr->kind]);
 }
 
-void mc_terrain_generate(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
+void srv_terrain_generate(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
 {
     const uint32_t *B = t->block;
     int64_t ox = (int64_t)cx * 16, oz = (int64_t)cz * 16;
@@ -564,7 +564,7 @@ void mc_terrain_generate(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *
         }
 }
 
-void mc_terrain_find_spawn(const mc_terrain *t, int32_t *x, int32_t *y, int32_t *z)
+void srv_terrain_find_spawn(const srv_terrain *t, int32_t *x, int32_t *y, int32_t *z)
 {
     /* Spiral out from (8, 8) in steps of 16 to the first dry column that is
      * not a tree cell's trunk spot; fall back to (8, 8). */
@@ -584,12 +584,12 @@ void mc_terrain_find_spawn(const mc_terrain *t, int32_t *x, int32_t *y, int32_t 
             }
     *x = 8;
     *z = 8;
-    *y = mc_terrain_surface(t, 8, 8) + 1;
+    *y = srv_terrain_surface(t, 8, 8) + 1;
 }
 
 /* Simple sky light: full above the highest non-air block of each (x, z),
  * none below. Block light stays absent. */
-void mc_simple_sky_light(mc_column *col)
+void srv_simple_sky_light(mc_column *col)
 {
     uint32_t n = mc_column_section_count(col);
     int32_t min_y = mc_column_min_y(col);
@@ -608,9 +608,9 @@ void mc_simple_sky_light(mc_column *col)
     }
 }
 
-mc_column *mc_terrain_column(const mc_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
+mc_column *srv_terrain_column(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
 {
-    mc_terrain_generate(t, cx, cz, blocks, biomes);
+    srv_terrain_generate(t, cx, cz, blocks, biomes);
     mc_column *col = mc_column_new(t->reg, cx, cz, MC_TERRAIN_MIN_Y >> 4, MC_TERRAIN_SECTIONS, NULL);
     if (!col)
         return NULL;
@@ -623,6 +623,6 @@ mc_column *mc_terrain_column(const mc_terrain *t, int32_t cx, int32_t cz, uint32
         }
         mc_section_recount(s, t->reg);
     }
-    mc_simple_sky_light(col);
+    srv_simple_sky_light(col);
     return col;
 }

@@ -9,7 +9,7 @@
 
 #include <openssl/evp.h>
 
-void mc_offline_uuid(const char *name, size_t len, uint8_t uuid[16])
+void srv_offline_uuid(const char *name, size_t len, uint8_t uuid[16])
 {
     static const char prefix[] = "OfflinePlayer:";
     char buf[sizeof prefix - 1 + 64];
@@ -26,7 +26,7 @@ void mc_offline_uuid(const char *name, size_t len, uint8_t uuid[16])
     uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* IETF variant */
 }
 
-void mc_uuid_format(const uint8_t uuid[16], char out[37])
+void srv_uuid_format(const uint8_t uuid[16], char out[37])
 {
     static const char hex[] = "0123456789abcdef";
     size_t o = 0;

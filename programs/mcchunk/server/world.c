@@ -115,15 +115,15 @@ typedef struct region_slot {
     uint64_t last_use;
 } region_slot;
 
-struct mc_world {
-    mc_terrain *terrain;        /* built-in world */
+struct srv_world {
+    srv_terrain *terrain;        /* built-in world */
     const char *dir;            /* world folder, or NULL */
     mc_world_layout layout;
     region_slot regions[REGION_CACHE];
     mc_chunknbt_cache *nbt_cache;
     mc_nbt_doc *nbt_doc; /* the parse of each chunk read (reused) */
     mc_buf chunk_bytes;
-    mc_server *srv;
+    srv_server *srv;
     const mc_registry *reg;     /* registry of the world's columns */
     int32_t spawn_x, spawn_y, spawn_z;
     uint64_t clock;             /* recency of the region slots */
@@ -151,7 +151,7 @@ static size_t entry_hash(uint32_t protocol, int32_t x, int32_t z)
     return col_hash(x, z) ^ protocol * 0x2545F491u;
 }
 
-static void lru_unlink(mc_world *w, cache_entry *e)
+static void lru_unlink(srv_world *w, cache_entry *e)
 {
     if (e->older)
         e->older->newer = e->newer;
@@ -164,7 +164,7 @@ static void lru_unlink(mc_world *w, cache_entry *e)
     e->older = e->newer = NULL;
 }
 
-static void lru_push_newest(mc_world *w, cache_entry *e)
+static void lru_push_newest(srv_world *w, cache_entry *e)
 {
     e->older = w->newest;
     e->newer = NULL;
@@ -175,7 +175,7 @@ static void lru_push_newest(mc_world *w, cache_entry *e)
     w->newest = e;
 }
 
-static cache_entry *cache_find(mc_world *w, uint32_t protocol, int32_t x, int32_t z)
+static cache_entry *cache_find(srv_world *w, uint32_t protocol, int32_t x, int32_t z)
 {
     for (cache_entry *e = w->buckets[entry_hash(protocol, x, z) & (w->nbuckets - 1)]; e; e = e->hnext)
         if (e->protocol == protocol && e->x == x && e->z == z) {
@@ -193,7 +193,7 @@ static void entry_free(cache_entry *e)
     free(e);
 }
 
-static void cache_remove(mc_world *w, cache_entry *e)
+static void cache_remove(srv_world *w, cache_entry *e)
 {
     cache_entry **pe = &w->buckets[entry_hash(e->protocol, e->x, e->z) & (w->nbuckets - 1)];
     while (*pe != e)
@@ -209,7 +209,7 @@ static void cache_remove(mc_world *w, cache_entry *e)
 
 /* Evicts the least recently used entries (never `keep`) until the entries
  * and the reader's scratch fit the budget. */
-static void cache_trim(mc_world *w, const cache_entry *keep)
+static void cache_trim(srv_world *w, const cache_entry *keep)
 {
     while (w->cache_bytes + w->scratch_bytes > w->budget && w->oldest) {
         cache_entry *victim = w->oldest;
@@ -225,7 +225,7 @@ static void cache_trim(mc_world *w, const cache_entry *keep)
 /* Doubles the hash table when it holds more entries than buckets (the
  * budget, not a count, bounds the entries). A table that cannot grow stays
  * as it is: chains get longer, nothing is lost. */
-static void cache_grow(mc_world *w)
+static void cache_grow(srv_world *w)
 {
     size_t n = w->nbuckets * 2;
     cache_entry **nb = calloc(n, sizeof *nb);
@@ -246,7 +246,7 @@ static void cache_grow(mc_world *w)
 /* Takes ownership of e (key, payload and cost set) as the newest entry,
  * then evicts what no longer fits. The new entry itself always stays: an
  * entry larger than the whole budget lives until the next insertion. */
-static void cache_insert(mc_world *w, cache_entry *e)
+static void cache_insert(srv_world *w, cache_entry *e)
 {
     if (w->nentries >= w->nbuckets)
         cache_grow(w);
@@ -263,7 +263,7 @@ static void cache_insert(mc_world *w, cache_entry *e)
 
 /* ------------------------------------------------------ world folders */
 
-static mc_region *region_for(mc_world *w, int32_t rx, int32_t rz)
+static mc_region *region_for(srv_world *w, int32_t rx, int32_t rz)
 {
     region_slot *free_slot = NULL, *oldest = NULL;
     for (int i = 0; i < REGION_CACHE; i++) {
@@ -290,9 +290,9 @@ static mc_region *region_for(mc_world *w, int32_t rx, int32_t rz)
     slot->rz = rz;
     slot->last_use = ++w->clock;
     if (st != MC_OK && st != MC_ERR_NOT_FOUND) /* refused: a link, a FIFO, outside the world */
-        mc_srv_log(w->srv, MC_LOG_WARN, "%s", err.message);
+        srv_srv_log(w->srv, MC_LOG_WARN, "%s", err.message);
     if (st == MC_OK && mc_region_open(path, NULL, &slot->region, &err) != MC_OK) {
-        mc_srv_log(w->srv, MC_LOG_WARN, "region %s: %s", path, err.message);
+        srv_srv_log(w->srv, MC_LOG_WARN, "region %s: %s", path, err.message);
         slot->region = NULL;
     }
     return slot->region;
@@ -311,8 +311,8 @@ static bool status_is_full(const mc_chunknbt_info *info)
 
 static void warn_chunk(void *user, const char *message)
 {
-    mc_world *w = user;
-    mc_srv_log(w->srv, MC_LOG_WARN, "chunk: %s", message);
+    srv_world *w = user;
+    srv_srv_log(w->srv, MC_LOG_WARN, "chunk: %s", message);
 }
 
 /* The folder reader keeps a parse arena, the chunk's bytes and a palette
@@ -320,7 +320,7 @@ static void warn_chunk(void *user, const char *message)
  * count against the cache budget; a hostile or huge chunk can blow them up
  * for one read, after which whatever is over a quarter of the budget is let
  * go (the cache of palette entries over an eighth), to be grown again. */
-static void reader_scratch_trim(mc_world *w)
+static void reader_scratch_trim(srv_world *w)
 {
     size_t quarter = w->budget / 4;
     if (w->nbt_alloc.live > w->budget / 8) {
@@ -344,7 +344,7 @@ static void reader_scratch_trim(mc_world *w)
 /* Reads a column of the world folder: only fully generated chunks (vanilla
  * never sends proto-chunks), at overworld height (-64..319) whatever the
  * chunk's era, so that one column serves every client. */
-static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
+static mc_column *read_column(srv_world *w, int32_t cx, int32_t cz)
 {
     mc_region *region = region_for(w, cx >> 5, cz >> 5);
     if (!region || !mc_region_has_chunk(region, cx & 31, cz & 31))
@@ -353,7 +353,7 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     mc_error_clear(&err);
     w->chunk_bytes.len = 0;
     if (mc_region_read_chunk(region, cx & 31, cz & 31, &w->chunk_bytes, NULL, &err) != MC_OK) {
-        mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
+        srv_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
         return NULL;
     }
     mc_column *col = NULL;
@@ -372,7 +372,7 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
     mc_status st = mc_chunknbt_read_bytes_ex(w->chunk_bytes.data, w->chunk_bytes.len, &opt, &col, &info, &err);
     reader_scratch_trim(w);
     if (st != MC_OK) {
-        mc_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
+        srv_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
         return NULL;
     }
     if (!status_is_full(&info)) {
@@ -388,7 +388,7 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
         mc_section_recount(s, mc_column_registry(col));
     }
     if (!has_light)
-        mc_simple_sky_light(col);
+        srv_simple_sky_light(col);
     return col;
 }
 
@@ -399,7 +399,7 @@ static mc_column *read_column(mc_world *w, int32_t cx, int32_t cz)
 
 /* Reads the spawn point of level.dat: SpawnX/Y/Z (Data.spawn.pos in newer
  * versions). False with the reason in `why` when there is none to be had. */
-static bool level_dat_spawn(mc_world *w, const char *path, char *why, size_t why_size)
+static bool level_dat_spawn(srv_world *w, const char *path, char *why, size_t why_size)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -455,14 +455,14 @@ static bool level_dat_spawn(mc_world *w, const char *path, char *why, size_t why
 /* Spawn of a world folder: level.dat's, else above the first chunk of the
  * first region file found. A level.dat that is there but unusable (corrupt,
  * an inflate bomb, no spawn) is a warning: the world is served anyway. */
-static bool find_folder_spawn(mc_world *w)
+static bool find_folder_spawn(srv_world *w)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/level.dat", w->dir);
     char why[512];
     if (level_dat_spawn(w, path, why, sizeof why))
         return true;
-    mc_srv_log(w->srv, strcmp(why, "missing") ? MC_LOG_WARN : MC_LOG_INFO,
+    srv_srv_log(w->srv, strcmp(why, "missing") ? MC_LOG_WARN : MC_LOG_INFO,
                "%s: %s; spawn falls back to the first chunk of the first region file", path, why);
     mc_error err;
     char dir[4096];
@@ -499,13 +499,13 @@ static bool find_folder_spawn(mc_world *w)
 /* The column at (cx, cz), from the cache or made now; NULL when the world
  * has none there (or memory ran out). The pointer is the cache's: good
  * until the next call that adds to the cache. */
-static mc_column *world_column(mc_world *w, int32_t cx, int32_t cz)
+static mc_column *world_column(srv_world *w, int32_t cx, int32_t cz)
 {
     cache_entry *e = cache_find(w, 0, cx, cz);
     if (e)
         return e->col;
     size_t before = w->col_alloc.live;
-    mc_column *col = w->terrain ? mc_terrain_column(w->terrain, cx, cz, w->scratch_blocks, w->scratch_biomes)
+    mc_column *col = w->terrain ? srv_terrain_column(w->terrain, cx, cz, w->scratch_blocks, w->scratch_biomes)
                                 : read_column(w, cx, cz);
     if (!col)
         return NULL;
@@ -535,9 +535,9 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int mc_world_open(mc_server *srv)
+int srv_world_open(srv_server *srv)
 {
-    mc_world *w = calloc(1, sizeof *w);
+    srv_world *w = calloc(1, sizeof *w);
     if (!w)
         return -1;
     srv->world = w;
@@ -553,27 +553,27 @@ int mc_world_open(mc_server *srv)
     const char *dir = srv->cfg->world;
     if (!dir) {
         w->reg = mc_registry_find("26.1");
-        w->terrain = w->reg ? mc_terrain_new(w->reg, srv->cfg->seed) : NULL;
+        w->terrain = w->reg ? srv_terrain_new(w->reg, srv->cfg->seed) : NULL;
         w->scratch_blocks = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 4096);
         w->scratch_biomes = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 64);
         if (!w->terrain || !w->scratch_blocks || !w->scratch_biomes) {
-            mc_srv_log(srv, MC_LOG_ERROR, "cannot set up the built-in world");
+            srv_srv_log(srv, MC_LOG_ERROR, "cannot set up the built-in world");
             return -1;
         }
-        mc_terrain_find_spawn(w->terrain, &w->spawn_x, &w->spawn_y, &w->spawn_z);
+        srv_terrain_find_spawn(w->terrain, &w->spawn_x, &w->spawn_y, &w->spawn_z);
         /* Generate the spawn area now, so that the first player does not wait for it. */
         uint64_t t0 = uv_hrtime();
         int vd = srv->cfg->view_distance, n = 0;
         for (int dz = -vd; dz <= vd; dz++)
             for (int dx = -vd; dx <= vd; dx++)
                 n += world_column(w, (w->spawn_x >> 4) + dx, (w->spawn_z >> 4) + dz) != NULL;
-        mc_srv_log(srv, MC_LOG_INFO, "world: built-in (seed %llu), spawn %d %d %d; %d columns generated in %.0f ms",
+        srv_srv_log(srv, MC_LOG_INFO, "world: built-in (seed %llu), spawn %d %d %d; %d columns generated in %.0f ms",
                    (unsigned long long)srv->cfg->seed, w->spawn_x, w->spawn_y, w->spawn_z, n,
                    (double)(uv_hrtime() - t0) / 1e6);
         return 0;
     }
     if (!is_dir(dir)) {
-        mc_srv_log(srv, MC_LOG_ERROR, "world folder '%s' does not exist", dir);
+        srv_srv_log(srv, MC_LOG_ERROR, "world folder '%s' does not exist", dir);
         return -1;
     }
     w->dir = dir;
@@ -585,27 +585,27 @@ int mc_world_open(mc_server *srv)
     if (!w->nbt_cache || !w->nbt_doc ||
         mc_world_region_dir(dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, rdir, sizeof rdir, &err) != MC_OK ||
         !is_dir(rdir)) {
-        mc_srv_log(srv, MC_LOG_ERROR, "'%s' is not a Java world: no overworld region folder", dir);
+        srv_srv_log(srv, MC_LOG_ERROR, "'%s' is not a Java world: no overworld region folder", dir);
         return -1;
     }
     if (!find_folder_spawn(w)) {
-        mc_srv_log(srv, MC_LOG_ERROR, "'%s' has no readable chunk to spawn on", dir);
+        srv_srv_log(srv, MC_LOG_ERROR, "'%s' has no readable chunk to spawn on", dir);
         return -1;
     }
-    mc_srv_log(srv, MC_LOG_INFO, "world: %s (%s layout), spawn %d %d %d", dir,
+    srv_srv_log(srv, MC_LOG_INFO, "world: %s (%s layout), spawn %d %d %d", dir,
                w->layout == MC_WORLD_LAYOUT_26_1 ? "26.1" : "classic", w->spawn_x, w->spawn_y, w->spawn_z);
     return 0;
 }
 
-void mc_world_close(mc_server *srv)
+void srv_world_close(srv_server *srv)
 {
-    mc_world *w = srv->world;
+    srv_world *w = srv->world;
     if (!w)
         return;
     while (w->oldest)
         cache_remove(w, w->oldest);
     free(w->buckets);
-    mc_terrain_free(w->terrain);
+    srv_terrain_free(w->terrain);
     for (int i = 0; i < REGION_CACHE; i++)
         mc_region_close(w->regions[i].region);
     mc_chunknbt_cache_free(w->nbt_cache);
@@ -617,25 +617,25 @@ void mc_world_close(mc_server *srv)
     srv->world = NULL;
 }
 
-void mc_world_spawn(mc_server *srv, int32_t *x, int32_t *y, int32_t *z)
+void srv_world_spawn(srv_server *srv, int32_t *x, int32_t *y, int32_t *z)
 {
-    mc_world *w = srv->world;
+    srv_world *w = srv->world;
     *x = w->spawn_x;
     *y = w->spawn_y;
     *z = w->spawn_z;
 }
 
-size_t mc_world_cached_columns(const mc_server *srv)
+size_t srv_world_cached_columns(const srv_server *srv)
 {
     return srv->world ? srv->world->ncols : 0;
 }
 
-size_t mc_world_cache_bytes(const mc_server *srv)
+size_t srv_world_cache_bytes(const srv_server *srv)
 {
     return srv->world ? srv->world->cache_bytes + srv->world->scratch_bytes : 0;
 }
 
-mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz)
+mc_column *srv_world_column(srv_server *srv, int32_t cx, int32_t cz)
 {
     return world_column(srv->world, cx, cz);
 }
@@ -645,10 +645,10 @@ mc_column *mc_world_column(mc_server *srv, int32_t cx, int32_t cz)
 /* The framed packets that carry column (cx, cz) to clients of c's protocol
  * (Chunk Data, plus Update Light for 1.14-1.17), from the cache or encoded
  * now. *len 0 when the world has no column there. */
-static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **bytes, size_t *len)
+static bool encoded_column(srv_conn *c, int32_t cx, int32_t cz, const uint8_t **bytes, size_t *len)
 {
-    mc_server *srv = c->srv;
-    mc_world *w = srv->world;
+    srv_server *srv = c->srv;
+    srv_world *w = srv->world;
     cache_entry *e = cache_find(w, c->protocol, cx, cz);
     if (e) {
         *bytes = e->bytes;
@@ -666,7 +666,7 @@ static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **b
     mc_buf_init(&framed, NULL);
     mc_error err;
     mc_error_clear(&err);
-    mc_status st = mc_server_encode_column(col, c->protocol, &chunk, &light, &err);
+    mc_status st = srv_server_encode_column(col, c->protocol, &chunk, &light, &err);
     if (st == MC_OK)
         st = mc_java_frame_write(&framed, chunk.data, chunk.len, c->threshold, c->z, &err);
     if (st == MC_OK && light.len)
@@ -674,7 +674,7 @@ static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **b
     mc_buf_free(&chunk);
     mc_buf_free(&light);
     if (st != MC_OK || !mc_buf_ok(&framed)) {
-        mc_srv_log(srv, MC_LOG_ERROR, "cannot encode column %d %d for protocol %u: %s", cx, cz, c->protocol,
+        srv_srv_log(srv, MC_LOG_ERROR, "cannot encode column %d %d for protocol %u: %s", cx, cz, c->protocol,
                    err.message[0] ? err.message : "out of memory");
         mc_buf_free(&framed);
         return false;
@@ -686,7 +686,7 @@ static bool encoded_column(mc_conn *c, int32_t cx, int32_t cz, const uint8_t **b
         data = fit;
     /* Compression is the same for every client only if the threshold is. */
     if (c->threshold != srv->cfg->compression_threshold || w->budget < n) {
-        mc_conn_send_framed(c, data, n);
+        srv_conn_send_framed(c, data, n);
         free(data);
         *bytes = NULL;
         *len = SIZE_MAX; /* sent already */
@@ -773,12 +773,12 @@ static void set_rebuild(view *v, size_t cap)
     free(old);
 }
 
-static void send_unload(mc_conn *c, int32_t x, int32_t z)
+static void send_unload(srv_conn *c, int32_t x, int32_t z)
 {
     c->pkt.len = 0;
     mc_error err;
     if (mc_java_encode_unload(x, z, c->protocol, &c->pkt, &err) == MC_OK)
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
 }
 
 static int cmp_dist(const void *a, const void *b, void *ctx)
@@ -791,7 +791,7 @@ static int cmp_dist(const void *a, const void *b, void *ctx)
 
 /* Recomputes the wanted set around (cx, cz): unloads what left, queues what
  * is new, nearest first. */
-static void view_recenter(mc_conn *c, view *v, int32_t cx, int32_t cz)
+static void view_recenter(srv_conn *c, view *v, int32_t cx, int32_t cz)
 {
     v->cx = cx;
     v->cz = cz;
@@ -817,7 +817,7 @@ static void view_recenter(mc_conn *c, view *v, int32_t cx, int32_t cz)
     if (v->qcap < need) {
         int32_t *q = realloc(v->queue, need * sizeof *q);
         if (!q) {
-            mc_conn_close(c, "out of memory");
+            srv_conn_close(c, "out of memory");
             return;
         }
         v->queue = q;
@@ -833,10 +833,10 @@ static void view_recenter(mc_conn *c, view *v, int32_t cx, int32_t cz)
             }
     int32_t center[2] = {cx, cz};
     qsort_r(v->queue, v->qlen, 2 * sizeof(int32_t), cmp_dist, center);
-    if (c->protocol >= 477 && mc_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
+    if (c->protocol >= 477 && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
         mc_buf_put_varint(&c->pkt, cx);
         mc_buf_put_varint(&c->pkt, cz);
-        mc_conn_send(c, &c->pkt);
+        srv_conn_send(c, &c->pkt);
     }
 }
 
@@ -847,10 +847,10 @@ static void view_recenter(mc_conn *c, view *v, int32_t cx, int32_t cz)
 #define COLUMNS_PER_TURN 32u
 
 /* Sends up to `max` queued columns; returns how many went out. */
-static size_t send_some(mc_conn *c, view *v, size_t max)
+static size_t send_some(srv_conn *c, view *v, size_t max)
 {
     size_t sent = 0, tried = 0;
-    while (v->qhead < v->qlen && sent < max && !c->closing && !mc_conn_chunks_must_wait(c)) {
+    while (v->qhead < v->qlen && sent < max && !c->closing && !srv_conn_chunks_must_wait(c)) {
         if (tried++ == COLUMNS_PER_TURN) {
             c->chunks_waiting = true;
             break;
@@ -860,13 +860,13 @@ static size_t send_some(mc_conn *c, view *v, size_t max)
         const uint8_t *bytes;
         size_t len;
         if (!encoded_column(c, x, z, &bytes, &len)) {
-            mc_conn_disconnect(c, "Internal error encoding a chunk");
+            srv_conn_disconnect(c, "Internal error encoding a chunk");
             return sent;
         }
         if (len == 0)
             continue; /* nothing there */
         if (len != SIZE_MAX)
-            mc_conn_send_framed(c, bytes, len);
+            srv_conn_send_framed(c, bytes, len);
         set_add(v, key_of(x, z));
         sent++;
     }
@@ -875,7 +875,7 @@ static size_t send_some(mc_conn *c, view *v, size_t max)
 }
 
 /* 1.20.2+: one Chunk Batch, sized from the client's reported rate. */
-static void send_batch(mc_conn *c, view *v)
+static void send_batch(srv_conn *c, view *v)
 {
     if (v->qhead >= v->qlen || v->batches_in_flight >= 2)
         return;
@@ -885,52 +885,52 @@ static void send_batch(mc_conn *c, view *v)
         n = 8;
     if (n > 128)
         n = 128;
-    if (!mc_conn_begin(c, MC_JAVA_PLAY, "chunk_batch_start"))
+    if (!srv_conn_begin(c, MC_JAVA_PLAY, "chunk_batch_start"))
         return;
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
     size_t sent = send_some(c, v, n);
-    if (!mc_conn_begin(c, MC_JAVA_PLAY, "chunk_batch_finished"))
+    if (!srv_conn_begin(c, MC_JAVA_PLAY, "chunk_batch_finished"))
         return;
     mc_buf_put_varint(&c->pkt, (int32_t)sent);
-    mc_conn_send(c, &c->pkt);
+    srv_conn_send(c, &c->pkt);
     v->batches_in_flight++;
 }
 
 /* Sends what the view lacks, as far as the client's pace allows: 1.20.2+
  * in batches it acknowledges, every version no further than its send queue
- * has room (mc_conn_chunks_must_wait: the rest goes when it drains). */
-static void pump(mc_conn *c, view *v)
+ * has room (srv_conn_chunks_must_wait: the rest goes when it drains). */
+static void pump(srv_conn *c, view *v)
 {
     if (c->protocol >= 764) {
-        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !mc_conn_chunks_must_wait(c))
+        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !srv_conn_chunks_must_wait(c))
             send_batch(c, v);
     } else {
         send_some(c, v, SIZE_MAX);
     }
 }
 
-void mc_world_resume(mc_conn *c)
+void srv_world_resume(srv_conn *c)
 {
     if (c->view && c->state == MC_JAVA_PLAY)
         pump(c, c->view);
 }
 
-void mc_world_send_initial_chunks(mc_conn *c)
+void srv_world_send_initial_chunks(srv_conn *c)
 {
     view *v = calloc(1, sizeof *v);
     if (!v) {
-        mc_conn_close(c, "out of memory");
+        srv_conn_close(c, "out of memory");
         return;
     }
     c->view = v;
     v->vd = c->srv->cfg->view_distance;
     int32_t x, y, z;
-    mc_world_spawn(c->srv, &x, &y, &z);
+    srv_world_spawn(c->srv, &x, &y, &z);
     view_recenter(c, v, x >> 4, z >> 4);
     pump(c, v);
 }
 
-void mc_world_view_free(mc_conn *c)
+void srv_world_view_free(srv_conn *c)
 {
     view *v = c->view;
     if (!v)
@@ -941,13 +941,13 @@ void mc_world_view_free(mc_conn *c)
     c->view = NULL;
 }
 
-uint64_t mc_world_view_sent(const mc_conn *c)
+uint64_t srv_world_view_sent(const srv_conn *c)
 {
     const view *v = c->view;
     return v ? v->sent_total : 0;
 }
 
-void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r)
+void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r)
 {
     view *v = c->view;
     if (!v)
@@ -965,11 +965,11 @@ void mc_world_player_packet(mc_conn *c, const char *name, mc_reader *r)
         double z = mc_read_f64be(r);
         if (!mc_reader_ok(r) || !(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7))
             return; /* vanilla kicks for this; ignoring is kinder and safe */
-        mc_world_player_moved(c, x, z);
+        srv_world_player_moved(c, x, z);
     }
 }
 
-void mc_world_player_moved(mc_conn *c, double x, double z)
+void srv_world_player_moved(srv_conn *c, double x, double z)
 {
     view *v = c->view;
     if (!v)

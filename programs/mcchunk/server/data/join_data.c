@@ -4585,7 +4585,7 @@ static const uint8_t z775[14860] = {
     254, 22, 115, 247,
 };
 
-const mc_join_data mc_join_data_table[46] = {
+const srv_join_data srv_join_data_table[46] = {
     {47, "1.8", z47, 26, 18, 18, -1, -1, 0},
     {107, "1.9", z107, 26, 18, 18, -1, -1, 0},
     {109, "1.9.2", z109, 26, 21, 21, -1, -1, 0},
@@ -4633,4 +4633,4 @@ const mc_join_data mc_join_data_table[46] = {
     {774, "1.21.11", z774, 13628, 96433, 113, 67, 68, 23},
     {775, "26.1", z775, 14860, 108077, 113, 67, 68, 28},
 };
-const unsigned mc_join_data_count = 46;
+const unsigned srv_join_data_count = 46;

@@ -19,7 +19,7 @@
 #define HANDSHAKE_RESEND_MS 500
 #define RECENT_PROTOCOLS 16
 
-void mc_rak_config_defaults(mc_rak_config *cfg)
+void srv_rak_config_defaults(srv_rak_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->max_peers = 1024;
@@ -43,22 +43,22 @@ void mc_rak_config_defaults(mc_rak_config *cfg)
 /* The protocol each recent first request announced (request 2 does not
  * repeat it), so that a peer can say what it speaks. */
 typedef struct recent_protocol {
-    mc_rak_addr addr;
+    srv_rak_addr addr;
     uint8_t protocol;
 } recent_protocol;
 
 typedef struct endpoint {
-    mc_rak rak;
+    srv_rak rak;
     recent_protocol recent[RECENT_PROTOCOLS];
     unsigned recent_next;
 } endpoint;
 
-mc_rak *mc_rak_new(const mc_rak_config *cfg, const mc_rak_callbacks *cb)
+srv_rak *srv_rak_new(const srv_rak_config *cfg, const srv_rak_callbacks *cb)
 {
     endpoint *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    mc_rak *rak = &e->rak;
+    srv_rak *rak = &e->rak;
     rak->cfg = *cfg;
     rak->cb = *cb;
     if (rak->cfg.max_mtu < MC_RAK_MIN_MTU || rak->cfg.max_mtu > MC_RAK_MAX_MTU)
@@ -70,17 +70,17 @@ mc_rak *mc_rak_new(const mc_rak_config *cfg, const mc_rak_callbacks *cb)
     return rak;
 }
 
-static void free_peer(mc_rak_peer *p)
+static void free_peer(srv_rak_peer *p)
 {
-    mc__rak_peer_release(p);
+    srv__rak_peer_release(p);
     free(p);
 }
 
-void mc_rak_free(mc_rak *rak)
+void srv_rak_free(srv_rak *rak)
 {
     if (!rak)
         return;
-    for (mc_rak_peer *p = rak->peers, *next; p; p = next) {
+    for (srv_rak_peer *p = rak->peers, *next; p; p = next) {
         next = p->next;
         free_peer(p);
     }
@@ -88,7 +88,7 @@ void mc_rak_free(mc_rak *rak)
     free((endpoint *)rak);
 }
 
-void mc_rak_set_pong(mc_rak *rak, const char *data, size_t len)
+void srv_rak_set_pong(srv_rak *rak, const char *data, size_t len)
 {
     if (len > 0xFFFF)
         len = 0xFFFF;
@@ -101,7 +101,7 @@ void mc_rak_set_pong(mc_rak *rak, const char *data, size_t len)
     rak->pong_len = len;
 }
 
-void mc__rak_log(mc_rak *rak, int level, const char *fmt, ...)
+void srv__rak_log(srv_rak *rak, int level, const char *fmt, ...)
 {
     if (!rak->cb.log)
         return;
@@ -113,13 +113,13 @@ void mc__rak_log(mc_rak *rak, int level, const char *fmt, ...)
     rak->cb.log(rak->cb.user, level, line);
 }
 
-void mc__rak_emit(mc_rak *rak, const mc_rak_addr *to, const uint8_t *data, size_t len)
+void srv__rak_emit(srv_rak *rak, const srv_rak_addr *to, const uint8_t *data, size_t len)
 {
     rak->stats.datagrams_sent++;
     rak->cb.send(rak->cb.user, to, data, len);
 }
 
-void mc_rak_addr_format(const mc_rak_addr *a, char *buf, size_t cap)
+void srv_rak_addr_format(const srv_rak_addr *a, char *buf, size_t cap)
 {
     if (a->family == 6) {
         char ip[48];
@@ -132,24 +132,24 @@ void mc_rak_addr_format(const mc_rak_addr *a, char *buf, size_t cap)
     }
 }
 
-static mc_rak_peer *find_peer(mc_rak *rak, const mc_rak_addr *a)
+static srv_rak_peer *find_peer(srv_rak *rak, const srv_rak_addr *a)
 {
-    for (mc_rak_peer *p = rak->peers; p; p = p->next)
-        if (p->state != MC__RAK_DEAD && mc__rak_addr_equal(&p->addr, a))
+    for (srv_rak_peer *p = rak->peers; p; p = p->next)
+        if (p->state != MC__RAK_DEAD && srv__rak_addr_equal(&p->addr, a))
             return p;
     return NULL;
 }
 
-static mc_rak_peer *new_peer(mc_rak *rak, const mc_rak_addr *a)
+static srv_rak_peer *new_peer(srv_rak *rak, const srv_rak_addr *a)
 {
     if (rak->npeers >= rak->cfg.max_peers)
         return NULL;
-    mc_rak_peer *p = calloc(1, sizeof *p);
+    srv_rak_peer *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->rak = rak;
     p->addr = *a;
-    mc_rak_addr_format(a, p->name, sizeof p->name);
+    srv_rak_addr_format(a, p->name, sizeof p->name);
     p->created_ms = p->last_recv_ms = rak->now;
     p->next = rak->peers;
     rak->peers = p;
@@ -158,14 +158,14 @@ static mc_rak_peer *new_peer(mc_rak *rak, const mc_rak_addr *a)
 }
 
 /* Frees the peers that are gone, unless inside an entry point. */
-static void reap(mc_rak *rak)
+static void reap(srv_rak *rak)
 {
     if (rak->depth)
         return;
-    for (mc_rak_peer **pp = &rak->peers; *pp;) {
-        mc_rak_peer *p = *pp;
+    for (srv_rak_peer **pp = &rak->peers; *pp;) {
+        srv_rak_peer *p = *pp;
         if (p->state == MC__RAK_DEAD) {
-            mc__rak_peer_notify(p, "closed");
+            srv__rak_peer_notify(p, "closed");
             *pp = p->next;
             rak->npeers--;
             free_peer(p);
@@ -177,64 +177,64 @@ static void reap(mc_rak *rak)
 
 /* ------------------------------------------------------ offline messages */
 
-static void send_ocr1(mc_rak_peer *p)
+static void send_ocr1(srv_rak_peer *p)
 {
     uint8_t d[MC_RAK_MAX_MTU];
     size_t len = (size_t)p->mtu - MC__RAK_UDP_OVERHEAD;
     memset(d, 0, len);
     d[0] = MC__RAK_OPEN_REQUEST_1;
-    memcpy(d + 1, mc__rak_magic, MC__RAK_MAGIC_LEN);
+    memcpy(d + 1, srv__rak_magic, MC__RAK_MAGIC_LEN);
     d[17] = p->rak->cfg.protocol;
-    mc__rak_emit(p->rak, &p->addr, d, len);
+    srv__rak_emit(p->rak, &p->addr, d, len);
 }
 
-static void send_ocr2(mc_rak_peer *p)
+static void send_ocr2(srv_rak_peer *p)
 {
     uint8_t d[64];
     size_t n = 0;
     d[n++] = MC__RAK_OPEN_REQUEST_2;
-    memcpy(d + n, mc__rak_magic, MC__RAK_MAGIC_LEN);
+    memcpy(d + n, srv__rak_magic, MC__RAK_MAGIC_LEN);
     n += MC__RAK_MAGIC_LEN;
-    n += mc__rak_addr_write(d + n, &p->addr);
+    n += srv__rak_addr_write(d + n, &p->addr);
     mc_store_u16be(d + n, p->mtu);
     mc_store_u64be(d + n + 2, p->rak->cfg.guid);
     n += 10;
-    mc__rak_emit(p->rak, &p->addr, d, n);
+    srv__rak_emit(p->rak, &p->addr, d, n);
 }
 
-static void send_reply2(mc_rak *rak, const mc_rak_peer *p)
+static void send_reply2(srv_rak *rak, const srv_rak_peer *p)
 {
     uint8_t d[64];
     size_t n = 0;
     d[n++] = MC__RAK_OPEN_REPLY_2;
-    memcpy(d + n, mc__rak_magic, MC__RAK_MAGIC_LEN);
+    memcpy(d + n, srv__rak_magic, MC__RAK_MAGIC_LEN);
     n += MC__RAK_MAGIC_LEN;
     mc_store_u64be(d + n, rak->cfg.guid);
     n += 8;
-    n += mc__rak_addr_write(d + n, &p->addr);
+    n += srv__rak_addr_write(d + n, &p->addr);
     mc_store_u16be(d + n, p->mtu);
     d[n + 2] = 0; /* no security */
     n += 3;
-    mc__rak_emit(rak, &p->addr, d, n);
+    srv__rak_emit(rak, &p->addr, d, n);
 }
 
 /* id, magic, guid: the shape of "incompatible protocol" (after the
  * protocol byte) and "no free incoming connections". */
-static void send_refusal(mc_rak *rak, const mc_rak_addr *to, uint8_t id, bool with_protocol)
+static void send_refusal(srv_rak *rak, const srv_rak_addr *to, uint8_t id, bool with_protocol)
 {
     uint8_t d[26];
     size_t n = 0;
     d[n++] = id;
     if (with_protocol)
         d[n++] = rak->cfg.max_protocol;
-    memcpy(d + n, mc__rak_magic, MC__RAK_MAGIC_LEN);
+    memcpy(d + n, srv__rak_magic, MC__RAK_MAGIC_LEN);
     n += MC__RAK_MAGIC_LEN;
     mc_store_u64be(d + n, rak->cfg.guid);
     n += 8;
-    mc__rak_emit(rak, to, d, n);
+    srv__rak_emit(rak, to, d, n);
 }
 
-static void handle_ping(mc_rak *rak, const mc_rak_addr *from, const uint8_t *data, size_t len)
+static void handle_ping(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len)
 {
     if (!rak->cfg.accept || len < 33)
         return;
@@ -244,21 +244,21 @@ static void handle_ping(mc_rak *rak, const mc_rak_addr *from, const uint8_t *dat
     d[0] = MC__RAK_UNCONNECTED_PONG;
     memcpy(d + 1, data + 1, 8); /* their time */
     mc_store_u64be(d + 9, rak->cfg.guid);
-    memcpy(d + 17, mc__rak_magic, MC__RAK_MAGIC_LEN);
+    memcpy(d + 17, srv__rak_magic, MC__RAK_MAGIC_LEN);
     mc_store_u16be(d + 33, (uint16_t)rak->pong_len);
     if (rak->pong_len)
         memcpy(d + 35, rak->pong, rak->pong_len);
-    mc__rak_emit(rak, from, d, 35 + rak->pong_len);
+    srv__rak_emit(rak, from, d, 35 + rak->pong_len);
     free(d);
 }
 
-static void handle_ocr1(mc_rak *rak, const mc_rak_addr *from, const uint8_t *data, size_t len)
+static void handle_ocr1(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len)
 {
     if (!rak->cfg.accept || len < 18)
         return;
     uint8_t protocol = data[17];
     if (protocol < rak->cfg.min_protocol || protocol > rak->cfg.max_protocol) {
-        mc__rak_log(rak, MC_RAK_LOG_INFO, "incompatible RakNet protocol %u from a client (this server speaks %u-%u)",
+        srv__rak_log(rak, MC_RAK_LOG_INFO, "incompatible RakNet protocol %u from a client (this server speaks %u-%u)",
                     protocol, rak->cfg.min_protocol, rak->cfg.max_protocol);
         send_refusal(rak, from, MC__RAK_INCOMPATIBLE, true);
         return;
@@ -271,21 +271,21 @@ static void handle_ocr1(mc_rak *rak, const mc_rak_addr *from, const uint8_t *dat
         mtu = rak->cfg.max_mtu;
     uint8_t d[28];
     d[0] = MC__RAK_OPEN_REPLY_1;
-    memcpy(d + 1, mc__rak_magic, MC__RAK_MAGIC_LEN);
+    memcpy(d + 1, srv__rak_magic, MC__RAK_MAGIC_LEN);
     mc_store_u64be(d + 17, rak->cfg.guid);
     d[25] = 0; /* no security */
     mc_store_u16be(d + 26, (uint16_t)mtu);
-    mc__rak_emit(rak, from, d, sizeof d);
+    srv__rak_emit(rak, from, d, sizeof d);
 }
 
-static void handle_ocr2(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from, const uint8_t *data, size_t len)
+static void handle_ocr2(srv_rak *rak, srv_rak_peer *p, const srv_rak_addr *from, const uint8_t *data, size_t len)
 {
     if (!rak->cfg.accept)
         return;
     mc_reader r;
     mc_reader_init(&r, data + 17, len - 17, "raknet", NULL);
-    mc_rak_addr server;
-    if (!mc__rak_addr_read(&r, &server))
+    srv_rak_addr server;
+    if (!srv__rak_addr_read(&r, &server))
         return;
     uint16_t mtu = mc_read_u16be(&r);
     uint64_t guid = mc_read_u64be(&r);
@@ -300,7 +300,7 @@ static void handle_ocr2(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from, co
         return;
     }
     if (p && !p->client) /* a new client on the address of an old one (a restart) */
-        mc__rak_peer_drop(p, "a new connection from the same address");
+        srv__rak_peer_drop(p, "a new connection from the same address");
     else if (p)
         return;
     p = new_peer(rak, from);
@@ -312,9 +312,9 @@ static void handle_ocr2(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from, co
     p->guid = guid;
     endpoint *e = (endpoint *)rak;
     for (unsigned i = 0; i < RECENT_PROTOCOLS; i++)
-        if (mc__rak_addr_equal(&e->recent[i].addr, from))
+        if (srv__rak_addr_equal(&e->recent[i].addr, from))
             p->protocol = e->recent[i].protocol;
-    if (!mc__rak_peer_start(p)) {
+    if (!srv__rak_peer_start(p)) {
         p->state = MC__RAK_DEAD;
         return;
     }
@@ -322,17 +322,17 @@ static void handle_ocr2(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from, co
     send_reply2(rak, p);
 }
 
-static void handle_reply1(mc_rak_peer *p, const uint8_t *data, size_t len)
+static void handle_reply1(srv_rak_peer *p, const uint8_t *data, size_t len)
 {
     if (!p || !p->client || p->state != MC__RAK_HANDSHAKE_1 || len < 28)
         return;
     if (data[25]) {
-        mc__rak_peer_drop(p, "the server wants RakNet security, which is not supported");
+        srv__rak_peer_drop(p, "the server wants RakNet security, which is not supported");
         return;
     }
     uint16_t mtu = mc_load_u16be(data + 26);
     if (mtu < MC_RAK_MIN_MTU) {
-        mc__rak_peer_drop(p, "the server offers MTU %u", mtu);
+        srv__rak_peer_drop(p, "the server offers MTU %u", mtu);
         return;
     }
     if (mtu < p->mtu)
@@ -345,14 +345,14 @@ static void handle_reply1(mc_rak_peer *p, const uint8_t *data, size_t len)
     send_ocr2(p);
 }
 
-static void handle_reply2(mc_rak_peer *p, const uint8_t *data, size_t len)
+static void handle_reply2(srv_rak_peer *p, const uint8_t *data, size_t len)
 {
     if (!p || !p->client || p->state != MC__RAK_HANDSHAKE_2 || len < 25)
         return;
     mc_reader r;
     mc_reader_init(&r, data + 25, len - 25, "raknet", NULL);
-    mc_rak_addr us;
-    if (!mc__rak_addr_read(&r, &us))
+    srv_rak_addr us;
+    if (!srv__rak_addr_read(&r, &us))
         return;
     uint16_t mtu = mc_read_u16be(&r);
     uint8_t security = mc_read_u8(&r);
@@ -360,15 +360,15 @@ static void handle_reply2(mc_rak_peer *p, const uint8_t *data, size_t len)
         return;
     if (mtu < p->mtu)
         p->mtu = mtu;
-    if (!mc__rak_peer_start(p)) {
-        mc__rak_peer_drop(p, "out of memory");
+    if (!srv__rak_peer_start(p)) {
+        srv__rak_peer_drop(p, "out of memory");
         return;
     }
     p->state = MC__RAK_CONNECTING;
-    mc__rak_peer_send_connection_request(p);
+    srv__rak_peer_send_connection_request(p);
 }
 
-static void handle_offline(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from, const uint8_t *data, size_t len)
+static void handle_offline(srv_rak *rak, srv_rak_peer *p, const srv_rak_addr *from, const uint8_t *data, size_t len)
 {
     uint8_t id = data[0];
     /* Where the magic sits in each message. */
@@ -380,7 +380,7 @@ static void handle_offline(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from,
                  id == MC__RAK_UNCONNECTED_PONG || id == MC__RAK_OPEN_REQUEST_1 || id == MC__RAK_OPEN_REPLY_1 ||
                  id == MC__RAK_OPEN_REQUEST_2 || id == MC__RAK_OPEN_REPLY_2 || id == MC__RAK_INCOMPATIBLE ||
                  id == MC__RAK_NO_FREE_CONNECTIONS;
-    if (!known || len < magic_at + MC__RAK_MAGIC_LEN || memcmp(data + magic_at, mc__rak_magic, MC__RAK_MAGIC_LEN)) {
+    if (!known || len < magic_at + MC__RAK_MAGIC_LEN || memcmp(data + magic_at, srv__rak_magic, MC__RAK_MAGIC_LEN)) {
         rak->stats.bad_datagrams++;
         return;
     }
@@ -410,35 +410,35 @@ static void handle_offline(mc_rak *rak, mc_rak_peer *p, const mc_rak_addr *from,
         break;
     case MC__RAK_INCOMPATIBLE:
         if (p && p->client && p->state <= MC__RAK_HANDSHAKE_2)
-            mc__rak_peer_drop(p, "incompatible RakNet protocol (the server speaks %u)", data[1]);
+            srv__rak_peer_drop(p, "incompatible RakNet protocol (the server speaks %u)", data[1]);
         break;
     case MC__RAK_NO_FREE_CONNECTIONS:
         if (p && p->client && p->state <= MC__RAK_HANDSHAKE_2)
-            mc__rak_peer_drop(p, "the server has no free connections");
+            srv__rak_peer_drop(p, "the server has no free connections");
         break;
     }
 }
 
 /* -------------------------------------------------------- entry points */
 
-static void flush_all(mc_rak *rak)
+static void flush_all(srv_rak *rak)
 {
-    for (mc_rak_peer *p = rak->peers; p; p = p->next)
-        mc__rak_peer_flush(p);
+    for (srv_rak_peer *p = rak->peers; p; p = p->next)
+        srv__rak_peer_flush(p);
 }
 
-void mc_rak_receive(mc_rak *rak, const mc_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms)
+void srv_rak_receive(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms)
 {
     rak->now = now_ms;
     rak->stats.datagrams_received++;
     if (len == 0)
         return;
     rak->depth++;
-    mc_rak_peer *p = find_peer(rak, from);
+    srv_rak_peer *p = find_peer(rak, from);
     if (data[0] & MC__RAK_VALID) {
         if (p && p->rs) {
             p->last_recv_ms = now_ms;
-            mc__rak_peer_datagram(p, data, len);
+            srv__rak_peer_datagram(p, data, len);
         } else {
             rak->stats.bad_datagrams++;
         }
@@ -450,9 +450,9 @@ void mc_rak_receive(mc_rak *rak, const mc_rak_addr *from, const uint8_t *data, s
     reap(rak);
 }
 
-static void tick_handshake(mc_rak_peer *p)
+static void tick_handshake(srv_rak_peer *p)
 {
-    mc_rak *rak = p->rak;
+    srv_rak *rak = p->rak;
     if (rak->now < p->hs_next_ms)
         return;
     p->hs_tries++;
@@ -468,48 +468,48 @@ static void tick_handshake(mc_rak_peer *p)
     }
 }
 
-void mc_rak_tick(mc_rak *rak, uint64_t now_ms)
+void srv_rak_tick(srv_rak *rak, uint64_t now_ms)
 {
     rak->now = now_ms;
     rak->depth++;
-    for (mc_rak_peer *p = rak->peers; p; p = p->next) {
+    for (srv_rak_peer *p = rak->peers; p; p = p->next) {
         if (p->state == MC__RAK_DEAD)
             continue;
         if (p->state == MC__RAK_CLOSING) {
-            mc__rak_peer_tick(p);
-            if (p->state == MC__RAK_CLOSING && (mc__rak_peer_idle(p) || now_ms >= p->close_deadline_ms))
+            srv__rak_peer_tick(p);
+            if (p->state == MC__RAK_CLOSING && (srv__rak_peer_idle(p) || now_ms >= p->close_deadline_ms))
                 p->state = MC__RAK_DEAD;
             continue;
         }
         if (now_ms - p->last_recv_ms > rak->cfg.idle_timeout_ms) {
-            mc__rak_peer_drop(p, "silent for %u ms", rak->cfg.idle_timeout_ms);
+            srv__rak_peer_drop(p, "silent for %u ms", rak->cfg.idle_timeout_ms);
             continue;
         }
         if (p->state != MC__RAK_CONNECTED && now_ms - p->created_ms > rak->cfg.handshake_timeout_ms) {
-            mc__rak_peer_drop(p, "connection not established within %u ms", rak->cfg.handshake_timeout_ms);
+            srv__rak_peer_drop(p, "connection not established within %u ms", rak->cfg.handshake_timeout_ms);
             continue;
         }
         if (p->state == MC__RAK_HANDSHAKE_1 || p->state == MC__RAK_HANDSHAKE_2)
             tick_handshake(p);
         else
-            mc__rak_peer_tick(p);
+            srv__rak_peer_tick(p);
     }
     rak->depth--;
     reap(rak);
 }
 
-void mc_rak_flush(mc_rak *rak, uint64_t now_ms)
+void srv_rak_flush(srv_rak *rak, uint64_t now_ms)
 {
     rak->now = now_ms;
     flush_all(rak);
 }
 
-mc_rak_peer *mc_rak_connect(mc_rak *rak, const mc_rak_addr *to, uint64_t now_ms)
+srv_rak_peer *srv_rak_connect(srv_rak *rak, const srv_rak_addr *to, uint64_t now_ms)
 {
     rak->now = now_ms;
     if (find_peer(rak, to))
         return NULL;
-    mc_rak_peer *p = new_peer(rak, to);
+    srv_rak_peer *p = new_peer(rak, to);
     if (!p)
         return NULL;
     p->client = true;
@@ -520,26 +520,26 @@ mc_rak_peer *mc_rak_connect(mc_rak *rak, const mc_rak_addr *to, uint64_t now_ms)
     return p;
 }
 
-void mc_rak_ping(mc_rak *rak, const mc_rak_addr *to, uint64_t now_ms)
+void srv_rak_ping(srv_rak *rak, const srv_rak_addr *to, uint64_t now_ms)
 {
     rak->now = now_ms;
     uint8_t d[33];
     d[0] = MC__RAK_UNCONNECTED_PING;
     mc_store_u64be(d + 1, now_ms);
-    memcpy(d + 9, mc__rak_magic, MC__RAK_MAGIC_LEN);
+    memcpy(d + 9, srv__rak_magic, MC__RAK_MAGIC_LEN);
     mc_store_u64be(d + 25, rak->cfg.guid);
-    mc__rak_emit(rak, to, d, sizeof d);
+    srv__rak_emit(rak, to, d, sizeof d);
 }
 
-void mc_rak_disconnect_all(mc_rak *rak, const char *reason)
+void srv_rak_disconnect_all(srv_rak *rak, const char *reason)
 {
     rak->depth++;
-    for (mc_rak_peer *p = rak->peers; p; p = p->next) {
+    for (srv_rak_peer *p = rak->peers; p; p = p->next) {
         if (p->state == MC__RAK_HANDSHAKE_1 || p->state == MC__RAK_HANDSHAKE_2) {
             p->state = MC__RAK_DEAD;
-            mc__rak_peer_notify(p, reason);
+            srv__rak_peer_notify(p, reason);
         } else {
-            mc_rak_disconnect(p, reason);
+            srv_rak_disconnect(p, reason);
         }
     }
     flush_all(rak);
@@ -547,13 +547,13 @@ void mc_rak_disconnect_all(mc_rak *rak, const char *reason)
     reap(rak);
 }
 
-unsigned mc_rak_peer_count(const mc_rak *rak) { return rak->npeers; }
-void mc_rak_peer_set_user(mc_rak_peer *p, void *user) { p->user = user; }
-void *mc_rak_peer_user(const mc_rak_peer *p) { return p->user; }
-const mc_rak_addr *mc_rak_peer_addr(const mc_rak_peer *p) { return &p->addr; }
-const char *mc_rak_peer_name(const mc_rak_peer *p) { return p->name; }
-uint16_t mc_rak_peer_mtu(const mc_rak_peer *p) { return p->mtu; }
-uint8_t mc_rak_peer_protocol(const mc_rak_peer *p) { return p->protocol; }
-uint64_t mc_rak_peer_guid(const mc_rak_peer *p) { return p->guid; }
-bool mc_rak_peer_connected(const mc_rak_peer *p) { return p->state == MC__RAK_CONNECTED; }
-const mc_rak_stats *mc_rak_get_stats(const mc_rak *rak) { return &rak->stats; }
+unsigned srv_rak_peer_count(const srv_rak *rak) { return rak->npeers; }
+void srv_rak_peer_set_user(srv_rak_peer *p, void *user) { p->user = user; }
+void *srv_rak_peer_user(const srv_rak_peer *p) { return p->user; }
+const srv_rak_addr *srv_rak_peer_addr(const srv_rak_peer *p) { return &p->addr; }
+const char *srv_rak_peer_name(const srv_rak_peer *p) { return p->name; }
+uint16_t srv_rak_peer_mtu(const srv_rak_peer *p) { return p->mtu; }
+uint8_t srv_rak_peer_protocol(const srv_rak_peer *p) { return p->protocol; }
+uint64_t srv_rak_peer_guid(const srv_rak_peer *p) { return p->guid; }
+bool srv_rak_peer_connected(const srv_rak_peer *p) { return p->state == MC__RAK_CONNECTED; }
+const srv_rak_stats *srv_rak_get_stats(const srv_rak *rak) { return &rak->stats; }

@@ -21,9 +21,9 @@
  * library's tables know. */
 #define ANNOUNCED_PROTOCOL MC_BEDROCK_PROTO_1_26_51
 
-struct mc_bedrock_listener {
-    mc_server *srv;
-    mc_rak_uv *uv;
+struct srv_bedrock_listener {
+    srv_server *srv;
+    srv_rak_uv *uv;
     uint64_t guid;
     int port;
     int announced_online; /* the player count in the current pong, -1 none yet */
@@ -31,27 +31,27 @@ struct mc_bedrock_listener {
 
 static void on_log(void *user, int level, const char *line)
 {
-    mc_bedrock_listener *l = user;
-    mc_srv_log(l->srv, level == MC_RAK_LOG_WARN ? MC_LOG_WARN : MC_LOG_INFO, "bedrock %s", line);
+    srv_bedrock_listener *l = user;
+    srv_srv_log(l->srv, level == MC_RAK_LOG_WARN ? MC_LOG_WARN : MC_LOG_INFO, "bedrock %s", line);
 }
 
-static void on_connected(void *user, mc_rak_peer *peer)
+static void on_connected(void *user, srv_rak_peer *peer)
 {
-    mc_bedrock_listener *l = user;
-    mc_srv_log(l->srv, MC_LOG_INFO,
+    srv_bedrock_listener *l = user;
+    srv_srv_log(l->srv, MC_LOG_INFO,
                "bedrock %s: RakNet protocol %u, MTU %u; the Bedrock game layer (login) is not implemented yet",
-               mc_rak_peer_name(peer), mc_rak_peer_protocol(peer), mc_rak_peer_mtu(peer));
-    mc_rak_disconnect(peer, "Bedrock login is not implemented yet");
+               srv_rak_peer_name(peer), srv_rak_peer_protocol(peer), srv_rak_peer_mtu(peer));
+    srv_rak_disconnect(peer, "Bedrock login is not implemented yet");
 }
 
-static void on_message(void *user, mc_rak_peer *peer, const uint8_t *data, size_t len) {}
+static void on_message(void *user, srv_rak_peer *peer, const uint8_t *data, size_t len) {}
 
-static void on_disconnected(void *user, mc_rak_peer *peer, const char *reason) {}
+static void on_disconnected(void *user, srv_rak_peer *peer, const char *reason) {}
 
 /* "MCPE;motd;protocol;version;online;max;guid;level;mode;mode id;port4;port6;0;" */
-static void update_pong(mc_bedrock_listener *l)
+static void update_pong(srv_bedrock_listener *l)
 {
-    const mc_server_config *cfg = l->srv->cfg;
+    const srv_server_config *cfg = l->srv->cfg;
     char motd[256];
     snprintf(motd, sizeof motd, "%s", cfg->motd);
     for (char *c = motd; *c; c++)
@@ -63,51 +63,51 @@ static void update_pong(mc_bedrock_listener *l)
                      ANNOUNCED_PROTOCOL, version ? version : "", l->srv->online, cfg->max_players,
                      (unsigned long long)l->guid, l->port, l->port);
     if (n > 0)
-        mc_rak_set_pong(mc_rak_uv_endpoint(l->uv), pong, (size_t)n < sizeof pong ? (size_t)n : sizeof pong - 1);
+        srv_rak_set_pong(srv_rak_uv_endpoint(l->uv), pong, (size_t)n < sizeof pong ? (size_t)n : sizeof pong - 1);
     l->announced_online = l->srv->online;
 }
 
-mc_bedrock_listener *mc_bedrock_listener_start(mc_server *srv, int *port)
+srv_bedrock_listener *srv_bedrock_listener_start(srv_server *srv, int *port)
 {
-    mc_bedrock_listener *l = calloc(1, sizeof *l);
+    srv_bedrock_listener *l = calloc(1, sizeof *l);
     if (!l)
         return NULL;
     l->srv = srv;
     /* A server's GUID only has to differ between servers a client sees. */
     l->guid = uv_hrtime() ^ ((uint64_t)getpid() << 40) ^ srv->cfg->seed;
-    mc_rak_config cfg;
-    mc_rak_config_defaults(&cfg);
+    srv_rak_config cfg;
+    srv_rak_config_defaults(&cfg);
     cfg.accept = true;
     cfg.guid = l->guid;
     cfg.max_peers = (unsigned)(srv->cfg->max_players > 0 ? srv->cfg->max_players : 0) + 16;
-    mc_rak_callbacks cb = {.user = l,
+    srv_rak_callbacks cb = {.user = l,
                            .connected = on_connected,
                            .message = on_message,
                            .disconnected = on_disconnected,
                            .log = on_log};
     char err[160];
-    l->uv = mc_rak_uv_start(srv->loop, srv->cfg->bind, srv->cfg->bedrock_port, &cfg, &cb, err, sizeof err);
+    l->uv = srv_rak_uv_start(srv->loop, srv->cfg->bind, srv->cfg->bedrock_port, &cfg, &cb, err, sizeof err);
     if (!l->uv) {
-        mc_srv_log(srv, MC_LOG_WARN, "Bedrock listener off: %s", err);
+        srv_srv_log(srv, MC_LOG_WARN, "Bedrock listener off: %s", err);
         free(l);
         return NULL;
     }
-    l->port = mc_rak_uv_port(l->uv);
+    l->port = srv_rak_uv_port(l->uv);
     *port = l->port;
     update_pong(l);
     return l;
 }
 
-void mc_bedrock_listener_tick(mc_bedrock_listener *l)
+void srv_bedrock_listener_tick(srv_bedrock_listener *l)
 {
     if (l && l->announced_online != l->srv->online)
         update_pong(l);
 }
 
-void mc_bedrock_listener_stop(mc_bedrock_listener *l)
+void srv_bedrock_listener_stop(srv_bedrock_listener *l)
 {
     if (!l)
         return;
-    mc_rak_uv_close(l->uv, "Server closed");
+    srv_rak_uv_close(l->uv, "Server closed");
     free(l);
 }

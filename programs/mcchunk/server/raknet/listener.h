@@ -9,17 +9,17 @@
 #ifndef MC_SERVER_RAKNET_LISTENER_H
 #define MC_SERVER_RAKNET_LISTENER_H
 
-struct mc_server;
-typedef struct mc_bedrock_listener mc_bedrock_listener;
+struct srv_server;
+typedef struct srv_bedrock_listener srv_bedrock_listener;
 
 /* Starts listening on the server's bind address, UDP port
  * srv->cfg->bedrock_port (0: any free one); *port gets the bound port.
  * NULL when it cannot (logged as a warning: the server goes on with Java). */
-mc_bedrock_listener *mc_bedrock_listener_start(struct mc_server *srv, int *port);
+srv_bedrock_listener *srv_bedrock_listener_start(struct srv_server *srv, int *port);
 /* Refreshes the server-list answer (players online); call on the tick. */
-void mc_bedrock_listener_tick(mc_bedrock_listener *l);
+void srv_bedrock_listener_tick(srv_bedrock_listener *l);
 /* Disconnects every Bedrock client and closes the socket (freed once libuv
  * has closed it). */
-void mc_bedrock_listener_stop(mc_bedrock_listener *l);
+void srv_bedrock_listener_stop(srv_bedrock_listener *l);
 
 #endif

@@ -14,7 +14,7 @@
  * timeout (its frames go to the "resend" queue and keep their message
  * indexes, so the receiver drops copies). The ring bounds what is in flight;
  * `backlog` (queued + unacknowledged bytes) is the send window that
- * mc_rak_send refuses beyond, which is how a slow reader reaches the caller
+ * srv_rak_send refuses beyond, which is how a slow reader reaches the caller
  * instead of growing the server's memory.
  *
  * Receiving: datagram numbers are remembered in a window anchored at the
@@ -46,7 +46,7 @@
 
 typedef struct out_frame {
     struct out_frame *next;
-    mc__rak_frame f; /* f.data points at payload */
+    srv__rak_frame f; /* f.data points at payload */
     uint8_t payload[];
 } out_frame;
 
@@ -91,10 +91,10 @@ typedef struct split_state {
     size_t data_bytes; /* the parts */
     uint8_t **parts;
     uint32_t *lens;
-    mc__rak_frame head; /* reliability and ordering of the whole message */
+    srv__rak_frame head; /* reliability and ordering of the whole message */
 } split_state;
 
-struct mc__rak_peer_state {
+struct srv__rak_peer_state {
     frame_queue fresh, resend;
     flight ring[RING];
     uint32_t next_seq;
@@ -139,12 +139,12 @@ static void bit_set(uint64_t *bits, uint32_t i, uint32_t window, bool v)
         bits[i / 64] &= ~((uint64_t)1 << (i % 64));
 }
 
-static bool alive(const mc_rak_peer *p)
+static bool alive(const srv_rak_peer *p)
 {
     return p->state == MC__RAK_CONNECTING || p->state == MC__RAK_CONNECTED;
 }
 
-bool mc__rak_peer_start(mc_rak_peer *p)
+bool srv__rak_peer_start(srv_rak_peer *p)
 {
     p->rs = calloc(1, sizeof *p->rs);
     if (!p->rs)
@@ -170,7 +170,7 @@ static void free_chain(out_frame *f)
     }
 }
 
-static void free_split(mc__rak_peer_state *rs, split_state *s)
+static void free_split(srv__rak_peer_state *rs, split_state *s)
 {
     if (s->parts)
         for (uint32_t i = 0; i < s->count; i++)
@@ -181,9 +181,9 @@ static void free_split(mc__rak_peer_state *rs, split_state *s)
     memset(s, 0, sizeof *s);
 }
 
-void mc__rak_peer_release(mc_rak_peer *p)
+void srv__rak_peer_release(srv_rak_peer *p)
 {
-    mc__rak_peer_state *rs = p->rs;
+    srv__rak_peer_state *rs = p->rs;
     if (!rs)
         return;
     free_chain(rs->fresh.head);
@@ -205,7 +205,7 @@ void mc__rak_peer_release(mc_rak_peer *p)
     p->rs = NULL;
 }
 
-void mc__rak_peer_notify(mc_rak_peer *p, const char *reason)
+void srv__rak_peer_notify(srv_rak_peer *p, const char *reason)
 {
     if (p->notified)
         return;
@@ -214,7 +214,7 @@ void mc__rak_peer_notify(mc_rak_peer *p, const char *reason)
         p->rak->cb.disconnected(p->rak->cb.user, p, reason);
 }
 
-void mc__rak_peer_drop(mc_rak_peer *p, const char *fmt, ...)
+void srv__rak_peer_drop(srv_rak_peer *p, const char *fmt, ...)
 {
     if (p->state == MC__RAK_DEAD)
         return;
@@ -223,18 +223,18 @@ void mc__rak_peer_drop(mc_rak_peer *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    mc__rak_log(p->rak, MC_RAK_LOG_WARN, "%s: dropped: %s", p->name, reason);
+    srv__rak_log(p->rak, MC_RAK_LOG_WARN, "%s: dropped: %s", p->name, reason);
     p->rak->stats.peers_dropped++;
     if (p->rs) {
         /* One unreliable notification, so that a well-meaning peer learns it. */
         uint8_t d[8] = {MC__RAK_VALID, 0, 0, 0};
-        mc__rak_put_u24le(d + 1, p->rs->next_seq);
-        mc__rak_frame f = {.reliability = MC_RAK_UNRELIABLE, .data = (const uint8_t[]){MC__RAK_DISCONNECT}, .len = 1};
-        size_t n = 4 + mc__rak_frame_write(d + 4, &f);
-        mc__rak_emit(p->rak, &p->addr, d, n);
+        srv__rak_put_u24le(d + 1, p->rs->next_seq);
+        srv__rak_frame f = {.reliability = MC_RAK_UNRELIABLE, .data = (const uint8_t[]){MC__RAK_DISCONNECT}, .len = 1};
+        size_t n = 4 + srv__rak_frame_write(d + 4, &f);
+        srv__rak_emit(p->rak, &p->addr, d, n);
     }
     p->state = MC__RAK_DEAD;
-    mc__rak_peer_notify(p, reason);
+    srv__rak_peer_notify(p, reason);
 }
 
 /* ------------------------------------------------------------- sending */
@@ -262,21 +262,21 @@ static out_frame *queue_pop(frame_queue *q)
 }
 
 /* Bytes of frames a datagram may carry. */
-static size_t datagram_budget(const mc_rak_peer *p)
+static size_t datagram_budget(const srv_rak_peer *p)
 {
     return (size_t)p->mtu - MC__RAK_UDP_OVERHEAD - MC__RAK_DATAGRAM_HEADER;
 }
 
-static bool push_frame(mc_rak_peer *p, const mc__rak_frame *h, const uint8_t *data, size_t len)
+static bool push_frame(srv_rak_peer *p, const srv__rak_frame *h, const uint8_t *data, size_t len)
 {
-    mc__rak_peer_state *rs = p->rs;
+    srv__rak_peer_state *rs = p->rs;
     out_frame *o = malloc(sizeof *o + len);
     if (!o) {
-        mc__rak_peer_drop(p, "out of memory");
+        srv__rak_peer_drop(p, "out of memory");
         return false;
     }
     o->f = *h;
-    if (mc__rak_is_reliable(h->reliability)) {
+    if (srv__rak_is_reliable(h->reliability)) {
         o->f.msg_index = rs->next_msg_index;
         rs->next_msg_index = (rs->next_msg_index + 1) & MC__RAK_U24;
     }
@@ -289,12 +289,12 @@ static bool push_frame(mc_rak_peer *p, const mc__rak_frame *h, const uint8_t *da
 }
 
 /* Frames a message (split when needed) into the fresh queue. */
-static bool queue_message(mc_rak_peer *p, const uint8_t *data, size_t len, int reliability, unsigned channel)
+static bool queue_message(srv_rak_peer *p, const uint8_t *data, size_t len, int reliability, unsigned channel)
 {
-    mc__rak_peer_state *rs = p->rs;
-    mc__rak_frame h = {.reliability = (uint8_t)reliability, .channel = (uint8_t)channel};
+    srv__rak_peer_state *rs = p->rs;
+    srv__rak_frame h = {.reliability = (uint8_t)reliability, .channel = (uint8_t)channel};
     size_t budget = datagram_budget(p);
-    if (mc__rak_frame_header_size(&h) + len > budget) {
+    if (srv__rak_frame_header_size(&h) + len > budget) {
         /* A split message is reliable: one lost part would lose it all. */
         if (h.reliability == MC_RAK_UNRELIABLE)
             h.reliability = MC_RAK_RELIABLE;
@@ -303,17 +303,17 @@ static bool queue_message(mc_rak_peer *p, const uint8_t *data, size_t len, int r
         h.split = true;
     }
     channel_state *ch = &rs->ch[channel];
-    if (mc__rak_is_sequenced(h.reliability)) {
+    if (srv__rak_is_sequenced(h.reliability)) {
         h.seq_index = ch->send_seq;
         ch->send_seq = (ch->send_seq + 1) & MC__RAK_U24;
         h.order_index = ch->send_order;
-    } else if (mc__rak_is_ordered(h.reliability)) {
+    } else if (srv__rak_is_ordered(h.reliability)) {
         h.order_index = ch->send_order;
         ch->send_order = (ch->send_order + 1) & MC__RAK_U24;
     }
     if (!h.split)
         return push_frame(p, &h, data, len);
-    size_t part = budget - mc__rak_frame_header_size(&h);
+    size_t part = budget - srv__rak_frame_header_size(&h);
     h.split_count = (uint32_t)((len + part - 1) / part);
     h.split_id = rs->next_split_id++;
     for (uint32_t i = 0; i < h.split_count; i++) {
@@ -325,7 +325,7 @@ static bool queue_message(mc_rak_peer *p, const uint8_t *data, size_t len, int r
     return true;
 }
 
-mc_rak_send_result mc_rak_send(mc_rak_peer *p, const uint8_t *data, size_t len, int reliability, unsigned channel)
+srv_rak_send_result srv_rak_send(srv_rak_peer *p, const uint8_t *data, size_t len, int reliability, unsigned channel)
 {
     if (!alive(p) || !p->rs)
         return MC_RAK_CLOSED;
@@ -343,7 +343,7 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void flush_ranges(mc_rak_peer *p, uint8_t flag, uint32_t *seqs, size_t *count)
+static void flush_ranges(srv_rak_peer *p, uint8_t flag, uint32_t *seqs, size_t *count)
 {
     if (!*count)
         return;
@@ -355,18 +355,18 @@ static void flush_ranges(mc_rak_peer *p, uint8_t flag, uint32_t *seqs, size_t *c
     size_t done = 0;
     while (done < n) {
         size_t used = 0;
-        size_t len = mc__rak_ranges_write(p->rs->dgram, (size_t)p->mtu - MC__RAK_UDP_OVERHEAD, flag, seqs + done,
+        size_t len = srv__rak_ranges_write(p->rs->dgram, (size_t)p->mtu - MC__RAK_UDP_OVERHEAD, flag, seqs + done,
                                           n - done, &used);
-        mc__rak_emit(p->rak, &p->addr, p->rs->dgram, len);
+        srv__rak_emit(p->rak, &p->addr, p->rs->dgram, len);
         done += used;
     }
     *count = 0;
 }
 
 /* Moves a lost datagram's frames to the resend queue. */
-static void lose(mc_rak_peer *p, flight *fl)
+static void lose(srv_rak_peer *p, flight *fl)
 {
-    mc__rak_peer_state *rs = p->rs;
+    srv__rak_peer_state *rs = p->rs;
     for (out_frame *f = fl->frames, *next; f; f = next) {
         next = f->next;
         queue_push(&rs->resend, f);
@@ -377,9 +377,9 @@ static void lose(mc_rak_peer *p, flight *fl)
     rs->in_flight--;
 }
 
-static void send_datagrams(mc_rak_peer *p)
+static void send_datagrams(srv_rak_peer *p)
 {
-    mc__rak_peer_state *rs = p->rs;
+    srv__rak_peer_state *rs = p->rs;
     size_t cap = (size_t)p->mtu - MC__RAK_UDP_OVERHEAD;
     unsigned window = rs->cwnd < p->rak->cfg.max_in_flight ? rs->cwnd : p->rak->cfg.max_in_flight;
     while ((rs->resend.head || rs->fresh.head) && rs->in_flight < window) {
@@ -388,17 +388,17 @@ static void send_datagrams(mc_rak_peer *p)
             break;
         uint8_t *d = rs->dgram;
         d[0] = MC__RAK_VALID | MC__RAK_NEEDS_B_AND_AS;
-        mc__rak_put_u24le(d + 1, rs->next_seq);
+        srv__rak_put_u24le(d + 1, rs->next_seq);
         size_t len = MC__RAK_DATAGRAM_HEADER;
         out_frame *chain = NULL, *tail = NULL;
         for (;;) {
             frame_queue *q = rs->resend.head ? &rs->resend : &rs->fresh;
             out_frame *f = q->head;
-            if (!f || len + mc__rak_frame_header_size(&f->f) + f->f.len > cap)
+            if (!f || len + srv__rak_frame_header_size(&f->f) + f->f.len > cap)
                 break;
             queue_pop(q);
-            len += mc__rak_frame_write(d + len, &f->f);
-            if (mc__rak_is_reliable(f->f.reliability)) {
+            len += srv__rak_frame_write(d + len, &f->f);
+            if (srv__rak_is_reliable(f->f.reliability)) {
                 if (tail)
                     tail->next = f;
                 else
@@ -410,10 +410,10 @@ static void send_datagrams(mc_rak_peer *p)
             }
         }
         if (len == MC__RAK_DATAGRAM_HEADER) { /* frames are cut to fit: cannot happen */
-            mc__rak_peer_drop(p, "internal error: a frame larger than the MTU");
+            srv__rak_peer_drop(p, "internal error: a frame larger than the MTU");
             return;
         }
-        mc__rak_emit(p->rak, &p->addr, d, len);
+        srv__rak_emit(p->rak, &p->addr, d, len);
         if (chain) {
             if (rs->in_flight == 0)
                 rs->last_ack_ms = p->rak->now;
@@ -427,7 +427,7 @@ static void send_datagrams(mc_rak_peer *p)
     }
 }
 
-void mc__rak_peer_flush(mc_rak_peer *p)
+void srv__rak_peer_flush(srv_rak_peer *p)
 {
     if (!p->rs || p->state == MC__RAK_DEAD)
         return;
@@ -436,14 +436,14 @@ void mc__rak_peer_flush(mc_rak_peer *p)
     send_datagrams(p);
 }
 
-bool mc__rak_peer_idle(const mc_rak_peer *p)
+bool srv__rak_peer_idle(const srv_rak_peer *p)
 {
     return !p->rs || (!p->rs->in_flight && !p->rs->fresh.head && !p->rs->resend.head);
 }
 
 /* ---------------------------------------------------- acknowledgements */
 
-static void rtt_sample(mc__rak_peer_state *rs, double ms)
+static void rtt_sample(srv__rak_peer_state *rs, double ms)
 {
     if (!rs->rtt_valid) {
         rs->srtt = ms;
@@ -458,9 +458,9 @@ static void rtt_sample(mc__rak_peer_state *rs, double ms)
     rs->rto = rto < MIN_RTO_MS ? MIN_RTO_MS : rto > MAX_RTO_MS ? MAX_RTO_MS : (uint32_t)rto;
 }
 
-static void on_ack(mc_rak_peer *p, uint32_t seq)
+static void on_ack(srv_rak_peer *p, uint32_t seq)
 {
-    mc__rak_peer_state *rs = p->rs;
+    srv__rak_peer_state *rs = p->rs;
     flight *fl = &rs->ring[seq % RING];
     if (!fl->used || fl->seq != seq)
         return;
@@ -478,17 +478,17 @@ static void on_ack(mc_rak_peer *p, uint32_t seq)
         rs->cwnd++;
 }
 
-static void on_nack(mc_rak_peer *p, uint32_t seq)
+static void on_nack(srv_rak_peer *p, uint32_t seq)
 {
     flight *fl = &p->rs->ring[seq % RING];
     if (fl->used && fl->seq == seq)
         lose(p, fl);
 }
 
-static void handle_ranges(mc_rak_peer *p, mc_reader *r, bool ack)
+static void handle_ranges(srv_rak_peer *p, mc_reader *r, bool ack)
 {
-    mc__rak_range ranges[MAX_RANGES];
-    int n = mc__rak_ranges_read(r, ranges, MAX_RANGES);
+    srv__rak_range ranges[MAX_RANGES];
+    int n = srv__rak_ranges_read(r, ranges, MAX_RANGES);
     if (n < 0) {
         p->rak->stats.bad_datagrams++;
         p->bad_datagrams++;
@@ -496,7 +496,7 @@ static void handle_ranges(mc_rak_peer *p, mc_reader *r, bool ack)
     }
     bool lost = false;
     for (int i = 0; i < n && p->rs; i++) {
-        uint32_t span = mc__rak_u24_diff(ranges[i].first, ranges[i].last);
+        uint32_t span = srv__rak_u24_diff(ranges[i].first, ranges[i].last);
         if (span >= 0x800000u)
             continue; /* reversed */
         if (span < RING) {
@@ -512,7 +512,7 @@ static void handle_ranges(mc_rak_peer *p, mc_reader *r, bool ack)
         } else {
             for (int k = 0; k < RING; k++) {
                 flight *fl = &p->rs->ring[k];
-                if (fl->used && mc__rak_u24_diff(ranges[i].first, fl->seq) <= span) {
+                if (fl->used && srv__rak_u24_diff(ranges[i].first, fl->seq) <= span) {
                     if (ack)
                         on_ack(p, fl->seq);
                     else {
@@ -529,7 +529,7 @@ static void handle_ranges(mc_rak_peer *p, mc_reader *r, bool ack)
 
 /* ------------------------------------------------------------ receiving */
 
-static void send_internal(mc_rak_peer *p, const uint8_t *data, size_t len, int reliability)
+static void send_internal(srv_rak_peer *p, const uint8_t *data, size_t len, int reliability)
 {
     if (alive(p))
         queue_message(p, data, len, reliability, 0);
@@ -540,23 +540,23 @@ static void put_time(uint8_t *p, uint64_t t) { mc_store_u64be(p, t); }
 static size_t put_internal_addresses(uint8_t *p)
 {
     /* RakNet's unassigned address, 255.255.255.255:0, in each slot. */
-    mc_rak_addr none = {.family = 4, .ip = {255, 255, 255, 255}, .port = 0};
+    srv_rak_addr none = {.family = 4, .ip = {255, 255, 255, 255}, .port = 0};
     size_t n = 0;
     for (int i = 0; i < INTERNAL_ADDRESSES; i++)
-        n += mc__rak_addr_write(p + n, &none);
+        n += srv__rak_addr_write(p + n, &none);
     return n;
 }
 
-static void become_connected(mc_rak_peer *p)
+static void become_connected(srv_rak_peer *p)
 {
     p->state = MC__RAK_CONNECTED;
-    mc__rak_log(p->rak, MC_RAK_LOG_INFO, "%s: RakNet connection established (protocol %u, MTU %u)", p->name,
+    srv__rak_log(p->rak, MC_RAK_LOG_INFO, "%s: RakNet connection established (protocol %u, MTU %u)", p->name,
                 p->protocol, p->mtu);
     if (p->rak->cb.connected)
         p->rak->cb.connected(p->rak->cb.user, p);
 }
 
-void mc__rak_peer_send_connection_request(mc_rak_peer *p)
+void srv__rak_peer_send_connection_request(srv_rak_peer *p)
 {
     uint8_t m[18];
     m[0] = MC__RAK_CONNECTION_REQUEST;
@@ -567,9 +567,9 @@ void mc__rak_peer_send_connection_request(mc_rak_peer *p)
 }
 
 /* A message for the connection itself or for the user. */
-static void dispatch(mc_rak_peer *p, const uint8_t *data, size_t len)
+static void dispatch(srv_rak_peer *p, const uint8_t *data, size_t len)
 {
-    mc_rak *rak = p->rak;
+    srv_rak *rak = p->rak;
     uint8_t id = data[0];
     if (id >= MC__RAK_USER) {
         if (p->state == MC__RAK_CONNECTING && !p->client && p->rs->accepted_sent)
@@ -593,7 +593,7 @@ static void dispatch(mc_rak_peer *p, const uint8_t *data, size_t len)
             uint8_t m[1 + 29 + 2 + INTERNAL_ADDRESSES * 7 + 16];
             size_t n = 0;
             m[n++] = MC__RAK_CONNECTION_ACCEPTED;
-            n += mc__rak_addr_write(m + n, &p->addr);
+            n += srv__rak_addr_write(m + n, &p->addr);
             mc_store_u16be(m + n, 0); /* system index */
             n += 2;
             n += put_internal_addresses(m + n);
@@ -609,7 +609,7 @@ static void dispatch(mc_rak_peer *p, const uint8_t *data, size_t len)
             uint8_t m[1 + 29 + INTERNAL_ADDRESSES * 7 + 16];
             size_t n = 0;
             m[n++] = MC__RAK_NEW_INCOMING;
-            n += mc__rak_addr_write(m + n, &p->addr);
+            n += srv__rak_addr_write(m + n, &p->addr);
             n += put_internal_addresses(m + n);
             memcpy(m + n, data + len - 8, 8); /* their reply time */
             put_time(m + n + 8, rak->now);
@@ -623,9 +623,9 @@ static void dispatch(mc_rak_peer *p, const uint8_t *data, size_t len)
             become_connected(p);
         break;
     case MC__RAK_DISCONNECT:
-        mc__rak_log(rak, MC_RAK_LOG_INFO, "%s: disconnected by the peer", p->name);
+        srv__rak_log(rak, MC_RAK_LOG_INFO, "%s: disconnected by the peer", p->name);
         p->state = MC__RAK_DEAD;
-        mc__rak_peer_notify(p, "disconnected by the peer");
+        srv__rak_peer_notify(p, "disconnected by the peer");
         break;
     default: /* pongs and anything else: nothing to do */
         break;
@@ -634,35 +634,35 @@ static void dispatch(mc_rak_peer *p, const uint8_t *data, size_t len)
 
 /* Delivers a message through its channel's ordering; `owned` messages are
  * freed here or kept while they wait. */
-static void route(mc_rak_peer *p, const mc__rak_frame *h, uint8_t *data, size_t len, bool owned)
+static void route(srv_rak_peer *p, const srv__rak_frame *h, uint8_t *data, size_t len, bool owned)
 {
-    mc__rak_peer_state *rs = p->rs;
+    srv__rak_peer_state *rs = p->rs;
     channel_state *ch = &rs->ch[h->channel];
-    if (mc__rak_is_sequenced(h->reliability)) {
-        if (!ch->recv_seq_any || mc__rak_u24_after(ch->recv_seq, h->seq_index)) {
+    if (srv__rak_is_sequenced(h->reliability)) {
+        if (!ch->recv_seq_any || srv__rak_u24_after(ch->recv_seq, h->seq_index)) {
             ch->recv_seq = h->seq_index;
             ch->recv_seq_any = true;
             dispatch(p, data, len);
         }
-    } else if (mc__rak_is_ordered(h->reliability)) {
-        uint32_t ahead = mc__rak_u24_diff(ch->recv_order, h->order_index);
+    } else if (srv__rak_is_ordered(h->reliability)) {
+        uint32_t ahead = srv__rak_u24_diff(ch->recv_order, h->order_index);
         if (ahead >= 0x800000u) {
             p->rak->stats.duplicates_dropped++; /* already delivered */
         } else if (ahead >= ORDER_WINDOW) {
-            mc__rak_peer_drop(p, "ordered message %u on channel %u is %u ahead (limit %u)", h->order_index,
+            srv__rak_peer_drop(p, "ordered message %u on channel %u is %u ahead (limit %u)", h->order_index,
                               h->channel, ahead, ORDER_WINDOW);
         } else if (ahead > 0) {
             if (!ch->held && !(ch->held = calloc(ORDER_WINDOW, sizeof *ch->held))) {
-                mc__rak_peer_drop(p, "out of memory");
+                srv__rak_peer_drop(p, "out of memory");
             } else if (ch->held[h->order_index % ORDER_WINDOW].data) {
                 p->rak->stats.duplicates_dropped++;
             } else if (rs->held_bytes + len > p->rak->cfg.max_reassembly_bytes) {
-                mc__rak_peer_drop(p, "messages waiting for their turn exceed %zu bytes",
+                srv__rak_peer_drop(p, "messages waiting for their turn exceed %zu bytes",
                                   p->rak->cfg.max_reassembly_bytes);
             } else {
                 uint8_t *copy = owned ? data : malloc(len);
                 if (!copy) {
-                    mc__rak_peer_drop(p, "out of memory");
+                    srv__rak_peer_drop(p, "out of memory");
                 } else {
                     if (!owned)
                         memcpy(copy, data, len);
@@ -694,10 +694,10 @@ static void route(mc_rak_peer *p, const mc__rak_frame *h, uint8_t *data, size_t 
 }
 
 /* Adds a split part; returns the whole message (malloc'd) once complete. */
-static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *out_len, mc__rak_frame *head)
+static uint8_t *add_split_part(srv_rak_peer *p, const srv__rak_frame *f, size_t *out_len, srv__rak_frame *head)
 {
-    mc__rak_peer_state *rs = p->rs;
-    const mc_rak_config *cfg = &p->rak->cfg;
+    srv__rak_peer_state *rs = p->rs;
+    const srv_rak_config *cfg = &p->rak->cfg;
     split_state *s = NULL, *free_slot = NULL;
     for (uint32_t i = 0; i < cfg->max_splits; i++) {
         if (rs->splits[i].used && rs->splits[i].id == f->split_id)
@@ -707,16 +707,16 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
     }
     if (!s) {
         if (f->split_count > cfg->max_split_parts) {
-            mc__rak_peer_drop(p, "split message of %u parts (limit %u)", f->split_count, cfg->max_split_parts);
+            srv__rak_peer_drop(p, "split message of %u parts (limit %u)", f->split_count, cfg->max_split_parts);
             return NULL;
         }
         if (!free_slot) {
-            mc__rak_peer_drop(p, "more than %u split messages at once", cfg->max_splits);
+            srv__rak_peer_drop(p, "more than %u split messages at once", cfg->max_splits);
             return NULL;
         }
         size_t table = (size_t)f->split_count * (sizeof *s->parts + sizeof *s->lens);
         if (rs->held_bytes + table > cfg->max_reassembly_bytes) {
-            mc__rak_peer_drop(p, "split messages being reassembled exceed %zu bytes", cfg->max_reassembly_bytes);
+            srv__rak_peer_drop(p, "split messages being reassembled exceed %zu bytes", cfg->max_reassembly_bytes);
             return NULL;
         }
         s = free_slot;
@@ -727,7 +727,7 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
             free(s->lens);
             s->parts = NULL;
             s->lens = NULL;
-            mc__rak_peer_drop(p, "out of memory");
+            srv__rak_peer_drop(p, "out of memory");
             return NULL;
         }
         s->used = true;
@@ -738,7 +738,7 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
         s->head = *f;
         s->head.data = NULL;
     } else if (s->count != f->split_count) {
-        mc__rak_peer_drop(p, "split message %u changes its part count (%u, then %u)", f->split_id, s->count,
+        srv__rak_peer_drop(p, "split message %u changes its part count (%u, then %u)", f->split_id, s->count,
                           f->split_count);
         return NULL;
     }
@@ -747,12 +747,12 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
         return NULL;
     }
     if (rs->held_bytes + f->len > cfg->max_reassembly_bytes) {
-        mc__rak_peer_drop(p, "split messages being reassembled exceed %zu bytes", cfg->max_reassembly_bytes);
+        srv__rak_peer_drop(p, "split messages being reassembled exceed %zu bytes", cfg->max_reassembly_bytes);
         return NULL;
     }
     uint8_t *copy = malloc(f->len);
     if (!copy) {
-        mc__rak_peer_drop(p, "out of memory");
+        srv__rak_peer_drop(p, "out of memory");
         return NULL;
     }
     memcpy(copy, f->data, f->len);
@@ -765,7 +765,7 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
         return NULL;
     uint8_t *whole = malloc(s->data_bytes);
     if (!whole) {
-        mc__rak_peer_drop(p, "out of memory");
+        srv__rak_peer_drop(p, "out of memory");
         return NULL;
     }
     size_t n = 0;
@@ -779,17 +779,17 @@ static uint8_t *add_split_part(mc_rak_peer *p, const mc__rak_frame *f, size_t *o
     return whole;
 }
 
-static void handle_frame(mc_rak_peer *p, const mc__rak_frame *f)
+static void handle_frame(srv_rak_peer *p, const srv__rak_frame *f)
 {
-    mc__rak_peer_state *rs = p->rs;
-    if (mc__rak_is_reliable(f->reliability)) {
-        uint32_t ahead = mc__rak_u24_diff(rs->rel_base, f->msg_index);
+    srv__rak_peer_state *rs = p->rs;
+    if (srv__rak_is_reliable(f->reliability)) {
+        uint32_t ahead = srv__rak_u24_diff(rs->rel_base, f->msg_index);
         if (ahead >= 0x800000u || bit_get(rs->rel_bits, f->msg_index, REL_WINDOW)) {
             p->rak->stats.duplicates_dropped++;
             return;
         }
         if (ahead >= REL_WINDOW) {
-            mc__rak_peer_drop(p, "reliable message %u is %u ahead of the lowest missing (limit %u)", f->msg_index,
+            srv__rak_peer_drop(p, "reliable message %u is %u ahead of the lowest missing (limit %u)", f->msg_index,
                               ahead, REL_WINDOW);
             return;
         }
@@ -800,7 +800,7 @@ static void handle_frame(mc_rak_peer *p, const mc__rak_frame *f)
         }
     }
     if (f->split) {
-        mc__rak_frame head;
+        srv__rak_frame head;
         size_t len = 0;
         uint8_t *whole = add_split_part(p, f, &len, &head);
         if (whole)
@@ -810,17 +810,17 @@ static void handle_frame(mc_rak_peer *p, const mc__rak_frame *f)
     route(p, f, (uint8_t *)f->data, f->len, false);
 }
 
-static void bad_datagram(mc_rak_peer *p, const char *what)
+static void bad_datagram(srv_rak_peer *p, const char *what)
 {
     p->rak->stats.bad_datagrams++;
     if (++p->bad_datagrams > p->rak->cfg.max_bad_datagrams)
-        mc__rak_peer_drop(p, "too many malformed datagrams (last: %s)", what);
+        srv__rak_peer_drop(p, "too many malformed datagrams (last: %s)", what);
 }
 
 /* Records datagram number seq; false when it was seen before. */
-static bool note_datagram(mc_rak_peer *p, uint32_t seq)
+static bool note_datagram(srv_rak_peer *p, uint32_t seq)
 {
-    mc__rak_peer_state *rs = p->rs;
+    srv__rak_peer_state *rs = p->rs;
     if (rs->ack_count >= MAX_ACKS)
         flush_ranges(p, MC__RAK_ACK, rs->acks, &rs->ack_count);
     rs->acks[rs->ack_count++] = seq;
@@ -830,8 +830,8 @@ static bool note_datagram(mc_rak_peer *p, uint32_t seq)
         bit_set(rs->recv_bits, seq, RECV_WINDOW, true);
         return true;
     }
-    if (mc__rak_u24_after(rs->recv_highest, seq)) {
-        uint32_t jump = mc__rak_u24_diff(rs->recv_highest, seq);
+    if (srv__rak_u24_after(rs->recv_highest, seq)) {
+        uint32_t jump = srv__rak_u24_diff(rs->recv_highest, seq);
         for (uint32_t k = 1; k <= jump && k <= RECV_WINDOW; k++)
             bit_set(rs->recv_bits, (rs->recv_highest + k) & MC__RAK_U24, RECV_WINDOW, false);
         if (jump > 1 && jump <= MAX_NACK_GAP) {
@@ -848,7 +848,7 @@ static bool note_datagram(mc_rak_peer *p, uint32_t seq)
         bit_set(rs->recv_bits, seq, RECV_WINDOW, true);
         return true;
     }
-    if (mc__rak_u24_diff(seq, rs->recv_highest) >= RECV_WINDOW || bit_get(rs->recv_bits, seq, RECV_WINDOW))
+    if (srv__rak_u24_diff(seq, rs->recv_highest) >= RECV_WINDOW || bit_get(rs->recv_bits, seq, RECV_WINDOW))
         return false;
     bit_set(rs->recv_bits, seq, RECV_WINDOW, true);
     for (unsigned i = 0; i < rs->nholes; i++)
@@ -859,7 +859,7 @@ static bool note_datagram(mc_rak_peer *p, uint32_t seq)
     return true;
 }
 
-void mc__rak_peer_datagram(mc_rak_peer *p, const uint8_t *data, size_t len)
+void srv__rak_peer_datagram(srv_rak_peer *p, const uint8_t *data, size_t len)
 {
     if (!p->rs || p->state == MC__RAK_DEAD)
         return;
@@ -876,7 +876,7 @@ void mc__rak_peer_datagram(mc_rak_peer *p, const uint8_t *data, size_t len)
         handle_ranges(p, &r, false);
         return;
     }
-    uint32_t seq = mc__rak_read_u24le(&r);
+    uint32_t seq = srv__rak_read_u24le(&r);
     if (!mc_reader_ok(&r)) {
         bad_datagram(p, "truncated header");
         return;
@@ -884,10 +884,10 @@ void mc__rak_peer_datagram(mc_rak_peer *p, const uint8_t *data, size_t len)
     /* Validate every frame before acting on any: a datagram is taken whole
      * or not at all. */
     size_t start = r.pos;
-    mc__rak_frame f;
+    srv__rak_frame f;
     unsigned frames = 0;
     while (mc_reader_remaining(&r) > 0) {
-        if (!mc__rak_frame_read(&r, &f)) {
+        if (!srv__rak_frame_read(&r, &f)) {
             bad_datagram(p, "malformed frame");
             return;
         }
@@ -903,7 +903,7 @@ void mc__rak_peer_datagram(mc_rak_peer *p, const uint8_t *data, size_t len)
     }
     r.pos = start;
     while (mc_reader_remaining(&r) > 0 && p->rs && (alive(p) || p->state == MC__RAK_CLOSING)) {
-        mc__rak_frame_read(&r, &f);
+        srv__rak_frame_read(&r, &f);
         if (p->state == MC__RAK_CLOSING)
             continue; /* acknowledged, not delivered */
         handle_frame(p, &f);
@@ -912,10 +912,10 @@ void mc__rak_peer_datagram(mc_rak_peer *p, const uint8_t *data, size_t len)
 
 /* ----------------------------------------------------------------- tick */
 
-void mc__rak_peer_tick(mc_rak_peer *p)
+void srv__rak_peer_tick(srv_rak_peer *p)
 {
-    mc__rak_peer_state *rs = p->rs;
-    mc_rak *rak = p->rak;
+    srv__rak_peer_state *rs = p->rs;
+    srv_rak *rak = p->rak;
     if (!rs)
         return;
     if (rs->in_flight) {
@@ -932,7 +932,7 @@ void mc__rak_peer_tick(mc_rak_peer *p)
             rs->rto = rs->rto * 2 < MAX_RTO_MS ? rs->rto * 2 : MAX_RTO_MS; /* backs off until an ACK */
         }
         if (rak->now - rs->last_ack_ms > rak->cfg.ack_timeout_ms && p->state != MC__RAK_CLOSING) {
-            mc__rak_peer_drop(p, "nothing acknowledged for %u ms", rak->cfg.ack_timeout_ms);
+            srv__rak_peer_drop(p, "nothing acknowledged for %u ms", rak->cfg.ack_timeout_ms);
             return;
         }
     }
@@ -958,23 +958,23 @@ void mc__rak_peer_tick(mc_rak_peer *p)
         send_internal(p, m, sizeof m, MC_RAK_UNRELIABLE);
         rs->last_ping_ms = rak->now;
     }
-    mc__rak_peer_flush(p);
+    srv__rak_peer_flush(p);
 }
 
 /* -------------------------------------------------------------- queries */
 
-size_t mc_rak_peer_backlog(const mc_rak_peer *p) { return p->rs ? p->rs->backlog : 0; }
+size_t srv_rak_peer_backlog(const srv_rak_peer *p) { return p->rs ? p->rs->backlog : 0; }
 
-uint32_t mc_rak_peer_rtt_ms(const mc_rak_peer *p)
+uint32_t srv_rak_peer_rtt_ms(const srv_rak_peer *p)
 {
     return p->rs && p->rs->rtt_valid ? (uint32_t)(p->rs->srtt + 0.5) : 0;
 }
 
-void mc_rak_disconnect(mc_rak_peer *p, const char *reason)
+void srv_rak_disconnect(srv_rak_peer *p, const char *reason)
 {
     if (p->state == MC__RAK_DEAD || p->state == MC__RAK_CLOSING)
         return;
-    mc__rak_log(p->rak, MC_RAK_LOG_INFO, "%s: disconnecting: %s", p->name, reason);
+    srv__rak_log(p->rak, MC_RAK_LOG_INFO, "%s: disconnecting: %s", p->name, reason);
     if (p->rs && alive(p)) {
         uint8_t m = MC__RAK_DISCONNECT;
         queue_message(p, &m, 1, MC_RAK_RELIABLE_ORDERED, 0);
@@ -983,5 +983,5 @@ void mc_rak_disconnect(mc_rak_peer *p, const char *reason)
         p->state = p->rs ? MC__RAK_CLOSING : MC__RAK_DEAD;
         p->close_deadline_ms = p->rak->now + 2000;
     }
-    mc__rak_peer_notify(p, reason);
+    srv__rak_peer_notify(p, reason);
 }

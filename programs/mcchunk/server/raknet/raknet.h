@@ -2,12 +2,12 @@
  * raknet.h: RakNet, the UDP transport under Minecraft Bedrock Edition, as a
  * socket-free state machine plus a thin libuv binding.
  *
- * An endpoint (mc_rak) is fed datagrams (mc_rak_receive) and the passing of
- * time (mc_rak_tick), both with a millisecond clock the caller owns, and
+ * An endpoint (srv_rak) is fed datagrams (srv_rak_receive) and the passing of
+ * time (srv_rak_tick), both with a millisecond clock the caller owns, and
  * emits datagrams through a callback. Nothing in it touches a socket or reads
  * a clock, so tests drive two endpoints through an in-memory link that loses,
  * duplicates and reorders datagrams, and the fuzz target feeds it bytes.
- * mc_rak_uv (uv.c) binds one endpoint to a libuv UDP socket and timer.
+ * srv_rak_uv (uv.c) binds one endpoint to a libuv UDP socket and timer.
  *
  * What it speaks: the offline handshake (unconnected ping/pong with the
  * server-list string, open connection request/reply 1 and 2 with MTU
@@ -31,15 +31,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct mc_rak mc_rak;
-typedef struct mc_rak_peer mc_rak_peer;
+typedef struct srv_rak srv_rak;
+typedef struct srv_rak_peer srv_rak_peer;
 
 /* A UDP address: family 4 (ip[0..3]) or 6 (ip[0..15]), port in host order. */
-typedef struct mc_rak_addr {
+typedef struct srv_rak_addr {
     uint8_t family;
     uint8_t ip[16];
     uint16_t port;
-} mc_rak_addr;
+} srv_rak_addr;
 
 /* Reliability types (the wire's 3-bit field). The "with ack receipt"
  * variants 5-7 are accepted on receipt and handled as 0, 2 and 3. */
@@ -57,15 +57,15 @@ enum {
 
 enum { MC_RAK_LOG_INFO, MC_RAK_LOG_WARN };
 
-/* mc_rak_send results. */
-typedef enum mc_rak_send_result {
+/* srv_rak_send results. */
+typedef enum srv_rak_send_result {
     MC_RAK_SENT = 0,    /* queued; it goes out at the next flush or tick */
     MC_RAK_FULL,        /* back-pressure: the peer's send window is full, nothing queued */
     MC_RAK_CLOSED,      /* the peer is disconnecting or gone */
     MC_RAK_BAD_ARGUMENT /* empty, too large (max_message_bytes), bad channel or type */
-} mc_rak_send_result;
+} srv_rak_send_result;
 
-typedef struct mc_rak_config {
+typedef struct srv_rak_config {
     uint64_t guid;                  /* this endpoint's GUID (the pong and handshake carry it) */
     bool accept;                    /* accept incoming connections (a server) */
     unsigned max_peers;             /* peers at once, handshaking ones included */
@@ -75,7 +75,7 @@ typedef struct mc_rak_config {
     uint32_t max_split_parts;       /* parts of one split message */
     uint32_t max_splits;            /* split messages being reassembled at once, per peer */
     size_t max_reassembly_bytes;    /* bytes held per peer for splits and out-of-order messages */
-    size_t max_message_bytes;       /* largest message mc_rak_send takes */
+    size_t max_message_bytes;       /* largest message srv_rak_send takes */
     size_t send_window_bytes;       /* queued + unacknowledged bytes per peer (back-pressure) */
     unsigned max_in_flight;         /* unacknowledged datagrams per peer (<= 1024) */
     uint32_t idle_timeout_ms;       /* a peer silent this long is dropped */
@@ -83,114 +83,114 @@ typedef struct mc_rak_config {
     uint32_t handshake_timeout_ms;  /* connecting must finish within this */
     uint32_t ping_interval_ms;      /* connected pings to each peer */
     unsigned max_bad_datagrams;     /* malformed datagrams a peer may send before it is dropped */
-} mc_rak_config;
+} srv_rak_config;
 
-typedef struct mc_rak_callbacks {
+typedef struct srv_rak_callbacks {
     void *user;
     /* Emits one datagram (required). */
-    void (*send)(void *user, const mc_rak_addr *to, const uint8_t *data, size_t len);
+    void (*send)(void *user, const srv_rak_addr *to, const uint8_t *data, size_t len);
     /* A peer finished the connection handshake (both sides). */
-    void (*connected)(void *user, mc_rak_peer *peer);
+    void (*connected)(void *user, srv_rak_peer *peer);
     /* A user message (first byte >= 0x80, e.g. Bedrock's 0xFE batch), in
      * the order its reliability type promises; `data` lives for the call. */
-    void (*message)(void *user, mc_rak_peer *peer, const uint8_t *data, size_t len);
+    void (*message)(void *user, srv_rak_peer *peer, const uint8_t *data, size_t len);
     /* The peer is going away (once per peer, also for peers that never
      * connected); it is freed after this returns. */
-    void (*disconnected)(void *user, mc_rak_peer *peer, const char *reason);
+    void (*disconnected)(void *user, srv_rak_peer *peer, const char *reason);
     /* An unconnected pong's string (the client side of the server-list ping). */
-    void (*pong)(void *user, const mc_rak_addr *from, const uint8_t *data, size_t len);
+    void (*pong)(void *user, const srv_rak_addr *from, const uint8_t *data, size_t len);
     /* One log line (without newline); may be NULL. */
     void (*log)(void *user, int level, const char *line);
-} mc_rak_callbacks;
+} srv_rak_callbacks;
 
 /* Fills a config with the defaults: accept off, 1024 peers, MTU 1492,
  * protocol 11 (accepting 10-11), 8192 parts a split, 16 splits at once,
  * 16 MiB reassembly, 4 MiB messages, 16 MiB send window, 512 datagrams in
  * flight, 10 s idle, 15 s unacknowledged, 10 s handshake, ping every 2 s,
  * 64 bad datagrams. */
-void mc_rak_config_defaults(mc_rak_config *cfg);
+void srv_rak_config_defaults(srv_rak_config *cfg);
 
 /* A new endpoint (copies cfg and cb), or NULL without memory. */
-mc_rak *mc_rak_new(const mc_rak_config *cfg, const mc_rak_callbacks *cb);
+srv_rak *srv_rak_new(const srv_rak_config *cfg, const srv_rak_callbacks *cb);
 /* Frees the endpoint and its peers without callbacks or datagrams (use
- * mc_rak_disconnect_all first for a clean stop). */
-void mc_rak_free(mc_rak *rak);
+ * srv_rak_disconnect_all first for a clean stop). */
+void srv_rak_free(srv_rak *rak);
 /* The string an unconnected pong carries (copied; at most 65535 bytes). */
-void mc_rak_set_pong(mc_rak *rak, const char *data, size_t len);
+void srv_rak_set_pong(srv_rak *rak, const char *data, size_t len);
 
 /* One datagram received from `from` at time now_ms. */
-void mc_rak_receive(mc_rak *rak, const mc_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms);
+void srv_rak_receive(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms);
 /* Timeouts, resends, pings, and a flush; call every 10-50 ms. */
-void mc_rak_tick(mc_rak *rak, uint64_t now_ms);
+void srv_rak_tick(srv_rak *rak, uint64_t now_ms);
 /* Sends what the peers have queued (ACKs, messages) that the windows allow. */
-void mc_rak_flush(mc_rak *rak, uint64_t now_ms);
+void srv_rak_flush(srv_rak *rak, uint64_t now_ms);
 
 /* Client side: starts connecting to a server (OCR1 with MTU discovery
  * 1492, 1200, 576); the peer reports `connected` or `disconnected`. NULL
  * when out of peers or memory. */
-mc_rak_peer *mc_rak_connect(mc_rak *rak, const mc_rak_addr *to, uint64_t now_ms);
+srv_rak_peer *srv_rak_connect(srv_rak *rak, const srv_rak_addr *to, uint64_t now_ms);
 /* Client side: sends an unconnected ping (the answer comes to `pong`). */
-void mc_rak_ping(mc_rak *rak, const mc_rak_addr *to, uint64_t now_ms);
+void srv_rak_ping(srv_rak *rak, const srv_rak_addr *to, uint64_t now_ms);
 
 /* Queues a message (its first byte is its id; user messages start at 0x80).
  * Larger than what fits a datagram, it is split. */
-mc_rak_send_result mc_rak_send(mc_rak_peer *peer, const uint8_t *data, size_t len, int reliability,
+srv_rak_send_result srv_rak_send(srv_rak_peer *peer, const uint8_t *data, size_t len, int reliability,
                                unsigned channel);
 /* Closes a peer cleanly: its queued messages and a disconnect notification
  * are still sent (for up to 2 s), and `disconnected` is called now with
  * `reason` (also logged). */
-void mc_rak_disconnect(mc_rak_peer *peer, const char *reason);
-/* mc_rak_disconnect for every peer. */
-void mc_rak_disconnect_all(mc_rak *rak, const char *reason);
+void srv_rak_disconnect(srv_rak_peer *peer, const char *reason);
+/* srv_rak_disconnect for every peer. */
+void srv_rak_disconnect_all(srv_rak *rak, const char *reason);
 
 /* Peers that are not yet freed (connecting, connected, closing). */
-unsigned mc_rak_peer_count(const mc_rak *rak);
+unsigned srv_rak_peer_count(const srv_rak *rak);
 
-void mc_rak_peer_set_user(mc_rak_peer *peer, void *user);
-void *mc_rak_peer_user(const mc_rak_peer *peer);
-const mc_rak_addr *mc_rak_peer_addr(const mc_rak_peer *peer);
+void srv_rak_peer_set_user(srv_rak_peer *peer, void *user);
+void *srv_rak_peer_user(const srv_rak_peer *peer);
+const srv_rak_addr *srv_rak_peer_addr(const srv_rak_peer *peer);
 /* "1.2.3.4:5" or "[::1]:5". */
-const char *mc_rak_peer_name(const mc_rak_peer *peer);
-uint16_t mc_rak_peer_mtu(const mc_rak_peer *peer);
-uint8_t mc_rak_peer_protocol(const mc_rak_peer *peer);
-uint64_t mc_rak_peer_guid(const mc_rak_peer *peer);
-bool mc_rak_peer_connected(const mc_rak_peer *peer);
+const char *srv_rak_peer_name(const srv_rak_peer *peer);
+uint16_t srv_rak_peer_mtu(const srv_rak_peer *peer);
+uint8_t srv_rak_peer_protocol(const srv_rak_peer *peer);
+uint64_t srv_rak_peer_guid(const srv_rak_peer *peer);
+bool srv_rak_peer_connected(const srv_rak_peer *peer);
 /* Bytes queued or sent but not yet acknowledged (the send window's use). */
-size_t mc_rak_peer_backlog(const mc_rak_peer *peer);
+size_t srv_rak_peer_backlog(const srv_rak_peer *peer);
 /* Smoothed round-trip time, ms. */
-uint32_t mc_rak_peer_rtt_ms(const mc_rak_peer *peer);
+uint32_t srv_rak_peer_rtt_ms(const srv_rak_peer *peer);
 
-typedef struct mc_rak_stats {
+typedef struct srv_rak_stats {
     uint64_t datagrams_sent, datagrams_received;
     uint64_t frames_resent;       /* reliable frames sent again after a loss */
     uint64_t duplicates_dropped;  /* datagrams or reliable frames seen twice */
     uint64_t bad_datagrams;       /* malformed or unexpected datagrams ignored */
     uint64_t peers_dropped;       /* peers dropped for a limit or protocol violation */
-} mc_rak_stats;
-const mc_rak_stats *mc_rak_get_stats(const mc_rak *rak);
+} srv_rak_stats;
+const srv_rak_stats *srv_rak_get_stats(const srv_rak *rak);
 
-/* Formats an address as mc_rak_peer_name does. */
-void mc_rak_addr_format(const mc_rak_addr *addr, char *buf, size_t cap);
+/* Formats an address as srv_rak_peer_name does. */
+void srv_rak_addr_format(const srv_rak_addr *addr, char *buf, size_t cap);
 
 /* ------------------------------------------------------ libuv binding */
 
 struct uv_loop_s;
-typedef struct mc_rak_uv mc_rak_uv;
+typedef struct srv_rak_uv srv_rak_uv;
 
 /* Binds a UDP socket on bind:port (port 0: any free one) and runs an
  * endpoint on it (cb->send is supplied by the binding) with a 10 ms tick
  * on uv_now. NULL on failure, with the reason in err. */
-mc_rak_uv *mc_rak_uv_start(struct uv_loop_s *loop, const char *bind, int port, const mc_rak_config *cfg,
-                           const mc_rak_callbacks *cb, char *err, size_t errlen);
-mc_rak *mc_rak_uv_endpoint(mc_rak_uv *u);
+srv_rak_uv *srv_rak_uv_start(struct uv_loop_s *loop, const char *bind, int port, const srv_rak_config *cfg,
+                           const srv_rak_callbacks *cb, char *err, size_t errlen);
+srv_rak *srv_rak_uv_endpoint(srv_rak_uv *u);
 /* The bound port. */
-int mc_rak_uv_port(const mc_rak_uv *u);
-/* The loop's clock as the endpoint sees it (for mc_rak_connect etc.). */
-uint64_t mc_rak_uv_now(const mc_rak_uv *u);
+int srv_rak_uv_port(const srv_rak_uv *u);
+/* The loop's clock as the endpoint sees it (for srv_rak_connect etc.). */
+uint64_t srv_rak_uv_now(const srv_rak_uv *u);
 /* Sends queued data now rather than at the next tick. */
-void mc_rak_uv_flush(mc_rak_uv *u);
+void srv_rak_uv_flush(srv_rak_uv *u);
 /* Disconnects every peer (their notifications are sent), closes the socket
  * and the timer, and frees everything once libuv has closed them. */
-void mc_rak_uv_close(mc_rak_uv *u, const char *reason);
+void srv_rak_uv_close(srv_rak_uv *u, const char *reason);
 
 #endif

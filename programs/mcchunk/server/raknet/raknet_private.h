@@ -37,7 +37,7 @@ enum {
 enum { MC__RAK_VALID = 0x80, MC__RAK_ACK = 0x40, MC__RAK_NACK = 0x20, MC__RAK_NEEDS_B_AND_AS = 0x04 };
 
 #define MC__RAK_MAGIC_LEN 16
-extern const uint8_t mc__rak_magic[MC__RAK_MAGIC_LEN];
+extern const uint8_t srv__rak_magic[MC__RAK_MAGIC_LEN];
 
 /* IP + UDP headers: what an MTU counts beyond the datagram. */
 #define MC__RAK_UDP_OVERHEAD 28
@@ -49,7 +49,7 @@ extern const uint8_t mc__rak_magic[MC__RAK_MAGIC_LEN];
 #define MC__RAK_U24 0xFFFFFFu
 
 /* One frame (encapsulated packet) of a data datagram. */
-typedef struct mc__rak_frame {
+typedef struct srv__rak_frame {
     uint8_t reliability;
     bool split;
     uint8_t channel;
@@ -58,53 +58,53 @@ typedef struct mc__rak_frame {
     uint32_t split_count, split_index;
     const uint8_t *data;
     size_t len;
-} mc__rak_frame;
+} srv__rak_frame;
 
-static inline bool mc__rak_is_reliable(uint8_t r) { return r == 2 || r == 3 || r == 4 || r == 6 || r == 7; }
-static inline bool mc__rak_is_sequenced(uint8_t r) { return r == 1 || r == 4; }
-static inline bool mc__rak_is_ordered(uint8_t r) { return r == 3 || r == 7; }
+static inline bool srv__rak_is_reliable(uint8_t r) { return r == 2 || r == 3 || r == 4 || r == 6 || r == 7; }
+static inline bool srv__rak_is_sequenced(uint8_t r) { return r == 1 || r == 4; }
+static inline bool srv__rak_is_ordered(uint8_t r) { return r == 3 || r == 7; }
 /* Ordered or sequenced: the frame carries an order index and a channel. */
-static inline bool mc__rak_has_order(uint8_t r) { return r == 1 || r == 3 || r == 4 || r == 7; }
+static inline bool srv__rak_has_order(uint8_t r) { return r == 1 || r == 3 || r == 4 || r == 7; }
 
 /* Reads one frame (its data points into the reader's bytes); false on a
  * malformed or truncated frame (the reader's error says which). */
-bool mc__rak_frame_read(mc_reader *r, mc__rak_frame *f);
+bool srv__rak_frame_read(mc_reader *r, srv__rak_frame *f);
 /* Header bytes of a frame. */
-size_t mc__rak_frame_header_size(const mc__rak_frame *f);
+size_t srv__rak_frame_header_size(const srv__rak_frame *f);
 /* Writes a frame (header + data) at p, returns the bytes written. */
-size_t mc__rak_frame_write(uint8_t *p, const mc__rak_frame *f);
+size_t srv__rak_frame_write(uint8_t *p, const srv__rak_frame *f);
 
 /* Reads an ACK/NACK body (after the flags byte) into ranges; returns the
  * number read, or -1 when malformed. Ranges beyond `cap` fail it too. */
-typedef struct mc__rak_range {
+typedef struct srv__rak_range {
     uint32_t first, last;
-} mc__rak_range;
-int mc__rak_ranges_read(mc_reader *r, mc__rak_range *out, int cap);
+} srv__rak_range;
+int srv__rak_ranges_read(mc_reader *r, srv__rak_range *out, int cap);
 /* Writes an ACK or NACK datagram (flag MC__RAK_ACK or MC__RAK_NACK) of the
  * sorted, deduplicated sequence numbers seqs[0..n) into out (cap bytes),
  * as many as fit; *used says how many seqs it took. Returns bytes written. */
-size_t mc__rak_ranges_write(uint8_t *out, size_t cap, uint8_t flag, const uint32_t *seqs, size_t n, size_t *used);
+size_t srv__rak_ranges_write(uint8_t *out, size_t cap, uint8_t flag, const uint32_t *seqs, size_t n, size_t *used);
 
 /* RakNet's address form: 4, ~ip (4), port BE; or 6, family u16 LE, port BE,
  * flow u32, ip (16), scope u32. */
-bool mc__rak_addr_read(mc_reader *r, mc_rak_addr *a);
-size_t mc__rak_addr_write(uint8_t *p, const mc_rak_addr *a); /* 7 or 29 bytes */
-bool mc__rak_addr_equal(const mc_rak_addr *a, const mc_rak_addr *b);
+bool srv__rak_addr_read(mc_reader *r, srv_rak_addr *a);
+size_t srv__rak_addr_write(uint8_t *p, const srv_rak_addr *a); /* 7 or 29 bytes */
+bool srv__rak_addr_equal(const srv_rak_addr *a, const srv_rak_addr *b);
 
 /* u24 helpers: modular distance from a to b, and "b is after a". */
-static inline uint32_t mc__rak_u24_diff(uint32_t a, uint32_t b) { return (b - a) & MC__RAK_U24; }
-static inline bool mc__rak_u24_after(uint32_t a, uint32_t b)
+static inline uint32_t srv__rak_u24_diff(uint32_t a, uint32_t b) { return (b - a) & MC__RAK_U24; }
+static inline bool srv__rak_u24_after(uint32_t a, uint32_t b)
 {
-    uint32_t d = mc__rak_u24_diff(a, b);
+    uint32_t d = srv__rak_u24_diff(a, b);
     return d != 0 && d < 0x800000u;
 }
-static inline void mc__rak_put_u24le(uint8_t *p, uint32_t v)
+static inline void srv__rak_put_u24le(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);
 }
-static inline uint32_t mc__rak_read_u24le(mc_reader *r)
+static inline uint32_t srv__rak_read_u24le(mc_reader *r)
 {
     const uint8_t *p = mc_read_bytes(r, 3, "u24");
     return p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 : 0;
@@ -112,7 +112,7 @@ static inline uint32_t mc__rak_read_u24le(mc_reader *r)
 
 /* ---------------------------------------------------------------- peer */
 
-enum mc__rak_state {
+enum srv__rak_state {
     MC__RAK_HANDSHAKE_1, /* client: OCR1 sent, waiting for reply 1 */
     MC__RAK_HANDSHAKE_2, /* client: OCR2 sent, waiting for reply 2 */
     MC__RAK_CONNECTING,  /* reliability up, connection request/accepted under way */
@@ -121,15 +121,15 @@ enum mc__rak_state {
     MC__RAK_DEAD         /* freed at the next reap */
 };
 
-typedef struct mc__rak_peer_state mc__rak_peer_state;
+typedef struct srv__rak_peer_state srv__rak_peer_state;
 
-struct mc_rak_peer {
-    mc_rak *rak;
-    mc_rak_peer *next;
-    mc_rak_addr addr;
+struct srv_rak_peer {
+    srv_rak *rak;
+    srv_rak_peer *next;
+    srv_rak_addr addr;
     char name[56];
     int state;
-    bool client;     /* we started it (mc_rak_connect) */
+    bool client;     /* we started it (srv_rak_connect) */
     bool notified;   /* `disconnected` was called */
     uint8_t protocol;
     uint16_t mtu;
@@ -140,46 +140,46 @@ struct mc_rak_peer {
     unsigned hs_tries;
     uint64_t hs_next_ms;
     void *user;
-    mc__rak_peer_state *rs; /* reliability layer, from CONNECTING on */
+    srv__rak_peer_state *rs; /* reliability layer, from CONNECTING on */
 };
 
-struct mc_rak {
-    mc_rak_config cfg;
-    mc_rak_callbacks cb;
-    mc_rak_peer *peers;
+struct srv_rak {
+    srv_rak_config cfg;
+    srv_rak_callbacks cb;
+    srv_rak_peer *peers;
     unsigned npeers;
     uint64_t now;
     uint8_t *pong;
     size_t pong_len;
-    mc_rak_stats stats;
+    srv_rak_stats stats;
     int depth; /* >0 while inside an entry point: reaping waits */
 };
 
 /* peer.c */
-bool mc__rak_peer_start(mc_rak_peer *p); /* allocates the reliability layer */
-void mc__rak_peer_release(mc_rak_peer *p);
-void mc__rak_peer_datagram(mc_rak_peer *p, const uint8_t *data, size_t len);
-void mc__rak_peer_tick(mc_rak_peer *p);
-void mc__rak_peer_flush(mc_rak_peer *p);
-bool mc__rak_peer_idle(const mc_rak_peer *p); /* nothing queued or unacknowledged */
+bool srv__rak_peer_start(srv_rak_peer *p); /* allocates the reliability layer */
+void srv__rak_peer_release(srv_rak_peer *p);
+void srv__rak_peer_datagram(srv_rak_peer *p, const uint8_t *data, size_t len);
+void srv__rak_peer_tick(srv_rak_peer *p);
+void srv__rak_peer_flush(srv_rak_peer *p);
+bool srv__rak_peer_idle(const srv_rak_peer *p); /* nothing queued or unacknowledged */
 /* Drops a peer for a violation: logged as a warning, `disconnected`
  * called, one unreliable disconnect notification sent, freed at reap. */
-void mc__rak_peer_drop(mc_rak_peer *p, const char *fmt, ...)
+void srv__rak_peer_drop(srv_rak_peer *p, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* Calls `disconnected` once. */
-void mc__rak_peer_notify(mc_rak_peer *p, const char *reason);
+void srv__rak_peer_notify(srv_rak_peer *p, const char *reason);
 /* Client: sends the connection request (after reply 2). */
-void mc__rak_peer_send_connection_request(mc_rak_peer *p);
+void srv__rak_peer_send_connection_request(srv_rak_peer *p);
 
 /* endpoint.c */
-void mc__rak_log(mc_rak *rak, int level, const char *fmt, ...)
+void srv__rak_log(srv_rak *rak, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-void mc__rak_emit(mc_rak *rak, const mc_rak_addr *to, const uint8_t *data, size_t len);
+void srv__rak_emit(srv_rak *rak, const srv_rak_addr *to, const uint8_t *data, size_t len);
 
 #endif

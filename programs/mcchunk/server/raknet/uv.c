@@ -14,18 +14,18 @@
 
 #define TICK_MS 10
 
-struct mc_rak_uv {
+struct srv_rak_uv {
     uv_loop_t *loop;
     uv_udp_t udp;
     uv_timer_t timer;
-    mc_rak *rak;
-    mc_rak_callbacks user_cb;
+    srv_rak *rak;
+    srv_rak_callbacks user_cb;
     int port;
     int open_handles;
     uint8_t buf[65536];
 };
 
-static void to_rak_addr(const struct sockaddr *sa, mc_rak_addr *a)
+static void to_rak_addr(const struct sockaddr *sa, srv_rak_addr *a)
 {
     memset(a, 0, sizeof *a);
     if (sa->sa_family == AF_INET6) {
@@ -41,9 +41,9 @@ static void to_rak_addr(const struct sockaddr *sa, mc_rak_addr *a)
     }
 }
 
-static void send_cb(void *user, const mc_rak_addr *to, const uint8_t *data, size_t len)
+static void send_cb(void *user, const srv_rak_addr *to, const uint8_t *data, size_t len)
 {
-    mc_rak_uv *u = user;
+    srv_rak_uv *u = user;
     struct sockaddr_storage ss;
     memset(&ss, 0, sizeof ss);
     if (to->family == 6) {
@@ -62,65 +62,65 @@ static void send_cb(void *user, const mc_rak_addr *to, const uint8_t *data, size
 }
 
 /* The user's callbacks get the user's pointer back. */
-static void connected_cb(void *user, mc_rak_peer *p)
+static void connected_cb(void *user, srv_rak_peer *p)
 {
-    mc_rak_uv *u = user;
+    srv_rak_uv *u = user;
     if (u->user_cb.connected)
         u->user_cb.connected(u->user_cb.user, p);
 }
 
-static void message_cb(void *user, mc_rak_peer *p, const uint8_t *d, size_t n)
+static void message_cb(void *user, srv_rak_peer *p, const uint8_t *d, size_t n)
 {
-    mc_rak_uv *u = user;
+    srv_rak_uv *u = user;
     if (u->user_cb.message)
         u->user_cb.message(u->user_cb.user, p, d, n);
 }
 
-static void disconnected_cb(void *user, mc_rak_peer *p, const char *why)
+static void disconnected_cb(void *user, srv_rak_peer *p, const char *why)
 {
-    mc_rak_uv *u = user;
+    srv_rak_uv *u = user;
     if (u->user_cb.disconnected)
         u->user_cb.disconnected(u->user_cb.user, p, why);
 }
 
-static void pong_cb(void *user, const mc_rak_addr *from, const uint8_t *d, size_t n)
+static void pong_cb(void *user, const srv_rak_addr *from, const uint8_t *d, size_t n)
 {
-    mc_rak_uv *u = user;
+    srv_rak_uv *u = user;
     if (u->user_cb.pong)
         u->user_cb.pong(u->user_cb.user, from, d, n);
 }
 
 static void log_cb(void *user, int level, const char *line)
 {
-    mc_rak_uv *u = user;
+    srv_rak_uv *u = user;
     if (u->user_cb.log)
         u->user_cb.log(u->user_cb.user, level, line);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
-    mc_rak_uv *u = h->data;
+    srv_rak_uv *u = h->data;
     *buf = uv_buf_init((char *)u->buf, sizeof u->buf);
 }
 
 static void on_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf, const struct sockaddr *from, unsigned flags)
 {
-    mc_rak_uv *u = h->data;
+    srv_rak_uv *u = h->data;
     if (n <= 0 || !from || (flags & UV_UDP_PARTIAL) || !u->rak)
         return;
-    mc_rak_addr a;
+    srv_rak_addr a;
     to_rak_addr(from, &a);
-    mc_rak_receive(u->rak, &a, (const uint8_t *)buf->base, (size_t)n, uv_now(u->loop));
+    srv_rak_receive(u->rak, &a, (const uint8_t *)buf->base, (size_t)n, uv_now(u->loop));
 }
 
 static void on_tick(uv_timer_t *t)
 {
-    mc_rak_uv *u = t->data;
-    mc_rak_tick(u->rak, uv_now(u->loop));
+    srv_rak_uv *u = t->data;
+    srv_rak_tick(u->rak, uv_now(u->loop));
 }
 
-mc_rak_uv *mc_rak_uv_start(uv_loop_t *loop, const char *bind, int port, const mc_rak_config *cfg,
-                           const mc_rak_callbacks *cb, char *err, size_t errlen)
+srv_rak_uv *srv_rak_uv_start(uv_loop_t *loop, const char *bind, int port, const srv_rak_config *cfg,
+                           const srv_rak_callbacks *cb, char *err, size_t errlen)
 {
     struct sockaddr_storage addr;
     if (uv_ip4_addr(bind, port, (struct sockaddr_in *)&addr) < 0 &&
@@ -128,21 +128,21 @@ mc_rak_uv *mc_rak_uv_start(uv_loop_t *loop, const char *bind, int port, const mc
         snprintf(err, errlen, "bad bind address '%s'", bind);
         return NULL;
     }
-    mc_rak_uv *u = calloc(1, sizeof *u);
+    srv_rak_uv *u = calloc(1, sizeof *u);
     if (!u) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     u->loop = loop;
     u->user_cb = *cb;
-    mc_rak_callbacks inner = {.user = u,
+    srv_rak_callbacks inner = {.user = u,
                               .send = send_cb,
                               .connected = connected_cb,
                               .message = message_cb,
                               .disconnected = disconnected_cb,
                               .pong = pong_cb,
                               .log = log_cb};
-    u->rak = mc_rak_new(cfg, &inner);
+    u->rak = srv_rak_new(cfg, &inner);
     if (!u->rak) {
         free(u);
         snprintf(err, errlen, "out of memory");
@@ -156,7 +156,7 @@ mc_rak_uv *mc_rak_uv_start(uv_loop_t *loop, const char *bind, int port, const mc
         rc = uv_udp_recv_start(&u->udp, on_alloc, on_recv);
     if (rc < 0) {
         snprintf(err, errlen, "cannot bind UDP %s:%d: %s", bind, port, uv_strerror(rc));
-        mc_rak_uv_close(u, NULL);
+        srv_rak_uv_close(u, NULL);
         return NULL;
     }
     struct sockaddr_storage bound;
@@ -172,26 +172,26 @@ mc_rak_uv *mc_rak_uv_start(uv_loop_t *loop, const char *bind, int port, const mc
     return u;
 }
 
-mc_rak *mc_rak_uv_endpoint(mc_rak_uv *u) { return u->rak; }
-int mc_rak_uv_port(const mc_rak_uv *u) { return u->port; }
-uint64_t mc_rak_uv_now(const mc_rak_uv *u) { return uv_now(u->loop); }
-void mc_rak_uv_flush(mc_rak_uv *u) { mc_rak_flush(u->rak, uv_now(u->loop)); }
+srv_rak *srv_rak_uv_endpoint(srv_rak_uv *u) { return u->rak; }
+int srv_rak_uv_port(const srv_rak_uv *u) { return u->port; }
+uint64_t srv_rak_uv_now(const srv_rak_uv *u) { return uv_now(u->loop); }
+void srv_rak_uv_flush(srv_rak_uv *u) { srv_rak_flush(u->rak, uv_now(u->loop)); }
 
 static void on_closed(uv_handle_t *h)
 {
-    mc_rak_uv *u = h->data;
+    srv_rak_uv *u = h->data;
     if (--u->open_handles == 0) {
-        mc_rak_free(u->rak);
+        srv_rak_free(u->rak);
         free(u);
     }
 }
 
-void mc_rak_uv_close(mc_rak_uv *u, const char *reason)
+void srv_rak_uv_close(srv_rak_uv *u, const char *reason)
 {
     if (!u)
         return;
     if (reason)
-        mc_rak_disconnect_all(u->rak, reason);
+        srv_rak_disconnect_all(u->rak, reason);
     int handles = u->open_handles;
     if (handles >= 2)
         uv_close((uv_handle_t *)&u->timer, on_closed);

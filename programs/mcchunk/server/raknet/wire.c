@@ -13,10 +13,10 @@
  */
 #include "server/raknet/raknet_private.h"
 
-const uint8_t mc__rak_magic[MC__RAK_MAGIC_LEN] = {0x00, 0xFF, 0xFF, 0x00, 0xFE, 0xFE, 0xFE, 0xFE,
+const uint8_t srv__rak_magic[MC__RAK_MAGIC_LEN] = {0x00, 0xFF, 0xFF, 0x00, 0xFE, 0xFE, 0xFE, 0xFE,
                                                    0xFD, 0xFD, 0xFD, 0xFD, 0x12, 0x34, 0x56, 0x78};
 
-bool mc__rak_frame_read(mc_reader *r, mc__rak_frame *f)
+bool srv__rak_frame_read(mc_reader *r, srv__rak_frame *f)
 {
     memset(f, 0, sizeof *f);
     uint8_t flags = mc_read_u8(r);
@@ -29,12 +29,12 @@ bool mc__rak_frame_read(mc_reader *r, mc__rak_frame *f)
         mc_reader_fail(r, MC_ERR_MALFORMED, "raknet: empty frame");
         return false;
     }
-    if (mc__rak_is_reliable(f->reliability))
-        f->msg_index = mc__rak_read_u24le(r);
-    if (mc__rak_is_sequenced(f->reliability))
-        f->seq_index = mc__rak_read_u24le(r);
-    if (mc__rak_has_order(f->reliability)) {
-        f->order_index = mc__rak_read_u24le(r);
+    if (srv__rak_is_reliable(f->reliability))
+        f->msg_index = srv__rak_read_u24le(r);
+    if (srv__rak_is_sequenced(f->reliability))
+        f->seq_index = srv__rak_read_u24le(r);
+    if (srv__rak_has_order(f->reliability)) {
+        f->order_index = srv__rak_read_u24le(r);
         f->channel = mc_read_u8(r);
         if (mc_reader_ok(r) && f->channel >= MC_RAK_CHANNELS) {
             mc_reader_fail(r, MC_ERR_MALFORMED, "raknet: channel %u", f->channel);
@@ -55,36 +55,36 @@ bool mc__rak_frame_read(mc_reader *r, mc__rak_frame *f)
     return f->data != NULL;
 }
 
-size_t mc__rak_frame_header_size(const mc__rak_frame *f)
+size_t srv__rak_frame_header_size(const srv__rak_frame *f)
 {
     size_t n = 3;
-    if (mc__rak_is_reliable(f->reliability))
+    if (srv__rak_is_reliable(f->reliability))
         n += 3;
-    if (mc__rak_is_sequenced(f->reliability))
+    if (srv__rak_is_sequenced(f->reliability))
         n += 3;
-    if (mc__rak_has_order(f->reliability))
+    if (srv__rak_has_order(f->reliability))
         n += 4;
     if (f->split)
         n += 10;
     return n;
 }
 
-size_t mc__rak_frame_write(uint8_t *p, const mc__rak_frame *f)
+size_t srv__rak_frame_write(uint8_t *p, const srv__rak_frame *f)
 {
     uint8_t *start = p;
     *p++ = (uint8_t)(f->reliability << 5 | (f->split ? 0x10 : 0));
     mc_store_u16be(p, (uint16_t)(f->len * 8));
     p += 2;
-    if (mc__rak_is_reliable(f->reliability)) {
-        mc__rak_put_u24le(p, f->msg_index);
+    if (srv__rak_is_reliable(f->reliability)) {
+        srv__rak_put_u24le(p, f->msg_index);
         p += 3;
     }
-    if (mc__rak_is_sequenced(f->reliability)) {
-        mc__rak_put_u24le(p, f->seq_index);
+    if (srv__rak_is_sequenced(f->reliability)) {
+        srv__rak_put_u24le(p, f->seq_index);
         p += 3;
     }
-    if (mc__rak_has_order(f->reliability)) {
-        mc__rak_put_u24le(p, f->order_index);
+    if (srv__rak_has_order(f->reliability)) {
+        srv__rak_put_u24le(p, f->order_index);
         p[3] = f->channel;
         p += 4;
     }
@@ -98,7 +98,7 @@ size_t mc__rak_frame_write(uint8_t *p, const mc__rak_frame *f)
     return (size_t)(p - start) + f->len;
 }
 
-int mc__rak_ranges_read(mc_reader *r, mc__rak_range *out, int cap)
+int srv__rak_ranges_read(mc_reader *r, srv__rak_range *out, int cap)
 {
     uint16_t count = mc_read_u16be(r);
     if (!mc_reader_ok(r))
@@ -110,15 +110,15 @@ int mc__rak_ranges_read(mc_reader *r, mc__rak_range *out, int cap)
     }
     for (int i = 0; i < count; i++) {
         uint8_t single = mc_read_u8(r);
-        out[i].first = mc__rak_read_u24le(r);
-        out[i].last = single ? out[i].first : mc__rak_read_u24le(r);
+        out[i].first = srv__rak_read_u24le(r);
+        out[i].last = single ? out[i].first : srv__rak_read_u24le(r);
         if (!mc_reader_ok(r))
             return -1;
     }
     return count;
 }
 
-size_t mc__rak_ranges_write(uint8_t *out, size_t cap, uint8_t flag, const uint32_t *seqs, size_t n, size_t *used)
+size_t srv__rak_ranges_write(uint8_t *out, size_t cap, uint8_t flag, const uint32_t *seqs, size_t n, size_t *used)
 {
     size_t len = 3;
     uint16_t records = 0;
@@ -132,9 +132,9 @@ size_t mc__rak_ranges_write(uint8_t *out, size_t cap, uint8_t flag, const uint32
         if (len + need > cap)
             break;
         out[len] = i == j;
-        mc__rak_put_u24le(out + len + 1, seqs[i]);
+        srv__rak_put_u24le(out + len + 1, seqs[i]);
         if (i != j)
-            mc__rak_put_u24le(out + len + 4, seqs[j]);
+            srv__rak_put_u24le(out + len + 4, seqs[j]);
         len += need;
         records++;
         i = j + 1;
@@ -144,7 +144,7 @@ size_t mc__rak_ranges_write(uint8_t *out, size_t cap, uint8_t flag, const uint32
     return len;
 }
 
-bool mc__rak_addr_read(mc_reader *r, mc_rak_addr *a)
+bool srv__rak_addr_read(mc_reader *r, srv_rak_addr *a)
 {
     memset(a, 0, sizeof *a);
     uint8_t version = mc_read_u8(r);
@@ -174,7 +174,7 @@ bool mc__rak_addr_read(mc_reader *r, mc_rak_addr *a)
     return mc_reader_ok(r);
 }
 
-size_t mc__rak_addr_write(uint8_t *p, const mc_rak_addr *a)
+size_t srv__rak_addr_write(uint8_t *p, const srv_rak_addr *a)
 {
     if (a->family == 6) {
         p[0] = 6;
@@ -192,7 +192,7 @@ size_t mc__rak_addr_write(uint8_t *p, const mc_rak_addr *a)
     return 7;
 }
 
-bool mc__rak_addr_equal(const mc_rak_addr *a, const mc_rak_addr *b)
+bool srv__rak_addr_equal(const srv_rak_addr *a, const srv_rak_addr *b)
 {
     return a->family == b->family && a->port == b->port && !memcmp(a->ip, b->ip, a->family == 6 ? 16 : 4);
 }
