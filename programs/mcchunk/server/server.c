@@ -81,7 +81,7 @@ void srv__srv_log_flush(srv_server *srv)
     memset(srv->log_held, 0, sizeof srv->log_held);
 }
 
-void srv_srv_log(srv_server *srv, int level, const char *fmt, ...)
+void srv_log(srv_server *srv, int level, const char *fmt, ...)
 {
     if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
         return;
@@ -160,7 +160,7 @@ static void conn_drop_slow(srv_conn *c, const char *why)
 {
     if (c->closing)
         return;
-    srv_srv_log(c->srv, MC_LOG_WARN, "%s%s%s disconnected: client too slow: %s (%zu KiB unsent)", c->peer,
+    srv_log(c->srv, MC_LOG_WARN, "%s%s%s disconnected: client too slow: %s (%zu KiB unsent)", c->peer,
                c->name[0] ? " " : "", c->name, why, c->pending_write >> 10);
     srv_conn_close(c, NULL);
 }
@@ -210,7 +210,7 @@ void srv_conn_send(srv_conn *c, const mc_buf *packet)
     c->frame.len = 0;
     mc_error err;
     if (mc_java_frame_write(&c->frame, packet->data, packet->len, c->threshold, c->z, &err) != MC_OK) {
-        srv_srv_log(c->srv, MC_LOG_ERROR, "%s: cannot frame packet: %s", c->peer, err.message);
+        srv_log(c->srv, MC_LOG_ERROR, "%s: cannot frame packet: %s", c->peer, err.message);
         srv_conn_close(c, "packet too large");
         return;
     }
@@ -228,7 +228,7 @@ bool srv_conn_begin(srv_conn *c, mc_java_state state, const char *name)
     int id = mc_java_packet_id(c->protocol, state, MC_JAVA_TO_CLIENT, name);
     c->pkt.len = 0;
     if (id < 0) {
-        srv_srv_log(c->srv, MC_LOG_ERROR, "%s: protocol %u has no packet %s", c->peer, c->protocol, name);
+        srv_log(c->srv, MC_LOG_ERROR, "%s: protocol %u has no packet %s", c->peer, c->protocol, name);
         srv_conn_close(c, "internal error: missing packet id");
         return false;
     }
@@ -272,7 +272,7 @@ static bool mark_closing(srv_conn *c, const char *why)
         c->in_game = false;
     }
     if (why)
-        srv_srv_log(c->srv, MC_LOG_INFO, "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
+        srv_log(c->srv, MC_LOG_INFO, "%s%s%s disconnected: %s", c->peer, c->name[0] ? " " : "", c->name, why);
     uv_read_stop((uv_stream_t *)&c->tcp);
     return true;
 }
@@ -614,7 +614,7 @@ static void handle_login(srv_conn *c, mc_reader *r, int id)
         srv_offline_uuid(c->name, n, c->uuid);
         char us[37];
         srv_uuid_format(c->uuid, us);
-        srv_srv_log(srv, MC_LOG_INFO, "%s logging in as %s (%s, protocol %u)", c->peer, c->name, us, c->protocol);
+        srv_log(srv, MC_LOG_INFO, "%s logging in as %s (%s, protocol %u)", c->peer, c->name, us, c->protocol);
         if (srv->cfg->compression_threshold >= 0) {
             if (!srv_conn_begin(c, MC_JAVA_LOGIN, "compress"))
                 return;
@@ -708,7 +708,7 @@ void srv__conn_received(srv_conn *c, size_t n)
         if (st == MC_ERR_TRUNCATED)
             break;
         if (st != MC_OK) {
-            srv_srv_log(c->srv, MC_LOG_WARN, "%s: bad frame: %s", c->peer, err.message);
+            srv_log(c->srv, MC_LOG_WARN, "%s: bad frame: %s", c->peer, err.message);
             srv_conn_disconnect(c, "Malformed or oversized packet");
             return;
         }
@@ -761,7 +761,7 @@ static void on_connection(uv_stream_t *listener, int status)
 {
     srv_server *srv = listener->data;
     if (status < 0) {
-        srv_srv_log(srv, MC_LOG_WARN, "accept failed: %s", uv_strerror(status));
+        srv_log(srv, MC_LOG_WARN, "accept failed: %s", uv_strerror(status));
         return;
     }
     srv_conn *c = srv__conn_new(srv);
@@ -798,7 +798,7 @@ static void stop_server(srv_server *srv, const char *why)
     srv->stopping = true;
     srv__srv_log_flush(srv);
     srv->log_limited = false; /* what stopping says is shown whole */
-    srv_srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
+    srv_log(srv, MC_LOG_INFO, "stopping: %s", why);
     for (srv_conn *c = srv->conns; c; c = c->next) {
         if (c->draining)
             conn_close_now(c);
@@ -922,7 +922,7 @@ int srv_server_run(const srv_server_config *cfg)
     if (rc < 0)
         rc = uv_ip6_addr(cfg->bind, cfg->port, (struct sockaddr_in6 *)&addr);
     if (rc < 0) {
-        srv_srv_log(&srv, MC_LOG_ERROR, "bad bind address '%s'", cfg->bind);
+        srv_log(&srv, MC_LOG_ERROR, "bad bind address '%s'", cfg->bind);
         srv_world_close(&srv);
         return 1;
     }
@@ -932,7 +932,7 @@ int srv_server_run(const srv_server_config *cfg)
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&srv.listener, 128, on_connection);
     if (rc < 0) {
-        srv_srv_log(&srv, MC_LOG_ERROR, "cannot listen on %s:%d: %s", cfg->bind, cfg->port, uv_strerror(rc));
+        srv_log(&srv, MC_LOG_ERROR, "cannot listen on %s:%d: %s", cfg->bind, cfg->port, uv_strerror(rc));
         uv_close((uv_handle_t *)&srv.listener, NULL);
         uv_run(srv.loop, UV_RUN_DEFAULT);
         srv_world_close(&srv);
@@ -969,15 +969,15 @@ int srv_server_run(const srv_server_config *cfg)
     srv.clock_ms = 0;
     srv.started_ms = srv_server_clock(&srv);
     srv.parent_pid = (long)getppid();
-    srv_srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
+    srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
     if (srv.bedrock)
-        srv_srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d", cfg->bind, bedrock_port);
-    srv_srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
+        srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d", cfg->bind, bedrock_port);
+    srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
     srv.log_limited = true;
     uv_run(srv.loop, UV_RUN_DEFAULT);
     srv_world_close(&srv);
     srv_session_release_cache(&srv);
     uv_loop_close(srv.loop);
-    srv_srv_log(&srv, MC_LOG_INFO, "stopped");
+    srv_log(&srv, MC_LOG_INFO, "stopped");
     return 0;
 }

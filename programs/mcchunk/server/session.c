@@ -243,7 +243,7 @@ static void join_world(srv_conn *c, session *s)
         srv_conn_send(c, &c->pkt);
     }
     s->joined = true;
-    srv_srv_log(c->srv, MC_LOG_INFO, "%s joined (protocol %u, %s)", c->name, c->protocol, jd->version);
+    srv_log(c->srv, MC_LOG_INFO, "%s joined (protocol %u, %s)", c->name, c->protocol, jd->version);
 }
 
 /* ---------------------------------------------------------- lifecycle */
@@ -305,21 +305,23 @@ static void handle_command(srv_conn *c, session *s, const char *text, size_t len
     memcpy(buf, text, len);
     buf[len] = '\0';
     const char *p = buf[0] == '/' ? buf + 1 : buf;
-    double x, y, z;
+    double x = 0, y = 0, z = 0;
     char word[16];
-    int used = 0;
-    if (sscanf(p, "%15s %lf %lf %lf %n", word, &x, &y, &z, &used) != 4 || (strcmp(word, "tp") && strcmp(word, "teleport")))
-        return;
-    /* the whole text, inside the world (+-30,000,000 blocks; y -2048..4095) */
-    if (p[used] || !(x >= -3.0e7 && x <= 3.0e7 && z >= -3.0e7 && z <= 3.0e7 && y >= -2048 && y < 4096)) {
-        srv_srv_log(c->srv, MC_LOG_WARN, "%s: /tp refused: %.60s (x and z must be numbers in -30000000..30000000, "
+    int wlen = 0, used = 0;
+    if (sscanf(p, "%15s%n", word, &wlen) != 1 || (strcmp(word, "tp") && strcmp(word, "teleport")))
+        return; /* not our command: chat */
+    /* three numbers and nothing else, inside the world (+-30,000,000 blocks;
+     * y -2048..4095); anything else is refused with a word in the log */
+    if (sscanf(p + wlen, " %lf %lf %lf %n", &x, &y, &z, &used) != 3 || p[wlen + used] ||
+        !(x >= -3.0e7 && x <= 3.0e7 && z >= -3.0e7 && z <= 3.0e7 && y >= -2048 && y < 4096)) {
+        srv_log(c->srv, MC_LOG_WARN, "%s: /tp refused: %.60s (x and z must be numbers in -30000000..30000000, "
                                         "y in -2048..4095)", c->name, p);
         return;
     }
     s->x = x;
     s->y = y;
     s->z = z;
-    srv_srv_log(c->srv, MC_LOG_INFO, "%s teleported to %.1f %.1f %.1f", c->name, x, y, z);
+    srv_log(c->srv, MC_LOG_INFO, "%s teleported to %.1f %.1f %.1f", c->name, x, y, z);
     send_position(c, s);
     srv_world_player_moved(c, x, z);
 }

@@ -35,7 +35,7 @@ typedef struct srv_server {
     uint8_t **join_cache; /* inflated join data per protocol (session.c) */
     bool trim_wanted;     /* a client left: give freed memory back to the system */
     uint64_t last_trim_ms;
-    /* Log rate limit (srv_srv_log): lines in the current second, and those
+    /* Log rate limit (srv_log): lines in the current second, and those
      * held back, by level, to be reported as one line of counts. */
     bool log_limited;
     uint64_t log_second;
@@ -97,7 +97,7 @@ srv_conn *srv__conn_new(srv_server *srv);
 /* Handles `n` bytes just appended to c->in (the read callback's work; the
  * server fuzz target calls it directly). */
 void srv__conn_received(srv_conn *c, size_t n);
-void srv_srv_log(srv_server *srv, int level, const char *fmt, ...)
+void srv_log(srv_server *srv, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

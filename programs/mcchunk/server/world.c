@@ -290,9 +290,9 @@ static mc_region *region_for(srv_world *w, int32_t rx, int32_t rz)
     slot->rz = rz;
     slot->last_use = ++w->clock;
     if (st != MC_OK && st != MC_ERR_NOT_FOUND) /* refused: a link, a FIFO, outside the world */
-        srv_srv_log(w->srv, MC_LOG_WARN, "%s", err.message);
+        srv_log(w->srv, MC_LOG_WARN, "%s", err.message);
     if (st == MC_OK && mc_region_open(path, NULL, &slot->region, &err) != MC_OK) {
-        srv_srv_log(w->srv, MC_LOG_WARN, "region %s: %s", path, err.message);
+        srv_log(w->srv, MC_LOG_WARN, "region %s: %s", path, err.message);
         slot->region = NULL;
     }
     return slot->region;
@@ -312,7 +312,7 @@ static bool status_is_full(const mc_chunknbt_info *info)
 static void warn_chunk(void *user, const char *message)
 {
     srv_world *w = user;
-    srv_srv_log(w->srv, MC_LOG_WARN, "chunk: %s", message);
+    srv_log(w->srv, MC_LOG_WARN, "chunk: %s", message);
 }
 
 /* The folder reader keeps a parse arena, the chunk's bytes and a palette
@@ -353,7 +353,7 @@ static mc_column *read_column(srv_world *w, int32_t cx, int32_t cz)
     mc_error_clear(&err);
     w->chunk_bytes.len = 0;
     if (mc_region_read_chunk(region, cx & 31, cz & 31, &w->chunk_bytes, NULL, &err) != MC_OK) {
-        srv_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
+        srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
         return NULL;
     }
     mc_column *col = NULL;
@@ -372,7 +372,7 @@ static mc_column *read_column(srv_world *w, int32_t cx, int32_t cz)
     mc_status st = mc_chunknbt_read_bytes_ex(w->chunk_bytes.data, w->chunk_bytes.len, &opt, &col, &info, &err);
     reader_scratch_trim(w);
     if (st != MC_OK) {
-        srv_srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
+        srv_log(w->srv, MC_LOG_WARN, "chunk %d %d: %s", cx, cz, err.message);
         return NULL;
     }
     if (!status_is_full(&info)) {
@@ -462,7 +462,7 @@ static bool find_folder_spawn(srv_world *w)
     char why[512];
     if (level_dat_spawn(w, path, why, sizeof why))
         return true;
-    srv_srv_log(w->srv, strcmp(why, "missing") ? MC_LOG_WARN : MC_LOG_INFO,
+    srv_log(w->srv, strcmp(why, "missing") ? MC_LOG_WARN : MC_LOG_INFO,
                "%s: %s; spawn falls back to the first chunk of the first region file", path, why);
     mc_error err;
     char dir[4096];
@@ -557,7 +557,7 @@ int srv_world_open(srv_server *srv)
         w->scratch_blocks = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 4096);
         w->scratch_biomes = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 64);
         if (!w->terrain || !w->scratch_blocks || !w->scratch_biomes) {
-            srv_srv_log(srv, MC_LOG_ERROR, "cannot set up the built-in world");
+            srv_log(srv, MC_LOG_ERROR, "cannot set up the built-in world");
             return -1;
         }
         srv_terrain_find_spawn(w->terrain, &w->spawn_x, &w->spawn_y, &w->spawn_z);
@@ -567,13 +567,13 @@ int srv_world_open(srv_server *srv)
         for (int dz = -vd; dz <= vd; dz++)
             for (int dx = -vd; dx <= vd; dx++)
                 n += world_column(w, (w->spawn_x >> 4) + dx, (w->spawn_z >> 4) + dz) != NULL;
-        srv_srv_log(srv, MC_LOG_INFO, "world: built-in (seed %llu), spawn %d %d %d; %d columns generated in %.0f ms",
+        srv_log(srv, MC_LOG_INFO, "world: built-in (seed %llu), spawn %d %d %d; %d columns generated in %.0f ms",
                    (unsigned long long)srv->cfg->seed, w->spawn_x, w->spawn_y, w->spawn_z, n,
                    (double)(uv_hrtime() - t0) / 1e6);
         return 0;
     }
     if (!is_dir(dir)) {
-        srv_srv_log(srv, MC_LOG_ERROR, "world folder '%s' does not exist", dir);
+        srv_log(srv, MC_LOG_ERROR, "world folder '%s' does not exist", dir);
         return -1;
     }
     w->dir = dir;
@@ -585,14 +585,14 @@ int srv_world_open(srv_server *srv)
     if (!w->nbt_cache || !w->nbt_doc ||
         mc_world_region_dir(dir, w->layout, "minecraft:overworld", MC_REGION_KIND_REGION, rdir, sizeof rdir, &err) != MC_OK ||
         !is_dir(rdir)) {
-        srv_srv_log(srv, MC_LOG_ERROR, "'%s' is not a Java world: no overworld region folder", dir);
+        srv_log(srv, MC_LOG_ERROR, "'%s' is not a Java world: no overworld region folder", dir);
         return -1;
     }
     if (!find_folder_spawn(w)) {
-        srv_srv_log(srv, MC_LOG_ERROR, "'%s' has no readable chunk to spawn on", dir);
+        srv_log(srv, MC_LOG_ERROR, "'%s' has no readable chunk to spawn on", dir);
         return -1;
     }
-    srv_srv_log(srv, MC_LOG_INFO, "world: %s (%s layout), spawn %d %d %d", dir,
+    srv_log(srv, MC_LOG_INFO, "world: %s (%s layout), spawn %d %d %d", dir,
                w->layout == MC_WORLD_LAYOUT_26_1 ? "26.1" : "classic", w->spawn_x, w->spawn_y, w->spawn_z);
     return 0;
 }
@@ -674,7 +674,7 @@ static bool encoded_column(srv_conn *c, int32_t cx, int32_t cz, const uint8_t **
     mc_buf_free(&chunk);
     mc_buf_free(&light);
     if (st != MC_OK || !mc_buf_ok(&framed)) {
-        srv_srv_log(srv, MC_LOG_ERROR, "cannot encode column %d %d for protocol %u: %s", cx, cz, c->protocol,
+        srv_log(srv, MC_LOG_ERROR, "cannot encode column %d %d for protocol %u: %s", cx, cz, c->protocol,
                    err.message[0] ? err.message : "out of memory");
         mc_buf_free(&framed);
         return false;

@@ -32,13 +32,13 @@ struct srv_bedrock_listener {
 static void on_log(void *user, int level, const char *line)
 {
     srv_bedrock_listener *l = user;
-    srv_srv_log(l->srv, level == MC_RAK_LOG_WARN ? MC_LOG_WARN : MC_LOG_INFO, "bedrock %s", line);
+    srv_log(l->srv, level == MC_RAK_LOG_WARN ? MC_LOG_WARN : MC_LOG_INFO, "bedrock %s", line);
 }
 
 static void on_connected(void *user, srv_rak_peer *peer)
 {
     srv_bedrock_listener *l = user;
-    srv_srv_log(l->srv, MC_LOG_INFO,
+    srv_log(l->srv, MC_LOG_INFO,
                "bedrock %s: RakNet protocol %u, MTU %u; the Bedrock game layer (login) is not implemented yet",
                srv_rak_peer_name(peer), srv_rak_peer_protocol(peer), srv_rak_peer_mtu(peer));
     srv_rak_disconnect(peer, "Bedrock login is not implemented yet");
@@ -88,7 +88,7 @@ srv_bedrock_listener *srv_bedrock_listener_start(srv_server *srv, int *port)
     char err[160];
     l->uv = srv_rak_uv_start(srv->loop, srv->cfg->bind, srv->cfg->bedrock_port, &cfg, &cb, err, sizeof err);
     if (!l->uv) {
-        srv_srv_log(srv, MC_LOG_WARN, "Bedrock listener off: %s", err);
+        srv_log(srv, MC_LOG_WARN, "Bedrock listener off: %s", err);
         free(l);
         return NULL;
     }
