@@ -1,0 +1,658 @@
+/*
+ * engine.c: the light engine: a column and the nearest 14 blocks of its
+ * neighbours copied into one flat grid (a byte of opacity, of shape faces,
+ * of sky and of block light per block, with a one-block wall all round so
+ * that stepping to a neighbour needs no bounds check), then flood fills
+ * with a queue per light level, processed from 15 down, so that a block is
+ * settled the first time it is taken out and is queued about once.
+ *
+ * Why a grid of the neighbourhood rather than the column alone: light that
+ * reaches the column can come from up to 14 blocks away through the
+ * neighbours (a torch behind the border, sky light under an overhang that
+ * ends in the next chunk), and walking their containers per step would cost
+ * a palette lookup per visit. The grid is filled a section at a time (one
+ * bulk unpack, one table read per block; a one-value section is a memset).
+ *
+ * mc_light_update takes light away the classic way (a second queue of
+ * (block, old level): a neighbour dimmer than the removed level, or sky
+ * light at 15 below one, may have come from it and is cleared in turn; a
+ * brighter one is a source to flow back from), then adds the box's sources
+ * and the straight-down sky of its columns, and floods as a full relight.
+ */
+#include "light/light_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MARGIN 14     /* how far light that reaches a column can come from */
+#define WALL 0x80     /* opa bit: outside (grid border, an absent neighbour) */
+#define MAX_TABLES 8
+
+typedef struct qvec {
+    uint32_t *v;
+    size_t len, cap;
+} qvec;
+
+struct mc_light_engine {
+    mc_allocator alloc;
+    mc__light_table tabs[MAX_TABLES];
+    unsigned ntabs, next_tab;
+    /* the grid */
+    size_t cap;
+    uint8_t *opa, *faces, *sky, *blk, *emit;
+    int32_t gw, gd, gh;        /* sizes with the walls: x, z, y */
+    int32_t lx0, lz0, ylo;     /* column-local x, z and absolute y of grid cell (1, 1, 1) */
+    qvec q[16];
+    qvec dq;
+    uint32_t states[4096];
+    uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */
+    bool edge_valid[2];
+};
+
+/* ---------------------------------------------------------------- memory */
+
+static void *xalloc(mc_light_engine *e, size_t n)
+{
+    return e->alloc.alloc(e->alloc.user, n);
+}
+
+static void xfree(mc_light_engine *e, void *p, size_t n)
+{
+    if (p)
+        e->alloc.free(e->alloc.user, p, n);
+}
+
+mc_light_engine *mc_light_engine_new(const mc_allocator *alloc)
+{
+    alloc = mc_alloc_or_default(alloc);
+    mc_light_engine *e = alloc->alloc(alloc->user, sizeof *e);
+    if (!e)
+        return NULL;
+    memset(e, 0, sizeof *e);
+    e->alloc = *alloc;
+    return e;
+}
+
+static void free_grid(mc_light_engine *e)
+{
+    uint8_t **arrays[] = {&e->opa, &e->faces, &e->sky, &e->blk, &e->emit};
+    for (size_t i = 0; i < 5; i++) {
+        xfree(e, *arrays[i], e->cap);
+        *arrays[i] = NULL;
+    }
+    e->cap = 0;
+}
+
+void mc_light_engine_free(mc_light_engine *e)
+{
+    if (!e)
+        return;
+    for (unsigned i = 0; i < e->ntabs; i++)
+        mc__light_table_free(&e->tabs[i], &e->alloc);
+    free_grid(e);
+    for (int i = 0; i < 16; i++)
+        xfree(e, e->q[i].v, e->q[i].cap * sizeof(uint32_t));
+    xfree(e, e->dq.v, e->dq.cap * sizeof(uint32_t));
+    mc_allocator a = e->alloc;
+    a.free(a.user, e, sizeof *e);
+}
+
+static bool grow_grid(mc_light_engine *e, size_t n)
+{
+    if (n <= e->cap)
+        return true;
+    free_grid(e);
+    uint8_t **arrays[] = {&e->opa, &e->faces, &e->sky, &e->blk, &e->emit};
+    for (size_t i = 0; i < 5; i++)
+        if (!(*arrays[i] = xalloc(e, n))) {
+            for (size_t k = 0; k < i; k++) {
+                xfree(e, *arrays[k], n);
+                *arrays[k] = NULL;
+            }
+            return false;
+        }
+    e->cap = n;
+    return true;
+}
+
+/* Appends v; false when memory runs out (the caller fails the call). */
+static bool qpush_slow(mc_light_engine *e, qvec *q, uint32_t v)
+{
+    size_t ncap = q->cap ? q->cap * 2 : 4096;
+    uint32_t *nv = e->alloc.realloc(e->alloc.user, q->v, q->cap * sizeof *nv, ncap * sizeof *nv);
+    if (!nv)
+        return false;
+    q->v = nv;
+    q->cap = ncap;
+    q->v[q->len++] = v;
+    return true;
+}
+
+static inline bool qpush(mc_light_engine *e, qvec *q, uint32_t v)
+{
+    if (q->len < q->cap) {
+        q->v[q->len++] = v;
+        return true;
+    }
+    return qpush_slow(e, q, v);
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static const mc__light_table *table_for(mc_light_engine *e, const mc_registry *reg)
+{
+    for (unsigned i = 0; i < e->ntabs; i++)
+        if (e->tabs[i].reg == reg)
+            return &e->tabs[i];
+    unsigned slot = e->ntabs < MAX_TABLES ? e->ntabs++ : (e->next_tab++ % MAX_TABLES);
+    if (e->tabs[slot].info)
+        mc__light_table_free(&e->tabs[slot], &e->alloc);
+    if (mc__light_table_build(&e->tabs[slot], reg, &e->alloc) != MC_OK) {
+        memset(&e->tabs[slot], 0, sizeof e->tabs[slot]);
+        return NULL;
+    }
+    return &e->tabs[slot];
+}
+
+unsigned mc_light_emission(mc_light_engine *e, const mc_registry *reg, uint32_t state)
+{
+    const mc__light_table *t = e && reg ? table_for(e, reg) : NULL;
+    return t && state < t->count && mc_registry_state_valid(reg, state) ? t->info[state] >> 4 : 0;
+}
+
+unsigned mc_light_opacity(mc_light_engine *e, const mc_registry *reg, uint32_t state)
+{
+    const mc__light_table *t = e && reg ? table_for(e, reg) : NULL;
+    return t && state < t->count && mc_registry_state_valid(reg, state) ? t->info[state] & 15u : 0;
+}
+
+/* ------------------------------------------------------------------ grid */
+
+static inline size_t cell(const mc_light_engine *e, int32_t gx, int32_t gy, int32_t gz)
+{
+    return ((size_t)gy * (size_t)e->gd + (size_t)gz) * (size_t)e->gw + (size_t)gx;
+}
+
+/* Copies the blocks of `c` (chunk offset dx, dz from the centre) that fall
+ * in the grid's window into opa/faces/emit. */
+static void fill_column(mc_light_engine *e, const mc_column *c, const mc__light_table *t, int32_t dx,
+                        int32_t dz)
+{
+    const int32_t wx0 = e->lx0, wx1 = e->lx0 + e->gw - 2, wz0 = e->lz0, wz1 = e->lz0 + e->gd - 2;
+    const int32_t cx0 = dx * 16 > wx0 ? dx * 16 : wx0, cx1 = dx * 16 + 16 < wx1 ? dx * 16 + 16 : wx1;
+    const int32_t cz0 = dz * 16 > wz0 ? dz * 16 : wz0, cz1 = dz * 16 + 16 < wz1 ? dz * 16 + 16 : wz1;
+    if (cx0 >= cx1 || cz0 >= cz1)
+        return;
+    const int32_t nx = cx1 - cx0;
+    const int32_t gx0 = cx0 - e->lx0 + 1;
+    /* every y of the grid inside the walls: air unless a section says otherwise */
+    for (int32_t gy = 1; gy < e->gh - 1; gy++)
+        for (int32_t z = cz0; z < cz1; z++) {
+            size_t i = cell(e, gx0, gy, z - e->lz0 + 1);
+            memset(e->opa + i, 0, (size_t)nx);
+        }
+    if (!c)
+        return;
+    const int32_t min_sy = mc_column_min_section(c);
+    const uint32_t n = mc_column_section_count(c);
+    for (uint32_t k = 0; k < n; k++) {
+        const mc_section *s = mc_column_section_const(c, min_sy + (int32_t)k);
+        const int32_t gy0 = (min_sy + (int32_t)k) * 16 - e->ylo + 1;
+        if (mc_container_get_kind(&s->blocks) == MC_CONTAINER_SINGLE) {
+            uint32_t st = s->blocks.value;
+            uint8_t inf = st < t->count ? t->info[st] : 15, f = st < t->count ? t->faces[st] : 0;
+            if (inf == 0 && f == 0)
+                continue; /* already air */
+            for (int32_t y = 0; y < 16; y++)
+                for (int32_t z = cz0; z < cz1; z++) {
+                    size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
+                    memset(e->opa + i, inf & 15, (size_t)nx);
+                    memset(e->faces + i, f, (size_t)nx);
+                    if (inf >> 4)
+                        memset(e->emit + i, inf >> 4, (size_t)nx);
+                }
+            continue;
+        }
+        mc_container_get_all(&s->blocks, e->states);
+        for (int32_t y = 0; y < 16; y++)
+            for (int32_t z = cz0; z < cz1; z++) {
+                const uint32_t *row = e->states + (y << 8) + ((z & 15) << 4) + (cx0 & 15);
+                size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
+                for (int32_t x = 0; x < nx; x++) {
+                    uint32_t st = row[x];
+                    uint8_t inf = st < t->count ? t->info[st] : 15;
+                    e->opa[i + (size_t)x] = inf & 15;
+                    e->faces[i + (size_t)x] = st < t->count ? t->faces[st] : 0;
+                    e->emit[i + (size_t)x] = inf >> 4;
+                }
+            }
+    }
+}
+
+static bool same_shape(const mc_column *a, const mc_column *b)
+{
+    return mc_column_registry(a) == mc_column_registry(b) &&
+           mc_column_min_section(a) == mc_column_min_section(b) &&
+           mc_column_section_count(a) == mc_column_section_count(b);
+}
+
+/* Sets up the grid for the window lx0..lx1-1, lz0..lz1-1 (column-local) and
+ * the column's whole height plus a section below and above. */
+static mc_status build_grid(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8],
+                            int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1, mc_error *err)
+{
+    const mc__light_table *t = table_for(e, mc_column_registry(col));
+    if (!t)
+        return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the state table");
+    e->lx0 = lx0;
+    e->lz0 = lz0;
+    e->gw = lx1 - lx0 + 2;
+    e->gd = lz1 - lz0 + 2;
+    e->ylo = mc_column_min_y(col) - 16;
+    e->gh = (int32_t)mc_column_height(col) + 32 + 2;
+    const size_t n = (size_t)e->gw * (size_t)e->gd * (size_t)e->gh;
+    if (!grow_grid(e, n))
+        return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the work area (%zu bytes)", 5 * n);
+    memset(e->opa, WALL, n);
+    memset(e->faces, 0, n);
+    memset(e->emit, 0, n);
+    for (int32_t dz = -1; dz <= 1; dz++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            const mc_column *c = col;
+            if (dx || dz) {
+                int k = (dz + 1) * 3 + (dx + 1);
+                c = nb ? nb[k > 4 ? k - 1 : k] : NULL;
+                if (c && !same_shape(c, col))
+                    c = NULL;
+                if (!c)
+                    continue; /* stays wall */
+            }
+            fill_column(e, c, t, dx, dz);
+        }
+    return MC_OK;
+}
+
+/* -------------------------------------------------------------- flooding */
+
+static const uint8_t face_bit[6] = {MC__FACE_DOWN, MC__FACE_UP, MC__FACE_NORTH, MC__FACE_SOUTH,
+                                    MC__FACE_WEST, MC__FACE_EAST};
+static const uint8_t face_opp[6] = {MC__FACE_UP, MC__FACE_DOWN, MC__FACE_SOUTH, MC__FACE_NORTH,
+                                    MC__FACE_EAST, MC__FACE_WEST};
+
+static void offsets(const mc_light_engine *e, ptrdiff_t off[6])
+{
+    const ptrdiff_t sy = (ptrdiff_t)e->gw * e->gd, sz = e->gw;
+    off[0] = -sy;
+    off[1] = sy;
+    off[2] = -sz;
+    off[3] = sz;
+    off[4] = -1;
+    off[5] = 1;
+}
+
+/* Floods `L` from the queued blocks, brightest first. */
+static bool flood(mc_light_engine *e, uint8_t *L, bool sky)
+{
+    ptrdiff_t off[6];
+    offsets(e, off);
+    const uint8_t *opa = e->opa, *faces = e->faces;
+    for (int lvl = 15; lvl >= 2; lvl--) {
+        qvec *q = &e->q[lvl];
+        for (size_t k = 0; k < q->len; k++) { /* may grow while we read (sky at 15 going down) */
+            const uint32_t i = q->v[k];
+            const unsigned l = L[i];
+            if (l != (unsigned)lvl)
+                continue; /* raised since it was queued: it is in a brighter queue */
+            const uint8_t fi = faces[i];
+            for (int d = 0; d < 6; d++) {
+                const uint32_t j = (uint32_t)((ptrdiff_t)i + off[d]);
+                const uint8_t o = opa[j];
+                if (o & WALL)
+                    continue;
+                if ((fi & face_bit[d]) || (faces[j] & face_opp[d]))
+                    continue;
+                unsigned nl = (sky && d == 0 && l == 15 && o == 0) ? 15u : l - (o > 1 ? o : 1u);
+                if ((int)nl <= (int)L[j] || (int)nl <= 0)
+                    continue;
+                L[j] = (uint8_t)nl;
+                if (nl >= 2 && !qpush(e, &e->q[nl], j))
+                    return false;
+            }
+        }
+        q->len = 0;
+    }
+    e->q[1].len = e->q[0].len = 0;
+    return true;
+}
+
+static void clear_queues(mc_light_engine *e)
+{
+    for (int i = 0; i < 16; i++)
+        e->q[i].len = 0;
+    e->dq.len = 0;
+}
+
+/* Queues a block at its current level (levels 0 and 1 spread nothing). */
+static inline bool seed(mc_light_engine *e, const uint8_t *L, size_t i)
+{
+    return L[i] < 2 || qpush(e, &e->q[L[i]], (uint32_t)i);
+}
+
+/* Straight-down sky of the grid columns gx0..gx1-1, gz0..gz1-1: every block
+ * from the top down to the first one that stops it gets 15; returns the
+ * grid y of the lowest such block per column in `top` (when non-NULL). */
+static void sky_columns(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1, int32_t *top)
+{
+    const size_t sy = (size_t)e->gw * (size_t)e->gd;
+    for (int32_t gz = gz0; gz < gz1; gz++)
+        for (int32_t gx = gx0; gx < gx1; gx++) {
+            size_t i = cell(e, gx, e->gh - 2, gz);
+            int32_t gy = e->gh - 2;
+            if (e->opa[i] & WALL) {
+                if (top)
+                    top[gz * e->gw + gx] = e->gh;
+                continue;
+            }
+            e->sky[i] = 15;
+            while (gy > 1) {
+                size_t j = i - sy;
+                if (e->opa[j] != 0 || (e->faces[i] & MC__FACE_DOWN) || (e->faces[j] & MC__FACE_UP))
+                    break;
+                e->sky[j] = 15;
+                i = j;
+                gy--;
+            }
+            if (top)
+                top[gz * e->gw + gx] = gy;
+        }
+}
+
+/* The full sky light of the grid: straight-down columns, then the blocks at
+ * their sides and bottoms seeded and flooded. */
+static bool light_sky(mc_light_engine *e)
+{
+    const size_t n = (size_t)e->gw * e->gd;
+    int32_t *top = xalloc(e, n * sizeof *top);
+    if (!top)
+        return false;
+    sky_columns(e, 1, e->gw - 1, 1, e->gd - 1, top);
+    bool ok = true;
+    for (int32_t gz = 1; gz < e->gd - 1 && ok; gz++)
+        for (int32_t gx = 1; gx < e->gw - 1 && ok; gx++) {
+            const int32_t t = top[gz * e->gw + gx];
+            if (t >= e->gh)
+                continue;
+            int32_t hi = t + 1; /* the lowest block always spreads (down and sideways) */
+            const int32_t nbr[4] = {top[gz * e->gw + gx - 1], top[gz * e->gw + gx + 1],
+                                    top[(gz - 1) * e->gw + gx], top[(gz + 1) * e->gw + gx]};
+            for (int k = 0; k < 4; k++)
+                if (nbr[k] < e->gh && nbr[k] > hi)
+                    hi = nbr[k];
+                else if (nbr[k] >= e->gh && e->gh - 1 > hi)
+                    hi = e->gh - 1; /* next to a wall: nothing to light there, but cheap to be exact */
+            for (int32_t gy = t; gy < hi && gy < e->gh - 1; gy++)
+                ok = ok && qpush(e, &e->q[15], (uint32_t)cell(e, gx, gy, gz));
+        }
+    xfree(e, top, n * sizeof *top);
+    return ok && flood(e, e->sky, true);
+}
+
+static bool light_block(mc_light_engine *e)
+{
+    const size_t n = (size_t)e->gw * e->gd * e->gh;
+    for (size_t i = 0; i < n; i++)
+        if (e->emit[i] && !(e->opa[i] & WALL)) {
+            e->blk[i] = e->emit[i];
+            if (!seed(e, e->blk, i))
+                return false;
+        }
+    return flood(e, e->blk, false);
+}
+
+/* ----------------------------------------------------------- write back */
+
+static mc_status write_back(mc_light_engine *e, mc_column *col, unsigned what, int32_t x0, int32_t x1,
+                            int32_t z0, int32_t z1, int32_t y0, int32_t y1, mc_error *err)
+{
+    static const uint8_t zero[MC_LIGHT_BYTES];
+    const int32_t min_sy = mc_column_min_section(col);
+    for (uint32_t k = 0; k < mc_column_section_count(col); k++) {
+        const int32_t sy = min_sy + (int32_t)k;
+        if (sy * 16 + 15 < y0 || sy * 16 > y1)
+            continue;
+        mc_section *s = mc_column_section(col, sy);
+        for (int w = 0; w < 2; w++) {
+            if (!(what & (w ? MC_LIGHT_BLOCK : MC_LIGHT_SKY)))
+                continue;
+            uint8_t **dst = w ? &s->block_light : &s->sky_light;
+            if (!*dst && (w ? mc_section_set_block_light(s, zero) : mc_section_set_sky_light(s, zero)) != MC_OK)
+                return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for a light array");
+            const uint8_t *L = w ? e->blk : e->sky;
+            for (int32_t y = 0; y < 16; y++) {
+                const int32_t ay = sy * 16 + y;
+                if (ay < y0 || ay > y1)
+                    continue;
+                const int32_t gy = ay - e->ylo + 1;
+                for (int32_t z = z0; z <= z1; z++) {
+                    const uint8_t *src = L + cell(e, x0 - e->lx0 + 1, gy, z - e->lz0 + 1);
+                    uint8_t *out = *dst;
+                    for (int32_t x = x0; x <= x1; x++)
+                        mc_light_set(out, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z), src[x - x0]);
+                }
+            }
+        }
+    }
+    return MC_OK;
+}
+
+static void save_edges(mc_light_engine *e, unsigned what)
+{
+    for (int w = 0; w < 2; w++) {
+        e->edge_valid[w] = (what & (w ? MC_LIGHT_BLOCK : MC_LIGHT_SKY)) != 0;
+        if (!e->edge_valid[w])
+            continue;
+        const uint8_t *L = w ? e->blk : e->sky;
+        for (int side = 0; side < 2; side++) {
+            uint8_t *out = e->edge[w * 2 + side];
+            const int32_t gy0 = side ? e->gh - 1 - 16 : 1;
+            for (int32_t y = 0; y < 16; y++)
+                for (int32_t z = 0; z < 16; z++)
+                    for (int32_t x = 0; x < 16; x++)
+                        mc_light_set(out, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z),
+                                     L[cell(e, x - e->lx0 + 1, gy0 + y, z - e->lz0 + 1)]);
+        }
+    }
+}
+
+bool mc_light_edges(const mc_light_engine *e, uint8_t *sky_below, uint8_t *sky_above, uint8_t *block_below,
+                    uint8_t *block_above)
+{
+    if (!e || ((sky_below || sky_above) && !e->edge_valid[0]) || ((block_below || block_above) && !e->edge_valid[1]))
+        return false;
+    uint8_t *dst[4] = {sky_below, sky_above, block_below, block_above};
+    for (int i = 0; i < 4; i++)
+        if (dst[i])
+            memcpy(dst[i], e->edge[i], MC_LIGHT_BYTES);
+    return true;
+}
+
+/* ------------------------------------------------------------ the calls */
+
+mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *const neighbours[8], unsigned what,
+                          mc_error *err)
+{
+    if (!e || !col || !(what & MC_LIGHT_BOTH))
+        return mc_error_set(err, MC_ERR_INVALID_ARG, 0, "light: engine, column and what are required");
+    e->edge_valid[0] = e->edge_valid[1] = false;
+    mc_status st = build_grid(e, col, neighbours, -MARGIN, 16 + MARGIN, -MARGIN, 16 + MARGIN, err);
+    if (st != MC_OK)
+        return st;
+    const size_t n = (size_t)e->gw * e->gd * e->gh;
+    clear_queues(e);
+    if (what & MC_LIGHT_SKY) {
+        memset(e->sky, 0, n);
+        if (!light_sky(e))
+            return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
+    }
+    if (what & MC_LIGHT_BLOCK) {
+        memset(e->blk, 0, n);
+        if (!light_block(e))
+            return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
+    }
+    st = write_back(e, col, what, 0, 15, 0, 15, INT32_MIN, INT32_MAX, err);
+    if (st == MC_OK)
+        save_edges(e, what);
+    return st;
+}
+
+/* Copies the stored light of the columns in the window into the grid
+ * (an absent array reads as 0; sky above the column is 15). */
+static void load_light(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8], uint8_t *L, bool sky)
+{
+    const size_t n = (size_t)e->gw * e->gd * e->gh;
+    memset(L, 0, n);
+    for (int32_t dz = -1; dz <= 1; dz++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            const mc_column *c = col;
+            if (dx || dz) {
+                int k = (dz + 1) * 3 + (dx + 1);
+                c = nb ? nb[k > 4 ? k - 1 : k] : NULL;
+                if (!c || !same_shape(c, col))
+                    continue;
+            }
+            const int32_t x0 = dx * 16 > e->lx0 ? dx * 16 : e->lx0;
+            const int32_t x1 = dx * 16 + 16 < e->lx0 + e->gw - 2 ? dx * 16 + 16 : e->lx0 + e->gw - 2;
+            const int32_t z0 = dz * 16 > e->lz0 ? dz * 16 : e->lz0;
+            const int32_t z1 = dz * 16 + 16 < e->lz0 + e->gd - 2 ? dz * 16 + 16 : e->lz0 + e->gd - 2;
+            if (x0 >= x1 || z0 >= z1)
+                continue;
+            for (uint32_t k = 0; k < mc_column_section_count(c); k++) {
+                const int32_t sy = mc_column_min_section(c) + (int32_t)k;
+                const mc_section *s = mc_column_section_const(c, sy);
+                const uint8_t *src = sky ? s->sky_light : s->block_light;
+                if (!src)
+                    continue;
+                for (int32_t y = 0; y < 16; y++)
+                    for (int32_t z = z0; z < z1; z++) {
+                        size_t i = cell(e, x0 - e->lx0 + 1, sy * 16 + y - e->ylo + 1, z - e->lz0 + 1);
+                        for (int32_t x = x0; x < x1; x++, i++)
+                            L[i] = (uint8_t)mc_light_get(src, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z));
+                    }
+            }
+            if (sky) /* the section above the column: open sky */
+                for (int32_t y = e->gh - 17; y < e->gh - 1; y++)
+                    for (int32_t z = z0; z < z1; z++)
+                        memset(L + cell(e, x0 - e->lx0 + 1, y, z - e->lz0 + 1), 15, (size_t)(x1 - x0));
+        }
+}
+
+static bool unlight(mc_light_engine *e, uint8_t *L, bool sky)
+{
+    ptrdiff_t off[6];
+    offsets(e, off);
+    for (size_t k = 0; k < e->dq.len; k++) {
+        const uint32_t i = e->dq.v[k] >> 4;
+        const unsigned old = e->dq.v[k] & 15u;
+        for (int d = 0; d < 6; d++) {
+            const uint32_t j = (uint32_t)((ptrdiff_t)i + off[d]);
+            if (e->opa[j] & WALL)
+                continue;
+            const unsigned lj = L[j];
+            if (!lj)
+                continue;
+            if (lj < old || (sky && d == 0 && old == 15 && lj == 15)) {
+                L[j] = 0;
+                if (!qpush(e, &e->dq, j << 4 | lj))
+                    return false;
+                if (!sky && e->emit[j]) {
+                    L[j] = e->emit[j];
+                    if (!seed(e, L, j))
+                        return false;
+                }
+            } else if (!seed(e, L, j)) {
+                return false;
+            }
+        }
+    }
+    e->dq.len = 0;
+    return true;
+}
+
+mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *const neighbours[8], int32_t x0,
+                          int32_t y0, int32_t z0, int32_t x1, int32_t y1, int32_t z1, unsigned what, mc_error *err)
+{
+    if (!e || !col || !(what & MC_LIGHT_BOTH))
+        return mc_error_set(err, MC_ERR_INVALID_ARG, 0, "light: engine, column and what are required");
+    const int32_t ymin = mc_column_min_y(col), ymax = ymin + (int32_t)mc_column_height(col) - 1;
+    if (x0 < 0 || z0 < 0 || x1 > 15 || z1 > 15 || x0 > x1 || z0 > z1 || y0 > y1 || y0 < ymin || y1 > ymax)
+        return mc_error_set(err, MC_ERR_RANGE, 0, "light: box %d..%d %d..%d %d..%d is outside the column",
+                            (int)x0, (int)x1, (int)y0, (int)y1, (int)z0, (int)z1);
+    for (uint32_t k = 0; k < mc_column_section_count(col); k++) {
+        const mc_section *s = mc_column_section_at(col, k);
+        if (((what & MC_LIGHT_SKY) && !s->sky_light) || ((what & MC_LIGHT_BLOCK) && !s->block_light))
+            return mc_light_column(e, col, neighbours, what, err);
+    }
+    e->edge_valid[0] = e->edge_valid[1] = false;
+    const int32_t wx0 = x0 - 15 > -MARGIN ? x0 - 15 : -MARGIN, wx1 = x1 + 16 < 16 + MARGIN ? x1 + 16 : 16 + MARGIN;
+    const int32_t wz0 = z0 - 15 > -MARGIN ? z0 - 15 : -MARGIN, wz1 = z1 + 16 < 16 + MARGIN ? z1 + 16 : 16 + MARGIN;
+    mc_status st = build_grid(e, col, neighbours, wx0, wx1, wz0, wz1, err);
+    if (st != MC_OK)
+        return st;
+    const size_t sy = (size_t)e->gw * e->gd;
+    for (int w = 0; w < 2; w++) {
+        const bool sky = w == 0;
+        if (!(what & (sky ? MC_LIGHT_SKY : MC_LIGHT_BLOCK)))
+            continue;
+        uint8_t *L = sky ? e->sky : e->blk;
+        clear_queues(e);
+        load_light(e, col, neighbours, L, sky);
+        bool ok = true;
+        /* take away what the box held */
+        for (int32_t y = y0; y <= y1 && ok; y++)
+            for (int32_t z = z0; z <= z1 && ok; z++)
+                for (int32_t x = x0; x <= x1 && ok; x++) {
+                    size_t i = cell(e, x - e->lx0 + 1, y - e->ylo + 1, z - e->lz0 + 1);
+                    if (L[i])
+                        ok = qpush(e, &e->dq, (uint32_t)i << 4 | L[i]);
+                    L[i] = 0;
+                }
+        ok = ok && unlight(e, L, sky);
+        /* the box's own sources */
+        if (sky) {
+            for (int32_t z = z0; z <= z1 && ok; z++)
+                for (int32_t x = x0; x <= x1 && ok; x++) {
+                    size_t i = cell(e, x - e->lx0 + 1, e->gh - 2, z - e->lz0 + 1);
+                    for (;;) {
+                        if (L[i] != 15) {
+                            L[i] = 15;
+                            if (!(ok = seed(e, L, i)))
+                                break;
+                        }
+                        size_t j = i - sy;
+                        if (e->opa[j] != 0 || (e->faces[i] & MC__FACE_DOWN) || (e->faces[j] & MC__FACE_UP))
+                            break;
+                        i = j;
+                    }
+                    ok = ok && seed(e, L, i);
+                }
+        } else {
+            for (int32_t y = y0; y <= y1 && ok; y++)
+                for (int32_t z = z0; z <= z1 && ok; z++)
+                    for (int32_t x = x0; x <= x1 && ok; x++) {
+                        size_t i = cell(e, x - e->lx0 + 1, y - e->ylo + 1, z - e->lz0 + 1);
+                        if (e->emit[i] > L[i]) {
+                            L[i] = e->emit[i];
+                            ok = seed(e, L, i);
+                        }
+                    }
+        }
+        if (!ok || !flood(e, L, sky))
+            return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
+        const int32_t cx0 = wx0 > 0 ? wx0 : 0, cx1 = wx1 - 1 < 15 ? wx1 - 1 : 15;
+        const int32_t cz0 = wz0 > 0 ? wz0 : 0, cz1 = wz1 - 1 < 15 ? wz1 - 1 : 15;
+        st = write_back(e, col, sky ? MC_LIGHT_SKY : MC_LIGHT_BLOCK, cx0, cx1, cz0, cz1, INT32_MIN, INT32_MAX, err);
+        if (st != MC_OK)
+            return st;
+    }
+    return MC_OK;
+}
