@@ -42,8 +42,11 @@ struct mc_light_engine {
     uint8_t *opa, *faces, *sky, *blk, *emit;
     int32_t gw, gd, gh;        /* sizes with the walls: x, z, y */
     int32_t lx0, lz0, ylo;     /* column-local x, z and absolute y of grid cell (1, 1, 1) */
+    uint32_t height;           /* the column's height in blocks */
     qvec q[16];
     qvec dq;
+    qvec emitters; /* grid cells with a luminance, found while filling */
+    bool nomem;
     uint32_t states[4096];
     uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */
     bool edge_valid[2];
@@ -93,6 +96,7 @@ void mc_light_engine_free(mc_light_engine *e)
     for (int i = 0; i < 16; i++)
         xfree(e, e->q[i].v, e->q[i].cap * sizeof(uint32_t));
     xfree(e, e->dq.v, e->dq.cap * sizeof(uint32_t));
+    xfree(e, e->emitters.v, e->emitters.cap * sizeof(uint32_t));
     mc_allocator a = e->alloc;
     a.free(a.user, e, sizeof *e);
 }
@@ -198,6 +202,8 @@ static void fill_column(mc_light_engine *e, const mc_column *c, const mc__light_
     for (uint32_t k = 0; k < n; k++) {
         const mc_section *s = mc_column_section_const(c, min_sy + (int32_t)k);
         const int32_t gy0 = (min_sy + (int32_t)k) * 16 - e->ylo + 1;
+        if (gy0 + 16 > e->gh - 1)
+            break; /* above the grid: nothing there gives or stops light */
         if (mc_container_get_kind(&s->blocks) == MC_CONTAINER_SINGLE) {
             uint32_t st = s->blocks.value;
             uint8_t inf = st < t->count ? t->info[st] : 15, f = st < t->count ? t->faces[st] : 0;
@@ -208,8 +214,11 @@ static void fill_column(mc_light_engine *e, const mc_column *c, const mc__light_
                     size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
                     memset(e->opa + i, inf & 15, (size_t)nx);
                     memset(e->faces + i, f, (size_t)nx);
-                    if (inf >> 4)
+                    if (inf >> 4) {
                         memset(e->emit + i, inf >> 4, (size_t)nx);
+                        for (int32_t x = 0; x < nx; x++)
+                            e->nomem |= !qpush(e, &e->emitters, (uint32_t)(i + (size_t)x));
+                    }
                 }
             continue;
         }
@@ -224,6 +233,8 @@ static void fill_column(mc_light_engine *e, const mc_column *c, const mc__light_
                     e->opa[i + (size_t)x] = inf & 15;
                     e->faces[i + (size_t)x] = st < t->count ? t->faces[st] : 0;
                     e->emit[i + (size_t)x] = inf >> 4;
+                    if (inf >> 4)
+                        e->nomem |= !qpush(e, &e->emitters, (uint32_t)(i + (size_t)x));
                 }
             }
     }
@@ -238,8 +249,45 @@ static bool same_shape(const mc_column *a, const mc_column *b)
 
 /* Sets up the grid for the window lx0..lx1-1, lz0..lz1-1 (column-local) and
  * the column's whole height plus a section below and above. */
+/* The neighbour at chunk offset dx, dz (0, 0: col), or NULL. */
+static const mc_column *at(const mc_column *col, const mc_column *const nb[8], int32_t dx, int32_t dz)
+{
+    if (!dx && !dz)
+        return col;
+    int k = (dz + 1) * 3 + (dx + 1);
+    const mc_column *c = nb ? nb[k > 4 ? k - 1 : k] : NULL;
+    return c && same_shape(c, col) ? c : NULL;
+}
+
+/* One above the highest section of the nine columns that holds anything
+ * but states with neither opacity, shape nor luminance (a section of one
+ * such state, which is how empty sections are kept, is skipped without a
+ * look at its blocks). */
+static int32_t top_section(const mc_column *col, const mc_column *const nb[8], const mc__light_table *t)
+{
+    int32_t top = mc_column_min_section(col);
+    for (int32_t dz = -1; dz <= 1; dz++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            const mc_column *c = at(col, nb, dx, dz);
+            if (!c)
+                continue;
+            for (int32_t k = (int32_t)mc_column_section_count(c) - 1; k >= 0; k--) {
+                const int32_t sy = mc_column_min_section(c) + k;
+                if (sy + 1 <= top)
+                    break;
+                const mc_section *s = mc_column_section_const(c, sy);
+                if (mc_container_get_kind(&s->blocks) == MC_CONTAINER_SINGLE && s->blocks.value < t->count &&
+                    t->info[s->blocks.value] == 0 && t->faces[s->blocks.value] == 0)
+                    continue;
+                top = sy + 1;
+                break;
+            }
+        }
+    return top;
+}
+
 static mc_status build_grid(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8],
-                            int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1, mc_error *err)
+                            int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1, int32_t ytop, mc_error *err)
 {
     const mc__light_table *t = table_for(e, mc_column_registry(col));
     if (!t)
@@ -249,13 +297,25 @@ static mc_status build_grid(mc_light_engine *e, const mc_column *col, const mc_c
     e->gw = lx1 - lx0 + 2;
     e->gd = lz1 - lz0 + 2;
     e->ylo = mc_column_min_y(col) - 16;
-    e->gh = (int32_t)mc_column_height(col) + 32 + 2;
+    e->height = mc_column_height(col);
+    /* up to a section above the highest one with anything in it (light
+     * from below reaches at most 14 blocks up into it) and at least to
+     * ytop; above that, sky light is 15 and block light 0 */
+    int32_t yend = (top_section(col, nb, t) + 1) * 16;
+    if (ytop != INT32_MIN && yend < ytop + 1) /* rounded up to a section */
+        yend = e->ylo + (ytop + 1 - e->ylo + 15) / 16 * 16;
+    const int32_t ymax = mc_column_min_y(col) + (int32_t)mc_column_height(col) + 16;
+    if (yend > ymax)
+        yend = ymax;
+    e->gh = yend - e->ylo + 2;
     const size_t n = (size_t)e->gw * (size_t)e->gd * (size_t)e->gh;
     if (!grow_grid(e, n))
         return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the work area (%zu bytes)", 5 * n);
     memset(e->opa, WALL, n);
     memset(e->faces, 0, n);
     memset(e->emit, 0, n);
+    e->emitters.len = 0;
+    e->nomem = false;
     for (int32_t dz = -1; dz <= 1; dz++)
         for (int32_t dx = -1; dx <= 1; dx++) {
             const mc_column *c = col;
@@ -269,6 +329,8 @@ static mc_status build_grid(mc_light_engine *e, const mc_column *col, const mc_c
             }
             fill_column(e, c, t, dx, dz);
         }
+    if (e->nomem)
+        return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
     return MC_OK;
 }
 
@@ -399,13 +461,12 @@ static bool light_sky(mc_light_engine *e)
 
 static bool light_block(mc_light_engine *e)
 {
-    const size_t n = (size_t)e->gw * e->gd * e->gh;
-    for (size_t i = 0; i < n; i++)
-        if (e->emit[i] && !(e->opa[i] & WALL)) {
-            e->blk[i] = e->emit[i];
-            if (!seed(e, e->blk, i))
-                return false;
-        }
+    for (size_t k = 0; k < e->emitters.len; k++) {
+        const uint32_t i = e->emitters.v[k];
+        e->blk[i] = e->emit[i];
+        if (!seed(e, e->blk, i))
+            return false;
+    }
     return flood(e, e->blk, false);
 }
 
@@ -433,6 +494,12 @@ static mc_status write_back(mc_light_engine *e, mc_column *col, unsigned what, i
                 if (ay < y0 || ay > y1)
                     continue;
                 const int32_t gy = ay - e->ylo + 1;
+                if (gy >= e->gh - 1) { /* above the grid: open sky, no block light */
+                    for (int32_t z = z0; z <= z1; z++)
+                        for (int32_t x = x0; x <= x1; x++)
+                            mc_light_set(*dst, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z), w ? 0 : 15);
+                    continue;
+                }
                 for (int32_t z = z0; z <= z1; z++) {
                     const uint8_t *src = L + cell(e, x0 - e->lx0 + 1, gy, z - e->lz0 + 1);
                     uint8_t *out = *dst;
@@ -454,12 +521,13 @@ static void save_edges(mc_light_engine *e, unsigned what)
         const uint8_t *L = w ? e->blk : e->sky;
         for (int side = 0; side < 2; side++) {
             uint8_t *out = e->edge[w * 2 + side];
-            const int32_t gy0 = side ? e->gh - 1 - 16 : 1;
+            const int32_t gy0 = side ? (int32_t)(e->height + 16) + 1 : 1;
             for (int32_t y = 0; y < 16; y++)
                 for (int32_t z = 0; z < 16; z++)
                     for (int32_t x = 0; x < 16; x++)
                         mc_light_set(out, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z),
-                                     L[cell(e, x - e->lx0 + 1, gy0 + y, z - e->lz0 + 1)]);
+                                     gy0 + y >= e->gh - 1 ? (w ? 0u : 15u)
+                                                          : L[cell(e, x - e->lx0 + 1, gy0 + y, z - e->lz0 + 1)]);
         }
     }
 }
@@ -484,7 +552,7 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
     if (!e || !col || !(what & MC_LIGHT_BOTH))
         return mc_error_set(err, MC_ERR_INVALID_ARG, 0, "light: engine, column and what are required");
     e->edge_valid[0] = e->edge_valid[1] = false;
-    mc_status st = build_grid(e, col, neighbours, -MARGIN, 16 + MARGIN, -MARGIN, 16 + MARGIN, err);
+    mc_status st = build_grid(e, col, neighbours, -MARGIN, 16 + MARGIN, -MARGIN, 16 + MARGIN, INT32_MIN, err);
     if (st != MC_OK)
         return st;
     const size_t n = (size_t)e->gw * e->gd * e->gh;
@@ -530,6 +598,8 @@ static void load_light(mc_light_engine *e, const mc_column *col, const mc_column
                 const int32_t sy = mc_column_min_section(c) + (int32_t)k;
                 const mc_section *s = mc_column_section_const(c, sy);
                 const uint8_t *src = sky ? s->sky_light : s->block_light;
+                if (sy * 16 + 16 - e->ylo + 1 > e->gh - 1)
+                    break;
                 if (!src)
                     continue;
                 for (int32_t y = 0; y < 16; y++)
@@ -540,7 +610,7 @@ static void load_light(mc_light_engine *e, const mc_column *col, const mc_column
                     }
             }
             if (sky) /* the section above the column: open sky */
-                for (int32_t y = e->gh - 17; y < e->gh - 1; y++)
+                for (int32_t y = (int32_t)e->height + 16 + 1; y < e->gh - 1; y++)
                     for (int32_t z = z0; z < z1; z++)
                         memset(L + cell(e, x0 - e->lx0 + 1, y, z - e->lz0 + 1), 15, (size_t)(x1 - x0));
         }
@@ -595,7 +665,7 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
     e->edge_valid[0] = e->edge_valid[1] = false;
     const int32_t wx0 = x0 - 15 > -MARGIN ? x0 - 15 : -MARGIN, wx1 = x1 + 16 < 16 + MARGIN ? x1 + 16 : 16 + MARGIN;
     const int32_t wz0 = z0 - 15 > -MARGIN ? z0 - 15 : -MARGIN, wz1 = z1 + 16 < 16 + MARGIN ? z1 + 16 : 16 + MARGIN;
-    mc_status st = build_grid(e, col, neighbours, wx0, wx1, wz0, wz1, err);
+    mc_status st = build_grid(e, col, neighbours, wx0, wx1, wz0, wz1, y1 + 16, err);
     if (st != MC_OK)
         return st;
     const size_t sy = (size_t)e->gw * e->gd;
