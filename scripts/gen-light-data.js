@@ -111,6 +111,27 @@ for (const g of order) {
     }
 }
 
+/* minecraft-data's emitLight/filterLight before 1.17 come from an older
+ * extraction that is wrong for many blocks (leaves 0, water 2, redstone ore
+ * 0, honey 15, structure void 15), while the game's values did not change
+ * from 1.14 to 1.17: older rows take the facts of the block's first row
+ * from 1.17 on (their own face masks stay), when the block still exists. */
+const TRUSTED_DV = 2724;
+for (const list of rows.values()) {
+    const trusted = list.find((r) => r.dv >= TRUSTED_DV);
+    if (!trusted)
+        continue;
+    for (const r of list)
+        if (r.dv < TRUSTED_DV) {
+            r.emit = trusted.emit;
+            r.filter = trusted.filter;
+        }
+    for (let i = list.length - 1; i > 0; i--)
+        if (list[i].emit === list[i - 1].emit && list[i].filter === list[i - 1].filter &&
+            JSON.stringify(list[i].faces) === JSON.stringify(list[i - 1].faces))
+            list.splice(i, 1);
+}
+
 const names = [...rows.keys()].sort();
 let pool = '';
 const poolOff = new Map();
