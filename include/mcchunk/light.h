@@ -42,6 +42,9 @@
  * (no blocks, light only). The model has no sections there (chunk NBT keeps
  * them in the column's extra NBT), so the engine computes them and hands
  * them out through mc_light_edges() rather than writing them anywhere.
+ * Light flows out of the world into them but not back (our choice: it
+ * makes an update independent of light the model does not keep; a path
+ * that leaves the world and comes back is all but unknown in real worlds).
  *
  * THREADS AND MEMORY
  * An mc_light_engine holds the work area (about 2.5 MB for a 384-block
@@ -85,18 +88,21 @@ MC_API mc_status mc_light_column(mc_light_engine *e, mc_column *col,
                                  const mc_column *const neighbours[8], unsigned what, mc_error *err);
 
 /* Re-lights col after the blocks in the box x0..x1, y0..y1, z0..z1
- * (inclusive; x and z local to col, 0..15; y absolute) changed, starting
- * from the light col and its neighbours hold: the light that came from the
- * box is taken away (out to where it had spread) and light flows back in
- * from the sources in the box and from the lit blocks around what was taken
- * away. Only the part of col the change can reach is touched: 15 blocks
- * round the box, and the columns under it for sky light. Given light that
- * agrees with the blocks before the change, the result equals
- * mc_light_column on the changed blocks (the tests check this). Only col is
- * written: re-light a neighbour the same way when the box is within 15
- * blocks of it. Sections of col without an array of a light asked for are
- * lit as by mc_light_column first. Errors as mc_light_column, and
- * MC_ERR_RANGE for a box outside the column. */
+ * (inclusive; y absolute; x and z relative to col's corner, -16..31, so
+ * that the box may lie in a neighbour) changed, starting from the light col
+ * and its neighbours hold: the light that came from the box is taken away
+ * (out to where it had spread) and light flows back in from the sources in
+ * the box and from the lit blocks around what was taken away. Only the part
+ * of col the change can reach is touched: 15 blocks round the box, and the
+ * columns under it for sky light; a box further away changes nothing. Only
+ * col is written: call it for every column within 15 blocks of the box (the
+ * box given relative to each). When the light of col and its neighbours
+ * agreed with the blocks before the change and every column near the box
+ * is updated, the result equals mc_light_column on the changed blocks (the
+ * tests check this on random edits). Sections of col without an array of a
+ * light asked for are lit as by mc_light_column instead. Errors as
+ * mc_light_column, and MC_ERR_RANGE for a box outside that range or col's
+ * height. */
 MC_API mc_status mc_light_update(mc_light_engine *e, mc_column *col,
                                  const mc_column *const neighbours[8], int32_t x0, int32_t y0,
                                  int32_t z0, int32_t x1, int32_t y1, int32_t z1, unsigned what,

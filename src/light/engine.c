@@ -358,6 +358,10 @@ static bool flood(mc_light_engine *e, uint8_t *L, bool sky)
     ptrdiff_t off[6];
     offsets(e, off);
     const uint8_t *opa = e->opa, *faces = e->faces;
+    /* the rows where the world meets the sections below and above: light
+     * goes out into them but never back (see light.h) */
+    const size_t sy = (size_t)e->gw * e->gd;
+    const size_t below_top = 16 * sy, above_bottom = ((size_t)e->height + 17) * sy;
     for (int lvl = 15; lvl >= 2; lvl--) {
         qvec *q = &e->q[lvl];
         for (size_t k = 0; k < q->len; k++) { /* may grow while we read (sky at 15 going down) */
@@ -372,6 +376,9 @@ static bool flood(mc_light_engine *e, uint8_t *L, bool sky)
                 if (o & WALL)
                     continue;
                 if ((fi & face_bit[d]) || (faces[j] & face_opp[d]))
+                    continue;
+                if ((d == 1 && i >= below_top && i < below_top + sy) ||
+                    (d == 0 && i >= above_bottom && i < above_bottom + sy))
                     continue;
                 unsigned nl = (sky && d == 0 && l == 15 && o == 0) ? 15u : l - (o > 1 ? o : 1u);
                 if ((int)nl <= (int)L[j] || (int)nl <= 0)
@@ -429,18 +436,22 @@ static void sky_columns(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz
         }
 }
 
-/* The full sky light of the grid: straight-down columns, then the blocks at
- * their sides and bottoms seeded and flooded. */
-static bool light_sky(mc_light_engine *e)
+/* The sky light of the grid columns gx0..gx1-1, gz0..gz1-1: straight-down
+ * columns, then the blocks at their sides and bottoms queued (next to a
+ * column outside those bounds, the whole height above the straight-down
+ * part: what is there is not known); the caller floods. */
+static bool seed_sky(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1)
 {
     const size_t n = (size_t)e->gw * e->gd;
     int32_t *top = xalloc(e, n * sizeof *top);
     if (!top)
         return false;
-    sky_columns(e, 1, e->gw - 1, 1, e->gd - 1, top);
+    for (size_t i = 0; i < n; i++)
+        top[i] = e->gh;
+    sky_columns(e, gx0, gx1, gz0, gz1, top);
     bool ok = true;
-    for (int32_t gz = 1; gz < e->gd - 1 && ok; gz++)
-        for (int32_t gx = 1; gx < e->gw - 1 && ok; gx++) {
+    for (int32_t gz = gz0; gz < gz1 && ok; gz++)
+        for (int32_t gx = gx0; gx < gx1 && ok; gx++) {
             const int32_t t = top[gz * e->gw + gx];
             if (t >= e->gh)
                 continue;
@@ -450,13 +461,18 @@ static bool light_sky(mc_light_engine *e)
             for (int k = 0; k < 4; k++)
                 if (nbr[k] < e->gh && nbr[k] > hi)
                     hi = nbr[k];
-                else if (nbr[k] >= e->gh && e->gh - 1 > hi)
-                    hi = e->gh - 1; /* next to a wall: nothing to light there, but cheap to be exact */
+                else if (nbr[k] >= e->gh)
+                    hi = e->gh - 1;
             for (int32_t gy = t; gy < hi && gy < e->gh - 1; gy++)
                 ok = ok && qpush(e, &e->q[15], (uint32_t)cell(e, gx, gy, gz));
         }
     xfree(e, top, n * sizeof *top);
-    return ok && flood(e, e->sky, true);
+    return ok;
+}
+
+static bool light_sky(mc_light_engine *e)
+{
+    return seed_sky(e, 1, e->gw - 1, 1, e->gd - 1) && flood(e, e->sky, true);
 }
 
 static bool light_block(mc_light_engine *e)
@@ -616,45 +632,13 @@ static void load_light(mc_light_engine *e, const mc_column *col, const mc_column
         }
 }
 
-static bool unlight(mc_light_engine *e, uint8_t *L, bool sky)
-{
-    ptrdiff_t off[6];
-    offsets(e, off);
-    for (size_t k = 0; k < e->dq.len; k++) {
-        const uint32_t i = e->dq.v[k] >> 4;
-        const unsigned old = e->dq.v[k] & 15u;
-        for (int d = 0; d < 6; d++) {
-            const uint32_t j = (uint32_t)((ptrdiff_t)i + off[d]);
-            if (e->opa[j] & WALL)
-                continue;
-            const unsigned lj = L[j];
-            if (!lj)
-                continue;
-            if (lj < old || (sky && d == 0 && old == 15 && lj == 15)) {
-                L[j] = 0;
-                if (!qpush(e, &e->dq, j << 4 | lj))
-                    return false;
-                if (!sky && e->emit[j]) {
-                    L[j] = e->emit[j];
-                    if (!seed(e, L, j))
-                        return false;
-                }
-            } else if (!seed(e, L, j)) {
-                return false;
-            }
-        }
-    }
-    e->dq.len = 0;
-    return true;
-}
-
 mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *const neighbours[8], int32_t x0,
                           int32_t y0, int32_t z0, int32_t x1, int32_t y1, int32_t z1, unsigned what, mc_error *err)
 {
     if (!e || !col || !(what & MC_LIGHT_BOTH))
         return mc_error_set(err, MC_ERR_INVALID_ARG, 0, "light: engine, column and what are required");
     const int32_t ymin = mc_column_min_y(col), ymax = ymin + (int32_t)mc_column_height(col) - 1;
-    if (x0 < 0 || z0 < 0 || x1 > 15 || z1 > 15 || x0 > x1 || z0 > z1 || y0 > y1 || y0 < ymin || y1 > ymax)
+    if (x0 < -16 || z0 < -16 || x1 > 31 || z1 > 31 || x0 > x1 || z0 > z1 || y0 > y1 || y0 < ymin || y1 > ymax)
         return mc_error_set(err, MC_ERR_RANGE, 0, "light: box %d..%d %d..%d %d..%d is outside the column",
                             (int)x0, (int)x1, (int)y0, (int)y1, (int)z0, (int)z1);
     for (uint32_t k = 0; k < mc_column_section_count(col); k++) {
@@ -663,12 +647,18 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
             return mc_light_column(e, col, neighbours, what, err);
     }
     e->edge_valid[0] = e->edge_valid[1] = false;
+    if (x0 > 15 + 15 || x1 < -15 || z0 > 15 + 15 || z1 < -15)
+        return MC_OK; /* too far away to change anything here */
     const int32_t wx0 = x0 - 15 > -MARGIN ? x0 - 15 : -MARGIN, wx1 = x1 + 16 < 16 + MARGIN ? x1 + 16 : 16 + MARGIN;
     const int32_t wz0 = z0 - 15 > -MARGIN ? z0 - 15 : -MARGIN, wz1 = z1 + 16 < 16 + MARGIN ? z1 + 16 : 16 + MARGIN;
     mc_status st = build_grid(e, col, neighbours, wx0, wx1, wz0, wz1, y1 + 16, err);
     if (st != MC_OK)
         return st;
-    const size_t sy = (size_t)e->gw * e->gd;
+    /* inner: what the change can reach; the ring round it keeps its light
+     * and shines in */
+    const int32_t ix0 = x0 - 14 > wx0 ? x0 - 14 : wx0, ix1 = x1 + 15 < wx1 ? x1 + 15 : wx1;
+    const int32_t iz0 = z0 - 14 > wz0 ? z0 - 14 : wz0, iz1 = z1 + 15 < wz1 ? z1 + 15 : wz1;
+    const int32_t gx0 = ix0 - e->lx0 + 1, gx1 = ix1 - e->lx0 + 1, gz0 = iz0 - e->lz0 + 1, gz1 = iz1 - e->lz0 + 1;
     for (int w = 0; w < 2; w++) {
         const bool sky = w == 0;
         if (!(what & (sky ? MC_LIGHT_SKY : MC_LIGHT_BLOCK)))
@@ -677,49 +667,34 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
         clear_queues(e);
         load_light(e, col, neighbours, L, sky);
         bool ok = true;
-        /* take away what the box held */
-        for (int32_t y = y0; y <= y1 && ok; y++)
-            for (int32_t z = z0; z <= z1 && ok; z++)
-                for (int32_t x = x0; x <= x1 && ok; x++) {
-                    size_t i = cell(e, x - e->lx0 + 1, y - e->ylo + 1, z - e->lz0 + 1);
-                    if (L[i])
-                        ok = qpush(e, &e->dq, (uint32_t)i << 4 | L[i]);
-                    L[i] = 0;
+        for (int32_t gy = 0; gy < e->gh && ok; gy++)
+            for (int32_t gz = 1; gz < e->gd - 1 && ok; gz++) {
+                const bool zin = gz >= gz0 && gz < gz1;
+                for (int32_t gx = 1; gx < e->gw - 1 && ok; gx++) {
+                    const size_t i = cell(e, gx, gy, gz);
+                    if (zin && gx >= gx0 && gx < gx1)
+                        L[i] = 0; /* computed again */
+                    else if (!(e->opa[i] & WALL))
+                        ok = seed(e, L, i);
                 }
-        ok = ok && unlight(e, L, sky);
-        /* the box's own sources */
-        if (sky) {
-            for (int32_t z = z0; z <= z1 && ok; z++)
-                for (int32_t x = x0; x <= x1 && ok; x++) {
-                    size_t i = cell(e, x - e->lx0 + 1, e->gh - 2, z - e->lz0 + 1);
-                    for (;;) {
-                        if (L[i] != 15) {
-                            L[i] = 15;
-                            if (!(ok = seed(e, L, i)))
-                                break;
-                        }
-                        size_t j = i - sy;
-                        if (e->opa[j] != 0 || (e->faces[i] & MC__FACE_DOWN) || (e->faces[j] & MC__FACE_UP))
-                            break;
-                        i = j;
-                    }
-                    ok = ok && seed(e, L, i);
+            }
+        if (sky)
+            ok = ok && seed_sky(e, gx0, gx1, gz0, gz1);
+        else
+            for (size_t k = 0; k < e->emitters.len && ok; k++) {
+                const uint32_t i = e->emitters.v[k];
+                const int32_t gx = (int32_t)(i % (uint32_t)e->gw), gz = (int32_t)(i / (uint32_t)e->gw % (uint32_t)e->gd);
+                if (gx >= gx0 && gx < gx1 && gz >= gz0 && gz < gz1) {
+                    L[i] = e->emit[i];
+                    ok = seed(e, L, i);
                 }
-        } else {
-            for (int32_t y = y0; y <= y1 && ok; y++)
-                for (int32_t z = z0; z <= z1 && ok; z++)
-                    for (int32_t x = x0; x <= x1 && ok; x++) {
-                        size_t i = cell(e, x - e->lx0 + 1, y - e->ylo + 1, z - e->lz0 + 1);
-                        if (e->emit[i] > L[i]) {
-                            L[i] = e->emit[i];
-                            ok = seed(e, L, i);
-                        }
-                    }
-        }
+            }
         if (!ok || !flood(e, L, sky))
             return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
-        const int32_t cx0 = wx0 > 0 ? wx0 : 0, cx1 = wx1 - 1 < 15 ? wx1 - 1 : 15;
-        const int32_t cz0 = wz0 > 0 ? wz0 : 0, cz1 = wz1 - 1 < 15 ? wz1 - 1 : 15;
+        const int32_t cx0 = ix0 > 0 ? ix0 : 0, cx1 = ix1 - 1 < 15 ? ix1 - 1 : 15;
+        const int32_t cz0 = iz0 > 0 ? iz0 : 0, cz1 = iz1 - 1 < 15 ? iz1 - 1 : 15;
+        if (cx0 > cx1 || cz0 > cz1)
+            continue;
         st = write_back(e, col, sky ? MC_LIGHT_SKY : MC_LIGHT_BLOCK, cx0, cx1, cz0, cz1, INT32_MIN, INT32_MAX, err);
         if (st != MC_OK)
             return st;

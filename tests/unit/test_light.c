@@ -202,6 +202,19 @@ static void save(mc_column *c, uint8_t *out)
     }
 }
 
+/* The neighbours of column q of a 3x3 set (NULL outside the set). */
+static void neighbours_of(mc_column *cols[9], int q, const mc_column *nb[8])
+{
+    int k = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dz)
+                continue;
+            int x = q % 3 + dx, z = q / 3 + dz;
+            nb[k++] = x >= 0 && x < 3 && z >= 0 && z < 3 ? cols[z * 3 + x] : NULL;
+        }
+}
+
 static void test_update_equals_full(void **st)
 {
     (void)st;
@@ -210,6 +223,7 @@ static void test_update_equals_full(void **st)
                              state(reg, "oak_leaves"), state(reg, "glowstone"), mc_registry_air(reg),
                              state(reg, "oak_slab[type=top]")};
     mc_column *cols[9];
+    const mc_column *nb[8];
     mc_test_rng rng = {0x5eed};
     for (int i = 0; i < 9; i++) {
         cols[i] = mc_column_new(reg, i % 3 - 1, i / 3 - 1, 0, 8, NULL); /* 128 blocks high */
@@ -222,43 +236,66 @@ static void test_update_equals_full(void **st)
                     mc_column_set_block(cols[i], x, y, z, s);
                 }
     }
-    mc_column *col = cols[4];
-    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
     mc_light_engine *e = mc_light_engine_new(NULL);
     mc_error err;
-    assert_int_equal(mc_light_column(e, col, nb, MC_LIGHT_BOTH, &err), MC_OK);
+    for (int q = 0; q < 9; q++) {
+        neighbours_of(cols, q, nb);
+        assert_int_equal(mc_light_column(e, cols[q], nb, MC_LIGHT_BOTH, &err), MC_OK);
+    }
     const size_t bytes = 2 * 8 * MC_LIGHT_BYTES;
     uint8_t *inc = malloc(bytes), *full = malloc(bytes);
-    for (int round = 0; round < 60; round++) {
+    unsigned changed = 0;
+    for (int round = 0; round < 40; round++) {
+        int c = round % 2 ? 4 : (int)(mc_test_rand(&rng) % 9); /* the edited column */
+        mc_column *col = cols[c];
         int x = (int)(mc_test_rand(&rng) % 16), y = (int)(mc_test_rand(&rng) % 110), z = (int)(mc_test_rand(&rng) % 16);
         int w = round % 3 == 0 ? 3 : 0; /* some boxes of 4x4x4, most single blocks */
         if (x + w > 15)
             x = 15 - w;
-        if (round == 7) /* a roof over everything, then taken away */
-            fill(col, 0, 105, 0, 15, 105, 15, pick[0]), x = 0, y = 105, z = 0, w = 15;
-        else if (round == 8)
-            fill(col, 0, 105, 0, 15, 105, 15, pick[6]), x = 0, y = 105, z = 0, w = 15;
-        else
-            for (int dy = 0; dy <= (w > 3 ? 0 : w); dy++)
-                for (int dz = 0; dz <= w && z + dz < 16; dz++)
+        if (z + w > 15)
+            z = 15 - w;
+        int y1 = y + w;
+        if (round == 7 || round == 9) { /* a roof over the centre, then taken away */
+            c = 4, col = cols[4], x = 0, y = y1 = 105, z = 0, w = 15;
+            fill(col, 0, 105, 0, 15, 105, 15, pick[round == 7 ? 0 : 6]);
+        } else {
+            for (int dy = 0; dy <= w; dy++)
+                for (int dz = 0; dz <= w; dz++)
                     for (int dx = 0; dx <= w; dx++)
                         mc_column_set_block(col, x + dx, y + dy, z + dz, pick[mc_test_rand(&rng) % 8]);
-        int y1 = w > 3 ? y : y + w, z1 = z + w > 15 ? 15 : z + w;
-        assert_int_equal(mc_light_update(e, col, nb, x, y, z, x + w, y1, z1, MC_LIGHT_BOTH, &err), MC_OK);
-        save(col, inc);
-        assert_int_equal(mc_light_column(e, col, nb, MC_LIGHT_BOTH, &err), MC_OK);
-        save(col, full);
-        if (memcmp(inc, full, bytes) != 0) {
-            for (size_t i = 0; i < bytes * 2; i++)
-                if (mc_light_get(inc, (unsigned)i) != mc_light_get(full, (unsigned)i)) {
-                    size_t arr = i / 4096, idx = i % 4096;
-                    fail_msg("round %d (box %d %d %d +%d): %s light at section %zu index %zu: update %u, full %u",
-                             round, x, y, z, w, arr % 2 ? "block" : "sky", arr / 2, idx,
-                             mc_light_get(inc, (unsigned)i), mc_light_get(full, (unsigned)i));
-                }
         }
+        /* every column near the box, the box given relative to it */
+        for (int q = 0; q < 9; q++) {
+            int ox = (c % 3 - q % 3) * 16, oz = (c / 3 - q / 3) * 16;
+            if (ox < -16 || ox > 16 || oz < -16 || oz > 16)
+                continue; /* two columns away: more than 15 blocks */
+            neighbours_of(cols, q, nb);
+            assert_int_equal(mc_light_update(e, cols[q], nb, x + ox, y, z + oz, x + w + ox, y1, z + w + oz,
+                                             MC_LIGHT_BOTH, &err), MC_OK);
+        }
+        for (int q = 0; q < 9; q++) {
+            neighbours_of(cols, q, nb);
+            save(cols[q], inc);
+            assert_int_equal(mc_light_column(e, cols[q], nb, MC_LIGHT_BOTH, &err), MC_OK);
+            save(cols[q], full);
+            if (memcmp(inc, full, bytes) == 0)
+                continue;
+            for (size_t arr = 0; arr < 16; arr++)
+                for (unsigned idx = 0; idx < 4096; idx++) {
+                    unsigned a = mc_light_get(inc + arr * MC_LIGHT_BYTES, idx);
+                    unsigned b = mc_light_get(full + arr * MC_LIGHT_BYTES, idx);
+                    if (a != b)
+                        fail_msg("round %d (column %d, box %d %d %d +%d), column %d: %s light at section %zu "
+                                 "index %u: update %u, full %u",
+                                 round, c, x, y, z, w, q, arr % 2 ? "block" : "sky", arr / 2, idx, a, b);
+                }
+            fail_msg("round %d: the arrays differ", round);
+        }
+        changed++;
     }
-    /* taking a torch away: the update leaves no trace of it */
+    assert_int_equal(changed, 40);
+    /* a torch placed and taken away: the update leaves no trace of it */
+    mc_column *col = cols[4];
     fill(col, 0, 0, 0, 15, 127, 15, pick[0]);
     fill(col, 2, 60, 2, 12, 70, 12, pick[6]);
     assert_int_equal(mc_light_column(e, col, NULL, MC_LIGHT_BOTH, &err), MC_OK);
@@ -272,6 +309,7 @@ static void test_update_equals_full(void **st)
             for (int x = 2; x <= 12; x++)
                 assert_int_equal(mc_column_get_block_light(col, x, y, z), 0);
     assert_int_equal(mc_light_update(e, col, NULL, 7, 500, 7, 7, 500, 7, MC_LIGHT_BOTH, &err), MC_ERR_RANGE);
+    assert_int_equal(mc_light_update(e, col, NULL, 40, 65, 7, 40, 65, 7, MC_LIGHT_BOTH, &err), MC_ERR_RANGE);
     free(inc);
     free(full);
     mc_light_engine_free(e);
