@@ -204,20 +204,61 @@ static void fill_column(mc_light_engine *e, const mc_column *c, const mc__light_
         const int32_t gy0 = (min_sy + (int32_t)k) * 16 - e->ylo + 1;
         if (gy0 + 16 > e->gh - 1)
             break; /* above the grid: nothing there gives or stops light */
-        if (mc_container_get_kind(&s->blocks) == MC_CONTAINER_SINGLE) {
-            uint32_t st = s->blocks.value;
-            uint8_t inf = st < t->count ? t->info[st] : 15, f = st < t->count ? t->faces[st] : 0;
+        /* one byte of info and one of faces per palette entry (or the
+         * single value); a palette of one kind of block is a memset */
+        uint8_t pinfo[256], pfaces[256];
+        size_t plen = 0;
+        const uint32_t *pal = NULL;
+        const mc_container_kind kind = mc_container_get_kind(&s->blocks);
+        if (kind == MC_CONTAINER_SINGLE) {
+            pal = &s->blocks.value;
+            plen = 1;
+        } else if (kind == MC_CONTAINER_INDIRECT && s->blocks.palette_len <= 256 && s->blocks.bits <= 16) {
+            pal = s->blocks.palette;
+            plen = s->blocks.palette_len;
+        }
+        bool uniform = plen > 0;
+        for (size_t p = 0; p < plen; p++) {
+            const uint32_t st = pal[p];
+            pinfo[p] = st < t->count ? t->info[st] : 15;
+            pfaces[p] = st < t->count ? t->faces[st] : 0;
+            uniform = uniform && pinfo[p] == pinfo[0] && pfaces[p] == pfaces[0];
+        }
+        if (uniform) {
+            const uint8_t inf = pinfo[0], f = pfaces[0];
             if (inf == 0 && f == 0)
                 continue; /* already air */
             for (int32_t y = 0; y < 16; y++)
                 for (int32_t z = cz0; z < cz1; z++) {
                     size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
                     memset(e->opa + i, inf & 15, (size_t)nx);
-                    memset(e->faces + i, f, (size_t)nx);
+                    if (f)
+                        memset(e->faces + i, f, (size_t)nx);
                     if (inf >> 4) {
                         memset(e->emit + i, inf >> 4, (size_t)nx);
                         for (int32_t x = 0; x < nx; x++)
                             e->nomem |= !qpush(e, &e->emitters, (uint32_t)(i + (size_t)x));
+                    }
+                }
+            continue;
+        }
+        if (plen) { /* through the palette: indices straight from the longs */
+            uint16_t *idx = (uint16_t *)e->states;
+            mc_bits_unpack_u16(s->blocks.longs, 4096, s->blocks.bits, MC_BITS_PADDED, idx);
+            for (int32_t y = 0; y < 16; y++)
+                for (int32_t z = cz0; z < cz1; z++) {
+                    const uint16_t *row = idx + (y << 8) + ((z & 15) << 4) + (cx0 & 15);
+                    size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
+                    for (int32_t x = 0; x < nx; x++) {
+                        const unsigned pk = row[x] < plen ? row[x] : 0;
+                        const uint8_t inf = pinfo[pk];
+                        e->opa[i + (size_t)x] = inf & 15;
+                        if (pfaces[pk])
+                            e->faces[i + (size_t)x] = pfaces[pk];
+                        if (inf >> 4) {
+                            e->emit[i + (size_t)x] = inf >> 4;
+                            e->nomem |= !qpush(e, &e->emitters, (uint32_t)(i + (size_t)x));
+                        }
                     }
                 }
             continue;
@@ -514,6 +555,15 @@ static mc_status write_back(mc_light_engine *e, mc_column *col, unsigned what, i
                     for (int32_t z = z0; z <= z1; z++)
                         for (int32_t x = x0; x <= x1; x++)
                             mc_light_set(*dst, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z), w ? 0 : 15);
+                    continue;
+                }
+                if (x0 == 0 && x1 == 15) { /* whole rows: two blocks a byte */
+                    for (int32_t z = z0; z <= z1; z++) {
+                        const uint8_t *src = L + cell(e, 1 - e->lx0, gy, z - e->lz0 + 1);
+                        uint8_t *out = *dst + ((y << 7) | (z << 3));
+                        for (int32_t x = 0; x < 8; x++)
+                            out[x] = (uint8_t)(src[2 * x] | src[2 * x + 1] << 4);
+                    }
                     continue;
                 }
                 for (int32_t z = z0; z <= z1; z++) {
