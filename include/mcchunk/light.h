@@ -47,8 +47,9 @@
  * that leaves the world and comes back is all but unknown in real worlds).
  *
  * THREADS AND MEMORY
- * An mc_light_engine holds the work area (about 2.5 MB for a 384-block
- * column, grown on demand and kept between calls) and a cache of per-state
+ * An mc_light_engine holds the work area (five bytes a block of the column
+ * and its 14-block surround, at most about 4.5 MB for a 384-block column,
+ * grown on demand and kept between calls) and a cache of per-state
  * tables, one per registry seen (built on first use, a few dozen KB each).
  * It is not thread-safe: use one engine per thread. Columns are only read,
  * apart from the centre column's light arrays.

@@ -421,9 +421,9 @@ static bool flood(mc_light_engine *e, uint8_t *L, bool sky)
                 if ((d == 1 && i >= below_top && i < below_top + sy) ||
                     (d == 0 && i >= above_bottom && i < above_bottom + sy))
                     continue;
-                unsigned nl = (sky && d == 0 && l == 15 && o == 0) ? 15u : l - (o > 1 ? o : 1u);
-                if ((int)nl <= (int)L[j] || (int)nl <= 0)
-                    continue;
+                const int nl = (sky && d == 0 && l == 15 && o == 0) ? 15 : (int)l - (o > 1 ? (int)o : 1);
+                if (nl <= (int)L[j])
+                    continue; /* also every nl <= 0 */
                 L[j] = (uint8_t)nl;
                 if (nl >= 2 && !qpush(e, &e->q[nl], j))
                     return false;
