@@ -8,6 +8,7 @@
  *            compression, NBT, positions); exit 1 when any file has one
  *   salvage  FILE -o OUT: copy every intact chunk into a new file
  *   compact  rewrite each file without holes (new file + atomic rename)
+ *   relight  recompute the light of every full chunk (region_relight.c)
  *
  * Runs over many files print progress on stderr when it is a terminal. All
  * work goes through the public API in mcchunk/anvil.h.
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "region_relight.h"
 #include "mcchunk/anvil.h"
 
 static void usage(FILE *out)
@@ -28,6 +30,7 @@ static void usage(FILE *out)
             "       mcchunk region verify [-q] FILE...\n"
             "       mcchunk region salvage FILE -o OUT\n"
             "       mcchunk region compact FILE...\n"
+            "       mcchunk region relight FILE...\n"
             "\n"
             "Region files (.mca, .mcr; also entities/ and poi/ files).\n"
             "  info     chunks, file size, used and free sectors, compressions, external\n"
@@ -41,6 +44,10 @@ static void usage(FILE *out)
             "           must not exist) and names the chunks left behind\n"
             "  compact  rewrites each file without free sectors; the original is replaced\n"
             "           atomically (a crash leaves the old or the new file, never a mix)\n"
+            "  relight  recomputes the sky and block light of every full chunk (1.14+)\n"
+            "           with the light engine and writes it back chunk by chunk, crash-\n"
+            "           safely, with isLightOn set (chunks at the file's edge: the next\n"
+            "           file's chunks count as not loaded)\n"
             "\n"
             "exit status: 0 ok, 1 a file failed or has problems, 2 usage error\n");
 }
@@ -213,7 +220,7 @@ int mc_cmd_region(int argc, char **argv)
         }
     }
     bool known = !strcmp(sub, "info") || !strcmp(sub, "ls") || !strcmp(sub, "verify") ||
-                 !strcmp(sub, "salvage") || !strcmp(sub, "compact");
+                 !strcmp(sub, "salvage") || !strcmp(sub, "compact") || !strcmp(sub, "relight");
     if (!known) {
         fprintf(stderr, "mcchunk region: unknown subcommand '%s'\n\n", sub);
         usage(stderr);
@@ -223,6 +230,8 @@ int mc_cmd_region(int argc, char **argv)
         fprintf(stderr, "mcchunk region %s: no FILE given\n", sub);
         return MC_EXIT_USAGE;
     }
+    if (!strcmp(sub, "relight") && !out)
+        return mc_region_relight(nfiles, files, quiet);
     if (!strcmp(sub, "salvage")) {
         if (nfiles != 1 || !out) {
             fprintf(stderr, "mcchunk region salvage: needs one FILE and -o OUT\n");
