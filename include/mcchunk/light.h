@@ -91,9 +91,10 @@ MC_API mc_status mc_light_column(mc_light_engine *e, mc_column *col,
 /* Re-lights col after the blocks in the box x0..x1, y0..y1, z0..z1
  * (inclusive; y absolute; x and z relative to col's corner, -16..31, so
  * that the box may lie in a neighbour) changed, starting from the light col
- * and its neighbours hold: the light that came from the box is taken away
- * (out to where it had spread) and light flows back in from the sources in
- * the box and from the lit blocks around what was taken away. Only the part
+ * and its neighbours hold: the light of everything the change can reach is
+ * taken away and flows back in from the blocks' own sources (luminance,
+ * straight-down sky) and from the ring of blocks just beyond, which keep
+ * their stored light (the change cannot reach them). Only the part
  * of col the change can reach is touched: 15 blocks round the box, and the
  * columns under it for sky light; a box further away changes nothing. Only
  * col is written: call it for every column within 15 blocks of the box (the

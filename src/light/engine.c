@@ -13,11 +13,12 @@
  * a palette lookup per visit. The grid is filled a section at a time (one
  * bulk unpack, one table read per block; a one-value section is a memset).
  *
- * mc_light_update takes light away the classic way (a second queue of
- * (block, old level): a neighbour dimmer than the removed level, or sky
- * light at 15 below one, may have come from it and is cleared in turn; a
- * brighter one is a source to flow back from), then adds the box's sources
- * and the straight-down sky of its columns, and floods as a full relight.
+ * mc_light_update clears everything within 14 blocks of the box (the whole
+ * height: sky light falls down shafts), keeps the stored light of the ring
+ * just beyond as sources, re-adds the cleared part's own sources and
+ * floods: the ring's light is right whatever order the columns round a
+ * change are updated in, which the classic take-away-then-re-add queue
+ * (it needs the old light of every column at once) cannot promise.
  */
 #include "light/light_private.h"
 
