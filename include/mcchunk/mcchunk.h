@@ -9,6 +9,7 @@
  *   palette.h   paletted containers as the game keeps them
  *   chunk.h     sections and columns: blocks, biomes, light, heightmaps,
  *               block entities
+ *   light.h     sky and block light computed from the blocks (light engine)
  *   registry.h  block-state and biome registries of every version, and
  *               translation between them
  *   translate.h columns translated between registries
@@ -25,6 +26,7 @@
 #include "mcchunk/bits.h"
 #include "mcchunk/palette.h"
 #include "mcchunk/chunk.h"
+#include "mcchunk/light.h"
 #include "mcchunk/registry.h"
 #include "mcchunk/translate.h"
 #include "mcchunk/anvil.h"

@@ -8,6 +8,7 @@
  *            compression, NBT, positions); exit 1 when any file has one
  *   salvage  FILE -o OUT: copy every intact chunk into a new file
  *   compact  rewrite each file without holes (new file + atomic rename)
+ *   relight  recompute the light of every full chunk (region_relight.c)
  *
  * Runs over many files print progress on stderr when it is a terminal. All
  * work goes through the public API in mcchunk/anvil.h.
@@ -19,6 +20,7 @@
 
 #include "commands.h"
 #include "tool_common.h"
+#include "region_relight.h"
 #include "mcchunk/anvil.h"
 
 static void usage(FILE *out)
@@ -29,6 +31,7 @@ static void usage(FILE *out)
             "       mcchunk region verify [-q] [--json] FILE...\n"
             "       mcchunk region salvage FILE -o OUT\n"
             "       mcchunk region compact FILE...\n"
+            "       mcchunk region relight FILE...\n"
             "\n"
             "Region files (.mca, .mcr; also entities/ and poi/ files).\n"
             "  info     chunks, file size, used and free sectors, compressions, external\n"
@@ -47,6 +50,10 @@ static void usage(FILE *out)
             "           fails when nothing could be saved\n"
             "  compact  rewrites each file without free sectors; the original is replaced\n"
             "           atomically (a crash leaves the old or the new file, never a mix)\n"
+            "  relight  recomputes the sky and block light of every full chunk (1.14+)\n"
+            "           with the light engine and writes it back chunk by chunk, crash-\n"
+            "           safely, with isLightOn set (chunks at the file's edge: the next\n"
+            "           file's chunks count as not loaded)\n"
             "\n"
             "\n"
             "A file cut inside its 8 KiB header (the chunk table) fails info and ls: what\n"
@@ -330,7 +337,7 @@ int mc_cmd_region(int argc, char **argv)
         }
     }
     bool known = !strcmp(sub, "info") || !strcmp(sub, "ls") || !strcmp(sub, "verify") ||
-                 !strcmp(sub, "salvage") || !strcmp(sub, "compact");
+                 !strcmp(sub, "salvage") || !strcmp(sub, "compact") || !strcmp(sub, "relight");
     if (!known) {
         fprintf(stderr, "mcchunk region: unknown subcommand '%s'\n\n", sub);
         usage(stderr);
@@ -350,6 +357,8 @@ int mc_cmd_region(int argc, char **argv)
                     files[f], files[f]);
             return MC_EXIT_USAGE;
         }
+    if (!strcmp(sub, "relight") && !out)
+        return mc_region_relight(nfiles, files, quiet);
     if (!strcmp(sub, "salvage")) {
         if (nfiles != 1 || !out) {
             fprintf(stderr, "mcchunk region salvage: needs one FILE and -o OUT\n");

@@ -15,7 +15,7 @@
     X(generate, "print a column of the built-in world (any version)")                \
     X(nbt, "print, query or re-encode an NBT file (SNBT, JSON; Java and Bedrock)")   \
     X(packet, "Java chunk packets (1.8-26.1): encode a chunk for a version, decode a packet") \
-    X(region, "region files: info, ls, verify, salvage, compact")                  \
+    X(region, "region files: info, ls, verify, salvage, compact, relight")                  \
     X(registry, "block states, biomes and versions of every registry")             \
     X(serve, "run the reference server (Java Edition 1.8 to 26.1)")                \
     X(version, "print the library version")

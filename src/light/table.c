@@ -1,0 +1,196 @@
+/*
+ * table.c: the light facts of every state of a registry (opacity, luminance,
+ * shape faces), built once per registry from the generated rows and the
+ * state-dependent rules minecraft-data does not carry, so that the engine
+ * reads one byte per block and never looks a name up while it lights.
+ *
+ * Registries without their own rows (Java 1.8-1.13 and Bedrock) are mapped
+ * to a Java registry that has them (mc_registry_map) and take the facts of
+ * the state they map to.
+ */
+#include "light/light_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FIRST_DV 1457 /* the oldest rows (1.13) */
+
+static const char *strip(const char *name)
+{
+    return strncmp(name, "minecraft:", 10) == 0 ? name + 10 : name;
+}
+
+/* The newest row of `name` not newer than dv, or NULL. */
+static const mc__light_row *find_row(const char *name, int32_t dv)
+{
+    size_t lo = 0, hi = mc__light_row_count;
+    while (lo < hi) { /* first row whose name is >= name */
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(mc__light_names + mc__light_rows[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const mc__light_row *best = NULL;
+    for (size_t i = lo; i < mc__light_row_count && strcmp(mc__light_names + mc__light_rows[i].name, name) == 0; i++)
+        if (!best || mc__light_rows[i].dv <= dv)
+            best = &mc__light_rows[i]; /* rows are in data-version order: the last fitting one wins */
+    return best;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int prop_int(const mc_registry *reg, uint32_t state, const char *key, int dflt)
+{
+    const char *v = mc_registry_state_prop_value(reg, state, key);
+    return v ? atoi(v) : dflt;
+}
+
+static bool prop_true(const mc_registry *reg, uint32_t state, const char *key)
+{
+    const char *v = mc_registry_state_prop_value(reg, state, key);
+    return v && strcmp(v, "true") == 0;
+}
+
+/* Luminance of the states whose light depends on their properties; -1 for
+ * the others (the row's emitLight holds for every state). */
+static int state_emission(const mc_registry *reg, uint32_t state, const char *name)
+{
+    static const struct { const char *name; int level; } lit[] = {
+        {"furnace", 13}, {"blast_furnace", 13}, {"smoker", 13}, {"redstone_ore", 9},
+        {"deepslate_redstone_ore", 9}, {"redstone_torch", 7}, {"redstone_wall_torch", 7},
+        {"redstone_lamp", 15}, {"campfire", 15}, {"soul_campfire", 10}, {"copper_bulb", 15},
+        {"exposed_copper_bulb", 12}, {"weathered_copper_bulb", 8}, {"oxidized_copper_bulb", 4},
+        {"waxed_copper_bulb", 15}, {"waxed_exposed_copper_bulb", 12},
+        {"waxed_weathered_copper_bulb", 8}, {"waxed_oxidized_copper_bulb", 4},
+    };
+    for (size_t i = 0; i < sizeof lit / sizeof lit[0]; i++)
+        if (strcmp(name, lit[i].name) == 0)
+            return prop_true(reg, state, "lit") ? lit[i].level : 0;
+    if (strcmp(name, "candle") == 0 || ends_with(name, "_candle"))
+        return prop_true(reg, state, "lit") ? 3 * prop_int(reg, state, "candles", 1) : 0;
+    if (ends_with(name, "candle_cake"))
+        return prop_true(reg, state, "lit") ? 3 : 0;
+    if (strcmp(name, "sea_pickle") == 0)
+        return prop_true(reg, state, "waterlogged") ? 3 + 3 * prop_int(reg, state, "pickles", 1) : 0;
+    if (strcmp(name, "light") == 0)
+        return prop_int(reg, state, "level", 15);
+    if (strcmp(name, "respawn_anchor") == 0)
+        return prop_int(reg, state, "charges", 0) * 15 / 4;
+    if (strcmp(name, "cave_vines") == 0 || strcmp(name, "cave_vines_plant") == 0)
+        return prop_true(reg, state, "berries") ? 14 : 0;
+    if (strcmp(name, "glow_lichen") == 0)
+        return 7;
+    return -1;
+}
+
+/* The facts of one state of a registry that has rows of its own. */
+static void state_facts(const mc_registry *reg, int32_t dv, uint32_t state, uint32_t first,
+                        uint8_t *info, uint8_t *faces)
+{
+    const char *full = mc_registry_state_name(reg, state);
+    const char *name = full ? strip(full) : "";
+    const mc__light_row *row = find_row(name, dv);
+    unsigned opacity = row ? row->filter : 15, emit = row ? row->emit : 0, f = 0;
+    int se = state_emission(reg, state, name);
+    if (se >= 0)
+        emit = (unsigned)se;
+    if (row && row->face_count) {
+        uint32_t k = state - first;
+        f = k < row->face_count ? mc__light_faces[row->faces + k] : 0;
+        opacity = f == 63 ? 15 : 0; /* solid render only as a full cube */
+    }
+    const char *wl = mc_registry_state_prop_value(reg, state, "waterlogged");
+    if (wl && strcmp(wl, "true") == 0 && opacity == 0)
+        opacity = 1; /* a fluid inside: no longer lets sky light straight down */
+    *info = (uint8_t)((opacity > 15 ? 15 : opacity) | (emit > 15 ? 15 : emit) << 4);
+    *faces = (uint8_t)(f == 63 ? 0 : f); /* a full cube dampens 15 anyway */
+}
+
+static int32_t own_dv(const mc_registry *reg)
+{
+    mc_version_info v;
+    if (mc_registry_edition(reg) != MC_EDITION_JAVA || !mc_java_version_find(mc_registry_name(reg), &v) ||
+        v.data_version < FIRST_DV)
+        return -1;
+    return v.data_version;
+}
+
+/* The Java registry with rows that reg's states are mapped to. */
+static const mc_registry *proxy_for(const mc_registry *reg)
+{
+    if (mc_registry_edition(reg) == MC_EDITION_JAVA)
+        return mc_registry_find("1.13.2");
+    const mc_registry *best = NULL;
+    for (size_t i = 0; i < mc_registry_count(); i++) {
+        const mc_registry *r = mc_registry_at(i);
+        if (mc_registry_edition(r) == MC_EDITION_JAVA && own_dv(r) > 0)
+            best = r; /* Java first, oldest first: the last one is the newest */
+    }
+    return best;
+}
+
+static mc_status fill_own(mc__light_table *t, const mc_registry *reg, int32_t dv)
+{
+    const char *prev = NULL;
+    uint32_t first = 0;
+    for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
+         s = mc_registry_next_state(reg, s)) {
+        if (s >= t->count)
+            break;
+        const char *name = mc_registry_state_name(reg, s);
+        if (!prev || !name || strcmp(prev, name) != 0)
+            first = s;
+        prev = name;
+        state_facts(reg, dv, s, first, &t->info[s], &t->faces[s]);
+    }
+    return MC_OK;
+}
+
+mc_status mc__light_table_build(mc__light_table *t, const mc_registry *reg, const mc_allocator *alloc)
+{
+    alloc = mc_alloc_or_default(alloc);
+    memset(t, 0, sizeof *t);
+    t->reg = reg;
+    t->count = mc_registry_state_count(reg);
+    t->info = alloc->alloc(alloc->user, (size_t)t->count + 1);
+    t->faces = alloc->alloc(alloc->user, (size_t)t->count + 1);
+    if (!t->info || !t->faces) {
+        mc__light_table_free(t, alloc);
+        return MC_ERR_NOMEM;
+    }
+    memset(t->info, 15, (size_t)t->count + 1); /* invalid ids: opaque, dark */
+    memset(t->faces, 0, (size_t)t->count + 1);
+    int32_t dv = own_dv(reg);
+    if (dv > 0)
+        return fill_own(t, reg, dv);
+    const mc_registry *proxy = proxy_for(reg);
+    const uint32_t *map = proxy ? mc_registry_map(reg, proxy) : NULL;
+    if (!map)
+        return mc__light_table_free(t, alloc), MC_ERR_NOMEM;
+    mc__light_table pt;
+    mc_status st = mc__light_table_build(&pt, proxy, alloc);
+    if (st != MC_OK)
+        return mc__light_table_free(t, alloc), st;
+    for (uint32_t s = 0; s < t->count; s++)
+        if (mc_registry_state_valid(reg, s) && map[s] < pt.count) {
+            t->info[s] = pt.info[map[s]];
+            t->faces[s] = pt.faces[map[s]];
+        }
+    mc__light_table_free(&pt, alloc);
+    return MC_OK;
+}
+
+void mc__light_table_free(mc__light_table *t, const mc_allocator *alloc)
+{
+    alloc = mc_alloc_or_default(alloc);
+    if (t->info)
+        alloc->free(alloc->user, t->info, (size_t)t->count + 1);
+    if (t->faces)
+        alloc->free(alloc->user, t->faces, (size_t)t->count + 1);
+    t->info = t->faces = NULL;
+}
