@@ -157,22 +157,32 @@ static int posix_remove(void *user, const char *path)
     return unlink(path) == 0 ? 0 : errno;
 }
 
+/* The folder holding `path` ("." for a bare name, "/" for a file at the
+ * root) into dir[4096]; 0 or ENAMETOOLONG. */
+static int parent_folder(const char *path, char dir[4096])
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        strcpy(dir, ".");
+        return 0;
+    }
+    size_t n = (size_t)(slash - path);
+    if (n == 0)
+        n = 1;
+    if (n >= 4096)
+        return ENAMETOOLONG;
+    memcpy(dir, path, n);
+    dir[n] = 0;
+    return 0;
+}
+
 static int posix_fsync_dir(void *user, const char *path)
 {
     (void)user;
     char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        strcpy(dir, ".");
-    } else {
-        size_t n = (size_t)(slash - path);
-        if (n == 0)
-            n = 1;
-        if (n >= sizeof dir)
-            return ENAMETOOLONG;
-        memcpy(dir, path, n);
-        dir[n] = 0;
-    }
+    int perr = parent_folder(path, dir);
+    if (perr)
+        return perr;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return errno;
@@ -185,18 +195,9 @@ static int posix_fsync_dir(void *user, const char *path)
 int mc__list_folder(const char *path, void (*fn)(void *ctx, const char *name), void *ctx)
 {
     char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        strcpy(dir, ".");
-    } else {
-        size_t n = (size_t)(slash - path);
-        if (n == 0)
-            n = 1;
-        if (n >= sizeof dir)
-            return ENAMETOOLONG;
-        memcpy(dir, path, n);
-        dir[n] = 0;
-    }
+    int perr = parent_folder(path, dir);
+    if (perr)
+        return perr;
     DIR *d = opendir(dir);
     if (!d)
         return errno ? errno : EIO;
