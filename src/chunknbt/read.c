@@ -623,6 +623,14 @@ static inline bool fscan_at(fscan *f, const uint8_t *p)
     return true;
 }
 
+/* A bounded cursor of its own rather than mc_reader (core.h), on purpose:
+ * the fast scan only asks "is this the shape I expect?", and gives up on any
+ * surprise by handing the chunk to the tree reader, which reports the error.
+ * So it needs no message, offset or sticky error state -- just two pointers
+ * that stay in registers -- while mc_reader carries those for decoders that
+ * must say what went wrong and where. (nbt's parser, parse_tmpl.h, likewise
+ * keeps its cursor in locals and checks every length against the bytes left;
+ * it reports errors through the document, with the offset.) */
 typedef struct bscan {
     const uint8_t *p, *end;
 } bscan;
