@@ -14,6 +14,13 @@ function bin () {
   return b
 }
 
+// Whether the binary under test is a sanitizer build (ASan reserves shadow
+// memory and keeps freed blocks in quarantine, so its RSS says nothing about
+// the server's own bound): its runtime's name is in the binary.
+function sanitizerBuild () {
+  return fs.readFileSync(bin()).includes('AddressSanitizer')
+}
+
 async function startServer (args = [], { exitAfter = 1500 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-srv-'))
   const portFile = path.join(dir, 'port')
@@ -78,4 +85,4 @@ function createBot (mineflayer, options) {
   return bot
 }
 
-module.exports = { startServer, bin, createBot }
+module.exports = { startServer, bin, createBot, sanitizerBuild }

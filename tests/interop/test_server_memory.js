@@ -13,9 +13,10 @@ const assert = require('assert')
 const fs = require('fs')
 const { execFileSync } = require('child_process')
 const mc = require('minecraft-protocol')
-const { startServer, bin } = require('./server_util')
+const { startServer, bin, sanitizerBuild } = require('./server_util')
 
 const CACHE_MB = 16
+const SANITIZED = sanitizerBuild()
 const WALK_MS = 20000
 const versions = ['1.8.8', '1.12.2'] // chat is "chat" with the slash before 1.19
 
@@ -55,6 +56,7 @@ function walker (port, version, name, startX) {
 }
 
 async function main () {
+  if (SANITIZED) console.log('note: sanitizer build: RSS is not compared with the bound (shadow memory, quarantine); the clients are still checked')
   const bound = helpBound()
   const srv = await startServer(['--cache-mb', String(CACHE_MB)], { exitAfter: 120 })
   let failed = false
@@ -73,7 +75,7 @@ async function main () {
       peak = Math.max(peak, r)
       samples.push(r)
       assert.ok(srv.running(), 'server died:\n' + srv.log())
-      assert.ok(r <= limit, `RSS ${r.toFixed(1)} MiB after ${(Date.now() - t0) / 1000} s of walking passes the stated ${limit.toFixed(1)} MiB (${bound.text})`)
+      assert.ok(SANITIZED || r <= limit, `RSS ${r.toFixed(1)} MiB after ${(Date.now() - t0) / 1000} s of walking passes the stated ${limit.toFixed(1)} MiB (${bound.text})`)
     }
     for (const w of walkers) {
       clearInterval(w.timer)
@@ -89,7 +91,7 @@ async function main () {
     const idle = bound.mib(0, CACHE_MB)
     let after = rssMib(srv.pid)
     for (let i = 0; i < 20 && after > idle; i++) { await sleep(250); after = rssMib(srv.pid) }
-    assert.ok(after <= idle, `RSS ${after.toFixed(1)} MiB with no client passes the stated ${idle.toFixed(1)} MiB`)
+    assert.ok(SANITIZED || after <= idle, `RSS ${after.toFixed(1)} MiB with no client passes the stated ${idle.toFixed(1)} MiB`)
     console.log(`ok   after the clients left: RSS ${after.toFixed(1)} MiB (stated bound with no client: ${idle.toFixed(1)} MiB)`)
   } catch (e) {
     failed = true

@@ -11,9 +11,10 @@ const assert = require('assert')
 const fs = require('fs')
 const { execFileSync } = require('child_process')
 const mc = require('minecraft-protocol')
-const { startServer, bin } = require('./server_util')
+const { startServer, bin, sanitizerBuild } = require('./server_util')
 
 const CACHE_MB = 16
+const SANITIZED = sanitizerBuild()
 
 function helpBound () {
   const help = execFileSync(bin(), ['serve', '--help'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
@@ -32,6 +33,7 @@ function rssMib (pid) {
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
 async function main () {
+  if (SANITIZED) console.log('note: sanitizer build: RSS is not compared with the bound (shadow memory, quarantine); the drop is still checked')
   const bound = helpBound()
   const limit = bound.mib(1, CACHE_MB)
   // No compression: a 1.8 column is then tens of KiB, and a few views are
@@ -61,7 +63,7 @@ async function main () {
       const r = rssMib(srv.pid)
       peak = Math.max(peak, r)
       samples.push(r)
-      assert.ok(r <= limit, `RSS ${r.toFixed(1)} MiB after ${(Date.now() - t0) / 1000} s passes the stated ${limit.toFixed(1)} MiB`)
+      assert.ok(SANITIZED || r <= limit, `RSS ${r.toFixed(1)} MiB after ${(Date.now() - t0) / 1000} s passes the stated ${limit.toFixed(1)} MiB`)
     }
     clearInterval(tp)
     const took = (Date.now() - t0) / 1000
