@@ -248,7 +248,8 @@ typedef struct column_acc {
     int16_t height;      /* MAP_NO_HEIGHT until found */
     int16_t first_y;     /* the first visible block */
     uint8_t water_depth; /* water blocks seen in the current run */
-    bool done;
+    bool opaque;         /* the colour is complete */
+    bool done;           /* colour and height complete */
 } column_acc;
 
 static void composite(column_acc *acc, mc_block_color c, float alpha)
@@ -283,10 +284,9 @@ static void add_block(map_reader *r, column_acc *acc, const mc_column *col, uint
         acc->first_y = (int16_t)y;
     if (acc->height == MAP_NO_HEIGHT && (flags & (MC_STATE_BLOCKS_MOTION | MC_STATE_FLUID)))
         acc->height = (int16_t)y;
-    if (r->mode == MAP_MODE_HEIGHT || r->mode == MAP_MODE_BIOME) {
-        /* the first block that counts for the height decides */
-        if (acc->height != MAP_NO_HEIGHT)
-            acc->done = true;
+    if (acc->opaque || r->mode == MAP_MODE_HEIGHT || r->mode == MAP_MODE_BIOME) {
+        /* the colour is settled (or the height decides it): only the height is looked for */
+        acc->done = acc->height != MAP_NO_HEIGHT;
         return;
     }
     float alpha = c.a / 255.0f;
@@ -302,14 +302,16 @@ static void add_block(map_reader *r, column_acc *acc, const mc_column *col, uint
             c.b = (uint8_t)(c.b * (25 - k) / 25);
             alpha *= 0.5f;
             composite(acc, c, alpha);
-            acc->done = acc->a >= 0.996f;
+            acc->opaque = acc->a >= 0.996f;
+            acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
             return;
         }
         c = mc_block_color_tinted(c, &bc);
     }
     acc->water_depth = 0;
     composite(acc, c, alpha);
-    acc->done = c.a == 255 || acc->a >= 0.996f;
+    acc->opaque = c.a == 255 || acc->a >= 0.996f;
+    acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
 }
 
 /* The colour of a column in the modes that colour by height or biome. */
@@ -338,7 +340,7 @@ static void draw_chunk(map_reader *r, const mc_column *col)
 {
     column_acc acc[256];
     for (int i = 0; i < 256; i++)
-        acc[i] = (column_acc){0, 0, 0, 0, MAP_NO_HEIGHT, MAP_NO_HEIGHT, 0, false};
+        acc[i] = (column_acc){0, 0, 0, 0, MAP_NO_HEIGHT, MAP_NO_HEIGHT, 0, false, false};
     unsigned open = 256;
     const registry_cache *rc = &r->rc;
     uint32_t nsec = mc_column_section_count(col);
