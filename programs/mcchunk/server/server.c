@@ -36,6 +36,7 @@
 #endif
 
 #include "mcchunk/java.h"
+#include "server/http.h"
 #include "server/raknet/listener.h"
 #include "server/uuid.h"
 #include "server/session.h"
@@ -56,6 +57,7 @@ void srv_server_config_defaults(srv_server_config *cfg)
     cfg->send_timeout_ms = MC_SEND_TIMEOUT_DEFAULT_S * 1000;
     cfg->seed = 20260101;
     cfg->cache_bytes = (size_t)256 << 20;
+    cfg->http_port = -1;
 }
 
 /* ------------------------------------------------------------- logging */
@@ -808,6 +810,8 @@ static void stop_server(srv_server *srv, const char *why)
     uv_close((uv_handle_t *)&srv->listener, NULL);
     srv_bedrock_listener_stop(srv->bedrock);
     srv->bedrock = NULL;
+    srv_http_stop(srv->http);
+    srv->http = NULL;
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
     /* The tick goes on until every client has its "Server closed" or
@@ -906,6 +910,26 @@ static void on_signal(uv_signal_t *s, int signum)
     stop_server(s->data, signum == SIGINT ? "interrupted" : "terminated");
 }
 
+static void web_map_log(void *user, int level, const char *message)
+{
+    srv_log(user, level ? MC_LOG_WARN : MC_LOG_INFO, "%s", message);
+}
+
+/* The web map (http.c) on this loop, for the world folder served. */
+static int start_web_map(srv_server *srv)
+{
+    srv_http_config h;
+    srv_http_config_defaults(&h);
+    h.bind = srv->cfg->http_bind ? srv->cfg->http_bind : "127.0.0.1";
+    h.port = srv->cfg->http_port;
+    h.world = srv->cfg->world;
+    h.players_json = srv_players_json;
+    h.players_user = srv;
+    h.log = web_map_log;
+    h.log_user = srv;
+    return srv_http_start(srv->loop, &h, &srv->http, NULL);
+}
+
 int srv_server_run(const srv_server_config *cfg)
 {
     srv_server srv;
@@ -947,6 +971,12 @@ int srv_server_run(const srv_server_config *cfg)
     int bedrock_port = -1;
     if (cfg->bedrock_port >= 0)
         srv.bedrock = srv_bedrock_listener_start(&srv, &bedrock_port);
+    if (cfg->http_port >= 0 && start_web_map(&srv) != 0) {
+        stop_server(&srv, "the web map could not start");
+        uv_run(srv.loop, UV_RUN_DEFAULT);
+        srv_world_close(&srv);
+        return 1;
+    }
     if (cfg->port_file) {
         FILE *f = fopen(cfg->port_file, "w");
         if (f) {

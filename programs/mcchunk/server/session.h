@@ -42,6 +42,7 @@ typedef struct srv_server {
     unsigned log_lines;
     unsigned log_held[3];
     struct srv_bedrock_listener *bedrock; /* UDP listener (raknet/listener.c), or NULL */
+    struct srv_http *http;                /* the web map (http.c), or NULL */
 } srv_server;
 
 struct srv_conn {
@@ -142,6 +143,10 @@ size_t srv_world_cache_bytes(const srv_server *srv);
 void srv_world_view_free(srv_conn *c);
 /* The player is now at block x, z (teleport): recenter its view. */
 void srv_world_player_moved(srv_conn *c, double x, double z);
+/* Where a player in the world last said it was (feet); false before it joined. */
+bool srv_world_player_position(const srv_conn *c, double *x, double *y, double *z);
+/* The players in the game as the web map's JSON array (http_players.c). */
+void srv_players_json(void *srv, mc_buf *out);
 uint64_t srv_world_view_sent(const srv_conn *c);
 /* Encodes a column for a protocol: Chunk Data (id + body) into chunk, and
  * for 1.14-1.17 Update Light into light (left empty otherwise). */

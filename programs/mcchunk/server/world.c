@@ -721,6 +721,7 @@ typedef struct view {
     int batches_in_flight;
     float chunks_per_tick; /* as the client reports (1.20.2+) */
     uint64_t sent_total;
+    double x, y, z; /* where the player last said it was (for the web map) */
 } view;
 
 static uint64_t key_of(int32_t x, int32_t z)
@@ -926,8 +927,18 @@ void srv_world_send_initial_chunks(srv_conn *c)
     v->vd = c->srv->cfg->view_distance;
     int32_t x, y, z;
     srv_world_spawn(c->srv, &x, &y, &z);
+    v->x = x + 0.5, v->y = y, v->z = z + 0.5;
     view_recenter(c, v, x >> 4, z >> 4);
     pump(c, v);
+}
+
+bool srv_world_player_position(const srv_conn *c, double *x, double *y, double *z)
+{
+    const view *v = c->view;
+    if (!v)
+        return false;
+    *x = v->x, *y = v->y, *z = v->z;
+    return true;
 }
 
 void srv_world_view_free(srv_conn *c)
@@ -961,10 +972,12 @@ void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r)
         pump(c, v);
     } else if (!strcmp(name, "position") || !strcmp(name, "position_look")) {
         double x = mc_read_f64be(r); /* every era starts with x, (feet) y, z */
-        mc_read_f64be(r);
+        double y = mc_read_f64be(r);
         double z = mc_read_f64be(r);
         if (!mc_reader_ok(r) || !(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7))
             return; /* vanilla kicks for this; ignoring is kinder and safe */
+        if (fabs(y) < 3.0e7)
+            v->y = y;
         srv_world_player_moved(c, x, z);
     }
 }
@@ -974,6 +987,7 @@ void srv_world_player_moved(srv_conn *c, double x, double z)
     view *v = c->view;
     if (!v)
         return;
+    v->x = x, v->z = z;
     int32_t cx = (int32_t)floor(x) >> 4, cz = (int32_t)floor(z) >> 4;
     if (cx != v->cx || cz != v->cz) {
         view_recenter(c, v, cx, cz);
