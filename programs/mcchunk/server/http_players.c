@@ -5,6 +5,7 @@
  * listener does not take players into the game yet.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "server/session.h"
 
@@ -17,7 +18,8 @@ void srv_players_json(void *user, mc_buf *out)
         double x, y, z;
         if (!c->in_game || c->closing || !srv_world_player_position(c, &x, &y, &z))
             continue;
-        mc_buf_put(out, first ? "{\"name\": " : ", {\"name\": ", first ? 10 : 12);
+        const char *open = first ? "{\"name\": " : ", {\"name\": ";
+        mc_buf_put(out, open, strlen(open));
         srv_json_string(out, c->name);
         char rest[160];
         int n = snprintf(rest, sizeof rest, ", \"edition\": \"java\", \"dimension\": \"overworld\", \"x\": %.2f, "

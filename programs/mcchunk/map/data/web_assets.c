@@ -43,6 +43,7 @@ static const char asset0[] =
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     "<title>mcchunk map</title>\n"
+    "<link rel=\"icon\" href=\"data:,\">\n"
     "<link rel=\"stylesheet\" href=\"leaflet/leaflet.css\">\n"
     "<style>\n"
     "  html, body { margin: 0; height: 100%; background: #1b1b1b; font: 13px sans-serif; }\n"
@@ -162,6 +163,7 @@ static const char asset1[] =
     "\n"
     "    if (data.live) {\n"
     "      var markers = {};\n"
+    "      window.mcchunkMarkers = markers;\n"
     "      var poll = function () {\n"
     "        fetch('players.json', { cache: 'no-store' }).then(function (r) { return r.json(); }).then(fu"
     "nction (list) {\n"
@@ -183,7 +185,8 @@ static const char asset1[] =
     "          Object.keys(markers).forEach(function (id) {\n"
     "            if (!seen[id]) { map.removeLayer(markers[id]); delete markers[id]; }\n"
     "          });\n"
-    "        }).catch(function () {}).then(function () { setTimeout(poll, 2000); });\n"
+    "        }).catch(function (e) { window.mcchunkPollError = String(e); }).then(function () { setTimeou"
+    "t(poll, 2000); });\n"
     "      };\n"
     "      poll();\n"
     "    }\n"
@@ -2365,8 +2368,8 @@ static const char asset3[] =
     "\011}\015\n";
 
 const map_web_asset map_web_assets[] = {
-    {"index.html", "text/html; charset=utf-8", asset0, 876},
-    {"map.js", "text/javascript; charset=utf-8", asset1, 5658},
+    {"index.html", "text/html; charset=utf-8", asset0, 908},
+    {"map.js", "text/javascript; charset=utf-8", asset1, 5736},
     {"leaflet/leaflet.js", "text/javascript; charset=utf-8", asset2, 147517},
     {"leaflet/leaflet.css", "text/css; charset=utf-8", asset3, 14806},
 };

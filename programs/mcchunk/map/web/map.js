@@ -95,6 +95,7 @@
 
     if (data.live) {
       var markers = {};
+      window.mcchunkMarkers = markers;
       var poll = function () {
         fetch('players.json', { cache: 'no-store' }).then(function (r) { return r.json(); }).then(function (list) {
           var seen = {};
@@ -114,7 +115,7 @@
           Object.keys(markers).forEach(function (id) {
             if (!seen[id]) { map.removeLayer(markers[id]); delete markers[id]; }
           });
-        }).catch(function () {}).then(function () { setTimeout(poll, 2000); });
+        }).catch(function (e) { window.mcchunkPollError = String(e); }).then(function () { setTimeout(poll, 2000); });
       };
       poll();
     }
