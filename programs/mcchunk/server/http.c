@@ -35,8 +35,8 @@
 #define RESCAN_MS 2000
 #define CACHE_BUCKETS 4096
 
-static const char *const dimensions[] = {"overworld", "the_nether", "the_end"};
-#define NDIM 3
+#define NDIM SRV_HTTP_DIMENSIONS
+#define dimensions srv_http_dimensions
 
 /* --------------------------------------------------------------- blobs */
 
@@ -618,26 +618,6 @@ static void serve_tile(http_conn *c, int d, int zoom, int32_t tx, int32_t tz)
 
 /* ------------------------------------------------------------- routing */
 
-/* A decimal integer, the whole of [s, end); false otherwise. */
-static bool parse_int(const char *s, const char *end, long long lo, long long hi, int32_t *out)
-{
-    bool neg = s < end && *s == '-';
-    const char *p = s + neg;
-    if (p == end || end - p > 9)
-        return false;
-    long long v = 0;
-    for (; p < end; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        v = v * 10 + (*p - '0');
-    }
-    v = neg ? -v : v;
-    if (v < lo || v > hi)
-        return false;
-    *out = (int32_t)v;
-    return true;
-}
-
 static void serve_data_js(http_conn *c, int d)
 {
     srv_http *h = c->h;
@@ -674,124 +654,41 @@ static void serve_players(http_conn *c)
     blob_unref(b);
 }
 
-/* /tiles/DIM/map-data.js or /tiles/DIM/Z/TX/TZ.png; `p` after "/tiles/". */
-static void route_tiles(http_conn *c, const char *p, const char *end)
+static void serve_static(http_conn *c, const char *type, const char *data, size_t len)
 {
-    int d = -1;
-    for (int i = 0; i < NDIM; i++) {
-        size_t n = strlen(dimensions[i]);
-        if ((size_t)(end - p) > n && !memcmp(p, dimensions[i], n) && p[n] == '/')
-            d = i;
-    }
-    if (d < 0) {
-        respond_text(c, 404, "no such dimension (overworld, the_nether, the_end)\n");
+    blob *b = blob_new(data, len);
+    if (!b) {
+        respond_text(c, 500, "out of memory\n");
         return;
     }
-    p += strlen(dimensions[d]) + 1;
-    if (end - p == 11 && !memcmp(p, "map-data.js", 11)) {
-        serve_data_js(c, d);
-        return;
-    }
-    const char *s1 = memchr(p, '/', (size_t)(end - p));
-    const char *s2 = s1 ? memchr(s1 + 1, '/', (size_t)(end - s1 - 1)) : NULL;
-    int32_t zoom, tx, tz;
-    if (!s2 || end - s2 < 5 || memcmp(end - 4, ".png", 4) || !parse_int(p, s1, 0, 99, &zoom)) {
-        respond_text(c, 400, "tiles are /tiles/DIM/Z/TX/TZ.png with whole numbers\n");
-        return;
-    }
-    if (zoom > c->h->cfg.zooms) {
-        respond_text(c, 400, "zoom out of range\n");
-        return;
-    }
-    /* tiles lie within the world's 30,000,000 blocks */
-    int32_t limit = (MAP_REGION_LIMIT >> zoom) + 1;
-    if (!parse_int(s1 + 1, s2, -limit, limit, &tx) || !parse_int(s2 + 1, end - 4, -limit, limit, &tz)) {
-        respond_text(c, 400, "tile numbers must be whole numbers inside the world\n");
-        return;
-    }
-    serve_tile(c, d, zoom, tx, tz);
+    respond(c, 200, type, b, NULL);
+    blob_unref(b);
 }
 
-static void route(http_conn *c, const char *path, size_t len)
-{
-    c->h->stats.requests++;
-    /* only these bytes may appear in a path we answer */
-    for (size_t i = 0; i < len; i++) {
-        char ch = path[i];
-        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '/' ||
-                  ch == '.' || ch == '-' || ch == '_';
-        if (!ok || (ch == '.' && i && path[i - 1] == '.') || (ch == '/' && i && path[i - 1] == '/')) {
-            respond_text(c, 400, "bad path\n");
-            return;
-        }
-    }
-    if (len == 1) {
-        path = "/index.html", len = 11;
-    }
-    const char *end = path + len;
-    if (len == 13 && !memcmp(path, "/players.json", 13)) {
-        serve_players(c);
-        return;
-    }
-    if (len > 7 && !memcmp(path, "/tiles/", 7)) {
-        route_tiles(c, path + 7, end);
-        return;
-    }
-    if (len == 14 && !memcmp(path, "/dimensions.js", 14)) {
-        char js[128];
-        int n = snprintf(js, sizeof js, "window.MCCHUNK_DIMENSIONS = [\"%s\", \"%s\", \"%s\"];\n", dimensions[0],
-                         dimensions[1], dimensions[2]);
-        blob *b = blob_new(js, (size_t)n);
-        respond(c, 200, "text/javascript; charset=utf-8", b, NULL);
-        blob_unref(b);
-        return;
-    }
-    char name[64];
-    if (len - 1 < sizeof name) {
-        memcpy(name, path + 1, len - 1);
-        name[len - 1] = '\0';
-        const map_web_asset *a = map_web_find(name);
-        if (a) {
-            blob *b = blob_new(a->data, a->len);
-            respond(c, 200, a->content_type, b, NULL);
-            blob_unref(b);
-            return;
-        }
-    }
-    respond_text(c, 404, "not found\n");
-}
-
-/* A complete request head is in c->buf: method, path, version. */
+/* A complete request head is in c->buf. */
 static void handle_request(http_conn *c)
 {
-    char *line_end = memchr(c->buf, '\r', c->len);
-    char *sp1 = memchr(c->buf, ' ', c->len);
-    char *sp2 = sp1 && line_end ? memchr(sp1 + 1, ' ', (size_t)(line_end - sp1 - 1)) : NULL;
-    if (!line_end || !sp1 || !sp2 || line_end - sp2 != 9 || memcmp(sp2 + 1, "HTTP/1.", 7)) {
-        respond_text(c, 400, "bad request line\n");
-        return;
-    }
-    size_t mlen = (size_t)(sp1 - c->buf);
-    c->head = mlen == 4 && !memcmp(c->buf, "HEAD", 4);
-    if (!c->head && !(mlen == 3 && !memcmp(c->buf, "GET", 3))) {
+    srv_http_request r;
+    srv_http_parse(c->buf, c->len, c->h->cfg.zooms, &r);
+    c->h->stats.requests++;
+    c->head = r.head;
+    if (r.status == 405) {
         c->h->stats.bad_requests++;
         respond(c, 405, "text/plain; charset=utf-8", NULL, "Allow: GET, HEAD\r\n");
         return;
     }
-    char *path = sp1 + 1;
-    size_t plen = (size_t)(sp2 - path);
-    char *q = memchr(path, '?', plen);
-    if (q)
-        plen = (size_t)(q - path); /* the page's own views only; queries ignored */
-    if (!plen || path[0] != '/') {
-        respond_text(c, 400, "bad path\n");
+    if (r.status) {
+        respond_text(c, r.status, r.error);
         return;
     }
-    if (plen > 256) {
-        respond_text(c, 414, "path too long\n");
-        return;
+    static const char dims_js[] = "window.MCCHUNK_DIMENSIONS = [\"overworld\", \"the_nether\", \"the_end\"];\n";
+    switch (r.route) {
+    case SRV_HTTP_ASSET: serve_static(c, r.asset->content_type, r.asset->data, r.asset->len); break;
+    case SRV_HTTP_DIMENSIONS_JS: serve_static(c, "text/javascript; charset=utf-8", dims_js, sizeof dims_js - 1); break;
+    case SRV_HTTP_PLAYERS: serve_players(c); break;
+    case SRV_HTTP_MAP_DATA: serve_data_js(c, r.dimension); break;
+    default: serve_tile(c, r.dimension, r.zoom, r.tx, r.tz); break;
     }
-    route(c, path, plen);
 }
 
 static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)

@@ -54,6 +54,28 @@ int srv_http_start(uv_loop_t *loop, const srv_http_config *cfg, srv_http **out, 
  * handles close; srv_http is freed then. */
 void srv_http_stop(srv_http *h);
 
+/* ------------------------------------------------------------- parsing */
+
+#define SRV_HTTP_DIMENSIONS 3
+extern const char *const srv_http_dimensions[SRV_HTTP_DIMENSIONS]; /* "overworld", "the_nether", "the_end" */
+
+enum { SRV_HTTP_ASSET = 1, SRV_HTTP_DIMENSIONS_JS, SRV_HTTP_PLAYERS, SRV_HTTP_MAP_DATA, SRV_HTTP_TILE };
+
+/* What a request asks for (http_parse.c). */
+typedef struct srv_http_request {
+    int status;            /* 0: answer `route`; else this 4xx, with `error` as the text */
+    const char *error;
+    bool head;             /* HEAD: the headers only */
+    int route;             /* SRV_HTTP_* */
+    const struct map_web_asset *asset; /* SRV_HTTP_ASSET */
+    int dimension;         /* MAP_DATA, TILE: index in srv_http_dimensions */
+    int32_t zoom, tx, tz;  /* TILE */
+} srv_http_request;
+
+/* Parses a request head (its bytes up to and including the blank line;
+ * only the request line is read). */
+void srv_http_parse(const char *buf, size_t len, int max_zoom, srv_http_request *out);
+
 /* Counters, for tests and the status line. */
 typedef struct srv_http_stats {
     uint64_t requests, tiles_rendered, cache_hits, refused, bad_requests;
