@@ -10,7 +10,9 @@
 //     the same blocks;
 //   - a mineflayer bot that joins appears as a marker where it stands, and
 //     the marker follows it when it is teleported;
-//   - the cursor's block coordinates and the link to the view are shown.
+//   - the cursor's block coordinates and the link to the view are shown;
+//   - the static map of `render --tiles` opens from file:// and shows its
+//     tiles, without console errors (absent tiles are never asked for).
 // Skipped, saying so, only when chromium is not installed (scripts/install-deps
 // installs it).
 'use strict'
@@ -137,6 +139,23 @@ async function main () {
     assert.strictEqual(players[0].edition, 'java')
     assert.deepStrictEqual(errors, [], 'console errors')
     console.log('ok   no console errors')
+
+    // the static map of `render --tiles`, opened from the file system
+    const site = path.join(tmp, 'site')
+    const rt = spawnSync(bin(), ['render', world, '--tiles', site, '--zooms', '2', '-q'])
+    assert.strictEqual(rt.status, 0, rt.stderr.toString())
+    const page2 = await context.newPage()
+    const errors2 = []
+    page2.on('console', (msg) => { if (msg.type() === 'error') errors2.push(msg.text()) })
+    page2.on('pageerror', (e) => errors2.push(String(e)))
+    await page2.goto('file://' + path.join(site, 'index.html') + '#x=200&z=-60&zoom=1')
+    const loaded = await waitFor('the static tiles', () => page2.evaluate(() => {
+      const imgs = [...document.querySelectorAll('img.leaflet-tile')].filter((i) => /tiles\/overworld\/1\//.test(i.src))
+      return imgs.length >= 1 && imgs.every((i) => i.complete && i.naturalWidth === 512) ? imgs.map((i) => i.src.replace(/^.*tiles\//, '')) : null
+    }), 20000)
+    assert(loaded.includes('overworld/1/0/-1.png'), loaded.join(' '))
+    assert.deepStrictEqual(errors2, [], 'console errors of the static map')
+    console.log(`ok   the static map opens from file:// (${loaded.length} tiles shown, no console errors)`)
   } finally {
     if (bot) bot.quit()
     if (context) await context.close()
