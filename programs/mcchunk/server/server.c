@@ -23,6 +23,8 @@
 #include "server/server.h"
 
 #include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,23 +119,50 @@ typedef struct write_req {
     uint8_t data[];
 } write_req;
 
-/* Chunks are queued to a client only while its queue holds less than this
- * (half the hard limit, at most 1 MiB: a few dozen columns, enough to keep
- * any link busy between two turns of the loop), and resume once it is half
- * as full. What the view still lacks waits in the view's own list (8 bytes
- * a column), not as encoded packets. */
-static size_t chunk_queue_limit(const srv_server_config *cfg)
+/* Chunks are queued to a client only while its queue holds less than this,
+ * and resume once it is half as full. The queue is what a keep-alive or a
+ * block change sent now waits behind, so it is kept to about a second of
+ * what the client has been reading (its drain rate, measured while it had a
+ * backlog), between 128 KiB and 1 MiB (and half the hard limit): a fast
+ * client keeps a full pipe, a slow one (a crowded bot process, a bad link)
+ * still gets its keep-alives within seconds and simply receives columns at
+ * its own pace. What the view still lacks waits in the view's own list
+ * (8 bytes a column), not as encoded packets. */
+#define CHUNK_QUEUE_MIN ((size_t)128 << 10)
+#define CHUNK_QUEUE_MAX ((size_t)1 << 20)
+
+static size_t chunk_queue_limit(const srv_conn *c)
 {
-    size_t half = cfg->max_pending_write / 2;
-    return half < ((size_t)1 << 20) ? half : (size_t)1 << 20;
+    size_t limit = c->srv->cfg->max_pending_write / 2;
+    if (limit > CHUNK_QUEUE_MAX)
+        limit = CHUNK_QUEUE_MAX;
+    if (c->drain_rate && c->drain_rate < limit)
+        limit = c->drain_rate < CHUNK_QUEUE_MIN ? CHUNK_QUEUE_MIN : c->drain_rate;
+    return limit;
 }
 
 bool srv_conn_chunks_must_wait(srv_conn *c)
 {
-    if (c->pending_write < chunk_queue_limit(c->srv->cfg))
+    if (c->pending_write < chunk_queue_limit(c))
         return false;
     c->chunks_waiting = true;
     return true;
+}
+
+/* On every tick: the bytes per second the client took while it had a
+ * backlog (a client with an empty queue reads as fast as we send, which
+ * says nothing of its pace). An average over about a second. */
+static void conn_measure_drain(srv_conn *c, uint64_t tick_ms)
+{
+    uint64_t delta = c->bytes_sent - c->drain_mark;
+    c->drain_mark = c->bytes_sent;
+    if (c->drain_backlogged && tick_ms) {
+        uint64_t rate = delta * 1000u / tick_ms;
+        c->drain_rate = c->drain_rate ? (size_t)((c->drain_rate + rate) / 2) : (size_t)rate;
+        if (!c->drain_rate)
+            c->drain_rate = 1; /* measured, and nothing got through */
+    }
+    c->drain_backlogged = c->pending_write > 0;
 }
 
 static void on_write(uv_write_t *req, int status)
@@ -148,7 +177,7 @@ static void on_write(uv_write_t *req, int status)
         srv_conn_close(c, "write failed");
         return;
     }
-    if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(c->srv->cfg) / 2) {
+    if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(c) / 2) {
         c->chunks_waiting = false;
         srv_world_resume(c);
     }
@@ -772,6 +801,17 @@ static void on_connection(uv_stream_t *listener, int status)
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
+    /* Unsent bytes wait in our queue, not the kernel's: the socket takes at
+     * most this much beyond what is in flight, so that the queue the
+     * back-pressure measures is the real one (Linux; elsewhere a no-op). */
+    uv_os_fd_t fd;
+    int lowat = 128 << 10;
+#ifdef TCP_NOTSENT_LOWAT
+    if (uv_fileno((uv_handle_t *)&c->tcp, &fd) == 0)
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof lowat);
+#else
+    (void)fd, (void)lowat;
+#endif
     struct sockaddr_storage ss;
     int len = sizeof ss;
     if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) == 0) {
@@ -853,10 +893,40 @@ static void give_memory_back(srv_server *srv, uint64_t now)
 #endif
 }
 
+/* Once a minute while players are online, one INFO line says how the
+ * server keeps up: players, columns sent and the time their making took,
+ * the longest the loop went between two ticks (250 ms when nothing holds
+ * it), and what the caches hold. */
+#define STATUS_EVERY_MS 60000u
+
+static void status_line(srv_server *srv, uint64_t now)
+{
+    uint64_t t = uv_hrtime();
+    if (srv->tick_real_ns && t - srv->tick_real_ns > srv->max_tick_gap_ns)
+        srv->max_tick_gap_ns = t - srv->tick_real_ns;
+    srv->tick_real_ns = t;
+    if (now - srv->status_ms < STATUS_EVERY_MS)
+        return;
+    uint64_t columns, ns;
+    srv_world_work(srv, &columns, &ns);
+    if (srv->online > 0)
+        srv_log(srv, MC_LOG_INFO,
+                "status: %d players; %" PRIu64 " columns sent in the last %" PRIu64 " s (%.0f ms of work); "
+                "longest tick gap %.0f ms; caches %.1f MiB",
+                srv->online, columns - srv->status_columns, (now - srv->status_ms) / 1000,
+                (double)(ns - srv->status_work_ns) / 1e6, (double)srv->max_tick_gap_ns / 1e6,
+                (double)srv_world_cache_bytes(srv) / (1 << 20));
+    srv->status_ms = now;
+    srv->status_columns = columns;
+    srv->status_work_ns = ns;
+    srv->max_tick_gap_ns = 0;
+}
+
 static void on_tick(uv_timer_t *t)
 {
     srv_server *srv = t->data;
     uint64_t now = srv_server_clock(srv);
+    status_line(srv, now);
     if (srv->log_limited && uv_hrtime() / 1000000000u != srv->log_second)
         srv__srv_log_flush(srv);
     give_memory_back(srv, now);
@@ -892,13 +962,15 @@ static void on_tick(uv_timer_t *t)
         else if (c->state < MC_JAVA_CONFIGURATION && now - c->connected_ms > (uint64_t)srv->cfg->login_timeout_ms)
             srv_conn_disconnect(c, "Took too long to log in");
         else if (c->state >= MC_JAVA_CONFIGURATION) {
+            conn_measure_drain(c, now - srv->last_tick_ms);
             srv_session_tick(c, now);
-            if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(srv->cfg) / 2) {
+            if (c->chunks_waiting && !c->closing && c->pending_write <= chunk_queue_limit(c) / 2) {
                 c->chunks_waiting = false;
                 srv_world_resume(c);
             }
         }
     }
+    srv->last_tick_ms = now;
 }
 
 static void on_signal(uv_signal_t *s, int signum)

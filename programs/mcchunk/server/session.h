@@ -27,6 +27,12 @@ typedef struct srv_server {
     unsigned nconns;
     int online; /* players past login */
     uint64_t started_ms;
+    uint64_t last_tick_ms; /* the previous tick, for per-tick rates */
+    /* The status line (once a minute while players are online): since the
+     * last one, the longest gap between two ticks (a loop held busy shows
+     * here) and the world's work counters then. */
+    uint64_t status_ms, status_columns, status_work_ns, tick_real_ns;
+    uint64_t max_tick_gap_ns;
     uint64_t clock_ms, clock_real_ms; /* srv_server_clock() */
     long parent_pid;                  /* for cfg->exit_with_parent */
     bool stopping;
@@ -65,6 +71,9 @@ struct srv_conn {
     size_t pending_write;  /* bytes handed to libuv whose write has not completed */
     uint64_t write_progress_ms; /* when a write last completed (or the queue last started) */
     bool chunks_waiting;   /* chunk sending paused until the queue drains */
+    uint64_t drain_mark;   /* bytes_sent at the previous tick */
+    size_t drain_rate;     /* bytes/s taken while backlogged; 0 = not measured */
+    bool drain_backlogged; /* the queue was not empty at the previous tick */
     bool flushing;         /* closing after the queued bytes are sent */
     uint64_t bytes_sent, bytes_received;
     char peer[64];
@@ -136,6 +145,9 @@ void srv_world_send_initial_chunks(srv_conn *c);
 /* The world's column at (cx, cz) (cached), or NULL where it has none. */
 struct mc_column *srv_world_column(srv_server *srv, int32_t cx, int32_t cz);
 size_t srv_world_cached_columns(const srv_server *srv);
+/* Columns sent to players since the start, and the time spent fetching,
+ * making and encoding them (the status line's figures). */
+void srv_world_work(const srv_server *srv, uint64_t *columns, uint64_t *ns);
 /* Bytes the world's caches hold (entries and reader scratch), which
  * cache_bytes bounds but for the newest entry. */
 size_t srv_world_cache_bytes(const srv_server *srv);
