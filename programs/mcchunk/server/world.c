@@ -35,8 +35,9 @@
 #include "mcchunk/chunk.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/nbt.h"
-#include "server/session.h"
+#include "server/encode.h"
 #include "server/terrain.h"
+#include "server/world.h"
 
 /* One cache holds both kinds of entry, under one byte budget (--cache-mb):
  * decoded columns (protocol 0) and the framed packets of a column for one
@@ -854,7 +855,7 @@ static void view_recenter(srv_conn *c, view *v, int32_t cx, int32_t cz)
             }
     int32_t center[2] = {cx, cz};
     qsort_r(v->queue, v->qlen, 2 * sizeof(int32_t), cmp_dist, center);
-    if (c->protocol >= 477 && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
+    if (c->era.view_position && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) {
         mc_buf_put_varint(&c->pkt, cx);
         mc_buf_put_varint(&c->pkt, cz);
         srv_conn_send(c, &c->pkt);
@@ -1010,7 +1011,7 @@ static void pump(srv_conn *c, view *v)
 {
     if (v->deferred)
         return; /* its turn comes in the queue (on_idle) */
-    if (c->protocol >= 764) {
+    if (c->era.chunk_batches) {
         while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !v->deferred &&
                !srv_conn_chunks_must_wait(c))
             send_batch(c, v);
