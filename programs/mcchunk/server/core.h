@@ -11,6 +11,9 @@
  *             fair sharing of the work of making columns
  *   session   a Java player after login (configuration and play)
  *   bedrock/  the Bedrock game layer over RakNet
+ *   http      the web map (http.c, http_parse.c): the page and map tiles
+ *             (programs/mcchunk/map) over HTTP; it knows nothing of the
+ *             layers above but the players' JSON, asked through a hook
  *   server    the top: listening, the handshake/status/login states, the
  *             tick, starting and stopping
  * A lower layer reaches a higher one only through the hooks below, which the
