@@ -19,4 +19,5 @@ void srv_server_config_defaults(srv_server_config *cfg)
     cfg->send_timeout_ms = MC_SEND_TIMEOUT_DEFAULT_S * 1000;
     cfg->seed = 20260101;
     cfg->cache_bytes = (size_t)256 << 20;
+    cfg->http_port = -1;
 }

@@ -28,6 +28,8 @@ typedef struct srv_server_config {
     const char *port_file;     /* if set, the bound port is written there (for tests) */
     uint64_t seed;             /* built-in world seed */
     size_t cache_bytes;        /* budget of every cache together (columns, packets, reader) */
+    int http_port;             /* the web map's HTTP port (0 = any free port; < 0 = off, the default) */
+    const char *http_bind;     /* its address (default 127.0.0.1) */
     bool quiet;                /* log only warnings and errors */
     bool silent;               /* log nothing (the fuzz target) */
 } srv_server_config;

@@ -11,6 +11,9 @@
  *             fair sharing of the work of making columns
  *   session   a Java player after login (configuration and play)
  *   bedrock/  the Bedrock game layer over RakNet
+ *   http      the web map (http.c, http_parse.c): the page and map tiles
+ *             (programs/mcchunk/map) over HTTP; it knows nothing of the
+ *             layers above but the players' JSON, asked through a hook
  *   server    the top: listening, the handshake/status/login states, the
  *             tick, starting and stopping
  * A lower layer reaches a higher one only through the hooks below, which the
@@ -30,6 +33,7 @@
 struct srv_conn;
 struct srv_world;
 struct srv_bedrock_listener;
+struct srv_http;
 
 typedef struct srv_server {
     const srv_server_config *cfg;
@@ -62,6 +66,7 @@ typedef struct srv_server {
     unsigned log_lines;
     unsigned log_held[3];
     struct srv_bedrock_listener *bedrock; /* UDP listener (raknet/listener.c), or NULL */
+    struct srv_http *http;                /* the web map (http.c), or NULL */
     /* Hooks of the connection layer (conn.c), set by the layers above it:
      * a packet cut from a connection's stream (server.c dispatches it by
      * state); a send queue that has drained enough for more chunks

@@ -28,6 +28,7 @@
 
 #include "mcchunk/java.h"
 #include "server/conn.h"
+#include "server/http.h"
 #include "server/raknet/listener.h"
 #include "server/session.h"
 #include "server/uuid.h"
@@ -240,6 +241,8 @@ static void stop_server(srv_server *srv, const char *why)
     uv_close((uv_handle_t *)&srv->listener, NULL);
     srv_bedrock_listener_stop(srv->bedrock);
     srv->bedrock = NULL;
+    srv_http_stop(srv->http);
+    srv->http = NULL;
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
     /* The tick goes on until every client has its "Server closed" or
@@ -374,6 +377,26 @@ void srv_server_init(srv_server *srv, const srv_server_config *cfg, uv_loop_t *l
     srv->clock_real_ms = uv_now(loop);
 }
 
+static void web_map_log(void *user, int level, const char *message)
+{
+    srv_log(user, level ? MC_LOG_WARN : MC_LOG_INFO, "%s", message);
+}
+
+/* The web map (http.c) on this loop, for the world folder served. */
+static int start_web_map(srv_server *srv)
+{
+    srv_http_config h;
+    srv_http_config_defaults(&h);
+    h.bind = srv->cfg->http_bind ? srv->cfg->http_bind : "127.0.0.1";
+    h.port = srv->cfg->http_port;
+    h.world = srv->cfg->world;
+    h.players_json = srv_world_players_json;
+    h.players_user = srv;
+    h.log = web_map_log;
+    h.log_user = srv;
+    return srv_http_start(srv->loop, &h, &srv->http, NULL);
+}
+
 int srv_server_run(const srv_server_config *cfg)
 {
     srv_server srv;
@@ -413,6 +436,12 @@ int srv_server_run(const srv_server_config *cfg)
     int bedrock_port = -1;
     if (cfg->bedrock_port >= 0)
         srv.bedrock = srv_bedrock_listener_start(&srv, &bedrock_port);
+    if (cfg->http_port >= 0 && start_web_map(&srv) != 0) {
+        stop_server(&srv, "the web map could not start");
+        uv_run(srv.loop, UV_RUN_DEFAULT);
+        srv_world_close(&srv);
+        return 1;
+    }
     if (cfg->port_file) {
         FILE *f = fopen(cfg->port_file, "w");
         if (f) {

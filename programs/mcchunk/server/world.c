@@ -741,6 +741,7 @@ typedef struct view {
     int batches_in_flight;
     float chunks_per_tick; /* as the client reports (1.20.2+) */
     uint64_t sent_total;
+    double x, y, z; /* where the player last said it was (the web map's marker) */
     bool deferred;                 /* in the world's round-robin queue */
     srv_conn *deferred_prev, *deferred_next;
 } view;
@@ -1037,6 +1038,7 @@ void srv_world_send_initial_chunks(srv_conn *c)
     v->vd = c->srv->cfg->view_distance;
     int32_t x, y, z;
     srv_world_spawn(c->srv, &x, &y, &z);
+    v->x = x + 0.5, v->y = y, v->z = z + 0.5;
     view_recenter(c, v, x >> 4, z >> 4);
     pump(c, v);
 }
@@ -1073,10 +1075,12 @@ void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r)
         pump(c, v);
     } else if (!strcmp(name, "position") || !strcmp(name, "position_look")) {
         double x = mc_read_f64be(r); /* every era starts with x, (feet) y, z */
-        mc_read_f64be(r);
+        double y = mc_read_f64be(r);
         double z = mc_read_f64be(r);
         if (!mc_reader_ok(r) || !(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7))
             return; /* vanilla kicks for this; ignoring is kinder and safe */
+        if (fabs(y) < 3.0e7)
+            v->y = y;
         srv_world_player_moved(c, x, z);
     }
 }
@@ -1086,9 +1090,31 @@ void srv_world_player_moved(srv_conn *c, double x, double z)
     view *v = c->view;
     if (!v)
         return;
+    v->x = x, v->z = z;
     int32_t cx = (int32_t)floor(x) >> 4, cz = (int32_t)floor(z) >> 4;
     if (cx != v->cx || cz != v->cz) {
         view_recenter(c, v, cx, cz);
         pump(c, v);
     }
+}
+
+void srv_world_players_json(void *user, mc_buf *out)
+{
+    srv_server *srv = user;
+    mc_buf_put_u8(out, '[');
+    bool first = true;
+    for (srv_conn *c = srv->conns; c; c = c->next) {
+        const view *v = c->view;
+        if (!c->in_game || c->closing || !v)
+            continue;
+        const char *open = first ? "{\"name\": " : ", {\"name\": ";
+        mc_buf_put(out, open, strlen(open));
+        srv_json_string(out, c->name);
+        char rest[160];
+        int n = snprintf(rest, sizeof rest, ", \"edition\": \"java\", \"dimension\": \"overworld\", \"x\": %.2f, "
+                         "\"y\": %.2f, \"z\": %.2f}", v->x, v->y, v->z);
+        mc_buf_put(out, rest, (size_t)n);
+        first = false;
+    }
+    mc_buf_put_u8(out, ']');
 }
