@@ -15,9 +15,15 @@
  * ("minecraft:plains", present in every registry), else id 0.
  *
  * Light, block entities and the column's extra NBT are copied. Heightmaps
- * are recomputed for the maps the source had when the registries differ
- * (the flags that decide them are per state and may differ); the block and
- * fluid counts are recounted with the target registry.
+ * the source had are copied when every state keeps the flags they test
+ * (air, blocks motion, fluid, leaves: the source's maps are then exact, and
+ * may be the game's own), and recomputed from the translated blocks
+ * otherwise; the block and fluid counts are recounted with the target
+ * registry.
+ *
+ * Encoders that only read the result need not copy the column at all: a
+ * translated view (mc_column_view_new, below) gives the same sections with
+ * new palettes over the source's packed longs.
  */
 #ifndef MCCHUNK_TRANSLATE_H
 #define MCCHUNK_TRANSLATE_H
@@ -58,6 +64,58 @@ MC_API mc_column *mc_column_reshape(const mc_column *src, int32_t min_section, u
  * widths). Palette-only when no two entries merge. */
 MC_API mc_status mc_container_translate(mc_container *c, const uint32_t *map, uint32_t map_len,
                                         uint32_t fallback, const mc_container_rules *rules);
+
+/* ------------------------------------------------------------- views */
+
+/* The biome map from -> to: an array of mc_registry_biome_count(from) ids of
+ * `to` (map[b] = mc_biome_translate(from, to, b, NULL)). Built on first use,
+ * cached for the life of the process and shared between threads (published
+ * once, never changed); never free it. NULL only when memory runs out. */
+MC_API const uint32_t *mc_biome_map(const mc_registry *from, const mc_registry *to);
+
+/*
+ * A translated view: a column seen in another registry without copying it,
+ * for encoders that only read (a Chunk Data packet for another protocol).
+ * Its sections are what mc_column_translate would give, but an indirect or
+ * single container only gets a new palette (the mapped entries, held by the
+ * view) over the source's own packed longs; a container whose entries merge
+ * (two source states, one target state) or that is direct is rebuilt, as
+ * mc_column_translate rebuilds it. Building a view costs O(palette) per
+ * section plus one pass per rebuilt container.
+ *
+ * Counts: a section whose states all keep their air and fluid flags keeps
+ * the source's counts (as they were: known or MC_SECTION_COUNT_UNKNOWN);
+ * otherwise they are MC_SECTION_COUNT_UNKNOWN, to be counted with the
+ * target registry (mc_section_counts). Heightmaps: the source's hold for the
+ * view when every state of every section keeps the flags heightmaps test
+ * (air, blocks motion, fluid, leaves: mc_column_view_heightmaps_kept);
+ * mc_column_translate copies them in exactly that case and recomputes them
+ * otherwise.
+ *
+ * The view borrows the source column (its longs, light, block entities,
+ * extra NBT): the column must outlive it and not change meanwhile. A view
+ * belongs to one thread at a time.
+ */
+typedef struct mc_column_view mc_column_view;
+
+/* A view of `src` in registry `to` (`to` may be the source's own: then the
+ * sections are the source's). NULL on failure (err: MC_ERR_NOMEM,
+ * MC_ERR_INVALID_ARG). */
+MC_API mc_column_view *mc_column_view_new(const mc_column *src, const mc_registry *to,
+                                          const mc_allocator *alloc, mc_error *err);
+MC_API void mc_column_view_free(mc_column_view *v);
+/* The section with section y `sy` as the target registry reads it, or NULL
+ * outside the column. Read-only: never pass it to a function that changes or
+ * frees a section. */
+MC_API const mc_section *mc_column_view_section(const mc_column_view *v, int32_t sy);
+/* Whether the source's heightmaps are the view's (see above). */
+MC_API bool mc_column_view_heightmaps_kept(const mc_column_view *v);
+/* A biome id of the source as an id of the target (the cached biome map;
+ * ids the source registry lacks become 0, as 2D biome arrays translate). */
+MC_API uint32_t mc_column_view_biome(const mc_column_view *v, uint32_t biome);
+/* The source column and the target registry. */
+MC_API const mc_column *mc_column_view_source(const mc_column_view *v);
+MC_API const mc_registry *mc_column_view_registry(const mc_column_view *v);
 
 #ifdef __cplusplus
 }
