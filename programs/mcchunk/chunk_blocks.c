@@ -81,6 +81,29 @@ static int cmd_blocks(mc_column **col, bool ids, const char *version, unsigned e
     return mc_tool_print_blocks(*col, out_reg, ids, every, false);
 }
 
+/* What the conversion dropped, on stderr: the counts, what the block
+ * entities could not carry by kind, then the report's lines. */
+static void print_convert_report(const char *version, int32_t dv, const mc_chunknbt_report *rep)
+{
+    fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
+                    "%u sections, %u block entities, %u extra keys dropped\n",
+            version, (int)dv, rep->states_inexact, rep->states_to_air, rep->biomes_inexact, rep->sections_dropped,
+            rep->block_entities_dropped, rep->extra_dropped);
+    const mc_be_report *b = &rep->block_entity_report;
+    if (b->translated || b->created || b->folded) {
+        fprintf(stderr, "block entities: %u translated, %u made from blocks, %u folded into blocks; not carried:",
+                b->translated, b->created, b->folded);
+        unsigned lost = 0;
+        for (int k = 0; k < MC_BE_LOSS_COUNT; k++)
+            if (b->lost[k]) {
+                fprintf(stderr, "%s %u %s", lost ? "," : "", b->lost[k], mc_be_loss_name((mc_be_loss)k));
+                lost += b->lost[k];
+            }
+        fprintf(stderr, "%s\n", lost ? "" : " nothing");
+    }
+    fputs(rep->text, stderr);
+}
+
 static int cmd_convert(mc_column **colp, const char *version, const char *file)
 {
     int32_t dv = data_version_of(version);
@@ -105,10 +128,7 @@ static int cmd_convert(mc_column **colp, const char *version, const char *file)
         if (!mc_tool_write_output("mcchunk chunk convert", file, out.data, out.len))
             rc = MC_EXIT_FAIL;
         else
-            fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
-                        "%u sections, %u block entities, %u extra keys dropped\n%s",
-                version, (int)dv, rep.states_inexact, rep.states_to_air, rep.biomes_inexact,
-                rep.sections_dropped, rep.block_entities_dropped, rep.extra_dropped, rep.text);
+            print_convert_report(version, dv, &rep);
     }
     mc_buf_free(&out);
     return rc;
