@@ -61,8 +61,8 @@ static void check_column(const mc_column *col, const char *what, tally *t)
         mc_status sa = mc_java_encode_chunk(col, protocols[p], &a, &la, &err);
         mc_status sb = encode_copied(col, protocols[p], &b, &lb);
         assert_int_equal(sa, sb);
-        if (a.len != b.len || memcmp(a.data, b.data, a.len) || la.len != lb.len ||
-            memcmp(la.data, lb.data, la.len)) {
+        if (a.len != b.len || (a.len && memcmp(a.data, b.data, a.len)) || la.len != lb.len ||
+            (la.len && memcmp(la.data, lb.data, la.len))) {
             size_t k = 0;
             while (k < a.len && k < b.len && a.data[k] == b.data[k])
                 k++;
