@@ -716,8 +716,48 @@ static bool has_duplicate(const uint32_t *v, uint32_t n)
     return false;
 }
 
+/* rebuild_into for a view of an indirect container whose entries merge:
+ * the old indices are remapped (each to the first-occurring index of its
+ * target value) instead of the values hashed, which gives the container
+ * mc_container_set_all makes. Through the packed map when fp is given. */
+static mc_status view_reindex(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
+                              const flag_pair *fp, const mc_container_rules *rules, mc_container *out)
+{
+    const size_t n = src->rules.size;
+    uint16_t idx[MC_SECTION_BLOCKS];
+    uint16_t to_new[256];
+    uint32_t target[256], pal[256];
+    const uint32_t len = src->palette_len;
+    for (uint32_t i = 0; i < len; i++) {
+        const uint32_t s = src->palette[i];
+        target[i] = s < map_len ? (fp ? map[s] & PACKED_STATE : map[s]) : fallback;
+        to_new[i] = 0xFFFF;
+    }
+    mc_bits_unpack_u16(src->longs, n, src->bits, MC_BITS_PADDED, idx);
+    size_t npal = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint16_t o = idx[k];
+        if (to_new[o] == 0xFFFF) { /* first sight of this old index: its target's new index */
+            size_t j = 0;
+            while (j < npal && pal[j] != target[o])
+                j++;
+            if (j == npal)
+                pal[npal++] = target[o];
+            to_new[o] = (uint16_t)j;
+        }
+        idx[k] = to_new[o];
+    }
+    mc_container_init(out, rules, pal[0], src->alloc);
+    mc_status st = mc_container_set_indexed(out, pal, npal, idx);
+    if (st != MC_OK)
+        mc_container_free(out);
+    return st;
+}
+
 /* rebuild_into for a view: through the packed map when fp is given (the
- * changed flags of every entry into *diff), else a plain map. */
+ * changed flags of every entry of a direct container into *diff), else a
+ * plain map. An indirect container (its flags came from its palette) has
+ * its indices remapped. */
 static mc_status view_rebuild(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
                               const flag_pair *fp, const mc_container_rules *rules, mc_container *out, uint32_t *diff)
 {
@@ -725,6 +765,19 @@ static mc_status view_rebuild(const mc_container *src, const uint32_t *map, uint
     const size_t n = src->rules.size;
     if (n > MC_SECTION_BLOCKS || rules->size != n)
         return MC_ERR_INVALID_ARG;
+    if (src->kind == MC_CONTAINER_INDIRECT && fp) { /* flags by palette entry, as flag_changes */
+        uint32_t f = 0;
+        bool outside = false;
+        for (uint32_t i = 0; i < src->palette_len; i++) {
+            if (src->palette[i] < map_len)
+                f |= map[src->palette[i]];
+            else
+                outside = true;
+        }
+        *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
+    }
+    if (src->kind == MC_CONTAINER_INDIRECT && src->palette_len <= 256 && src->palette_len > 0)
+        return view_reindex(src, map, map_len, fallback, fp, rules, out);
     mc_container_get_all(src, vals);
     uint32_t f = 0;
     bool outside = false;
@@ -738,7 +791,7 @@ static mc_status view_rebuild(const mc_container *src, const uint32_t *map, uint
             outside = true;
         }
     }
-    if (fp)
+    if (fp && src->kind != MC_CONTAINER_INDIRECT)
         *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
     mc_container_init(out, rules, vals[0], src->alloc);
     mc_status st = mc_container_set_all(out, vals);
