@@ -80,8 +80,10 @@ MC_API const uint32_t *mc_biome_map(const mc_registry *from, const mc_registry *
  * single container only gets a new palette (the mapped entries, held by the
  * view) over the source's own packed longs; a container whose entries merge
  * (two source states, one target state) or that is direct is rebuilt, as
- * mc_column_translate rebuilds it. Building a view costs O(palette) per
- * section plus one pass per rebuilt container.
+ * mc_column_translate rebuilds it (an indirect one by remapping its
+ * indices). Building a view costs O(palette) per section plus one pass per
+ * rebuilt container. (A source palette that holds one value twice, which
+ * only outside data can make, is mapped as it is.)
  *
  * Counts: a section whose states all keep their air and fluid flags keeps
  * the source's counts (as they were: known or MC_SECTION_COUNT_UNKNOWN);

@@ -12,7 +12,8 @@
  *       prismarine-provider-anvil.
  *   convert PATH X Z --to-version V -o FILE
  *       writes the chunk's NBT for another version's DataVersion to FILE
- *       (uncompressed Java NBT) and lists what the conversion dropped.
+ *       (uncompressed Java NBT; block entities translated, translate.h) and
+ *       lists what the conversion dropped, block entity losses by kind.
  *
  * Air is every state with the registry's air flag (air, cave_air,
  * void_air). Sections print in one pass per section: blocks are unpacked
@@ -47,7 +48,10 @@ static void usage(FILE *out)
             "           --every K prints every K-th position (air included); --all with a\n"
             "           region file instead of X Z prints every chunk after 'chunk X Z' lines\n"
             "  convert  writes the chunk NBT for version V (uncompressed; - for stdout) to\n"
-            "           FILE and lists what the conversion dropped on stderr\n"
+            "           FILE, block entities in V's form (sign text, banners, beds, skulls,\n"
+            "           pots, note blocks, container items, spawners; with the block states\n"
+            "           they decide), and lists on stderr what the conversion dropped, with\n"
+            "           the block entity data V cannot hold counted by kind\n"
             "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
             "data, I/O), 2 usage error (bad option, unknown version, coordinates that are\n"
             "not integers or lie outside the world)\n");

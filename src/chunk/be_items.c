@@ -106,19 +106,6 @@ static mc_nbt_tag *get_or_put_compound(mc_nbt_doc *doc, mc_nbt_tag *parent, cons
     return mc_nbt_put_compound(doc, parent, key);
 }
 
-/* Moves parent[key] (any tag) to dst[dkey]. */
-static mc_status move_key(mc_nbt_doc *doc, mc_nbt_tag *parent, const char *key, mc_nbt_tag *dst, const char *dkey)
-{
-    mc_nbt_tag *t = mc_nbt_get(parent, key);
-    if (!t)
-        return MC_OK;
-    mc_nbt_tag *copy = mc_nbt_copy(doc, t);
-    if (!copy || mc_nbt_attach(doc, dst, dkey, strlen(dkey), copy) != MC_OK)
-        return MC_ERR_NOMEM;
-    mc_nbt_remove(parent, key, strlen(key));
-    return MC_OK;
-}
-
 /* The custom name of an item (display.Name before 1.20.5), in place. */
 static mc_status name_translate(const mc__be_ctx *c, mc_nbt_tag *holder, const char *key)
 {
@@ -194,7 +181,7 @@ static mc_status componentize(const mc__be_ctx *c, mc_nbt_tag *item)
     }
     mc_nbt_tag *display = mc_nbt_get(tag, "display");
     if (mc_nbt_get(display, "Name")) {
-        mc_status st = move_key(c->doc, display, "Name", comp, "minecraft:custom_name");
+        mc_status st = mc__be_move(c->doc, display, "Name", comp, "minecraft:custom_name");
         if (st != MC_OK)
             return st;
         if (mc_nbt_count(display) == 0)
@@ -204,7 +191,7 @@ static mc_status componentize(const mc__be_ctx *c, mc_nbt_tag *item)
      * ...: their components differ by version) */
     for (mc_nbt_tag *k = mc_nbt_first(tag); k; k = mc_nbt_next(k))
         mc__be_lost(c, MC_BE_LOSS_ITEM_DATA);
-    mc_status st = mc_nbt_count(tag) ? move_key(c->doc, item, "tag", comp, "minecraft:custom_data") : MC_OK;
+    mc_status st = mc_nbt_count(tag) ? mc__be_move(c->doc, item, "tag", comp, "minecraft:custom_data") : MC_OK;
     mc_nbt_remove(item, "tag", 3);
     if (mc_nbt_count(comp) == 0)
         mc_nbt_remove(item, "components", 10);
@@ -226,7 +213,7 @@ static mc_status decomponentize(const mc__be_ctx *c, mc_nbt_tag *item)
     mc_nbt_tag *data = mc_nbt_get(comp, "minecraft:custom_data");
     mc_nbt_tag *tag = NULL;
     if (mc_nbt_tag_type(data) == MC_NBT_COMPOUND) {
-        mc_status st = move_key(c->doc, comp, "minecraft:custom_data", item, "tag");
+        mc_status st = mc__be_move(c->doc, comp, "minecraft:custom_data", item, "tag");
         if (st != MC_OK)
             return st;
         tag = mc_nbt_get(item, "tag");
@@ -243,7 +230,7 @@ static mc_status decomponentize(const mc__be_ctx *c, mc_nbt_tag *item)
         if (!tag && !(tag = mc_nbt_put_compound(c->doc, item, "tag")))
             return MC_ERR_NOMEM;
         mc_nbt_tag *display = get_or_put_compound(c->doc, tag, "display");
-        mc_status st = display ? move_key(c->doc, comp, "minecraft:custom_name", display, "Name") : MC_ERR_NOMEM;
+        mc_status st = display ? mc__be_move(c->doc, comp, "minecraft:custom_name", display, "Name") : MC_ERR_NOMEM;
         if (st != MC_OK)
             return st;
     }

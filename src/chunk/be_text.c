@@ -129,6 +129,20 @@ static bool read_string(json_in *j)
     return mc_buf_ok(&j->scratch);
 }
 
+/* After a member or element: 1 when a comma follows (another comes), 0 at
+ * the closing `close`, -1 for anything else. */
+static int next_item(json_in *j, char close)
+{
+    skip_ws(j);
+    if (j->p >= j->end)
+        return -1;
+    if (*j->p == ',') {
+        j->p++;
+        return 1;
+    }
+    return *j->p++ == close ? 0 : -1;
+}
+
 /* Skips one value (for the look-ahead over an array's element kinds). */
 static bool skip_value(json_in *j, int depth)
 {
@@ -164,16 +178,9 @@ static bool skip_value(json_in *j, int depth)
             }
             if (!skip_value(j, depth + 1))
                 return false;
-            skip_ws(j);
-            if (j->p >= j->end)
-                return false;
-            if (*j->p == ',') {
-                j->p++;
-                continue;
-            }
-            if (*j->p++ != close)
-                return false;
-            return true;
+            const int more = next_item(j, close);
+            if (more <= 0)
+                return more == 0;
         }
     }
     while (j->p < j->end && *j->p != ',' && *j->p != '}' && *j->p != ']' && *j->p != ' ' && *j->p != '\n' &&
@@ -245,14 +252,9 @@ static bool object_into(json_in *j, mc_nbt_tag *obj)
             if (!v || !value_into(j, v))
                 return false;
         }
-        skip_ws(j);
-        if (j->p >= j->end)
-            return false;
-        if (*j->p == ',') {
-            j->p++;
-            continue;
-        }
-        return *j->p++ == '}';
+        const int more = next_item(j, '}');
+        if (more <= 0)
+            return more == 0;
     }
 }
 
@@ -385,31 +387,21 @@ static void nbt_to_json(const mc_nbt_tag *t, mc_buf *out, int depth)
         mc_nbt_get_string(t, &s, &n);
         put_json_string(out, s, n);
         return;
-    case MC_NBT_COMPOUND: {
-        mc_buf_put_u8(out, '{');
-        bool first = true;
-        for (mc_nbt_tag *c = mc_nbt_first(t); c; c = mc_nbt_next(c)) {
-            if (!first)
-                mc_buf_put_u8(out, ',');
-            first = false;
-            s = mc_nbt_tag_key(c, &n);
-            put_json_string(out, s, n);
-            mc_buf_put_u8(out, ':');
-            nbt_to_json(c, out, depth + 1);
-        }
-        mc_buf_put_u8(out, '}');
-        return;
-    }
+    case MC_NBT_COMPOUND:
     case MC_NBT_LIST: {
-        mc_buf_put_u8(out, '[');
-        bool first = true;
+        const bool obj = mc_nbt_tag_type(t) == MC_NBT_COMPOUND;
+        mc_buf_put_u8(out, obj ? '{' : '[');
         for (mc_nbt_tag *c = mc_nbt_first(t); c; c = mc_nbt_next(c)) {
-            if (!first)
+            if (c != mc_nbt_first(t))
                 mc_buf_put_u8(out, ',');
-            first = false;
+            if (obj) {
+                s = mc_nbt_tag_key(c, &n);
+                put_json_string(out, s, n);
+                mc_buf_put_u8(out, ':');
+            }
             nbt_to_json(c, out, depth + 1);
         }
-        mc_buf_put_u8(out, ']');
+        mc_buf_put_u8(out, obj ? '}' : ']');
         return;
     }
     case MC_NBT_BYTE: {

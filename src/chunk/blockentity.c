@@ -109,16 +109,22 @@ bool mc__be_string(const mc_nbt_tag *t, char *buf, size_t cap)
     return true;
 }
 
-mc_status mc__be_rename(mc_nbt_doc *doc, mc_nbt_tag *compound, const char *from, const char *to)
+mc_status mc__be_move(mc_nbt_doc *doc, mc_nbt_tag *src, const char *key, mc_nbt_tag *dst, const char *dkey)
 {
-    mc_nbt_tag *t = mc_nbt_get(compound, from);
+    mc_nbt_tag *t = mc_nbt_get(src, key);
     if (!t)
         return MC_OK;
     mc_nbt_tag *copy = mc_nbt_copy(doc, t);
-    if (!copy || mc_nbt_attach(doc, compound, to, strlen(to), copy) != MC_OK)
+    if (!copy || mc_nbt_attach(doc, dst, dkey, strlen(dkey), copy) != MC_OK)
         return MC_ERR_NOMEM;
-    mc_nbt_remove(compound, from, strlen(from));
+    if (src != dst || strcmp(key, dkey))
+        mc_nbt_remove(src, key, strlen(key));
     return MC_OK;
+}
+
+mc_status mc__be_rename(mc_nbt_doc *doc, mc_nbt_tag *compound, const char *from, const char *to)
+{
+    return mc__be_move(doc, compound, from, compound, to);
 }
 
 static int64_t get_int(const mc_nbt_tag *compound, const char *key, int64_t dflt)

@@ -82,8 +82,10 @@ static inline void mc__be_lost(const mc__be_ctx *c, mc_be_loss kind)
 }
 
 /* NBT helpers: a string value as a NUL-terminated copy in buf (false when
- * absent, not a string, or too long); renaming a key in place. */
+ * absent, not a string, or too long); moving src[key] (any tag, when
+ * present) to dst[dkey]; renaming a key in place. */
 bool mc__be_string(const mc_nbt_tag *t, char *buf, size_t cap);
+mc_status mc__be_move(mc_nbt_doc *doc, mc_nbt_tag *src, const char *key, mc_nbt_tag *dst, const char *dkey);
 mc_status mc__be_rename(mc_nbt_doc *doc, mc_nbt_tag *compound, const char *from, const char *to);
 
 /* ---------------------------------------------------------------- text */
