@@ -19,8 +19,9 @@
  *                  becomes the tag again and other components are dropped
  *                  and counted;
  *   1.21.5 (4290)  custom_name is an NBT text component.
- * A target from 1.13 on that has no such item (the generated span table:
- * first release with it, first release without) loses the stack.
+ * An older target from 1.13 on that has no such item (the generated span
+ * table: first release with it, first release after the last with it)
+ * loses the stack.
  */
 #include "chunk/chunk_private.h"
 
@@ -266,7 +267,8 @@ bool mc__item_translate(const mc__be_ctx *c, mc_nbt_tag *item)
             snprintf(name, sizeof name, "%s", item_renames[i].old);
     if (mc__be_down(c, MC__BE_DV_FLATTENING) && !unflatten(c, item, name, sizeof name))
         return false;
-    if (c->to_dv >= MC__BE_DV_FLATTENING && !item_exists(name, c->to_dv))
+    /* an older target may lack a newer item (items are not removed later) */
+    if (c->to_dv < c->from_dv && c->to_dv >= MC__BE_DV_FLATTENING && !item_exists(name, c->to_dv))
         return false;
     if (mc__be_up(c, MC__BE_DV_COMPONENTS) && componentize(c, item) != MC_OK)
         return false;
