@@ -201,8 +201,9 @@ typedef struct mc_be_translation {
  * source had none: one is made where the target needs it, e.g. a 1.13
  * potted plant for 1.12). *to_state: in, the block as the state translation
  * gave it (of t->to); out, the block the block entity decides (a bed's
- * colour, a skull, a potted plant...). Errors: MC_ERR_NOMEM,
- * MC_ERR_INVALID_ARG. */
+ * colour, a skull, a potted plant...). `doc` is not otherwise changed (the
+ * work happens in a scratch document). Errors: MC_ERR_NOMEM,
+ * MC_ERR_INVALID_ARG (src not a compound). */
 MC_API mc_status mc_block_entity_translate(const mc_be_translation *t, const mc_nbt_tag *src, int32_t x,
                                            int32_t y, int32_t z, uint32_t from_state, uint32_t *to_state,
                                            mc_nbt_doc *doc, mc_nbt_tag **out);

@@ -1250,21 +1250,17 @@ mc_status mc_block_entity_translate(const mc_be_translation *t, const mc_nbt_tag
     if (!t || !t->from || !t->to || !to_state || !doc || !out || (src && mc_nbt_tag_type(src) != MC_NBT_COMPOUND))
         return MC_ERR_INVALID_ARG;
     *out = NULL;
-    mc__be_ctx c = {doc, t->from, t->to, t->from_dv, t->to_dv, from_state, *to_state, x, y, z, t->report};
-    /* a scratch compound in the document holds the copy while it changes */
-    mc_nbt_tag *holder = mc_nbt_doc_root(doc);
-    bool own_root = false;
-    if (mc_nbt_tag_type(holder) != MC_NBT_COMPOUND) {
-        if (holder)
-            return MC_ERR_INVALID_ARG; /* a document whose root is not a compound */
-        holder = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
-        own_root = true;
-    }
-    mc_nbt_tag *be = src ? mc_nbt_copy(doc, src) : NULL;
+    /* the walk works in a scratch document; the result is copied out */
+    mc_nbt_doc *work = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *holder = work ? mc_nbt_doc_new_root(work, MC_NBT_COMPOUND) : NULL;
+    mc_nbt_tag *be = holder && src ? mc_nbt_copy(work, src) : NULL;
     if (!holder || (src && !be) ||
-        (be ? mc_nbt_attach(doc, holder, "mcchunk:be", 10, be) : !mc_nbt_put_compound(doc, holder, "mcchunk:be")))
+        (be ? mc_nbt_attach(work, holder, "be", 2, be) : !mc_nbt_put_compound(work, holder, "be"))) {
+        mc_nbt_doc_free(work);
         return MC_ERR_NOMEM;
-    be = mc_nbt_get(holder, "mcchunk:be");
+    }
+    be = mc_nbt_get(holder, "be");
+    mc__be_ctx c = {work, t->from, t->to, t->from_dv, t->to_dv, from_state, *to_state, x, y, z, t->report};
     char id[96] = "";
     mc__be_string(mc_nbt_get(be, "id"), id, sizeof id);
     if (!strncmp(id, "minecraft:", 10))
@@ -1283,20 +1279,16 @@ mc_status mc_block_entity_translate(const mc_be_translation *t, const mc_nbt_tag
     if (st == MC_OK && keep) {
         st = put_id(&c, be, id);
         if (st == MC_OK && !src)
-            st = mc_nbt_put_int(doc, be, "x", x) == MC_OK && mc_nbt_put_int(doc, be, "y", y) == MC_OK &&
-                         mc_nbt_put_int(doc, be, "z", z) == MC_OK
+            st = mc_nbt_put_int(work, be, "x", x) == MC_OK && mc_nbt_put_int(work, be, "y", y) == MC_OK &&
+                         mc_nbt_put_int(work, be, "z", z) == MC_OK
                      ? MC_OK
                      : MC_ERR_NOMEM;
-        if (st == MC_OK)
-            *out = mc_nbt_copy(doc, be);
-        if (st == MC_OK && !*out)
+        if (st == MC_OK && !(*out = mc_nbt_copy(doc, be)))
             st = MC_ERR_NOMEM;
         if (st == MC_OK && t->report)
             t->report->translated++;
     }
-    drop_key(holder, "mcchunk:be");
-    if (own_root)
-        mc_nbt_doc_reset(doc);
+    mc_nbt_doc_free(work);
     if (st == MC_OK)
         *to_state = c.to_state;
     return st;
