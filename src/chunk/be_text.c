@@ -183,10 +183,11 @@ static bool skip_value(json_in *j, int depth)
                 return more == 0;
         }
     }
+    const char *start = j->p;
     while (j->p < j->end && *j->p != ',' && *j->p != '}' && *j->p != ']' && *j->p != ' ' && *j->p != '\n' &&
            *j->p != '\r' && *j->p != '\t')
         j->p++;
-    return true;
+    return j->p != start; /* a stray , } or ] is no value (every loop must advance) */
 }
 
 /* What a JSON value becomes: string, compound (object), list, byte (bool),
@@ -481,7 +482,10 @@ static void plain_json(json_in *j, mc_buf *out, int depth)
                 j->p += j->p < j->end;
                 return;
             }
+            const char *at = j->p;
             plain_json(j, out, depth + 1);
+            if (j->p == at)
+                return; /* nothing read: malformed, stop */
             skip_ws(j);
             if (j->p < j->end && *j->p == ',')
                 j->p++;
