@@ -12,7 +12,8 @@
  *       prismarine-provider-anvil.
  *   convert PATH X Z --to-version V -o FILE
  *       writes the chunk's NBT for another version's DataVersion to FILE
- *       (uncompressed Java NBT) and lists what the conversion dropped.
+ *       (uncompressed Java NBT; block entities translated, translate.h) and
+ *       lists what the conversion dropped, block entity losses by kind.
  *
  * Air is every state with the registry's air flag (air, cave_air,
  * void_air). Sections print in one pass per section: blocks are unpacked
@@ -47,7 +48,10 @@ static void usage(FILE *out)
             "           --every K prints every K-th position (air included); --all with a\n"
             "           region file instead of X Z prints every chunk after 'chunk X Z' lines\n"
             "  convert  writes the chunk NBT for version V (uncompressed; - for stdout) to\n"
-            "           FILE and lists what the conversion dropped on stderr\n"
+            "           FILE, block entities in V's form (sign text, banners, beds, skulls,\n"
+            "           pots, note blocks, container items, spawners; with the block states\n"
+            "           they decide), and lists on stderr what the conversion dropped, with\n"
+            "           the block entity data V cannot hold counted by kind\n"
             "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
             "data, I/O), 2 usage error (bad option, unknown version, coordinates that are\n"
             "not integers or lie outside the world)\n");
@@ -81,6 +85,29 @@ static int cmd_blocks(mc_column **col, bool ids, const char *version, unsigned e
     return mc_tool_print_blocks(*col, out_reg, ids, every, false);
 }
 
+/* What the conversion dropped, on stderr: the counts, what the block
+ * entities could not carry by kind, then the report's lines. */
+static void print_convert_report(const char *version, int32_t dv, const mc_chunknbt_report *rep)
+{
+    fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
+                    "%u sections, %u block entities, %u extra keys dropped\n",
+            version, (int)dv, rep->states_inexact, rep->states_to_air, rep->biomes_inexact, rep->sections_dropped,
+            rep->block_entities_dropped, rep->extra_dropped);
+    const mc_be_report *b = &rep->block_entity_report;
+    if (b->translated || b->created || b->folded) {
+        fprintf(stderr, "block entities: %u translated, %u made from blocks, %u folded into blocks; not carried:",
+                b->translated, b->created, b->folded);
+        unsigned lost = 0;
+        for (int k = 0; k < MC_BE_LOSS_COUNT; k++)
+            if (b->lost[k]) {
+                fprintf(stderr, "%s %u %s", lost ? "," : "", b->lost[k], mc_be_loss_name((mc_be_loss)k));
+                lost += b->lost[k];
+            }
+        fprintf(stderr, "%s\n", lost ? "" : " nothing");
+    }
+    fputs(rep->text, stderr);
+}
+
 static int cmd_convert(mc_column **colp, const char *version, const char *file)
 {
     int32_t dv = data_version_of(version);
@@ -105,10 +132,7 @@ static int cmd_convert(mc_column **colp, const char *version, const char *file)
         if (!mc_tool_write_output("mcchunk chunk convert", file, out.data, out.len))
             rc = MC_EXIT_FAIL;
         else
-            fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
-                        "%u sections, %u block entities, %u extra keys dropped\n%s",
-                version, (int)dv, rep.states_inexact, rep.states_to_air, rep.biomes_inexact,
-                rep.sections_dropped, rep.block_entities_dropped, rep.extra_dropped, rep.text);
+            print_convert_report(version, dv, &rep);
     }
     mc_buf_free(&out);
     return rc;
