@@ -1,7 +1,8 @@
 /*
  * light_private.h: what the light module's files share: the generated rows
- * of src/light/data/light_data.c and the per-registry state table built
- * from them (table.c) that the engine (engine.c) reads per block.
+ * of src/light/data/light_data.c, the per-registry state table built from
+ * them (table.c), the engine's state, the view of the nine columns' blocks
+ * (blocks.c) and the work grid the light floods through (engine.c).
  */
 #ifndef MCCHUNK_LIGHT_PRIVATE_H
 #define MCCHUNK_LIGHT_PRIVATE_H
@@ -27,18 +28,145 @@ extern const size_t mc__light_row_count;
 enum { MC__FACE_DOWN = 1, MC__FACE_UP = 2, MC__FACE_NORTH = 4, MC__FACE_SOUTH = 8,
        MC__FACE_WEST = 16, MC__FACE_EAST = 32 };
 
+/* Light kinds: the distinct (opacity, shape faces, luminance) triples of a
+ * registry, numbered so that what the engine asks most often is a range
+ * test on the number (and so a vector compare over a row of blocks):
+ *   [0, np)       no luminance; sky light passes straight down (air is 0)
+ *   [np, ne)      no luminance; sky light enters from above but its shape
+ *                 stops it below (opacity 0, a DOWN face: a bottom slab)
+ *   [ne, e)       no luminance; stops sky light from above (opacity > 0
+ *                 or an UP face)
+ *   [e, ep), [ep, ee), [ee, 255)   the same three classes with luminance
+ *   255           MC__KIND_WALL: outside the work area (opacity 15)
+ * A section whose states all have one kind (stone with ores, deep water)
+ * needs no per-block array at all. */
+#define MC__KIND_WALL 255u
+
+typedef struct mc__light_kinds {
+    uint8_t np, ne, e, ep, ee; /* the bounds above */
+    uint8_t opacity[256];
+    uint8_t faces[256];
+    uint8_t emission[256];
+} mc__light_kinds;
+
+/* Sky light falls into a block of kind k from the one above (at 15). */
+static inline bool mc__kind_sky_enters(const mc__light_kinds *k, unsigned kind)
+{
+    return kind < k->ne || (kind >= k->e && kind < k->ee);
+}
+/* A block of kind k lets sky light that entered it fall no further. */
+static inline bool mc__kind_sky_held(const mc__light_kinds *k, unsigned kind)
+{
+    return (kind >= k->np && kind < k->ne) || (kind >= k->ep && kind < k->ee);
+}
+static inline bool mc__kind_emits(const mc__light_kinds *k, unsigned kind)
+{
+    return kind >= k->e && kind != MC__KIND_WALL;
+}
+
 /* Per state of a registry: info = opacity | emission << 4; faces = the
  * MC__FACE_* bits the state's shape covers completely (0 for blocks that
- * never occlude by shape). */
+ * never occlude by shape); kind = its light kind (above). */
 typedef struct mc__light_table {
     const mc_registry *reg;
     uint32_t count;
     uint8_t *info;
     uint8_t *faces;
+    uint8_t *kind;
+    mc__light_kinds kinds;
 } mc__light_table;
 
 /* Builds the table of reg (memory from alloc). MC_ERR_NOMEM or MC_OK. */
 mc_status mc__light_table_build(mc__light_table *t, const mc_registry *reg, const mc_allocator *alloc);
 void mc__light_table_free(mc__light_table *t, const mc_allocator *alloc);
+
+/* ------------------------------------------------------------- the engine */
+
+#define MC__LIGHT_MAX_TABLES 8
+#define MC__TOP_NONE INT32_MAX /* a block column outside the loaded columns */
+
+/* One section of one of the nine columns, as light kinds. */
+typedef struct mc__slice {
+    int16_t uniform; /* the kind of all its blocks, or -1: see kinds */
+    bool ready;      /* classified (uniform, emits) */
+    bool emits;      /* some state of its palette shines */
+    uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x) */
+} mc__slice;
+
+/* A block that shines into the centre column: column-local x, z (-16..31),
+ * absolute y, luminance. */
+typedef struct mc__emitter {
+    int16_t lx, lz;
+    int32_t y;
+    uint8_t level;
+} mc__emitter;
+
+typedef struct mc__qvec {
+    uint32_t *v;
+    size_t len, cap;
+} mc__qvec;
+
+/* The work grid covers the nine columns whole (48 x 48 blocks) with a wall
+ * of one block all round, over rows ylo..: cell (gx, gz, gy) is at
+ * gy * 4096 + gz * 64 + gx, gx = local x + 17 (0 and 49 are walls), so an
+ * index's plane position is its low 12 bits. */
+#define MC__GRID_ROW 64
+#define MC__GRID_PLANE 4096
+
+struct mc_light_engine {
+    mc_allocator alloc;
+    mc__light_table tabs[MC__LIGHT_MAX_TABLES];
+    unsigned ntabs, next_tab;
+    const mc__light_table *tab; /* the call's registry */
+    /* the nine columns: index (dz + 1) * 3 + (dx + 1); NULL when absent */
+    const mc_column *cols[9];
+    int32_t min_sy, min_y;
+    uint32_t nsec, height;
+    mc__slice *slices; /* 9 * nsec, column-major */
+    size_t slices_cap;
+    uint8_t **pool; /* 4096-byte kind arrays; pool_used of them in use */
+    size_t pool_len, pool_cap, pool_used;
+    bool nomem;
+    uint32_t states[MC_SECTION_BLOCKS];
+    /* the lowest y that sky light reaches falling straight down, per block
+     * column of the nine (index (local z + 16) * 48 + local x + 16) */
+    int32_t top[48 * 48];
+    mc__emitter *emit;
+    size_t nemit, emit_cap;
+    /* rows the full relight needs: +1 where an interval starts, -1 past
+     * its end (index y - min_y + 16) */
+    int32_t *rows;
+    size_t rows_cap;
+    /* the grid */
+    uint8_t *kind, *sky, *blk;
+    size_t grid_rows; /* allocated planes */
+    int32_t ylo;      /* absolute y of grid row 1 */
+    int32_t gh;       /* rows with the walls */
+    uint8_t dist[MC__GRID_PLANE]; /* distance to the centre column of each plane position; 255: wall */
+    mc__qvec q[16];
+    uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */
+    bool edge_valid[2];
+};
+
+/* Distance (x plus z) of column-local x, z from the centre column. */
+static inline unsigned mc__light_dist(int32_t lx, int32_t lz)
+{
+    const int32_t dx = lx < 0 ? -lx : lx > 15 ? lx - 15 : 0, dz = lz < 0 ? -lz : lz > 15 ? lz - 15 : 0;
+    return (unsigned)(dx + dz);
+}
+
+/* blocks.c. Starts a call: the nine columns (a neighbour of another
+ * registry or height is left out), no slice classified yet. False: no
+ * memory. */
+bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8]);
+/* Slice k of column c (present), with its kinds array when want_kinds and
+ * the slice is mixed. NULL (and e->nomem) when that array cannot be had. */
+const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32_t k, bool want_kinds);
+/* Fills e->top. False: no memory. */
+bool mc__light_tops(mc_light_engine *e);
+/* Collects into e->emit the blocks with local x in lx0..lx1-1 and z in
+ * lz0..lz1-1 whose luminance exceeds their distance to the centre column.
+ * False: no memory. */
+bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1);
 
 #endif
