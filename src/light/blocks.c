@@ -80,7 +80,8 @@ static void unpack_kinds(mc_light_engine *e, const mc_section *s, uint8_t *out)
     const mc_container *c = &s->blocks;
     if (mc_container_get_kind(c) == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
         uint8_t pk[256];
-        for (unsigned p = 0; p < 256; p++) /* an index past the palette reads as its first entry */
+        const unsigned n = 1u << c->bits;
+        for (unsigned p = 0; p < n; p++) /* an index past the palette reads as its first entry */
             pk[p] = kind_of(t, c->palette[p < c->palette_len ? p : 0]);
         mc_bits_unpack_map_u8(c->longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, pk, out);
         return;
@@ -140,63 +141,57 @@ const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32_t k, bool wan
 
 /* ----------------------------------------------------------------- tops */
 
-/* The tops of one present column: top[z * 16 + x] (absolute y). */
+/* The tops of one present column: top[z * 16 + x] (absolute y). A row of
+ * 16 blocks (x) at a time, downwards from the highest section, until sky
+ * light has stopped in every block column. */
 static bool column_tops(mc_light_engine *e, int c, int32_t *top)
 {
     const mc__light_kinds *K = &e->tab->kinds;
-    uint8_t alive[256], held[256];
-    memset(alive, 1, sizeof alive);
-    memset(held, 0, sizeof held);
-    unsigned left = 256;
-    for (int32_t k = (int32_t)e->nsec - 1; k >= 0 && left; k--) {
+    mc__row16 alive[16], held[16];
+    for (int z = 0; z < 16; z++) {
+        alive[z] = mc__row_splat(0xFF);
+        held[z] = mc__row_splat(0); /* above the highest section: air */
+    }
+    bool any = true, any_held = false;
+    for (int32_t k = (int32_t)e->nsec - 1; k >= 0 && any; k--) {
         const mc__slice *sl = mc__light_slice(e, c, (uint32_t)k, true);
         if (!sl)
             return false;
+        if (!sl->kinds && !any_held && mc__kind_sky_enters(K, (unsigned)sl->uniform) &&
+            !mc__kind_sky_held(K, (unsigned)sl->uniform))
+            continue; /* air all through (most sections above the ground) */
         const int32_t base = (e->min_sy + k) * 16;
-        if (sl->uniform >= 0) {
-            const unsigned u = (unsigned)sl->uniform;
-            const bool enters = mc__kind_sky_enters(K, u), holds = mc__kind_sky_held(K, u);
-            if (enters && !holds) { /* clear air: only a block above that holds stops it */
-                for (unsigned p = 0; p < 256; p++)
-                    if (alive[p] && held[p]) {
-                        top[p] = base + 16;
-                        alive[p] = 0;
-                        left--;
-                    } else {
-                        held[p] = 0;
-                    }
-                continue;
-            }
-            for (unsigned p = 0; p < 256; p++)
-                if (alive[p]) {
-                    top[p] = held[p] || !enters ? base + 16 : base + 15;
-                    alive[p] = 0;
+        /* a uniform section is steady after two rows */
+        const int32_t ylow = sl->kinds ? 0 : 14;
+        const mc__row16 same = mc__row_splat(sl->kinds ? 0 : (unsigned)sl->uniform);
+        any = any_held = false;
+        for (int z = 0; z < 16; z++) {
+            for (int32_t y = 15; y >= ylow && mc__row_any(alive[z]); y--) {
+                const mc__row16 kd = sl->kinds ? mc__row_load(sl->kinds + (y << 8 | z << 4)) : same;
+                const mc__row16 stop = mc__row_or(mc__row_and(alive[z], held[z]),
+                                                  mc__row_andnot(alive[z], mc__row_sky_enters(K, kd)));
+                if (mc__row_any(stop)) {
+                    uint8_t m[16];
+                    memcpy(m, &stop, 16);
+                    for (int x = 0; x < 16; x++)
+                        if (m[x])
+                            top[z * 16 + x] = base + y + 1;
+                    alive[z] = mc__row_andnot(alive[z], stop);
                 }
-            left = 0;
-            break;
-        }
-        for (unsigned p = 0; p < 256; p++) {
-            if (!alive[p])
-                continue;
-            bool h = held[p];
-            int32_t y = 15;
-            for (; y >= 0; y--) {
-                const unsigned kd = sl->kinds[(unsigned)y << 8 | p];
-                if (h || !mc__kind_sky_enters(K, kd))
-                    break;
-                h = mc__kind_sky_held(K, kd);
+                held[z] = mc__row_sky_held(K, kd);
             }
-            held[p] = h;
-            if (y >= 0) {
-                top[p] = base + y + 1;
-                alive[p] = 0;
-                left--;
-            }
+            any = any || mc__row_any(alive[z]);
+            any_held = any_held || mc__row_any(held[z]);
         }
     }
-    for (unsigned p = 0; p < 256; p++) /* through the world: down the air below it */
-        if (alive[p])
-            top[p] = held[p] ? e->min_y : e->min_y - 16;
+    for (int z = 0; z < 16; z++) { /* through the world: down the air below it */
+        uint8_t a[16], h[16];
+        memcpy(a, &alive[z], 16);
+        memcpy(h, &held[z], 16);
+        for (int x = 0; x < 16; x++)
+            if (a[x])
+                top[z * 16 + x] = h[x] ? e->min_y : e->min_y - 16;
+    }
     return true;
 }
 
@@ -252,12 +247,16 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
             for (int32_t y = 0; y < 16; y++)
                 for (int32_t z = z0; z < z1; z++) {
                     const uint8_t *row = sl->kinds ? sl->kinds + (y << 8 | z << 4) : NULL;
+                    if (row && !mc__row_any(mc__row_special(mc__row_load(row))))
+                        continue;
                     for (int32_t x = x0; x < x1; x++) {
                         const unsigned kd = row ? row[x] : (unsigned)sl->uniform;
                         if (!mc__kind_emits(K, kd))
                             continue;
                         const unsigned level = K->emission[kd];
-                        if (level > mc__light_dist(ox + x, oz + z) && !add_emitter(e, ox + x, base + y, oz + z, level))
+                        if (level <= mc__light_dist(ox + x, oz + z))
+                            continue;
+                        if (!add_emitter(e, ox + x, base + y, oz + z, level))
                             return false;
                     }
                 }

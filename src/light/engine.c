@@ -208,8 +208,8 @@ static bool fill_grid(mc_light_engine *e, int32_t ya, int32_t yb)
     }
     for (int c = 0; c < 9; c++) {
         const int32_t gx0 = 1 + (c % 3) * 16, gz0 = 1 + (c / 3) * 16;
-        for (int32_t y = ya; y <= yb; y++) {
-            const int32_t gy = y - ya + 1, k = floor16(y) - e->min_sy;
+        for (int32_t sy = floor16(ya); sy <= floor16(yb); sy++) {
+            const int32_t k = sy - e->min_sy, y0 = ya > sy * 16 ? ya : sy * 16, y1 = yb < sy * 16 + 15 ? yb : sy * 16 + 15;
             const mc__slice *sl = NULL;
             int fill = MC__KIND_WALL; /* an absent column */
             if (e->cols[c]) {
@@ -223,14 +223,16 @@ static bool fill_grid(mc_light_engine *e, int32_t ya, int32_t yb)
                     }
                 }
             }
-            uint8_t *dst = e->kind + cell(gx0, gz0, gy);
-            if (sl) {
-                const uint8_t *src = sl->kinds + ((y & 15) << 8);
-                for (int32_t z = 0; z < 16; z++)
-                    memcpy(dst + z * ROW, src + z * 16, 16);
-            } else {
-                for (int32_t z = 0; z < 16; z++)
-                    memset(dst + z * ROW, fill, 16);
+            for (int32_t y = y0; y <= y1; y++) {
+                uint8_t *dst = e->kind + cell(gx0, gz0, y - ya + 1);
+                if (sl) {
+                    const uint8_t *src = sl->kinds + ((y & 15) << 8);
+                    for (int32_t z = 0; z < 16; z++)
+                        memcpy(dst + z * ROW, src + z * 16, 16);
+                } else {
+                    for (int32_t z = 0; z < 16; z++)
+                        memset(dst + z * ROW, fill, 16);
+                }
             }
         }
     }
@@ -246,43 +248,55 @@ static const uint8_t face_bit[6] = {MC__FACE_DOWN, MC__FACE_UP, MC__FACE_NORTH, 
 static const uint8_t face_opp[6] = {MC__FACE_UP, MC__FACE_DOWN, MC__FACE_SOUTH, MC__FACE_NORTH,
                                     MC__FACE_EAST, MC__FACE_WEST};
 
-/* The grid rows where the world meets the sections below and above it:
- * light goes out into them but never back (see light.h). -1 when outside. */
-static void edge_rows(const mc_light_engine *e, int32_t *below_top, int32_t *above_bottom)
+/* Moves light from block i (level lvl, shape faces fi, plane position p,
+ * grid row gy) to its neighbour in direction d: sets and queues that
+ * neighbour when the light it gets is brighter than what it has and than
+ * its distance to the centre column (light no brighter than that cannot
+ * reach the centre). False when the queue cannot grow. Inlined with d a
+ * constant, so that a plain neighbour (kind = opacity) costs no table. */
+static inline bool relax(mc_light_engine *e, uint8_t *L, bool sky, uint32_t i, uint32_t p, int32_t gy, unsigned fi,
+                         int lvl, int d)
 {
-    *below_top = e->min_y - 1 - e->ylo + 1;
-    *above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
+    static const int32_t pstep[6] = {0, 0, -ROW, ROW, -1, 1};
+    const uint32_t j = (uint32_t)((ptrdiff_t)i + step[d]);
+    if (((unsigned)L[j] >= (unsigned)lvl - (sky && d == DOWN && lvl == 15 ? 0u : 1u)) || (fi & face_bit[d]))
+        return true; /* as bright as this can make it */
+    const unsigned kj = e->kind[j];
+    unsigned o = kj;
+    if (kj >= MC__KIND_PLAIN) {
+        const mc__light_kinds *K = &e->tab->kinds;
+        if (K->faces[kj] & face_opp[d])
+            return true;
+        o = K->opacity[kj];
+    }
+    const int nl = (sky && d == DOWN && lvl == 15 && o == 0) ? 15 : lvl - (o > 1 ? (int)o : 1);
+    if (nl <= (int)e->dist[(int32_t)p + pstep[d]] || nl <= (int)L[j])
+        return true; /* cannot reach the centre column, or no brighter */
+    if ((d == UP && gy == e->below_top) || (d == DOWN && gy == e->above_bottom))
+        return true; /* out of the world and back: see light.h */
+    L[j] = (uint8_t)nl;
+    return nl < 2 || qpush(e, &e->q[nl], j);
 }
 
 /* Floods `L` from the queued blocks, brightest first. */
 static bool flood(mc_light_engine *e, uint8_t *L, bool sky)
 {
     const mc__light_kinds *K = &e->tab->kinds;
-    const uint8_t *kind = e->kind, *dist = e->dist;
-    int32_t below_top, above_bottom;
-    edge_rows(e, &below_top, &above_bottom);
+    e->below_top = e->min_y - 1 - e->ylo + 1;
+    e->above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
     for (int lvl = 15; lvl >= 2; lvl--) {
         mc__qvec *q = &e->q[lvl];
         for (size_t n = 0; n < q->len; n++) { /* may grow while we read (sky at 15 going down) */
             const uint32_t i = q->v[n];
             if (L[i] != (unsigned)lvl)
                 continue; /* raised since it was queued: it is in a brighter queue */
-            const uint8_t fi = K->faces[kind[i]];
             const int32_t gy = (int32_t)(i / PLANE);
-            for (int d = 0; d < 6; d++) {
-                const uint32_t j = (uint32_t)((ptrdiff_t)i + step[d]);
-                const unsigned kj = kind[j], o = K->opacity[kj];
-                if ((fi & face_bit[d]) | (K->faces[kj] & face_opp[d]))
-                    continue;
-                const int nl = (sky && d == DOWN && lvl == 15 && o == 0) ? 15 : lvl - (o > 1 ? (int)o : 1);
-                if (nl <= (int)dist[j % PLANE] || nl <= (int)L[j])
-                    continue; /* cannot reach the centre column, or no brighter */
-                if ((d == UP && gy == below_top) || (d == DOWN && gy == above_bottom))
-                    continue;
-                L[j] = (uint8_t)nl;
-                if (nl >= 2 && !qpush(e, &e->q[nl], j))
-                    return false;
-            }
+            const uint32_t p = i - (uint32_t)gy * PLANE;
+            const unsigned ki = e->kind[i], fi = ki >= MC__KIND_PLAIN ? K->faces[ki] : 0;
+            if (!relax(e, L, sky, i, p, gy, fi, lvl, DOWN) || !relax(e, L, sky, i, p, gy, fi, lvl, UP) ||
+                !relax(e, L, sky, i, p, gy, fi, lvl, NORTH) || !relax(e, L, sky, i, p, gy, fi, lvl, SOUTH) ||
+                !relax(e, L, sky, i, p, gy, fi, lvl, WEST) || !relax(e, L, sky, i, p, gy, fi, lvl, EAST))
+                return false;
         }
         q->len = 0;
     }
@@ -299,79 +313,127 @@ static void clear_queues(mc_light_engine *e)
 
 /* Sky light as falling alone gives it, in the block columns gx0..gx1-1,
  * gz0..gz1-1: 15 from the top of the grid down to the column's top, then
- * less by max(1, opacity) per block until it is 0 or a shape stops it. */
+ * less by max(1, opacity) per block until it is 0 or a shape stops it.
+ * The 15s and 0s a row of 16 at a time against the tops as grid rows. */
 static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1)
 {
     const mc__light_kinds *K = &e->tab->kinds;
+    uint8_t toprow[64 * 49]; /* grid row of each top, clamped to 0..255 */
+    for (int32_t gz = gz0; gz < gz1; gz++)
+        for (int32_t gx = 0; gx < 64; gx++) {
+            const int32_t t = gx >= 1 && gx < 49 ? e->top[(gz - 1) * 48 + gx - 1] : MC__TOP_NONE;
+            const int64_t r = t == MC__TOP_NONE ? 255 : (int64_t)t - e->ylo + 1;
+            toprow[gz * 64 + gx] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+        }
+    /* the whole grid (walls too: the seeds look at whole rows) or a part */
+    const bool whole = gx0 == 1 && gx1 == 49 && gz0 == 1 && gz1 == 49;
+    const int32_t wx0 = whole ? 0 : gx0, wx1 = whole ? 64 : gx1;
     for (int32_t gy = 1; gy < e->gh - 1; gy++) {
-        const int32_t y = e->ylo + gy - 1;
+        const mc__row16 row_gy = mc__row_splat(gy < 255 ? (unsigned)gy : 255);
+        if (whole) {
+            memset(e->sky + cell(0, 0, gy), 0, ROW);
+            memset(e->sky + cell(0, 49, gy), 0, ROW);
+        }
         for (int32_t gz = gz0; gz < gz1; gz++) {
-            uint8_t *row = e->sky + cell(0, gz, gy);
-            const int32_t *top = e->top + (gz - 1) * 48 - 1;
-            for (int32_t gx = gx0; gx < gx1; gx++)
-                row[gx] = y >= top[gx] ? 15 : 0;
+            uint8_t row[64];
+            for (int32_t x = wx0 & ~15; x < wx1; x += 16) {
+                /* 15 where gy >= the top's row (a row past 254 is compared below) */
+                const mc__row16 t = mc__row_load(toprow + gz * 64 + x);
+                const mc__row16 lit = mc__row_and(mc__row_ge(row_gy, t), mc__row_splat(15));
+                memcpy(row + x, &lit, 16);
+            }
+            if (gy >= 255) /* a run taller than the rows a byte holds (worlds over 4000 high) */
+                for (int32_t gx = gx0; gx < gx1; gx++)
+                    row[gx] = e->ylo + gy - 1 >= e->top[(gz - 1) * 48 + gx - 1] ? 15 : 0;
+            memcpy(e->sky + cell(wx0, gz, gy), row + wx0, (size_t)(wx1 - wx0));
         }
     }
     for (int32_t gz = gz0; gz < gz1; gz++)
         for (int32_t gx = gx0; gx < gx1; gx++) {
             const int32_t t = e->top[(gz - 1) * 48 + gx - 1];
-            if (t == MC__TOP_NONE || t - e->ylo + 1 < 2 || t - e->ylo + 1 > e->gh - 2)
-                continue;
+            if (e->dist[gz * ROW + gx] > MARGIN || t == MC__TOP_NONE || t - e->ylo + 1 < 2 ||
+                t - e->ylo + 1 > e->gh - 2)
+                continue; /* light there cannot reach the centre column */
             size_t i = cell(gx, gz, t - e->ylo + 1);
-            int v = 15;
-            for (;;) {
+            const int d = e->dist[gz * ROW + gx];
+            unsigned ki = e->kind[i];
+            for (int v = 15;;) {
                 const size_t j = i - PLANE;
-                const unsigned ki = e->kind[i], kj = e->kind[j];
-                if (kj == MC__KIND_WALL || (K->faces[ki] & MC__FACE_DOWN) || (K->faces[kj] & MC__FACE_UP))
-                    break;
-                v -= K->opacity[kj] > 1 ? K->opacity[kj] : 1;
-                if (v <= 0)
-                    break;
+                const unsigned kj = e->kind[j];
+                unsigned o = kj;
+                if ((ki | kj) >= MC__KIND_PLAIN) { /* a shape, a wall or a light source: the tables */
+                    if (kj == MC__KIND_WALL || (K->faces[ki] & MC__FACE_DOWN) || (K->faces[kj] & MC__FACE_UP))
+                        break;
+                    o = K->opacity[kj];
+                }
+                v -= o > 1 ? (int)o : 1;
+                if (v <= d)
+                    break; /* no light that reaches the centre column */
                 e->sky[j] = (uint8_t)v;
                 i = j;
+                ki = kj;
             }
         }
 }
 
-/* Queues the blocks of the block columns gx0..gx1-1, gz0..gz1-1 whose sky
- * light (as sky_fall left it) would brighten a neighbour sideways. */
-static bool sky_seeds(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1)
+/* Whether sky light v in block i (plane position p, shape faces fi) would
+ * brighten its neighbour in direction d past that one's distance to the
+ * centre column. */
+static inline bool brightens(const mc_light_engine *e, size_t i, uint32_t p, unsigned fi, unsigned v, int d)
 {
-    const mc__light_kinds *K = &e->tab->kinds;
+    static const int32_t pstep[6] = {0, 0, -ROW, ROW, -1, 1};
+    const size_t j = (size_t)((ptrdiff_t)i + step[d]);
+    if (e->sky[j] + 1u >= v || (fi & face_bit[d]))
+        return false; /* it gets at most v - 1 */
+    const unsigned kj = e->kind[j];
+    unsigned o = kj;
+    if (kj >= MC__KIND_PLAIN) {
+        if (e->tab->kinds.faces[kj] & face_opp[d])
+            return false;
+        o = e->tab->kinds.opacity[kj];
+    }
+    const int nl = (int)v - (o > 1 ? (int)o : 1);
+    return nl > (int)e->dist[(int32_t)p + pstep[d]] && nl > (int)e->sky[j];
+}
+
+/* Queues the blocks of the block columns gx0..gx1-1, gz0..gz1-1 whose sky
+ * light (as sky_fall left it) would brighten a neighbour sideways (the 15s
+ * beside a column whose top is higher, the water and leaves under the top
+ * at the edges of a lake or a tree): rows of 16 blocks at a time are
+ * screened for a block brighter than some neighbour plus one, and only
+ * those are looked at. A lake or a flat field queues nothing. */
+static bool sky_seeds(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1, int32_t ylo,
+                      int32_t yhi)
+{
     static const int dirs[4] = {NORTH, SOUTH, WEST, EAST};
-    for (int32_t gz = gz0; gz < gz1; gz++)
-        for (int32_t gx = gx0; gx < gx1; gx++) {
-            const unsigned d0 = e->dist[gz * ROW + gx];
-            const int32_t *top = e->top + (gz - 1) * 48 + gx - 1;
-            if (d0 > MARGIN || *top == MC__TOP_NONE)
-                continue;
-            /* above the highest top round it, every neighbour is 15 too */
-            int32_t yhi = *top - 1;
-            const int32_t round[4] = {top[-48], top[48], top[-1], top[1]};
-            for (int k = 0; k < 4; k++)
-                if (round[k] != MC__TOP_NONE && round[k] - 1 > yhi)
-                    yhi = round[k] - 1;
-            int32_t gy = yhi - e->ylo + 1;
-            if (gy > e->gh - 2)
-                gy = e->gh - 2;
-            for (; gy >= 1; gy--) {
-                const size_t i = cell(gx, gz, gy);
-                const unsigned v = e->sky[i];
-                if (v <= d0 || v < 2)
-                    break;
-                const uint8_t fi = K->faces[e->kind[i]];
-                for (int k = 0; k < 4; k++) {
-                    const int d = dirs[k];
-                    const size_t j = (size_t)((ptrdiff_t)i + step[d]);
-                    const unsigned kj = e->kind[j], o = K->opacity[kj];
-                    if ((fi & face_bit[d]) | (K->faces[kj] & face_opp[d]))
-                        continue;
-                    const int nl = (int)v - (o > 1 ? (int)o : 1);
-                    if (nl > (int)e->dist[j % PLANE] && nl > (int)e->sky[j]) {
-                        if (!qpush(e, &e->q[v], (uint32_t)i))
-                            return false;
-                        break;
-                    }
+    const mc__light_kinds *K = &e->tab->kinds;
+    const mc__row16 one = mc__row_splat(1);
+    const int32_t gy0 = ylo - e->ylo + 1 > 1 ? ylo - e->ylo + 1 : 1;
+    const int32_t gy1 = yhi - e->ylo + 1 < e->gh - 2 ? yhi - e->ylo + 1 : e->gh - 2;
+    for (int32_t gy = gy0; gy <= gy1; gy++)
+        for (int32_t gz = gz0; gz < gz1; gz++) {
+            const uint8_t *row = e->sky + cell(0, gz, gy);
+            for (int32_t x = gx0; x < gx1; x += 16) {
+                const mc__row16 v = mc__row_load(row + x);
+                mc__row16 lower = mc__row_gt(v, mc__row_add(mc__row_load(row + x - 1), one));
+                lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x + 1), one)));
+                lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x - ROW), one)));
+                lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x + ROW), one)));
+                lower = mc__row_and(lower, mc__row_gt(v, mc__row_load(e->dist + gz * ROW + x)));
+                unsigned lanes = mc__row_bits(lower);
+                if (x + 16 > gx1)
+                    lanes &= (1u << (gx1 - x)) - 1;
+                while (lanes) {
+                    const int32_t k = mc__lowest_bit(lanes);
+                    lanes &= lanes - 1;
+                    const size_t i = cell(x + k, gz, gy);
+                    const unsigned lv = row[x + k], ki = e->kind[i], fi = ki >= MC__KIND_PLAIN ? K->faces[ki] : 0;
+                    for (int d = 0; d < 4; d++)
+                        if (brightens(e, i, (uint32_t)(gz * ROW + x + k), fi, lv, dirs[d])) {
+                            if (!qpush(e, &e->q[lv], (uint32_t)i))
+                                return false;
+                            break;
+                        }
                 }
             }
         }
@@ -571,7 +633,7 @@ static mc_status light_run(mc_light_engine *e, mc_column *col, unsigned what, in
     if ((what & MC_LIGHT_SKY) && sky_lo >= ya && sky_hi <= yb) {
         clear_queues(e);
         sky_fall(e, 1, 49, 1, 49);
-        if (!sky_seeds(e, 1, 49, 1, 49) || !flood(e, e->sky, true))
+        if (!sky_seeds(e, 1, 49, 1, 49, sky_lo, sky_hi) || !flood(e, e->sky, true))
             return nomem(err);
         mc_status st = write_rows(e, col, MC_LIGHT_SKY, ya, yb, 0, 15, 0, 15, err);
         if (st != MC_OK)
@@ -766,7 +828,7 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
                 }
         if (sky) {
             sky_fall(e, gx0, gx1, gz0, gz1);
-            ok = ok && sky_seeds(e, gx0, gx1, gz0, gz1);
+            ok = ok && sky_seeds(e, gx0, gx1, gz0, gz1, ymin - 16, ytop);
         } else {
             ok = ok && mc__light_emitters(e, ix0, ix1, iz0, iz1) && block_seeds(e);
         }

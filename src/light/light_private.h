@@ -9,6 +9,11 @@
 
 #include "mcchunk/light.h"
 
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* One block's light facts from one data version on (generated). */
 typedef struct mc__light_row {
     uint16_t name;       /* offset into mc__light_names */
@@ -29,21 +34,25 @@ enum { MC__FACE_DOWN = 1, MC__FACE_UP = 2, MC__FACE_NORTH = 4, MC__FACE_SOUTH = 
        MC__FACE_WEST = 16, MC__FACE_EAST = 32 };
 
 /* Light kinds: the distinct (opacity, shape faces, luminance) triples of a
- * registry, numbered so that what the engine asks most often is a range
- * test on the number (and so a vector compare over a row of blocks):
- *   [0, np)       no luminance; sky light passes straight down (air is 0)
- *   [np, ne)      no luminance; sky light enters from above but its shape
- *                 stops it below (opacity 0, a DOWN face: a bottom slab)
- *   [ne, e)       no luminance; stops sky light from above (opacity > 0
- *                 or an UP face)
- *   [e, ep), [ep, ee), [ee, 255)   the same three classes with luminance
- *   255           MC__KIND_WALL: outside the work area (opacity 15)
+ * registry, numbered so that what the engine asks most often needs no
+ * table, or is a range test (and so a vector compare over a row):
+ *   0..15      plain blocks: no shape faces, no luminance; the kind is the
+ *              opacity (air 0, water and leaves 1, stone 15)
+ *   128..hp-1  shaped or shining blocks that sky light falls straight
+ *              through (opacity 0, no UP or DOWN face: a torch)
+ *   hp..st-1   ... that it falls into but not out of (opacity 0, a DOWN
+ *              face: a bottom slab)
+ *   st..254    ... that stop it from above (opacity > 0 or an UP face:
+ *              glowstone, lava, a top slab)
+ *   255        MC__KIND_WALL: outside the work area (opacity 15)
  * A section whose states all have one kind (stone with ores, deep water)
  * needs no per-block array at all. */
+#define MC__KIND_PLAIN 16u  /* kinds below are plain */
+#define MC__KIND_SPECIAL 128u
 #define MC__KIND_WALL 255u
 
 typedef struct mc__light_kinds {
-    uint8_t np, ne, e, ep, ee; /* the bounds above */
+    uint8_t hp, st; /* the bounds above */
     uint8_t opacity[256];
     uint8_t faces[256];
     uint8_t emission[256];
@@ -52,16 +61,181 @@ typedef struct mc__light_kinds {
 /* Sky light falls into a block of kind k from the one above (at 15). */
 static inline bool mc__kind_sky_enters(const mc__light_kinds *k, unsigned kind)
 {
-    return kind < k->ne || (kind >= k->e && kind < k->ee);
+    return kind == 0 || (kind >= MC__KIND_SPECIAL && kind < k->st);
 }
 /* A block of kind k lets sky light that entered it fall no further. */
 static inline bool mc__kind_sky_held(const mc__light_kinds *k, unsigned kind)
 {
-    return (kind >= k->np && kind < k->ne) || (kind >= k->ep && kind < k->ee);
+    return kind >= k->hp && kind < k->st;
 }
 static inline bool mc__kind_emits(const mc__light_kinds *k, unsigned kind)
 {
-    return kind >= k->e && kind != MC__KIND_WALL;
+    return k->emission[kind] != 0;
+}
+
+/* Rows of 16 kinds, tested 16 at a time (GNU C vectors: SSE2, NEON; a
+ * loop elsewhere). A mask has 0xFF in the lanes where a test holds. */
+#if defined(__GNUC__)
+typedef uint8_t mc__row16 __attribute__((vector_size(16)));
+static inline mc__row16 mc__row_load(const uint8_t *p)
+{
+    mc__row16 v;
+    memcpy(&v, p, 16);
+    return v;
+}
+static inline mc__row16 mc__row_splat(unsigned b)
+{
+    return (mc__row16){0} + (uint8_t)b;
+}
+/* lo <= v < hi, lane by lane */
+static inline mc__row16 mc__row_in(mc__row16 v, unsigned lo, unsigned hi)
+{
+    return (mc__row16)((v >= mc__row_splat(lo)) & (v < mc__row_splat(hi)));
+}
+/* a >= b, a > b, a + b, lane by lane */
+static inline mc__row16 mc__row_ge(mc__row16 a, mc__row16 b)
+{
+    return (mc__row16)(a >= b);
+}
+static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
+{
+    return (mc__row16)(a > b);
+}
+static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
+{
+    return a + b;
+}
+#else
+typedef struct {
+    uint8_t b[16];
+} mc__row16;
+static inline mc__row16 mc__row_ge(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = a.b[i] >= b.b[i] ? 0xFF : 0;
+    return a;
+}
+static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = a.b[i] > b.b[i] ? 0xFF : 0;
+    return a;
+}
+static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = (uint8_t)(a.b[i] + b.b[i]);
+    return a;
+}
+static inline mc__row16 mc__row_load(const uint8_t *p)
+{
+    mc__row16 v;
+    memcpy(&v, p, 16);
+    return v;
+}
+static inline mc__row16 mc__row_splat(unsigned b)
+{
+    mc__row16 v;
+    memset(v.b, (int)b, 16);
+    return v;
+}
+static inline mc__row16 mc__row_in(mc__row16 v, unsigned lo, unsigned hi)
+{
+    for (int i = 0; i < 16; i++)
+        v.b[i] = v.b[i] >= lo && v.b[i] < hi ? 0xFF : 0;
+    return v;
+}
+#endif
+#if defined(__GNUC__)
+static inline mc__row16 mc__row_or(mc__row16 a, mc__row16 b)
+{
+    return a | b;
+}
+static inline mc__row16 mc__row_and(mc__row16 a, mc__row16 b)
+{
+    return a & b;
+}
+/* a & ~b */
+static inline mc__row16 mc__row_andnot(mc__row16 a, mc__row16 b)
+{
+    return a & ~b;
+}
+static inline bool mc__row_any(mc__row16 v)
+{
+    typedef uint64_t v2u64 __attribute__((vector_size(16)));
+    const v2u64 x = (v2u64)v;
+    return (x[0] | x[1]) != 0;
+}
+#else
+static inline mc__row16 mc__row_or(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] |= b.b[i];
+    return a;
+}
+static inline mc__row16 mc__row_and(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] &= b.b[i];
+    return a;
+}
+static inline mc__row16 mc__row_andnot(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] &= (uint8_t)~b.b[i];
+    return a;
+}
+static inline bool mc__row_any(mc__row16 v)
+{
+    uint64_t x[2];
+    memcpy(x, &v, 16);
+    return (x[0] | x[1]) != 0;
+}
+#endif
+/* Bit i set where lane i of a mask is set. */
+static inline unsigned mc__row_bits(mc__row16 v)
+{
+#if defined(__GNUC__) && defined(__SSE2__)
+    __m128i x;
+    memcpy(&x, &v, 16);
+    return (unsigned)_mm_movemask_epi8(x);
+#else
+    uint8_t m[16];
+    unsigned bits = 0;
+    memcpy(m, &v, 16);
+    for (int i = 0; i < 16; i++)
+        bits |= (m[i] >> 7) << i;
+    return bits;
+#endif
+}
+
+/* The lowest set bit of x (not 0). */
+static inline int mc__lowest_bit(unsigned x)
+{
+#if defined(__GNUC__)
+    return __builtin_ctz(x);
+#else
+    int i = 0;
+    while (!(x & 1u))
+        x >>= 1, i++;
+    return i;
+#endif
+}
+
+/* The lanes of a row of kinds where sky light at 15 enters from above,
+ * and where the block holds it (mc__kind_sky_enters, _held). */
+static inline mc__row16 mc__row_sky_enters(const mc__light_kinds *k, mc__row16 v)
+{
+    return mc__row_or(mc__row_in(v, 0, 1), mc__row_in(v, MC__KIND_SPECIAL, k->st));
+}
+static inline mc__row16 mc__row_sky_held(const mc__light_kinds *k, mc__row16 v)
+{
+    return mc__row_in(v, k->hp, k->st);
+}
+/* The lanes of special kinds (only these may shine). */
+static inline mc__row16 mc__row_special(mc__row16 v)
+{
+    return mc__row_in(v, MC__KIND_SPECIAL, MC__KIND_WALL);
 }
 
 /* Per state of a registry: info = opacity | emission << 4; faces = the
@@ -108,10 +282,12 @@ typedef struct mc__qvec {
 
 /* The work grid covers the nine columns whole (48 x 48 blocks) with a wall
  * of one block all round, over rows ylo..: cell (gx, gz, gy) is at
- * gy * 4096 + gz * 64 + gx, gx = local x + 17 (0 and 49 are walls), so an
- * index's plane position is its low 12 bits. */
+ * gy * 3200 + gz * 64 + gx, gx = local x + 17 (0 and 49 are walls); an
+ * index's plane position is its remainder by 3200. Rows of 64 bytes are
+ * cache lines; planes of 3200 (not 4096) keep the blocks of a vertical
+ * line out of one cache set. */
 #define MC__GRID_ROW 64
-#define MC__GRID_PLANE 4096
+#define MC__GRID_PLANE 3200
 
 struct mc_light_engine {
     mc_allocator alloc;
@@ -142,6 +318,7 @@ struct mc_light_engine {
     size_t grid_rows; /* allocated planes */
     int32_t ylo;      /* absolute y of grid row 1 */
     int32_t gh;       /* rows with the walls */
+    int32_t below_top, above_bottom; /* grid rows where the world meets the sections below and above it */
     uint8_t dist[MC__GRID_PLANE]; /* distance to the centre column of each plane position; 255: wall */
     mc__qvec q[16];
     uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */

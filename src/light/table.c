@@ -139,19 +139,19 @@ static const mc_registry *proxy_for(const mc_registry *reg)
     return best;
 }
 
-/* The class of a kind in the numbering of light_private.h: 0 sky passes,
- * 1 sky enters but stops below, 2 sky stops above; +3 when it shines. */
-static unsigned kind_class(unsigned opacity, unsigned faces, unsigned emission)
+/* The class of a special kind in the numbering of light_private.h: 0 sky
+ * passes, 1 sky enters but stops below, 2 sky stops above. */
+static unsigned special_class(unsigned opacity, unsigned faces)
 {
-    unsigned c = opacity || (faces & MC__FACE_UP) ? 2 : (faces & MC__FACE_DOWN) ? 1 : 0;
-    return c + (emission ? 3 : 0);
+    return opacity || (faces & MC__FACE_UP) ? 2 : (faces & MC__FACE_DOWN) ? 1 : 0;
 }
 
 #define KEY(opacity, faces, emission) ((opacity) | (faces) << 4 | (emission) << 10)
 
-/* Numbers the distinct facts of t's states as kinds: by class, then by
- * their key (so air, the key 0, is kind 0). MC_ERR_LIMIT if a registry
- * ever has more than 255 (none has: about 60 in the newest). */
+/* Numbers the facts of t's states as kinds: a plain state's kind is its
+ * opacity; the special ones (faces or luminance) get 128 on, by class,
+ * then by key. MC_ERR_LIMIT if a registry ever had more than 127 special
+ * kinds (the newest has about 50). */
 static mc_status number_kinds(mc__light_table *t, const mc_allocator *alloc)
 {
     const size_t nkeys = 1u << 14;
@@ -159,23 +159,26 @@ static mc_status number_kinds(mc__light_table *t, const mc_allocator *alloc)
     if (!seen)
         return mc__light_table_free(t, alloc), MC_ERR_NOMEM;
     memset(seen, 0, nkeys);
-    seen[0] = 1; /* air-like: kind 0 even if no state has it */
     for (uint32_t s = 0; s <= t->count; s++)
         seen[KEY(t->info[s] & 15u, t->faces[s], t->info[s] >> 4)] = 1;
     mc__light_kinds *k = &t->kinds;
     memset(k, 0, sizeof *k);
-    uint8_t *bounds[6] = {&k->np, &k->ne, &k->e, &k->ep, &k->ee, NULL};
-    unsigned next = 0;
-    for (unsigned c = 0; c < 6; c++) {
-        for (unsigned key = 0; key < nkeys; key++) {
+    for (unsigned o = 0; o < MC__KIND_PLAIN; o++) {
+        k->opacity[o] = (uint8_t)o;
+        seen[KEY(o, 0, 0)] = (uint8_t)(o + 1); /* 0 stays "not seen" */
+    }
+    uint8_t *bounds[3] = {&k->hp, &k->st, NULL};
+    unsigned next = MC__KIND_SPECIAL;
+    for (unsigned c = 0; c < 3; c++) {
+        for (unsigned key = MC__KIND_PLAIN; key < nkeys; key++) {
             const unsigned op = key & 15u, f = (key >> 4) & 63u, em = key >> 10;
-            if (!seen[key] || kind_class(op, f, em) != c)
+            if (seen[key] != 1 || (f == 0 && em == 0) || special_class(op, f) != c)
                 continue;
             if (next >= MC__KIND_WALL) {
                 alloc->free(alloc->user, seen, nkeys);
                 return mc__light_table_free(t, alloc), MC_ERR_LIMIT;
             }
-            seen[key] = (uint8_t)(next + 1); /* 0 stays "not seen" */
+            seen[key] = (uint8_t)(next + 1);
             k->opacity[next] = (uint8_t)op;
             k->faces[next] = (uint8_t)f;
             k->emission[next] = (uint8_t)em;
