@@ -198,6 +198,10 @@ static bool fill_grid(mc_light_engine *e, int32_t ya, int32_t yb)
         return false;
     memset(e->kind, MC__KIND_WALL, PLANE);
     memset(e->kind + (size_t)(e->gh - 1) * PLANE, MC__KIND_WALL, PLANE);
+    for (int w = 0; w < 2; w++) { /* the floods read the light of a wall before they see it is one */
+        memset((w ? e->sky : e->blk), 0, PLANE);
+        memset((w ? e->sky : e->blk) + (size_t)(e->gh - 1) * PLANE, 0, PLANE);
+    }
     for (int32_t gy = 1; gy < e->gh - 1; gy++) {
         memset(e->kind + cell(0, 0, gy), MC__KIND_WALL, 50);
         memset(e->kind + cell(0, 49, gy), MC__KIND_WALL, 50);
@@ -315,7 +319,8 @@ static void clear_queues(mc_light_engine *e)
  * gz0..gz1-1: 15 from the top of the grid down to the column's top, then
  * less by max(1, opacity) per block until it is 0 or a shape stops it.
  * The 15s and 0s a row of 16 at a time against the tops as grid rows. */
-static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1)
+static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1, int32_t ylo,
+                     int32_t yhi)
 {
     const mc__light_kinds *K = &e->tab->kinds;
     uint8_t toprow[64 * 49]; /* grid row of each top, clamped to 0..255 */
@@ -328,7 +333,9 @@ static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, 
     /* the whole grid (walls too: the seeds look at whole rows) or a part */
     const bool whole = gx0 == 1 && gx1 == 49 && gz0 == 1 && gz1 == 49;
     const int32_t wx0 = whole ? 0 : gx0, wx1 = whole ? 64 : gx1;
-    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+    const int32_t gy0 = ylo - e->ylo + 1 > 1 ? ylo - e->ylo + 1 : 1;
+    const int32_t gy1 = yhi - e->ylo + 1 < e->gh - 2 ? yhi - e->ylo + 1 : e->gh - 2;
+    for (int32_t gy = gy0; gy <= gy1; gy++) {
         const mc__row16 row_gy = mc__row_splat(gy < 255 ? (unsigned)gy : 255);
         if (whole) {
             memset(e->sky + cell(0, 0, gy), 0, ROW);
@@ -632,24 +639,33 @@ static mc_status light_run(mc_light_engine *e, mc_column *col, unsigned what, in
         return nomem(err);
     if ((what & MC_LIGHT_SKY) && sky_lo >= ya && sky_hi <= yb) {
         clear_queues(e);
-        sky_fall(e, 1, 49, 1, 49);
+        sky_fall(e, 1, 49, 1, 49, sky_lo - 1, sky_hi + 1); /* the flood stays in the band */
         if (!sky_seeds(e, 1, 49, 1, 49, sky_lo, sky_hi) || !flood(e, e->sky, true))
             return nomem(err);
-        mc_status st = write_rows(e, col, MC_LIGHT_SKY, ya, yb, 0, 15, 0, 15, err);
+        mc_status st = write_rows(e, col, MC_LIGHT_SKY, sky_lo, sky_hi, 0, 15, 0, 15, err);
         if (st != MC_OK)
             return st;
     }
     if (what & MC_LIGHT_BLOCK) {
-        bool any = false;
-        for (size_t k = 0; k < e->nemit && !any; k++)
-            any = e->emit[k].y >= ya && e->emit[k].y <= yb;
-        if (!any)
+        /* the rows the emitters of this run reach */
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        for (size_t k = 0; k < e->nemit; k++) {
+            const mc__emitter *m = &e->emit[k];
+            if (m->y < ya || m->y > yb)
+                continue;
+            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
+            lo = m->y - reach < lo ? m->y - reach : lo;
+            hi = m->y + reach > hi ? m->y + reach : hi;
+        }
+        if (lo > hi)
             return MC_OK; /* dark: the constants hold */
+        lo = lo < ya ? ya : lo;
+        hi = hi > yb ? yb : hi;
         clear_queues(e);
-        memset(e->blk, 0, (size_t)e->gh * PLANE);
+        memset(e->blk + (size_t)(lo - ya) * PLANE, 0, (size_t)(hi - lo + 3) * PLANE); /* and a row either side */
         if (!block_seeds(e) || !flood(e, e->blk, false))
             return nomem(err);
-        return write_rows(e, col, MC_LIGHT_BLOCK, ya, yb, 0, 15, 0, 15, err);
+        return write_rows(e, col, MC_LIGHT_BLOCK, lo, hi, 0, 15, 0, 15, err);
     }
     return MC_OK;
 }
@@ -827,7 +843,7 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
                         ok = qpush(e, &e->q[L[i]], (uint32_t)i);
                 }
         if (sky) {
-            sky_fall(e, gx0, gx1, gz0, gz1);
+            sky_fall(e, gx0, gx1, gz0, gz1, ymin - 16, ytop);
             ok = ok && sky_seeds(e, gx0, gx1, gz0, gz1, ymin - 16, ytop);
         } else {
             ok = ok && mc__light_emitters(e, ix0, ix1, iz0, iz1) && block_seeds(e);
