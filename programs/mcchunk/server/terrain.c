@@ -84,7 +84,7 @@ static const char *const biome_names[BIO_COUNT] = {
 
 /* Columns generated last (blocks and biomes, no light), for lighting their
  * neighbours. */
-#define GEN_CACHE 48
+#define GEN_CACHE 160
 typedef struct gen_entry {
     int32_t cx, cz;
     uint64_t used; /* the call that used it last; 0: empty */
@@ -755,6 +755,14 @@ mc_column *srv_terrain_column(srv_terrain *t, int32_t cx, int32_t cz, uint32_t *
     mc_error err;
     if (!t->light || mc_light_column(t->light, col, nb, MC_LIGHT_BOTH, &err) != MC_OK)
         srv_simple_sky_light(col); /* no memory for the engine: at least the sky */
+    /* most sections have no block light at all: no array (encoders send
+     * zeros or an empty mask), 48 KiB less per served column */
+    static const uint8_t dark[MC_LIGHT_BYTES];
+    for (uint32_t i = 0; i < MC_TERRAIN_SECTIONS; i++) {
+        mc_section *s = mc_column_section_at(col, i);
+        if (s->block_light && !memcmp(s->block_light, dark, MC_LIGHT_BYTES))
+            mc_section_set_block_light(s, NULL);
+    }
     mc_column_compute_heightmaps(col, 1u << MC_HEIGHTMAP_WORLD_SURFACE | 1u << MC_HEIGHTMAP_MOTION_BLOCKING);
     return col;
 }
