@@ -22,14 +22,10 @@
 static bool pool_take(mc_light_engine *e, uint8_t **out)
 {
     if (e->pool_used == e->pool_len) {
-        if (e->pool_len == e->pool_cap) {
-            size_t ncap = e->pool_cap ? e->pool_cap * 2 : 32;
-            uint8_t **np = e->alloc.realloc(e->alloc.user, e->pool, e->pool_cap * sizeof *np, ncap * sizeof *np);
-            if (!np)
-                return false;
-            e->pool = np;
-            e->pool_cap = ncap;
-        }
+        uint8_t **pool = mc__light_grow(e, e->pool, &e->pool_cap, e->pool_len + 1, sizeof *e->pool, 32);
+        if (!pool)
+            return false;
+        e->pool = pool;
         uint8_t *block = e->alloc.alloc(e->alloc.user, MC_SECTION_BLOCKS);
         if (!block)
             return false;
@@ -98,14 +94,10 @@ bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_c
     e->min_y = mc_column_min_y(col);
     e->height = mc_column_height(col);
     e->pool_used = 0;
-    const size_t need = 9 * (size_t)e->nsec;
-    if (need > e->slices_cap) {
-        mc__slice *ns = e->alloc.realloc(e->alloc.user, e->slices, e->slices_cap * sizeof *ns, need * sizeof *ns);
-        if (!ns)
-            return false;
-        e->slices = ns;
-        e->slices_cap = need;
-    }
+    mc__slice *slices = mc__light_grow(e, e->slices, &e->slices_cap, 9 * (size_t)e->nsec, sizeof *e->slices, 9 * 24);
+    if (!slices)
+        return false;
+    e->slices = slices;
     for (int c = 0; c < 9; c++) {
         const mc_column *cc = c == 4 ? col : nb ? nb[c > 4 ? c - 1 : c] : NULL;
         if (cc && cc != col &&
@@ -213,14 +205,10 @@ bool mc__light_tops(mc_light_engine *e)
 
 static bool add_emitter(mc_light_engine *e, int32_t lx, int32_t y, int32_t lz, unsigned level)
 {
-    if (e->nemit == e->emit_cap) {
-        size_t ncap = e->emit_cap ? e->emit_cap * 2 : 1024;
-        mc__emitter *ne = e->alloc.realloc(e->alloc.user, e->emit, e->emit_cap * sizeof *ne, ncap * sizeof *ne);
-        if (!ne)
-            return false;
-        e->emit = ne;
-        e->emit_cap = ncap;
-    }
+    mc__emitter *emit = mc__light_grow(e, e->emit, &e->emit_cap, e->nemit + 1, sizeof *e->emit, 1024);
+    if (!emit)
+        return false;
+    e->emit = emit;
     e->emit[e->nemit++] = (mc__emitter){(int16_t)lx, (int16_t)lz, y, (uint8_t)level};
     return true;
 }

@@ -126,15 +126,25 @@ static bool grow_grid(mc_light_engine *e, size_t rows)
     return true;
 }
 
+void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, size_t size, size_t least)
+{
+    if (need <= *cap)
+        return arr;
+    size_t ncap = *cap ? *cap * 2 : least;
+    ncap = ncap < need ? need : ncap;
+    void *n = e->alloc.realloc(e->alloc.user, arr, *cap * size, ncap * size);
+    if (n)
+        *cap = ncap;
+    return n;
+}
+
 /* Appends v; false when memory runs out (the caller fails the call). */
 static bool qpush_slow(mc_light_engine *e, mc__qvec *q, uint32_t v)
 {
-    size_t ncap = q->cap ? q->cap * 2 : 4096;
-    uint32_t *nv = e->alloc.realloc(e->alloc.user, q->v, q->cap * sizeof *nv, ncap * sizeof *nv);
-    if (!nv)
+    uint32_t *v2 = mc__light_grow(e, q->v, &q->cap, q->len + 1, sizeof *q->v, 4096);
+    if (!v2)
         return false;
-    q->v = nv;
-    q->cap = ncap;
+    q->v = v2;
     q->v[q->len++] = v;
     return true;
 }
@@ -577,13 +587,10 @@ static void need_rows(mc_light_engine *e, int32_t a, int32_t b)
 static bool rows_begin(mc_light_engine *e)
 {
     const size_t n = (size_t)e->height + 33;
-    if (n > e->rows_cap) {
-        int32_t *nr = e->alloc.realloc(e->alloc.user, e->rows, e->rows_cap * sizeof *nr, n * sizeof *nr);
-        if (!nr)
-            return false;
-        e->rows = nr;
-        e->rows_cap = n;
-    }
+    int32_t *rows = mc__light_grow(e, e->rows, &e->rows_cap, n, sizeof *e->rows, n);
+    if (!rows)
+        return false;
+    e->rows = rows;
     memset(e->rows, 0, n * sizeof *e->rows);
     return true;
 }

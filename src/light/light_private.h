@@ -332,6 +332,11 @@ static inline unsigned mc__light_dist(int32_t lx, int32_t lz)
     return (unsigned)(dx + dz);
 }
 
+/* engine.c. The array `arr` (capacity *cap elements of `size` bytes) with
+ * room for `need`: itself, or grown to at least twice its size (`least` at
+ * first), *cap updated. NULL when memory runs out (arr is as it was). */
+void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, size_t size, size_t least);
+
 /* blocks.c. Starts a call: the nine columns (a neighbour of another
  * registry or height is left out), no slice classified yet. False: no
  * memory. */

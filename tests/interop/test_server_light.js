@@ -21,7 +21,7 @@ const assert = require('assert')
 const { execFileSync } = require('child_process')
 const mineflayer = require('mineflayer')
 const { Vec3 } = require('vec3')
-const { startServer, bin, createBot } = require('./server_util')
+const { startServer, bin, createBot, waitFor, spawned } = require('./server_util')
 
 const VD = 3
 const versions = ['1.12.2', '1.20.1']
@@ -84,84 +84,15 @@ function samplePositions (cx, cz, exp, n, seed) {
   return out
 }
 
-function waitFor (pred, ms, what) {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now()
-    const iv = setInterval(() => {
-      if (pred()) { clearInterval(iv); resolve() } else if (Date.now() - t0 > ms) { clearInterval(iv); reject(new Error('timed out waiting for ' + what)) }
-    }, 50)
-  })
-}
-
 let passed = 0; let failed = 0
-async function check (name, fn) {
-  try { await fn(); passed++; console.log('ok   ' + name) } catch (e) { failed++; console.log('FAIL ' + name + ': ' + e.message) }
-}
-
 ;(async () => {
   const srv = await startServer(['--view-distance', String(VD)])
   const m = /spawn (-?\d+) (-?\d+) (-?\d+)/.exec(srv.log())
   const scx = Number(m[1]) >> 4; const scz = Number(m[3]) >> 4
   try {
     for (const v of versions) {
-      await check(`light ${v}`, async () => {
-        const bot = createBot(mineflayer, { host: '127.0.0.1', port: srv.port, username: 'l' + v.replace(/\./g, ''), version: v, auth: 'offline' })
-        const loaded = new Set()
-        bot.on('chunkColumnLoad', p => { loaded.add(`${p.x >> 4},${p.z >> 4}`) })
-        try {
-          await new Promise((resolve, reject) => {
-            bot.once('spawn', resolve)
-            bot.once('error', reject)
-            bot.once('kicked', r => reject(new Error('kicked ' + r)))
-          })
-          const want = (2 * VD + 1) ** 2
-          await waitFor(() => loaded.size >= want, 30000, `${want} columns (have ${loaded.size})`)
-          // the columns: the spawn's, and those of the view with a torch
-          let cols = [[scx, scz], [scx + 1, scz - 1]]
-          const torches = []
-          for (let dz = -VD + 1; dz < VD; dz++) {
-            for (let dx = -VD + 1; dx < VD; dx++) {
-              const out = execFileSync(bin(), ['generate', String(scx + dx), String(scz + dz), '--version', v], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
-              for (const line of out.split('\n')) {
-                const f = line.split(' ')
-                if (isTorch(f[3] || '')) torches.push(f.slice(0, 3).map(Number))
-              }
-            }
-          }
-          assert.ok(torches.length >= 2, `torches in view: ${torches.length}`)
-          for (const [x, , z] of torches.slice(0, 2)) cols.push([x >> 4, z >> 4])
-          cols = cols.filter((c, i) => cols.findIndex(d => d[0] === c[0] && d[1] === c[1]) === i)
-          let n = 0; let bad = 0; let unpermutedBad = 0; let first = ''; let litSeen = 0
-          for (const [cx, cz] of cols) {
-            const exp = expectedColumn(cx, cz, v)
-            for (const [x, y, z] of samplePositions(cx, cz, exp, 400, cx * 31 + cz + 7)) {
-              if (!received(bot, v, x, y, z)) continue
-              const e = exp.get(`${x},${y},${z}`)
-              const got = clientLight(bot, x, y, z)
-              n++
-              if ((e.sky > 0 && e.sky < 15) || e.block > 0) litSeen++
-              if (got.sky !== e.sky || got.block !== e.block) {
-                bad++
-                if (!first) first = `${x} ${y} ${z} (${e.name}): want sky ${e.sky} block ${e.block}, got ${got.sky} ${got.block}`
-              }
-              const raw = clientLight(bot, x, y, z, false)
-              if (raw.sky !== e.sky || raw.block !== e.block) unpermutedBad++
-            }
-          }
-          console.log(`  ${v}: ${n} positions in ${cols.length} columns (${litSeen} neither dark nor full sky), ` +
-            `${bad} differ; read without the oracle's permutation ${unpermutedBad} would`)
-          assert.ok(n >= 1000 && litSeen >= 300, `too few positions: ${n}, ${litSeen}`)
-          assert.strictEqual(bad, 0, `${v}: ${bad}/${n} lights differ, first ${first}`)
-          assert.ok(unpermutedBad > 50, 'the permutation of ORACLES.md is what makes them equal')
-          // a torch: 14, and one less per block up
-          const [tx, ty, tz] = torches[0]
-          for (let k = 0; k <= 5; k++) {
-            assert.strictEqual(clientLight(bot, tx, ty + k, tz).block, 14 - k, `block light ${k} above the torch at ${tx} ${ty} ${tz}`)
-          }
-        } finally {
-          bot.end()
-        }
-      })
+      await lightOf(v, srv, scx, scz).then(() => { passed++; console.log(`ok   light ${v}`) },
+        e => { failed++; console.log(`FAIL light ${v}: ${e.message}`) })
     }
   } finally {
     await srv.stop()
@@ -169,3 +100,59 @@ async function check (name, fn) {
   console.log(`${passed} passed, ${failed} failed`)
   process.exit(failed ? 1 : 0)
 })()
+
+// One client of `version`: its light at the sampled positions, the torch.
+async function lightOf (v, srv, scx, scz) {
+  const bot = createBot(mineflayer, { host: '127.0.0.1', port: srv.port, username: 'l' + v.replace(/\./g, ''), version: v, auth: 'offline' })
+  const loaded = new Set()
+  bot.on('chunkColumnLoad', p => { loaded.add(`${p.x >> 4},${p.z >> 4}`) })
+  try {
+    await spawned(bot)
+    const want = (2 * VD + 1) ** 2
+    await waitFor(() => loaded.size >= want, 30000, `${want} columns (have ${loaded.size})`)
+    // the columns: the spawn's, and those of the view with a torch
+    let cols = [[scx, scz], [scx + 1, scz - 1]]
+    const torches = []
+    for (let dz = -VD + 1; dz < VD; dz++) {
+      for (let dx = -VD + 1; dx < VD; dx++) {
+        const out = execFileSync(bin(), ['generate', String(scx + dx), String(scz + dz), '--version', v], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+        for (const line of out.split('\n')) {
+          const f = line.split(' ')
+          if (isTorch(f[3] || '')) torches.push(f.slice(0, 3).map(Number))
+        }
+      }
+    }
+    assert.ok(torches.length >= 2, `torches in view: ${torches.length}`)
+    for (const [x, , z] of torches.slice(0, 2)) cols.push([x >> 4, z >> 4])
+    cols = cols.filter((c, i) => cols.findIndex(d => d[0] === c[0] && d[1] === c[1]) === i)
+    let n = 0; let bad = 0; let unpermutedBad = 0; let first = ''; let litSeen = 0
+    for (const [cx, cz] of cols) {
+      const exp = expectedColumn(cx, cz, v)
+      for (const [x, y, z] of samplePositions(cx, cz, exp, 400, cx * 31 + cz + 7)) {
+        if (!received(bot, v, x, y, z)) continue
+        const e = exp.get(`${x},${y},${z}`)
+        const got = clientLight(bot, x, y, z)
+        n++
+        if ((e.sky > 0 && e.sky < 15) || e.block > 0) litSeen++
+        if (got.sky !== e.sky || got.block !== e.block) {
+          bad++
+          if (!first) first = `${x} ${y} ${z} (${e.name}): want sky ${e.sky} block ${e.block}, got ${got.sky} ${got.block}`
+        }
+        const raw = clientLight(bot, x, y, z, false)
+        if (raw.sky !== e.sky || raw.block !== e.block) unpermutedBad++
+      }
+    }
+    console.log(`  ${v}: ${n} positions in ${cols.length} columns (${litSeen} neither dark nor full sky), ` +
+      `${bad} differ; read without the oracle's permutation ${unpermutedBad} would`)
+    assert.ok(n >= 1000 && litSeen >= 300, `too few positions: ${n}, ${litSeen}`)
+    assert.strictEqual(bad, 0, `${v}: ${bad}/${n} lights differ, first ${first}`)
+    assert.ok(unpermutedBad > 50, 'the permutation of ORACLES.md is what makes them equal')
+    // a torch: 14, and one less per block up
+    const [tx, ty, tz] = torches[0]
+    for (let k = 0; k <= 5; k++) {
+      assert.strictEqual(clientLight(bot, tx, ty + k, tz).block, 14 - k, `block light ${k} above the torch at ${tx} ${ty} ${tz}`)
+    }
+  } finally {
+    bot.end()
+  }
+}
