@@ -111,7 +111,7 @@ bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_c
     return true;
 }
 
-const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32_t k, bool want_kinds)
+const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, bool want_kinds)
 {
     mc__slice *sl = &e->slices[(size_t)c * e->nsec + k];
     const mc_section *s = mc_column_section_const(e->cols[c], e->min_sy + (int32_t)k);
@@ -235,9 +235,12 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
             for (int32_t y = 0; y < 16; y++)
                 for (int32_t z = z0; z < z1; z++) {
                     const uint8_t *row = sl->kinds ? sl->kinds + (y << 8 | z << 4) : NULL;
-                    if (row && !mc__row_any(mc__row_special(mc__row_load(row))))
-                        continue;
-                    for (int32_t x = x0; x < x1; x++) {
+                    /* the lanes of shaped or shining blocks, within x0..x1 */
+                    unsigned lanes = row ? mc__row_bits(mc__row_special(mc__row_load(row))) : 0xFFFFu;
+                    lanes &= (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
+                    while (lanes) {
+                        const int32_t x = mc__lowest_bit(lanes);
+                        lanes &= lanes - 1;
                         const unsigned kd = row ? row[x] : (unsigned)sl->uniform;
                         if (!mc__kind_emits(K, kd))
                             continue;

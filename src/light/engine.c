@@ -268,7 +268,7 @@ static const uint8_t face_opp[6] = {MC__FACE_UP, MC__FACE_DOWN, MC__FACE_SOUTH, 
  * its distance to the centre column (light no brighter than that cannot
  * reach the centre). False when the queue cannot grow. Inlined with d a
  * constant, so that a plain neighbour (kind = opacity) costs no table. */
-static inline bool relax(mc_light_engine *e, uint8_t *L, bool sky, uint32_t i, uint32_t p, int32_t gy, unsigned fi,
+static MC__LIGHT_INLINE bool relax(mc_light_engine *e, uint8_t *L, bool sky, uint32_t i, uint32_t p, int32_t gy, unsigned fi,
                          int lvl, int d)
 {
     static const int32_t pstep[6] = {0, 0, -ROW, ROW, -1, 1};
@@ -396,7 +396,7 @@ static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, 
 /* Whether sky light v in block i (plane position p, shape faces fi) would
  * brighten its neighbour in direction d past that one's distance to the
  * centre column. */
-static inline bool brightens(const mc_light_engine *e, size_t i, uint32_t p, unsigned fi, unsigned v, int d)
+static MC__LIGHT_INLINE bool brightens(const mc_light_engine *e, size_t i, uint32_t p, unsigned fi, unsigned v, int d)
 {
     static const int32_t pstep[6] = {0, 0, -ROW, ROW, -1, 1};
     const size_t j = (size_t)((ptrdiff_t)i + step[d]);

@@ -73,6 +73,14 @@ static inline bool mc__kind_emits(const mc__light_kinds *k, unsigned kind)
     return k->emission[kind] != 0;
 }
 
+/* For the step functions of the floods, which must be inlined with their
+ * direction a constant (GCC at -O2 does not, by itself, for six calls). */
+#if defined(__GNUC__)
+#define MC__LIGHT_INLINE inline __attribute__((always_inline))
+#else
+#define MC__LIGHT_INLINE inline
+#endif
+
 /* Rows of 16 kinds, tested 16 at a time (GNU C vectors: SSE2, NEON; a
  * loop elsewhere). A mask has 0xFF in the lanes where a test holds. */
 #if defined(__GNUC__)
@@ -342,8 +350,16 @@ void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, si
  * memory. */
 bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8]);
 /* Slice k of column c (present), with its kinds array when want_kinds and
- * the slice is mixed. NULL (and e->nomem) when that array cannot be had. */
-const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32_t k, bool want_kinds);
+ * the slice is mixed. NULL (and e->nomem) when that array cannot be had.
+ * (The slow part, classifying and unpacking, is out of line.) */
+const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, bool want_kinds);
+static inline const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32_t k, bool want_kinds)
+{
+    const mc__slice *sl = &e->slices[(size_t)c * e->nsec + k];
+    if (sl->ready && (!want_kinds || sl->uniform >= 0 || sl->kinds))
+        return sl;
+    return mc__light_slice_slow(e, c, k, want_kinds);
+}
 /* Fills e->top. False: no memory. */
 bool mc__light_tops(mc_light_engine *e);
 /* Collects into e->emit the blocks with local x in lx0..lx1-1 and z in
