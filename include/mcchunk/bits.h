@@ -84,6 +84,13 @@ MC_API void mc_bits_unpack_be_u16(const uint8_t *be, size_t count, unsigned bits
 MC_API void mc_bits_unpack_be_u32(const uint8_t *be, size_t count, unsigned bits,
                                   mc_bits_layout layout, uint32_t *out);
 
+/* Unpacks `count` entries of width `bits` (1..8) and writes table[entry]
+ * for each: out[i] = table[entry i]. For turning a per-palette fact into a
+ * per-entry byte array in one pass (4-bit arrays: 32 or 64 entries per
+ * step with a byte shuffle). bits 0 or above 8: out is table[0] throughout. */
+MC_API void mc_bits_unpack_map_u8(const uint64_t *longs, size_t count, unsigned bits,
+                                  mc_bits_layout layout, const uint8_t table[256], uint8_t *out);
+
 /* -------------------------------------------------------------- bulk pack */
 
 /* Packs in[0..count) (each masked to `bits`) into exactly

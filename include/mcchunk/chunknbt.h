@@ -60,7 +60,10 @@
  * no blocks, also at Y -1 and 16; 1.18+ stores every section of the
  * column's range (yPos up) with block_states and biomes, and light-only
  * sections just outside it. Where the target needs light the column lacks,
- * it is filled and counted (mc_chunknbt_report.light_filled).
+ * it is filled and counted (mc_chunknbt_report.light_filled). A column
+ * without any light is written with isLightOn 0 (1.14+) or LightPopulated
+ * 0 (1.8-1.12), so that the game lights it (the light engine, mc_light_*,
+ * can do that first); a column with light says 1.
  *
  * FAST PATH
  * mc_chunknbt_read_container() reads one 1.18+ block_states or biomes

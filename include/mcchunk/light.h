@@ -47,12 +47,15 @@
  * that leaves the world and comes back is all but unknown in real worlds).
  *
  * THREADS AND MEMORY
- * An mc_light_engine holds the work area (five bytes a block of the column
- * and its 14-block surround, at most about 4.5 MB for a 384-block column,
- * grown on demand and kept between calls) and a cache of per-state
- * tables, one per registry seen (built on first use, a few dozen KB each).
- * It is not thread-safe: use one engine per thread. Columns are only read,
- * apart from the centre column's light arrays.
+ * An mc_light_engine holds the work area and a cache of per-state tables,
+ * one per registry seen (built on first use, a few dozen KB each). The
+ * work area covers the nine columns over the rows where light is not
+ * simply full sky or dark (for real terrain a few dozen; at most the whole
+ * height): three bytes a block (kind, sky, block light), 3200 bytes a row
+ * each, plus 4 KB per section whose blocks it had to unpack; grown on
+ * demand and kept between calls (a full 384-block column with its edge
+ * sections: about 4 MB). It is not thread-safe: use one engine per thread.
+ * Columns are only read, apart from the centre column's light arrays.
  */
 #ifndef MCCHUNK_LIGHT_H
 #define MCCHUNK_LIGHT_H

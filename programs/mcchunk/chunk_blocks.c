@@ -13,7 +13,9 @@
  *   convert PATH X Z --to-version V -o FILE
  *       writes the chunk's NBT for another version's DataVersion to FILE
  *       (uncompressed Java NBT; block entities translated, translate.h) and
- *       lists what the conversion dropped, block entity losses by kind.
+ *       lists what the conversion dropped, block entity losses by kind. A
+ *       chunk stored without any light (a proto-chunk, a tool's world) is
+ *       lit first by the light engine, with the neighbours PATH holds.
  *
  * Air is every state with the registry's air flag (air, cave_air,
  * void_air). Sections print in one pass per section: blocks are unpacked
@@ -28,6 +30,7 @@
 #include "tool_common.h"
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
+#include "mcchunk/light.h"
 
 int mc_chunk_model_cmd(int argc, char **argv);
 
@@ -51,7 +54,9 @@ static void usage(FILE *out)
             "           FILE, block entities in V's form (sign text, banners, beds, skulls,\n"
             "           pots, note blocks, container items, spawners; with the block states\n"
             "           they decide), and lists on stderr what the conversion dropped, with\n"
-            "           the block entity data V cannot hold counted by kind\n"
+            "           the block entity data V cannot hold counted by kind; a chunk stored\n"
+            "           without light gets the light the game would compute (from its blocks\n"
+            "           and those of the neighbours PATH holds), said on stderr\n"
             "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
             "data, I/O), 2 usage error (bad option, unknown version, coordinates that are\n"
             "not integers or lie outside the world)\n");
@@ -106,6 +111,76 @@ static void print_convert_report(const char *version, int32_t dv, const mc_chunk
         fprintf(stderr, "%s\n", lost ? "" : " nothing");
     }
     fputs(rep->text, stderr);
+}
+
+/* Chunk (x, z) of PATH if PATH holds it (a region file: its own chunks
+ * only), quietly NULL otherwise: a neighbour for the light engine. */
+static mc_column *neighbour(const char *path_arg, const char *dimension, int32_t cx, int32_t cz, int32_t x, int32_t z)
+{
+    char path[4096];
+    int lx = (int)((uint32_t)x & 31), lz = (int)((uint32_t)z & 31);
+    mc_error err;
+    if (mc_tool_is_dir(path_arg)) {
+        if (mc_world_region_path(path_arg, MC_WORLD_LAYOUT_AUTO, dimension ? dimension : "minecraft:overworld",
+                                 MC_REGION_KIND_REGION, x, z, path, sizeof path, &lx, &lz, &err) != MC_OK)
+            return NULL;
+    } else if (((uint32_t)x >> 5) != ((uint32_t)cx >> 5) || ((uint32_t)z >> 5) != ((uint32_t)cz >> 5) ||
+               (size_t)snprintf(path, sizeof path, "%s", path_arg) >= sizeof path) {
+        return NULL; /* in another region file */
+    }
+    mc_region *r = NULL;
+    mc_buf nbt;
+    mc_buf_init(&nbt, NULL);
+    mc_column *col = NULL;
+    if (mc_region_open(path, NULL, &r, &err) == MC_OK && mc_region_has_chunk(r, lx, lz) &&
+        mc_region_read_chunk(r, lx, lz, &nbt, NULL, &err) == MC_OK &&
+        mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &col, &err) != MC_OK)
+        col = NULL;
+    mc_buf_free(&nbt);
+    mc_region_close(r);
+    return col;
+}
+
+/* A chunk stored without any light is lit as the game would light it, from
+ * its blocks and its neighbours' (those PATH holds); its isLightOn, if it
+ * has one, becomes 1. Says so on stderr. */
+static int light_unlit(const char *prog, mc_column *col, const char *path_arg, const char *dimension, int32_t x,
+                       int32_t z)
+{
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        const mc_section *s = mc_column_section_at(col, i);
+        if (s->sky_light || s->block_light)
+            return MC_EXIT_OK;
+    }
+    mc_column *around[8];
+    const mc_column *nb[8];
+    unsigned found = 0;
+    for (int k = 0, n = 0; k < 9; k++)
+        if (k != 4) {
+            around[n] = neighbour(path_arg, dimension, x, z, x + k % 3 - 1, z + k / 3 - 1);
+            nb[n] = around[n];
+            found += around[n++] != NULL;
+        }
+    mc_light_engine *e = mc_light_engine_new(NULL);
+    mc_error err;
+    mc_error_clear(&err);
+    int rc = MC_EXIT_OK;
+    if (!e || mc_light_column(e, col, nb, MC_LIGHT_BOTH, &err) != MC_OK) {
+        fprintf(stderr, "%s: chunk %d %d: cannot light it: %s\n", prog, (int)x, (int)z,
+                err.message[0] ? err.message : "out of memory");
+        rc = MC_EXIT_FAIL;
+    } else {
+        mc_nbt_tag *extra = mc_column_extra(col), *level = extra ? mc_nbt_get(extra, "Level") : NULL;
+        mc_nbt_tag *on = mc_nbt_get(level ? level : extra, "isLightOn");
+        if (on)
+            mc_nbt_set_byte(on, 1);
+        fprintf(stderr, "%s: chunk %d %d had no light: lit from its blocks and %u neighbour%s\n", prog, (int)x,
+                (int)z, found, found == 1 ? "" : "s");
+    }
+    mc_light_engine_free(e);
+    for (int k = 0; k < 8; k++)
+        mc_column_free(around[k]);
+    return rc;
 }
 
 static int cmd_convert(mc_column **colp, const char *version, const char *file)
@@ -263,6 +338,8 @@ int mc_chunk_model_cmd(int argc, char **argv)
     }
     mc_column *col = NULL;
     int rc = mc_tool_load_column(prog, pos[0], dimension, x, z, &col);
+    if (rc == MC_EXIT_OK && !blocks)
+        rc = light_unlit(prog, col, pos[0], dimension, x, z);
     if (rc == MC_EXIT_OK)
         rc = blocks ? cmd_blocks(&col, ids, version, every) : cmd_convert(&col, version, outfile);
     mc_column_free(col);

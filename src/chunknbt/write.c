@@ -1165,6 +1165,19 @@ static bool default_list(writer *w, mc_nbt_tag *level, const char *key, mc_nbt_t
     return mc_nbt_get(level, key) || mc_nbt_put_list(w->doc, level, key, elem) != NULL;
 }
 
+/* Whether any section of the column holds light: what isLightOn (1.14+)
+ * and LightPopulated (1.8-1.12) say, so that the game computes the light
+ * of a column written without any instead of trusting its absence. */
+static bool column_has_light(const mc_column *col)
+{
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)i);
+        if (s->sky_light || s->block_light)
+            return true;
+    }
+    return false;
+}
+
 /* The keys a full chunk of the target has that the model does not make:
  * all of them for a converted column, the missing ones for a column built
  * in memory (its extra NBT, if any, was copied first and wins). */
@@ -1175,12 +1188,13 @@ static mc_status put_defaults(writer *w, mc_nbt_tag *level)
     int64_t last = 0, inhabited = 0;
     mc_nbt_get_integer(mc_nbt_get(w->src_level, "LastUpdate"), &last);
     mc_nbt_get_integer(mc_nbt_get(w->src_level, "InhabitedTime"), &inhabited);
+    const int8_t lit = column_has_light(w->col);
     bool ok = (mc_nbt_get(level, "LastUpdate") || mc_nbt_put_long(d, level, "LastUpdate", last) == MC_OK) &&
               (mc_nbt_get(level, "InhabitedTime") ||
                mc_nbt_put_long(d, level, "InhabitedTime", inhabited) == MC_OK);
     if (w->tera == MC__ERA_LEGACY) {
         ok = ok && (mc_nbt_get(level, "TerrainPopulated") || mc_nbt_put_byte(d, level, "TerrainPopulated", 1) == MC_OK) &&
-             (mc_nbt_get(level, "LightPopulated") || mc_nbt_put_byte(d, level, "LightPopulated", 1) == MC_OK) &&
+             (mc_nbt_get(level, "LightPopulated") || mc_nbt_put_byte(d, level, "LightPopulated", lit) == MC_OK) &&
              default_list(w, level, "Entities", MC_NBT_END) && default_list(w, level, "TileTicks", MC_NBT_END);
         if (w->tdv <= 0)
             ok = ok && (mc_nbt_get(level, "V") || mc_nbt_put_byte(d, level, "V", 1) == MC_OK);
@@ -1188,7 +1202,7 @@ static mc_status put_defaults(writer *w, mc_nbt_tag *level)
         const char *s = status_full(w->tdv);
         ok = ok && (mc_nbt_get(level, "Status") || mc_nbt_put_string(d, level, "Status", s, strlen(s)) == MC_OK);
         if (w->tdv >= 1934)
-            ok = ok && (mc_nbt_get(level, "isLightOn") || mc_nbt_put_byte(d, level, "isLightOn", 1) == MC_OK);
+            ok = ok && (mc_nbt_get(level, "isLightOn") || mc_nbt_put_byte(d, level, "isLightOn", lit) == MC_OK);
         if (w->tdv < 2681) /* 20w45a moved entities to entities/ */
             ok = ok && default_list(w, level, "Entities", MC_NBT_END);
         /* empty tick lists, structure references and post-processing lists

@@ -1,57 +1,53 @@
 /*
- * engine.c: the light engine: a column and the nearest 14 blocks of its
- * neighbours copied into one flat grid (a byte of opacity, of shape faces,
- * of sky and of block light per block, with a one-block wall all round so
- * that stepping to a neighbour needs no bounds check), then flood fills
- * with a queue per light level, processed from 15 down, so that a block is
- * settled the first time it is taken out and is queued about once.
+ * engine.c: the light engine: flood fills through a grid of the nine
+ * columns, only over the rows and from the sources that can change the
+ * centre column's light.
  *
- * Why a grid of the neighbourhood rather than the column alone: light that
- * reaches the column can come from up to 14 blocks away through the
- * neighbours (a torch behind the border, sky light under an overhang that
- * ends in the next chunk), and walking their containers per step would cost
- * a palette lookup per visit. The grid is filled a section at a time (one
- * bulk unpack, one table read per block; a one-value section is a memset).
+ * A full relight (mc_light_column) works like this:
+ *  1. Sky light falls straight down at 15 to the "top" of each block column
+ *     (blocks.c finds it from the sections, most of which are uniform).
+ *     Light that reaches the centre column comes at most 14 blocks, so the
+ *     only rows where sky light is anything but 15 above the tops and 0
+ *     below them lie between the lowest (top - 15 + distance to the centre
+ *     column) and the highest top: the sky band.
+ *  2. Block light comes from emitters whose luminance exceeds their distance
+ *     to the centre column; each reaches (luminance - distance - 1) rows up
+ *     and down.
+ *  3. The rows of the sky band and of the emitters' reaches form runs; each
+ *     run gets a grid (one kind byte and a sky and a block light byte per
+ *     block, the nine columns whole with a wall round them), is flooded, and
+ *     its rows of the centre column are written; every other row is
+ *     constant (sky 15 above the band, 0 below; block 0).
+ *  4. Sky: each block column starts with what falling alone gives it (15
+ *     above its top, then one less per block, or the block's opacity, till
+ *     0), and only blocks that would brighten a neighbour sideways are
+ *     queued (cliff sides, the edges of overhangs, trees): a lake or a flat
+ *     field queues nothing.
+ *  5. The flood takes a queue per level from 15 down (a block is final the
+ *     first time it comes out), and never sets a block whose new level does
+ *     not exceed its distance to the centre column: that light could not
+ *     reach the centre, so most of the neighbours is never visited.
  *
- * mc_light_update clears everything within 14 blocks of the box (the whole
- * height: sky light falls down shafts), keeps the stored light of the ring
- * just beyond as sources, re-adds the cleared part's own sources and
- * floods: the ring's light is right whatever order the columns round a
- * change are updated in, which the classic take-away-then-re-add queue
- * (it needs the old light of every column at once) cannot promise.
+ * Light moves by the rule of light.h: into the next block at the level less
+ * max(1, that block's opacity), none across a face that a block's shape
+ * covers, and sky light at 15 down into a block of opacity 0 stays 15.
+ *
+ * mc_light_update clears everything within 14 blocks of the changed box
+ * (the whole height: sky light falls down shafts), keeps the stored light
+ * of the ring just beyond as sources, re-adds the cleared part's own
+ * sources and floods: the ring's light is right whatever order the columns
+ * round a change are updated in, which the classic take-away-then-re-add
+ * queue (it needs the old light of every column at once) cannot promise.
  */
 #include "light/light_private.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MARGIN 14     /* how far light that reaches a column can come from */
-#define WALL 0x80     /* opa bit: outside (grid border, an absent neighbour) */
-#define MAX_TABLES 8
-
-typedef struct qvec {
-    uint32_t *v;
-    size_t len, cap;
-} qvec;
-
-struct mc_light_engine {
-    mc_allocator alloc;
-    mc__light_table tabs[MAX_TABLES];
-    unsigned ntabs, next_tab;
-    /* the grid */
-    size_t cap;
-    uint8_t *opa, *faces, *sky, *blk, *emit;
-    int32_t gw, gd, gh;        /* sizes with the walls: x, z, y */
-    int32_t lx0, lz0, ylo;     /* column-local x, z and absolute y of grid cell (1, 1, 1) */
-    uint32_t height;           /* the column's height in blocks */
-    qvec q[16];
-    qvec dq;
-    qvec emitters; /* grid cells with a luminance, found while filling */
-    bool nomem;
-    uint32_t states[4096];
-    uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */
-    bool edge_valid[2];
-};
+#define MARGIN 14 /* how far light that reaches a column can come from */
+#define GX(lx) ((lx) + 17)
+#define ROW MC__GRID_ROW
+#define PLANE MC__GRID_PLANE
 
 /* ---------------------------------------------------------------- memory */
 
@@ -74,17 +70,21 @@ mc_light_engine *mc_light_engine_new(const mc_allocator *alloc)
         return NULL;
     memset(e, 0, sizeof *e);
     e->alloc = *alloc;
+    memset(e->dist, 255, sizeof e->dist);
+    for (int32_t lz = -16; lz < 32; lz++)
+        for (int32_t lx = -16; lx < 32; lx++)
+            e->dist[GX(lz) * ROW + GX(lx)] = (uint8_t)mc__light_dist(lx, lz);
     return e;
 }
 
 static void free_grid(mc_light_engine *e)
 {
-    uint8_t **arrays[] = {&e->opa, &e->faces, &e->sky, &e->blk, &e->emit};
-    for (size_t i = 0; i < 5; i++) {
-        xfree(e, *arrays[i], e->cap);
-        *arrays[i] = NULL;
-    }
-    e->cap = 0;
+    const size_t n = e->grid_rows * PLANE;
+    xfree(e, e->kind, n);
+    xfree(e, e->sky, n);
+    xfree(e, e->blk, n);
+    e->kind = e->sky = e->blk = NULL;
+    e->grid_rows = 0;
 }
 
 void mc_light_engine_free(mc_light_engine *e)
@@ -96,44 +96,60 @@ void mc_light_engine_free(mc_light_engine *e)
     free_grid(e);
     for (int i = 0; i < 16; i++)
         xfree(e, e->q[i].v, e->q[i].cap * sizeof(uint32_t));
-    xfree(e, e->dq.v, e->dq.cap * sizeof(uint32_t));
-    xfree(e, e->emitters.v, e->emitters.cap * sizeof(uint32_t));
+    for (size_t i = 0; i < e->pool_len; i++)
+        xfree(e, e->pool[i], MC_SECTION_BLOCKS);
+    xfree(e, e->pool, e->pool_cap * sizeof *e->pool);
+    xfree(e, e->slices, e->slices_cap * sizeof *e->slices);
+    xfree(e, e->emit, e->emit_cap * sizeof *e->emit);
+    xfree(e, e->rows, e->rows_cap * sizeof *e->rows);
     mc_allocator a = e->alloc;
     a.free(a.user, e, sizeof *e);
 }
 
-static bool grow_grid(mc_light_engine *e, size_t n)
+static bool grow_grid(mc_light_engine *e, size_t rows)
 {
-    if (n <= e->cap)
+    if (rows <= e->grid_rows)
         return true;
     free_grid(e);
-    uint8_t **arrays[] = {&e->opa, &e->faces, &e->sky, &e->blk, &e->emit};
-    for (size_t i = 0; i < 5; i++)
-        if (!(*arrays[i] = xalloc(e, n))) {
-            for (size_t k = 0; k < i; k++) {
-                xfree(e, *arrays[k], n);
-                *arrays[k] = NULL;
-            }
-            return false;
-        }
-    e->cap = n;
+    const size_t n = rows * PLANE;
+    e->kind = xalloc(e, n);
+    e->sky = xalloc(e, n);
+    e->blk = xalloc(e, n);
+    if (!e->kind || !e->sky || !e->blk) {
+        xfree(e, e->kind, n);
+        xfree(e, e->sky, n);
+        xfree(e, e->blk, n);
+        e->kind = e->sky = e->blk = NULL;
+        return false;
+    }
+    e->grid_rows = rows;
     return true;
 }
 
-/* Appends v; false when memory runs out (the caller fails the call). */
-static bool qpush_slow(mc_light_engine *e, qvec *q, uint32_t v)
+void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, size_t size, size_t least)
 {
-    size_t ncap = q->cap ? q->cap * 2 : 4096;
-    uint32_t *nv = e->alloc.realloc(e->alloc.user, q->v, q->cap * sizeof *nv, ncap * sizeof *nv);
-    if (!nv)
+    if (need <= *cap)
+        return arr;
+    size_t ncap = *cap ? *cap * 2 : least;
+    ncap = ncap < need ? need : ncap;
+    void *n = e->alloc.realloc(e->alloc.user, arr, *cap * size, ncap * size);
+    if (n)
+        *cap = ncap;
+    return n;
+}
+
+/* Appends v; false when memory runs out (the caller fails the call). */
+static bool qpush_slow(mc_light_engine *e, mc__qvec *q, uint32_t v)
+{
+    uint32_t *v2 = mc__light_grow(e, q->v, &q->cap, q->len + 1, sizeof *q->v, 4096);
+    if (!v2)
         return false;
-    q->v = nv;
-    q->cap = ncap;
+    q->v = v2;
     q->v[q->len++] = v;
     return true;
 }
 
-static inline bool qpush(mc_light_engine *e, qvec *q, uint32_t v)
+static inline bool qpush(mc_light_engine *e, mc__qvec *q, uint32_t v)
 {
     if (q->len < q->cap) {
         q->v[q->len++] = v;
@@ -149,7 +165,7 @@ static const mc__light_table *table_for(mc_light_engine *e, const mc_registry *r
     for (unsigned i = 0; i < e->ntabs; i++)
         if (e->tabs[i].reg == reg)
             return &e->tabs[i];
-    unsigned slot = e->ntabs < MAX_TABLES ? e->ntabs++ : (e->next_tab++ % MAX_TABLES);
+    unsigned slot = e->ntabs < MC__LIGHT_MAX_TABLES ? e->ntabs++ : (e->next_tab++ % MC__LIGHT_MAX_TABLES);
     if (e->tabs[slot].info)
         mc__light_table_free(&e->tabs[slot], &e->alloc);
     if (mc__light_table_build(&e->tabs[slot], reg, &e->alloc) != MC_OK) {
@@ -173,266 +189,131 @@ unsigned mc_light_opacity(mc_light_engine *e, const mc_registry *reg, uint32_t s
 
 /* ------------------------------------------------------------------ grid */
 
-static inline size_t cell(const mc_light_engine *e, int32_t gx, int32_t gy, int32_t gz)
+static inline size_t cell(int32_t gx, int32_t gz, int32_t gy)
 {
-    return ((size_t)gy * (size_t)e->gd + (size_t)gz) * (size_t)e->gw + (size_t)gx;
+    return (size_t)gy * PLANE + (size_t)gz * ROW + (size_t)gx;
 }
 
-/* Copies the blocks of `c` (chunk offset dx, dz from the centre) that fall
- * in the grid's window into opa/faces/emit. */
-static void fill_column(mc_light_engine *e, const mc_column *c, const mc__light_table *t, int32_t dx,
-                        int32_t dz)
+static inline int32_t floor16(int32_t y)
 {
-    const int32_t wx0 = e->lx0, wx1 = e->lx0 + e->gw - 2, wz0 = e->lz0, wz1 = e->lz0 + e->gd - 2;
-    const int32_t cx0 = dx * 16 > wx0 ? dx * 16 : wx0, cx1 = dx * 16 + 16 < wx1 ? dx * 16 + 16 : wx1;
-    const int32_t cz0 = dz * 16 > wz0 ? dz * 16 : wz0, cz1 = dz * 16 + 16 < wz1 ? dz * 16 + 16 : wz1;
-    if (cx0 >= cx1 || cz0 >= cz1)
-        return;
-    const int32_t nx = cx1 - cx0;
-    const int32_t gx0 = cx0 - e->lx0 + 1;
-    /* every y of the grid inside the walls: air unless a section says otherwise */
-    for (int32_t gy = 1; gy < e->gh - 1; gy++)
-        for (int32_t z = cz0; z < cz1; z++) {
-            size_t i = cell(e, gx0, gy, z - e->lz0 + 1);
-            memset(e->opa + i, 0, (size_t)nx);
-        }
-    if (!c)
-        return;
-    const int32_t min_sy = mc_column_min_section(c);
-    const uint32_t n = mc_column_section_count(c);
-    for (uint32_t k = 0; k < n; k++) {
-        const mc_section *s = mc_column_section_const(c, min_sy + (int32_t)k);
-        const int32_t gy0 = (min_sy + (int32_t)k) * 16 - e->ylo + 1;
-        if (gy0 + 16 > e->gh - 1)
-            break; /* above the grid: nothing there gives or stops light */
-        /* one byte of info and one of faces per palette entry (or the
-         * single value); a palette of one kind of block is a memset */
-        uint8_t pinfo[256], pfaces[256];
-        size_t plen = 0;
-        const uint32_t *pal = NULL;
-        const mc_container_kind kind = mc_container_get_kind(&s->blocks);
-        if (kind == MC_CONTAINER_SINGLE) {
-            pal = &s->blocks.value;
-            plen = 1;
-        } else if (kind == MC_CONTAINER_INDIRECT && s->blocks.palette_len <= 256 && s->blocks.bits <= 16) {
-            pal = s->blocks.palette;
-            plen = s->blocks.palette_len;
-        }
-        bool uniform = plen > 0;
-        for (size_t p = 0; p < plen; p++) {
-            const uint32_t st = pal[p];
-            pinfo[p] = st < t->count ? t->info[st] : 15;
-            pfaces[p] = st < t->count ? t->faces[st] : 0;
-            uniform = uniform && pinfo[p] == pinfo[0] && pfaces[p] == pfaces[0];
-        }
-        if (uniform) {
-            const uint8_t inf = pinfo[0], f = pfaces[0];
-            if (inf == 0 && f == 0)
-                continue; /* already air */
-            for (int32_t y = 0; y < 16; y++)
-                for (int32_t z = cz0; z < cz1; z++) {
-                    size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
-                    memset(e->opa + i, inf & 15, (size_t)nx);
-                    if (f)
-                        memset(e->faces + i, f, (size_t)nx);
-                    if (inf >> 4) {
-                        memset(e->emit + i, inf >> 4, (size_t)nx);
-                        for (int32_t x = 0; x < nx; x++)
-                            e->nomem |= !qpush(e, &e->emitters, (uint32_t)(i + (size_t)x));
-                    }
-                }
-            continue;
-        }
-        if (plen) { /* through the palette: indices straight from the longs */
-            uint16_t *idx = (uint16_t *)e->states;
-            mc_bits_unpack_u16(s->blocks.longs, 4096, s->blocks.bits, MC_BITS_PADDED, idx);
-            for (int32_t y = 0; y < 16; y++)
-                for (int32_t z = cz0; z < cz1; z++) {
-                    const uint16_t *row = idx + (y << 8) + ((z & 15) << 4) + (cx0 & 15);
-                    size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
-                    for (int32_t x = 0; x < nx; x++) {
-                        const unsigned pk = row[x] < plen ? row[x] : 0;
-                        const uint8_t inf = pinfo[pk];
-                        e->opa[i + (size_t)x] = inf & 15;
-                        if (pfaces[pk])
-                            e->faces[i + (size_t)x] = pfaces[pk];
-                        if (inf >> 4) {
-                            e->emit[i + (size_t)x] = inf >> 4;
-                            e->nomem |= !qpush(e, &e->emitters, (uint32_t)(i + (size_t)x));
-                        }
-                    }
-                }
-            continue;
-        }
-        mc_container_get_all(&s->blocks, e->states);
-        for (int32_t y = 0; y < 16; y++)
-            for (int32_t z = cz0; z < cz1; z++) {
-                const uint32_t *row = e->states + (y << 8) + ((z & 15) << 4) + (cx0 & 15);
-                size_t i = cell(e, gx0, gy0 + y, z - e->lz0 + 1);
-                for (int32_t x = 0; x < nx; x++) {
-                    uint32_t st = row[x];
-                    uint8_t inf = st < t->count ? t->info[st] : 15;
-                    e->opa[i + (size_t)x] = inf & 15;
-                    e->faces[i + (size_t)x] = st < t->count ? t->faces[st] : 0;
-                    e->emit[i + (size_t)x] = inf >> 4;
-                    if (inf >> 4)
-                        e->nomem |= !qpush(e, &e->emitters, (uint32_t)(i + (size_t)x));
-                }
-            }
+    return y >= 0 ? y / 16 : -((15 - y) / 16);
+}
+
+/* Sets the grid up for the rows ya..yb (absolute) and fills its kinds. */
+static bool fill_grid(mc_light_engine *e, int32_t ya, int32_t yb)
+{
+    e->ylo = ya;
+    e->gh = yb - ya + 3;
+    if (!grow_grid(e, (size_t)e->gh))
+        return false;
+    memset(e->kind, MC__KIND_WALL, PLANE);
+    memset(e->kind + (size_t)(e->gh - 1) * PLANE, MC__KIND_WALL, PLANE);
+    for (int w = 0; w < 2; w++) { /* the floods read the light of a wall before they see it is one */
+        memset((w ? e->sky : e->blk), 0, PLANE);
+        memset((w ? e->sky : e->blk) + (size_t)(e->gh - 1) * PLANE, 0, PLANE);
     }
-}
-
-static bool same_shape(const mc_column *a, const mc_column *b)
-{
-    return mc_column_registry(a) == mc_column_registry(b) &&
-           mc_column_min_section(a) == mc_column_min_section(b) &&
-           mc_column_section_count(a) == mc_column_section_count(b);
-}
-
-/* Sets up the grid for the window lx0..lx1-1, lz0..lz1-1 (column-local) and
- * the column's whole height plus a section below and above. */
-/* The neighbour at chunk offset dx, dz (0, 0: col), or NULL. */
-static const mc_column *at(const mc_column *col, const mc_column *const nb[8], int32_t dx, int32_t dz)
-{
-    if (!dx && !dz)
-        return col;
-    int k = (dz + 1) * 3 + (dx + 1);
-    const mc_column *c = nb ? nb[k > 4 ? k - 1 : k] : NULL;
-    return c && same_shape(c, col) ? c : NULL;
-}
-
-/* One above the highest section of the nine columns that holds anything
- * but states with neither opacity, shape nor luminance (a section of one
- * such state, which is how empty sections are kept, is skipped without a
- * look at its blocks). */
-static int32_t top_section(const mc_column *col, const mc_column *const nb[8], const mc__light_table *t)
-{
-    int32_t top = mc_column_min_section(col);
-    for (int32_t dz = -1; dz <= 1; dz++)
-        for (int32_t dx = -1; dx <= 1; dx++) {
-            const mc_column *c = at(col, nb, dx, dz);
-            if (!c)
-                continue;
-            for (int32_t k = (int32_t)mc_column_section_count(c) - 1; k >= 0; k--) {
-                const int32_t sy = mc_column_min_section(c) + k;
-                if (sy + 1 <= top)
-                    break;
-                const mc_section *s = mc_column_section_const(c, sy);
-                if (mc_container_get_kind(&s->blocks) == MC_CONTAINER_SINGLE && s->blocks.value < t->count &&
-                    t->info[s->blocks.value] == 0 && t->faces[s->blocks.value] == 0)
-                    continue;
-                top = sy + 1;
-                break;
+    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+        memset(e->kind + cell(0, 0, gy), MC__KIND_WALL, 50);
+        memset(e->kind + cell(0, 49, gy), MC__KIND_WALL, 50);
+        for (int32_t gz = 1; gz < 49; gz++) {
+            e->kind[cell(0, gz, gy)] = MC__KIND_WALL;
+            e->kind[cell(49, gz, gy)] = MC__KIND_WALL;
+        }
+    }
+    for (int c = 0; c < 9; c++) {
+        const int32_t gx0 = 1 + (c % 3) * 16, gz0 = 1 + (c / 3) * 16;
+        for (int32_t sy = floor16(ya); sy <= floor16(yb); sy++) {
+            const int32_t k = sy - e->min_sy, y0 = ya > sy * 16 ? ya : sy * 16, y1 = yb < sy * 16 + 15 ? yb : sy * 16 + 15;
+            const mc__slice *sl = NULL;
+            int fill = MC__KIND_WALL; /* an absent column */
+            if (e->cols[c]) {
+                fill = 0; /* the air below and above the world */
+                if (k >= 0 && (uint32_t)k < e->nsec) {
+                    if (!(sl = mc__light_slice(e, c, (uint32_t)k, true)))
+                        return false;
+                    if (sl->uniform >= 0) {
+                        fill = sl->uniform;
+                        sl = NULL;
+                    }
+                }
+            }
+            for (int32_t y = y0; y <= y1; y++) {
+                uint8_t *dst = e->kind + cell(gx0, gz0, y - ya + 1);
+                if (sl) {
+                    const uint8_t *src = sl->kinds + ((y & 15) << 8);
+                    for (int32_t z = 0; z < 16; z++)
+                        memcpy(dst + z * ROW, src + z * 16, 16);
+                } else {
+                    for (int32_t z = 0; z < 16; z++)
+                        memset(dst + z * ROW, fill, 16);
+                }
             }
         }
-    return top;
-}
-
-static mc_status build_grid(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8],
-                            int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1, int32_t ytop, mc_error *err)
-{
-    const mc__light_table *t = table_for(e, mc_column_registry(col));
-    if (!t)
-        return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the state table");
-    e->lx0 = lx0;
-    e->lz0 = lz0;
-    e->gw = lx1 - lx0 + 2;
-    e->gd = lz1 - lz0 + 2;
-    e->ylo = mc_column_min_y(col) - 16;
-    e->height = mc_column_height(col);
-    /* up to a section above the highest one with anything in it (light
-     * from below reaches at most 14 blocks up into it) and at least to
-     * ytop; above that, sky light is 15 and block light 0 */
-    int32_t yend = (top_section(col, nb, t) + 1) * 16;
-    if (ytop != INT32_MIN && yend < ytop + 1) /* rounded up to a section */
-        yend = e->ylo + (ytop + 1 - e->ylo + 15) / 16 * 16;
-    const int32_t ymax = mc_column_min_y(col) + (int32_t)mc_column_height(col) + 16;
-    if (yend > ymax)
-        yend = ymax;
-    e->gh = yend - e->ylo + 2;
-    const size_t n = (size_t)e->gw * (size_t)e->gd * (size_t)e->gh;
-    if (!grow_grid(e, n))
-        return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the work area (%zu bytes)", 5 * n);
-    memset(e->opa, WALL, n);
-    memset(e->faces, 0, n);
-    memset(e->emit, 0, n);
-    e->emitters.len = 0;
-    e->nomem = false;
-    for (int32_t dz = -1; dz <= 1; dz++)
-        for (int32_t dx = -1; dx <= 1; dx++) {
-            const mc_column *c = col;
-            if (dx || dz) {
-                int k = (dz + 1) * 3 + (dx + 1);
-                c = nb ? nb[k > 4 ? k - 1 : k] : NULL;
-                if (c && !same_shape(c, col))
-                    c = NULL;
-                if (!c)
-                    continue; /* stays wall */
-            }
-            fill_column(e, c, t, dx, dz);
-        }
-    if (e->nomem)
-        return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
-    return MC_OK;
+    }
+    return true;
 }
 
 /* -------------------------------------------------------------- flooding */
 
+enum { DOWN, UP, NORTH, SOUTH, WEST, EAST };
+static const ptrdiff_t step[6] = {-PLANE, PLANE, -ROW, ROW, -1, 1};
 static const uint8_t face_bit[6] = {MC__FACE_DOWN, MC__FACE_UP, MC__FACE_NORTH, MC__FACE_SOUTH,
                                     MC__FACE_WEST, MC__FACE_EAST};
 static const uint8_t face_opp[6] = {MC__FACE_UP, MC__FACE_DOWN, MC__FACE_SOUTH, MC__FACE_NORTH,
                                     MC__FACE_EAST, MC__FACE_WEST};
 
-static void offsets(const mc_light_engine *e, ptrdiff_t off[6])
+/* Moves light from block i (level lvl, shape faces fi, plane position p,
+ * grid row gy) to its neighbour in direction d: sets and queues that
+ * neighbour when the light it gets is brighter than what it has and than
+ * its distance to the centre column (light no brighter than that cannot
+ * reach the centre). False when the queue cannot grow. Inlined with d a
+ * constant, so that a plain neighbour (kind = opacity) costs no table. */
+static MC__LIGHT_INLINE bool relax(mc_light_engine *e, uint8_t *L, bool sky, uint32_t i, uint32_t p, int32_t gy, unsigned fi,
+                         int lvl, int d)
 {
-    const ptrdiff_t sy = (ptrdiff_t)e->gw * e->gd, sz = e->gw;
-    off[0] = -sy;
-    off[1] = sy;
-    off[2] = -sz;
-    off[3] = sz;
-    off[4] = -1;
-    off[5] = 1;
+    static const int32_t pstep[6] = {0, 0, -ROW, ROW, -1, 1};
+    const uint32_t j = (uint32_t)((ptrdiff_t)i + step[d]);
+    if (((unsigned)L[j] >= (unsigned)lvl - (sky && d == DOWN && lvl == 15 ? 0u : 1u)) || (fi & face_bit[d]))
+        return true; /* as bright as this can make it */
+    const unsigned kj = e->kind[j];
+    unsigned o = kj;
+    if (kj >= MC__KIND_PLAIN) {
+        const mc__light_kinds *K = &e->tab->kinds;
+        if (K->faces[kj] & face_opp[d])
+            return true;
+        o = K->opacity[kj];
+    }
+    const int nl = (sky && d == DOWN && lvl == 15 && o == 0) ? 15 : lvl - (o > 1 ? (int)o : 1);
+    if (nl <= (int)e->dist[(int32_t)p + pstep[d]] || nl <= (int)L[j])
+        return true; /* cannot reach the centre column, or no brighter */
+    if ((d == UP && gy == e->below_top) || (d == DOWN && gy == e->above_bottom))
+        return true; /* out of the world and back: see light.h */
+    L[j] = (uint8_t)nl;
+    return nl < 2 || qpush(e, &e->q[nl], j);
 }
 
 /* Floods `L` from the queued blocks, brightest first. */
 static bool flood(mc_light_engine *e, uint8_t *L, bool sky)
 {
-    ptrdiff_t off[6];
-    offsets(e, off);
-    const uint8_t *opa = e->opa, *faces = e->faces;
-    /* the rows where the world meets the sections below and above: light
-     * goes out into them but never back (see light.h) */
-    const size_t sy = (size_t)e->gw * e->gd;
-    const size_t below_top = 16 * sy, above_bottom = ((size_t)e->height + 17) * sy;
+    const mc__light_kinds *K = &e->tab->kinds;
+    e->below_top = e->min_y - 1 - e->ylo + 1;
+    e->above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
     for (int lvl = 15; lvl >= 2; lvl--) {
-        qvec *q = &e->q[lvl];
-        for (size_t k = 0; k < q->len; k++) { /* may grow while we read (sky at 15 going down) */
-            const uint32_t i = q->v[k];
-            const unsigned l = L[i];
-            if (l != (unsigned)lvl)
+        mc__qvec *q = &e->q[lvl];
+        for (size_t n = 0; n < q->len; n++) { /* may grow while we read (sky at 15 going down) */
+            const uint32_t i = q->v[n];
+            if (L[i] != (unsigned)lvl)
                 continue; /* raised since it was queued: it is in a brighter queue */
-            const uint8_t fi = faces[i];
-            for (int d = 0; d < 6; d++) {
-                const uint32_t j = (uint32_t)((ptrdiff_t)i + off[d]);
-                const uint8_t o = opa[j];
-                if (o & WALL)
-                    continue;
-                if ((fi & face_bit[d]) || (faces[j] & face_opp[d]))
-                    continue;
-                if ((d == 1 && i >= below_top && i < below_top + sy) ||
-                    (d == 0 && i >= above_bottom && i < above_bottom + sy))
-                    continue;
-                const int nl = (sky && d == 0 && l == 15 && o == 0) ? 15 : (int)l - (o > 1 ? (int)o : 1);
-                if (nl <= (int)L[j])
-                    continue; /* also every nl <= 0 */
-                L[j] = (uint8_t)nl;
-                if (nl >= 2 && !qpush(e, &e->q[nl], j))
-                    return false;
-            }
+            const int32_t gy = (int32_t)(i / PLANE);
+            const uint32_t p = i - (uint32_t)gy * PLANE;
+            const unsigned ki = e->kind[i], fi = ki >= MC__KIND_PLAIN ? K->faces[ki] : 0;
+            if (!relax(e, L, sky, i, p, gy, fi, lvl, DOWN) || !relax(e, L, sky, i, p, gy, fi, lvl, UP) ||
+                !relax(e, L, sky, i, p, gy, fi, lvl, NORTH) || !relax(e, L, sky, i, p, gy, fi, lvl, SOUTH) ||
+                !relax(e, L, sky, i, p, gy, fi, lvl, WEST) || !relax(e, L, sky, i, p, gy, fi, lvl, EAST))
+                return false;
         }
         q->len = 0;
     }
-    e->q[1].len = e->q[0].len = 0;
     return true;
 }
 
@@ -440,163 +321,239 @@ static void clear_queues(mc_light_engine *e)
 {
     for (int i = 0; i < 16; i++)
         e->q[i].len = 0;
-    e->dq.len = 0;
 }
 
-/* Queues a block at its current level (levels 0 and 1 spread nothing). */
-static inline bool seed(mc_light_engine *e, const uint8_t *L, size_t i)
-{
-    return L[i] < 2 || qpush(e, &e->q[L[i]], (uint32_t)i);
-}
+/* ------------------------------------------------------------------- sky */
 
-/* Straight-down sky of the grid columns gx0..gx1-1, gz0..gz1-1: every block
- * from the top down to the first one that stops it gets 15; returns the
- * grid y of the lowest such block per column in `top` (when non-NULL). */
-static void sky_columns(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1, int32_t *top)
+/* Sky light as falling alone gives it, in the block columns gx0..gx1-1,
+ * gz0..gz1-1: 15 from the top of the grid down to the column's top, then
+ * less by max(1, opacity) per block until it is 0 or a shape stops it.
+ * The 15s and 0s a row of 16 at a time against the tops as grid rows. */
+static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1, int32_t ylo,
+                     int32_t yhi)
 {
-    const size_t sy = (size_t)e->gw * (size_t)e->gd;
+    const mc__light_kinds *K = &e->tab->kinds;
+    uint8_t toprow[64 * 49]; /* grid row of each top, clamped to 0..255 */
+    for (int32_t gz = gz0; gz < gz1; gz++)
+        for (int32_t gx = 0; gx < 64; gx++) {
+            const int32_t t = gx >= 1 && gx < 49 ? e->top[(gz - 1) * 48 + gx - 1] : MC__TOP_NONE;
+            const int64_t r = t == MC__TOP_NONE ? 255 : (int64_t)t - e->ylo + 1;
+            toprow[gz * 64 + gx] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+        }
+    /* the whole grid (walls too: the seeds look at whole rows) or a part */
+    const bool whole = gx0 == 1 && gx1 == 49 && gz0 == 1 && gz1 == 49;
+    const int32_t wx0 = whole ? 0 : gx0, wx1 = whole ? 64 : gx1;
+    const int32_t gy0 = ylo - e->ylo + 1 > 1 ? ylo - e->ylo + 1 : 1;
+    const int32_t gy1 = yhi - e->ylo + 1 < e->gh - 2 ? yhi - e->ylo + 1 : e->gh - 2;
+    for (int32_t gy = gy0; gy <= gy1; gy++) {
+        const mc__row16 row_gy = mc__row_splat(gy < 255 ? (unsigned)gy : 255);
+        if (whole) {
+            memset(e->sky + cell(0, 0, gy), 0, ROW);
+            memset(e->sky + cell(0, 49, gy), 0, ROW);
+        }
+        for (int32_t gz = gz0; gz < gz1; gz++) {
+            uint8_t row[64];
+            for (int32_t x = wx0 & ~15; x < wx1; x += 16) {
+                /* 15 where gy >= the top's row (a row past 254 is compared below) */
+                const mc__row16 t = mc__row_load(toprow + gz * 64 + x);
+                const mc__row16 lit = mc__row_and(mc__row_ge(row_gy, t), mc__row_splat(15));
+                memcpy(row + x, &lit, 16);
+            }
+            if (gy >= 255) /* a run taller than the rows a byte holds (worlds over 4000 high) */
+                for (int32_t gx = gx0; gx < gx1; gx++)
+                    row[gx] = e->ylo + gy - 1 >= e->top[(gz - 1) * 48 + gx - 1] ? 15 : 0;
+            memcpy(e->sky + cell(wx0, gz, gy), row + wx0, (size_t)(wx1 - wx0));
+        }
+    }
     for (int32_t gz = gz0; gz < gz1; gz++)
         for (int32_t gx = gx0; gx < gx1; gx++) {
-            size_t i = cell(e, gx, e->gh - 2, gz);
-            int32_t gy = e->gh - 2;
-            if (e->opa[i] & WALL) {
-                if (top)
-                    top[gz * e->gw + gx] = e->gh;
-                continue;
-            }
-            e->sky[i] = 15;
-            while (gy > 1) {
-                size_t j = i - sy;
-                if (e->opa[j] != 0 || (e->faces[i] & MC__FACE_DOWN) || (e->faces[j] & MC__FACE_UP))
-                    break;
-                e->sky[j] = 15;
+            const int32_t t = e->top[(gz - 1) * 48 + gx - 1];
+            if (e->dist[gz * ROW + gx] > MARGIN || t == MC__TOP_NONE || t - e->ylo + 1 < 2 ||
+                t - e->ylo + 1 > e->gh - 2)
+                continue; /* light there cannot reach the centre column */
+            size_t i = cell(gx, gz, t - e->ylo + 1);
+            const int d = e->dist[gz * ROW + gx];
+            unsigned ki = e->kind[i];
+            for (int v = 15;;) {
+                const size_t j = i - PLANE;
+                const unsigned kj = e->kind[j];
+                unsigned o = kj;
+                if ((ki | kj) >= MC__KIND_PLAIN) { /* a shape, a wall or a light source: the tables */
+                    if (kj == MC__KIND_WALL || (K->faces[ki] & MC__FACE_DOWN) || (K->faces[kj] & MC__FACE_UP))
+                        break;
+                    o = K->opacity[kj];
+                }
+                v -= o > 1 ? (int)o : 1;
+                if (v <= d)
+                    break; /* no light that reaches the centre column */
+                e->sky[j] = (uint8_t)v;
                 i = j;
-                gy--;
+                ki = kj;
             }
-            if (top)
-                top[gz * e->gw + gx] = gy;
         }
 }
 
-/* The sky light of the grid columns gx0..gx1-1, gz0..gz1-1: straight-down
- * columns, then the blocks at their sides and bottoms queued (next to a
- * column outside those bounds, the whole height above the straight-down
- * part: what is there is not known); the caller floods. */
-static bool seed_sky(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1)
+/* Whether sky light v in block i (plane position p, shape faces fi) would
+ * brighten its neighbour in direction d past that one's distance to the
+ * centre column. */
+static MC__LIGHT_INLINE bool brightens(const mc_light_engine *e, size_t i, uint32_t p, unsigned fi, unsigned v, int d)
 {
-    const size_t n = (size_t)e->gw * e->gd;
-    int32_t *top = xalloc(e, n * sizeof *top);
-    if (!top)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        top[i] = e->gh;
-    sky_columns(e, gx0, gx1, gz0, gz1, top);
-    bool ok = true;
-    for (int32_t gz = gz0; gz < gz1 && ok; gz++)
-        for (int32_t gx = gx0; gx < gx1 && ok; gx++) {
-            const int32_t t = top[gz * e->gw + gx];
-            if (t >= e->gh)
-                continue;
-            int32_t hi = t + 1; /* the lowest block always spreads (down and sideways) */
-            const int32_t nbr[4] = {top[gz * e->gw + gx - 1], top[gz * e->gw + gx + 1],
-                                    top[(gz - 1) * e->gw + gx], top[(gz + 1) * e->gw + gx]};
-            for (int k = 0; k < 4; k++)
-                if (nbr[k] < e->gh && nbr[k] > hi)
-                    hi = nbr[k];
-                else if (nbr[k] >= e->gh)
-                    hi = e->gh - 1;
-            for (int32_t gy = t; gy < hi && gy < e->gh - 1; gy++)
-                ok = ok && qpush(e, &e->q[15], (uint32_t)cell(e, gx, gy, gz));
+    static const int32_t pstep[6] = {0, 0, -ROW, ROW, -1, 1};
+    const size_t j = (size_t)((ptrdiff_t)i + step[d]);
+    if (e->sky[j] + 1u >= v || (fi & face_bit[d]))
+        return false; /* it gets at most v - 1 */
+    const unsigned kj = e->kind[j];
+    unsigned o = kj;
+    if (kj >= MC__KIND_PLAIN) {
+        if (e->tab->kinds.faces[kj] & face_opp[d])
+            return false;
+        o = e->tab->kinds.opacity[kj];
+    }
+    const int nl = (int)v - (o > 1 ? (int)o : 1);
+    return nl > (int)e->dist[(int32_t)p + pstep[d]] && nl > (int)e->sky[j];
+}
+
+/* Queues the blocks of the block columns gx0..gx1-1, gz0..gz1-1 whose sky
+ * light (as sky_fall left it) would brighten a neighbour sideways (the 15s
+ * beside a column whose top is higher, the water and leaves under the top
+ * at the edges of a lake or a tree): rows of 16 blocks at a time are
+ * screened for a block brighter than some neighbour plus one, and only
+ * those are looked at. A lake or a flat field queues nothing. */
+static bool sky_seeds(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, int32_t gz1, int32_t ylo,
+                      int32_t yhi)
+{
+    static const int dirs[4] = {NORTH, SOUTH, WEST, EAST};
+    const mc__light_kinds *K = &e->tab->kinds;
+    const mc__row16 one = mc__row_splat(1);
+    const int32_t gy0 = ylo - e->ylo + 1 > 1 ? ylo - e->ylo + 1 : 1;
+    const int32_t gy1 = yhi - e->ylo + 1 < e->gh - 2 ? yhi - e->ylo + 1 : e->gh - 2;
+    for (int32_t gy = gy0; gy <= gy1; gy++)
+        for (int32_t gz = gz0; gz < gz1; gz++) {
+            const uint8_t *row = e->sky + cell(0, gz, gy);
+            for (int32_t x = gx0; x < gx1; x += 16) {
+                const mc__row16 v = mc__row_load(row + x);
+                mc__row16 lower = mc__row_gt(v, mc__row_add(mc__row_load(row + x - 1), one));
+                lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x + 1), one)));
+                lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x - ROW), one)));
+                lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x + ROW), one)));
+                lower = mc__row_and(lower, mc__row_gt(v, mc__row_load(e->dist + gz * ROW + x)));
+                unsigned lanes = mc__row_bits(lower);
+                if (x + 16 > gx1)
+                    lanes &= (1u << (gx1 - x)) - 1;
+                while (lanes) {
+                    const int32_t k = mc__lowest_bit(lanes);
+                    lanes &= lanes - 1;
+                    const size_t i = cell(x + k, gz, gy);
+                    const unsigned lv = row[x + k], ki = e->kind[i], fi = ki >= MC__KIND_PLAIN ? K->faces[ki] : 0;
+                    for (int d = 0; d < 4; d++)
+                        if (brightens(e, i, (uint32_t)(gz * ROW + x + k), fi, lv, dirs[d])) {
+                            if (!qpush(e, &e->q[lv], (uint32_t)i))
+                                return false;
+                            break;
+                        }
+                }
+            }
         }
-    xfree(e, top, n * sizeof *top);
-    return ok;
+    return true;
 }
 
-static bool light_sky(mc_light_engine *e)
-{
-    return seed_sky(e, 1, e->gw - 1, 1, e->gd - 1) && flood(e, e->sky, true);
-}
+/* ------------------------------------------------------------ block light */
 
-static bool light_block(mc_light_engine *e)
+/* Puts the emitters of e->emit that lie in the grid's rows into blk. */
+static bool block_seeds(mc_light_engine *e)
 {
-    for (size_t k = 0; k < e->emitters.len; k++) {
-        const uint32_t i = e->emitters.v[k];
-        e->blk[i] = e->emit[i];
-        if (!seed(e, e->blk, i))
+    for (size_t k = 0; k < e->nemit; k++) {
+        const mc__emitter *m = &e->emit[k];
+        const int32_t gy = m->y - e->ylo + 1;
+        if (gy < 1 || gy > e->gh - 2)
+            continue;
+        const size_t i = cell(GX(m->lx), GX(m->lz), gy);
+        if (e->blk[i] >= m->level)
+            continue;
+        e->blk[i] = m->level;
+        if (m->level >= 2 && !qpush(e, &e->q[m->level], (uint32_t)i))
             return false;
     }
-    return flood(e, e->blk, false);
+    return true;
 }
 
 /* ----------------------------------------------------------- write back */
 
-static mc_status write_back(mc_light_engine *e, mc_column *col, unsigned what, int32_t x0, int32_t x1,
-                            int32_t z0, int32_t z1, int32_t y0, int32_t y1, mc_error *err)
+/* Writes rows y0..y1 (absolute, inside section sy) of the grid's L into a
+ * light array, for the centre column's x0..x1, z0..z1. */
+static void put_rows(const mc_light_engine *e, const uint8_t *L, uint8_t *arr, int32_t sy, int32_t y0, int32_t y1,
+                     int32_t x0, int32_t x1, int32_t z0, int32_t z1)
 {
-    static const uint8_t zero[MC_LIGHT_BYTES];
-    const int32_t min_sy = mc_column_min_section(col);
-    for (uint32_t k = 0; k < mc_column_section_count(col); k++) {
-        const int32_t sy = min_sy + (int32_t)k;
-        if (sy * 16 + 15 < y0 || sy * 16 > y1)
-            continue;
-        mc_section *s = mc_column_section(col, sy);
-        for (int w = 0; w < 2; w++) {
-            if (!(what & (w ? MC_LIGHT_BLOCK : MC_LIGHT_SKY)))
+    for (int32_t y = y0; y <= y1; y++) {
+        const int32_t gy = y - e->ylo + 1;
+        const unsigned ry = (unsigned)(y - sy * 16);
+        for (int32_t z = z0; z <= z1; z++) {
+            const uint8_t *src = L + cell(GX(0), GX(z), gy);
+            if (x0 == 0 && x1 == 15) { /* a whole row: two blocks a byte */
+                uint8_t *out = arr + (ry << 7 | (unsigned)z << 3);
+                for (int32_t x = 0; x < 8; x++)
+                    out[x] = (uint8_t)(src[2 * x] | src[2 * x + 1] << 4);
                 continue;
-            uint8_t **dst = w ? &s->block_light : &s->sky_light;
-            if (!*dst && (w ? mc_section_set_block_light(s, zero) : mc_section_set_sky_light(s, zero)) != MC_OK)
-                return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for a light array");
-            const uint8_t *L = w ? e->blk : e->sky;
-            for (int32_t y = 0; y < 16; y++) {
-                const int32_t ay = sy * 16 + y;
-                if (ay < y0 || ay > y1)
-                    continue;
-                const int32_t gy = ay - e->ylo + 1;
-                if (gy >= e->gh - 1) { /* above the grid: open sky, no block light */
-                    for (int32_t z = z0; z <= z1; z++)
-                        for (int32_t x = x0; x <= x1; x++)
-                            mc_light_set(*dst, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z), w ? 0 : 15);
-                    continue;
-                }
-                if (x0 == 0 && x1 == 15) { /* whole rows: two blocks a byte */
-                    for (int32_t z = z0; z <= z1; z++) {
-                        const uint8_t *src = L + cell(e, 1 - e->lx0, gy, z - e->lz0 + 1);
-                        uint8_t *out = *dst + ((y << 7) | (z << 3));
-                        for (int32_t x = 0; x < 8; x++)
-                            out[x] = (uint8_t)(src[2 * x] | src[2 * x + 1] << 4);
-                    }
-                    continue;
-                }
-                for (int32_t z = z0; z <= z1; z++) {
-                    const uint8_t *src = L + cell(e, x0 - e->lx0 + 1, gy, z - e->lz0 + 1);
-                    uint8_t *out = *dst;
-                    for (int32_t x = x0; x <= x1; x++)
-                        mc_light_set(out, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z), src[x - x0]);
-                }
             }
+            for (int32_t x = x0; x <= x1; x++)
+                mc_light_set(arr, mc_block_index((unsigned)x, ry, (unsigned)z), src[x]);
         }
     }
-    return MC_OK;
 }
 
-static void save_edges(mc_light_engine *e, unsigned what)
+/* Sets rows y0..y1 of section sy of a light array to `level` for x0..x1,
+ * z0..z1. */
+static void put_level(uint8_t *arr, int32_t sy, int32_t y0, int32_t y1, int32_t x0, int32_t x1, int32_t z0,
+                      int32_t z1, unsigned level)
 {
-    for (int w = 0; w < 2; w++) {
-        e->edge_valid[w] = (what & (w ? MC_LIGHT_BLOCK : MC_LIGHT_SKY)) != 0;
-        if (!e->edge_valid[w])
+    for (int32_t y = y0; y <= y1; y++) {
+        const unsigned ry = (unsigned)(y - sy * 16);
+        if (x0 == 0 && x1 == 15 && z0 == 0 && z1 == 15) {
+            memset(arr + (ry << 7), (int)(level * 17), 128);
             continue;
-        const uint8_t *L = w ? e->blk : e->sky;
-        for (int side = 0; side < 2; side++) {
-            uint8_t *out = e->edge[w * 2 + side];
-            const int32_t gy0 = side ? (int32_t)(e->height + 16) + 1 : 1;
-            for (int32_t y = 0; y < 16; y++)
-                for (int32_t z = 0; z < 16; z++)
-                    for (int32_t x = 0; x < 16; x++)
-                        mc_light_set(out, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z),
-                                     gy0 + y >= e->gh - 1 ? (w ? 0u : 15u)
-                                                          : L[cell(e, x - e->lx0 + 1, gy0 + y, z - e->lz0 + 1)]);
         }
+        for (int32_t z = z0; z <= z1; z++)
+            for (int32_t x = x0; x <= x1; x++)
+                mc_light_set(arr, mc_block_index((unsigned)x, ry, (unsigned)z), level);
     }
+}
+
+/* The light array of `what` (one of MC_LIGHT_SKY, MC_LIGHT_BLOCK) of the
+ * centre column's section sy, where sy may be the section below or above
+ * the world (the engine's edge arrays). Allocated when absent; NULL when
+ * that fails. */
+static uint8_t *centre_array(mc_light_engine *e, mc_column *col, int32_t sy, unsigned what)
+{
+    static const uint8_t zero[MC_LIGHT_BYTES];
+    const bool sky = what == MC_LIGHT_SKY;
+    if (sy < e->min_sy || sy >= e->min_sy + (int32_t)e->nsec)
+        return e->edge[(sky ? 0 : 2) + (sy >= e->min_sy)];
+    mc_section *s = mc_column_section(col, sy);
+    uint8_t **dst = sky ? &s->sky_light : &s->block_light;
+    if (!*dst && (sky ? mc_section_set_sky_light(s, zero) : mc_section_set_block_light(s, zero)) != MC_OK)
+        return NULL;
+    return *dst;
+}
+
+/* Writes the grid's rows ya..yb (absolute; the edge sections included) of
+ * light `what` into the centre column's box x0..x1, z0..z1; rows above
+ * the grid get open sky (sky light 15, block light 0). */
+static mc_status write_rows(mc_light_engine *e, mc_column *col, unsigned what, int32_t ya, int32_t yb, int32_t x0,
+                            int32_t x1, int32_t z0, int32_t z1, mc_error *err)
+{
+    const uint8_t *L = what == MC_LIGHT_SKY ? e->sky : e->blk;
+    const int32_t grid_top = e->ylo + e->gh - 3;
+    for (int32_t sy = floor16(ya); sy <= floor16(yb); sy++) {
+        uint8_t *arr = centre_array(e, col, sy, what);
+        if (!arr)
+            return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for a light array");
+        const int32_t y0 = ya > sy * 16 ? ya : sy * 16, y1 = yb < sy * 16 + 15 ? yb : sy * 16 + 15;
+        if (y0 <= grid_top)
+            put_rows(e, L, arr, sy, y0, y1 < grid_top ? y1 : grid_top, x0, x1, z0, z1);
+        if (y1 > grid_top)
+            put_level(arr, sy, y0 > grid_top ? y0 : grid_top + 1, y1, x0, x1, z0, z1, what == MC_LIGHT_SKY ? 15 : 0);
+    }
+    return MC_OK;
 }
 
 bool mc_light_edges(const mc_light_engine *e, uint8_t *sky_below, uint8_t *sky_above, uint8_t *block_below,
@@ -611,76 +568,234 @@ bool mc_light_edges(const mc_light_engine *e, uint8_t *sky_below, uint8_t *sky_a
     return true;
 }
 
-/* ------------------------------------------------------------ the calls */
+/* ------------------------------------------------------ the full relight */
+
+/* Marks rows a..b (absolute, clipped to the world and its edge sections)
+ * as needed: e->rows counts, per row, the intervals starting minus those
+ * ending there. */
+static void need_rows(mc_light_engine *e, int32_t a, int32_t b)
+{
+    const int32_t lo = e->min_y - 16, hi = e->min_y + (int32_t)e->height + 15;
+    a = a < lo ? lo : a;
+    b = b > hi ? hi : b;
+    if (a > b)
+        return;
+    e->rows[a - lo]++;
+    e->rows[b - lo + 1]--;
+}
+
+static bool rows_begin(mc_light_engine *e)
+{
+    const size_t n = (size_t)e->height + 33;
+    int32_t *rows = mc__light_grow(e, e->rows, &e->rows_cap, n, sizeof *e->rows, n);
+    if (!rows)
+        return false;
+    e->rows = rows;
+    memset(e->rows, 0, n * sizeof *e->rows);
+    return true;
+}
+
+/* The sky band: rows where sky light is neither 15 (above the tops) nor
+ * 0 for every block that matters. */
+static void sky_band(const mc_light_engine *e, int32_t *lo, int32_t *hi)
+{
+    *lo = INT32_MAX;
+    *hi = INT32_MIN;
+    for (int32_t gz = 1; gz < 49; gz++)
+        for (int32_t gx = 1; gx < 49; gx++) {
+            const unsigned d = e->dist[gz * ROW + gx];
+            const int32_t t = e->top[(gz - 1) * 48 + gx - 1];
+            if (d > MARGIN || t == MC__TOP_NONE)
+                continue;
+            if (t - 15 + (int32_t)d < *lo)
+                *lo = t - 15 + (int32_t)d;
+            if (t > *hi)
+                *hi = t;
+        }
+}
+
+/* The whole column's rows (and the edge sections') set to what they are
+ * outside every run: sky 15 from `sky_hi` up and 0 below it, block 0. */
+static mc_status put_constants(mc_light_engine *e, mc_column *col, unsigned what, int32_t sky_hi, mc_error *err)
+{
+    for (int32_t sy = e->min_sy - 1; sy <= e->min_sy + (int32_t)e->nsec; sy++)
+        for (unsigned w = MC_LIGHT_SKY; w <= MC_LIGHT_BLOCK; w <<= 1) {
+            uint8_t *arr = what & w ? centre_array(e, col, sy, w) : NULL;
+            if (!(what & w))
+                continue;
+            if (!arr)
+                return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for a light array");
+            const bool lit = w == MC_LIGHT_SKY && sy * 16 >= sky_hi;
+            memset(arr, lit ? 0xFF : 0, MC_LIGHT_BYTES);
+            if (w == MC_LIGHT_SKY && !lit && sy * 16 + 15 >= sky_hi)
+                put_level(arr, sy, sky_hi, sy * 16 + 15, 0, 15, 0, 15, 15);
+        }
+    return MC_OK;
+}
+
+static mc_status nomem(mc_error *err)
+{
+    return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the work area");
+}
+
+/* Lights one run of rows ya..yb. */
+static mc_status light_run(mc_light_engine *e, mc_column *col, unsigned what, int32_t ya, int32_t yb, int32_t sky_lo,
+                           int32_t sky_hi, mc_error *err)
+{
+    if (!fill_grid(e, ya, yb))
+        return nomem(err);
+    if ((what & MC_LIGHT_SKY) && sky_lo >= ya && sky_hi <= yb) {
+        clear_queues(e);
+        sky_fall(e, 1, 49, 1, 49, sky_lo - 1, sky_hi + 1); /* the flood stays in the band */
+        if (!sky_seeds(e, 1, 49, 1, 49, sky_lo, sky_hi) || !flood(e, e->sky, true))
+            return nomem(err);
+        mc_status st = write_rows(e, col, MC_LIGHT_SKY, sky_lo, sky_hi, 0, 15, 0, 15, err);
+        if (st != MC_OK)
+            return st;
+    }
+    if (what & MC_LIGHT_BLOCK) {
+        /* the rows the emitters of this run reach */
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        for (size_t k = 0; k < e->nemit; k++) {
+            const mc__emitter *m = &e->emit[k];
+            if (m->y < ya || m->y > yb)
+                continue;
+            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
+            lo = m->y - reach < lo ? m->y - reach : lo;
+            hi = m->y + reach > hi ? m->y + reach : hi;
+        }
+        if (lo > hi)
+            return MC_OK; /* dark: the constants hold */
+        lo = lo < ya ? ya : lo;
+        hi = hi > yb ? yb : hi;
+        clear_queues(e);
+        memset(e->blk + (size_t)(lo - ya) * PLANE, 0, (size_t)(hi - lo + 3) * PLANE); /* and a row either side */
+        if (!block_seeds(e) || !flood(e, e->blk, false))
+            return nomem(err);
+        return write_rows(e, col, MC_LIGHT_BLOCK, lo, hi, 0, 15, 0, 15, err);
+    }
+    return MC_OK;
+}
+
+/* Sets the call up: the registry's table and the nine columns. */
+static mc_status begin(mc_light_engine *e, mc_column *col, const mc_column *const nb[8], mc_error *err)
+{
+    e->edge_valid[0] = e->edge_valid[1] = false;
+    e->nomem = false;
+    if (!(e->tab = table_for(e, mc_column_registry(col))))
+        return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the state table");
+    if (!mc__light_slices_begin(e, col, nb))
+        return nomem(err);
+    return MC_OK;
+}
 
 mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *const neighbours[8], unsigned what,
                           mc_error *err)
 {
     if (!e || !col || !(what & MC_LIGHT_BOTH))
         return mc_error_set(err, MC_ERR_INVALID_ARG, 0, "light: engine, column and what are required");
-    e->edge_valid[0] = e->edge_valid[1] = false;
-    mc_status st = build_grid(e, col, neighbours, -MARGIN, 16 + MARGIN, -MARGIN, 16 + MARGIN, INT32_MIN, err);
+    what &= MC_LIGHT_BOTH;
+    mc_status st = begin(e, col, neighbours, err);
     if (st != MC_OK)
         return st;
-    const size_t n = (size_t)e->gw * e->gd * e->gh;
-    clear_queues(e);
+    int32_t sky_lo = INT32_MAX, sky_hi = INT32_MIN;
+    if (!rows_begin(e))
+        return nomem(err);
     if (what & MC_LIGHT_SKY) {
-        memset(e->sky, 0, n);
-        if (!light_sky(e))
-            return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
+        if (!mc__light_tops(e))
+            return nomem(err);
+        sky_band(e, &sky_lo, &sky_hi);
+        need_rows(e, sky_lo, sky_hi);
+        const int32_t lo = e->min_y - 16, hi = e->min_y + (int32_t)e->height + 15;
+        sky_lo = sky_lo < lo ? lo : sky_lo; /* as the run will hold it */
+        sky_hi = sky_hi > hi ? hi : sky_hi;
     }
     if (what & MC_LIGHT_BLOCK) {
-        memset(e->blk, 0, n);
-        if (!light_block(e))
-            return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
+        if (!mc__light_emitters(e, -16, 32, -16, 32))
+            return nomem(err);
+        for (size_t k = 0; k < e->nemit; k++) {
+            const mc__emitter *m = &e->emit[k];
+            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
+            need_rows(e, m->y - reach, m->y + reach);
+        }
+    } else {
+        e->nemit = 0;
     }
-    st = write_back(e, col, what, 0, 15, 0, 15, INT32_MIN, INT32_MAX, err);
-    if (st == MC_OK)
-        save_edges(e, what);
+    st = put_constants(e, col, what, sky_hi, err);
+    /* the runs: maximal stretches of needed rows */
+    const int32_t lo = e->min_y - 16, n = (int32_t)e->height + 32;
+    int32_t depth = 0, start = 0;
+    for (int32_t r = 0; r < n && st == MC_OK; r++) {
+        const int32_t before = depth;
+        depth += e->rows[r];
+        if (!before && depth)
+            start = r;
+        if (depth && (r + 1 == n || !(depth + e->rows[r + 1])))
+            st = light_run(e, col, what, lo + start, lo + r, sky_lo, sky_hi, err);
+    }
+    if (st == MC_OK && e->nomem)
+        st = nomem(err);
+    if (st == MC_OK) {
+        e->edge_valid[0] = (what & MC_LIGHT_SKY) != 0;
+        e->edge_valid[1] = (what & MC_LIGHT_BLOCK) != 0;
+    }
     return st;
 }
 
-/* Copies the stored light of the columns in the window into the grid
- * (an absent array reads as 0; sky above the column is 15). */
-static void load_light(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8], uint8_t *L, bool sky)
+/* ----------------------------------------------------- incremental update */
+
+/* Copies the stored light of the nine columns into the grid (an absent
+ * array reads as 0; sky above the column is 15, below it 0), within the
+ * local window x0..x1-1, z0..z1-1. */
+static void load_light(mc_light_engine *e, uint8_t *L, bool sky, int32_t x0, int32_t x1, int32_t z0, int32_t z1)
 {
-    const size_t n = (size_t)e->gw * e->gd * e->gh;
-    memset(L, 0, n);
-    for (int32_t dz = -1; dz <= 1; dz++)
-        for (int32_t dx = -1; dx <= 1; dx++) {
-            const mc_column *c = col;
-            if (dx || dz) {
-                int k = (dz + 1) * 3 + (dx + 1);
-                c = nb ? nb[k > 4 ? k - 1 : k] : NULL;
-                if (!c || !same_shape(c, col))
-                    continue;
+    memset(L, 0, (size_t)e->gh * PLANE);
+    for (int c = 0; c < 9; c++) {
+        const mc_column *cc = e->cols[c];
+        const int32_t ox = (c % 3 - 1) * 16, oz = (c / 3 - 1) * 16;
+        const int32_t cx0 = x0 > ox ? x0 : ox, cx1 = x1 < ox + 16 ? x1 : ox + 16;
+        const int32_t cz0 = z0 > oz ? z0 : oz, cz1 = z1 < oz + 16 ? z1 : oz + 16;
+        if (!cc || cx0 >= cx1 || cz0 >= cz1)
+            continue;
+        for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+            const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy;
+            const bool above = k >= (int32_t)e->nsec;
+            const uint8_t *src = NULL;
+            if (k >= 0 && !above) {
+                const mc_section *s = mc_column_section_const(cc, e->min_sy + k);
+                src = sky ? s->sky_light : s->block_light;
             }
-            const int32_t x0 = dx * 16 > e->lx0 ? dx * 16 : e->lx0;
-            const int32_t x1 = dx * 16 + 16 < e->lx0 + e->gw - 2 ? dx * 16 + 16 : e->lx0 + e->gw - 2;
-            const int32_t z0 = dz * 16 > e->lz0 ? dz * 16 : e->lz0;
-            const int32_t z1 = dz * 16 + 16 < e->lz0 + e->gd - 2 ? dz * 16 + 16 : e->lz0 + e->gd - 2;
-            if (x0 >= x1 || z0 >= z1)
-                continue;
-            for (uint32_t k = 0; k < mc_column_section_count(c); k++) {
-                const int32_t sy = mc_column_min_section(c) + (int32_t)k;
-                const mc_section *s = mc_column_section_const(c, sy);
-                const uint8_t *src = sky ? s->sky_light : s->block_light;
-                if (sy * 16 + 16 - e->ylo + 1 > e->gh - 1)
-                    break;
-                if (!src)
-                    continue;
-                for (int32_t y = 0; y < 16; y++)
-                    for (int32_t z = z0; z < z1; z++) {
-                        size_t i = cell(e, x0 - e->lx0 + 1, sy * 16 + y - e->ylo + 1, z - e->lz0 + 1);
-                        for (int32_t x = x0; x < x1; x++, i++)
-                            L[i] = (uint8_t)mc_light_get(src, mc_block_index((unsigned)x, (unsigned)y, (unsigned)z));
-                    }
+            for (int32_t z = cz0; z < cz1; z++) {
+                uint8_t *dst = L + cell(GX(cx0), GX(z), gy);
+                for (int32_t x = cx0; x < cx1; x++, dst++)
+                    *dst = src ? (uint8_t)mc_light_get(src, mc_block_index((unsigned)(x - ox), (unsigned)(y & 15),
+                                                                           (unsigned)(z - oz)))
+                               : (above && sky) ? 15 : 0;
             }
-            if (sky) /* the section above the column: open sky */
-                for (int32_t y = (int32_t)e->height + 16 + 1; y < e->gh - 1; y++)
-                    for (int32_t z = z0; z < z1; z++)
-                        memset(L + cell(e, x0 - e->lx0 + 1, y, z - e->lz0 + 1), 15, (size_t)(x1 - x0));
         }
+    }
+}
+
+/* The top of the highest section of the nine columns that is not all air,
+ * plus a section (light from below reaches 14 blocks into it). */
+static int32_t filled_top(mc_light_engine *e)
+{
+    int32_t top = e->min_y;
+    for (int c = 0; c < 9; c++) {
+        if (!e->cols[c])
+            continue;
+        for (int32_t k = (int32_t)e->nsec - 1; k >= 0; k--) {
+            const int32_t end = (e->min_sy + k + 2) * 16;
+            if (end <= top)
+                break;
+            const mc__slice *sl = mc__light_slice(e, c, (uint32_t)k, false);
+            if (sl->uniform == 0)
+                continue;
+            top = end;
+            break;
+        }
+    }
+    return top;
 }
 
 mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *const neighbours[8], int32_t x0,
@@ -688,6 +803,7 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
 {
     if (!e || !col || !(what & MC_LIGHT_BOTH))
         return mc_error_set(err, MC_ERR_INVALID_ARG, 0, "light: engine, column and what are required");
+    what &= MC_LIGHT_BOTH;
     const int32_t ymin = mc_column_min_y(col), ymax = ymin + (int32_t)mc_column_height(col) - 1;
     if (x0 < -16 || z0 < -16 || x1 > 31 || z1 > 31 || x0 > x1 || z0 > z1 || y0 > y1 || y0 < ymin || y1 > ymax)
         return mc_error_set(err, MC_ERR_RANGE, 0, "light: box %d..%d %d..%d %d..%d is outside the column",
@@ -697,58 +813,60 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
         if (((what & MC_LIGHT_SKY) && !s->sky_light) || ((what & MC_LIGHT_BLOCK) && !s->block_light))
             return mc_light_column(e, col, neighbours, what, err);
     }
-    e->edge_valid[0] = e->edge_valid[1] = false;
-    if (x0 > 15 + 15 || x1 < -15 || z0 > 15 + 15 || z1 < -15)
-        return MC_OK; /* too far away to change anything here */
-    const int32_t wx0 = x0 - 15 > -MARGIN ? x0 - 15 : -MARGIN, wx1 = x1 + 16 < 16 + MARGIN ? x1 + 16 : 16 + MARGIN;
-    const int32_t wz0 = z0 - 15 > -MARGIN ? z0 - 15 : -MARGIN, wz1 = z1 + 16 < 16 + MARGIN ? z1 + 16 : 16 + MARGIN;
-    mc_status st = build_grid(e, col, neighbours, wx0, wx1, wz0, wz1, y1 + 16, err);
+    mc_status st = begin(e, col, neighbours, err);
     if (st != MC_OK)
         return st;
-    /* inner: what the change can reach; the ring round it keeps its light
-     * and shines in */
+    if (x0 > 15 + 15 || x1 < -15 || z0 > 15 + 15 || z1 < -15)
+        return MC_OK; /* too far away to change anything here */
+    /* the window: what the change can reach (inner) and the ring round it
+     * that keeps its stored light and shines in */
+    const int32_t wx0 = x0 - 15 > -16 ? x0 - 15 : -16, wx1 = x1 + 16 < 32 ? x1 + 16 : 32;
+    const int32_t wz0 = z0 - 15 > -16 ? z0 - 15 : -16, wz1 = z1 + 16 < 32 ? z1 + 16 : 32;
     const int32_t ix0 = x0 - 14 > wx0 ? x0 - 14 : wx0, ix1 = x1 + 15 < wx1 ? x1 + 15 : wx1;
     const int32_t iz0 = z0 - 14 > wz0 ? z0 - 14 : wz0, iz1 = z1 + 15 < wz1 ? z1 + 15 : wz1;
-    const int32_t gx0 = ix0 - e->lx0 + 1, gx1 = ix1 - e->lx0 + 1, gz0 = iz0 - e->lz0 + 1, gz1 = iz1 - e->lz0 + 1;
-    for (int w = 0; w < 2; w++) {
-        const bool sky = w == 0;
-        if (!(what & (sky ? MC_LIGHT_SKY : MC_LIGHT_BLOCK)))
+    int32_t ytop = filled_top(e);
+    if (ytop < y1 + 16)
+        ytop = y1 + 16;
+    if (ytop > ymax + 17)
+        ytop = ymax + 17;
+    if (!fill_grid(e, ymin - 16, ytop - 1) || (what & MC_LIGHT_SKY && !mc__light_tops(e)))
+        return nomem(err);
+    const int32_t gx0 = GX(ix0), gx1 = GX(ix1), gz0 = GX(iz0), gz1 = GX(iz1);
+    for (unsigned w = MC_LIGHT_SKY; w <= MC_LIGHT_BLOCK; w <<= 1) {
+        if (!(what & w))
             continue;
+        const bool sky = w == MC_LIGHT_SKY;
         uint8_t *L = sky ? e->sky : e->blk;
         clear_queues(e);
-        load_light(e, col, neighbours, L, sky);
+        load_light(e, L, sky, wx0, wx1, wz0, wz1);
         bool ok = true;
-        for (int32_t gy = 0; gy < e->gh && ok; gy++)
-            for (int32_t gz = 1; gz < e->gd - 1 && ok; gz++) {
-                const bool zin = gz >= gz0 && gz < gz1;
-                for (int32_t gx = 1; gx < e->gw - 1 && ok; gx++) {
-                    const size_t i = cell(e, gx, gy, gz);
-                    if (zin && gx >= gx0 && gx < gx1)
+        for (int32_t gy = 1; gy < e->gh - 1 && ok; gy++)
+            for (int32_t gz = GX(wz0); gz < GX(wz1) && ok; gz++)
+                for (int32_t gx = GX(wx0); gx < GX(wx1) && ok; gx++) {
+                    const size_t i = cell(gx, gz, gy);
+                    if (gz >= gz0 && gz < gz1 && gx >= gx0 && gx < gx1)
                         L[i] = 0; /* computed again */
-                    else if (!(e->opa[i] & WALL))
-                        ok = seed(e, L, i);
+                    else if (L[i] >= 2 && L[i] > e->dist[gz * ROW + gx])
+                        ok = qpush(e, &e->q[L[i]], (uint32_t)i);
                 }
-            }
-        if (sky)
-            ok = ok && seed_sky(e, gx0, gx1, gz0, gz1);
-        else
-            for (size_t k = 0; k < e->emitters.len && ok; k++) {
-                const uint32_t i = e->emitters.v[k];
-                const int32_t gx = (int32_t)(i % (uint32_t)e->gw), gz = (int32_t)(i / (uint32_t)e->gw % (uint32_t)e->gd);
-                if (gx >= gx0 && gx < gx1 && gz >= gz0 && gz < gz1) {
-                    L[i] = e->emit[i];
-                    ok = seed(e, L, i);
-                }
-            }
+        if (sky) {
+            sky_fall(e, gx0, gx1, gz0, gz1, ymin - 16, ytop);
+            ok = ok && sky_seeds(e, gx0, gx1, gz0, gz1, ymin - 16, ytop);
+        } else {
+            ok = ok && mc__light_emitters(e, ix0, ix1, iz0, iz1) && block_seeds(e);
+        }
         if (!ok || !flood(e, L, sky))
-            return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the queue");
+            return nomem(err);
         const int32_t cx0 = ix0 > 0 ? ix0 : 0, cx1 = ix1 - 1 < 15 ? ix1 - 1 : 15;
         const int32_t cz0 = iz0 > 0 ? iz0 : 0, cz1 = iz1 - 1 < 15 ? iz1 - 1 : 15;
         if (cx0 > cx1 || cz0 > cz1)
             continue;
-        st = write_back(e, col, sky ? MC_LIGHT_SKY : MC_LIGHT_BLOCK, cx0, cx1, cz0, cz1, INT32_MIN, INT32_MAX, err);
+        st = write_rows(e, col, w, ymin, ymax, cx0, cx1, cz0, cz1, err);
         if (st != MC_OK)
             return st;
     }
+    if (e->nomem)
+        return nomem(err);
+    e->edge_valid[0] = e->edge_valid[1] = false;
     return MC_OK;
 }

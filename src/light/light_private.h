@@ -1,12 +1,18 @@
 /*
  * light_private.h: what the light module's files share: the generated rows
- * of src/light/data/light_data.c and the per-registry state table built
- * from them (table.c) that the engine (engine.c) reads per block.
+ * of src/light/data/light_data.c, the per-registry state table built from
+ * them (table.c), the engine's state, the view of the nine columns' blocks
+ * (blocks.c) and the work grid the light floods through (engine.c).
  */
 #ifndef MCCHUNK_LIGHT_PRIVATE_H
 #define MCCHUNK_LIGHT_PRIVATE_H
 
 #include "mcchunk/light.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* One block's light facts from one data version on (generated). */
 typedef struct mc__light_row {
@@ -27,18 +33,338 @@ extern const size_t mc__light_row_count;
 enum { MC__FACE_DOWN = 1, MC__FACE_UP = 2, MC__FACE_NORTH = 4, MC__FACE_SOUTH = 8,
        MC__FACE_WEST = 16, MC__FACE_EAST = 32 };
 
+/* Light kinds: the distinct (opacity, shape faces, luminance) triples of a
+ * registry, numbered so that what the engine asks most often needs no
+ * table, or is a range test (and so a vector compare over a row):
+ *   0..15      plain blocks: no shape faces, no luminance; the kind is the
+ *              opacity (air 0, water and leaves 1, stone 15)
+ *   128..hp-1  shaped or shining blocks that sky light falls straight
+ *              through (opacity 0, no UP or DOWN face: a torch)
+ *   hp..st-1   ... that it falls into but not out of (opacity 0, a DOWN
+ *              face: a bottom slab)
+ *   st..254    ... that stop it from above (opacity > 0 or an UP face:
+ *              glowstone, lava, a top slab)
+ *   255        MC__KIND_WALL: outside the work area (opacity 15)
+ * A section whose states all have one kind (stone with ores, deep water)
+ * needs no per-block array at all. */
+#define MC__KIND_PLAIN 16u  /* kinds below are plain */
+#define MC__KIND_SPECIAL 128u
+#define MC__KIND_WALL 255u
+
+typedef struct mc__light_kinds {
+    uint8_t hp, st; /* the bounds above */
+    uint8_t opacity[256];
+    uint8_t faces[256];
+    uint8_t emission[256];
+} mc__light_kinds;
+
+/* Sky light falls into a block of kind k from the one above (at 15). */
+static inline bool mc__kind_sky_enters(const mc__light_kinds *k, unsigned kind)
+{
+    return kind == 0 || (kind >= MC__KIND_SPECIAL && kind < k->st);
+}
+/* A block of kind k lets sky light that entered it fall no further. */
+static inline bool mc__kind_sky_held(const mc__light_kinds *k, unsigned kind)
+{
+    return kind >= k->hp && kind < k->st;
+}
+static inline bool mc__kind_emits(const mc__light_kinds *k, unsigned kind)
+{
+    return k->emission[kind] != 0;
+}
+
+/* For the step functions of the floods, which must be inlined with their
+ * direction a constant (GCC at -O2 does not, by itself, for six calls). */
+#if defined(__GNUC__)
+#define MC__LIGHT_INLINE inline __attribute__((always_inline))
+#else
+#define MC__LIGHT_INLINE inline
+#endif
+
+/* Rows of 16 kinds, tested 16 at a time (GNU C vectors: SSE2, NEON; a
+ * loop elsewhere). A mask has 0xFF in the lanes where a test holds. */
+#if defined(__GNUC__)
+typedef uint8_t mc__row16 __attribute__((vector_size(16)));
+static inline mc__row16 mc__row_load(const uint8_t *p)
+{
+    mc__row16 v;
+    memcpy(&v, p, 16);
+    return v;
+}
+static inline mc__row16 mc__row_splat(unsigned b)
+{
+    return (mc__row16){0} + (uint8_t)b;
+}
+/* lo <= v < hi, lane by lane */
+static inline mc__row16 mc__row_in(mc__row16 v, unsigned lo, unsigned hi)
+{
+    return (mc__row16)((v >= mc__row_splat(lo)) & (v < mc__row_splat(hi)));
+}
+/* a >= b, a > b, a + b, lane by lane */
+static inline mc__row16 mc__row_ge(mc__row16 a, mc__row16 b)
+{
+    return (mc__row16)(a >= b);
+}
+static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
+{
+    return (mc__row16)(a > b);
+}
+static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
+{
+    return a + b;
+}
+#else
+typedef struct {
+    uint8_t b[16];
+} mc__row16;
+static inline mc__row16 mc__row_ge(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = a.b[i] >= b.b[i] ? 0xFF : 0;
+    return a;
+}
+static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = a.b[i] > b.b[i] ? 0xFF : 0;
+    return a;
+}
+static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = (uint8_t)(a.b[i] + b.b[i]);
+    return a;
+}
+static inline mc__row16 mc__row_load(const uint8_t *p)
+{
+    mc__row16 v;
+    memcpy(&v, p, 16);
+    return v;
+}
+static inline mc__row16 mc__row_splat(unsigned b)
+{
+    mc__row16 v;
+    memset(v.b, (int)b, 16);
+    return v;
+}
+static inline mc__row16 mc__row_in(mc__row16 v, unsigned lo, unsigned hi)
+{
+    for (int i = 0; i < 16; i++)
+        v.b[i] = v.b[i] >= lo && v.b[i] < hi ? 0xFF : 0;
+    return v;
+}
+#endif
+#if defined(__GNUC__)
+static inline mc__row16 mc__row_or(mc__row16 a, mc__row16 b)
+{
+    return a | b;
+}
+static inline mc__row16 mc__row_and(mc__row16 a, mc__row16 b)
+{
+    return a & b;
+}
+/* a & ~b */
+static inline mc__row16 mc__row_andnot(mc__row16 a, mc__row16 b)
+{
+    return a & ~b;
+}
+static inline bool mc__row_any(mc__row16 v)
+{
+    typedef uint64_t v2u64 __attribute__((vector_size(16)));
+    const v2u64 x = (v2u64)v;
+    return (x[0] | x[1]) != 0;
+}
+#else
+static inline mc__row16 mc__row_or(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] |= b.b[i];
+    return a;
+}
+static inline mc__row16 mc__row_and(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] &= b.b[i];
+    return a;
+}
+static inline mc__row16 mc__row_andnot(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] &= (uint8_t)~b.b[i];
+    return a;
+}
+static inline bool mc__row_any(mc__row16 v)
+{
+    uint64_t x[2];
+    memcpy(x, &v, 16);
+    return (x[0] | x[1]) != 0;
+}
+#endif
+/* Bit i set where lane i of a mask is set. */
+static inline unsigned mc__row_bits(mc__row16 v)
+{
+#if defined(__GNUC__) && defined(__SSE2__)
+    __m128i x;
+    memcpy(&x, &v, 16);
+    return (unsigned)_mm_movemask_epi8(x);
+#else
+    uint8_t m[16];
+    unsigned bits = 0;
+    memcpy(m, &v, 16);
+    for (int i = 0; i < 16; i++)
+        bits |= (m[i] >> 7) << i;
+    return bits;
+#endif
+}
+
+/* The lowest set bit of x (not 0). */
+static inline int mc__lowest_bit(unsigned x)
+{
+#if defined(__GNUC__)
+    return __builtin_ctz(x);
+#else
+    int i = 0;
+    while (!(x & 1u))
+        x >>= 1, i++;
+    return i;
+#endif
+}
+
+/* The lanes of a row of kinds where sky light at 15 enters from above,
+ * and where the block holds it (mc__kind_sky_enters, _held). */
+static inline mc__row16 mc__row_sky_enters(const mc__light_kinds *k, mc__row16 v)
+{
+    return mc__row_or(mc__row_in(v, 0, 1), mc__row_in(v, MC__KIND_SPECIAL, k->st));
+}
+static inline mc__row16 mc__row_sky_held(const mc__light_kinds *k, mc__row16 v)
+{
+    return mc__row_in(v, k->hp, k->st);
+}
+/* The lanes of special kinds (only these may shine). */
+static inline mc__row16 mc__row_special(mc__row16 v)
+{
+    return mc__row_in(v, MC__KIND_SPECIAL, MC__KIND_WALL);
+}
+
 /* Per state of a registry: info = opacity | emission << 4; faces = the
  * MC__FACE_* bits the state's shape covers completely (0 for blocks that
- * never occlude by shape). */
+ * never occlude by shape); kind = its light kind (above). */
 typedef struct mc__light_table {
     const mc_registry *reg;
     uint32_t count;
     uint8_t *info;
     uint8_t *faces;
+    uint8_t *kind;
+    mc__light_kinds kinds;
 } mc__light_table;
 
 /* Builds the table of reg (memory from alloc). MC_ERR_NOMEM or MC_OK. */
 mc_status mc__light_table_build(mc__light_table *t, const mc_registry *reg, const mc_allocator *alloc);
 void mc__light_table_free(mc__light_table *t, const mc_allocator *alloc);
+
+/* ------------------------------------------------------------- the engine */
+
+#define MC__LIGHT_MAX_TABLES 8
+#define MC__TOP_NONE INT32_MAX /* a block column outside the loaded columns */
+
+/* One section of one of the nine columns, as light kinds. */
+typedef struct mc__slice {
+    int16_t uniform; /* the kind of all its blocks, or -1: see kinds */
+    bool ready;      /* classified (uniform, emits) */
+    bool emits;      /* some state of its palette shines */
+    uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x) */
+} mc__slice;
+
+/* A block that shines into the centre column: column-local x, z (-16..31),
+ * absolute y, luminance. */
+typedef struct mc__emitter {
+    int16_t lx, lz;
+    int32_t y;
+    uint8_t level;
+} mc__emitter;
+
+typedef struct mc__qvec {
+    uint32_t *v;
+    size_t len, cap;
+} mc__qvec;
+
+/* The work grid covers the nine columns whole (48 x 48 blocks) with a wall
+ * of one block all round, over rows ylo..: cell (gx, gz, gy) is at
+ * gy * 3200 + gz * 64 + gx, gx = local x + 17 (0 and 49 are walls); an
+ * index's plane position is its remainder by 3200. Rows of 64 bytes are
+ * cache lines; planes of 3200 (not 4096) keep the blocks of a vertical
+ * line out of one cache set. */
+#define MC__GRID_ROW 64
+#define MC__GRID_PLANE 3200
+
+struct mc_light_engine {
+    mc_allocator alloc;
+    mc__light_table tabs[MC__LIGHT_MAX_TABLES];
+    unsigned ntabs, next_tab;
+    const mc__light_table *tab; /* the call's registry */
+    /* the nine columns: index (dz + 1) * 3 + (dx + 1); NULL when absent */
+    const mc_column *cols[9];
+    int32_t min_sy, min_y;
+    uint32_t nsec, height;
+    mc__slice *slices; /* 9 * nsec, column-major */
+    size_t slices_cap;
+    uint8_t **pool; /* 4096-byte kind arrays; pool_used of them in use */
+    size_t pool_len, pool_cap, pool_used;
+    bool nomem;
+    uint32_t states[MC_SECTION_BLOCKS];
+    /* the lowest y that sky light reaches falling straight down, per block
+     * column of the nine (index (local z + 16) * 48 + local x + 16) */
+    int32_t top[48 * 48];
+    mc__emitter *emit;
+    size_t nemit, emit_cap;
+    /* rows the full relight needs: +1 where an interval starts, -1 past
+     * its end (index y - min_y + 16) */
+    int32_t *rows;
+    size_t rows_cap;
+    /* the grid */
+    uint8_t *kind, *sky, *blk;
+    size_t grid_rows; /* allocated planes */
+    int32_t ylo;      /* absolute y of grid row 1 */
+    int32_t gh;       /* rows with the walls */
+    int32_t below_top, above_bottom; /* grid rows where the world meets the sections below and above it */
+    uint8_t dist[MC__GRID_PLANE]; /* distance to the centre column of each plane position; 255: wall */
+    mc__qvec q[16];
+    uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */
+    bool edge_valid[2];
+};
+
+/* Distance (x plus z) of column-local x, z from the centre column. */
+static inline unsigned mc__light_dist(int32_t lx, int32_t lz)
+{
+    const int32_t dx = lx < 0 ? -lx : lx > 15 ? lx - 15 : 0, dz = lz < 0 ? -lz : lz > 15 ? lz - 15 : 0;
+    return (unsigned)(dx + dz);
+}
+
+/* engine.c. The array `arr` (capacity *cap elements of `size` bytes) with
+ * room for `need`: itself, or grown to at least twice its size (`least` at
+ * first), *cap updated. NULL when memory runs out (arr is as it was). */
+void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, size_t size, size_t least);
+
+/* blocks.c. Starts a call: the nine columns (a neighbour of another
+ * registry or height is left out), no slice classified yet. False: no
+ * memory. */
+bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8]);
+/* Slice k of column c (present), with its kinds array when want_kinds and
+ * the slice is mixed. NULL (and e->nomem) when that array cannot be had.
+ * (The slow part, classifying and unpacking, is out of line.) */
+const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, bool want_kinds);
+static inline const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32_t k, bool want_kinds)
+{
+    const mc__slice *sl = &e->slices[(size_t)c * e->nsec + k];
+    if (sl->ready && (!want_kinds || sl->uniform >= 0 || sl->kinds))
+        return sl;
+    return mc__light_slice_slow(e, c, k, want_kinds);
+}
+/* Fills e->top. False: no memory. */
+bool mc__light_tops(mc_light_engine *e);
+/* Collects into e->emit the blocks with local x in lx0..lx1-1 and z in
+ * lz0..lz1-1 whose luminance exceeds their distance to the centre column.
+ * False: no memory. */
+bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1);
 
 #endif

@@ -7,6 +7,11 @@
  * Registries without their own rows (Java 1.8-1.13 and Bedrock) are mapped
  * to a Java registry that has them (mc_registry_map) and take the facts of
  * the state they map to.
+ *
+ * Last, the states' facts are folded into light kinds (light_private.h):
+ * every distinct (opacity, faces, luminance) gets a number, ordered by
+ * whether it shines and how it treats sky light falling from above, so
+ * that a block's kind is one byte and those questions are range tests.
  */
 #include "light/light_private.h"
 
@@ -134,6 +139,61 @@ static const mc_registry *proxy_for(const mc_registry *reg)
     return best;
 }
 
+/* The class of a special kind in the numbering of light_private.h: 0 sky
+ * passes, 1 sky enters but stops below, 2 sky stops above. */
+static unsigned special_class(unsigned opacity, unsigned faces)
+{
+    return opacity || (faces & MC__FACE_UP) ? 2 : (faces & MC__FACE_DOWN) ? 1 : 0;
+}
+
+#define KEY(opacity, faces, emission) ((opacity) | (faces) << 4 | (emission) << 10)
+
+/* Numbers the facts of t's states as kinds: a plain state's kind is its
+ * opacity; the special ones (faces or luminance) get 128 on, by class,
+ * then by key. MC_ERR_LIMIT if a registry ever had more than 127 special
+ * kinds (the newest has about 50). */
+static mc_status number_kinds(mc__light_table *t, const mc_allocator *alloc)
+{
+    const size_t nkeys = 1u << 14;
+    uint8_t *seen = alloc->alloc(alloc->user, nkeys);
+    if (!seen)
+        return mc__light_table_free(t, alloc), MC_ERR_NOMEM;
+    memset(seen, 0, nkeys);
+    for (uint32_t s = 0; s <= t->count; s++)
+        seen[KEY(t->info[s] & 15u, t->faces[s], t->info[s] >> 4)] = 1;
+    mc__light_kinds *k = &t->kinds;
+    memset(k, 0, sizeof *k);
+    for (unsigned o = 0; o < MC__KIND_PLAIN; o++) {
+        k->opacity[o] = (uint8_t)o;
+        seen[KEY(o, 0, 0)] = (uint8_t)(o + 1); /* 0 stays "not seen" */
+    }
+    uint8_t *bounds[3] = {&k->hp, &k->st, NULL};
+    unsigned next = MC__KIND_SPECIAL;
+    for (unsigned c = 0; c < 3; c++) {
+        for (unsigned key = MC__KIND_PLAIN; key < nkeys; key++) {
+            const unsigned op = key & 15u, f = (key >> 4) & 63u, em = key >> 10;
+            if (seen[key] != 1 || (f == 0 && em == 0) || special_class(op, f) != c)
+                continue;
+            if (next >= MC__KIND_WALL) {
+                alloc->free(alloc->user, seen, nkeys);
+                return mc__light_table_free(t, alloc), MC_ERR_LIMIT;
+            }
+            seen[key] = (uint8_t)(next + 1);
+            k->opacity[next] = (uint8_t)op;
+            k->faces[next] = (uint8_t)f;
+            k->emission[next] = (uint8_t)em;
+            next++;
+        }
+        if (bounds[c])
+            *bounds[c] = (uint8_t)next;
+    }
+    k->opacity[MC__KIND_WALL] = 15;
+    for (uint32_t s = 0; s <= t->count; s++)
+        t->kind[s] = (uint8_t)(seen[KEY(t->info[s] & 15u, t->faces[s], t->info[s] >> 4)] - 1);
+    alloc->free(alloc->user, seen, nkeys);
+    return MC_OK;
+}
+
 static mc_status fill_own(mc__light_table *t, const mc_registry *reg, int32_t dv)
 {
     const char *prev = NULL;
@@ -159,15 +219,18 @@ mc_status mc__light_table_build(mc__light_table *t, const mc_registry *reg, cons
     t->count = mc_registry_state_count(reg);
     t->info = alloc->alloc(alloc->user, (size_t)t->count + 1);
     t->faces = alloc->alloc(alloc->user, (size_t)t->count + 1);
-    if (!t->info || !t->faces) {
+    t->kind = alloc->alloc(alloc->user, (size_t)t->count + 1);
+    if (!t->info || !t->faces || !t->kind) {
         mc__light_table_free(t, alloc);
         return MC_ERR_NOMEM;
     }
     memset(t->info, 15, (size_t)t->count + 1); /* invalid ids: opaque, dark */
     memset(t->faces, 0, (size_t)t->count + 1);
     int32_t dv = own_dv(reg);
-    if (dv > 0)
-        return fill_own(t, reg, dv);
+    if (dv > 0) {
+        fill_own(t, reg, dv);
+        return number_kinds(t, alloc);
+    }
     const mc_registry *proxy = proxy_for(reg);
     const uint32_t *map = proxy ? mc_registry_map(reg, proxy) : NULL;
     if (!map)
@@ -182,7 +245,7 @@ mc_status mc__light_table_build(mc__light_table *t, const mc_registry *reg, cons
             t->faces[s] = pt.faces[map[s]];
         }
     mc__light_table_free(&pt, alloc);
-    return MC_OK;
+    return number_kinds(t, alloc);
 }
 
 void mc__light_table_free(mc__light_table *t, const mc_allocator *alloc)
@@ -192,5 +255,7 @@ void mc__light_table_free(mc__light_table *t, const mc_allocator *alloc)
         alloc->free(alloc->user, t->info, (size_t)t->count + 1);
     if (t->faces)
         alloc->free(alloc->user, t->faces, (size_t)t->count + 1);
-    t->info = t->faces = NULL;
+    if (t->kind)
+        alloc->free(alloc->user, t->kind, (size_t)t->count + 1);
+    t->info = t->faces = t->kind = NULL;
 }

@@ -85,4 +85,24 @@ function createBot (mineflayer, options) {
   return bot
 }
 
-module.exports = { startServer, bin, createBot, sanitizerBuild }
+// Resolves once pred() holds (polled every 50 ms); rejects after ms,
+// naming `what`.
+function waitFor (pred, ms, what) {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now()
+    const iv = setInterval(() => {
+      if (pred()) { clearInterval(iv); resolve() } else if (Date.now() - t0 > ms) { clearInterval(iv); reject(new Error('timed out waiting for ' + what)) }
+    }, 50)
+  })
+}
+
+// Resolves when the bot has spawned; rejects on an error or a kick.
+function spawned (bot) {
+  return new Promise((resolve, reject) => {
+    bot.once('spawn', resolve)
+    bot.once('error', reject)
+    bot.once('kicked', r => reject(new Error('kicked ' + r)))
+  })
+}
+
+module.exports = { startServer, bin, createBot, sanitizerBuild, waitFor, spawned }

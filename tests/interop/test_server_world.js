@@ -14,7 +14,7 @@ const { execFileSync } = require('child_process')
 const mineflayer = require('mineflayer')
 const mc = require('minecraft-protocol')
 const { Vec3 } = require('vec3')
-const { startServer, bin, createBot } = require('./server_util')
+const { startServer, bin, createBot, waitFor, spawned } = require('./server_util')
 
 const VD = 4
 const versions = mc.supportedVersions.filter(v => v !== '1.7')
@@ -72,15 +72,6 @@ function compare (bot, version, legacy, positions, expected, airId) {
   return positions.length
 }
 
-function waitFor (pred, ms, what) {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now()
-    const iv = setInterval(() => {
-      if (pred()) { clearInterval(iv); resolve() } else if (Date.now() - t0 > ms) { clearInterval(iv); reject(new Error('timed out waiting for ' + what)) }
-    }, 50)
-  })
-}
-
 let passed = 0; let failed = 0
 async function check (name, fn) {
   try { await fn(); passed++; console.log('ok   ' + name) } catch (e) { failed++; console.log('FAIL ' + name + ': ' + e.message) }
@@ -104,11 +95,7 @@ async function check (name, fn) {
         bot.on('chunkColumnLoad', p => { loaded.add(`${p.x >> 4},${p.z >> 4}`) })
         bot.on('chunkColumnUnload', p => { unloaded.add(`${p.x >> 4},${p.z >> 4}`) })
         try {
-          await new Promise((resolve, reject) => {
-            bot.once('spawn', resolve)
-            bot.once('error', reject)
-            bot.once('kicked', r => reject(new Error('kicked ' + r)))
-          })
+          await spawned(bot)
           const want = (2 * VD + 1) ** 2
           await waitFor(() => loaded.size >= want, 20000, `${want} columns (have ${loaded.size})`)
           for (let dz = -VD; dz <= VD; dz++) {

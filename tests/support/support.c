@@ -1,10 +1,12 @@
-/* support.c: corpus location and file helpers for the unit tests. */
+/* support.c: corpus location, file helpers and the built tool's path for the unit tests. */
 #include "support.h"
 
 #include <dirent.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 const char *mc_test_corpus_dir(void)
@@ -109,4 +111,20 @@ void mc_test_free_list(char **v)
     for (char **p = v; *p; p++)
         free(*p);
     free(v);
+}
+
+const char *mc_test_tool_path(void)
+{
+    static char tool[4096];
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = 0;
+    snprintf(tool, sizeof tool, "%s/mcchunk", dirname(self));
+    if (access(tool, X_OK) != 0) {
+        print_message("%s not built\n", tool);
+        return NULL;
+    }
+    return tool;
 }

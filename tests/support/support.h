@@ -29,6 +29,9 @@ uint8_t *mc_test_read_file(const char *path, size_t *len);
  * free with mc_test_free_list. Empty list without corpus. */
 char **mc_test_list_corpus(const char *rel, const char *suffix);
 void mc_test_free_list(char **list);
+/* The built `mcchunk` beside the test binary, or NULL (and a message)
+ * when it is not built: skip the case then. */
+const char *mc_test_tool_path(void);
 /* A small deterministic PRNG (xorshift64*) for property tests. */
 typedef struct { uint64_t s; } mc_test_rng;
 static inline uint64_t mc_test_rand(mc_test_rng *r)

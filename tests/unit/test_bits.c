@@ -277,6 +277,45 @@ static void test_every_width_both_layouts(void **state)
     }
 }
 
+/* mc_bits_unpack_map_u8 against the reference and a random table, every
+ * width 1..8 (and the 0 / too-wide cases), both layouts, counts that do
+ * and do not fill the AVX2 steps of 64 entries and the 1024-entry blocks
+ * of the other widths. (CI runs this under each MCCHUNK_CPU tier.) */
+static void test_unpack_map_u8(void **state)
+{
+    (void)state;
+    mc_test_rng rng = {0x1234567ull};
+    static const size_t counts[] = {4096, 64, 1, 63, 65, 100, 1023, 1024, 1025, 2050, 4095};
+    uint8_t table[256];
+    for (int i = 0; i < 256; i++)
+        table[i] = (uint8_t)mc_test_rand(&rng);
+    uint32_t *in = malloc(5000 * sizeof *in);
+    uint64_t *w = malloc(5000 * 8 + 64);
+    uint8_t *out = malloc(5000 + 1);
+    for (unsigned b = 1; b <= 8; b++)
+        for (int lay = 0; lay < 2; lay++)
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                const size_t n = counts[c], nl = mc_bits_longs(n, b, (mc_bits_layout)lay);
+                for (size_t i = 0; i < n; i++)
+                    in[i] = (uint32_t)(mc_test_rand(&rng) & ((1u << b) - 1));
+                ref_pack(in, n, b, (mc_bits_layout)lay, w, nl);
+                out[n] = 0xA5;
+                mc_bits_unpack_map_u8(w, n, b, (mc_bits_layout)lay, table, out);
+                for (size_t i = 0; i < n; i++)
+                    if (out[i] != table[ref_get(w, i, b, (mc_bits_layout)lay)])
+                        fail_msg("bits %u layout %d count %zu: entry %zu is %u, not %u", b, lay, n, i, out[i],
+                                 table[in[i]]);
+                assert_int_equal(out[n], 0xA5); /* nothing past count */
+            }
+    memset(out, 0, 16);
+    mc_bits_unpack_map_u8(w, 16, 0, MC_BITS_PADDED, table, out);
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(out[i], table[0]);
+    free(in);
+    free(w);
+    free(out);
+}
+
 static void test_sizes(void **state)
 {
     (void)state;
@@ -738,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_seed_13bit_spanning_example),
         cmocka_unit_test(test_longs_count),
         cmocka_unit_test(test_every_width_both_layouts),
+        cmocka_unit_test(test_unpack_map_u8),
         cmocka_unit_test(test_repack),
         cmocka_unit_test(test_unpack_output_offsets),
         cmocka_unit_test(test_unpack_u16_offsets),

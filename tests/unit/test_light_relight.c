@@ -7,7 +7,6 @@
  */
 #include "support.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +14,12 @@
 
 #include "mcchunk/mcchunk.h"
 
-static char tool[4096];
+static const char *tool;
 
 static void find_tool(void)
 {
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    assert_true(n > 0);
-    self[n] = 0;
-    snprintf(tool, sizeof tool, "%s/mcchunk", dirname(self));
-    if (access(tool, X_OK) != 0) {
-        print_message("%s not built: skipping\n", tool);
+    if (!(tool = mc_test_tool_path()))
         skip();
-    }
 }
 
 static int run(const char *args)

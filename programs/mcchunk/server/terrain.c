@@ -11,7 +11,9 @@
  * vanilla generator: hills and mountains from layered 2D noise, oceans with
  * sand and gravel floors, beaches, rivers, snow, desert with cacti, caves
  * from 3D noise (interpolated from a coarse lattice), ores in stone and
- * deepslate, oak/birch/spruce trees and flowers, bedrock at the bottom. So
+ * deepslate, oak/birch/spruce trees and flowers, lava in the deepest caves,
+ * torches on the ground and glowstone in cave roofs (so that block light
+ * has sources at every depth), bedrock at the bottom. So
  * sections use many palette sizes: single-valued air and stone sections,
  * small 4-bit palettes, and larger ones. Near the spawn a "showcase" block of
  * hundreds of distinct states (every colour of several blocks, stairs in
@@ -19,6 +21,12 @@
  *
  * States are looked up by name in the registry the world is built in (the
  * newest); serving an older client translates them.
+ *
+ * A served column is lit by the light engine (src/light) from its own
+ * blocks and its eight neighbours', so light crosses column borders as in
+ * the game; the neighbours are generated too, and a small cache of the
+ * columns generated last keeps that to about one generation per column
+ * when a player's view fills in rings.
  */
 #include <assert.h>
 #include <math.h>
@@ -27,6 +35,7 @@
 #include <string.h>
 
 #include "mcchunk/chunk.h"
+#include "mcchunk/light.h"
 #include "server/terrain.h"
 
 enum {
@@ -39,6 +48,7 @@ enum {
     B_PODZOL, B_BROWN_MUSHROOM, B_RED_MUSHROOM,
     B_COAL, B_IRON, B_COPPER, B_GOLD, B_REDSTONE, B_LAPIS, B_DIAMOND,
     B_DS_COAL, B_DS_IRON, B_DS_COPPER, B_DS_GOLD, B_DS_REDSTONE, B_DS_LAPIS, B_DS_DIAMOND,
+    B_TORCH, B_GLOWSTONE,
     B_COUNT
 };
 
@@ -56,7 +66,7 @@ static const char *const block_names[B_COUNT] = {
     "coal_ore", "iron_ore", "copper_ore", "gold_ore", "redstone_ore[lit=false]", "lapis_ore",
     "diamond_ore", "deepslate_coal_ore", "deepslate_iron_ore", "deepslate_copper_ore",
     "deepslate_gold_ore", "deepslate_redstone_ore[lit=false]", "deepslate_lapis_ore",
-    "deepslate_diamond_ore",
+    "deepslate_diamond_ore", "torch", "glowstone",
 };
 
 enum { BIO_PLAINS, BIO_FOREST, BIO_BIRCH, BIO_TAIGA, BIO_SNOWY, BIO_DESERT, BIO_OCEAN, BIO_BEACH,
@@ -72,9 +82,21 @@ static const char *const biome_names[BIO_COUNT] = {
 #define SHOWCASE_CX 1
 #define SHOWCASE_CZ 1
 
+/* Columns generated last (blocks and biomes, no light), for lighting their
+ * neighbours. */
+#define GEN_CACHE 160
+typedef struct gen_entry {
+    int32_t cx, cz;
+    uint64_t used; /* the call that used it last; 0: empty */
+    mc_column *col;
+} gen_entry;
+
 struct srv_terrain {
     const mc_registry *reg;
     uint64_t seed;
+    mc_light_engine *light;
+    gen_entry cache[GEN_CACHE];
+    uint64_t calls;
     uint32_t block[B_COUNT];
     uint32_t leaves[3][7]; /* oak, birch, spruce leaves at distance 1..7 (as vanilla's trees have) */
     uint32_t biome[BIO_COUNT];
@@ -363,6 +385,7 @@ srv_terrain *srv_terrain_new(const mc_registry *reg, uint64_t seed)
         t->biome[i] = id == MC_STATE_NONE ? 0 : id;
     }
     build_showcase(t);
+    t->light = mc_light_engine_new(NULL); /* NULL (no memory): columns get the simple sky light */
     return t;
 }
 
@@ -370,6 +393,9 @@ void srv_terrain_free(srv_terrain *t)
 {
     if (!t)
         return;
+    for (int i = 0; i < GEN_CACHE; i++)
+        mc_column_free(t->cache[i].col);
+    mc_light_engine_free(t->light);
     free(t->showcase);
     free(t);
 }
@@ -427,6 +453,63 @@ static void place_tree(const srv_terrain *t, uint32_t *blocks, int64_t ox, int64
     put(blocks, lx, top + 1, lz, leaves[0]);
     for (int i = 0; i < tr->height; i++)
         put(blocks, lx, tr->base + i, lz, B[tr->kind]);
+}
+
+/* Ground a torch may stand on, and what may be in its place before. */
+static bool torch_ground(const uint32_t *B, uint32_t s)
+{
+    static const int ok[] = {B_GRASS, B_GRASS_SNOWY, B_SAND, B_STONE, B_DIRT, B_PODZOL, B_COARSE_DIRT,
+                             B_COBBLESTONE, B_MOSSY_COBBLESTONE};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (s == B[ok[i]])
+            return true;
+    return false;
+}
+
+static bool torch_spot(const uint32_t *B, uint32_t s)
+{
+    static const int ok[] = {B_AIR, B_SNOW, B_SHORT_GRASS, B_FERN, B_DANDELION, B_POPPY, B_BLUE_ORCHID, B_ALLIUM,
+                             B_AZURE_BLUET, B_RED_TULIP, B_ORANGE_TULIP, B_WHITE_TULIP, B_PINK_TULIP,
+                             B_OXEYE_DAISY, B_CORNFLOWER, B_LILY_OF_THE_VALLEY, B_DEAD_BUSH};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (s == B[ok[i]])
+            return true;
+    return false;
+}
+
+/* Light sources: a torch on dry ground in a third of the columns (never on
+ * the column's middle, where a player may spawn) and glowstone in the roof
+ * of up to two caves per column; lava already fills the deepest caves. */
+static void place_lights(const srv_terrain *t, uint32_t *blocks, int32_t cx, int32_t cz, column_info cols[16][16])
+{
+    const uint32_t *B = t->block;
+    const uint64_t h = hash3(t->seed ^ 0xDDDD, cx, 0, cz);
+    if (h % 3 == 0) {
+        int lx = (int)(h >> 8) & 15, lz = (int)(h >> 12) & 15;
+        if (lx == 8 && lz == 8)
+            lx = 9;
+        const int y = cols[lz][lx].height;
+        if (y > SEA_LEVEL && y + 1 < MIN_Y + HEIGHT && torch_ground(B, get(blocks, lx, y, lz)) &&
+            torch_spot(B, get(blocks, lx, y + 1, lz)))
+            put(blocks, lx, y + 1, lz, B[B_TORCH]);
+    }
+    for (int k = 0; k < 2; k++) {
+        const uint64_t g = hash3(t->seed ^ 0xEEEE, cx, k, cz);
+        const int lx = (int)(g >> 8) & 15, lz = (int)(g >> 12) & 15, top = cols[lz][lx].height - 4;
+        if (top <= MIN_Y + 12)
+            continue;
+        int y = MIN_Y + 12 + (int)((g >> 20) % (uint64_t)(top - MIN_Y - 12));
+        while (y < top && get(blocks, lx, y, lz) != B[B_AIR])
+            y++; /* up into a cave, if there is one */
+        while (y + 1 < top && get(blocks, lx, y + 1, lz) == B[B_AIR])
+            y++;
+        if (y + 1 >= top || get(blocks, lx, y, lz) != B[B_AIR])
+            continue;
+        const uint32_t roof = get(blocks, lx, y + 1, lz);
+        if (roof == B[B_STONE] || roof == B[B_DEEPSLATE] || roof == B[B_TUFF] || roof == B[B_GRANITE] ||
+            roof == B[B_DIORITE] || roof == B[B_ANDESITE])
+            put(blocks, lx, y + 1, lz, B[B_GLOWSTONE]);
+    }
 }
 
 void srv_terrain_generate(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
@@ -555,6 +638,8 @@ void srv_terrain_generate(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t
             put(blocks, (int)(i & 15), y0 + (int)(i >> 8), (int)((i >> 4) & 15), t->showcase[i]);
     }
 
+    place_lights(t, blocks, cx, cz, cols);
+
     /* Biomes: one per 4x4x4 cell, from the column at the cell's centre;
      * deep cells get the same biome (this world has no cave biomes). */
     for (int sy = 0; sy < MC_TERRAIN_SECTIONS; sy++)
@@ -608,7 +693,8 @@ void srv_simple_sky_light(mc_column *col)
     }
 }
 
-mc_column *srv_terrain_column(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
+/* The column's blocks and biomes, without light. */
+static mc_column *build_column(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
 {
     srv_terrain_generate(t, cx, cz, blocks, biomes);
     mc_column *col = mc_column_new(t->reg, cx, cz, MC_TERRAIN_MIN_Y >> 4, MC_TERRAIN_SECTIONS, NULL);
@@ -623,6 +709,60 @@ mc_column *srv_terrain_column(const srv_terrain *t, int32_t cx, int32_t cz, uint
         }
         mc_section_recount(s, t->reg);
     }
-    srv_simple_sky_light(col);
+    return col;
+}
+
+/* Column (cx, cz) without light, from the cache or generated into it (in
+ * place of the entry used longest ago, never one this call uses). */
+static const mc_column *unlit_column(srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
+{
+    gen_entry *slot = NULL;
+    for (int i = 0; i < GEN_CACHE; i++) {
+        gen_entry *e = &t->cache[i];
+        if (e->used && e->cx == cx && e->cz == cz) {
+            e->used = t->calls;
+            return e->col;
+        }
+        if (e->used < t->calls && (!slot || e->used < slot->used))
+            slot = e;
+    }
+    mc_column *col = build_column(t, cx, cz, blocks, biomes);
+    if (!col || !slot) /* (there is always a slot: a call uses 9 of GEN_CACHE) */
+        return mc_column_free(col), NULL;
+    mc_column_free(slot->col);
+    *slot = (gen_entry){cx, cz, t->calls, col};
+    return col;
+}
+
+mc_column *srv_terrain_column(srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes)
+{
+    t->calls++;
+    const mc_column *around[9];
+    for (int k = 0; k < 9; k++)
+        around[k] = unlit_column(t, cx + k % 3 - 1, cz + k / 3 - 1, blocks, biomes);
+    if (!around[4])
+        return NULL;
+    mc_column *col = mc_column_new(t->reg, cx, cz, MC_TERRAIN_MIN_Y >> 4, MC_TERRAIN_SECTIONS, NULL);
+    for (uint32_t i = 0; col && i < MC_TERRAIN_SECTIONS; i++)
+        if (mc_section_copy(mc_column_section_at(col, i), mc_column_section_const(around[4], (int32_t)i +
+                                                                                     (MC_TERRAIN_MIN_Y >> 4))) != MC_OK) {
+            mc_column_free(col);
+            return NULL;
+        }
+    if (!col)
+        return NULL;
+    const mc_column *nb[8] = {around[0], around[1], around[2], around[3], around[5], around[6], around[7], around[8]};
+    mc_error err;
+    if (!t->light || mc_light_column(t->light, col, nb, MC_LIGHT_BOTH, &err) != MC_OK)
+        srv_simple_sky_light(col); /* no memory for the engine: at least the sky */
+    /* most sections have no block light at all: no array (encoders send
+     * zeros or an empty mask), 48 KiB less per served column */
+    static const uint8_t dark[MC_LIGHT_BYTES];
+    for (uint32_t i = 0; i < MC_TERRAIN_SECTIONS; i++) {
+        mc_section *s = mc_column_section_at(col, i);
+        if (s->block_light && !memcmp(s->block_light, dark, MC_LIGHT_BYTES))
+            mc_section_set_block_light(s, NULL);
+    }
+    mc_column_compute_heightmaps(col, 1u << MC_HEIGHTMAP_WORLD_SURFACE | 1u << MC_HEIGHTMAP_MOTION_BLOCKING);
     return col;
 }

@@ -22,11 +22,14 @@ const mc_registry *srv_terrain_registry(const srv_terrain *t);
 void srv_terrain_generate(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes);
 
 /* The column as the server serves it: blocks, biomes, block counts,
- * heightmaps and sky light, in the generator's registry. blocks/biomes are
- * scratch arrays of the sizes srv_terrain_generate takes. NULL: no memory. */
+ * heightmaps and its sky and block light as the light engine computes it
+ * from the column and its eight neighbours (generated too: t keeps the last
+ * few dozen columns for that, so a generator is used by one thread at a
+ * time), in the generator's registry. blocks/biomes are scratch arrays of
+ * the sizes srv_terrain_generate takes. The caller owns the column. NULL:
+ * no memory. */
 struct mc_column;
-struct mc_column *srv_terrain_column(const srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks,
-                                    uint32_t *biomes);
+struct mc_column *srv_terrain_column(srv_terrain *t, int32_t cx, int32_t cz, uint32_t *blocks, uint32_t *biomes);
 
 /* Gives every section sky light: 15 above the highest non-air block of each
  * (x, z), 0 below (no spreading). For columns stored without light. */

@@ -38,6 +38,7 @@
 #include "server/encode.h"
 #include "server/terrain.h"
 #include "server/world.h"
+#include "server/unlit.h"
 
 /* One cache holds both kinds of entry, under one byte budget (--cache-mb):
  * decoded columns (protocol 0) and the framed packets of a column for one
@@ -398,7 +399,7 @@ static mc_column *read_column(srv_world *w, int32_t cx, int32_t cz)
         mc_section_recount(s, mc_column_registry(col));
     }
     if (!has_light)
-        srv_simple_sky_light(col);
+        srv_light_unlit(w, col, read_column);
     return col;
 }
 

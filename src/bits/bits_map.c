@@ -1,0 +1,79 @@
+/*
+ * bits_map.c: unpacking fused with a byte-table lookup
+ * (mc_bits_unpack_map_u8): out[i] = table[entry i]. It is how a per-palette
+ * fact (the light engine's kind of each state) becomes a per-block byte
+ * array without a 16-bit array in between.
+ *
+ * 4-bit padded arrays (palettes of up to 16 states: most sections) hold two
+ * entries per byte, low nibble first, so a byte shuffle with the 16-entry
+ * table looks up 32 entries at once: AVX2 does 64 entries per step, the
+ * portable loop one long (16 entries) per step. Other widths unpack to 16
+ * bits with the dispatched kernels and look up from there.
+ */
+#include "bits_private.h"
+
+#include <string.h>
+
+#ifdef MC_HAVE_AVX512_KERNELS
+
+#include <immintrin.h>
+
+#define MC_AVX2 __attribute__((target("avx2")))
+
+/* The whole 64-entry steps of a 4-bit padded array; returns entries done. */
+static MC_AVX2 size_t map4_avx2(const uint64_t *longs, size_t count, const uint8_t *table, uint8_t *out)
+{
+    const __m256i tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table));
+    const __m256i nibble = _mm256_set1_epi8(15);
+    const uint8_t *src = (const uint8_t *)longs;
+    size_t i = 0;
+    for (; i + 64 <= count; i += 64) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(src + i / 2));
+        const __m256i lo = _mm256_shuffle_epi8(tab, _mm256_and_si256(v, nibble));
+        const __m256i hi = _mm256_shuffle_epi8(tab, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+        /* byte k holds entries 2k (low nibble) and 2k+1: interleave, then
+         * put the lanes back in order (unpack works within 128-bit lanes) */
+        const __m256i a = _mm256_unpacklo_epi8(lo, hi), b = _mm256_unpackhi_epi8(lo, hi);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permute2x128_si256(a, b, 0x20));
+        _mm256_storeu_si256((__m256i *)(out + i + 32), _mm256_permute2x128_si256(a, b, 0x31));
+    }
+    return i;
+}
+
+#endif
+
+void mc_bits_unpack_map_u8(const uint64_t *longs, size_t count, unsigned bits, mc_bits_layout layout,
+                           const uint8_t table[256], uint8_t *out)
+{
+    if (bits == 0 || bits > 8) {
+        memset(out, table[0], count);
+        return;
+    }
+    if (bits == 4) { /* padded and spanning are the same layout at 4 bits */
+        size_t i = 0;
+#ifdef MC_HAVE_AVX512_KERNELS
+        if (mc__bits_have_avx2())
+            i = map4_avx2(longs, count, table, out);
+#endif
+        for (; i + 16 <= count; i += 16) {
+            const uint64_t w = longs[i / 16];
+            for (unsigned k = 0; k < 16; k++)
+                out[i + k] = table[(w >> (4 * k)) & 15];
+        }
+        for (; i < count; i++)
+            out[i] = table[mc_bits_get(longs, i, 4, layout)];
+        return;
+    }
+    uint16_t tmp[1024];
+    for (size_t i = 0; i < count;) {
+        /* whole longs per step, so that each step starts on a long */
+        const size_t per = 64 / bits; /* padded: entries per long */
+        const size_t step = layout == MC_BITS_PADDED ? 1024 / per * per : 1024; /* spanning: 64 entries fill `bits` longs */
+        const size_t n = count - i < step ? count - i : step;
+        const size_t first_long = layout == MC_BITS_PADDED ? i / per : i / 64 * bits;
+        mc_bits_unpack_u16(longs + first_long, n, bits, layout, tmp);
+        for (size_t k = 0; k < n; k++)
+            out[i + k] = table[tmp[k]];
+        i += n;
+    }
+}

@@ -1,0 +1,257 @@
+/*
+ * blocks.c: the blocks of a column and its eight neighbours as the light
+ * engine sees them: one light kind (light_private.h) per block, looked at
+ * a section ("slice") at a time and only where the engine asks.
+ *
+ * Most sections never need a per-block array: a palette whose states all
+ * have one kind (air; stone, deepslate and ores; deep water) makes the
+ * slice uniform, and asking for it costs a look at the palette. The others
+ * are unpacked once per call into a 4096-byte array of kinds, from a pool
+ * the engine keeps between calls.
+ *
+ * On top of the slices: where sky light stops falling straight down in
+ * each block column of the nine (mc__light_tops), and the blocks that shine
+ * far enough to reach the centre column (mc__light_emitters).
+ */
+#include "light/light_private.h"
+
+#include <string.h>
+
+/* --------------------------------------------------------------- slices */
+
+static bool pool_take(mc_light_engine *e, uint8_t **out)
+{
+    if (e->pool_used == e->pool_len) {
+        uint8_t **pool = mc__light_grow(e, e->pool, &e->pool_cap, e->pool_len + 1, sizeof *e->pool, 32);
+        if (!pool)
+            return false;
+        e->pool = pool;
+        uint8_t *block = e->alloc.alloc(e->alloc.user, MC_SECTION_BLOCKS);
+        if (!block)
+            return false;
+        e->pool[e->pool_len++] = block;
+    }
+    *out = e->pool[e->pool_used++];
+    return true;
+}
+
+/* The kind of a state of the call's registry (an unknown id: opaque). */
+static inline uint8_t kind_of(const mc__light_table *t, uint32_t state)
+{
+    return t->kind[state < t->count ? state : t->count];
+}
+
+/* Classifies a section from its palette: uniform or not, shines or not. */
+static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *sl)
+{
+    const mc__light_table *t = e->tab;
+    const mc_container *c = &s->blocks;
+    sl->kinds = NULL;
+    sl->emits = false;
+    const mc_container_kind kind = mc_container_get_kind(c);
+    if (kind == MC_CONTAINER_SINGLE) {
+        sl->uniform = kind_of(t, c->value);
+        sl->emits = mc__kind_emits(&t->kinds, (unsigned)sl->uniform);
+        return;
+    }
+    if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
+        const uint8_t k0 = kind_of(t, c->palette[0]);
+        bool same = true;
+        for (uint32_t p = 0; p < c->palette_len; p++) {
+            const uint8_t k = kind_of(t, c->palette[p]);
+            same = same && k == k0;
+            sl->emits = sl->emits || mc__kind_emits(&t->kinds, k);
+        }
+        sl->uniform = same ? k0 : -1;
+        return;
+    }
+    sl->uniform = -1;
+    sl->emits = true; /* a direct section: found out when unpacked */
+}
+
+/* Unpacks a mixed section's kinds into out[4096]. */
+static void unpack_kinds(mc_light_engine *e, const mc_section *s, uint8_t *out)
+{
+    const mc__light_table *t = e->tab;
+    const mc_container *c = &s->blocks;
+    if (mc_container_get_kind(c) == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
+        uint8_t pk[256];
+        const unsigned n = 1u << c->bits;
+        for (unsigned p = 0; p < n; p++) /* an index past the palette reads as its first entry */
+            pk[p] = kind_of(t, c->palette[p < c->palette_len ? p : 0]);
+        mc_bits_unpack_map_u8(c->longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, pk, out);
+        return;
+    }
+    mc_container_get_all(c, e->states);
+    for (size_t i = 0; i < MC_SECTION_BLOCKS; i++)
+        out[i] = kind_of(t, e->states[i]);
+}
+
+bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8])
+{
+    e->min_sy = mc_column_min_section(col);
+    e->nsec = mc_column_section_count(col);
+    e->min_y = mc_column_min_y(col);
+    e->height = mc_column_height(col);
+    e->pool_used = 0;
+    mc__slice *slices = mc__light_grow(e, e->slices, &e->slices_cap, 9 * (size_t)e->nsec, sizeof *e->slices, 9 * 24);
+    if (!slices)
+        return false;
+    e->slices = slices;
+    for (int c = 0; c < 9; c++) {
+        const mc_column *cc = c == 4 ? col : nb ? nb[c > 4 ? c - 1 : c] : NULL;
+        if (cc && cc != col &&
+            (mc_column_registry(cc) != mc_column_registry(col) || mc_column_min_section(cc) != e->min_sy ||
+             mc_column_section_count(cc) != e->nsec))
+            cc = NULL; /* another shape: as if not loaded */
+        e->cols[c] = cc;
+        for (uint32_t k = 0; k < e->nsec; k++)
+            e->slices[c * e->nsec + k].ready = false;
+    }
+    return true;
+}
+
+const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, bool want_kinds)
+{
+    mc__slice *sl = &e->slices[(size_t)c * e->nsec + k];
+    const mc_section *s = mc_column_section_const(e->cols[c], e->min_sy + (int32_t)k);
+    if (!sl->ready) {
+        classify(e, s, sl);
+        sl->ready = true;
+    }
+    if (want_kinds && sl->uniform < 0 && !sl->kinds) {
+        uint8_t *arr;
+        if (!pool_take(e, &arr)) {
+            e->nomem = true;
+            return NULL;
+        }
+        unpack_kinds(e, s, arr);
+        sl->kinds = arr;
+    }
+    return sl;
+}
+
+/* ----------------------------------------------------------------- tops */
+
+/* The tops of one present column: top[z * 16 + x] (absolute y). A row of
+ * 16 blocks (x) at a time, downwards from the highest section, until sky
+ * light has stopped in every block column. */
+static bool column_tops(mc_light_engine *e, int c, int32_t *top)
+{
+    const mc__light_kinds *K = &e->tab->kinds;
+    mc__row16 alive[16], held[16];
+    for (int z = 0; z < 16; z++) {
+        alive[z] = mc__row_splat(0xFF);
+        held[z] = mc__row_splat(0); /* above the highest section: air */
+    }
+    bool any = true, any_held = false;
+    for (int32_t k = (int32_t)e->nsec - 1; k >= 0 && any; k--) {
+        const mc__slice *sl = mc__light_slice(e, c, (uint32_t)k, true);
+        if (!sl)
+            return false;
+        if (!sl->kinds && !any_held && mc__kind_sky_enters(K, (unsigned)sl->uniform) &&
+            !mc__kind_sky_held(K, (unsigned)sl->uniform))
+            continue; /* air all through (most sections above the ground) */
+        const int32_t base = (e->min_sy + k) * 16;
+        /* a uniform section is steady after two rows */
+        const int32_t ylow = sl->kinds ? 0 : 14;
+        const mc__row16 same = mc__row_splat(sl->kinds ? 0 : (unsigned)sl->uniform);
+        any = any_held = false;
+        for (int z = 0; z < 16; z++) {
+            for (int32_t y = 15; y >= ylow && mc__row_any(alive[z]); y--) {
+                const mc__row16 kd = sl->kinds ? mc__row_load(sl->kinds + (y << 8 | z << 4)) : same;
+                const mc__row16 stop = mc__row_or(mc__row_and(alive[z], held[z]),
+                                                  mc__row_andnot(alive[z], mc__row_sky_enters(K, kd)));
+                if (mc__row_any(stop)) {
+                    uint8_t m[16];
+                    memcpy(m, &stop, 16);
+                    for (int x = 0; x < 16; x++)
+                        if (m[x])
+                            top[z * 16 + x] = base + y + 1;
+                    alive[z] = mc__row_andnot(alive[z], stop);
+                }
+                held[z] = mc__row_sky_held(K, kd);
+            }
+            any = any || mc__row_any(alive[z]);
+            any_held = any_held || mc__row_any(held[z]);
+        }
+    }
+    for (int z = 0; z < 16; z++) { /* through the world: down the air below it */
+        uint8_t a[16], h[16];
+        memcpy(a, &alive[z], 16);
+        memcpy(h, &held[z], 16);
+        for (int x = 0; x < 16; x++)
+            if (a[x])
+                top[z * 16 + x] = h[x] ? e->min_y : e->min_y - 16;
+    }
+    return true;
+}
+
+bool mc__light_tops(mc_light_engine *e)
+{
+    int32_t t[256];
+    for (int c = 0; c < 9; c++) {
+        const int dx = c % 3, dz = c / 3;
+        if (e->cols[c] && !column_tops(e, c, t))
+            return false;
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++)
+                e->top[(dz * 16 + z) * 48 + dx * 16 + x] = e->cols[c] ? t[z * 16 + x] : MC__TOP_NONE;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------- emitters */
+
+static bool add_emitter(mc_light_engine *e, int32_t lx, int32_t y, int32_t lz, unsigned level)
+{
+    mc__emitter *emit = mc__light_grow(e, e->emit, &e->emit_cap, e->nemit + 1, sizeof *e->emit, 1024);
+    if (!emit)
+        return false;
+    e->emit = emit;
+    e->emit[e->nemit++] = (mc__emitter){(int16_t)lx, (int16_t)lz, y, (uint8_t)level};
+    return true;
+}
+
+bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1)
+{
+    const mc__light_kinds *K = &e->tab->kinds;
+    e->nemit = 0;
+    for (int c = 0; c < 9; c++) {
+        if (!e->cols[c])
+            continue;
+        const int32_t ox = (c % 3 - 1) * 16, oz = (c / 3 - 1) * 16;
+        const int32_t x0 = lx0 > ox ? lx0 - ox : 0, x1 = lx1 < ox + 16 ? lx1 - ox : 16;
+        const int32_t z0 = lz0 > oz ? lz0 - oz : 0, z1 = lz1 < oz + 16 ? lz1 - oz : 16;
+        if (x0 >= x1 || z0 >= z1)
+            continue;
+        for (uint32_t k = 0; k < e->nsec; k++) {
+            const mc__slice *sl = mc__light_slice(e, c, k, false);
+            if (!sl->emits)
+                continue;
+            if (!(sl = mc__light_slice(e, c, k, true)))
+                return false;
+            const int32_t base = (e->min_sy + (int32_t)k) * 16;
+            for (int32_t y = 0; y < 16; y++)
+                for (int32_t z = z0; z < z1; z++) {
+                    const uint8_t *row = sl->kinds ? sl->kinds + (y << 8 | z << 4) : NULL;
+                    /* the lanes of shaped or shining blocks, within x0..x1 */
+                    unsigned lanes = row ? mc__row_bits(mc__row_special(mc__row_load(row))) : 0xFFFFu;
+                    lanes &= (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
+                    while (lanes) {
+                        const int32_t x = mc__lowest_bit(lanes);
+                        lanes &= lanes - 1;
+                        const unsigned kd = row ? row[x] : (unsigned)sl->uniform;
+                        if (!mc__kind_emits(K, kd))
+                            continue;
+                        const unsigned level = K->emission[kd];
+                        if (level <= mc__light_dist(ox + x, oz + z))
+                            continue;
+                        if (!add_emitter(e, ox + x, base + y, oz + z, level))
+                            return false;
+                    }
+                }
+        }
+    }
+    return true;
+}
