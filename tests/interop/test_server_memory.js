@@ -81,8 +81,9 @@ async function main () {
       clearInterval(w.timer)
       assert.ifError(w.error)
       // Each walker was served all along (making columns is what limits it:
-      // about 100 new ones a jump, more than a loaded machine makes).
-      assert.ok(w.chunks > 300, `${w.client.version}: only ${w.chunks} chunks in ${WALK_MS / 1000} s`)
+      // about 100 new ones a jump, more than a loaded machine makes; a
+      // sanitizer build makes and lights them 5-10x slower).
+      assert.ok(w.chunks > (SANITIZED ? 100 : 300), `${w.client.version}: only ${w.chunks} chunks in ${WALK_MS / 1000} s`)
       w.client.end()
     }
     console.log(`ok   ${walkers.length} walking clients for ${WALK_MS / 1000} s with --cache-mb ${CACHE_MB}: RSS ${base.toFixed(1)} MiB at start, peak ${peak.toFixed(1)} MiB, stated bound ${limit.toFixed(1)} MiB; chunks received ${walkers.map(w => w.chunks).join(', ')}`)
