@@ -29,6 +29,15 @@
 
 enum { MC__KIND_LEGACY = 0, MC__KIND_FLAT = 1 };
 
+/* Flag-byte bits beyond the public MC_STATE_* ones: a state's shape class
+ * (scripts/registry-flags.js), which only the translation's fallbacks read
+ * (mc__state_class); the public flag functions mask them off. */
+enum {
+    MC__CLASS_FULL = 1u << 4,   /* collision shape = the unit cube */
+    MC__CLASS_NOCOLL = 1u << 5, /* no collision shape */
+    MC__PUBLIC_FLAGS = MC_STATE_AIR | MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_LEAVES | MC_STATE_VALID
+};
+
 /* NBT types of Bedrock property values (Java values are all strings). */
 enum { MC__PT_STRING = 0, MC__PT_BYTE = 1, MC__PT_INT = 2 };
 

@@ -216,6 +216,13 @@ uint32_t mc_registry_state_flags(const mc_registry *reg, uint32_t state)
 
 static uint32_t state_flags_slow(const mc_registry *reg, uint32_t state)
 {
+    return mc__state_class(reg, state) & MC__PUBLIC_FLAGS;
+}
+
+uint32_t mc__state_class(const mc_registry *reg, uint32_t state)
+{
+    if (state >= reg->state_count)
+        return 0;
     if (reg->kind == MC__KIND_LEGACY) {
         uint32_t id = state >> 4, meta = state & 15;
         if (id >= reg->block_count)
