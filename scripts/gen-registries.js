@@ -87,6 +87,21 @@ function mdVersionFor(release) {
     return older.length ? older[older.length - 1] : null;
 }
 
+/* A block's material class (registry-flags.js materialClass) by name, the
+ * same in every version and edition so that it never splits a kind (nor a
+ * registry): the newest minecraft-data entry of that name that says more
+ * than "unknown". */
+const materialByName = new Map();
+for (const edition of ['pc', 'bedrock'])
+    for (const v of Object.keys(PATHS[edition]).sort(vcmp).reverse()) {
+        const dir = PATHS[edition][v].blocks;
+        for (const b of (dir && load(dir, 'blocks')) || []) {
+            const name = 'minecraft:' + b.name.replace(/^minecraft:/, '');
+            if (!materialByName.get(name)) materialByName.set(name, flags.materialClass(b.material));
+        }
+    }
+function materialOf(name) { return materialByName.get(name) || 0; }
+
 /* ------------------------------------------------- flattened registries */
 function propValues(s) {
     if (s.type === 'bool') return ['true', 'false'];
@@ -123,7 +138,7 @@ function buildFlattened(blocksDir, shapesDir) {
             }
             stateFlags.push(flags.javaFlags(b, values, i, shapes));
         }
-        kinds.push(pool.kind(name, props, b.defaultState - b.minStateId, stateFlags));
+        kinds.push(pool.kind(name, props, b.defaultState - b.minStateId, stateFlags, null, materialOf(name)));
         mins.push(b.minStateId);
         next = b.maxStateId + 1;
     }
@@ -356,7 +371,7 @@ function javaStateStrings(reg) {
     return m;
 }
 const bedrock = require('./registry-bedrock.js').build({ DATA, PATHS, load, pool, flags, assert,
-    javaRegistries: registries, javaStateStrings });
+    javaRegistries: registries, javaStateStrings, materialOf });
 
 /* -------------------------------------------------------------- output */
 const emit = require('./registry-emit.js');

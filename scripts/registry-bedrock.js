@@ -142,7 +142,8 @@ function build(ctx) {
             let defaultOff = 0;
             if (b && b.defaultState >= i && b.defaultState < j) defaultOff = b.defaultState - i;
             const stateFlags = tuples.map(() => flags.bedrockFlags(name, b));
-            const kindIndex = pool.kind(name, props, defaultOff, stateFlags, radix ? null : tuples);
+            const kindIndex = pool.kind(name, props, defaultOff, stateFlags, radix ? null : tuples,
+                ctx.materialOf(name));
             if (!radix) pool.kinds[kindIndex].explicitTuples = tuples;
             kinds.push(kindIndex);
             mins.push(i);

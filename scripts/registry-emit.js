@@ -74,9 +74,9 @@ function poolFile(head, pool) {
     out.push(`const uint8_t mc__reg_default_digits[] = {\n${ints(pool.digitBytes)}\n};`);
     out.push('/* block kinds: {name, property list, flag run (MC__NONE: uniform), state count,');
     out.push(' *   default state offset, default digits, explicit digits (MC__NONE: mixed radix),');
-    out.push(' *   property count, flags of the first state} */');
+    out.push(' *   property count, flags of the first state, material class} */');
     out.push(`const mc__kind mc__reg_kinds[] = {\n${pack(pool.kinds.map((k) =>
-        `{${k.name},${k.props},${u32(k.seq)},${k.count},${k.defaultOff},${k.digits},${u32(k.explicit)},${k.nprops},${k.base}}`))}\n};`);
+        `{${k.name},${k.props},${u32(k.seq)},${k.count},${k.defaultOff},${k.digits},${u32(k.explicit)},${k.nprops},${k.base},${k.material}}`))}\n};`);
     out.push(`const uint32_t mc__reg_kind_count = ${pool.kinds.length};`);
     return out.join('\n') + '\n';
 }

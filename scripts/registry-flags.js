@@ -106,4 +106,17 @@ function bedrockFlags(name, block) {
     return f | (f & AIR ? NOCOLL : shapeClass(null, block && block.boundingBox));
 }
 
-module.exports = { javaFlags, legacyFallbackFlags, bedrockFlags, AIR, FLUID, BLOCKS_MOTION, LEAVES, FULL, NOCOLL, VALID };
+/* A block's coarse material class from minecraft-data's "material" (the
+ * old material names up to 1.16, the mining tags after): 0 unknown, 1 rock,
+ * 2 wood, 3 earth, 4 plant, 5 wool, 6 leaves. The translation's fallbacks
+ * prefer a stand-in of the same class (rock for rock, ...). */
+const MATERIAL_RULES = [
+    [/leaves/, 6], [/plant|vine|gourd|coweb|web/, 4], [/wool/, 5],
+    [/pickaxe|^rock$|incorrect_for_wooden_tool/, 1], [/mineable\/axe|^wood$/, 2], [/shovel|^dirt$/, 3],
+];
+function materialClass(material) {
+    for (const [re, c] of MATERIAL_RULES) if (typeof material === 'string' && re.test(material)) return c;
+    return 0;
+}
+
+module.exports = { materialClass, javaFlags, legacyFallbackFlags, bedrockFlags, AIR, FLUID, BLOCKS_MOTION, LEAVES, FULL, NOCOLL, VALID };

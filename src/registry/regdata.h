@@ -62,7 +62,12 @@ typedef struct mc__kind {
                                  blocks whose states are not every combination) */
     uint8_t nprops;
     uint8_t base_flags;
+    uint8_t material; /* MC__MAT_*: coarse material class (scripts/registry-flags.js) */
 } mc__kind;
+
+/* Material classes of block kinds (minecraft-data's "material"). */
+enum { MC__MAT_UNKNOWN = 0, MC__MAT_ROCK = 1, MC__MAT_WOOD = 2, MC__MAT_EARTH = 3, MC__MAT_PLANT = 4,
+       MC__MAT_WOOL = 5, MC__MAT_LEAVES = 6 };
 
 typedef struct mc__legacy_block {
     uint32_t name;     /* string offset; MC__NONE: no block with this id */

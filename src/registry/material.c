@@ -1,0 +1,102 @@
+/*
+ * material.c: the colour the translation's fallbacks give a block, by name.
+ *
+ * The last fallback for a block a version lacks is the full block of the
+ * nearest average colour, and inside a shape family the member of the
+ * closest material. Both need a block's colour. The real figures (texture
+ * averages, scripts/gen-block-colors.*) come from another part of the
+ * project; until they are wired in here, mc__block_color answers from a
+ * rule: the words of the name that say a material or a dye (the sixteen
+ * dye colours of the game, wood species, stones, metals), each with the
+ * rough colour of that material. Words are tried most specific first
+ * ("red_nether" before "red", "deepslate" before "ore"), so a name's colour
+ * is the one of its most telling word. A name with no known word has no
+ * colour (false): the callers then rank by material class and name alone.
+ *
+ * This is deliberately the only place that knows colours: replacing the
+ * table with measured ones changes nothing else.
+ */
+#include "registry/fallback.h"
+
+#include <string.h>
+
+typedef struct word_color {
+    const char *word; /* one or more '_'-joined words of a block name */
+    uint8_t r, g, b;
+} word_color;
+
+/* Most specific first. Rough colours of the materials (0-255 sRGB). */
+static const word_color word_colors[] = {
+    /* compound words that would otherwise read as a dye or a second material */
+    {"red_nether", 69, 7, 9},       {"red_sandstone", 181, 97, 31},  {"red_sand", 190, 102, 33},
+    {"dark_oak", 66, 43, 20},        {"darkoak", 66, 43, 20},        {"pale_oak", 228, 217, 215},     {"dark_prismarine", 51, 91, 75},
+    {"end_stone", 219, 222, 158},   {"blue_ice", 116, 167, 253},     {"packed_ice", 141, 180, 250},
+    {"crying_obsidian", 32, 10, 60}, {"packed_mud", 142, 106, 79},    {"mud_brick", 137, 103, 79},
+    {"nether_brick", 44, 21, 26},    {"nether_wart", 115, 3, 2},      {"warped_wart", 22, 119, 121},
+    {"dead", 130, 123, 119},         {"soul", 81, 62, 50},            {"deepslate", 80, 80, 82},
+    {"light_blue", 58, 175, 217},    {"light_gray", 142, 142, 134},   {"magma", 142, 63, 31},
+    /* the sixteen dye colours (wool) */
+    {"white", 233, 236, 236},  {"orange", 240, 118, 19}, {"magenta", 189, 68, 179}, {"yellow", 248, 197, 39},
+    {"lime", 112, 185, 25},    {"pink", 237, 141, 172},  {"gray", 62, 68, 71},      {"silver", 142, 142, 134},
+    {"cyan", 21, 137, 145},    {"purple", 121, 42, 172}, {"blue", 53, 57, 157},     {"brown", 114, 71, 40},
+    {"green", 84, 109, 27},    {"red", 160, 39, 34},     {"black", 20, 21, 25},
+    /* wood species */
+    {"oak", 162, 130, 78},     {"spruce", 114, 84, 48},   {"birch", 192, 175, 121},  {"jungle", 160, 115, 80},
+    {"acacia", 168, 90, 50},   {"mangrove", 117, 54, 48}, {"cherry", 226, 178, 172}, {"bamboo", 193, 173, 80},
+    {"crimson", 101, 48, 70},  {"warped", 43, 104, 99},   {"wooden", 162, 130, 78},  {"wood", 162, 130, 78},
+    {"planks", 162, 130, 78},  {"azalea", 101, 124, 47},
+    /* copper ages */
+    {"oxidized", 82, 162, 132}, {"weathered", 108, 153, 110}, {"exposed", 161, 125, 103}, {"copper", 192, 107, 79},
+    /* stones, earths, and the rest */
+    {"ore", 130, 128, 126},     {"andesite", 136, 136, 136}, {"diorite", 188, 188, 188}, {"granite", 149, 103, 85},
+    {"tuff", 108, 109, 102},    {"calcite", 223, 224, 220},  {"blackstone", 42, 35, 40},  {"basalt", 80, 81, 86},
+    {"dripstone", 134, 107, 92}, {"sandstone", 216, 203, 155}, {"purpur", 169, 125, 169}, {"quartz", 235, 229, 222},
+    {"prismarine", 99, 156, 151}, {"netherrack", 97, 38, 38}, {"nether", 97, 38, 38},   {"cobblestone", 127, 127, 127},
+    {"cobbled", 127, 127, 127}, {"stone", 125, 125, 125},    {"bricks", 150, 97, 83},     {"brick", 150, 97, 83},
+    {"terracotta", 152, 94, 67}, {"clay", 160, 166, 179},    {"mud", 60, 57, 60},         {"dirt", 134, 96, 67},
+    {"podzol", 92, 63, 24},     {"mycelium", 111, 99, 105},  {"gravel", 131, 127, 126},   {"sand", 219, 207, 163},
+    {"grass", 127, 178, 56},    {"moss", 89, 109, 45},       {"sculk", 12, 29, 36},       {"snow", 249, 254, 254},
+    {"ice", 145, 183, 253},     {"obsidian", 15, 10, 24},    {"iron", 220, 220, 220},     {"gold", 246, 208, 61},
+    {"diamond", 98, 237, 228},  {"emerald", 42, 203, 87},    {"lapis", 30, 67, 140},      {"redstone", 175, 24, 5},
+    {"coal", 16, 15, 15},       {"netherite", 66, 61, 63},   {"amethyst", 133, 97, 191},  {"glowstone", 171, 131, 84},
+    {"shroomlight", 240, 146, 70}, {"froglight", 245, 235, 200}, {"pot", 150, 85, 60}, {"honeycomb", 229, 148, 29}, {"honey", 251, 185, 52}, {"slime", 111, 192, 91},
+    {"hay", 166, 136, 38},      {"bone", 229, 225, 207},     {"melon", 111, 145, 30},     {"pumpkin", 198, 118, 24},
+    {"kelp", 50, 58, 36},       {"sponge", 195, 192, 74},    {"bookshelf", 117, 94, 59},  {"resin", 217, 99, 25},
+    {"chorus", 93, 57, 93},     {"glass", 200, 220, 225},    {"leaves", 60, 120, 40},     {"vine", 60, 110, 40},
+    {"tube", 49, 87, 207},      {"brain", 207, 91, 159},     {"bubble", 165, 26, 162},    {"fire", 164, 35, 47},
+    {"horn", 216, 200, 66},     {"lava", 207, 92, 20},       {"water", 63, 118, 228},
+    {"shulker", 125, 60, 160}, {"torch", 250, 200, 100},    {"candle", 230, 220, 200},   {"bell", 230, 190, 60},
+    {"ochre", 250, 240, 190},   {"verdant", 220, 245, 210},  {"pearlescent", 245, 225, 235},
+    /* plants */
+    {"cornflower", 70, 100, 200}, {"lily", 230, 230, 230},   {"wither", 30, 30, 30},      {"torchflower", 220, 130, 50},
+    {"rose", 180, 30, 30},      {"poppy", 190, 30, 30},      {"dandelion", 240, 220, 40}, {"orchid", 40, 160, 230},
+    {"allium", 180, 120, 220},  {"bluet", 220, 225, 230},    {"daisy", 230, 230, 200},    {"eyeblossom", 200, 120, 60},
+    {"spore", 210, 120, 170},   {"berry", 70, 110, 40},      {"dripleaf", 90, 150, 40},   {"petals", 240, 170, 200},
+    {"pickle", 100, 120, 40},   {"cane", 130, 170, 80},      {"fern", 80, 120, 50},       {"bush", 100, 130, 50},
+    {"roots", 110, 80, 60},     {"sapling", 80, 120, 40},    {"fungus", 150, 60, 50},     {"sprouts", 40, 140, 120},
+};
+
+/* Is `word` (len bytes) one of the '_'-separated word runs of bare name? */
+static bool has_words(const char *bare, size_t len, const char *word)
+{
+    size_t wl = strlen(word);
+    for (size_t i = 0; i + wl <= len; i++) {
+        if ((i == 0 || bare[i - 1] == '_') && (i + wl == len || bare[i + wl] == '_') &&
+            !memcmp(bare + i, word, wl))
+            return true;
+    }
+    return false;
+}
+
+bool mc__block_color(const char *bare, uint8_t rgb[3])
+{
+    size_t len = strlen(bare);
+    for (size_t i = 0; i < sizeof word_colors / sizeof word_colors[0]; i++)
+        if (has_words(bare, len, word_colors[i].word)) {
+            rgb[0] = word_colors[i].r;
+            rgb[1] = word_colors[i].g;
+            rgb[2] = word_colors[i].b;
+            return true;
+        }
+    return false;
+}
