@@ -12,7 +12,10 @@
  *       prismarine-provider-anvil.
  *   convert PATH X Z --to-version V -o FILE
  *       writes the chunk's NBT for another version's DataVersion to FILE
- *       (uncompressed Java NBT) and lists what the conversion dropped.
+ *       (uncompressed Java NBT), lists what the conversion dropped, and
+ *       counts the chunk's blocks by kind of approximation (exact,
+ *       renamed, same shape, nearest colour, air-like, lost: the
+ *       registry's MC_TRANSLATE_* bits of each block's state).
  *
  * Air is every state with the registry's air flag (air, cave_air,
  * void_air). Sections print in one pass per section: blocks are unpacked
@@ -47,7 +50,9 @@ static void usage(FILE *out)
             "           --every K prints every K-th position (air included); --all with a\n"
             "           region file instead of X Z prints every chunk after 'chunk X Z' lines\n"
             "  convert  writes the chunk NBT for version V (uncompressed; - for stdout) to\n"
-            "           FILE and lists what the conversion dropped on stderr\n"
+            "           FILE and lists what the conversion dropped on stderr, then a line\n"
+            "           'blocks: N exact, N renamed, N same-shape, N nearest-colour, N air-like,\n"
+            "           N lost' counting the chunk's blocks by how their state was translated\n"
             "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
             "data, I/O), 2 usage error (bad option, unknown version, coordinates that are\n"
             "not integers or lie outside the world)\n");
@@ -81,6 +86,26 @@ static int cmd_blocks(mc_column **col, bool ids, const char *version, unsigned e
     return mc_tool_print_blocks(*col, out_reg, ids, every, false);
 }
 
+/* The column's blocks counted by kind of approximation into `to`. */
+static bool count_kinds(const mc_column *col, const mc_registry *to, uint64_t counts[MC_TRANSLATE_KIND_COUNT])
+{
+    const mc_registry *from = mc_column_registry(col);
+    const uint16_t *hows = mc_registry_map_how(from, to);
+    if (!hows)
+        return false;
+    uint32_t n = mc_registry_state_count(from);
+    uint32_t vals[MC_SECTION_BLOCKS];
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)i);
+        if (!s)
+            continue;
+        mc_container_get_all(&s->blocks, vals);
+        for (size_t b = 0; b < MC_SECTION_BLOCKS; b++)
+            counts[vals[b] < n ? mc_translate_kind_of(hows[vals[b]]) : MC_TRANSLATE_KIND_LOST]++;
+    }
+    return true;
+}
+
 static int cmd_convert(mc_column **colp, const char *version, const char *file)
 {
     int32_t dv = data_version_of(version);
@@ -109,6 +134,15 @@ static int cmd_convert(mc_column **colp, const char *version, const char *file)
                         "%u sections, %u block entities, %u extra keys dropped\n%s",
                 version, (int)dv, rep.states_inexact, rep.states_to_air, rep.biomes_inexact,
                 rep.sections_dropped, rep.block_entities_dropped, rep.extra_dropped, rep.text);
+        uint64_t counts[MC_TRANSLATE_KIND_COUNT] = {0};
+        const mc_registry *to = mc_chunknbt_registry_for(dv);
+        if (rc == MC_EXIT_OK && to && count_kinds(col, to, counts)) {
+            fprintf(stderr, "blocks:");
+            for (int k = 0; k < MC_TRANSLATE_KIND_COUNT; k++)
+                fprintf(stderr, "%s %llu %s", k ? "," : "", (unsigned long long)counts[k],
+                        mc_translate_kind_name((mc_translate_kind)k));
+            fprintf(stderr, "\n");
+        }
     }
     mc_buf_free(&out);
     return rc;
