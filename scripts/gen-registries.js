@@ -22,6 +22,8 @@
  *                                    the version table
  *   src/registry/data/reg_bedrock.c  Bedrock registries (coded, built by
  *                                    registry-bedrock.js) and version table
+ *   src/registry/data/reg_biomes.c   the climate of every biome name
+ *                                    (registry-biomes.js)
  *
  * Usage: node scripts/gen-registries.js   (from anywhere)
  */
@@ -387,6 +389,8 @@ for (const f of fs.readdirSync(OUT)) if (/^reg_bedrock_\d+\.c$/.test(f)) fs.unli
 fs.writeFileSync(path.join(OUT, 'reg_bedrock.c'),
     emit.bedrockFile(header('Bedrock registries and version table'), { pool, bedrock, javaCount: registries.length }));
 for (const r of bedrock.registries) if (r.mappingNote) console.log(`bedrock ${r.display}: ${r.mappingNote}`);
+const climates = require('./registry-biomes.js').build({ DATA, PATHS, load, vcmp });
+fs.writeFileSync(path.join(OUT, 'reg_biomes.c'), emit.biomeFile(header('biome climates'), pool, climates));
 fs.writeFileSync(path.join(OUT, 'reg_strings.c'), emit.stringsFile(header('string pool'), pool));
 console.log(`registries: ${registries.length} Java, ${bedrock.registries.length} Bedrock; ` +
     `strings ${pool.stringBytes()} bytes, kinds ${pool.kinds.length}, flag bytes ${pool.flagBytes.length}`);

@@ -52,6 +52,18 @@ function stringsFile(head, pool) {
     return out.join('\n') + '\n';
 }
 
+/* Biome climates, sorted by name offset (the C side binary-searches). */
+function biomeFile(head, pool, climates) {
+    const rows = climates.map((c) => ({ ...c, off: pool.str(c.name) })).sort((a, b) => a.off - b.off);
+    const out = [head];
+    out.push('/* {name, temperature x1000, downfall x1000, colour 0xRRGGBB, category (MC__BIOME_CAT_*),');
+    out.push(' *   dimension (0 overworld, 1 nether, 2 end), precipitation} */');
+    out.push(`const mc__biome_climate mc__reg_biome_climates[] = {\n${pack(rows.map((r) =>
+        `{${r.off},${r.temperature},${r.downfall},${r.color},${r.category},${r.dimension},${r.precipitation}}`))}\n};`);
+    out.push(`const uint32_t mc__reg_biome_climate_count = ${rows.length};`);
+    return out.join('\n') + '\n';
+}
+
 function poolFile(head, pool) {
     const out = [head];
     out.push('/* value lists: runs of string offsets */');
@@ -194,4 +206,4 @@ function bedrockFile(head, ctx) {
     return out.join('\n') + '\n';
 }
 
-module.exports = { header, stringsFile, poolFile, javaFile, bedrockFile };
+module.exports = { header, stringsFile, poolFile, javaFile, bedrockFile, biomeFile };

@@ -203,6 +203,17 @@ MC_API uint32_t mc_registry_state_from_hash(const mc_registry *reg, uint32_t has
 MC_API const char *mc_registry_biome_name(const mc_registry *reg, uint32_t id);
 /* Id of a biome ("minecraft:" may be omitted), or MC_STATE_NONE. */
 MC_API uint32_t mc_registry_biome_id(const mc_registry *reg, const char *name);
+/* A biome id of `from` as an id of `to`: the same name, else the name the
+ * game renamed it to (1.18's windswept_hills for mountains, Bedrock's
+ * older names both ways; MC_TRANSLATE_RENAMED), else the biome of `to` of
+ * the nearest climate in the same dimension (temperature, downfall,
+ * precipitation, then category and map colour, from minecraft-data;
+ * MC_TRANSLATE_SAME_FAMILY when the category is the same, else
+ * MC_TRANSLATE_NEAREST_COLOR). An id `from` does not have becomes `to`'s
+ * plains with MC_TRANSLATE_AIR: never id 0 silently. `how` may be NULL.
+ * MC_STATE_NONE only when `to` has no biomes. */
+MC_API uint32_t mc_registry_translate_biome(const mc_registry *from, const mc_registry *to, uint32_t biome,
+                                            unsigned *how);
 
 /* ---------------------------------------------------------- translation */
 

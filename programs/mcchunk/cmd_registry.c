@@ -34,7 +34,9 @@ static void usage(FILE *out)
             "  --edition E    java (default) or bedrock\n"
             "  --hashed       Bedrock: print and read hashed runtime ids instead of indices\n"
             "  --list         every state of the registry\n"
-            "  --biomes       every biome: 'id name'\n"
+            "  --biomes       every biome: 'id name'; with --to, 'id name -> id2 name2' and\n"
+            "                 how a biome the target lacks was chosen (renamed, same-category\n"
+            "                 or nearest climate)\n"
             "  --info         sizes and direct-palette widths\n"
             "  --to V2        translate each STATE into V2 ('id state -> id2 state2');\n"
             "                 with --list, the whole translation map; a translated STATE\n"
@@ -347,8 +349,21 @@ int mc_cmd_registry(int argc, char **argv)
     if (biomes) {
         for (uint32_t id = 0; id < mc_registry_biome_count(reg); id++) {
             const char *name = mc_registry_biome_name(reg, id);
-            if (name)
-                printf("%u %s\n", id, name);
+            if (!name)
+                continue;
+            printf("%u %s", id, name);
+            if (to) {
+                unsigned how = 0;
+                uint32_t t = mc_registry_translate_biome(reg, to, id, &how);
+                const char *tn = mc_registry_biome_name(to, t);
+                mc_translate_kind kind = mc_translate_kind_of(how);
+                printf(" -> %u %s", t, tn ? tn : "?");
+                if (kind != MC_TRANSLATE_KIND_EXACT)
+                    printf("  (%s)", kind == MC_TRANSLATE_KIND_SAME_SHAPE ? "same-category"
+                                     : kind == MC_TRANSLATE_KIND_NEAREST_COLOR ? "nearest-climate"
+                                                                               : mc_translate_kind_name(kind));
+            }
+            printf("\n");
         }
         return MC_EXIT_OK;
     }

@@ -103,6 +103,25 @@ typedef struct mc__tables {
     uint32_t l2p_count, p2l_count;                          /* 4096 and state_count, or 0 */
 } mc__tables;
 
+/* The climate of a biome name (scripts/registry-biomes.js), for the
+ * translation of biomes a version lacks. */
+typedef struct mc__biome_climate {
+    uint32_t name;       /* string offset */
+    int16_t temperature; /* x1000 */
+    int16_t downfall;    /* x1000 */
+    uint32_t color;      /* 0xRRGGBB */
+    uint8_t category;    /* MC__BIOME_CAT_* */
+    uint8_t dimension;   /* 0 overworld, 1 nether, 2 end */
+    uint8_t precipitation; /* 1: rain or snow */
+} mc__biome_climate;
+
+/* Biome categories (scripts/registry-biomes.js CATEGORIES, same order). */
+enum { MC__BIOME_CAT_NONE = 0, MC__BIOME_CAT_OCEAN, MC__BIOME_CAT_PLAINS, MC__BIOME_CAT_DESERT,
+       MC__BIOME_CAT_MOUNTAIN, MC__BIOME_CAT_FOREST, MC__BIOME_CAT_TAIGA, MC__BIOME_CAT_SWAMP,
+       MC__BIOME_CAT_RIVER, MC__BIOME_CAT_NETHER, MC__BIOME_CAT_END, MC__BIOME_CAT_ICY,
+       MC__BIOME_CAT_MUSHROOM, MC__BIOME_CAT_BEACH, MC__BIOME_CAT_JUNGLE, MC__BIOME_CAT_SAVANNA,
+       MC__BIOME_CAT_MESA, MC__BIOME_CAT_UNDERGROUND };
+
 typedef struct mc__version {
     uint32_t name;
     int32_t protocol;
@@ -120,6 +139,9 @@ extern const uint8_t mc__reg_flag_bytes[];
 extern const uint8_t mc__reg_default_digits[];
 extern const mc__kind mc__reg_kinds[];
 extern const uint32_t mc__reg_kind_count;
+
+extern const mc__biome_climate mc__reg_biome_climates[]; /* sorted by name */
+extern const uint32_t mc__reg_biome_climate_count;
 
 extern const struct mc_registry mc__java_registries[];
 extern const uint32_t mc__java_registry_count;
