@@ -24,6 +24,8 @@
  *                                    registry-bedrock.js) and version table
  *   src/registry/data/reg_biomes.c   the climate of every biome name
  *                                    (registry-biomes.js)
+ *   src/registry/data/reg_legacy_names.c  the properties of 1.8-1.12 states
+ *                                    (registry-legacy-names.js)
  *
  * Usage: node scripts/gen-registries.js   (from anywhere)
  */
@@ -259,6 +261,28 @@ for (const b of pivotBlocks.slice().sort((x, y) => x.minStateId - y.minStateId))
     }
 }
 
+/* The properties of 1.8-1.12 states as the game names them (F3, /setblock):
+ * one schema per block name (registry-legacy-names.js), pooled like kinds. */
+const legacyNames = require('./registry-legacy-names.js');
+const legacySchemas = [];   /* {props: prop list index, nprops, digits, stored} */
+const legacyStored = [];    /* per schema, 16 bytes: the properties each meta stores */
+const schemaOfName = new Map();
+{
+    const blocks112 = load(PATHS.pc['1.12.2'].blocks, 'blocks');
+    const names = new Map(blocks112.map((b) => [b.id, b.name]));
+    const corrected = Object.fromEntries(Object.keys(legacyJson).map((k) => [k, legacyTarget(k)]));
+    const built = legacyNames.build({ file: legacyNames.defaultFile, legacyJson: corrected, parseStateString,
+        blockNames: names });
+    for (const [name, s] of built) {
+        schemaOfName.set('minecraft:' + name, legacySchemas.length);
+        legacySchemas.push({
+            props: pool.propList(s.props), nprops: s.props.length,
+            digits: pool.digitRun(s.metas.flatMap((m) => m.digits)), stored: legacyStored.length,
+        });
+        legacyStored.push(...s.metas.map((m) => m.stored));
+    }
+}
+
 /* Pivot flags, to give legacy states the flags of what they became. */
 let pivotFlags = null;
 
@@ -282,7 +306,9 @@ function buildLegacy(blocksDir) {
             const p = legacyToPivot[(id << 4) | m];
             metaFlags.push(p !== 0xffff ? pivotFlags[p] : flags.legacyFallbackFlags(b));
         }
-        entries.push({ name: 'minecraft:' + b.name, mask, flagSeq: pool.flagSeq(metaFlags) });
+        const name = 'minecraft:' + b.name;
+        entries.push({ name, mask, flagSeq: pool.flagSeq(metaFlags),
+            schema: schemaOfName.has(name) ? schemaOfName.get(name) : 0xffffffff });
     }
     return entries;
 }
@@ -391,6 +417,9 @@ fs.writeFileSync(path.join(OUT, 'reg_bedrock.c'),
 for (const r of bedrock.registries) if (r.mappingNote) console.log(`bedrock ${r.display}: ${r.mappingNote}`);
 const climates = require('./registry-biomes.js').build({ DATA, PATHS, load, vcmp });
 fs.writeFileSync(path.join(OUT, 'reg_biomes.c'), emit.biomeFile(header('biome climates'), pool, climates));
+fs.writeFileSync(path.join(OUT, 'reg_legacy_names.c'),
+    emit.legacyNamesFile(header('Java 1.8-1.12 state properties, from scripts/data/legacy-block-states.txt'),
+        legacySchemas, legacyStored));
 fs.writeFileSync(path.join(OUT, 'reg_strings.c'), emit.stringsFile(header('string pool'), pool));
 console.log(`registries: ${registries.length} Java, ${bedrock.registries.length} Bedrock; ` +
     `strings ${pool.stringBytes()} bytes, kinds ${pool.kinds.length}, flag bytes ${pool.flagBytes.length}`);

@@ -52,6 +52,18 @@ function stringsFile(head, pool) {
     return out.join('\n') + '\n';
 }
 
+/* The property schemas of 1.8-1.12 blocks (registry-legacy-names.js). */
+function legacyNamesFile(head, schemas, stored) {
+    const out = [head];
+    out.push('/* per block name: {property list, value indices (16 metas x property count, in');
+    out.push(' *   mc__reg_default_digits), stored-property masks (16, in mc__reg_legacy_stored), count} */');
+    out.push(`const mc__legacy_schema mc__reg_legacy_schemas[] = {\n${pack(schemas.map((s) =>
+        `{${s.props},${s.digits},${s.stored},${s.nprops}}`))}\n};`);
+    out.push('/* per schema and metadata: bit i set when the metadata stores property i */');
+    out.push(`const uint8_t mc__reg_legacy_stored[] = {\n${ints(stored)}\n};`);
+    return out.join('\n') + '\n';
+}
+
 /* Biome climates, sorted by name offset (the C side binary-searches). */
 function biomeFile(head, pool, climates) {
     const rows = climates.map((c) => ({ ...c, off: pool.str(c.name) })).sort((a, b) => a.off - b.off);
@@ -153,7 +165,7 @@ function javaFile(head, ctx) {
         if (reg.legacy) {
             reg.blockCount = reg.entries.length;
             out.push(`static const mc__legacy_block ${p}_legacy[] = {\n${pack(reg.entries.map((e) =>
-                (e ? `{${pool.str(e.name)},${e.flagSeq},0x${e.mask.toString(16)}}` : '{MC__NONE,0,0}')))}\n};`);
+                (e ? `{${pool.str(e.name)},${e.flagSeq},${u32(e.schema)},0x${e.mask.toString(16)}}` : '{MC__NONE,0,MC__NONE,0}')))}\n};`);
         } else {
             reg.blockCount = reg.kinds.length;
         }
@@ -206,4 +218,4 @@ function bedrockFile(head, ctx) {
     return out.join('\n') + '\n';
 }
 
-module.exports = { header, stringsFile, poolFile, javaFile, bedrockFile, biomeFile };
+module.exports = { header, stringsFile, poolFile, javaFile, bedrockFile, biomeFile, legacyNamesFile };

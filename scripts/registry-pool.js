@@ -115,7 +115,7 @@ function create() {
         }
         return kindMap.get(key);
     }
-    return { str, lengthAt, valueList, propdef, propList, flagSeq, kind, kinds, propdefs, propLists,
+    return { str, lengthAt, valueList, propdef, propList, flagSeq, digitRun, kind, kinds, propdefs, propLists,
         valueRefs, flagBytes, digitBytes, stringList, stringBytes: () => stringBytes };
 }
 

@@ -72,8 +72,20 @@ enum { MC__MAT_UNKNOWN = 0, MC__MAT_ROCK = 1, MC__MAT_WOOD = 2, MC__MAT_EARTH = 
 typedef struct mc__legacy_block {
     uint32_t name;     /* string offset; MC__NONE: no block with this id */
     uint32_t flag_seq; /* 16 flag bytes (one per meta) in mc__reg_flag_bytes */
+    uint32_t schema;   /* its properties: index in mc__reg_legacy_schemas; MC__NONE: none */
     uint16_t valid;    /* bit m: id:m is a state */
 } mc__legacy_block;
+
+/* The properties of a 1.8-1.12 block as the game names them
+ * (scripts/data/legacy-block-states.txt): per metadata, the value index of
+ * each property, and which of them the metadata stores (the others, such
+ * as a fence's connections, the game computes). */
+typedef struct mc__legacy_schema {
+    uint32_t props;  /* index of the first entry in mc__reg_prop_lists */
+    uint32_t digits; /* offset in mc__reg_default_digits: 16 x nprops value indices */
+    uint32_t stored; /* offset in mc__reg_legacy_stored: 16 bytes, bit i: property i stored */
+    uint32_t nprops;
+} mc__legacy_schema;
 
 struct mc_registry {
     uint32_t name;        /* display name (string offset) */
@@ -140,6 +152,8 @@ extern const uint8_t mc__reg_default_digits[];
 extern const mc__kind mc__reg_kinds[];
 extern const uint32_t mc__reg_kind_count;
 
+extern const mc__legacy_schema mc__reg_legacy_schemas[];
+extern const uint8_t mc__reg_legacy_stored[];
 extern const mc__biome_climate mc__reg_biome_climates[]; /* sorted by name */
 extern const uint32_t mc__reg_biome_climate_count;
 

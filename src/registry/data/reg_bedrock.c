@@ -15,7 +15,7 @@ static const char breg0_code[] =
     "asnBLFAMtkBpnBunBP9mBinBLRKErnB4lBNYLTCAE0mBEPFCI3tCBB00BRAChHEBE0SKHADK_NwOxvCByvCLTOC_aLHGQl1B2uB2"
     "sBp7CBq0CmDoGJGFCENAALYLGnpBr1B-1CJHEGwCz4C8-CNLIRULEnCEPFCTEAC5rBPBAGlzBB86CPAAM3iB_Bx2BgmC1RukBLJC"
     "G2Cz7CksCLLIGtsCBq0BJWJCBNHGfMHCbLABCopBLAACpLLAAXCACnaJABCqDJAAC2OLVSE7sCs9BNSN5DCAM1B5_B-_BjB5-B6_"
-    "BNNGCENMFCmHNAAEjoCBsD1n-CfhB57Fy5FhB95Fg4Fl5F42FAxCh1FpBvBzBwxFftyF0vF_wFmuFhBtBrBhsFrBupFtBnpFvBpB"
+    "BNNGCENMFCmHNAAEjoCBsD1z_CfhB57Fy5FhB95Fg4Fl5F42FAxCh1FpBvBzBwxFftyF0vF_wFmuFhBtBrBhsFrBupFtBnpFvBpB"
     "1BpB1BilFjBhmFd5By0DlE-CvEgD5EyiDjkD3BvBAAAA3EHAIq6BzjFxBqgFPhFuuDTL4BEnnFAJVqDYtD9BpC_BA5B_BrC1CzBj"
     "CpBXfsYInEqqExBvB";
 /* Bedrock 1.17.0 (1.17.0); mappings: Java 1.18.2; 20342/20342 J2B keys exact, 5127 sides matched by name and known properties, 0 pairs dropped */
@@ -185,7 +185,7 @@ static const char breg3_code[] =
     "pGZttJAzwB2sJAEAAliCDAHjgNARqHqoP5D8kcAJp0cn-IJHCnmCmkNjqG";
 /* Bedrock 1.18.0 (1.18.0); mappings: Java 1.18.2; 20342/20343 J2B keys exact, 5298 sides matched by name and known properties, 1 pairs dropped */
 static const char breg4_code[] =
-    "hsBAAtLAAQl8iDwBwBiBkBuT2Brbt3nBAA5wPAA";
+    "hsBAAtLAAQlokDwBwBiBkBuT2Brbt3nBAA5wPAA";
 /* Bedrock 1.18.11 (1.18.11); mappings: Java 1.18.2; 20342/20342 J2B keys exact, 5292 sides matched by name and known properties, 0 pairs dropped */
 static const char breg5_code[] =
     "vVAACl1DzHBACBTBACBvFBACB9EAACBR_nBwczD-nBvc9LAACtIPAFO_vJCmgBBxyCCy4IlBAME6jCvwOfAFCqvEfAAMpzCB6qDw"
@@ -299,7 +299,7 @@ static const char breg6_code[] =
 static const char breg7_code[] =
     "9BAACz2DLAAtBCAIB4S2uBrhCXDACBzCBACu8BLBACt8BpCBAIB0mClzBtTjBAACBfBACBRBAEBBJDACBzBBACBLAACBfBACBJBA"
     "E-C9CxCAACBRBACB5DAAKBBBysCp9B7CDACnPLBAjBGAKB6B5BBBrBHAEBBjBDAZGACBZAACBRBACB1CAACBhKAAGB42DnoBVAAC"
-    "xpmDnLAAE2nD0BCliNPAPO5RCysCB-kCC4gCLAoFKA55E0gKAAVHnFIAAuOLJsxCqqDJANhC4llBrpDErpMw-Cf35nB4CCiqDfAc"
+    "x1nDnLAAE2nD0BCliNPAPO5RCysCB-kCC4gCLAoFKA55E0gKAAVHnFIAAuOLJsxCqqDJANhC4llBrpDErpMw-Cf35nB4CCiqDfAc"
     "H00nBsnGGAAjYLoF40BOqtGzkKy4CthF26F51FkgOZr6nB73HHAlIH44nBAU7tHGH-5GEDhsLCusLCJbpwHWvzLED8TEDotKEDpl"
     "KEJdi4KMggLED7pOEDNiD6wBft7nBx4EHw4nBAMu9HavBnpBGHrBmCWGhEEDJp_f0tLxByggB_tLhBXCZABhBACZABhBACZABJhu"
     "kB-9HxB6ukB99HHtMAHFAtBwMAhBrCCZ4BBJx9Kq6BxBq-Kp6BhBXohCZAnhChBA11CZA21CMmhHB75K9_Csbi6FZtmoB0DHA9Dh"
@@ -1247,7 +1247,7 @@ static const char breg20_code[] =
 static const char breg21_code[] =
     "RAACx_ERAACBbAACBrEAACBhFAACBrJAACBNAACBVAACB7BAACB3CAACBjCAACBPAACBxCAACBTAACBNAACBHAACB_BAACBjCAAC"
     "BPAACBLAACBjDAACBpDAACBNAACB3CAACB3CAAIBoH0I5PxCAACBlFAACBRAACBpFAACBxCAACBlHAACBnDAACBdAAGBoGi0EuFz"
-    "4hDvBzGykD1OtBhlGgCssCjxB-jD1mDpBpdk4DwI1sBkrByDysC7qCioDvTnmGqhDpjCxL9TgI5em3F64BzjGg9F_nE0mEjkE_vB"
+    "kjDvBzGykD1OtBhlGgCssCjxB-jD1mDpBpdk4DwI1sBkrByDysC7qCioDvTnmGqhDpjCxL9TgI5em3F64BzjGg9F_nE0mEjkE_vB"
     "nCsBhhBmuCo5DvCjoG0pG_nGvd46E_UvcmJ7iCpB7DhjBsgB9jB6lBtjB23BzBimG98Eg8E7wHiCwoHvmGje27FvmGulG_mGgnDz"
     "uDi1Bs1B69ClnEvhBw7G_S9mGw1G97C1RPAAC18aPAAEOrWHAASwI67R_rGEDqiGi2Dl-LlvLJAAE80CBRAAE0vXB_EAAClmahCA"
     "AGk8HED7BAAGo_JEDNAMNALHAMvCALGm-EEDvMAA5BnM18B5BA4oN5BAyuE5BA_jJM8-Cw0DznWz5EypB2nOZoMn2Gh_CALG5rQs"
@@ -1698,98 +1698,98 @@ static const char breg30_code[] =
     "IjVAHC9pLPAANAIE-qTv8H9GAACilBpKAAKyrQp4VgyWCwF7_CAANw-gBAJx7jBAl2Su8CAJ5yVAJJ1_YhMkZ23ZhGA_V7FAgWhB"
     "8b65lBR_wC5wmBRmVy7LnwK25Vx8L";
 const struct mc_registry mc__bedrock_registries[] = {
-    {52406, MC_EDITION_BEDROCK, MC__KIND_FLAT, 25, 6575, 554, 182, NULL, breg0_code, 0, 0},
-    {52415, MC_EDITION_BEDROCK, MC__KIND_FLAT, 26, 7682, 663, 182, NULL, breg1_code, 11, 1},
-    {52422, MC_EDITION_BEDROCK, MC__KIND_FLAT, 27, 7852, 697, 182, NULL, breg2_code, 11, 1},
-    {52430, MC_EDITION_BEDROCK, MC__KIND_FLAT, 28, 7948, 704, 182, NULL, breg3_code, 11, 1},
-    {52438, MC_EDITION_BEDROCK, MC__KIND_FLAT, 29, 7948, 704, 190, NULL, breg4_code, 11, 1},
-    {52445, MC_EDITION_BEDROCK, MC__KIND_FLAT, 30, 7946, 708, 190, NULL, breg5_code, 11, 1},
-    {52453, MC_EDITION_BEDROCK, MC__KIND_FLAT, 31, 8228, 717, 190, NULL, breg6_code, 11, 1},
-    {52461, MC_EDITION_BEDROCK, MC__KIND_FLAT, 32, 8289, 734, 192, NULL, breg7_code, 15, 1},
-    {52469, MC_EDITION_BEDROCK, MC__KIND_FLAT, 33, 13136, 813, 192, NULL, breg8_code, 15, 1},
-    {52477, MC_EDITION_BEDROCK, MC__KIND_FLAT, 34, 13141, 839, 192, NULL, breg9_code, 15, 1},
-    {52484, MC_EDITION_BEDROCK, MC__KIND_FLAT, 35, 13141, 869, 192, NULL, breg10_code, 15, 1},
-    {52492, MC_EDITION_BEDROCK, MC__KIND_FLAT, 36, 13129, 929, 192, NULL, breg11_code, 15, 1},
-    {52500, MC_EDITION_BEDROCK, MC__KIND_FLAT, 37, 13121, 929, 192, NULL, breg12_code, 15, 1},
-    {52508, MC_EDITION_BEDROCK, MC__KIND_FLAT, 38, 14127, 997, 192, NULL, breg13_code, 17, 1},
-    {52516, MC_EDITION_BEDROCK, MC__KIND_FLAT, 39, 14133, 1028, 192, NULL, breg14_code, 17, 1},
-    {52524, MC_EDITION_BEDROCK, MC__KIND_FLAT, 40, 14149, 1054, 192, NULL, breg15_code, 17, 1},
-    {51230, MC_EDITION_BEDROCK, MC__KIND_FLAT, 41, 14160, 1100, 192, NULL, breg16_code, 22, 1},
-    {52532, MC_EDITION_BEDROCK, MC__KIND_FLAT, 42, 14151, 1189, 192, NULL, breg17_code, 22, 1},
-    {52540, MC_EDITION_BEDROCK, MC__KIND_FLAT, 43, 14150, 1212, 192, NULL, breg18_code, 22, 1},
-    {52548, MC_EDITION_BEDROCK, MC__KIND_FLAT, 44, 14196, 1219, 192, NULL, breg19_code, 19, 1},
-    {52556, MC_EDITION_BEDROCK, MC__KIND_FLAT, 45, 15162, 1253, 192, NULL, breg20_code, 19, 1},
-    {52564, MC_EDITION_BEDROCK, MC__KIND_FLAT, 46, 15168, 1253, 87, NULL, breg21_code, 20, 1},
-    {52572, MC_EDITION_BEDROCK, MC__KIND_FLAT, 47, 15237, 1260, 87, NULL, breg22_code, 22, 1},
-    {52580, MC_EDITION_BEDROCK, MC__KIND_FLAT, 48, 15253, 1261, 87, NULL, breg23_code, 22, 1},
-    {52588, MC_EDITION_BEDROCK, MC__KIND_FLAT, 49, 15253, 1261, 87, NULL, breg24_code, 22, 1},
-    {52596, MC_EDITION_BEDROCK, MC__KIND_FLAT, 50, 15285, 1269, 87, NULL, breg25_code, 22, 1},
-    {52605, MC_EDITION_BEDROCK, MC__KIND_FLAT, 51, 15845, 1321, 87, NULL, breg26_code, 22, 1},
-    {52614, MC_EDITION_BEDROCK, MC__KIND_FLAT, 52, 15845, 1321, 87, NULL, breg27_code, 24, 1},
-    {52621, MC_EDITION_BEDROCK, MC__KIND_FLAT, 53, 15846, 1322, 87, NULL, breg28_code, 24, 1},
-    {52629, MC_EDITION_BEDROCK, MC__KIND_FLAT, 54, 16899, 1355, 87, NULL, breg29_code, 24, 1},
-    {52637, MC_EDITION_BEDROCK, MC__KIND_FLAT, 55, 16913, 1356, 87, NULL, breg30_code, 24, 1},
+    {53110, MC_EDITION_BEDROCK, MC__KIND_FLAT, 25, 6575, 554, 182, NULL, breg0_code, 0, 0},
+    {53119, MC_EDITION_BEDROCK, MC__KIND_FLAT, 26, 7682, 663, 182, NULL, breg1_code, 11, 1},
+    {53126, MC_EDITION_BEDROCK, MC__KIND_FLAT, 27, 7852, 697, 182, NULL, breg2_code, 11, 1},
+    {53134, MC_EDITION_BEDROCK, MC__KIND_FLAT, 28, 7948, 704, 182, NULL, breg3_code, 11, 1},
+    {53142, MC_EDITION_BEDROCK, MC__KIND_FLAT, 29, 7948, 704, 190, NULL, breg4_code, 11, 1},
+    {53149, MC_EDITION_BEDROCK, MC__KIND_FLAT, 30, 7946, 708, 190, NULL, breg5_code, 11, 1},
+    {53157, MC_EDITION_BEDROCK, MC__KIND_FLAT, 31, 8228, 717, 190, NULL, breg6_code, 11, 1},
+    {53165, MC_EDITION_BEDROCK, MC__KIND_FLAT, 32, 8289, 734, 192, NULL, breg7_code, 15, 1},
+    {53173, MC_EDITION_BEDROCK, MC__KIND_FLAT, 33, 13136, 813, 192, NULL, breg8_code, 15, 1},
+    {53181, MC_EDITION_BEDROCK, MC__KIND_FLAT, 34, 13141, 839, 192, NULL, breg9_code, 15, 1},
+    {53188, MC_EDITION_BEDROCK, MC__KIND_FLAT, 35, 13141, 869, 192, NULL, breg10_code, 15, 1},
+    {53196, MC_EDITION_BEDROCK, MC__KIND_FLAT, 36, 13129, 929, 192, NULL, breg11_code, 15, 1},
+    {53204, MC_EDITION_BEDROCK, MC__KIND_FLAT, 37, 13121, 929, 192, NULL, breg12_code, 15, 1},
+    {53212, MC_EDITION_BEDROCK, MC__KIND_FLAT, 38, 14127, 997, 192, NULL, breg13_code, 17, 1},
+    {53220, MC_EDITION_BEDROCK, MC__KIND_FLAT, 39, 14133, 1028, 192, NULL, breg14_code, 17, 1},
+    {53228, MC_EDITION_BEDROCK, MC__KIND_FLAT, 40, 14149, 1054, 192, NULL, breg15_code, 17, 1},
+    {51934, MC_EDITION_BEDROCK, MC__KIND_FLAT, 41, 14160, 1100, 192, NULL, breg16_code, 22, 1},
+    {53236, MC_EDITION_BEDROCK, MC__KIND_FLAT, 42, 14151, 1189, 192, NULL, breg17_code, 22, 1},
+    {53244, MC_EDITION_BEDROCK, MC__KIND_FLAT, 43, 14150, 1212, 192, NULL, breg18_code, 22, 1},
+    {53252, MC_EDITION_BEDROCK, MC__KIND_FLAT, 44, 14196, 1219, 192, NULL, breg19_code, 19, 1},
+    {53260, MC_EDITION_BEDROCK, MC__KIND_FLAT, 45, 15162, 1253, 192, NULL, breg20_code, 19, 1},
+    {53268, MC_EDITION_BEDROCK, MC__KIND_FLAT, 46, 15168, 1253, 87, NULL, breg21_code, 20, 1},
+    {53276, MC_EDITION_BEDROCK, MC__KIND_FLAT, 47, 15237, 1260, 87, NULL, breg22_code, 22, 1},
+    {53284, MC_EDITION_BEDROCK, MC__KIND_FLAT, 48, 15253, 1261, 87, NULL, breg23_code, 22, 1},
+    {53292, MC_EDITION_BEDROCK, MC__KIND_FLAT, 49, 15253, 1261, 87, NULL, breg24_code, 22, 1},
+    {53300, MC_EDITION_BEDROCK, MC__KIND_FLAT, 50, 15285, 1269, 87, NULL, breg25_code, 22, 1},
+    {53309, MC_EDITION_BEDROCK, MC__KIND_FLAT, 51, 15845, 1321, 87, NULL, breg26_code, 22, 1},
+    {53318, MC_EDITION_BEDROCK, MC__KIND_FLAT, 52, 15845, 1321, 87, NULL, breg27_code, 24, 1},
+    {53325, MC_EDITION_BEDROCK, MC__KIND_FLAT, 53, 15846, 1322, 87, NULL, breg28_code, 24, 1},
+    {53333, MC_EDITION_BEDROCK, MC__KIND_FLAT, 54, 16899, 1355, 87, NULL, breg29_code, 24, 1},
+    {53341, MC_EDITION_BEDROCK, MC__KIND_FLAT, 55, 16913, 1356, 87, NULL, breg30_code, 24, 1},
 };
 const uint32_t mc__bedrock_registry_count = 31;
 /* Bedrock releases: {name, protocol, 0, registry index in mc__bedrock_registries (-1: none)} */
 const mc__version mc__bedrock_versions[] = {
-    {52645, 422, 0, -1},
-    {52654, 428, 0, -1},
-    {52406, 431, 0, 0},
-    {52415, 440, 0, 1},
-    {52663, 448, 0, 2},
-    {52422, 465, 0, 2},
-    {52430, 471, 0, 3},
-    {52438, 475, 0, 4},
-    {52671, 486, 0, 5},
-    {52445, 486, 0, 5},
-    {52453, 503, 0, 6},
-    {51192, 527, 0, 7},
-    {52679, 534, 0, 7},
-    {52687, 544, 0, 7},
-    {52695, 545, 0, 7},
-    {52703, 554, 0, 7},
-    {52711, 557, 0, 7},
-    {52719, 560, 0, 7},
-    {52727, 567, 0, 7},
-    {52735, 567, 0, 7},
-    {52743, 568, 0, 7},
-    {52461, 575, 0, 7},
-    {52469, 582, 0, 8},
-    {52477, 589, 0, 9},
-    {52751, 594, 0, 10},
-    {52484, 594, 0, 10},
-    {52492, 618, 0, 11},
-    {52500, 622, 0, 12},
-    {52508, 630, 0, 13},
-    {52759, 649, 0, 14},
-    {52516, 649, 0, 14},
-    {52767, 662, 0, 15},
-    {52775, 662, 0, 15},
-    {52524, 671, 0, 15},
-    {52783, 685, 0, 16},
-    {51230, 686, 0, 16},
-    {52532, 712, 0, 17},
-    {52540, 729, 0, 18},
-    {52790, 748, 0, 19},
-    {52548, 748, 0, 19},
-    {52556, 766, 0, 20},
-    {52564, 776, 0, 21},
-    {52572, 786, 0, 22},
-    {52580, 800, 0, 23},
-    {52798, 818, 0, 24},
-    {52588, 819, 0, 24},
-    {52596, 827, 0, 25},
-    {52806, 844, 0, 26},
-    {52815, 859, 0, 26},
-    {52824, 860, 0, 26},
-    {52605, 898, 0, 26},
-    {52614, 924, 0, 27},
-    {52621, 944, 0, 28},
-    {52629, 975, 0, 29},
-    {52833, 1001, 0, 30},
-    {52841, 2168, 0, 30},
-    {52849, 2169, 0, 30},
-    {52637, 2193, 0, 30},
+    {53349, 422, 0, -1},
+    {53358, 428, 0, -1},
+    {53110, 431, 0, 0},
+    {53119, 440, 0, 1},
+    {53367, 448, 0, 2},
+    {53126, 465, 0, 2},
+    {53134, 471, 0, 3},
+    {53142, 475, 0, 4},
+    {53375, 486, 0, 5},
+    {53149, 486, 0, 5},
+    {53157, 503, 0, 6},
+    {51896, 527, 0, 7},
+    {53383, 534, 0, 7},
+    {53391, 544, 0, 7},
+    {53399, 545, 0, 7},
+    {53407, 554, 0, 7},
+    {53415, 557, 0, 7},
+    {53423, 560, 0, 7},
+    {53431, 567, 0, 7},
+    {53439, 567, 0, 7},
+    {53447, 568, 0, 7},
+    {53165, 575, 0, 7},
+    {53173, 582, 0, 8},
+    {53181, 589, 0, 9},
+    {53455, 594, 0, 10},
+    {53188, 594, 0, 10},
+    {53196, 618, 0, 11},
+    {53204, 622, 0, 12},
+    {53212, 630, 0, 13},
+    {53463, 649, 0, 14},
+    {53220, 649, 0, 14},
+    {53471, 662, 0, 15},
+    {53479, 662, 0, 15},
+    {53228, 671, 0, 15},
+    {53487, 685, 0, 16},
+    {51934, 686, 0, 16},
+    {53236, 712, 0, 17},
+    {53244, 729, 0, 18},
+    {53494, 748, 0, 19},
+    {53252, 748, 0, 19},
+    {53260, 766, 0, 20},
+    {53268, 776, 0, 21},
+    {53276, 786, 0, 22},
+    {53284, 800, 0, 23},
+    {53502, 818, 0, 24},
+    {53292, 819, 0, 24},
+    {53300, 827, 0, 25},
+    {53510, 844, 0, 26},
+    {53519, 859, 0, 26},
+    {53528, 860, 0, 26},
+    {53309, 898, 0, 26},
+    {53318, 924, 0, 27},
+    {53325, 944, 0, 28},
+    {53333, 975, 0, 29},
+    {53537, 1001, 0, 30},
+    {53545, 2168, 0, 30},
+    {53553, 2169, 0, 30},
+    {53341, 2193, 0, 30},
 };
 const uint32_t mc__bedrock_version_count = 58;
