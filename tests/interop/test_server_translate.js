@@ -69,17 +69,15 @@ async function check (name, fn, srv) {
   for (let dx = -2; dx <= 2; dx++) {
     for (let dz = -2; dz <= 2; dz++) {
       let blocks
-      try { blocks = worldBlocks(dir, scx + dx, scz + dz) } catch (e) { continue } // absent chunk
+      try { blocks = worldBlocks(dir, scx + dx, scz + dz) } catch (e) { continue } // absent chunk (message on stderr)
       let modern = 0
       for (const name of blocks.values()) if (!AIR_LIKE.has(name) && !known112.has(name)) modern++
       candidates.push({ cx: scx + dx, cz: scz + dz, blocks, modern })
     }
   }
   candidates.sort((a, b) => b.modern - a.modern)
-  const columns = candidates.slice(0, 3).filter(c => c.modern > 0)
   try {
-    assert.ok(columns.length > 0, 'no column near the spawn holds a block 1.12 lacks: the test would prove nothing')
-    console.log('columns ' + columns.map(c => `${c.cx},${c.cz} (${c.modern} blocks 1.12 lacks)`).join(', '))
+    assert.ok(candidates.some(c => c.modern > 0), 'no column near the spawn holds a block 1.12 lacks: the test would prove nothing')
     for (const v of VERSIONS) {
       if (!srv.running()) { await srv.stop(); srv = await startServer(args) }
       await check(`1.21.11 world as ${v}: no air where the world has a block`, async () => {
@@ -93,13 +91,19 @@ async function check (name, fn, srv) {
             bot.once('error', e => { clearTimeout(timer); reject(e) })
             bot.once('kicked', r => { clearTimeout(timer); reject(new Error('kicked ' + r)) })
           })
-          const t0 = Date.now()
-          while (columns.some(c => !loaded.has(`${c.cx},${c.cz}`)) && Date.now() - t0 < 30000) {
-            await new Promise(resolve => setTimeout(resolve, 50))
+          // The server sends the columns vanilla finished (not proto-chunks):
+          // wait until they stop coming, then take the three received ones
+          // with the most blocks 1.12 lacks.
+          let seen = -1
+          for (const t0 = Date.now(); seen !== loaded.size && Date.now() - t0 < 30000;) {
+            seen = loaded.size
+            await new Promise(resolve => setTimeout(resolve, 1500))
           }
+          const columns = candidates.filter(c => c.modern > 0 && loaded.has(`${c.cx},${c.cz}`)).slice(0, 3)
+          assert.ok(columns.length > 0, `none of the ${loaded.size} columns received holds a block 1.12 lacks`)
+          console.log(`  ${v}: columns ` + columns.map(c => `${c.cx},${c.cz} (${c.modern} blocks 1.12 lacks)`).join(', '))
           let checked = 0; let holes = 0; let modern = 0; let first = ''
           for (const c of columns) {
-            assert.ok(loaded.has(`${c.cx},${c.cz}`), `column ${c.cx},${c.cz} not received`)
             for (let y = 0; y <= 255; y++) {
               for (let z = 0; z < 16; z++) {
                 for (let x = 0; x < 16; x++) {
