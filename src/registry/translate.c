@@ -152,13 +152,52 @@ static uint8_t *legacy_avail(const mc_registry *l)
     return avail;
 }
 
+/* Does legacy state s (of l) have a property named `name` (its F3 name)? */
+static bool legacy_has_prop(const mc_registry *l, uint32_t s, const char *name)
+{
+    const mc__legacy_block *b = &l->legacy[s >> 4];
+    if (b->schema == MC__NONE)
+        return false;
+    const mc__legacy_schema *sc = &mc__reg_legacy_schemas[b->schema];
+    for (unsigned i = 0; i < sc->nprops; i++)
+        if (!strcmp(mc__str(mc__reg_propdefs[mc__reg_prop_lists[sc->props + i]].name), name))
+            return true;
+    return false;
+}
+
+/* Does legacy state s lose a property of pivot state q? Not the ones 1.12
+ * has and computes from the neighbours (a fence's connections, a stairs'
+ * shape: its F3 state has them), nor the ones it keeps in a block entity
+ * (a note block's note and instrument, a bed's colour: the block entity's
+ * business), nor leaves' decay distance (never shown). What 1.12 cannot
+ * hold at all is a waterlogged block's water. */
+static bool legacy_loses(const mc__tables *tp, const mc_registry *l, uint32_t q, uint32_t s)
+{
+    uint32_t back = legacy_to_pivot(tp, s);
+    if (back == q || back == MC__NONE)
+        return false;
+    const mc_registry *pv = pivot();
+    uint32_t b = mc__block_of_state(pv, tp, q);
+    if (mc__block_of_state(pv, tp, back) != b)
+        return true;
+    const mc__kind *k = mc__kind_of(tp, b);
+    for (unsigned i = 0; i < k->nprops; i++) {
+        if (mc__prop_digit(k, q - tp->block_min[b], i) == mc__prop_digit(k, back - tp->block_min[b], i))
+            continue;
+        const char *name = mc__str(mc__propdef_of(k, i)->name);
+        if (!legacy_has_prop(l, s, name) && !strcmp(name, "waterlogged"))
+            return true;
+    }
+    return false;
+}
+
 /* Pivot state q (of an available block) as a state of legacy registry l. */
 static uint32_t legacy_finish(const mc_registry *l, uint32_t q, unsigned *how)
 {
     const mc__tables *tp = mc__tables_of(pivot());
     if (legacy_keeps(tp, l, q)) {
         uint32_t s = pivot_to_legacy(tp, q);
-        if (legacy_to_pivot(tp, s) != q) /* what 1.12 metadata does not store */
+        if (legacy_loses(tp, l, q, s))
             *how |= MC_TRANSLATE_PROP_DROPPED;
         return s;
     }
