@@ -93,16 +93,24 @@ static bool word_is(const char *w, size_t len, const char *s)
     return strlen(s) == len && !memcmp(w, s, len);
 }
 
-/* Is word w one of ws? A plural counts as its singular (beetroot,
- * beetroots). */
-static bool words_have(const words *ws, const char *w, size_t len)
+/* A word as a number, for the rankings' comparisons: FNV-1a of its
+ * letters, a final 's' dropped, so that a plural is its singular
+ * (beetroot, beetroots). */
+static uint32_t word_key(const char *w, size_t len)
 {
-    for (unsigned i = 0; i < ws->n; i++) {
-        size_t l = ws->len[i];
-        if ((l == len || l == len + 1 || l + 1 == len) && !memcmp(ws->w[i], w, l < len ? l : len) &&
-            (l == len || (l > len ? ws->w[i][len] : w[l]) == 's'))
+    if (len > 3 && w[len - 1] == 's')
+        len--;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint8_t)w[i]) * 16777619u;
+    return h;
+}
+
+static bool keys_have(const uint32_t *keys, unsigned n, uint32_t key)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (keys[i] == key)
             return true;
-    }
     return false;
 }
 
@@ -314,8 +322,8 @@ typedef struct block_info {
     uint8_t kind;   /* INFO_* */
     uint8_t has_rgb;
     uint8_t rgb[3];
-    uint8_t nwords; /* its words (split_words), as offsets into bare */
-    uint8_t wstart[INFO_WORDS], wlen[INFO_WORDS];
+    uint8_t nwords; /* its words (split_words), as word_key numbers */
+    uint32_t wkey[INFO_WORDS];
 } block_info;
 
 struct mc__view {
@@ -402,10 +410,8 @@ static void describe(const mc_registry *reg, const mc__tables *t, uint32_t block
     words ws;
     split_words(bare, &ws);
     bi->nwords = (uint8_t)(ws.n < INFO_WORDS ? ws.n : INFO_WORDS);
-    for (unsigned i = 0; i < bi->nwords; i++) {
-        bi->wstart[i] = (uint8_t)(ws.w[i] - bare);
-        bi->wlen[i] = ws.len[i];
-    }
+    for (unsigned i = 0; i < bi->nwords; i++)
+        bi->wkey[i] = word_key(ws.w[i], ws.len[i]);
 }
 
 static uint32_t find_named(const mc__view *v, const char *bare)
@@ -555,6 +561,8 @@ static const char *moved_name(const mc_registry *from, const mc_registry *to, co
     if (from->edition != MC_EDITION_JAVA || to->edition != MC_EDITION_JAVA || from->kind != MC__KIND_FLAT)
         return NULL;
     for (size_t i = 0; i < sizeof moved_names / sizeof moved_names[0]; i++) {
+        if (strcmp(bare, moved_names[i].old_name) && strcmp(bare, moved_names[i].new_name))
+            continue;
         const mc_registry *since = mc_registry_find(moved_names[i].since);
         if (!since)
             continue;
@@ -612,6 +620,8 @@ typedef struct source {
     uint8_t chain[8]; /* the family and its fallbacks */
     unsigned chain_len;
     bool active; /* the source acts (redstone): active stand-ins allowed */
+    unsigned all_n, material_n; /* the words as word_key numbers */
+    uint32_t all_keys[MAX_WORDS], material_keys[MAX_WORDS];
 } source;
 
 typedef struct rank {
@@ -678,6 +688,12 @@ static void source_init(source *s, const mc_registry *from, const char *bare, ui
         s->has_rgb = mc__block_color(m, s->rgb);
     }
     s->active = name_has_word(bare, active_words);
+    s->all_n = s->all.n;
+    for (unsigned i = 0; i < s->all.n; i++)
+        s->all_keys[i] = word_key(s->all.w[i], s->all.len[i]);
+    s->material_n = s->material.n;
+    for (unsigned i = 0; i < s->material.n; i++)
+        s->material_keys[i] = word_key(s->material.w[i], s->material.len[i]);
     s->chain_len = 0;
     for (uint8_t f = s->family; f != F_NONE && s->chain_len < 8; f = family_next(f))
         s->chain[s->chain_len++] = f;
@@ -686,18 +702,12 @@ static void source_init(source *s, const mc_registry *from, const char *bare, ui
 static void rank_of(const mc__view *v, const source *s, uint32_t b, int chain, rank *r)
 {
     const block_info *bi = &v->info[b];
-    words cw;
-    cw.n = bi->nwords;
-    for (unsigned i = 0; i < cw.n; i++) {
-        cw.w[i] = bi->bare + bi->wstart[i];
-        cw.len[i] = bi->wlen[i];
-    }
     r->shared = 0;
-    for (unsigned i = 0; i < s->material.n; i++)
-        r->shared += words_have(&cw, s->material.w[i], s->material.len[i]);
+    for (unsigned i = 0; i < s->material_n; i++)
+        r->shared += keys_have(bi->wkey, bi->nwords, s->material_keys[i]);
     r->extra = 0;
-    for (unsigned i = 0; i < cw.n; i++)
-        r->extra += !words_have(&s->all, cw.w[i], cw.len[i]);
+    for (unsigned i = 0; i < bi->nwords; i++)
+        r->extra += !keys_have(s->all_keys, s->all_n, bi->wkey[i]);
     r->chain = chain;
     r->mismatch = s->mat && bi->material && s->mat != bi->material;
     r->dist = bi->has_rgb ? color_distance(s->rgb, bi->rgb) : 0xFFFFFFFu;

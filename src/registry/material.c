@@ -76,13 +76,14 @@ static const word_color word_colors[] = {
     {"roots", 110, 80, 60},     {"sapling", 80, 120, 40},    {"fungus", 150, 60, 50},     {"sprouts", 40, 140, 120},
 };
 
-/* Is `word` (len bytes) one of the '_'-separated word runs of bare name? */
-static bool has_words(const char *bare, size_t len, const char *word)
+/* Is `word` a run of whole '_'-separated words of bare (len bytes), whose
+ * words start at the `n` offsets `starts`? */
+static bool has_words(const char *bare, size_t len, const uint8_t *starts, unsigned n, const char *word)
 {
     size_t wl = strlen(word);
-    for (size_t i = 0; i + wl <= len; i++) {
-        if ((i == 0 || bare[i - 1] == '_') && (i + wl == len || bare[i + wl] == '_') &&
-            !memcmp(bare + i, word, wl))
+    for (unsigned k = 0; k < n; k++) {
+        size_t i = starts[k];
+        if (i + wl <= len && (i + wl == len || bare[i + wl] == '_') && !memcmp(bare + i, word, wl))
             return true;
     }
     return false;
@@ -91,8 +92,13 @@ static bool has_words(const char *bare, size_t len, const char *word)
 bool mc__block_color(const char *bare, uint8_t rgb[3])
 {
     size_t len = strlen(bare);
+    uint8_t starts[32];
+    unsigned n = 0;
+    for (size_t i = 0; i < len && i < 256 && n < 32; i++)
+        if (i == 0 || bare[i - 1] == '_')
+            starts[n++] = (uint8_t)i;
     for (size_t i = 0; i < sizeof word_colors / sizeof word_colors[0]; i++)
-        if (has_words(bare, len, word_colors[i].word)) {
+        if (has_words(bare, len, starts, n, word_colors[i].word)) {
             rgb[0] = word_colors[i].r;
             rgb[1] = word_colors[i].g;
             rgb[2] = word_colors[i].b;

@@ -636,10 +636,12 @@ static mc_status legacy_lookup(const mc_registry *reg, uint32_t b, const mc_stat
 /* "ID:META" or "NAME:META" (1.8-1.12 only): the state, or false. */
 static bool legacy_id_meta(const mc_registry *reg, const char *text, size_t len, uint32_t *state)
 {
+    if (reg->kind != MC__KIND_LEGACY)
+        return false;
     size_t colon = len;
     while (colon > 0 && text[colon - 1] != ':')
         colon--;
-    if (reg->kind != MC__KIND_LEGACY || colon < 2 || colon == len || len - colon > 2)
+    if (colon < 2 || colon == len || len - colon > 2)
         return false;
     uint32_t meta = 0, id = 0;
     for (size_t i = colon; i < len; i++) {
