@@ -85,4 +85,30 @@ function createBot (mineflayer, options) {
   return bot
 }
 
-module.exports = { startServer, bin, createBot, sanitizerBuild }
+// Resolves when the bot spawns; rejects on an error, a kick, or no spawn
+// within `ms`.
+function spawned (bot, ms = 60000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no spawn within ${ms / 1000} s`)), ms)
+    bot.once('spawn', () => { clearTimeout(timer); resolve() })
+    bot.once('error', e => { clearTimeout(timer); reject(e) })
+    bot.once('kicked', r => { clearTimeout(timer); reject(new Error('kicked ' + r)) })
+  })
+}
+
+// A test's named checks: each runs fn, counts a pass or a failure, and on
+// a failure prints the message and the tail of the server's log.
+function checks () {
+  const counts = { passed: 0, failed: 0 }
+  async function check (name, fn, srv) {
+    try {
+      await fn(); counts.passed++; console.log('ok   ' + name)
+    } catch (e) {
+      counts.failed++; console.log('FAIL ' + name + ': ' + e.message)
+      if (srv) console.log('  server log (tail):\n' + srv.log().trimEnd().split('\n').slice(-12).map(l => '  | ' + l).join('\n'))
+    }
+  }
+  return { check, counts }
+}
+
+module.exports = { startServer, bin, createBot, sanitizerBuild, spawned, checks }

@@ -17,7 +17,7 @@ const path = require('path')
 const { execFileSync } = require('child_process')
 const mineflayer = require('mineflayer')
 const { Vec3 } = require('vec3')
-const { startServer, bin, createBot } = require('./server_util')
+const { startServer, bin, createBot, spawned, checks } = require('./server_util')
 
 const corpus = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus')
 const REGION = 'anvil/1.21.11/minestom-r.-1.-1.mca'
@@ -40,15 +40,7 @@ function worldBlocks (world, cx, cz) {
   return m
 }
 
-let passed = 0; let failed = 0
-async function check (name, fn, srv) {
-  try {
-    await fn(); passed++; console.log('ok   ' + name)
-  } catch (e) {
-    failed++; console.log('FAIL ' + name + ': ' + e.message)
-    if (srv) console.log('  server log (tail):\n' + srv.log().trimEnd().split('\n').slice(-12).map(l => '  | ' + l).join('\n'))
-  }
-}
+const { check, counts } = checks()
 
 ;(async () => {
   const src = path.join(corpus, REGION)
@@ -85,12 +77,7 @@ async function check (name, fn, srv) {
         const loaded = new Set()
         bot.on('chunkColumnLoad', p => loaded.add(`${p.x >> 4},${p.z >> 4}`))
         try {
-          await new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error('no spawn within 60 s')), 60000)
-            bot.once('spawn', () => { clearTimeout(timer); resolve() })
-            bot.once('error', e => { clearTimeout(timer); reject(e) })
-            bot.once('kicked', r => { clearTimeout(timer); reject(new Error('kicked ' + r)) })
-          })
+          await spawned(bot)
           // The server sends the columns vanilla finished (not proto-chunks):
           // wait until they stop coming, then take the three received ones
           // with the most blocks 1.12 lacks.
@@ -131,6 +118,6 @@ async function check (name, fn, srv) {
     await srv.stop()
     fs.rmSync(dir, { recursive: true, force: true })
   }
-  console.log(`${passed} passed, ${failed} failed`)
-  process.exit(failed ? 1 : 0)
+  console.log(`${counts.passed} passed, ${counts.failed} failed`)
+  process.exit(counts.failed ? 1 : 0)
 })()
