@@ -20,7 +20,9 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "server/session.h"
+#include "server/conn.h"
+#include "server/server.h"
+#include "server/world.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,11 +37,9 @@ static void setup(void)
     cfg.cache_bytes = 16u << 20;
     cfg.quiet = true;
     cfg.silent = true;
-    srv.cfg = &cfg;
-    srv.loop = uv_default_loop();
+    srv_server_init(&srv, &cfg, uv_default_loop());
     if (srv_world_open(&srv) != 0)
         abort();
-    srv.clock_real_ms = uv_now(srv.loop);
 }
 
 static void drain(int fd)

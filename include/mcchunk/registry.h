@@ -296,6 +296,68 @@ static inline uint32_t mc_registry_map_apply(const uint32_t *map, uint32_t from_
     return state < from_count ? map[state] : fallback;
 }
 
+/* -------------------------------------------------------------- colours */
+/*
+ * What a block state and a biome look like on a top-down map.
+ * scripts/gen-block-colors.js derives them from the game's own textures
+ * (npm minecraft-assets 1.19.0, Java 26.1) and climate data (minecraft-data
+ * 3.117.0): a state's colour is the average of the texels seen from above
+ * (its model's upward faces, turned as its blockstate turns them; crosses
+ * such as flowers: all their faces; fluids and blocks drawn by code: their
+ * particle texture), alpha-weighted; its alpha is how much of the block's
+ * top the texels cover and how opaque they are, so water, glass, leaves,
+ * flowers and torches are translucent and a map blends them over what lies
+ * below. Fully transparent (a = 0): air, barrier, light, structure_void and
+ * blocks without texels. Every other registry (older Java, Bedrock) maps its
+ * states through mc_registry_map to 26.1; a state that translation sends to
+ * air takes the colour of its block's default state (legacy: of its first
+ * meta that translates).
+ */
+
+/* Which colour multiplies a state's colour (the game's block tints). */
+typedef enum mc_tint {
+    MC_TINT_NONE = 0,        /* the colour is final */
+    MC_TINT_GRASS = 1,       /* multiply by the biome's grass colour (grass block, grass, ferns, sugar cane) */
+    MC_TINT_FOLIAGE = 2,     /* by the biome's foliage colour (oak, jungle, acacia, dark oak, mangrove leaves, vines) */
+    MC_TINT_DRY_FOLIAGE = 3, /* by the biome's dry foliage colour (leaf litter) */
+    MC_TINT_WATER = 4,       /* by the biome's water colour (water, bubble columns, water cauldrons) */
+    MC_TINT_FIXED = 5        /* a tint that does not depend on the biome (spruce and birch leaves, lily
+                                pads, stems, redstone wire by power), already multiplied in: final */
+} mc_tint;
+
+/* A state's colour: straight (not premultiplied) sRGB and alpha, and the
+ * tint (mc_tint) the renderer applies: r*tint_r/255, ... */
+typedef struct mc_block_color {
+    uint8_t r, g, b, a;
+    uint8_t tint;
+} mc_block_color;
+
+/* The colour of a state of any registry ({0,0,0,0,MC_TINT_NONE} for
+ * invalid states and a NULL registry). */
+MC_API mc_block_color mc_registry_state_color(const mc_registry *reg, uint32_t state);
+/* The colours of all of a registry's states, indexed by state id (length
+ * mc_registry_state_count in *count): built on first use per registry,
+ * shared by all threads, valid for the life of the process; never free it.
+ * NULL (and 0) when memory runs out; mc_registry_state_color still answers. */
+MC_API const mc_block_color *mc_registry_color_table(const mc_registry *reg, size_t *count);
+
+/* A biome's tint colours, 0xRRGGBB each. */
+typedef struct mc_biome_colors {
+    uint32_t grass, foliage, dry_foliage, water;
+} mc_biome_colors;
+
+/* The tints of biome `biome` of `reg` (any Java or Bedrock registry; older
+ * and Bedrock-only names included): the colormaps sampled at the biome's
+ * temperature and downfall, or the biome's own colours (swamps, badlands,
+ * dark forests, cherry grove, pale garden...), water per biome. False for an
+ * id no biome has or a name the tables lack; *out then holds plains' colours. */
+MC_API bool mc_registry_biome_colors(const mc_registry *reg, uint32_t biome, mc_biome_colors *out);
+/* The same by name ("minecraft:swamp" or "swamp"). */
+MC_API bool mc_biome_colors_by_name(const char *name, mc_biome_colors *out);
+/* A state colour with its biome tint applied (tint becomes MC_TINT_NONE,
+ * or stays MC_TINT_FIXED); `biome` NULL means plains. */
+MC_API mc_block_color mc_block_color_tinted(mc_block_color color, const mc_biome_colors *biome);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,7 +16,7 @@ static void help(FILE *out)
           "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE]\n"
           "                     [--exit-with-parent] [--seed N] [--cache-mb N] [--send-queue-kb N]\n"
           "                     [--send-timeout SECONDS] [--bedrock-port N] [--no-bedrock]\n"
-          "                     [--config FILE] [--quiet]\n\n"
+          "                     [--http PORT] [--http-bind ADDR] [--config FILE] [--quiet]\n\n"
           "Serves a world to Minecraft Java Edition clients 1.8 to 26.1, each in its own protocol,\n"
           "in offline mode (no Mojang authentication). Answers server-list pings of every version\n"
           "(including the pre-1.7 legacy ping) and logs players in with the UUIDs the game derives\n"
@@ -29,6 +29,11 @@ static void help(FILE *out)
           "                            answers the server list; Bedrock login is not implemented\n"
           "                            yet. A port that cannot be bound is logged and skipped\n"
           "  --no-bedrock              no Bedrock listener\n"
+          "  --http PORT               the live web map on HTTP PORT (0 picks a free port, logged):\n"
+          "                            the page (Leaflet), tiles /tiles/DIM/Z/TX/TZ.png rendered\n"
+          "                            on demand from --world (the pixels of `mcchunk render`;\n"
+          "                            64 MiB of tiles cached) and /players.json; off by default\n"
+          "  --http-bind ADDR          address of the web map (default 127.0.0.1)\n"
           "  --view-distance N         chunks around the player, 2..32 (default 10)\n"
           "  --max-players N           (default 20)\n"
           "  --motd TEXT               server-list message\n"
@@ -46,7 +51,9 @@ static void help(FILE *out)
           "                            (default 256)\n"
           "  --send-queue-kb N         a client whose unsent data passes N KiB is too slow and\n"
           "                            is dropped (default 4096); chunks are queued only while\n"
-          "                            a client's queue is under half that (at most 1 MiB)\n"
+          "                            a client's queue is under half that, at most 1 MiB and\n"
+          "                            about a second of what the client reads (so keep-alives\n"
+          "                            never wait long behind chunks)\n"
           "  --send-timeout SECONDS    drop a client whose send queue takes nothing this long\n"
           "                            (default 20)\n"
           "  --config FILE             options from FILE, one per line: `name = value` with the\n"
@@ -56,8 +63,14 @@ static void help(FILE *out)
           "Memory: RSS stays under 48 MiB + 1.25 x --cache-mb + 12 MiB per client\n"
           "+ --send-queue-kb per client (clients: open connections; the 12 MiB are a\n"
           "connection's worst case, vanilla's largest packet in and its buffers; a walking\n"
-          "player uses well under 1 MiB). Memory freed is given back to the system when\n"
-          "clients leave. Logging: at most 20 lines a second, the rest counted in one line.\n\n"
+          "player uses well under 1 MiB); --http adds at most 100 MiB (64 MiB of tiles, two\n"
+          "renders of 12 MiB, 512 connections of 9 KiB). Memory freed is given back to the system when\n"
+          "clients leave. Fairness: making columns (generating, reading, encoding) takes at\n"
+          "most 8 ms of each turn of the event loop, shared round-robin between the players\n"
+          "waiting for them, so a crowd walking into new land never holds up logins or\n"
+          "keep-alives. Logging: at most 20 lines a second, the rest counted in one line;\n"
+          "once a minute while players are online a status line (columns sent, the time\n"
+          "spent making them, the longest gap between two ticks, cache use).\n\n"
           "Logs go to stderr; nothing is printed on stdout. A number out of range is a usage\n"
           "error naming the allowed range.\n"
           "exit status: 0 stopped normally (--exit-after, --exit-with-parent, a signal),\n"
@@ -201,6 +214,10 @@ static int parse_options(srv_server_config *cfgp, int argc, char **argv, bool *d
             ok = int_arg(a, v, 0, 65535, &cfg.port);
         } else if (!strcmp(a, "--bedrock-port")) {
             ok = int_arg(a, v, 0, 65535, &cfg.bedrock_port);
+        } else if (!strcmp(a, "--http")) {
+            ok = int_arg(a, v, 0, 65535, &cfg.http_port);
+        } else if (!strcmp(a, "--http-bind")) {
+            cfg.http_bind = v;
         } else if (!strcmp(a, "--view-distance")) {
             ok = int_arg(a, v, 2, 32, &cfg.view_distance);
         } else if (!strcmp(a, "--max-players")) {

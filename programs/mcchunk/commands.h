@@ -17,6 +17,7 @@
     X(packet, "Java chunk packets (1.8-26.1): encode a chunk for a version, decode a packet") \
     X(region, "region files: info, ls, verify, salvage, compact, relight")                  \
     X(registry, "block states, biomes and versions of every registry")             \
+    X(render, "a top-down map of a world: one PNG, or a static web map of tiles")  \
     X(serve, "run the reference server (Java Edition 1.8 to 26.1)")                \
     X(version, "print the library version")
 

@@ -404,12 +404,16 @@ void mc_tool_json_string(FILE *out, const char *s)
 /* The lines of mc_tool_print_blocks are built in a buffer of our own and
  * handed to fwrite when it fills: printf per line had been 80% of
  * `mcchunk chunk blocks` (parsing the same format string millions of
- * times). A line is four pieces of text made once and copied: x, y and z
- * (16 values each per column or section, each with its space, in 16-byte
- * slots copied whole) and the state's text (its name, or with --ids its
- * number), made the first time the state is met. Writes go to stdout
- * through stdio, so they stay in order with any printf around them
- * (blocks --all). */
+ * times). A line is three pieces of text made once and copied in
+ * fixed-size moves, which the compiler turns into a few vector stores
+ * (a variable-length memcpy per piece was a call each, the larger part of
+ * a short --ids line's cost): "x " (16 values per column, 16-byte slots),
+ * "y z " (made per section and row, 32-byte slots) and the state's text
+ * with its newline (its name, or with --ids its number, made the first
+ * time the state is met, in a slot padded so that 32 bytes can always be
+ * read). Each copy writes its whole slot and the next piece starts where
+ * the text ended. Writes go to stdout through stdio, so they stay in
+ * order with any printf around them (blocks --all). */
 typedef struct {
     size_t len;
     bool failed; /* an fwrite came up short */
@@ -422,15 +426,21 @@ typedef struct {
     size_t n;
 } coord_text;
 
+/* A section row's "y z " text: at most 24 bytes. */
+typedef struct {
+    char s[32];
+    size_t n;
+} yz_text;
+
 /* A state met in the column: its text and whether its blocks print. The
  * column's states are few (tens to hundreds of the registry's thousands):
  * they live in a small growing array, found through slot[v] (index + 1,
  * 0: not met yet), so that neither making nor freeing the table costs
  * anything per registry state. */
 typedef struct {
-    char *text;
-    uint16_t len;
-    bool print; /* not air */
+    char *text;   /* with its newline; readable for max(len, 32) bytes */
+    uint16_t len; /* the newline included */
+    bool print;   /* not air */
 } state_entry;
 
 static void lo_flush(line_out *w)
@@ -459,7 +469,8 @@ static void coord_set(coord_text *c, int32_t v)
     c->n = k;
 }
 
-/* The text of state v (output state o): its sorted name, or its number. */
+/* The text of state v (output state o) and a newline, in a block padded
+ * to at least 32 bytes: its sorted name, or its number. */
 static char *state_text(const mc_registry *out_reg, uint32_t o, bool ids, uint16_t *len)
 {
     char buf[512];
@@ -467,8 +478,14 @@ static char *state_text(const mc_registry *out_reg, uint32_t o, bool ids, uint16
         snprintf(buf, sizeof buf, "%u", o);
     else if (!mc_registry_format_state(out_reg, o, buf, sizeof buf, MC_FORMAT_SORTED))
         snprintf(buf, sizeof buf, "#%u", o);
-    *len = (uint16_t)strlen(buf); /* < sizeof buf */
-    return strdup(buf);
+    size_t n = strlen(buf); /* < sizeof buf */
+    char *text = calloc(n + 1 < 32 ? 32 : n + 1, 1);
+    if (!text)
+        return NULL;
+    memcpy(text, buf, n);
+    text[n] = '\n';
+    *len = (uint16_t)(n + 1);
+    return text;
 }
 
 /* The states of one call: slot[v] is the index + 1 of state v's entry. */
@@ -480,6 +497,7 @@ typedef struct {
     uint32_t *slot;
     state_entry *states;
     size_t n, cap;
+    size_t max_len; /* the longest text made */
 } state_table;
 
 /* The entry of state v (< count), made the first time; NULL: out of memory. */
@@ -499,31 +517,52 @@ static const state_entry *state_get(state_table *t, uint32_t v)
     e->print = !((mc_registry_state_flags(t->reg, v) & MC_STATE_AIR) || v == t->air);
     uint32_t o = t->map ? mc_registry_map_apply(t->map, t->count, v, t->out_air) : v;
     e->text = state_text(t->out_reg, o, t->ids, &e->len);
+    if (e->text && e->len > t->max_len)
+        t->max_len = e->len;
     t->slot[v] = (uint32_t)t->n;
     return e;
 }
 
-/* Appends "x y z text\n" for position i of the section. */
-static inline void put_line(line_out *w, const coord_text *xs, const coord_text *ys, const coord_text *zs,
-                            unsigned i, const char *text, size_t tlen)
+/* Writes "x y z text" (text ends with its newline) at p and returns the
+ * end: fixed-size copies of whole slots (see the top of this part); `text`
+ * must be readable for 32 bytes when tlen <= 32, and p have room for
+ * 16 + 32 + max(tlen, 32) bytes. */
+static inline char *put_text(char *p, const coord_text *x, const yz_text *yz, const char *text, size_t tlen)
 {
-    if (sizeof w->buf - w->len < 3 * sizeof xs[0].s + tlen + 1) /* tlen < 512 */
+    memcpy(p, x->s, sizeof x->s);
+    p += x->n;
+    memcpy(p, yz->s, sizeof yz->s);
+    p += yz->n;
+    if (tlen <= 32)
+        memcpy(p, text, 32);
+    else
+        memcpy(p, text, tlen);
+    return p + tlen;
+}
+
+/* Appends "x y z text" (text ends with its newline) for column x of a row. */
+static void put_line(line_out *w, const coord_text *x, const yz_text *yz, const char *text, size_t tlen)
+{
+    if (sizeof w->buf - w->len < sizeof x->s + sizeof yz->s + (tlen < 32 ? 32 : tlen))
         lo_flush(w);
-    char *p = w->buf + w->len;
-    const coord_text *cx = &xs[i & 15], *cy = &ys[i >> 8], *cz = &zs[(i >> 4) & 15];
-    memcpy(p, cx->s, sizeof cx->s);
-    p += cx->n;
-    memcpy(p, cy->s, sizeof cy->s);
-    p += cy->n;
-    memcpy(p, cz->s, sizeof cz->s);
-    p += cz->n;
-    memcpy(p, text, tlen);
-    p[tlen] = '\n';
-    w->len = (size_t)(p + tlen + 1 - w->buf);
+    w->len = (size_t)(put_text(w->buf + w->len, x, yz, text, tlen) - w->buf);
+}
+
+/* The "y z " texts of the 16 rows (z) of section row y. */
+static void yz_set(yz_text yz[16], int32_t y, const coord_text zs[16])
+{
+    coord_text yt;
+    coord_set(&yt, y);
+    for (int z = 0; z < 16; z++) {
+        memcpy(yz[z].s, yt.s, yt.n);
+        memcpy(yz[z].s + yt.n, zs[z].s, zs[z].n);
+        yz[z].n = yt.n + zs[z].n;
+    }
 }
 
 int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool ids, unsigned every, bool all)
 {
+    static const char unknown_text[32] = "?\n"; /* a state whose text could not be made (out of memory) */
     const mc_registry *reg = mc_column_registry(col);
     if (!out_reg)
         out_reg = reg;
@@ -533,7 +572,7 @@ int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool 
         return MC_EXIT_FAIL;
     }
     state_table t = {reg, out_reg, map, mc_registry_state_count(reg), mc_registry_air(reg), mc_registry_air(out_reg),
-                     ids, NULL, NULL, 0, 0};
+                     ids, NULL, NULL, 0, 0, 0};
     t.slot = calloc(t.count ? t.count : 1, sizeof *t.slot);
     line_out *w = malloc(sizeof *w);
     if (!t.slot || !w) {
@@ -545,7 +584,8 @@ int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool 
     w->failed = false;
     int32_t bx = (int32_t)((uint32_t)mc_column_x(col) << 4), /* wraps: chunk x from input may be huge */
         bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
-    coord_text xs[16], ys[16], zs[16];
+    coord_text xs[16], zs[16];
+    yz_text yz[16][16]; /* [y & 15][z] of the current section */
     for (int i = 0; i < 16; i++) {
         coord_set(&xs[i], bx + i);
         coord_set(&zs[i], bz + i);
@@ -562,7 +602,7 @@ int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool 
             continue;
         int32_t by = (mc_column_min_section(col) + (int32_t)si) * 16;
         for (int i = 0; i < 16; i++)
-            coord_set(&ys[i], by + i);
+            yz_set(yz[i], by + i, zs);
         /* A palette (the usual case): its entries once, then per position
          * the palette index only. */
         bool by_palette = c->kind == MC_CONTAINER_INDIRECT && c->bits <= 8 && c->palette_len <= 256;
@@ -577,11 +617,25 @@ int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool 
             for (uint32_t k = 0; k < c->palette_len; k++) /* after the last realloc */
                 pal[k] = &t.states[t.slot[c->palette[k]] - 1];
             mc_bits_unpack_u16(c->longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, idx);
-            for (unsigned i = 0; i < MC_SECTION_BLOCKS; i++) {
-                const state_entry *e = pal[idx[i]]; /* indices are within the palette: containers validate */
-                if (!all && !e->print)
-                    continue;
-                put_line(w, xs, ys, zs, i, e->text ? e->text : "?", e->text ? e->len : 1);
+            /* Row by row (16 positions of one y and z): room for the whole
+             * row is made once, and the lines are written through a local
+             * pointer (stores through char * may alias anything, so a
+             * length kept in the buffer's struct would be reloaded for
+             * every piece). */
+            size_t row_room = 16 * (sizeof xs[0].s + sizeof yz[0][0].s + (t.max_len < 32 ? 32 : t.max_len));
+            for (unsigned row = 0; row < 256; row++) {
+                if (sizeof w->buf - w->len < row_room)
+                    lo_flush(w);
+                char *p = w->buf + w->len;
+                const yz_text *yzr = &yz[row >> 4][row & 15];
+                const uint16_t *ri = idx + row * 16;
+                for (unsigned x = 0; x < 16; x++) {
+                    const state_entry *e = pal[ri[x]]; /* indices are within the palette: containers validate */
+                    if (!all && !e->print)
+                        continue;
+                    p = put_text(p, &xs[x], yzr, e->text ? e->text : unknown_text, e->text ? e->len : 2);
+                }
+                w->len = (size_t)(p - w->buf);
             }
             continue;
         }
@@ -598,14 +652,18 @@ int mc_tool_print_blocks(const mc_column *col, const mc_registry *out_reg, bool 
                 }
                 if (!every && !all && !e->print)
                     continue;
-                put_line(w, xs, ys, zs, i, e->text ? e->text : "?", e->text ? e->len : 1);
+                if (e->text)
+                    put_line(w, &xs[i & 15], &yz[i >> 8][(i >> 4) & 15], e->text, e->len);
+                else
+                    put_line(w, &xs[i & 15], &yz[i >> 8][(i >> 4) & 15], unknown_text, 2);
             } else {
                 /* not a state of the registry (a damaged chunk): as printf did */
                 if (!every && !all && ((mc_registry_state_flags(reg, v) & MC_STATE_AIR) || v == t.air))
                     continue;
                 uint32_t o = map ? mc_registry_map_apply(map, t.count, v, t.out_air) : v;
-                snprintf(buf, sizeof buf, "%s%u", ids ? "" : "#", ids ? o : v);
-                put_line(w, xs, ys, zs, i, buf, strlen(buf));
+                memset(buf, 0, 32);
+                snprintf(buf, sizeof buf, "%s%u\n", ids ? "" : "#", ids ? o : v);
+                put_line(w, &xs[i & 15], &yz[i >> 8][(i >> 4) & 15], buf, strlen(buf));
             }
         }
     }

@@ -3,19 +3,23 @@
  *
  * The last fallback for a block a version lacks is the full block of the
  * nearest average colour, and inside a shape family the member of the
- * closest material. Both need a block's colour. The real figures (texture
- * averages, scripts/gen-block-colors.*) come from another part of the
- * project; until they are wired in here, mc__block_color answers from a
- * rule: the words of the name that say a material or a dye (the sixteen
- * dye colours of the game, wood species, stones, metals), each with the
- * rough colour of that material. Words are tried most specific first
- * ("red_nether" before "red", "deepslate" before "ore"), so a name's colour
- * is the one of its most telling word. A name with no known word has no
- * colour (false): the callers then rank by material class and name alone.
- *
- * This is deliberately the only place that knows colours: replacing the
- * table with measured ones changes nothing else.
+ * closest material. Both need a block's colour:
+ *   - measured: the colour the map renderer derives from the game's
+ *     textures (colors.c, scripts/gen-block-colors.js) for the default
+ *     state of the block of that name in the colour registry (the newest
+ *     Java one), as seen from above, tinted as in plains. Only the colour
+ *     registry's own table is read, never another registry's: those are
+ *     made through the translation maps, which this file serves;
+ *   - else, for names the colour registry does not have (older Java names,
+ *     Bedrock's own), a rule: the words of the name that say a material
+ *     or a dye (the sixteen dye colours, wood species, stones, metals),
+ *     each with the rough colour of that material, most specific first
+ *     ("red_nether" before "red", "deepslate" before "ore").
+ * A name with neither has no colour (false): the callers then rank by
+ * material class and name alone. This is the only place that knows
+ * colours.
  */
+#include "registry/colors_data.h"
 #include "registry/fallback.h"
 
 #include <string.h>
@@ -89,7 +93,26 @@ static bool has_words(const char *bare, size_t len, const uint8_t *starts, unsig
     return false;
 }
 
-bool mc__block_color(const char *bare, uint8_t rgb[3])
+/* The measured colour of block `bare` (see the top of the file). */
+static bool measured_color(const char *bare, uint8_t rgb[3])
+{
+    const mc_registry *cr = mc_registry_find(mc__color_version);
+    uint32_t b = cr ? mc__find_block(cr, bare, strlen(bare)) : MC__NONE;
+    const mc__tables *t = b != MC__NONE ? mc__tables_of(cr) : NULL;
+    size_t n = 0;
+    const mc_block_color *table = t ? mc_registry_color_table(cr, &n) : NULL;
+    uint32_t s = t ? t->block_min[b] + mc__kind_of(t, b)->default_off : 0;
+    if (!table || s >= n || table[s].a == 0)
+        return false;
+    mc_block_color c = mc_block_color_tinted(table[s], NULL);
+    rgb[0] = c.r;
+    rgb[1] = c.g;
+    rgb[2] = c.b;
+    return true;
+}
+
+/* The rough colour of the most telling word of a name. */
+static bool rule_color(const char *bare, uint8_t rgb[3])
 {
     size_t len = strlen(bare);
     uint8_t starts[32];
@@ -105,4 +128,9 @@ bool mc__block_color(const char *bare, uint8_t rgb[3])
             return true;
         }
     return false;
+}
+
+bool mc__block_color(const char *bare, uint8_t rgb[3])
+{
+    return measured_color(bare, rgb) || rule_color(bare, rgb);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <uv.h>
 
-#include "server/session.h"
+#include "server/core.h"
 
 /* A server with only a loop, whose clock starts at 0 at loop time t0. */
 static void start(uv_loop_t *loop, srv_server *srv, uint64_t t0)

@@ -4,26 +4,32 @@
  * 1.14-1.17) of a client's protocol, translated to its registry by the codec.
  *
  * The world's columns span the 1.18+ overworld (-64..319). Clients before
- * 1.18 (protocol 757) live in an overworld of 0..255, which the Join Game
- * sent to them says, so their columns are cut to sections 0..15 first (the
- * 1.17 codec sends a column's own height, which would shift everything).
- * The world caches the framed result per protocol, so this runs once per
- * column and protocol.
+ * 1.18 live in an overworld of 0..255, which the Join Game sent to them
+ * says, so their columns are cut to the protocol's height first (the 1.17
+ * codec sends a column's own height, which would shift everything). The
+ * world caches the framed result per protocol, so this runs once per column
+ * and protocol.
  */
+#include "server/encode.h"
+
 #include "mcchunk/chunk.h"
 #include "mcchunk/java.h"
 #include "mcchunk/translate.h"
-#include "server/session.h"
 
 mc_status srv_server_encode_column(const struct mc_column *col, uint32_t protocol, mc_buf *chunk, mc_buf *light,
-                                  mc_error *err)
+                                   mc_error *err)
 {
-    if (protocol >= 757 || (mc_column_min_section(col) == 0 && mc_column_section_count(col) == 16))
+    int32_t min_y;
+    uint32_t height;
+    mc_status st = mc_java_default_height(protocol, &min_y, &height, err);
+    if (st != MC_OK)
+        return st;
+    if (mc_column_min_section(col) == min_y >> 4 && mc_column_section_count(col) == height >> 4)
         return mc_java_encode_chunk(col, protocol, chunk, light, err);
-    mc_column *cut = mc_column_reshape(col, 0, 16, NULL, err);
+    mc_column *cut = mc_column_reshape(col, min_y >> 4, height >> 4, NULL, err);
     if (!cut)
         return err && err->status != MC_OK ? err->status : MC_ERR_NOMEM;
-    mc_status st = mc_java_encode_chunk(cut, protocol, chunk, light, err);
+    st = mc_java_encode_chunk(cut, protocol, chunk, light, err);
     mc_column_free(cut);
     return st;
 }

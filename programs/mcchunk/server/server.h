@@ -1,43 +1,12 @@
 /*
- * server.h: the reference server's private interfaces (the server is part of
- * the `mcchunk` tool, not of the library; it uses only public headers).
+ * server.h: the reference server as `mcchunk serve` starts it (the server is
+ * part of the `mcchunk` tool, not of the library; it uses only public
+ * headers). core.h draws the server's layers.
  */
 #ifndef MC_SERVER_SERVER_H
 #define MC_SERVER_SERVER_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-typedef struct srv_server_config {
-    const char *bind;          /* address to listen on (default 127.0.0.1) */
-    int port;                  /* TCP port (default 25565; 0 = any free port) */
-    int bedrock_port;          /* Bedrock UDP port (default 19132; 0 = any free port; < 0 = off) */
-    int view_distance;         /* chunks (2..32) */
-    int max_players;
-    const char *motd;
-    int compression_threshold; /* bytes; < 0 disables compression */
-    const char *world;         /* world folder, or NULL for the built-in world */
-    double exit_after;         /* seconds of the server's clock; 0 = run until SIGINT/SIGTERM */
-    bool exit_with_parent;     /* stop when the process that started the server exits */
-    int idle_timeout_ms;       /* a client silent this long is dropped (vanilla: 30 s) */
-    int login_timeout_ms;      /* handshake+login must finish within this */
-    size_t max_pending_write;  /* bytes queued to a client before it counts as too slow */
-    int send_timeout_ms;       /* a client whose queue takes nothing this long is dropped */
-    const char *port_file;     /* if set, the bound port is written there (for tests) */
-    uint64_t seed;             /* built-in world seed */
-    size_t cache_bytes;        /* budget of every cache together (columns, packets, reader) */
-    bool quiet;                /* log only warnings and errors */
-    bool silent;               /* log nothing (the fuzz target) */
-} srv_server_config;
-
-/* Defaults of the send queue: its hard limit per client (KiB), and how long
- * a queue may take nothing before its client is dropped (seconds). */
-#define MC_SEND_QUEUE_DEFAULT_KB 4096
-#define MC_SEND_TIMEOUT_DEFAULT_S 20
-
-/* Fills a config with the defaults above. */
-void srv_server_config_defaults(srv_server_config *cfg);
+#include "server/config.h"
 
 /* Runs the server until it is stopped (signal, exit_after). Returns 0 on a
  * clean stop, 1 when it could not start (the reason is logged). */
@@ -46,5 +15,12 @@ int srv_server_run(const srv_server_config *cfg);
 /* Oldest and newest protocol numbers the server speaks. */
 #define MC_SERVER_MIN_PROTOCOL 47u
 #define MC_SERVER_MAX_PROTOCOL 775u
+
+/* A server on `loop` with its parts wired (the connection layer's hooks),
+ * not yet listening: what srv_server_run starts with, and what the server
+ * fuzz target drives by hand (then srv_world_open). */
+struct srv_server;
+struct uv_loop_s;
+void srv_server_init(struct srv_server *srv, const srv_server_config *cfg, struct uv_loop_s *loop);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "server/join_data.h"
 #include "server/session.h"
+#include "server/world.h"
 
 typedef struct session {
     uint64_t keepalive_id;
@@ -132,11 +133,11 @@ static void start_configuration(srv_conn *c, session *s)
 /* ---------------------------------------------------------------- play */
 
 /* Block position as one long: 1.8-1.13 x:26 y:12 z:26; 1.14+ x:26 z:26 y:12. */
-static uint64_t pack_position(uint32_t protocol, int32_t x, int32_t y, int32_t z)
+static uint64_t pack_position(const srv_java_era *era, int32_t x, int32_t y, int32_t z)
 {
     uint64_t ux = (uint64_t)(uint32_t)x & 0x3FFFFFF, uy = (uint64_t)(uint32_t)y & 0xFFF,
              uz = (uint64_t)(uint32_t)z & 0x3FFFFFF;
-    if (protocol < 477)
+    if (!era->position_xzy)
         return ux << 38 | uy << 26 | uz;
     return ux << 38 | uz << 12 | uy;
 }
@@ -167,12 +168,12 @@ static void send_spawn_position(srv_conn *c, int32_t x, int32_t y, int32_t z)
 {
     if (!srv_conn_begin(c, MC_JAVA_PLAY, "spawn_position"))
         return;
-    if (c->protocol >= 773) /* 1.21.9+: RespawnData = global position, yaw, pitch */
+    if (c->era.spawn_respawn_data) /* RespawnData = global position, yaw, pitch */
         mc_buf_put_str_varint(&c->pkt, "minecraft:overworld", 19);
-    mc_buf_put_u64be(&c->pkt, pack_position(c->protocol, x, y, z));
-    if (c->protocol >= 755) /* 1.17+: angle */
+    mc_buf_put_u64be(&c->pkt, pack_position(&c->era, x, y, z));
+    if (c->era.spawn_angle)
         mc_buf_put_f32be(&c->pkt, 0.0f);
-    if (c->protocol >= 773)
+    if (c->era.spawn_respawn_data)
         mc_buf_put_f32be(&c->pkt, 0.0f);
     srv_conn_send(c, &c->pkt);
 }
@@ -183,7 +184,7 @@ static void send_position(srv_conn *c, session *s)
         return;
     s->teleport_id++;
     s->awaiting_teleport = true;
-    if (c->protocol >= 768) { /* 1.21.2+: id first, velocity, u32 flags */
+    if (c->era.teleport_velocity) { /* id first, velocity, u32 flags */
         mc_buf_put_varint(&c->pkt, s->teleport_id);
         mc_buf_put_f64be(&c->pkt, s->x);
         mc_buf_put_f64be(&c->pkt, s->y);
@@ -200,9 +201,9 @@ static void send_position(srv_conn *c, session *s)
         mc_buf_put_f32be(&c->pkt, 0.0f);
         mc_buf_put_f32be(&c->pkt, 0.0f);
         mc_buf_put_u8(&c->pkt, 0); /* absolute */
-        if (c->protocol >= 107) /* 1.9+: teleport id */
+        if (c->era.teleport_id)
             mc_buf_put_varint(&c->pkt, s->teleport_id);
-        if (c->protocol >= 755 && c->protocol <= 761) /* 1.17-1.19.3: dismount */
+        if (c->era.teleport_dismount)
             mc_buf_put_u8(&c->pkt, 0);
     }
     srv_conn_send(c, &c->pkt);
@@ -223,13 +224,13 @@ static void join_world(srv_conn *c, session *s)
     s->z = sz + 0.5;
     send_join(c, jd, raw);
     send_abilities(c);
-    if (c->protocol >= 477 && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
+    if (c->era.view_position && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) {
         mc_buf_put_varint(&c->pkt, sx >> 4);
         mc_buf_put_varint(&c->pkt, sz >> 4);
         srv_conn_send(c, &c->pkt);
     }
-    if (c->protocol >= 765 && srv_conn_begin(c, MC_JAVA_PLAY, "game_state_change")) {
-        mc_buf_put_u8(&c->pkt, 13); /* 1.20.3+: start waiting for level chunks */
+    if (c->era.wait_for_chunks_event && srv_conn_begin(c, MC_JAVA_PLAY, "game_state_change")) {
+        mc_buf_put_u8(&c->pkt, 13); /* start waiting for level chunks */
         mc_buf_put_f32be(&c->pkt, 0.0f);
         srv_conn_send(c, &c->pkt);
     }
@@ -257,7 +258,7 @@ void srv_session_begin(srv_conn *c)
     }
     c->session = s;
     s->last_keepalive_ms = srv_server_clock(c->srv);
-    if (c->state == MC_JAVA_CONFIGURATION && c->protocol >= 766)
+    if (c->state == MC_JAVA_CONFIGURATION && c->era.known_packs)
         ask_known_packs(c, s);
     else if (c->state == MC_JAVA_CONFIGURATION)
         start_configuration(c, s);
@@ -271,7 +272,7 @@ static void send_keepalive(srv_conn *c, session *s, uint64_t now)
     if (!srv_conn_begin(c, st, "keep_alive"))
         return;
     s->keepalive_id = now ^ 0x5DEECE66DULL;
-    if (st == MC_JAVA_PLAY && c->protocol < 340) /* before 1.12.2 the id is a VarInt */
+    if (st == MC_JAVA_PLAY && c->era.keepalive_varint)
         mc_buf_put_varint(&c->pkt, (int32_t)(s->keepalive_id & 0x7FFFFFFF));
     else
         mc_buf_put_u64be(&c->pkt, s->keepalive_id);
@@ -335,7 +336,7 @@ void srv_session_packet(srv_conn *c, mc_reader *r, int id)
         return;
     }
     if (!strcmp(name, "keep_alive")) {
-        bool short_id = c->state == MC_JAVA_PLAY && c->protocol < 340;
+        bool short_id = c->state == MC_JAVA_PLAY && c->era.keepalive_varint;
         uint64_t got = short_id ? (uint64_t)(uint32_t)mc_read_varint(r) : mc_read_u64be(r);
         uint64_t want = short_id ? (s->keepalive_id & 0x7FFFFFFF) : s->keepalive_id;
         if (!mc_reader_ok(r) || !s->keepalive_sent_ms || got != want) {
@@ -372,7 +373,7 @@ void srv_session_packet(srv_conn *c, mc_reader *r, int id)
             /* Movement sent before the client applied the teleport would drag
              * the view back (vanilla ignores it too). 1.8 has no confirm: the
              * first position at the target ends the wait. */
-            if (c->protocol >= 107)
+            if (c->era.teleport_id)
                 return;
             mc_reader peek = *r;
             double x = mc_read_f64be(&peek);

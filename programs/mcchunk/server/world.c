@@ -19,7 +19,9 @@
  * report, every client no faster than its socket takes them: chunks are
  * queued only while the send queue is short, and the rest follow as it
  * drains, so a client that reads slowly (or not at all) holds a bounded
- * queue and the columns it lacks cost nothing until it asks for them.
+ * queue and the columns it lacks cost nothing until it asks for them. The
+ * work of making columns is shared out fairly between the clients that want
+ * them, a bounded slice per turn of the loop ("fair shares" below).
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <dirent.h>
@@ -33,8 +35,9 @@
 #include "mcchunk/chunk.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/nbt.h"
-#include "server/session.h"
+#include "server/encode.h"
 #include "server/terrain.h"
+#include "server/world.h"
 
 /* One cache holds both kinds of entry, under one byte budget (--cache-mb):
  * decoded columns (protocol 0) and the framed packets of a column for one
@@ -136,6 +139,13 @@ struct srv_world {
     counting_alloc col_alloc;   /* columns read from a world folder */
     counting_alloc nbt_alloc;   /* the reader's palette cache */
     uint32_t *scratch_blocks, *scratch_biomes;
+    /* The shared work budget (see "Fair shares" below). */
+    uint64_t work_turn;         /* uv_now() of the loop turn being charged */
+    uint64_t work_ns;           /* time spent making columns in that turn */
+    uint64_t work_total_ns, columns_served; /* since the start (srv_world_work) */
+    srv_conn *deferred_head, *deferred_tail; /* clients whose columns wait for a turn */
+    uv_idle_t idle;             /* turns the loop while clients wait */
+    bool idle_ready;
 };
 
 /* ------------------------------------------------------------ columns */
@@ -602,6 +612,10 @@ void srv_world_close(srv_server *srv)
     srv_world *w = srv->world;
     if (!w)
         return;
+    if (w->idle_ready) {
+        uv_close((uv_handle_t *)&w->idle, NULL);
+        uv_run(srv->loop, UV_RUN_NOWAIT); /* completes the close before w goes */
+    }
     while (w->oldest)
         cache_remove(w, w->oldest);
     free(w->buckets);
@@ -623,6 +637,12 @@ void srv_world_spawn(srv_server *srv, int32_t *x, int32_t *y, int32_t *z)
     *x = w->spawn_x;
     *y = w->spawn_y;
     *z = w->spawn_z;
+}
+
+void srv_world_work(const srv_server *srv, uint64_t *columns, uint64_t *ns)
+{
+    *columns = srv->world ? srv->world->columns_served : 0;
+    *ns = srv->world ? srv->world->work_total_ns : 0;
 }
 
 size_t srv_world_cached_columns(const srv_server *srv)
@@ -721,6 +741,9 @@ typedef struct view {
     int batches_in_flight;
     float chunks_per_tick; /* as the client reports (1.20.2+) */
     uint64_t sent_total;
+    double x, y, z; /* where the player last said it was (the web map's marker) */
+    bool deferred;                 /* in the world's round-robin queue */
+    srv_conn *deferred_prev, *deferred_next;
 } view;
 
 static uint64_t key_of(int32_t x, int32_t z)
@@ -833,33 +856,115 @@ static void view_recenter(srv_conn *c, view *v, int32_t cx, int32_t cz)
             }
     int32_t center[2] = {cx, cz};
     qsort_r(v->queue, v->qlen, 2 * sizeof(int32_t), cmp_dist, center);
-    if (c->protocol >= 477 && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) { /* 1.14+ */
+    if (c->era.view_position && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) {
         mc_buf_put_varint(&c->pkt, cx);
         mc_buf_put_varint(&c->pkt, cz);
         srv_conn_send(c, &c->pkt);
     }
 }
 
-/* Columns one client may have made or fetched in one go: making a column
- * takes milliseconds, and a client that walks fast must not hold the loop
- * (and every other client) for seconds. The rest follows on the next turn
- * (its writes completing, or the tick). */
-#define COLUMNS_PER_TURN 32u
+/* ------------------------------------------------------ fair shares
+ *
+ * Making a column (generating it, reading it from a region file, encoding
+ * it for a protocol) takes about a millisecond; forty players flying into
+ * new land want hundreds a second. That work is shared out so that it
+ * never holds the loop, and with it every other player's keep-alives,
+ * movement and reads: one turn of the loop spends at most WORK_BUDGET_NS on
+ * it, all clients together, and one client at most COLUMNS_PER_TURN columns
+ * before the next one waiting has its go. A client that had to stop joins
+ * the back of a round-robin queue; while the queue is not empty an idle
+ * handle keeps the loop turning (polling for I/O without blocking), and
+ * each turn serves the queue from the front until the budget is spent. */
+#define WORK_BUDGET_NS (8u * 1000000u)
+#define COLUMNS_PER_TURN 8u
+
+static bool work_budget_spent(srv_world *w)
+{
+    uint64_t turn = uv_now(w->srv->loop);
+    if (turn != w->work_turn) {
+        w->work_turn = turn;
+        w->work_ns = 0;
+    }
+    return w->work_ns >= WORK_BUDGET_NS;
+}
+
+static void pump(srv_conn *c, view *v);
+
+static void deferred_remove(srv_world *w, srv_conn *c)
+{
+    view *v = c->view;
+    if (!v->deferred)
+        return;
+    srv_conn *prev = v->deferred_prev, *next = v->deferred_next;
+    if (prev)
+        ((view *)prev->view)->deferred_next = next;
+    else
+        w->deferred_head = next;
+    if (next)
+        ((view *)next->view)->deferred_prev = prev;
+    else
+        w->deferred_tail = prev;
+    v->deferred = false;
+    v->deferred_prev = v->deferred_next = NULL;
+}
+
+static void on_idle(uv_idle_t *idle)
+{
+    srv_world *w = idle->data;
+    while (w->deferred_head && !work_budget_spent(w)) {
+        srv_conn *c = w->deferred_head;
+        deferred_remove(w, c);
+        if (!c->closing && c->state == MC_JAVA_PLAY)
+            pump(c, c->view);
+    }
+    if (!w->deferred_head)
+        uv_idle_stop(idle);
+}
+
+/* Puts c at the back of the queue of clients waiting for their share. */
+static void defer(srv_conn *c, view *v)
+{
+    srv_world *w = c->srv->world;
+    if (v->deferred)
+        return;
+    v->deferred = true;
+    v->deferred_prev = w->deferred_tail;
+    v->deferred_next = NULL;
+    if (w->deferred_tail)
+        ((view *)w->deferred_tail->view)->deferred_next = c;
+    else
+        w->deferred_head = c;
+    w->deferred_tail = c;
+    if (!w->idle_ready) {
+        uv_idle_init(c->srv->loop, &w->idle);
+        w->idle.data = w;
+        w->idle_ready = true;
+    }
+    if (!uv_is_active((uv_handle_t *)&w->idle))
+        uv_idle_start(&w->idle, on_idle);
+}
 
 /* Sends up to `max` queued columns; returns how many went out. */
 static size_t send_some(srv_conn *c, view *v, size_t max)
 {
+    srv_world *w = c->srv->world;
     size_t sent = 0, tried = 0;
     while (v->qhead < v->qlen && sent < max && !c->closing && !srv_conn_chunks_must_wait(c)) {
-        if (tried++ == COLUMNS_PER_TURN) {
-            c->chunks_waiting = true;
+        if (tried++ == COLUMNS_PER_TURN || work_budget_spent(w)) {
+            defer(c, v);
             break;
         }
         int32_t x = v->queue[2 * v->qhead], z = v->queue[2 * v->qhead + 1];
         v->qhead++;
         const uint8_t *bytes;
         size_t len;
-        if (!encoded_column(c, x, z, &bytes, &len)) {
+        uint64_t t0 = uv_hrtime();
+        bool ok = encoded_column(c, x, z, &bytes, &len);
+        uint64_t spent = uv_hrtime() - t0;
+        w->work_ns += spent;
+        w->work_total_ns += spent;
+        w->columns_served++;
+        if (!ok) {
             srv_conn_disconnect(c, "Internal error encoding a chunk");
             return sent;
         }
@@ -879,6 +984,10 @@ static void send_batch(srv_conn *c, view *v)
 {
     if (v->qhead >= v->qlen || v->batches_in_flight >= 2)
         return;
+    if (work_budget_spent(c->srv->world)) {
+        defer(c, v); /* no empty batch: this one waits for a turn with room */
+        return;
+    }
     float rate = v->chunks_per_tick > 0 ? v->chunks_per_tick : 32.0f;
     size_t n = (size_t)(rate * 2.0f);
     if (n < 8)
@@ -901,8 +1010,11 @@ static void send_batch(srv_conn *c, view *v)
  * has room (srv_conn_chunks_must_wait: the rest goes when it drains). */
 static void pump(srv_conn *c, view *v)
 {
-    if (c->protocol >= 764) {
-        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !srv_conn_chunks_must_wait(c))
+    if (v->deferred)
+        return; /* its turn comes in the queue (on_idle) */
+    if (c->era.chunk_batches) {
+        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !v->deferred &&
+               !srv_conn_chunks_must_wait(c))
             send_batch(c, v);
     } else {
         send_some(c, v, SIZE_MAX);
@@ -926,6 +1038,7 @@ void srv_world_send_initial_chunks(srv_conn *c)
     v->vd = c->srv->cfg->view_distance;
     int32_t x, y, z;
     srv_world_spawn(c->srv, &x, &y, &z);
+    v->x = x + 0.5, v->y = y, v->z = z + 0.5;
     view_recenter(c, v, x >> 4, z >> 4);
     pump(c, v);
 }
@@ -935,6 +1048,7 @@ void srv_world_view_free(srv_conn *c)
     view *v = c->view;
     if (!v)
         return;
+    deferred_remove(c->srv->world, c);
     free(v->loaded);
     free(v->queue);
     free(v);
@@ -961,10 +1075,12 @@ void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r)
         pump(c, v);
     } else if (!strcmp(name, "position") || !strcmp(name, "position_look")) {
         double x = mc_read_f64be(r); /* every era starts with x, (feet) y, z */
-        mc_read_f64be(r);
+        double y = mc_read_f64be(r);
         double z = mc_read_f64be(r);
         if (!mc_reader_ok(r) || !(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7))
             return; /* vanilla kicks for this; ignoring is kinder and safe */
+        if (fabs(y) < 3.0e7)
+            v->y = y;
         srv_world_player_moved(c, x, z);
     }
 }
@@ -974,9 +1090,31 @@ void srv_world_player_moved(srv_conn *c, double x, double z)
     view *v = c->view;
     if (!v)
         return;
+    v->x = x, v->z = z;
     int32_t cx = (int32_t)floor(x) >> 4, cz = (int32_t)floor(z) >> 4;
     if (cx != v->cx || cz != v->cz) {
         view_recenter(c, v, cx, cz);
         pump(c, v);
     }
+}
+
+void srv_world_players_json(void *user, mc_buf *out)
+{
+    srv_server *srv = user;
+    mc_buf_put_u8(out, '[');
+    bool first = true;
+    for (srv_conn *c = srv->conns; c; c = c->next) {
+        const view *v = c->view;
+        if (!c->in_game || c->closing || !v)
+            continue;
+        const char *open = first ? "{\"name\": " : ", {\"name\": ";
+        mc_buf_put(out, open, strlen(open));
+        srv_json_string(out, c->name);
+        char rest[160];
+        int n = snprintf(rest, sizeof rest, ", \"edition\": \"java\", \"dimension\": \"overworld\", \"x\": %.2f, "
+                         "\"y\": %.2f, \"z\": %.2f}", v->x, v->y, v->z);
+        mc_buf_put(out, rest, (size_t)n);
+        first = false;
+    }
+    mc_buf_put_u8(out, ']');
 }

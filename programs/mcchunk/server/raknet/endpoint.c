@@ -101,24 +101,6 @@ void srv_rak_set_pong(srv_rak *rak, const char *data, size_t len)
     rak->pong_len = len;
 }
 
-void srv__rak_log(srv_rak *rak, int level, const char *fmt, ...)
-{
-    if (!rak->cb.log)
-        return;
-    char line[300];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    rak->cb.log(rak->cb.user, level, line);
-}
-
-void srv__rak_emit(srv_rak *rak, const srv_rak_addr *to, const uint8_t *data, size_t len)
-{
-    rak->stats.datagrams_sent++;
-    rak->cb.send(rak->cb.user, to, data, len);
-}
-
 void srv_rak_addr_format(const srv_rak_addr *a, char *buf, size_t cap)
 {
     if (a->family == 6) {

@@ -15,7 +15,7 @@
 
 #include "mcchunk/bedrock.h"
 #include "server/raknet/raknet.h"
-#include "server/session.h"
+#include "server/core.h"
 
 /* What the server-list ping announces: the newest Bedrock release the
  * library's tables know. */

@@ -1,7 +1,8 @@
 /*
  * raknet_private.h: what the files of the RakNet module share: the wire
- * codec (wire.c), the per-peer reliability layer (peer.c) and the endpoint
- * with its offline handshake and peer table (endpoint.c).
+ * codec (wire.c), what is emitted (datagrams and log lines, output.c), the
+ * per-peer reliability layer (peer.c) and the endpoint with its offline
+ * handshake and peer table (endpoint.c), in that order of dependence.
  */
 #ifndef MC_SERVER_RAKNET_PRIVATE_H
 #define MC_SERVER_RAKNET_PRIVATE_H
@@ -174,7 +175,7 @@ void srv__rak_peer_notify(srv_rak_peer *p, const char *reason);
 /* Client: sends the connection request (after reply 2). */
 void srv__rak_peer_send_connection_request(srv_rak_peer *p);
 
-/* endpoint.c */
+/* output.c */
 void srv__rak_log(srv_rak *rak, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

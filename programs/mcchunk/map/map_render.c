@@ -1,0 +1,532 @@
+/*
+ * map_render.c: a region of a world, seen from above (the rules are at the
+ * top of map.h).
+ *
+ * A chunk is drawn section by section from the top: a section whose
+ * palette holds no visible colour is skipped without unpacking; the others
+ * are unpacked once (palette indices, 4096 u16) and walked layer by layer
+ * for the columns that are not opaque yet, so a chunk of open terrain costs
+ * about one unpacked section. The colours come from the registry's colour
+ * table (one lookup per palette entry, not per block) and the biome tints
+ * from a per-registry table by biome id, both cached in the reader.
+ *
+ * A region's hillshade needs the heights one block north and west of it,
+ * which lie in the neighbouring regions: their 32 + 32 edge chunks are read
+ * too (an edge chunk costs what any chunk costs; about 6% more reads), so
+ * every region is drawn the same whoever asks for it, and tiles equal crops
+ * of a whole render.
+ */
+#include "map/map.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define READER_REGIONS 4
+
+typedef struct open_region {
+    int32_t rx, rz;
+    mc_region *region; /* NULL: slot empty */
+    bool absent;       /* no file there */
+    unsigned age;
+} open_region;
+
+/* Per-registry lookups (the reader keeps the last one used). */
+typedef struct registry_cache {
+    const mc_registry *reg;
+    const mc_block_color *colors;
+    const uint8_t *flags;
+    size_t count;
+    uint32_t *biome_grass, *biome_foliage, *biome_dry, *biome_water, *biome_false;
+    uint32_t biome_count;
+} registry_cache;
+
+struct map_reader {
+    const map_world *world;
+    map_mode mode;
+    open_region regions[READER_REGIONS];
+    unsigned clock;
+    mc_buf nbt;
+    mc_chunknbt_cache *cache;
+    mc_nbt_doc *doc;
+    registry_cache rc;
+    char error[256];
+    /* one chunk's result */
+    uint32_t chunk_rgba[256];
+    int16_t chunk_height[256];
+    /* one region's result before the shade: colours and heights, with the
+     * row north (index 0) and the column west (index 0) of the region */
+    uint32_t *colors;  /* 512 x 512 */
+    int16_t *heights;  /* 513 x 513 */
+    uint16_t indices[MC_SECTION_BLOCKS];
+};
+
+bool map_mode_parse(const char *name, map_mode *out)
+{
+    static const char *const names[] = {"normal", "height", "biome", "light"};
+    for (unsigned i = 0; i < 4; i++)
+        if (!strcmp(name, names[i])) {
+            *out = (map_mode)i;
+            return true;
+        }
+    return false;
+}
+
+const char *map_mode_name(map_mode mode)
+{
+    static const char *const names[] = {"normal", "height", "biome", "light"};
+    return names[mode];
+}
+
+map_reader *map_reader_new(const map_world *w, map_mode mode)
+{
+    map_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->world = w;
+    r->mode = mode;
+    mc_buf_init(&r->nbt, NULL);
+    r->cache = mc_chunknbt_cache_new(NULL);
+    r->doc = mc_nbt_doc_new(NULL);
+    r->colors = malloc(sizeof *r->colors * MAP_REGION_BLOCKS * MAP_REGION_BLOCKS);
+    r->heights = malloc(sizeof *r->heights * (MAP_REGION_BLOCKS + 1) * (MAP_REGION_BLOCKS + 1));
+    if (!r->cache || !r->doc || !r->colors || !r->heights) {
+        map_reader_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static void drop_registry_cache(registry_cache *rc)
+{
+    free(rc->biome_grass); /* one allocation for the five arrays */
+    memset(rc, 0, sizeof *rc);
+}
+
+void map_reader_free(map_reader *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < READER_REGIONS; i++)
+        mc_region_close(r->regions[i].region);
+    mc_buf_free(&r->nbt);
+    mc_chunknbt_cache_free(r->cache);
+    mc_nbt_doc_free(r->doc);
+    drop_registry_cache(&r->rc);
+    free(r->colors);
+    free(r->heights);
+    free(r);
+}
+
+const char *map_reader_last_error(const map_reader *r)
+{
+    return r->error[0] ? r->error : NULL;
+}
+
+/* The open handle of region (rx, rz), or NULL when it has no file. */
+static mc_region *region_handle(map_reader *r, int32_t rx, int32_t rz)
+{
+    open_region *slot = NULL, *oldest = &r->regions[0];
+    for (int i = 0; i < READER_REGIONS; i++) {
+        open_region *o = &r->regions[i];
+        if ((o->region || o->absent) && o->rx == rx && o->rz == rz) {
+            o->age = ++r->clock;
+            return o->region;
+        }
+        if (o->age < oldest->age)
+            oldest = o;
+    }
+    slot = oldest;
+    mc_region_close(slot->region);
+    memset(slot, 0, sizeof *slot);
+    slot->rx = rx;
+    slot->rz = rz;
+    slot->age = ++r->clock;
+    const map_region_file *f = map_world_region(r->world, rx, rz);
+    mc_error err;
+    if (!f) {
+        slot->absent = true;
+    } else if (mc_region_open(f->path, NULL, &slot->region, &err) != MC_OK) {
+        if (!r->error[0])
+            map_say(r->error, sizeof r->error, "%s: %s", f->path, err.message);
+        slot->region = NULL;
+        slot->absent = true;
+    }
+    return slot->region;
+}
+
+static bool use_registry(map_reader *r, const mc_registry *reg)
+{
+    registry_cache *rc = &r->rc;
+    if (rc->reg == reg)
+        return true;
+    drop_registry_cache(rc);
+    size_t flag_count;
+    rc->colors = mc_registry_color_table(reg, &rc->count);
+    rc->flags = mc_registry_state_flag_table(reg, &flag_count);
+    if (!rc->colors || !rc->flags || flag_count != rc->count)
+        return false;
+    uint32_t n = mc_registry_biome_count(reg);
+    for (uint32_t b = 0; b < 4096; b++) /* ids may leave gaps (pre-1.18: up to 255) */
+        if (mc_registry_biome_name(reg, b))
+            n = b + 1 > n ? b + 1 : n;
+    uint32_t *all = malloc(sizeof *all * 5 * (n ? n : 1));
+    if (!all)
+        return false;
+    rc->biome_grass = all;
+    rc->biome_foliage = all + n;
+    rc->biome_dry = all + 2 * n;
+    rc->biome_water = all + 3 * n;
+    rc->biome_false = all + 4 * n;
+    for (uint32_t b = 0; b < n; b++) {
+        mc_biome_colors c;
+        rc->biome_false[b] = !mc_registry_biome_colors(reg, b, &c);
+        rc->biome_grass[b] = c.grass;
+        rc->biome_foliage[b] = c.foliage;
+        rc->biome_dry[b] = c.dry_foliage;
+        rc->biome_water[b] = c.water;
+    }
+    rc->biome_count = n;
+    rc->reg = reg;
+    return true;
+}
+
+static mc_biome_colors biome_colors(const registry_cache *rc, uint32_t biome)
+{
+    mc_biome_colors c;
+    if (biome >= rc->biome_count) {
+        mc_biome_colors_by_name("plains", &c);
+        return c;
+    }
+    c.grass = rc->biome_grass[biome];
+    c.foliage = rc->biome_foliage[biome];
+    c.dry_foliage = rc->biome_dry[biome];
+    c.water = rc->biome_water[biome];
+    return c;
+}
+
+/* A colour per biome for the biome mode: a hue from the name's hash. */
+static uint32_t biome_mode_color(const mc_registry *reg, uint32_t biome)
+{
+    const char *name = mc_registry_biome_name(reg, biome);
+    uint32_t h = 2166136261u;
+    for (const char *p = name ? name : "?"; *p; p++)
+        h = (h ^ (uint8_t)*p) * 16777619u;
+    double hue = (h % 360) / 60.0, s = 0.55 + (h >> 9) % 30 / 100.0, v = 0.7 + (h >> 17) % 25 / 100.0;
+    double c = v * s, x = c * (1 - fabs(fmod(hue, 2) - 1)), m = v - c;
+    double rgb[3][6] = {{c, x, 0, 0, x, c}, {x, c, c, x, 0, 0}, {0, 0, x, c, c, x}};
+    int k = (int)hue % 6;
+    return (uint32_t)lround((rgb[0][k] + m) * 255) << 24 | (uint32_t)lround((rgb[1][k] + m) * 255) << 16 |
+           (uint32_t)lround((rgb[2][k] + m) * 255) << 8 | 255u;
+}
+
+/* Height ramp: deep blue (y -64) .. green (y 64) .. brown .. white (y 320). */
+static uint32_t height_color(int32_t y)
+{
+    static const struct { int32_t y; uint8_t r, g, b; } stops[] = {
+        {-64, 20, 30, 110}, {0, 40, 90, 160}, {62, 60, 140, 70}, {100, 150, 160, 60},
+        {160, 140, 100, 60}, {230, 200, 200, 200}, {320, 255, 255, 255}};
+    size_t n = sizeof stops / sizeof stops[0];
+    if (y <= stops[0].y)
+        return (uint32_t)stops[0].r << 24 | (uint32_t)stops[0].g << 16 | (uint32_t)stops[0].b << 8 | 255u;
+    for (size_t i = 1; i < n; i++)
+        if (y <= stops[i].y || i == n - 1) {
+            int32_t span = stops[i].y - stops[i - 1].y, t = y > stops[i].y ? span : y - stops[i - 1].y;
+            uint32_t px = 255u;
+            px |= (uint32_t)(stops[i - 1].r + (stops[i].r - stops[i - 1].r) * t / span) << 24;
+            px |= (uint32_t)(stops[i - 1].g + (stops[i].g - stops[i - 1].g) * t / span) << 16;
+            px |= (uint32_t)(stops[i - 1].b + (stops[i].b - stops[i - 1].b) * t / span) << 8;
+            return px;
+        }
+    return 0;
+}
+
+/* Front-to-back compositing of one column. */
+typedef struct column_acc {
+    float r, g, b, a;
+    int16_t height;      /* MAP_NO_HEIGHT until found */
+    int16_t first_y;     /* the first visible block */
+    uint8_t water_depth; /* water blocks seen in the current run */
+    bool opaque;         /* the colour is complete */
+    bool done;           /* colour and height complete */
+} column_acc;
+
+static void composite(column_acc *acc, mc_block_color c, float alpha)
+{
+    float w = (1.0f - acc->a) * alpha;
+    acc->r += w * c.r;
+    acc->g += w * c.g;
+    acc->b += w * c.b;
+    acc->a += w;
+}
+
+static uint32_t finish(const column_acc *acc)
+{
+    if (acc->a <= 0.0f)
+        return 0;
+    uint32_t a = (uint32_t)(acc->a * 255.0f + 0.5f);
+    if (a == 0)
+        return 0;
+    uint32_t r = (uint32_t)(acc->r / acc->a + 0.5f), g = (uint32_t)(acc->g / acc->a + 0.5f),
+             b = (uint32_t)(acc->b / acc->a + 0.5f);
+    return (r > 255 ? 255 : r) << 24 | (g > 255 ? 255 : g) << 16 | (b > 255 ? 255 : b) << 8 | (a > 255 ? 255 : a);
+}
+
+/* One visible block of a column. */
+static void add_block(map_reader *r, column_acc *acc, const mc_column *col, uint32_t state, int32_t x, int32_t y,
+                      int32_t z)
+{
+    const registry_cache *rc = &r->rc;
+    mc_block_color c = rc->colors[state];
+    uint8_t flags = rc->flags[state];
+    if (acc->first_y == MAP_NO_HEIGHT)
+        acc->first_y = (int16_t)y;
+    if (acc->height == MAP_NO_HEIGHT && (flags & (MC_STATE_BLOCKS_MOTION | MC_STATE_FLUID)))
+        acc->height = (int16_t)y;
+    if (acc->opaque || r->mode == MAP_MODE_HEIGHT || r->mode == MAP_MODE_BIOME) {
+        /* the colour is settled (or the height decides it): only the height is looked for */
+        acc->done = acc->height != MAP_NO_HEIGHT;
+        return;
+    }
+    float alpha = c.a / 255.0f;
+    if (c.tint != MC_TINT_NONE && c.tint != MC_TINT_FIXED) {
+        uint32_t biome = mc_column_get_biome(col, x >> 2, y >> 2, z >> 2);
+        mc_biome_colors bc = biome_colors(rc, biome);
+        if (c.tint == MC_TINT_WATER) {
+            unsigned k = acc->water_depth < 8 ? acc->water_depth : 8;
+            acc->water_depth++;
+            c = mc_block_color_tinted(c, &bc);
+            c.r = (uint8_t)(c.r * (25 - k) / 25);
+            c.g = (uint8_t)(c.g * (25 - k) / 25);
+            c.b = (uint8_t)(c.b * (25 - k) / 25);
+            alpha *= 0.5f;
+            composite(acc, c, alpha);
+            acc->opaque = acc->a >= 0.996f;
+            acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
+            return;
+        }
+        c = mc_block_color_tinted(c, &bc);
+    }
+    acc->water_depth = 0;
+    composite(acc, c, alpha);
+    acc->opaque = c.a == 255 || acc->a >= 0.996f;
+    acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
+}
+
+/* The colour of a column in the modes that colour by height or biome. */
+static uint32_t mode_color(map_reader *r, const mc_column *col, const column_acc *acc, int32_t x, int32_t z)
+{
+    if (acc->height == MAP_NO_HEIGHT)
+        return 0;
+    if (r->mode == MAP_MODE_HEIGHT)
+        return height_color(acc->height);
+    return biome_mode_color(r->rc.reg, mc_column_get_biome(col, x >> 2, acc->height >> 2, z >> 2));
+}
+
+/* Block light of the block above the surface, as a factor for light mode. */
+static uint32_t darken_by_light(const mc_column *col, uint32_t rgba, int32_t x, int32_t y, int32_t z)
+{
+    int light = mc_column_get_block_light(col, x, y + 1, z);
+    if (light < 0)
+        light = 0;
+    uint32_t f = 3 + (uint32_t)light; /* 3..18 of 18 */
+    uint32_t r = (rgba >> 24) * f / 18, g = (rgba >> 16 & 255) * f / 18, b = (rgba >> 8 & 255) * f / 18;
+    return r << 24 | g << 16 | b << 8 | (rgba & 255);
+}
+
+/* Draws one column into r->chunk_rgba / r->chunk_height. */
+static void draw_chunk(map_reader *r, const mc_column *col)
+{
+    column_acc acc[256];
+    for (int i = 0; i < 256; i++)
+        acc[i] = (column_acc){0, 0, 0, 0, MAP_NO_HEIGHT, MAP_NO_HEIGHT, 0, false, false};
+    unsigned open = 256;
+    const registry_cache *rc = &r->rc;
+    uint32_t nsec = mc_column_section_count(col);
+    int32_t min_y = mc_column_min_y(col);
+    for (uint32_t k = nsec; k-- > 0 && open;) {
+        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)k);
+        const mc_container *c = &s->blocks;
+        size_t plen;
+        const uint32_t *palette = mc_container_palette(c, &plen);
+        bool visible = false;
+        if (c->kind == MC_CONTAINER_DIRECT)
+            visible = true;
+        else
+            for (size_t p = 0; p < plen && !visible; p++)
+                visible = palette[p] < rc->count && rc->colors[palette[p]].a > 0;
+        if (!visible)
+            continue;
+        size_t nlongs;
+        const uint64_t *longs = mc_container_longs(c, &nlongs);
+        if (c->kind != MC_CONTAINER_SINGLE)
+            mc_bits_unpack_u16(longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, r->indices);
+        for (int y = 15; y >= 0 && open; y--) {
+            int32_t ay = min_y + (int32_t)k * 16 + y;
+            for (int i = 0; i < 256; i++) {
+                if (acc[i].done)
+                    continue;
+                uint32_t v = c->kind == MC_CONTAINER_SINGLE ? 0 : r->indices[y << 8 | i];
+                uint32_t state = c->kind == MC_CONTAINER_DIRECT ? v : v < plen ? palette[v] : 0;
+                if (state >= rc->count || rc->colors[state].a == 0)
+                    continue;
+                add_block(r, &acc[i], col, state, i & 15, ay, i >> 4);
+                if (acc[i].done)
+                    open--;
+            }
+        }
+    }
+    for (int i = 0; i < 256; i++) {
+        int32_t x = i & 15, z = i >> 4;
+        uint32_t px;
+        if (r->mode == MAP_MODE_HEIGHT || r->mode == MAP_MODE_BIOME)
+            px = mode_color(r, col, &acc[i], x, z);
+        else
+            px = finish(&acc[i]);
+        if (r->mode == MAP_MODE_LIGHT && px)
+            px = darken_by_light(col, px, x, acc[i].height != MAP_NO_HEIGHT ? acc[i].height : acc[i].first_y, z);
+        r->chunk_rgba[i] = px;
+        r->chunk_height[i] = acc[i].height != MAP_NO_HEIGHT ? acc[i].height : px ? acc[i].first_y : MAP_NO_HEIGHT;
+    }
+}
+
+/* Reads absolute chunk (cx, cz) and draws it; false when it is absent or
+ * unreadable (bad counted). */
+static bool read_and_draw(map_reader *r, int32_t cx, int32_t cz, uint64_t *bad)
+{
+    mc_region *region = region_handle(r, cx >> 5, cz >> 5);
+    if (!region || !mc_region_has_chunk(region, cx & 31, cz & 31))
+        return false;
+    mc_error err;
+    mc_column *col = NULL;
+    r->nbt.len = 0;
+    mc_chunknbt_options opt = {0};
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | (r->mode == MAP_MODE_LIGHT ? 0 : MC_CHUNKNBT_NO_LIGHT);
+    opt.cache = r->cache;
+    opt.doc = r->doc;
+    if (mc_region_read_chunk(region, cx & 31, cz & 31, &r->nbt, NULL, &err) != MC_OK ||
+        mc_chunknbt_read_bytes(r->nbt.data, r->nbt.len, &opt, &col, &err) != MC_OK) {
+        if (!r->error[0])
+            map_say(r->error, sizeof r->error, "chunk %d %d: %s", cx, cz, err.message);
+        (*bad)++;
+        return false;
+    }
+    if (!use_registry(r, mc_column_registry(col))) {
+        mc_column_free(col);
+        (*bad)++;
+        return false;
+    }
+    draw_chunk(r, col);
+    mc_column_free(col);
+    return true;
+}
+
+static int clamp_step(int d)
+{
+    return d < -4 ? -4 : d > 4 ? 4 : d;
+}
+
+static uint32_t shade(uint32_t rgba, int step)
+{
+    uint32_t s = (uint32_t)(220 + 9 * step), out = rgba & 255;
+    for (int shift = 24; shift >= 8; shift -= 8) {
+        uint32_t c = ((rgba >> shift & 255) * s + 110) / 220;
+        out |= (c > 255 ? 255 : c) << shift;
+    }
+    return out;
+}
+
+#define HEIGHT(x, z) r->heights[(size_t)((z) + 1) * (MAP_REGION_BLOCKS + 1) + (size_t)((x) + 1)]
+
+bool map_render_region(map_reader *r, int32_t rx, int32_t rz, uint8_t *rgba, map_stats *stats)
+{
+    map_stats local = {0};
+    if (!stats)
+        stats = &local;
+    for (size_t i = 0; i < (size_t)(MAP_REGION_BLOCKS + 1) * (MAP_REGION_BLOCKS + 1); i++)
+        r->heights[i] = MAP_NO_HEIGHT;
+    memset(r->colors, 0, sizeof *r->colors * MAP_REGION_BLOCKS * MAP_REGION_BLOCKS);
+    bool any = false;
+    for (int lz = 0; lz < 32; lz++)
+        for (int lx = 0; lx < 32; lx++) {
+            if (!read_and_draw(r, rx * 32 + lx, rz * 32 + lz, &stats->bad_chunks))
+                continue;
+            stats->chunks++;
+            any = true;
+            for (int i = 0; i < 256; i++) {
+                int x = lx * 16 + (i & 15), z = lz * 16 + (i >> 4);
+                r->colors[(size_t)z * MAP_REGION_BLOCKS + (size_t)x] = r->chunk_rgba[i];
+                HEIGHT(x, z) = r->chunk_height[i];
+            }
+        }
+    bool shaded = r->mode != MAP_MODE_HEIGHT;
+    if (any && shaded) {
+        /* the neighbours' edges: the row z = -1 and the column x = -1 */
+        for (int l = 0; l < 32; l++) {
+            if (read_and_draw(r, rx * 32 + l, rz * 32 - 1, &stats->bad_chunks)) {
+                stats->edge_chunks++;
+                for (int x = 0; x < 16; x++)
+                    HEIGHT(l * 16 + x, -1) = r->chunk_height[15 * 16 + x];
+            }
+            if (read_and_draw(r, rx * 32 - 1, rz * 32 + l, &stats->bad_chunks)) {
+                stats->edge_chunks++;
+                for (int z = 0; z < 16; z++)
+                    HEIGHT(-1, l * 16 + z) = r->chunk_height[z * 16 + 15];
+            }
+        }
+    }
+    for (int z = 0; z < MAP_REGION_BLOCKS; z++)
+        for (int x = 0; x < MAP_REGION_BLOCKS; x++) {
+            uint32_t px = r->colors[(size_t)z * MAP_REGION_BLOCKS + (size_t)x];
+            if (px && shaded) {
+                int h = HEIGHT(x, z), hn = HEIGHT(x, z - 1), hw = HEIGHT(x - 1, z), step = 0;
+                if (h != MAP_NO_HEIGHT && hn != MAP_NO_HEIGHT)
+                    step += h - hn;
+                if (h != MAP_NO_HEIGHT && hw != MAP_NO_HEIGHT)
+                    step += h - hw;
+                px = shade(px, clamp_step(step));
+            }
+            uint8_t *out = rgba + ((size_t)z * MAP_REGION_BLOCKS + (size_t)x) * 4;
+            out[0] = (uint8_t)(px >> 24);
+            out[1] = (uint8_t)(px >> 16);
+            out[2] = (uint8_t)(px >> 8);
+            out[3] = (uint8_t)px;
+        }
+    return true;
+}
+
+/* ---------------------------------------------------------------- zooms */
+
+void map_downsample(const uint8_t *const quads[4], uint8_t *out)
+{
+    const int half = MAP_REGION_BLOCKS / 2;
+    for (int q = 0; q < 4; q++) {
+        const uint8_t *in = quads[q];
+        int ox = (q & 1) * half, oz = (q >> 1) * half;
+        for (int z = 0; z < half; z++)
+            for (int x = 0; x < half; x++) {
+                uint8_t *px = out + ((size_t)(oz + z) * MAP_REGION_BLOCKS + (size_t)(ox + x)) * 4;
+                if (!in) {
+                    memset(px, 0, 4);
+                    continue;
+                }
+                uint32_t sr = 0, sg = 0, sb = 0, sa = 0;
+                for (int k = 0; k < 4; k++) {
+                    const uint8_t *s = in + ((size_t)(2 * z + (k >> 1)) * MAP_REGION_BLOCKS + (size_t)(2 * x + (k & 1))) * 4;
+                    sr += s[0] * s[3];
+                    sg += s[1] * s[3];
+                    sb += s[2] * s[3];
+                    sa += s[3];
+                }
+                if (!sa) {
+                    memset(px, 0, 4);
+                    continue;
+                }
+                px[0] = (uint8_t)((sr + sa / 2) / sa);
+                px[1] = (uint8_t)((sg + sa / 2) / sa);
+                px[2] = (uint8_t)((sb + sa / 2) / sa);
+                px[3] = (uint8_t)((sa + 2) / 4);
+            }
+    }
+}

@@ -1,0 +1,89 @@
+/*
+ * core.c: the log and the clock of the server (core.h), and the one JSON
+ * helper both editions' texts use.
+ *
+ * The log writes "[HH:MM:SS LEVEL] text" lines to stderr. Once the server
+ * listens it lets through MC_LOG_LINES_PER_SECOND lines a second and counts
+ * the rest by level, reported as one line when the second is over, so that
+ * a flood of clients cannot flood the log (or the disk under it).
+ */
+#include "server/core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static void log_prefix(int level)
+{
+    char when[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(when, sizeof when, "%H:%M:%S", &tm);
+    fprintf(stderr, "[%s %s] ", when, level == MC_LOG_WARN ? "WARN" : level == MC_LOG_ERROR ? "ERROR" : "INFO");
+}
+
+void srv__srv_log_flush(srv_server *srv)
+{
+    unsigned *h = srv->log_held;
+    if (!h[MC_LOG_INFO] && !h[MC_LOG_WARN] && !h[MC_LOG_ERROR])
+        return;
+    log_prefix(h[MC_LOG_WARN] || h[MC_LOG_ERROR] ? MC_LOG_WARN : MC_LOG_INFO);
+    fprintf(stderr, "log: %u more lines in that second not shown (over %u a second): %u info, %u warnings, %u errors\n",
+            h[0] + h[1] + h[2], MC_LOG_LINES_PER_SECOND, h[MC_LOG_INFO], h[MC_LOG_WARN], h[MC_LOG_ERROR]);
+    memset(srv->log_held, 0, sizeof srv->log_held);
+}
+
+void srv_log(srv_server *srv, int level, const char *fmt, ...)
+{
+    if ((level == MC_LOG_INFO && srv->cfg->quiet) || srv->cfg->silent)
+        return;
+    if (srv->log_limited) {
+        uint64_t second = uv_hrtime() / 1000000000u;
+        if (second != srv->log_second) {
+            srv__srv_log_flush(srv);
+            srv->log_second = second;
+            srv->log_lines = 0;
+        }
+        if (++srv->log_lines > MC_LOG_LINES_PER_SECOND) {
+            srv->log_held[level == MC_LOG_WARN ? MC_LOG_WARN : level == MC_LOG_ERROR ? MC_LOG_ERROR : MC_LOG_INFO]++;
+            return;
+        }
+    }
+    log_prefix(level);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+uint64_t srv_server_clock(srv_server *srv)
+{
+    uint64_t real = uv_now(srv->loop);
+    if (real > srv->clock_real_ms) {
+        uint64_t step = real - srv->clock_real_ms;
+        srv->clock_ms += step < MC_SERVER_MAX_STEP_MS ? step : MC_SERVER_MAX_STEP_MS;
+        srv->clock_real_ms = real;
+    }
+    return srv->clock_ms;
+}
+
+void srv_json_string(mc_buf *b, const char *s)
+{
+    mc_buf_put_u8(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            mc_buf_put_u8(b, '\\');
+            mc_buf_put_u8(b, *p);
+        } else if (*p < 0x20) {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\u%04x", *p);
+            mc_buf_put(b, esc, 6);
+        } else {
+            mc_buf_put_u8(b, *p);
+        }
+    }
+    mc_buf_put_u8(b, '"');
+}

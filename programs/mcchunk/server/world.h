@@ -1,0 +1,49 @@
+/*
+ * world.h: the world the server serves (world.c) — its columns, cached
+ * within --cache-mb, and each Java player's view of them: which columns it
+ * has, which it still lacks, sent at the pace its connection takes them and
+ * within the fair share of column work every player gets.
+ */
+#ifndef MC_SERVER_WORLD_H
+#define MC_SERVER_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcchunk/core.h"
+#include "server/conn.h"
+
+struct mc_column;
+typedef struct srv_world srv_world;
+
+/* Opened before listening (0 ok), closed after the loop ends. */
+int srv_world_open(srv_server *srv);
+void srv_world_close(srv_server *srv);
+/* Block position where players appear (feet). */
+void srv_world_spawn(srv_server *srv, int32_t *x, int32_t *y, int32_t *z);
+/* The world's column at (cx, cz) (cached), or NULL where it has none. */
+struct mc_column *srv_world_column(srv_server *srv, int32_t cx, int32_t cz);
+size_t srv_world_cached_columns(const srv_server *srv);
+/* Columns sent to players since the start, and the time spent fetching,
+ * making and encoding them (the status line's figures). */
+void srv_world_work(const srv_server *srv, uint64_t *columns, uint64_t *ns);
+/* Bytes the world's caches hold (entries and reader scratch), which
+ * cache_bytes bounds but for the newest entry. */
+size_t srv_world_cache_bytes(const srv_server *srv);
+
+/* A Java player's view. */
+/* Sends the chunks around a player who just joined (play state). */
+void srv_world_send_initial_chunks(srv_conn *c);
+void srv_world_view_free(srv_conn *c);
+/* The player is now at block x, z (teleport): recenter its view. */
+void srv_world_player_moved(srv_conn *c, double x, double z);
+/* The web map's /players.json: the Java players in the game, their names
+ * and the feet positions they last sent, as a JSON array. */
+void srv_world_players_json(void *srv, mc_buf *out);
+uint64_t srv_world_view_sent(const srv_conn *c);
+/* The player's send queue has drained: sends more of what its view lacks. */
+void srv_world_resume(srv_conn *c);
+/* A play packet from a joined player (movement etc.), by minecraft-data name. */
+void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r);
+
+#endif
