@@ -69,7 +69,10 @@ MC_API const mc_registry *mc_registry_find(const char *version);
  * touched). Java: every release from 1.8 to 26.1.2; releases with the same
  * block states and biomes share a registry. Java 1.8-1.12 states are
  * id<<4|meta, valid for the metas minecraft-data lists (legacy.json's 1.12
- * states and each version's variations). Bedrock: every version with a
+ * states and each version's variations), with the properties the game
+ * names them by (minecraft:stone[variant=granite]; 1.12.2's block classes,
+ * scripts/data/legacy-block-states.txt, the same for every 1.8-1.12
+ * registry). Bedrock: every version with a
  * blockStates.json (1.16.220 to 1.26.51); runtime ids are the sorted-list
  * indices, hashed ids are computed (mc_registry_state_hash).
  *
@@ -144,7 +147,10 @@ MC_API uint32_t mc_registry_next_state(const mc_registry *reg, uint32_t state);
  * Java 1.8-1.12 names are the legacy ones ("minecraft:grass" is id 2). */
 MC_API const char *mc_registry_state_name(const mc_registry *reg, uint32_t state);
 /* Number of properties of the state's block (0 for invalid states). Java
- * 1.8-1.12 states have one property, "meta" (the metadata, "0".."15"). */
+ * 1.8-1.12 states have the properties the game names them by (F3:
+ * stone[variant=granite], log[axis=x,variant=spruce]); the ones the
+ * metadata does not store (a fence's connections, a stairs' shape) show
+ * the value the game's 1.13 flattening gives that id:meta. */
 MC_API unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state);
 /* Property `index` (the game's order) of a state: key and value strings,
  * valid for the life of the process. False when out of range. */
@@ -174,7 +180,11 @@ MC_API mc_status mc_registry_lookup(const mc_registry *reg, const char *name, si
                                     uint32_t *state, mc_error *err);
 /* Parses "minecraft:oak_stairs[facing=east,half=top]" (also "oak_stairs",
  * "stone[]") and looks it up as mc_registry_lookup does. MC_ERR_MALFORMED
- * for bad syntax, MC_ERR_LIMIT beyond 64 properties. */
+ * for bad syntax, MC_ERR_LIMIT beyond 64 properties. Java 1.8-1.12 also
+ * reads "ID:META" ("1:1"), "NAME:META" ("minecraft:stone:1") and
+ * "name[meta=N]"; a property the metadata does not store takes any valid
+ * value; among the metadata matching, the one the game writes (torch meta
+ * 5, not 0, for facing=up). */
 MC_API mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size_t len,
                                          uint32_t *state, mc_error *err);
 
