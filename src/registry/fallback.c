@@ -9,7 +9,10 @@
  *   2. air-like blocks (air, cave_air, void_air, light, structure_void)
  *      become the target's air (AIR_LIKE);
  *   3. the same block under another name: the game's renames, both ways
- *      (grass <-> short_grass, sign <-> oak_sign, ...) (RENAMED);
+ *      (grass <-> short_grass, sign <-> oak_sign, ...), Bedrock's names
+ *      (snow_layer, X_double_slab = X_slab with type=double imposed), and
+ *      for another edition's name, the same letters without underscores
+ *      (trip_wire, tripwire) (RENAMED);
  *   4. water plants (kelp, seagrass, bubble_column: always a fluid) become
  *      water (SAME_FAMILY);
  *   5. a variant of the block: its name without a variant prefix
@@ -28,9 +31,11 @@
  *   8. anything else becomes the ordinary full block of the closest
  *      material and colour (NEAREST_COLOR); a full cube also considers its
  *      own family's members here, preferred when the material ties.
- * "Closest material" ranks candidates by: material words shared with the
- * source name (iron in deepslate_iron_ore and iron_ore; red in red_concrete
- * and red_wool), then the family chain's order, then the same material
+ * "Closest material" ranks candidates by: no redstone behaviour unless the
+ * source has it (a soul torch becomes a torch, not a redstone torch), then
+ * material words shared with the source name (iron in deepslate_iron_ore
+ * and iron_ore; red in red_concrete and red_wool), then the family chain's
+ * order, then the same material
  * class (rock, wood, earth, plant, wool), then the colour distance
  * (material.c), then fewer words the source does not have, then the lowest
  * block index (so the choice is stable).
