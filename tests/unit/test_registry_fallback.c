@@ -147,13 +147,12 @@ static void check_props(const mc_registry *from, uint32_t s, const mc_registry *
 {
     const char *key, *value;
     for (unsigned i = 0; mc_registry_state_prop(from, s, i, &key, &value); i++) {
-        if (!block_knows(to_flat, t, key, value))
-            continue;
-        if (legacy_target && !legacy_stores(tname, key, to_flat, t))
+        const char *got = mc_registry_state_prop_value(to_flat, t, key);
+        if (!got || (legacy_target && !legacy_stores(tname, key, to_flat, t)))
             continue;
         st->props_checked++;
-        const char *got = mc_registry_state_prop_value(to_flat, t, key);
-        if (strcmp(got, value)) {
+        /* a different value is a change when the target block has the source's value */
+        if (strcmp(got, value) && block_knows(to_flat, t, key, value)) {
             if (st->props_changed++ < 5)
                 print_error("%s -> %s: state %u %s=%s became %s=%s (%s)\n", mc_registry_name(from),
                             mc_registry_name(to_flat), s, key, value, key, got, tname);
