@@ -21,7 +21,9 @@
  *     target; not a Bedrock placeholder) comes back to itself (not checked
  *     between 1.8-1.12 and Bedrock, see check_pair).
  * Each pair's counts per kind of approximation are printed as a table row
- * (docs/TRANSLATION.md holds the table).
+ * (docs/TRANSLATION.md holds the table). Biomes over the same pairs: every
+ * biome has one in the target, water stays water, the nether and the end
+ * stay there, and known cases by name.
  */
 #include "support.h"
 
@@ -291,6 +293,79 @@ static void test_java_bedrock(void **state)
     }
 }
 
+/* Biomes: every biome of every pair above has a biome in the target, never
+ * the fallback (MC_TRANSLATE_AIR), water stays water (ocean, river) and
+ * land land, the nether and the end stay there; and a few by name. */
+static bool wet(const char *name) { return strstr(name, "ocean") || strstr(name, "river"); }
+
+static int dimension_of(const char *name)
+{
+    static const char *const nether[] = {"nether", "hell", "crimson", "warped", "soul", "basalt"};
+    for (size_t i = 0; i < sizeof nether / sizeof nether[0]; i++)
+        if (strstr(name, nether[i]))
+            return 1;
+    return strstr(name, "end") && !strstr(name, "legend") ? 2 : 0;
+}
+
+static void check_biomes(const mc_registry *from, const mc_registry *to)
+{
+    for (uint32_t b = 0; b < mc_registry_biome_count(from); b++) {
+        const char *name = mc_registry_biome_name(from, b);
+        if (!name)
+            continue;
+        unsigned how = 0;
+        uint32_t t = mc_registry_translate_biome(from, to, b, &how);
+        const char *tname = mc_registry_biome_name(to, t);
+        if (!tname || (how & MC_TRANSLATE_AIR) || wet(name) != wet(tname) || dimension_of(name) != dimension_of(tname))
+            fail_msg("%s -> %s: biome %s became %s (how %#x)", mc_registry_name(from), mc_registry_name(to), name,
+                     tname ? tname : "(none)", how);
+        if (!strcmp(name, tname) != !how && mc_registry_biome_id(to, name) != MC_STATE_NONE)
+            fail_msg("%s -> %s: %s exists in both but became %s", mc_registry_name(from), mc_registry_name(to),
+                     name, tname);
+    }
+}
+
+static const char *biome_to(const char *from, const char *name, const mc_registry *to, unsigned *how)
+{
+    const mc_registry *f = mc_registry_find(from) ? mc_registry_find(from) : mc_registry_find_bedrock(from);
+    uint32_t id = mc_registry_biome_id(f, name);
+    assert_int_not_equal(id, MC_STATE_NONE);
+    return mc_registry_biome_name(to, mc_registry_translate_biome(f, to, id, how));
+}
+
+static void test_biomes(void **state)
+{
+    (void)state;
+    size_t java_count = 0;
+    while (java_count < mc_registry_count() && mc_registry_edition(mc_registry_at(java_count)) == MC_EDITION_JAVA)
+        java_count++;
+    for (size_t i = 0; i + 1 < java_count; i++) {
+        check_biomes(mc_registry_at(i), mc_registry_at(i + 1));
+        check_biomes(mc_registry_at(i + 1), mc_registry_at(i));
+    }
+    check_biomes(java("26.1"), java("1.8.9"));
+    check_biomes(java("1.8.9"), java("26.1"));
+    check_biomes(java("1.21.4"), bedrock("1.21.60"));
+    check_biomes(bedrock("1.21.60"), java("1.21.4"));
+    check_biomes(bedrock("1.21.60"), java("1.12.2"));
+    unsigned how;
+    const mc_registry *old = java("1.12.2"), *r18 = java("1.18.2"), *r17 = java("1.17.1");
+    assert_string_equal(biome_to("1.17.1", "mountains", r18, &how), "minecraft:windswept_hills");
+    assert_int_equal(how, MC_TRANSLATE_RENAMED);
+    assert_string_equal(biome_to("1.18.2", "windswept_hills", r17, &how), "minecraft:mountains");
+    assert_string_equal(biome_to("1.17.1", "desert_hills", r18, &how), "minecraft:desert");
+    assert_int_equal(mc_translate_kind_of(how), MC_TRANSLATE_KIND_SAME_SHAPE);
+    assert_string_equal(biome_to("1.21.4", "mangrove_swamp", old, &how), "minecraft:swamp");
+    assert_string_equal(biome_to("1.21.4", "end_highlands", old, &how), "minecraft:the_end");
+    assert_string_equal(biome_to("1.21.4", "deep_frozen_ocean", old, &how), "minecraft:frozen_ocean");
+    assert_string_equal(biome_to("1.21.60", "mesa", java("1.21.4"), &how), "minecraft:badlands");
+    assert_int_equal(how, MC_TRANSLATE_RENAMED);
+    /* an id the source lacks: plains, and said so */
+    uint32_t t = mc_registry_translate_biome(r18, old, 9999, &how);
+    assert_string_equal(mc_registry_biome_name(old, t), "minecraft:plains");
+    assert_int_equal(mc_translate_kind_of(how), MC_TRANSLATE_KIND_LOST);
+}
+
 /* The check itself must catch a broken translation: a map that sends a
  * stairs to air is reported (through the same counting), and so is one
  * that changes a property. */
@@ -314,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_distant_java),
         cmocka_unit_test(test_adjacent_java),
         cmocka_unit_test(test_java_bedrock),
+        cmocka_unit_test(test_biomes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
