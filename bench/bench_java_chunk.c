@@ -13,14 +13,20 @@
  * counts, "decode + every section counted" with them, and the Anvil -> packet
  * timings include them (the encoder counts).
  *
- * Cross-version: the same held 1.21.1 columns encoded for 26.1 (another
- * 1.18+ protocol), 1.12.2 and 1.8 (pre-flattening), translation included.
+ * Cross-version: the same columns held in the 1.21.4 registry (translated
+ * once at load, as a server holds its world in one registry) encoded for
+ * 1.21.4 itself and for 1.20.1, 1.18.2, 26.1 (other 1.18+ protocols),
+ * 1.12.2 and 1.8 (before the flattening), each next to the same-protocol
+ * encode of the same run, and next to the path the encoder used before
+ * translated views: copy the column into the protocol's registry
+ * (mc_column_translate), then encode the copy.
  * Cold path per era: one corpus region per era from 1.8 to 1.21.11, each
  * finished chunk read from the file, inflated, read into a column, counted
  * and encoded for that era's protocol (no cache of any kind).
  *
  * Usage: bench_java_chunk [seconds] [--no-peer]
- * [--only encode|decode|anvil|cross|cold] (one timing, e.g. to profile it).
+ * [--only encode|decode|anvil|cross|cold] (one timing, e.g. to profile it)
+ * [--cross-to PROTOCOL] (the cross-version timing for that protocol only).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +38,10 @@
 #include "mcchunk/anvil.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/java.h"
+#include "mcchunk/translate.h"
 
 #define PROTOCOL 767
+#define HELD_PROTOCOL 769 /* 1.21.4: the registry the cross-version columns are held in */
 #define PEER_VERSION "1.21.1"
 #define MAX_COLS 256
 
@@ -267,10 +275,12 @@ static double cold_era(const char *rel, uint32_t protocol, double seconds, size_
 }
 
 /* us per column encoding the held columns for another protocol (the
- * encoder translates them to its registry first, as a server with one
- * world pays it per column for every other version it serves). */
-static double encode_for(const set *s, uint32_t protocol, mc_buf *out, double seconds, size_t *bytes)
+ * encoder sees them through a translated view, as a server with one world
+ * pays it per column for every other version it serves); with `copy`, the
+ * old path: a translated copy of each column, then its encode. */
+static double encode_for(const set *s, uint32_t protocol, bool copy, mc_buf *out, double seconds, size_t *bytes)
 {
+    const mc_registry *reg = mc_registry_find_protocol((int32_t)protocol);
     mc_buf light;
     mc_buf_init(&light, NULL);
     size_t iters = 0;
@@ -280,7 +290,10 @@ static double encode_for(const set *s, uint32_t protocol, mc_buf *out, double se
         for (size_t i = 0; i < s->n; i++) {
             out->len = 0;
             light.len = 0;
-            if (mc_java_encode_chunk(s->cols[i], protocol, out, &light, NULL) != MC_OK) {
+            mc_column *t = copy ? mc_column_translate(s->cols[i], reg, NULL, NULL) : NULL;
+            mc_status st = mc_java_encode_chunk(t ? t : s->cols[i], protocol, out, &light, NULL);
+            mc_column_free(t);
+            if (st != MC_OK) {
                 mc_buf_free(&light);
                 return -1;
             }
@@ -299,11 +312,14 @@ int main(int argc, char **argv)
     double seconds = 1;
     bool with_peer = true;
     const char *only = NULL;
+    uint32_t cross_to = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--no-peer"))
             with_peer = false;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i], with_peer = false;
+        else if (!strcmp(argv[i], "--cross-to") && i + 1 < argc)
+            cross_to = (uint32_t)atoi(argv[++i]);
         else
             seconds = atof(argv[i]);
     }
@@ -390,20 +406,50 @@ int main(int argc, char **argv)
         mc_chunknbt_cache_free(cache);
     }
 
-    /* cross-version encodes of the same held 1.21.1 columns */
+    /* cross-version encodes of the same columns held as 1.21.4 */
     const double x_s = only && strcmp(only, "cross") ? 0 : seconds / 2;
-    static const uint32_t cross[] = {775, 340, 47};
-    double cross_us[3];
-    size_t cross_bytes[3];
-    for (int k = 0; k < 3; k++)
-        cross_us[k] = encode_for(&s, cross[k], &out, x_s, &cross_bytes[k]);
+    static set held;
+    const mc_registry *r4 = mc_registry_find_protocol(HELD_PROTOCOL);
+    for (held.n = 0; held.n < s.n; held.n++) {
+        held.cols[held.n] = mc_column_translate(s.cols[held.n], r4, NULL, NULL);
+        for (uint32_t k = 0; k < mc_column_section_count(held.cols[held.n]); k++)
+            mc_section_recount(mc_column_section_at(held.cols[held.n], k), r4);
+    }
+    static const uint32_t cross[] = {763, 758, 775, 340, 47};
+    enum { NCROSS = sizeof cross / sizeof cross[0] };
+    double cross_us[NCROSS], copy_us[NCROSS], same_us[NCROSS];
+    size_t cross_bytes[NCROSS], same_bytes;
+    for (int k = 0; k < NCROSS; k++) {
+        if (cross_to && cross[k] != cross_to) {
+            cross_us[k] = copy_us[k] = same_us[k] = -1;
+            continue;
+        }
+        /* rounds of the same-protocol encode and the translated one in
+         * turn, so that both see the same machine (it is shared and busy) */
+        double same_sum = 0, cross_sum = 0;
+        size_t rounds = 0;
+        const double t_end = now() + x_s;
+        do {
+            same_sum += encode_for(&held, HELD_PROTOCOL, false, &out, 0, &same_bytes);
+            cross_sum += encode_for(&held, cross[k], false, &out, 0, &cross_bytes[k]);
+            rounds++;
+        } while (now() < t_end);
+        same_us[k] = same_sum / (double)rounds;
+        cross_us[k] = cross_sum / (double)rounds;
+        copy_us[k] = encode_for(&held, cross[k], true, &out, x_s / 2, &cross_bytes[k]);
+    }
 
     printf("mcchunk  encode (column -> packet)      %8.2f us/column\n", enc_us);
-    for (int k = 0; k < 3; k++) {
+    printf("mcchunk  the same columns held as 1.21.4 (protocol %d), encoded for another protocol "
+           "(translated view) vs for 1.21.4 itself, and vs the copy-then-encode path:\n", HELD_PROTOCOL);
+    for (int k = 0; k < NCROSS; k++) {
+        if (cross_us[k] < 0)
+            continue;
         const char *v = "?";
         mc_java_protocol_known(cross[k], &v);
-        printf("mcchunk  encode the same 1.21.1 columns for protocol %u (%s, translated per column) %8.2f us/column "
-               "(%zu B)\n", cross[k], v, cross_us[k], cross_bytes[k]);
+        printf("  -> %-6s (protocol %3u) %8.2f us/column = %5.2fx the 1.21.4 encode (%.2f us); copy then encode "
+               "%8.2f us (%.1fx slower); %zu B\n", v, cross[k], cross_us[k], cross_us[k] / same_us[k], same_us[k],
+               copy_us[k], copy_us[k] / cross_us[k], cross_bytes[k]);
     }
     printf("mcchunk  decode (packet -> column)      %8.2f us/column\n", dec_us);
     printf("mcchunk  decode + every section counted %8.2f us/column\n", dec_count_us);
@@ -457,6 +503,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < s.n; i++) {
         mc_buf_free(&pk[i]);
         mc_column_free(s.cols[i]);
+        mc_column_free(held.cols[i]);
         free(s.nbt[i]);
     }
     free(pk);

@@ -78,6 +78,7 @@
 #include "mcchunk/chunk.h"
 #include "mcchunk/nbt.h"
 #include "mcchunk/registry.h"
+#include "mcchunk/translate.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -215,7 +216,9 @@ enum {
     MC_CHUNKNBT_DROP_SECTIONS = 1u << 2, /* sections outside the target's height */
     MC_CHUNKNBT_DROP_EXTRA = 1u << 3,    /* extra keys of another format era */
     MC_CHUNKNBT_DROP_BIOME_RES = 1u << 4,/* 3D biomes flattened to 2D */
-    MC_CHUNKNBT_DROP_BLOCK_ENTITIES = 1u << 5 /* block entities outside the height */
+    MC_CHUNKNBT_DROP_BLOCK_ENTITIES = 1u << 5, /* block entities outside the height */
+    MC_CHUNKNBT_DROP_BLOCK_ENTITY_DATA = 1u << 6 /* block entity data the target cannot hold
+                                                    (block_entity_report.lost) */
 };
 
 #define MC_CHUNKNBT_REPORT_TEXT 2048
@@ -234,6 +237,12 @@ typedef struct mc_chunknbt_report {
      * first non-air block; 0 from there). Not a light engine: the game
      * relights what it changes. Also one line in `text`. */
     uint32_t light_filled;
+    /* Block entities translated to the target's DataVersion (signs, banners,
+     * beds, skulls, pots, containers, spawners...: see translate.h), with
+     * what could not be carried counted by kind; also lines in `text`
+     * ("block entities: 2 sign text not carried"). Only a write for another
+     * DataVersion translates. */
+    mc_be_report block_entity_report;
     /* One line per item, e.g. "state minecraft:cherry_log[axis=y] -> minecraft:oak_log[axis=y]
      * (ancestor)", "extra key Level.Structures (format era differs)";
      * NUL-terminated, truncated with "..." when long. */

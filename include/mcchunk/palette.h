@@ -110,6 +110,13 @@ MC_API void mc_container_fill(mc_container *c, uint32_t value);
 /* All entries from values[0..size): the smallest strategy for the distinct
  * values, palette in first-occurrence order. */
 MC_API mc_status mc_container_set_all(mc_container *c, const uint32_t *values);
+/* All entries from a palette of n distinct values, in the order they first
+ * occur in idx, and the index of each entry into it (idx[0..size)): the
+ * container mc_container_set_all gives for the values palette[idx[i]], made
+ * without hashing the values (for translations that remap indices).
+ * MC_ERR_INVALID_ARG for an index past n. */
+MC_API mc_status mc_container_set_indexed(mc_container *c, const uint32_t *palette, size_t n,
+                                          const uint16_t *idx);
 /* All entries into out[0..size). */
 MC_API void mc_container_get_all(const mc_container *c, uint32_t *out);
 /* Calls fn(index, value, user) for every entry in index order; stops early

@@ -12,8 +12,9 @@
  *       prismarine-provider-anvil.
  *   convert PATH X Z --to-version V -o FILE
  *       writes the chunk's NBT for another version's DataVersion to FILE
- *       (uncompressed Java NBT), lists what the conversion dropped, and
- *       counts the chunk's blocks by kind of approximation (exact,
+ *       (uncompressed Java NBT; block entities translated, translate.h) and
+ *       lists what the conversion dropped, block entity losses by kind,
+ *       and counts the chunk's blocks by kind of approximation (exact,
  *       renamed, same shape, nearest colour, air-like, lost: the
  *       registry's MC_TRANSLATE_* bits of each block's state).
  *
@@ -50,7 +51,10 @@ static void usage(FILE *out)
             "           --every K prints every K-th position (air included); --all with a\n"
             "           region file instead of X Z prints every chunk after 'chunk X Z' lines\n"
             "  convert  writes the chunk NBT for version V (uncompressed; - for stdout) to\n"
-            "           FILE and lists what the conversion dropped on stderr, then a line\n"
+            "           FILE, block entities in V's form (sign text, banners, beds, skulls,\n"
+            "           pots, note blocks, container items, spawners; with the block states\n"
+            "           they decide), and lists on stderr what the conversion dropped, with\n"
+            "           the block entity data V cannot hold counted by kind, then a line\n"
             "           'blocks: N exact, N renamed, N same-shape, N nearest-colour, N air-like,\n"
             "           N lost' counting the chunk's blocks by how their state was translated\n"
             "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
@@ -106,6 +110,29 @@ static bool count_kinds(const mc_column *col, const mc_registry *to, uint64_t co
     return true;
 }
 
+/* What the conversion dropped, on stderr: the counts, what the block
+ * entities could not carry by kind, then the report's lines. */
+static void print_convert_report(const char *version, int32_t dv, const mc_chunknbt_report *rep)
+{
+    fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
+                    "%u sections, %u block entities, %u extra keys dropped\n",
+            version, (int)dv, rep->states_inexact, rep->states_to_air, rep->biomes_inexact, rep->sections_dropped,
+            rep->block_entities_dropped, rep->extra_dropped);
+    const mc_be_report *b = &rep->block_entity_report;
+    if (b->translated || b->created || b->folded) {
+        fprintf(stderr, "block entities: %u translated, %u made from blocks, %u folded into blocks; not carried:",
+                b->translated, b->created, b->folded);
+        unsigned lost = 0;
+        for (int k = 0; k < MC_BE_LOSS_COUNT; k++)
+            if (b->lost[k]) {
+                fprintf(stderr, "%s %u %s", lost ? "," : "", b->lost[k], mc_be_loss_name((mc_be_loss)k));
+                lost += b->lost[k];
+            }
+        fprintf(stderr, "%s\n", lost ? "" : " nothing");
+    }
+    fputs(rep->text, stderr);
+}
+
 static int cmd_convert(mc_column **colp, const char *version, const char *file)
 {
     int32_t dv = data_version_of(version);
@@ -129,19 +156,17 @@ static int cmd_convert(mc_column **colp, const char *version, const char *file)
     } else {
         if (!mc_tool_write_output("mcchunk chunk convert", file, out.data, out.len))
             rc = MC_EXIT_FAIL;
-        else
-            fprintf(stderr, "converted to %s (DataVersion %d): %u states inexact (%u to air), %u biomes, "
-                        "%u sections, %u block entities, %u extra keys dropped\n%s",
-                version, (int)dv, rep.states_inexact, rep.states_to_air, rep.biomes_inexact,
-                rep.sections_dropped, rep.block_entities_dropped, rep.extra_dropped, rep.text);
-        uint64_t counts[MC_TRANSLATE_KIND_COUNT] = {0};
-        const mc_registry *to = mc_chunknbt_registry_for(dv);
-        if (rc == MC_EXIT_OK && to && count_kinds(col, to, counts)) {
-            fprintf(stderr, "blocks:");
-            for (int k = 0; k < MC_TRANSLATE_KIND_COUNT; k++)
-                fprintf(stderr, "%s %llu %s", k ? "," : "", (unsigned long long)counts[k],
-                        mc_translate_kind_name((mc_translate_kind)k));
-            fprintf(stderr, "\n");
+        else {
+            print_convert_report(version, dv, &rep);
+            uint64_t counts[MC_TRANSLATE_KIND_COUNT] = {0};
+            const mc_registry *to = mc_chunknbt_registry_for(dv);
+            if (to && count_kinds(col, to, counts)) {
+                fprintf(stderr, "blocks:");
+                for (int k = 0; k < MC_TRANSLATE_KIND_COUNT; k++)
+                    fprintf(stderr, "%s %llu %s", k ? "," : "", (unsigned long long)counts[k],
+                            mc_translate_kind_name((mc_translate_kind)k));
+                fprintf(stderr, "\n");
+            }
         }
     }
     mc_buf_free(&out);

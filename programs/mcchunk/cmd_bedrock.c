@@ -876,180 +876,215 @@ static int gen_tiny_files(const char *dir, const mc_bedrock_column *col, const m
     return rc;
 }
 
-static int cmd_generate(int argc, char **argv)
+/* What `bedrock generate` was asked for. */
+typedef struct gen_args {
+    const char *version, *dir, *java_path;
+    bool cache, hashed, tiny;
+    int32_t jx, jz;
+    int protocol;
+    const mc_registry *reg;
+} gen_args;
+
+/* Parses and checks the arguments; 0 or the usage exit code. */
+static int gen_parse_args(int argc, char **argv, gen_args *a)
 {
-    const char *version = NULL, *dir = NULL, *java_path = NULL;
-    bool cache = false, hashed = false, tiny = false;
-    int32_t jx = 0, jz = 0;
+    memset(a, 0, sizeof *a);
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--version") && i + 1 < argc)
-            version = argv[++i];
+            a->version = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            dir = argv[++i];
+            a->dir = argv[++i];
         else if (!strcmp(argv[i], "--cache"))
-            cache = true;
+            a->cache = true;
         else if (!strcmp(argv[i], "--hashed"))
-            hashed = true;
+            a->hashed = true;
         else if (!strcmp(argv[i], "--tiny"))
-            tiny = true;
+            a->tiny = true;
         else if (!strcmp(argv[i], "--java") && i + 1 < argc)
-            java_path = argv[++i];
+            a->java_path = argv[++i];
         else if (!strcmp(argv[i], "--chunk") && i + 2 < argc) {
-            if (!mc_tool_parse_chunk("mcchunk bedrock generate", "X of --chunk", argv[i + 1], &jx) ||
-                !mc_tool_parse_chunk("mcchunk bedrock generate", "Z of --chunk", argv[i + 2], &jz))
+            if (!mc_tool_parse_chunk("mcchunk bedrock generate", "X of --chunk", argv[i + 1], &a->jx) ||
+                !mc_tool_parse_chunk("mcchunk bedrock generate", "Z of --chunk", argv[i + 2], &a->jz))
                 return MC_EXIT_USAGE;
             i += 2;
-        }
-        else {
+        } else {
             fprintf(stderr, "mcchunk bedrock generate: unknown argument %s\n", argv[i]);
             return MC_EXIT_USAGE;
         }
     }
-    int protocol = version ? mc_bedrock_protocol(version) : 0;
-    if (version && !protocol) {
+    a->protocol = a->version ? mc_bedrock_protocol(a->version) : 0;
+    if (a->version && !a->protocol) {
         fprintf(stderr, "mcchunk bedrock generate: unknown Bedrock version %s; `mcchunk registry --versions "
-                        "--edition bedrock` lists them\n", version);
+                        "--edition bedrock` lists them\n", a->version);
         return MC_EXIT_USAGE;
     }
-    if (!protocol || !dir) {
+    if (!a->protocol || !a->dir) {
         usage(stderr);
         return MC_EXIT_USAGE;
     }
-    if (!mc_tool_is_dir(dir)) {
-        fprintf(stderr, "mcchunk bedrock generate: --out %s is not a folder\n", dir);
+    if (!mc_tool_is_dir(a->dir)) {
+        fprintf(stderr, "mcchunk bedrock generate: --out %s is not a folder\n", a->dir);
         return MC_EXIT_USAGE;
     }
-    const mc_registry *reg = mc_registry_find_bedrock(version);
-    if (!reg && mc_bedrock_version_name(protocol))
-        reg = mc_registry_find_bedrock(mc_bedrock_version_name(protocol));
-    gen_world w;
+    a->reg = mc_registry_find_bedrock(a->version);
+    if (!a->reg && mc_bedrock_version_name(a->protocol))
+        a->reg = mc_registry_find_bedrock(mc_bedrock_version_name(a->protocol));
+    if (a->java_path && (!a->reg || a->protocol < MC_BEDROCK_PROTO_1_18_0)) {
+        fprintf(stderr, "mcchunk bedrock generate: --java needs a 1.18+ version with a registry\n");
+        return MC_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* --java: the Java chunk converted as a server would, into col; *jcol
+ * keeps the Java column for the lists of what the oracle tests check.
+ * 0 or an exit code (the reason printed). */
+static int gen_java_column(const gen_args *a, mc_bedrock_column *col, mc_column **jcol)
+{
+    int lrc = mc_tool_load_column("mcchunk bedrock generate", a->java_path, NULL, a->jx, a->jz, jcol);
+    if (lrc)
+        return lrc;
     mc_error err;
     mc_error_clear(&err);
-    mc_column *jcol = NULL;
-    if (java_path) {
-        if (!reg || protocol < MC_BEDROCK_PROTO_1_18_0) {
-            fprintf(stderr, "mcchunk bedrock generate: --java needs a 1.18+ version with a registry\n");
-            return MC_EXIT_USAGE;
-        }
-        int lrc = mc_tool_load_column("mcchunk bedrock generate", java_path, NULL, jx, jz, &jcol);
-        if (lrc)
-            return lrc;
-        mc_bedrock_ids ids;
-        mc_status gst = mc_bedrock_ids_init(&ids, mc_column_registry(jcol), reg, hashed);
-        if (gst == MC_OK && (mc_column_min_section(jcol) != -4 || mc_column_section_count(jcol) != 24)) {
-            mc_column *r = mc_column_reshape(jcol, -4, 24, NULL, &err); /* the 1.18+ overworld */
-            mc_column_free(jcol);
-            jcol = r;
-            gst = r ? MC_OK : err.status;
-        }
-        if (gst == MC_OK)
-            gst = mc_bedrock_column_from_mc_column(&w.col, jcol, 0, &ids, NULL, &err);
-        if (gst != MC_OK) {
-            fprintf(stderr, "mcchunk bedrock generate: cannot convert the Java column: %s\n", err.message);
-            mc_column_free(jcol);
-            return MC_EXIT_FAIL;
-        }
-    } else if (gen_column(&w.col, protocol, reg, hashed, tiny) != MC_OK) {
-        fprintf(stderr, "mcchunk bedrock generate: cannot build the column\n");
-        mc_bedrock_column_free(&w.col);
+    mc_bedrock_ids ids;
+    mc_status st = mc_bedrock_ids_init(&ids, mc_column_registry(*jcol), a->reg, a->hashed);
+    if (st == MC_OK && (mc_column_min_section(*jcol) != -4 || mc_column_section_count(*jcol) != 24)) {
+        mc_column *r = mc_column_reshape(*jcol, -4, 24, NULL, &err); /* the 1.18+ overworld */
+        mc_column_free(*jcol);
+        *jcol = r;
+        st = r ? MC_OK : err.status;
+    }
+    if (st == MC_OK)
+        st = mc_bedrock_column_from_mc_column(col, *jcol, 0, &ids, NULL, &err);
+    if (st != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock generate: cannot convert the Java column: %s\n", err.message);
         return MC_EXIT_FAIL;
     }
-    mc_bedrock_column *col = &w.col;
-    int rc = 0;
-    mc_buf pkt, payload;
-    mc_buf_init(&pkt, NULL);
+    return 0;
+}
+
+/* level_chunk_full.bin: the LevelChunk with every subchunk. */
+static int gen_write_full_chunk(const gen_args *a, const mc_bedrock_column *col, mc_buf *pkt, mc_error *err)
+{
+    mc_buf payload;
     mc_buf_init(&payload, NULL);
-    /* the full LevelChunk */
     mc_bedrock_level_chunk lc;
     memset(&lc, 0, sizeof lc);
     lc.x = col->x;
     lc.z = col->z;
-    if (mc_bedrock_column_full_payload(col, protocol, &payload, &lc.sub_chunk_count, &err) != MC_OK)
+    int rc = 0;
+    if (mc_bedrock_column_full_payload(col, a->protocol, &payload, &lc.sub_chunk_count, err) != MC_OK)
         rc = MC_EXIT_FAIL;
     lc.payload = payload.data;
     lc.payload_len = payload.len;
-    put_packet(&pkt, MC_BEDROCK_PACKET_LEVEL_CHUNK);
-    if (!rc && mc_bedrock_level_chunk_encode(&lc, protocol, &pkt, &err) == MC_OK)
-        rc = write_file(dir, "level_chunk_full.bin", pkt.data, pkt.len);
-    if (!rc && protocol >= MC_BEDROCK_PROTO_1_17_40) {
-        mc_bedrock_world_source src = {&w, gen_get, NULL};
-        mc_bedrock_engine_options eo = {protocol, cache, 0, 0};
-        mc_bedrock_engine *e = mc_bedrock_engine_new(&src, &eo, NULL);
-        put_packet(&pkt, MC_BEDROCK_PACKET_LEVEL_CHUNK);
-        if (!e || mc_bedrock_engine_level_chunk(e, col, &pkt, &err) != MC_OK)
-            rc = MC_EXIT_FAIL;
-        else
-            rc = write_file(dir, "level_chunk.bin", pkt.data, pkt.len);
-        /* the request: every subchunk of the column, then one above the
-         * world and one in a column that does not exist */
-        uint8_t offs[3 * 32];
-        mc_bedrock_subchunk_request req = {0, col->x, 0, col->z, 0, offs};
-        if (protocol < MC_BEDROCK_PROTO_1_18_10) {
-            req.y = 2; /* one subchunk per request */
-            req.count = 1;
-            req.offsets = NULL;
-        } else {
-            for (uint32_t i = 0; i < col->count; i++) {
-                offs[3 * req.count] = 0;
-                offs[3 * req.count + 1] = (uint8_t)(int8_t)(col->min_y + (int32_t)i);
-                offs[3 * req.count + 2] = 0;
-                req.count++;
-            }
-            uint8_t extra[] = {0, (uint8_t)(int8_t)(col->min_y + (int32_t)col->count), 0, 1, 0, 0};
-            memcpy(offs + 3 * req.count, extra, sizeof extra);
-            req.count += 2;
-        }
-        put_packet(&pkt, MC_BEDROCK_PACKET_SUBCHUNK_REQUEST);
-        if (!rc && mc_bedrock_subchunk_request_encode(&req, protocol, &pkt, &err) == MC_OK)
-            rc = write_file(dir, "subchunk_request.bin", pkt.data, pkt.len);
-        put_packet(&pkt, MC_BEDROCK_PACKET_SUBCHUNK);
-        if (!rc && mc_bedrock_engine_answer_request(e, &req, &pkt, &err) == MC_OK)
-            rc = write_file(dir, "subchunk.bin", pkt.data, pkt.len);
-        else if (!rc)
-            rc = MC_EXIT_FAIL;
-        if (!rc && cache && protocol >= MC_BEDROCK_PROTO_1_18_0) {
-            /* every announced blob (decode our own answer for the ids) */
-            mc_bedrock_subchunk_packet sp;
-            if (mc_bedrock_subchunk_packet_decode(&sp, protocol, pkt.data + 2, pkt.len - 2, NULL, &err) == MC_OK) {
-                mc_bedrock_blob blobs[64];
-                uint8_t ids[64 * 8];
-                uint32_t nb = 0;
-                for (uint32_t i = 0; i < sp.count && nb < 64; i++) {
-                    size_t bl;
-                    const uint8_t *bd;
-                    if (sp.entries[i].has_blob &&
-                        (bd = mc_bedrock_blob_cache_get(mc_bedrock_engine_cache(e), sp.entries[i].blob_id, &bl))) {
-                        blobs[nb] = (mc_bedrock_blob){sp.entries[i].blob_id, bd, bl};
-                        mc_store_u64le(ids + 8 * nb, sp.entries[i].blob_id);
-                        nb++;
-                    }
-                }
-                mc_bedrock_subchunk_packet_free(&sp);
-                mc_buf b2;
-                mc_buf_init(&b2, NULL);
-                put_packet(&b2, MC_BEDROCK_PACKET_CLIENT_CACHE_MISS_RESPONSE);
-                mc_bedrock_miss_response_encode(blobs, nb, &b2);
-                rc = write_file(dir, "miss_response.bin", b2.data, b2.len);
-                mc_bedrock_blob_status bs = {nb, 0, ids, NULL};
-                put_packet(&b2, MC_BEDROCK_PACKET_CLIENT_CACHE_BLOB_STATUS);
-                mc_bedrock_blob_status_encode(&bs, protocol, &b2, &err);
-                if (!rc)
-                    rc = write_file(dir, "blob_status.bin", b2.data, b2.len);
-                mc_buf_free(&b2);
-            } else
-                rc = MC_EXIT_FAIL;
-        }
-        mc_bedrock_engine_free(e);
+    put_packet(pkt, MC_BEDROCK_PACKET_LEVEL_CHUNK);
+    if (!rc && mc_bedrock_level_chunk_encode(&lc, a->protocol, pkt, err) == MC_OK)
+        rc = write_file(a->dir, "level_chunk_full.bin", pkt->data, pkt->len);
+    mc_buf_free(&payload);
+    return rc;
+}
+
+/* The request over the column: every subchunk of it, then one above the
+ * world and one in a column that does not exist (1.18.0: one subchunk). */
+static void gen_request(const gen_args *a, const mc_bedrock_column *col, mc_bedrock_subchunk_request *req,
+                        uint8_t offs[3 * 32])
+{
+    *req = (mc_bedrock_subchunk_request){0, col->x, 0, col->z, 0, offs};
+    if (a->protocol < MC_BEDROCK_PROTO_1_18_10) {
+        req->y = 2;
+        req->count = 1;
+        req->offsets = NULL;
+        return;
     }
-    if (!rc && tiny)
-        rc = gen_tiny_files(dir, col, reg);
-    for (unsigned layer = 0; layer < 2 && !rc; layer++) {
+    for (uint32_t i = 0; i < col->count; i++) {
+        offs[3 * req->count] = 0;
+        offs[3 * req->count + 1] = (uint8_t)(int8_t)(col->min_y + (int32_t)i);
+        offs[3 * req->count + 2] = 0;
+        req->count++;
+    }
+    uint8_t extra[] = {0, (uint8_t)(int8_t)(col->min_y + (int32_t)col->count), 0, 1, 0, 0};
+    memcpy(offs + 3 * req->count, extra, sizeof extra);
+    req->count += 2;
+}
+
+/* --cache: miss_response.bin (every blob the answer in `answer` announced,
+ * read back from our own packet for the ids) and blob_status.bin. */
+static int gen_write_blob_files(const gen_args *a, mc_bedrock_engine *e, const mc_buf *answer, mc_error *err)
+{
+    mc_bedrock_subchunk_packet sp;
+    if (mc_bedrock_subchunk_packet_decode(&sp, a->protocol, answer->data + 2, answer->len - 2, NULL, err) != MC_OK)
+        return MC_EXIT_FAIL;
+    mc_bedrock_blob blobs[64];
+    uint8_t ids[64 * 8];
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < sp.count && nb < 64; i++) {
+        size_t bl;
+        const uint8_t *bd;
+        if (sp.entries[i].has_blob &&
+            (bd = mc_bedrock_blob_cache_get(mc_bedrock_engine_cache(e), sp.entries[i].blob_id, &bl))) {
+            blobs[nb] = (mc_bedrock_blob){sp.entries[i].blob_id, bd, bl};
+            mc_store_u64le(ids + 8 * nb, sp.entries[i].blob_id);
+            nb++;
+        }
+    }
+    mc_bedrock_subchunk_packet_free(&sp);
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    put_packet(&b, MC_BEDROCK_PACKET_CLIENT_CACHE_MISS_RESPONSE);
+    mc_bedrock_miss_response_encode(blobs, nb, &b);
+    int rc = write_file(a->dir, "miss_response.bin", b.data, b.len);
+    mc_bedrock_blob_status bs = {nb, 0, ids, NULL};
+    put_packet(&b, MC_BEDROCK_PACKET_CLIENT_CACHE_BLOB_STATUS);
+    mc_bedrock_blob_status_encode(&bs, a->protocol, &b, err);
+    if (!rc)
+        rc = write_file(a->dir, "blob_status.bin", b.data, b.len);
+    mc_buf_free(&b);
+    return rc;
+}
+
+/* The request system (1.17.40+): level_chunk.bin (the skeleton),
+ * subchunk_request.bin, subchunk.bin (the engine's answer) and with
+ * --cache the blob files. */
+static int gen_write_request_files(const gen_args *a, gen_world *w, mc_buf *pkt, mc_error *err)
+{
+    const mc_bedrock_column *col = &w->col;
+    mc_bedrock_world_source src = {w, gen_get, NULL};
+    mc_bedrock_engine_options eo = {a->protocol, a->cache, 0, 0};
+    mc_bedrock_engine *e = mc_bedrock_engine_new(&src, &eo, NULL);
+    int rc = 0;
+    put_packet(pkt, MC_BEDROCK_PACKET_LEVEL_CHUNK);
+    if (!e || mc_bedrock_engine_level_chunk(e, col, pkt, err) != MC_OK)
+        rc = MC_EXIT_FAIL;
+    else
+        rc = write_file(a->dir, "level_chunk.bin", pkt->data, pkt->len);
+    uint8_t offs[3 * 32];
+    mc_bedrock_subchunk_request req;
+    gen_request(a, col, &req, offs);
+    put_packet(pkt, MC_BEDROCK_PACKET_SUBCHUNK_REQUEST);
+    if (!rc && mc_bedrock_subchunk_request_encode(&req, a->protocol, pkt, err) == MC_OK)
+        rc = write_file(a->dir, "subchunk_request.bin", pkt->data, pkt->len);
+    put_packet(pkt, MC_BEDROCK_PACKET_SUBCHUNK);
+    if (!rc && mc_bedrock_engine_answer_request(e, &req, pkt, err) == MC_OK)
+        rc = write_file(a->dir, "subchunk.bin", pkt->data, pkt->len);
+    else if (!rc)
+        rc = MC_EXIT_FAIL;
+    if (!rc && a->cache && a->protocol >= MC_BEDROCK_PROTO_1_18_0)
+        rc = gen_write_blob_files(a, e, pkt, err);
+    mc_bedrock_engine_free(e);
+    return rc;
+}
+
+/* blocks.txt and layer1.txt: "x y z id" of every non-air block of storage 0
+ * and of storage 1 (the water layer). */
+static int gen_write_block_lists(const char *dir, const mc_bedrock_column *col)
+{
+    for (unsigned layer = 0; layer < 2; layer++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, layer ? "layer1.txt" : "blocks.txt");
         FILE *f = fopen(path, "w");
         if (!f)
-            rc = MC_EXIT_FAIL;
-        for (uint32_t i = 0; f && i < col->count; i++) {
+            return MC_EXIT_FAIL;
+        for (uint32_t i = 0; i < col->count; i++) {
             const mc_bedrock_subchunk *sc = &col->subchunks[i];
             if (sc->storage_count <= layer)
                 continue;
@@ -1061,47 +1096,83 @@ static int cmd_generate(int argc, char **argv)
                             fprintf(f, "%u %d %u %u\n", x, (col->min_y + (int)i) * 16 + (int)y, z, v);
                     }
         }
-        if (f)
-            fclose(f);
+        if (fclose(f) != 0)
+            return MC_EXIT_FAIL;
     }
-    if (!rc && jcol) {
-        const mc_registry *jreg = mc_column_registry(jcol);
-        char path[1024];
-        snprintf(path, sizeof path, "%s/java_waterlogged.txt", dir);
-        FILE *f = fopen(path, "w");
-        int32_t min_y = mc_column_min_y(jcol), top = min_y + (int32_t)mc_column_height(jcol);
-        for (int32_t y = min_y; f && y < top; y++)
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x++) {
-                    const char *v = mc_registry_state_prop_value(jreg, mc_column_get_block(jcol, x, y, z), "waterlogged");
-                    if (v && !strcmp(v, "true"))
-                        fprintf(f, "%d %d %d\n", x, y, z);
-                }
-        if (f)
-            fclose(f);
-        snprintf(path, sizeof path, "%s/java_block_entities.txt", dir);
-        FILE *g = fopen(path, "w");
-        for (size_t i = 0; g && i < mc_column_block_entity_count(jcol); i++) {
-            int32_t x, y, z;
-            mc_nbt_tag *t = mc_column_block_entity_at(jcol, i, &x, &y, &z);
-            const char *id;
-            size_t n;
-            const char *b = t && mc_nbt_get_string(mc_nbt_get(t, "id"), &id, &n) == MC_OK
-                                ? mc_bedrock_block_entity_id(id, n) : NULL;
-            if (b)
-                fprintf(g, "%d %d %d %s\n", x, y, z, b);
-        }
-        if (g)
-            fclose(g);
-        if (!f || !g)
-            rc = MC_EXIT_FAIL;
+    return 0;
+}
+
+/* --java: java_waterlogged.txt and java_block_entities.txt, what the oracle
+ * tests check the conversion against. */
+static int gen_write_java_lists(const char *dir, const mc_column *jcol)
+{
+    const mc_registry *jreg = mc_column_registry(jcol);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/java_waterlogged.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return MC_EXIT_FAIL;
+    int32_t min_y = mc_column_min_y(jcol), top = min_y + (int32_t)mc_column_height(jcol);
+    for (int32_t y = min_y; y < top; y++)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++) {
+                const char *v = mc_registry_state_prop_value(jreg, mc_column_get_block(jcol, x, y, z), "waterlogged");
+                if (v && !strcmp(v, "true"))
+                    fprintf(f, "%d %d %d\n", x, y, z);
+            }
+    bool ok = fclose(f) == 0;
+    snprintf(path, sizeof path, "%s/java_block_entities.txt", dir);
+    FILE *g = fopen(path, "w");
+    if (!g)
+        return MC_EXIT_FAIL;
+    for (size_t i = 0; i < mc_column_block_entity_count(jcol); i++) {
+        int32_t x, y, z;
+        mc_nbt_tag *t = mc_column_block_entity_at(jcol, i, &x, &y, &z);
+        const char *id;
+        size_t n;
+        const char *b = t && mc_nbt_get_string(mc_nbt_get(t, "id"), &id, &n) == MC_OK
+                            ? mc_bedrock_block_entity_id(id, n) : NULL;
+        if (b)
+            fprintf(g, "%d %d %d %s\n", x, y, z, b);
     }
-    mc_column_free(jcol);
+    ok = fclose(g) == 0 && ok;
+    return ok ? 0 : MC_EXIT_FAIL;
+}
+
+static int cmd_generate(int argc, char **argv)
+{
+    gen_args a;
+    int rc = gen_parse_args(argc, argv, &a);
+    if (rc)
+        return rc;
+    gen_world w;
+    memset(&w, 0, sizeof w);
+    mc_column *jcol = NULL;
+    if (a.java_path) {
+        rc = gen_java_column(&a, &w.col, &jcol);
+    } else if (gen_column(&w.col, a.protocol, a.reg, a.hashed, a.tiny) != MC_OK) {
+        fprintf(stderr, "mcchunk bedrock generate: cannot build the column\n");
+        rc = MC_EXIT_FAIL;
+    }
+    mc_error err;
+    mc_error_clear(&err);
+    mc_buf pkt;
+    mc_buf_init(&pkt, NULL);
+    if (!rc)
+        rc = gen_write_full_chunk(&a, &w.col, &pkt, &err);
+    if (!rc && a.protocol >= MC_BEDROCK_PROTO_1_17_40)
+        rc = gen_write_request_files(&a, &w, &pkt, &err);
+    if (!rc && a.tiny)
+        rc = gen_tiny_files(a.dir, &w.col, a.reg);
+    if (!rc)
+        rc = gen_write_block_lists(a.dir, &w.col);
+    if (!rc && jcol)
+        rc = gen_write_java_lists(a.dir, jcol);
     if (rc && err.message[0])
         fprintf(stderr, "mcchunk bedrock generate: %s\n", err.message);
+    mc_column_free(jcol);
     mc_buf_free(&pkt);
-    mc_buf_free(&payload);
-    mc_bedrock_column_free(col);
+    mc_bedrock_column_free(&w.col);
     return rc;
 }
 

@@ -325,6 +325,36 @@ static mc_status rebuild(mc_container *c, const uint32_t *values, unsigned force
     return st;
 }
 
+mc_status mc_container_set_indexed(mc_container *c, const uint32_t *palette, size_t n, const uint16_t *idx)
+{
+    const size_t size = c->rules.size;
+    if (!palette || !idx || n == 0 || n > size)
+        return MC_ERR_INVALID_ARG;
+    for (size_t i = 0; i < size; i++)
+        if (idx[i] >= n)
+            return MC_ERR_INVALID_ARG;
+    const unsigned need = mc_bits_ceil_log2(n);
+    const unsigned bits = config_bits(&c->rules, need);
+    const mc_container_kind kind = config_kind(&c->rules, need);
+    if (kind != MC_CONTAINER_DIRECT)
+        return install(c, kind, bits, palette, n, idx, 2);
+    /* past the indirect range: the values themselves */
+    const uint32_t lim = c->rules.direct_bits >= 32 ? UINT32_MAX : (1u << c->rules.direct_bits) - 1;
+    uint32_t *values = malloc(size * sizeof *values);
+    if (!values)
+        return MC_ERR_NOMEM;
+    mc_status st = MC_OK;
+    for (size_t i = 0; i < size && st == MC_OK; i++) {
+        values[i] = palette[idx[i]];
+        if (values[i] > lim)
+            st = MC_ERR_RANGE;
+    }
+    if (st == MC_OK)
+        st = install(c, kind, bits, NULL, 0, values, 4);
+    free(values);
+    return st;
+}
+
 /* ------------------------------------------------------------ entries */
 
 uint32_t mc_container_get(const mc_container *c, size_t i)

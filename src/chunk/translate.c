@@ -17,6 +17,8 @@
  */
 #include "mcchunk/translate.h"
 
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Biomes renamed in 1.18 (old name, new name); also the two of 1.19/1.20. */
@@ -117,23 +119,32 @@ uint32_t mc_biome_translate(const mc_registry *from, const mc_registry *to, uint
 
 /* ---------------------------------------------------------- containers */
 
+/* The container `src` through the map, built afresh into `out` (the
+ * smallest strategy under the target's rules); src is not changed. */
+static mc_status rebuild_into(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
+                              const mc_container_rules *rules, mc_container *out)
+{
+    uint32_t vals[MC_SECTION_BLOCKS];
+    const size_t n = src->rules.size;
+    if (n > MC_SECTION_BLOCKS || rules->size != n)
+        return MC_ERR_INVALID_ARG;
+    mc_container_get_all(src, vals);
+    for (size_t i = 0; i < n; i++)
+        vals[i] = mc_registry_map_apply(map, map_len, vals[i], fallback);
+    mc_container_init(out, rules, vals[0], src->alloc);
+    mc_status st = mc_container_set_all(out, vals);
+    if (st != MC_OK)
+        mc_container_free(out);
+    return st;
+}
+
 static mc_status rebuild(mc_container *c, const uint32_t *map, uint32_t map_len, uint32_t fallback,
                          const mc_container_rules *rules)
 {
-    uint32_t vals[MC_SECTION_BLOCKS];
-    const size_t n = c->rules.size;
-    if (n > MC_SECTION_BLOCKS || rules->size != n)
-        return MC_ERR_INVALID_ARG;
-    mc_container_get_all(c, vals);
-    for (size_t i = 0; i < n; i++)
-        vals[i] = mc_registry_map_apply(map, map_len, vals[i], fallback);
     mc_container fresh;
-    mc_container_init(&fresh, rules, vals[0], c->alloc);
-    mc_status st = mc_container_set_all(&fresh, vals);
-    if (st != MC_OK) {
-        mc_container_free(&fresh);
+    mc_status st = rebuild_into(c, map, map_len, fallback, rules, &fresh);
+    if (st != MC_OK)
         return st;
-    }
     mc_container_free(c);
     *c = fresh;
     return MC_OK;
@@ -170,6 +181,53 @@ mc_status mc_container_translate(mc_container *c, const uint32_t *map, uint32_t 
 }
 
 /* ------------------------------------------------------------- columns */
+
+/* The OR of the MC_STATE_* flags that differ between each state a container
+ * holds (its palette entries, or every entry of a direct container) and the
+ * state it becomes: what decides whether counts and heightmaps carry over. */
+typedef struct flag_pair {
+    const mc_registry *from, *to;
+    const uint8_t *ff, *tf;
+    size_t nff, ntf;
+} flag_pair;
+
+static uint32_t flags_of(const uint8_t *table, size_t n, const mc_registry *reg, uint32_t s)
+{
+    return table ? (s < n ? table[s] : 0) : mc_registry_state_flags(reg, s);
+}
+
+static uint32_t flag_changes(const flag_pair *fp, const mc_container *c, const uint32_t *map, uint32_t map_len,
+                             uint32_t fallback)
+{
+    uint32_t diff = 0, vals[MC_SECTION_BLOCKS];
+    size_t n = 0;
+    const uint32_t *pal = mc_container_palette(c, &n);
+    if (!pal) {
+        if (c->rules.size > MC_SECTION_BLOCKS)
+            return 0xFF;
+        mc_container_get_all(c, vals);
+        pal = vals;
+        n = c->rules.size;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t s = pal[i];
+        const uint32_t t = mc_registry_map_apply(map, map_len, s, fallback);
+        diff |= flags_of(fp->ff, fp->nff, fp->from, s) ^ flags_of(fp->tf, fp->ntf, fp->to, t);
+    }
+    return diff;
+}
+
+static void flag_pair_init(flag_pair *fp, const mc_registry *from, const mc_registry *to)
+{
+    fp->from = from;
+    fp->to = to;
+    fp->ff = mc_registry_state_flag_table(from, &fp->nff);
+    fp->tf = mc_registry_state_flag_table(to, &fp->ntf);
+}
+
+#define COUNT_FLAGS (MC_STATE_AIR | MC_STATE_FLUID)
+#define HEIGHTMAP_FLAGS (MC_STATE_AIR | MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_LEAVES)
+
 
 typedef struct biome_map {
     const mc_registry *from, *to;
@@ -289,6 +347,21 @@ static mc_status translate_extra(mc_column *dst, biome_map *bm)
     return MC_OK;
 }
 
+/* Whether every state of every section keeps the flags heightmaps test
+ * (then the source's heightmaps are the translation's). */
+static bool heightmaps_kept(const mc_column *src, const mc_registry *to, const uint32_t *map, uint32_t map_len)
+{
+    flag_pair fp;
+    flag_pair_init(&fp, mc_column_registry(src), to);
+    const uint32_t air = mc_registry_air(to);
+    for (uint32_t i = 0; i < mc_column_section_count(src); i++) {
+        const mc_section *s = mc_column_section_const(src, mc_column_min_section(src) + (int32_t)i);
+        if (flag_changes(&fp, &s->blocks, map, map_len, air) & HEIGHTMAP_FLAGS)
+            return false;
+    }
+    return true;
+}
+
 mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
                                const mc_allocator *alloc, mc_error *err)
 {
@@ -357,13 +430,15 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
                 st = translate_extra(dst, bm);
         }
     }
-    /* Heightmaps: copied when the registry is the same, recomputed otherwise. */
+    /* Heightmaps: copied when the registry is the same or every state keeps
+     * the flags they test (the source's maps are then exact, and may be
+     * vanilla's own), recomputed otherwise. */
     unsigned mask = 0;
     for (int t = 0; t < MC_HEIGHTMAP_COUNT; t++)
         if (mc_column_has_heightmap(src, (mc_heightmap_type)t))
             mask |= 1u << t;
     if (st == MC_OK && mask) {
-        if (same) {
+        if (same || heightmaps_kept(src, to, map, map_len)) {
             uint16_t vals[256];
             for (int t = 0; t < MC_HEIGHTMAP_COUNT && st == MC_OK; t++)
                 if ((mask >> t) & 1u) {
@@ -436,4 +511,467 @@ mc_column *mc_column_reshape(const mc_column *src, int32_t min_section, uint32_t
         return NULL;
     }
     return dst;
+}
+
+/* ------------------------------------------------- per-pair caches */
+
+/* Tables computed once per (from, to) registry pair and kept for the
+ * process: the biome map, and the facts a view needs about each state.
+ * Each kind has a lazily allocated slot table indexed by the two
+ * registries' indices; a table is published with a compare-and-swap (a
+ * thread that loses the race frees its copy), like the registry module's
+ * state maps, and never changes afterwards. */
+typedef _Atomic(void *) pair_slot;
+typedef void *(*pair_build_fn)(const mc_registry *from, const mc_registry *to);
+
+/* Registry pointer -> index (mc_registry_at order): an open-addressing
+ * table of every registry, built once and published like the tables. */
+#define INDEX_SLOTS 1024u
+typedef struct index_entry {
+    const mc_registry *reg;
+    size_t index;
+} index_entry;
+static _Atomic(index_entry *) registry_indices;
+
+static size_t index_hash(const mc_registry *reg)
+{
+    return (size_t)(((uintptr_t)reg >> 4) * 0x9E3779B97F4A7C15ull >> 54) & (INDEX_SLOTS - 1);
+}
+
+static size_t registry_index(const mc_registry *reg)
+{
+    index_entry *t = atomic_load_explicit(&registry_indices, memory_order_acquire);
+    if (!t) {
+        const size_t n = mc_registry_count();
+        index_entry *fresh = n < INDEX_SLOTS / 2 ? calloc(INDEX_SLOTS, sizeof *fresh) : NULL;
+        if (!fresh) { /* out of memory (or a huge table): a linear search */
+            for (size_t i = 0; i < n; i++)
+                if (mc_registry_at(i) == reg)
+                    return i;
+            return SIZE_MAX;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t h = index_hash(mc_registry_at(i));
+            while (fresh[h].reg)
+                h = (h + 1) & (INDEX_SLOTS - 1);
+            fresh[h].reg = mc_registry_at(i);
+            fresh[h].index = i;
+        }
+        index_entry *expected = NULL;
+        if (atomic_compare_exchange_strong_explicit(&registry_indices, &expected, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            t = fresh;
+        else {
+            free(fresh);
+            t = expected;
+        }
+    }
+    for (size_t h = index_hash(reg);; h = (h + 1) & (INDEX_SLOTS - 1)) {
+        if (t[h].reg == reg)
+            return t[h].index;
+        if (!t[h].reg)
+            return SIZE_MAX;
+    }
+}
+
+static void *pair_cache_get(_Atomic(pair_slot *) *table, const mc_registry *from, const mc_registry *to,
+                            pair_build_fn build)
+{
+    const size_t count = mc_registry_count();
+    const size_t fi = from ? registry_index(from) : SIZE_MAX, ti = to ? registry_index(to) : SIZE_MAX;
+    if (fi == SIZE_MAX || ti == SIZE_MAX)
+        return NULL;
+    pair_slot *slots = atomic_load_explicit(table, memory_order_acquire);
+    if (!slots) {
+        pair_slot *fresh = calloc(count * count, sizeof *fresh);
+        if (!fresh)
+            return NULL;
+        for (size_t i = 0; i < count * count; i++)
+            atomic_init(&fresh[i], NULL);
+        pair_slot *expected = NULL;
+        if (atomic_compare_exchange_strong_explicit(table, &expected, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            slots = fresh;
+        else {
+            free(fresh);
+            slots = expected;
+        }
+    }
+    pair_slot *slot = &slots[fi * count + ti];
+    void *have = atomic_load_explicit(slot, memory_order_acquire);
+    if (have)
+        return have;
+    void *built = build(from, to);
+    if (!built)
+        return NULL;
+    void *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(slot, &expected, built, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return built;
+    free(built);
+    return expected;
+}
+
+/* n entries, then (hidden, for views) the target's fallback biome. */
+static void *biome_map_build(const mc_registry *from, const mc_registry *to)
+{
+    const uint32_t n = mc_registry_biome_count(from);
+    uint32_t *map = malloc(((size_t)n + 1) * sizeof *map);
+    if (!map)
+        return NULL;
+    for (uint32_t b = 0; b < n; b++)
+        map[b] = mc_biome_translate(from, to, b, NULL);
+    const uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
+    map[n] = fb == MC_STATE_NONE ? 0 : fb;
+    return map;
+}
+
+static _Atomic(pair_slot *) biome_maps;
+
+const uint32_t *mc_biome_map(const mc_registry *from, const mc_registry *to)
+{
+    return pair_cache_get(&biome_maps, from, to, biome_map_build);
+}
+
+/* The state map with facts, one uint32 per source state: the target state
+ * in the low 24 bits (PACKED_STATE), and in the top byte the MC_STATE_*
+ * flags (air, fluid, blocks motion, leaves) the translation changes, plus
+ * STATE_SHARED when another source state has the same target (a palette
+ * holding both merges). One load per palette entry gives a view all it
+ * needs. */
+#define PACKED_STATE 0xFFFFFFu
+#define STATE_SHARED 0x80u
+
+static void *packed_map_build(const mc_registry *from, const mc_registry *to)
+{
+    const uint32_t n = mc_registry_state_count(from), tn = mc_registry_state_count(to);
+    const uint32_t *map = mc_registry_map(from, to);
+    uint32_t *packed = malloc((n ? n : 1) * sizeof *packed);
+    uint8_t *hits = calloc(tn ? tn : 1, 1); /* sources per target: 0, 1, 2 = more */
+    if (!map || !packed || !hits || tn > PACKED_STATE) {
+        free(packed);
+        free(hits);
+        return NULL;
+    }
+    flag_pair fp;
+    flag_pair_init(&fp, from, to);
+    for (uint32_t s = 0; s < n; s++)
+        if (map[s] < tn && hits[map[s]] < 2)
+            hits[map[s]]++;
+    for (uint32_t s = 0; s < n; s++) {
+        const uint32_t t = map[s];
+        uint32_t f = (flags_of(fp.ff, fp.nff, from, s) ^ flags_of(fp.tf, fp.ntf, to, t)) & 0x7Fu;
+        f |= t >= tn || hits[t] > 1 ? STATE_SHARED : 0;
+        packed[s] = (t & PACKED_STATE) | f << 24;
+    }
+    free(hits);
+    return packed;
+}
+
+static _Atomic(pair_slot *) packed_maps;
+
+/* ----------------------------------------------------------------- views */
+
+/* Per section of a view: the two containers and, for indirect ones that
+ * were only remapped, the mapped palettes they point at. */
+#define VIEW_PALETTE (256 + 8)
+
+struct mc_column_view {
+    const mc_column *src;
+    const mc_registry *to;
+    const mc_allocator *alloc;
+    int32_t min_section;
+    uint32_t count;
+    bool same;             /* `to` is the source's registry: the source's sections */
+    bool heightmaps_kept;
+    const uint32_t *biome_map;
+    uint32_t biome_count;
+    mc_section *sections;  /* count views (unused when same) */
+    uint8_t *owned;        /* per section: 1 blocks rebuilt, 2 biomes rebuilt */
+    uint32_t *palettes;    /* count * VIEW_PALETTE */
+};
+
+/* Whether two of the n values are equal: pairwise for short lists, else
+ * through a small open-addressing table. */
+static bool has_duplicate(const uint32_t *v, uint32_t n)
+{
+    if (n <= 12) {
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t j = 0; j < i; j++)
+                if (v[j] == v[i])
+                    return true;
+        return false;
+    }
+    uint32_t table[512]; /* n <= 256: at most half full */
+    memset(table, 0xFF, sizeof table);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t h = (v[i] * 0x9E3779B1u) >> 23;
+        while (table[h] != 0xFFFFFFFFu) {
+            if (table[h] == v[i])
+                return true;
+            h = (h + 1) & 511;
+        }
+        table[h] = v[i];
+    }
+    return false;
+}
+
+/* rebuild_into for a view of an indirect container whose entries merge:
+ * the old indices are remapped (each to the first-occurring index of its
+ * target value) instead of the values hashed, which gives the container
+ * mc_container_set_all makes. Through the packed map when fp is given. */
+static mc_status view_reindex(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
+                              const flag_pair *fp, const mc_container_rules *rules, mc_container *out)
+{
+    const size_t n = src->rules.size;
+    uint16_t idx[MC_SECTION_BLOCKS];
+    uint16_t to_new[256];
+    uint32_t target[256], pal[256];
+    const uint32_t len = src->palette_len;
+    for (uint32_t i = 0; i < len; i++) {
+        const uint32_t s = src->palette[i];
+        target[i] = s < map_len ? (fp ? map[s] & PACKED_STATE : map[s]) : fallback;
+        to_new[i] = 0xFFFF;
+    }
+    mc_bits_unpack_u16(src->longs, n, src->bits, MC_BITS_PADDED, idx);
+    size_t npal = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint16_t o = idx[k];
+        if (to_new[o] == 0xFFFF) { /* first sight of this old index: its target's new index */
+            size_t j = 0;
+            while (j < npal && pal[j] != target[o])
+                j++;
+            if (j == npal)
+                pal[npal++] = target[o];
+            to_new[o] = (uint16_t)j;
+        }
+        idx[k] = to_new[o];
+    }
+    mc_container_init(out, rules, pal[0], src->alloc);
+    mc_status st = mc_container_set_indexed(out, pal, npal, idx);
+    if (st != MC_OK)
+        mc_container_free(out);
+    return st;
+}
+
+/* rebuild_into for a view: through the packed map when fp is given (the
+ * changed flags of every entry of a direct container into *diff), else a
+ * plain map. An indirect container (its flags came from its palette) has
+ * its indices remapped. */
+static mc_status view_rebuild(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
+                              const flag_pair *fp, const mc_container_rules *rules, mc_container *out, uint32_t *diff)
+{
+    uint32_t vals[MC_SECTION_BLOCKS];
+    const size_t n = src->rules.size;
+    if (n > MC_SECTION_BLOCKS || rules->size != n)
+        return MC_ERR_INVALID_ARG;
+    if (src->kind == MC_CONTAINER_INDIRECT && fp) { /* flags by palette entry, as flag_changes */
+        uint32_t f = 0;
+        bool outside = false;
+        for (uint32_t i = 0; i < src->palette_len; i++) {
+            if (src->palette[i] < map_len)
+                f |= map[src->palette[i]];
+            else
+                outside = true;
+        }
+        *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
+    }
+    if (src->kind == MC_CONTAINER_INDIRECT && src->palette_len <= 256 && src->palette_len > 0)
+        return view_reindex(src, map, map_len, fallback, fp, rules, out);
+    mc_container_get_all(src, vals);
+    uint32_t f = 0;
+    bool outside = false;
+    for (size_t i = 0; i < n; i++) {
+        if (vals[i] < map_len) {
+            const uint32_t e = map[vals[i]];
+            f |= e;
+            vals[i] = fp ? e & PACKED_STATE : e;
+        } else {
+            vals[i] = fallback;
+            outside = true;
+        }
+    }
+    if (fp && src->kind != MC_CONTAINER_INDIRECT)
+        *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
+    mc_container_init(out, rules, vals[0], src->alloc);
+    mc_status st = mc_container_set_all(out, vals);
+    if (st != MC_OK)
+        mc_container_free(out);
+    return st;
+}
+
+/* The view of one container: `out` shares the source's longs with a mapped
+ * palette in `store` (VIEW_PALETTE slots), or is rebuilt (*owned: the view
+ * owns it), as mc_container_translate decides. Blocks go through the packed
+ * map (`fp` not NULL: *diff receives the flags the container's states
+ * change, as flag_changes gives them, and the pairwise check for merged
+ * entries runs only when two entries are shared states); biomes through a
+ * plain map (fp NULL). */
+static mc_status view_container(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
+                                const mc_container_rules *rules, const flag_pair *fp, uint32_t *store,
+                                mc_container *out, bool *owned, uint32_t *diff)
+{
+    const uint32_t mask = fp ? PACKED_STATE : 0xFFFFFFFFu;
+    *owned = false;
+    *out = *src;
+    out->rules = *rules;
+    *diff = 0;
+    if (src->kind == MC_CONTAINER_SINGLE) {
+        const uint32_t e = src->value < map_len ? map[src->value] : fallback;
+        out->value = e & mask;
+        if (fp)
+            *diff = src->value < map_len ? (e >> 24) & 0x7Fu : flags_of(fp->tf, fp->ntf, fp->to, fallback);
+        return MC_OK;
+    }
+    if (src->kind == MC_CONTAINER_INDIRECT && src->palette_len <= 256 && src->palette_cap <= VIEW_PALETTE &&
+        src->bits <= rules->max_indirect_bits) {
+        /* two entries can only merge when both are shared states */
+        const uint32_t len = src->palette_len;
+        uint32_t f = 0, shared = fp ? 0 : len;
+        bool outside = false;
+        for (uint32_t i = 0; i < len; i++) {
+            const uint32_t s = src->palette[i];
+            if (s < map_len) {
+                const uint32_t e = map[s];
+                store[i] = e & mask;
+                f |= e;
+                shared += e >> 31; /* STATE_SHARED */
+            } else {
+                store[i] = fallback;
+                outside = true;
+            }
+        }
+        if (fp)
+            *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
+        if ((shared < 2 && !outside) || !has_duplicate(store, len)) {
+            out->palette = store;
+            out->joint = 0;
+            return MC_OK;
+        }
+    }
+    mc_status st = view_rebuild(src, map, map_len, fallback, fp, rules, out, diff);
+    *owned = st == MC_OK;
+    return st;
+}
+
+static void view_release(mc_column_view *v)
+{
+    for (uint32_t i = 0; v->owned && i < v->count; i++) {
+        if (v->owned[i] & 1)
+            mc_container_free(&v->sections[i].blocks);
+        if (v->owned[i] & 2)
+            mc_container_free(&v->sections[i].biomes);
+    }
+}
+
+mc_column_view *mc_column_view_new(const mc_column *src, const mc_registry *to, const mc_allocator *alloc,
+                                   mc_error *err)
+{
+    if (!src || !to) {
+        mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "view: NULL column or registry");
+        return NULL;
+    }
+    const mc_allocator *a = mc_alloc_or_default(alloc);
+    const mc_registry *from = mc_column_registry(src);
+    const bool same = from == to;
+    const uint32_t count = mc_column_section_count(src);
+    const size_t nsec = same ? 0 : count;
+    const size_t size = sizeof(mc_column_view) + nsec * (sizeof(mc_section) + VIEW_PALETTE * 4 + 1);
+    mc_column_view *v = a->alloc(a->user, size);
+    const uint32_t *bmap = same ? NULL : mc_biome_map(from, to);
+    const uint32_t *packed = same ? NULL : pair_cache_get(&packed_maps, from, to, packed_map_build);
+    if (!v || (!same && (!packed || !bmap))) {
+        if (v)
+            a->free(a->user, v, size);
+        mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "view: out of memory");
+        return NULL;
+    }
+    memset(v, 0, sizeof *v);
+    v->src = src;
+    v->to = to;
+    v->alloc = a;
+    v->min_section = mc_column_min_section(src);
+    v->count = count;
+    v->same = same;
+    v->heightmaps_kept = true;
+    if (same)
+        return v;
+    v->biome_map = bmap;
+    v->biome_count = mc_registry_biome_count(from);
+    /* layout after the struct: sections, palettes, owned bytes */
+    v->sections = (mc_section *)(void *)(v + 1);
+    v->palettes = (uint32_t *)(void *)(v->sections + count);
+    v->owned = (uint8_t *)(v->palettes + (size_t)count * VIEW_PALETTE);
+    memset(v->owned, 0, count);
+    const uint32_t map_len = mc_registry_state_count(from), air = mc_registry_air(to);
+    const uint32_t bfallback = bmap[v->biome_count]; /* the map's hidden last entry */
+    const mc_container_rules brules = mc_container_rules_blocks(mc_registry_direct_bits(to));
+    const mc_container_rules mrules = mc_container_rules_biomes(mc_registry_biome_direct_bits(to));
+    flag_pair fp;
+    flag_pair_init(&fp, from, to);
+    mc_status st = MC_OK;
+    for (uint32_t i = 0; i < count && st == MC_OK; i++) {
+        const mc_section *s = mc_column_section_const(src, v->min_section + (int32_t)i);
+        mc_section *d = &v->sections[i];
+        uint32_t *store = v->palettes + (size_t)i * VIEW_PALETTE;
+        bool owned_blocks = false, owned_biomes = false;
+        uint32_t diff = 0, unused;
+        *d = *s;
+        st = view_container(&s->blocks, packed, map_len, air, &brules, &fp, store, &d->blocks, &owned_blocks, &diff);
+        if (st == MC_OK)
+            st = view_container(&s->biomes, bmap, v->biome_count, bfallback, &mrules, NULL, store + 256, &d->biomes,
+                                &owned_biomes, &unused);
+        v->owned[i] = (uint8_t)((owned_blocks ? 1 : 0) | (owned_biomes ? 2 : 0));
+        if (diff & COUNT_FLAGS)
+            d->block_count = d->fluid_count = MC_SECTION_COUNT_UNKNOWN;
+        if (diff & HEIGHTMAP_FLAGS)
+            v->heightmaps_kept = false;
+    }
+    if (st != MC_OK) {
+        mc_column_view_free(v);
+        mc_error_set(err, st, SIZE_MAX, "view: %s", mc_status_name(st));
+        return NULL;
+    }
+    return v;
+}
+
+void mc_column_view_free(mc_column_view *v)
+{
+    if (!v)
+        return;
+    view_release(v);
+    const size_t nsec = v->same ? 0 : v->count;
+    const mc_allocator *a = v->alloc;
+    a->free(a->user, v, sizeof(mc_column_view) + nsec * (sizeof(mc_section) + VIEW_PALETTE * 4 + 1));
+}
+
+const mc_section *mc_column_view_section(const mc_column_view *v, int32_t sy)
+{
+    if (v->same)
+        return mc_column_section_const(v->src, sy);
+    if (sy < v->min_section || sy - v->min_section >= (int32_t)v->count)
+        return NULL;
+    return &v->sections[sy - v->min_section];
+}
+
+bool mc_column_view_heightmaps_kept(const mc_column_view *v)
+{
+    return v->heightmaps_kept;
+}
+
+uint32_t mc_column_view_biome(const mc_column_view *v, uint32_t biome)
+{
+    if (v->same)
+        return biome;
+    return biome < v->biome_count ? v->biome_map[biome] : 0;
+}
+
+const mc_column *mc_column_view_source(const mc_column_view *v)
+{
+    return v->src;
+}
+
+const mc_registry *mc_column_view_registry(const mc_column_view *v)
+{
+    return v->to;
 }

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Root keys the fast way read from their bytes rather than the tree
+/* Root keys the byte scan (the fast path) reads from their bytes rather than the tree
  * (they are deferred with the other root keys the model does not use, so
  * that the extra NBT keeps the chunk's order of keys). */
 typedef struct root_facts {
@@ -69,9 +69,9 @@ typedef struct reader {
     uint32_t air;
     bool fast;      /* sections come from their bytes (mc_chunknbt_read_bytes) */
     const struct fscan *scan;
-    bool declined;  /* fast: something only the tree reader handles */
-    const root_facts *facts; /* the fast way's, when it defers */
-    /* the fast way's last palette of blocks [0] and of biomes [1], as bytes
+    bool declined;  /* fast path: met something only the tree reader handles */
+    const root_facts *facts; /* the fast path's, when it defers root keys */
+    /* the fast path's last palette of blocks [0] and of biomes [1], as bytes
      * and resolved ids: the sections of a chunk often repeat their
      * neighbour's (biomes above all), and one memcmp is cheaper than a
      * cache look-up per entry */
@@ -549,7 +549,7 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
  * It takes only sections the tree reader would read without a warning or
  * an extra key: {Y: byte, block_states{palette, data?}, biomes{palette,
  * data?}, BlockLight/SkyLight byte[2048]}, each inside the column; for
- * anything else it declines (r->declined, or a failed scan) and the caller
+ * anything else it gives up (r->declined, or a failed scan) and the caller
  * reads the chunk with the tree reader, which then gives the column, the
  * warnings and the errors. So both readers give the same column, which
  * test_chunknbt_fast checks on every chunk of the corpus. */
@@ -911,7 +911,7 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
 }
 
 /* One container from its descriptor, as mc__read_paletted reads the tree;
- * MC_ERR_UNSUPPORTED: decline. */
+ * MC_ERR_UNSUPPORTED: give up (the tree reader takes the chunk). */
 static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_container *out)
 {
     const mc_container_rules *rules = biomes ? &r->mrules : &r->brules;
@@ -1153,14 +1153,323 @@ static mc_status add_int_list(reader *r, mc_nbt_tag *dst, const char *key, const
     return mc_nbt_put_int_array(r->xdoc, dst, key, v, n) == MC_OK ? MC_OK : nomem(r);
 }
 
-/* The reader. scan: the sections found in their bytes (the tree then has
- * none), or NULL; with them, MC_ERR_UNSUPPORTED says the fast way declined
- * (the caller reads the chunk again the tree's way). */
+/* What read_impl's steps share about the chunk besides the reader: where
+ * its keys are (Level or the root), its era and sections, and the range of
+ * the column it becomes. */
+typedef struct chunk_shape {
+    const mc_nbt_tag *root, *level;
+    bool wrapped;                /* pre-1.18: keys inside "Level" */
+    mc__chunk_era era;
+    const mc_nbt_tag *sections;  /* the tree's section list (NULL: fast, or none) */
+    const fsec *fs;              /* the fast scan's sections */
+    size_t nfs;
+    mc_bits_layout layout;
+    const mc_nbt_tag *biomes_tag; /* pre-1.18 "Biomes" */
+    mc_nbt_array biomes_arr;
+    bool have_biomes_arr;
+    int32_t min_sec;
+    uint32_t count;
+} chunk_shape;
+
+/* Step 1: the era from the DataVersion, corrected by what the sections
+ * hold (a newer or a hand-made chunk tells its own shape). */
+static mc_status find_sections(reader *r, chunk_shape *c)
+{
+    c->level = mc_nbt_get(c->root, "Level");
+    c->wrapped = mc_nbt_tag_type(c->level) == MC_NBT_COMPOUND;
+    if (!c->wrapped)
+        c->level = c->root;
+    c->era = mc__era_of(r->dv);
+    if (r->fast && (c->wrapped || c->era != MC__ERA_MODERN || r->dv < MC__DV_YPOS))
+        return MC_ERR_UNSUPPORTED; /* sections of another era: for the tree reader */
+    c->sections = NULL;
+    if (!r->fast) {
+        c->sections = mc_nbt_get(c->level, c->wrapped ? "Sections" : "sections");
+        if (!c->sections)
+            c->sections = mc_nbt_get(c->level, c->wrapped ? "sections" : "Sections");
+    }
+    if (r->fast) {
+        /* only the modern shape was taken: era stays MODERN */
+    } else if (mc_nbt_tag_type(c->sections) == MC_NBT_LIST) {
+        for (mc_nbt_tag *s = mc_nbt_first(c->sections); s; s = mc_nbt_next(s)) {
+            if (mc_nbt_get(s, "block_states")) { c->era = MC__ERA_MODERN; break; }
+            if (mc_nbt_get(s, "Palette")) { c->era = MC__ERA_FLAT; break; }
+            if (mc_nbt_get(s, "Blocks")) { c->era = MC__ERA_LEGACY; break; }
+        }
+    } else if (c->sections) {
+        /* not a terrain chunk (poi files keep a compound here): the model
+         * gets no sections from it, the extra NBT keeps it */
+        if (r->strict)
+            return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: sections is not a list");
+        c->sections = NULL;
+    }
+    r->sections_key = r->fast ? "sections"
+                      : c->sections ? (KEY_IS(c->sections, "Sections") ? "Sections" : "sections")
+                                    : (c->wrapped ? "Sections" : "sections");
+    c->layout = r->dv >= MC_CHUNKNBT_DV_PADDED || c->era == MC__ERA_MODERN ? MC_BITS_PADDED : MC_BITS_SPANNING;
+    return MC_OK;
+}
+
+/* Step 2: the registry of the DataVersion and what depends on it. */
+static mc_status choose_registry(reader *r)
+{
+    const mc_chunknbt_options *opt = r->opt;
+    r->reg = opt && opt->registry ? opt->registry : mc_chunknbt_registry_for(r->dv);
+    if (!r->reg)
+        return mc_error_set(r->err, MC_ERR_UNSUPPORTED, SIZE_MAX, "chunk nbt: no registry for DataVersion %d",
+                            (int)r->dv);
+    int32_t newest = mc__newest_known_dv();
+    if (r->dv > newest) {
+        if (r->info)
+            r->info->newer_than_known = true;
+        warn(r, "DataVersion %d is newer than every known one (%d): read with the newest rules", (int)r->dv,
+             (int)newest);
+    }
+    r->brules = mc__block_rules(r->reg);
+    r->mrules = mc__biome_rules(r->reg);
+    r->air = mc_registry_air(r->reg);
+    return MC_OK;
+}
+
+/* Step 3: the column's range of sections: the caller's, else yPos and the
+ * sections with block data (1.18+), else 0..15 but for 1.17's custom
+ * heights (the biome array has 64 cells per section). */
+static mc_status column_range(reader *r, chunk_shape *c)
+{
+    const mc_chunknbt_options *opt = r->opt;
+    c->min_sec = 0;
+    c->count = 16;
+    c->biomes_tag = c->era == MC__ERA_MODERN ? NULL : mc_nbt_get(c->level, "Biomes");
+    c->have_biomes_arr = c->biomes_tag &&
+                         (mc_nbt_get_array(c->biomes_tag, MC_NBT_INT_ARRAY, &c->biomes_arr) == MC_OK ||
+                          mc_nbt_get_array(c->biomes_tag, MC_NBT_BYTE_ARRAY, &c->biomes_arr) == MC_OK);
+    if (opt && opt->section_count) {
+        c->min_sec = opt->min_section;
+        c->count = opt->section_count;
+    } else {
+        int32_t lo = INT32_MAX, hi = INT32_MIN, any_lo = INT32_MAX;
+        for (size_t i = 0; i < c->nfs; i++) {
+            const int32_t y = c->fs[i].y;
+            if (y < any_lo)
+                any_lo = y;
+            if (c->fs[i].blocks.present) {
+                if (y < lo) lo = y;
+                if (y > hi) hi = y;
+            }
+        }
+        for (mc_nbt_tag *s = c->sections ? mc_nbt_first(c->sections) : NULL; s; s = mc_nbt_next(s)) {
+            int32_t y;
+            if (!section_y(s, &y))
+                continue;
+            if (y < any_lo)
+                any_lo = y;
+            if (has_block_data(s, c->era)) {
+                if (y < lo) lo = y;
+                if (y > hi) hi = y;
+            }
+        }
+        int64_t yp;
+        const mc_nbt_array *ba = &c->biomes_arr;
+        if (c->era == MC__ERA_MODERN) {
+            if (mc_nbt_get_integer(mc_nbt_get(c->level, "yPos"), &yp) == MC_OK && yp > INT32_MIN / 32 &&
+                yp < INT32_MAX / 32)
+                c->min_sec = (int32_t)yp;
+            else
+                c->min_sec = lo != INT32_MAX ? lo : (any_lo != INT32_MAX ? any_lo + 1 : -4);
+            c->count = hi >= c->min_sec && hi != INT32_MIN ? (uint32_t)(hi - c->min_sec + 1) : 24;
+        } else if (r->dv >= MC_CHUNKNBT_DV_HEIGHT &&
+                   (lo < 0 || hi > 15 || (c->have_biomes_arr && ba->elem_size == 4 && ba->count != 1024))) {
+            c->min_sec = lo != INT32_MAX ? lo : 0;
+            if (c->have_biomes_arr && ba->elem_size == 4 && ba->count % 64 == 0 && ba->count)
+                c->count = (uint32_t)(ba->count / 64);
+            else
+                c->count = hi >= c->min_sec ? (uint32_t)(hi - c->min_sec + 1) : 16;
+            if (hi != INT32_MIN && (int64_t)c->min_sec + c->count <= hi)
+                c->count = (uint32_t)(hi - c->min_sec + 1);
+        }
+    }
+    if (c->count == 0 || c->count > 4096)
+        return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: %u sections", c->count);
+    return MC_OK;
+}
+
+/* Step 4: the extra NBT the model does not hold, begun: the source
+ * DataVersion, what the chunk's shape lacked (so the writer leaves it out
+ * again), the Level wrapper and the root keys beside it. */
+static mc_status begin_extra(reader *r, const chunk_shape *c)
+{
+    r->xroot = mc_column_extra(r->col);
+    r->xdoc = mc_column_nbt(r->col);
+    if (!r->xroot || mc_nbt_put_int(r->xdoc, r->xroot, MC__KEY_SOURCE_DV, r->dv) != MC_OK)
+        return nomem(r);
+    r->xlevel = r->xroot;
+    unsigned shape = 0;
+    if (!c->wrapped && (c->era != MC__ERA_MODERN || mc__dv_has_level(r->dv)))
+        shape |= MC__SHAPE_NO_LEVEL;
+    if (!r->fast && !c->sections) /* (a section list taken from bytes is there) */
+        shape |= MC__SHAPE_NO_SECTIONS;
+    if (!mc_nbt_get(c->level, "xPos") || !mc_nbt_get(c->level, "zPos"))
+        shape |= MC__SHAPE_NO_POS;
+    if (shape && mc_nbt_put_byte(r->xdoc, r->xroot, MC__KEY_SHAPE, (int8_t)shape) != MC_OK)
+        return nomem(r);
+    if (!c->wrapped)
+        return MC_OK;
+    r->xlevel = mc_nbt_put_compound(r->xdoc, r->xroot, "Level");
+    if (!r->xlevel)
+        return nomem(r);
+    /* root keys besides Level (pre-1.18: DataVersion and what mods add) */
+    mc_status st = MC_OK;
+    for (mc_nbt_tag *t = mc_nbt_first(c->root); t && st == MC_OK; t = mc_nbt_next(t))
+        if (!KEY_IS(t, "Level"))
+            st = keep(r, r->xroot, t);
+    return st;
+}
+
+/* Remembers, in the extra NBT, which sections were stored otherwise than
+ * the writer would store them: pre-1.18, sections with block data although
+ * all air (the writer would leave them out); 1.18+, sections of the range
+ * stored without block data (the writer would add them). had[i]: 1 = stored
+ * with block data, 2 = and all air. */
+static mc_status note_odd_sections(reader *r, const chunk_shape *c, const uint8_t *had)
+{
+    int32_t *ys = malloc((size_t)c->count * sizeof *ys);
+    if (!ys)
+        return nomem(r);
+    size_t n = 0;
+    for (uint32_t i = 0; i < c->count; i++)
+        if (c->era == MC__ERA_MODERN ? had[i] == 0 : had[i] == 2)
+            ys[n++] = c->min_sec + (int32_t)i;
+    mc_status st = MC_OK;
+    if (n)
+        st = add_int_list(r, r->xlevel, c->era == MC__ERA_MODERN ? MC__KEY_NO_DATA_SECTIONS : MC__KEY_AIR_SECTIONS,
+                          ys, n);
+    free(ys);
+    return st;
+}
+
+/* Step 5: the sections, from the fast scan's bytes or from the tree; a
+ * section outside the column (or not a section) goes to the extra NBT. */
+static mc_status read_sections(reader *r, const chunk_shape *c)
+{
+    uint8_t *had = calloc(c->count, 1);
+    if (!had)
+        return nomem(r);
+    mc_status st = MC_OK;
+    for (size_t i = 0; i < c->nfs && st == MC_OK; i++) {
+        if (!mc_column_section(r->col, c->fs[i].y)) {
+            if (!r->keep_extra)
+                continue; /* as the tree reader does: nowhere to keep it */
+            st = MC_ERR_UNSUPPORTED; /* kept whole in the extra NBT: for the tree reader */
+            break;
+        }
+        bool air_with_data = false, with_data = false;
+        st = read_section_fast(r, &c->fs[i], &with_data, &air_with_data);
+        if (st == MC_OK && with_data)
+            had[c->fs[i].y - c->min_sec] = air_with_data ? 2 : 1;
+    }
+    for (mc_nbt_tag *s = c->sections ? mc_nbt_first(c->sections) : NULL; s && st == MC_OK; s = mc_nbt_next(s)) {
+        int32_t y;
+        const mc_nbt_tag *ytag = mc_nbt_get(s, "Y");
+        if (mc_nbt_tag_type(s) != MC_NBT_COMPOUND || !section_y(s, &y) || !mc_column_section(r->col, y)) {
+            if (r->keep_extra) {
+                if (!ensure_xsections(r)) {
+                    st = nomem(r);
+                    break;
+                }
+                mc_nbt_tag *cp = mc_nbt_copy(r->xdoc, s);
+                if (!cp || mc_nbt_list_attach(r->xdoc, r->xsections, cp) != MC_OK)
+                    st = nomem(r);
+            }
+            continue;
+        }
+        bool air_with_data = false, with_data = false;
+        st = read_section(r, s, ytag, y, c->era, c->layout, &with_data, &air_with_data);
+        if (st == MC_OK && with_data)
+            had[y - c->min_sec] = air_with_data ? 2 : 1;
+    }
+    if (st == MC_OK && r->keep_extra)
+        st = note_odd_sections(r, c, had);
+    free(had);
+    return st;
+}
+
+/* Pre-1.18 "Biomes": 2D (256 cells; the tag is kept too, the model holds
+ * 4x4 cells only) or 3D (64 per section); anything else kept as it is. */
+static mc_status read_old_biomes(reader *r, chunk_shape *c, const mc_nbt_tag *t)
+{
+    mc_status st = MC_OK;
+    if (c->have_biomes_arr && c->biomes_arr.count == 256) {
+        st = biomes_2d(r, &c->biomes_arr);
+        return st == MC_OK ? keep(r, r->xlevel, t) : st;
+    }
+    bool used = false;
+    if (c->have_biomes_arr && c->biomes_arr.elem_size == 4)
+        used = biomes_3d(r, &c->biomes_arr, &st);
+    if (!used && st == MC_OK) {
+        warn(r, "Biomes of %zu entries does not fit the column: kept as is", mc_nbt_count(t));
+        st = keep(r, r->xlevel, t);
+    }
+    return st;
+}
+
+/* Step 6: the chunk's other keys: position (kept only when it is not what
+ * the writer would write), heightmaps, block entities, old biomes; the
+ * rest goes to the extra NBT as it is. */
+static mc_status read_other_keys(reader *r, chunk_shape *c)
+{
+    bool saw_biomes = false;
+    mc_status st = MC_OK;
+    bool modern_root = c->era == MC__ERA_MODERN && !c->wrapped;
+    for (mc_nbt_tag *t = mc_nbt_first(c->level); t && st == MC_OK; t = mc_nbt_next(t)) {
+        if (t == c->sections)
+            continue;
+        if (KEY_IS(t, "xPos") || KEY_IS(t, "zPos")) {
+            if (mc_nbt_tag_type(t) != MC_NBT_INT)
+                st = keep(r, r->xlevel, t); /* another type: the writer cannot know */
+        } else if (c->era == MC__ERA_MODERN && KEY_IS(t, "yPos")) {
+            int64_t yp;
+            if (mc_nbt_tag_type(t) != MC_NBT_INT || mc_nbt_get_integer(t, &yp) != MC_OK ||
+                yp != mc_column_min_section(r->col))
+                st = keep(r, r->xlevel, t);
+        } else if (KEY_IS(t, "Heightmaps")) {
+            st = read_heightmaps(r, t, c->layout);
+        } else if (KEY_IS(t, "block_entities") || KEY_IS(t, "TileEntities")) {
+            st = read_block_entities(r, t);
+            if (st == MC_OK && r->keep_extra && !mc_nbt_get(r->xlevel, mc_nbt_tag_key(t, NULL)) &&
+                !(modern_root ? KEY_IS(t, "block_entities") : KEY_IS(t, "TileEntities")))
+                st = keep(r, r->xlevel, t); /* under the other era's name: keep */
+        } else if (c->era != MC__ERA_MODERN && KEY_IS(t, "Biomes")) {
+            saw_biomes = true;
+            st = read_old_biomes(r, c, t);
+        } else {
+            st = keep(r, r->xlevel, t);
+        }
+    }
+    if (st == MC_OK && c->era != MC__ERA_MODERN && !saw_biomes && r->keep_extra)
+        st = mc_nbt_put_byte(r->xdoc, r->xlevel, MC__KEY_NO_BIOMES, 1) == MC_OK ? MC_OK : nomem(r);
+    return st;
+}
+
+/* The chunk's Status for the caller (the fast scan read it from bytes). */
+static void report_status(reader *r, const chunk_shape *c)
+{
+    mc_chunknbt_info *info = r->info;
+    if (r->facts && !c->wrapped) {
+        info->status = (const char *)r->facts->status;
+        info->status_len = r->facts->status ? r->facts->status_len : 0;
+    } else if (mc_nbt_get_string(mc_nbt_get(c->level, "Status"), &info->status, &info->status_len) != MC_OK) {
+        info->status = NULL;
+        info->status_len = 0;
+    }
+}
+
+/* The tree reader, and the fast path's second half (scan != NULL: the
+ * sections come from their bytes, and anything it does not handle returns
+ * MC_ERR_UNSUPPORTED for the caller to read the chunk again from the
+ * tree). The steps above, in order. */
 static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *opt, const fscan *scan,
                            const root_facts *facts, mc_column **out, mc_chunknbt_info *info, mc_error *err)
 {
-    const fsec *fs = scan ? scan->sec : NULL;
-    const size_t nfs = scan ? scan->n : 0;
     if (out)
         *out = NULL;
     if (!out)
@@ -1183,287 +1492,43 @@ static mc_status read_impl(const mc_nbt_tag *root, const mc_chunknbt_options *op
     r.dv = facts ? facts->dv : mc_chunknbt_data_version(root);
     if (info)
         info->data_version = r.dv;
-
-    const mc_nbt_tag *level = mc_nbt_get(root, "Level");
-    bool wrapped = mc_nbt_tag_type(level) == MC_NBT_COMPOUND;
-    if (!wrapped)
-        level = root;
-    mc__chunk_era era = mc__era_of(r.dv);
-    if (r.fast && (wrapped || era != MC__ERA_MODERN || r.dv < MC__DV_YPOS))
-        return MC_ERR_UNSUPPORTED; /* sections of another era: the tree's way */
-    /* the structure decides where the DataVersion is not enough (a newer
-     * or a hand-made chunk): sections tell their own shape */
-    const mc_nbt_tag *sections = NULL;
-    if (!r.fast) {
-        sections = mc_nbt_get(level, wrapped ? "Sections" : "sections");
-        if (!sections)
-            sections = mc_nbt_get(level, wrapped ? "sections" : "Sections");
-    }
-    if (r.fast) {
-        /* only the modern shape was taken: era stays MODERN */
-    } else if (mc_nbt_tag_type(sections) == MC_NBT_LIST) {
-        for (mc_nbt_tag *s = mc_nbt_first(sections); s; s = mc_nbt_next(s)) {
-            if (mc_nbt_get(s, "block_states")) { era = MC__ERA_MODERN; break; }
-            if (mc_nbt_get(s, "Palette")) { era = MC__ERA_FLAT; break; }
-            if (mc_nbt_get(s, "Blocks")) { era = MC__ERA_LEGACY; break; }
-        }
-    } else if (sections) {
-        /* not a terrain chunk (poi files keep a compound here): the model
-         * gets no sections from it, the extra NBT keeps it */
-        if (r.strict)
-            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: sections is not a list");
-        sections = NULL;
-    }
-    r.sections_key = r.fast ? "sections"
-                     : sections ? (KEY_IS(sections, "Sections") ? "Sections" : "sections")
-                                : (wrapped ? "Sections" : "sections");
-
-    r.reg = opt && opt->registry ? opt->registry : mc_chunknbt_registry_for(r.dv);
-    if (!r.reg)
-        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "chunk nbt: no registry for DataVersion %d", (int)r.dv);
-    int32_t newest = mc__newest_known_dv();
-    if (r.dv > newest) {
-        if (info)
-            info->newer_than_known = true;
-        warn(&r, "DataVersion %d is newer than every known one (%d): read with the newest rules", (int)r.dv,
-             (int)newest);
-    }
-    r.brules = mc__block_rules(r.reg);
-    r.mrules = mc__biome_rules(r.reg);
-    r.air = mc_registry_air(r.reg);
+    chunk_shape c;
+    memset(&c, 0, sizeof c);
+    c.root = root;
+    c.fs = scan ? scan->sec : NULL;
+    c.nfs = scan ? scan->n : 0;
+    mc_status st = find_sections(&r, &c);
+    if (st == MC_OK)
+        st = choose_registry(&r);
+    if (st != MC_OK)
+        return st;
     mc_chunknbt_cache *own_cache = NULL;
     r.cache = opt ? opt->cache : NULL;
     if (!r.cache && !(r.cache = own_cache = mc_chunknbt_cache_new(opt ? opt->alloc : NULL)))
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
 
-    mc_status st = MC_OK;
     int64_t xv = 0, zv = 0;
-    if (mc_nbt_get_integer(mc_nbt_get(level, "xPos"), &xv) != MC_OK ||
-        mc_nbt_get_integer(mc_nbt_get(level, "zPos"), &zv) != MC_OK) {
-        if (r.strict) {
+    if (mc_nbt_get_integer(mc_nbt_get(c.level, "xPos"), &xv) != MC_OK ||
+        mc_nbt_get_integer(mc_nbt_get(c.level, "zPos"), &zv) != MC_OK) {
+        if (r.strict)
             st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: no int xPos/zPos");
-            goto done;
-        }
-        warn(&r, "no xPos/zPos: chunk placed at 0, 0");
+        else
+            warn(&r, "no xPos/zPos: chunk placed at 0, 0");
     }
-    mc_bits_layout layout = r.dv >= MC_CHUNKNBT_DV_PADDED ? MC_BITS_PADDED : MC_BITS_SPANNING;
-    if (era == MC__ERA_MODERN)
-        layout = MC_BITS_PADDED;
-
-    /* the column's range */
-    int32_t min_sec = 0;
-    uint32_t count = 16;
-    const mc_nbt_tag *biomes_tag = era == MC__ERA_MODERN ? NULL : mc_nbt_get(level, "Biomes");
-    mc_nbt_array biomes_arr = {0};
-    bool have_biomes_arr = biomes_tag && (mc_nbt_get_array(biomes_tag, MC_NBT_INT_ARRAY, &biomes_arr) == MC_OK ||
-                                          mc_nbt_get_array(biomes_tag, MC_NBT_BYTE_ARRAY, &biomes_arr) == MC_OK);
-    if (opt && opt->section_count) {
-        min_sec = opt->min_section;
-        count = opt->section_count;
-    } else {
-        int32_t lo = INT32_MAX, hi = INT32_MIN, any_lo = INT32_MAX;
-        for (size_t i = 0; i < nfs; i++) {
-            const int32_t y = fs[i].y;
-            if (y < any_lo)
-                any_lo = y;
-            if (fs[i].blocks.present) {
-                if (y < lo) lo = y;
-                if (y > hi) hi = y;
-            }
-        }
-        for (mc_nbt_tag *s = sections ? mc_nbt_first(sections) : NULL; s; s = mc_nbt_next(s)) {
-            int32_t y;
-            if (!section_y(s, &y))
-                continue;
-            if (y < any_lo)
-                any_lo = y;
-            if (has_block_data(s, era)) {
-                if (y < lo) lo = y;
-                if (y > hi) hi = y;
-            }
-        }
-        int64_t yp;
-        if (era == MC__ERA_MODERN) {
-            if (mc_nbt_get_integer(mc_nbt_get(level, "yPos"), &yp) == MC_OK && yp > INT32_MIN / 32 && yp < INT32_MAX / 32)
-                min_sec = (int32_t)yp;
-            else
-                min_sec = lo != INT32_MAX ? lo : (any_lo != INT32_MAX ? any_lo + 1 : -4);
-            count = hi >= min_sec && hi != INT32_MIN ? (uint32_t)(hi - min_sec + 1) : 24;
-        } else if (r.dv >= MC_CHUNKNBT_DV_HEIGHT && (lo < 0 || hi > 15 ||
-                   (have_biomes_arr && biomes_arr.elem_size == 4 && biomes_arr.count != 1024))) {
-            /* 1.17 custom heights: the biome array has 64 cells per section */
-            min_sec = lo != INT32_MAX ? lo : 0;
-            if (have_biomes_arr && biomes_arr.elem_size == 4 && biomes_arr.count % 64 == 0 && biomes_arr.count)
-                count = (uint32_t)(biomes_arr.count / 64);
-            else
-                count = hi >= min_sec ? (uint32_t)(hi - min_sec + 1) : 16;
-            if (hi != INT32_MIN && (int64_t)min_sec + count <= hi)
-                count = (uint32_t)(hi - min_sec + 1);
-        }
-    }
-    if (count == 0 || count > 4096) {
-        st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: %u sections", count);
-        goto done;
-    }
-    r.col = mc_column_new(r.reg, (int32_t)xv, (int32_t)zv, min_sec, count, opt ? opt->alloc : NULL);
-    if (!r.col) {
+    if (st == MC_OK)
+        st = column_range(&r, &c);
+    if (st == MC_OK && !(r.col = mc_column_new(r.reg, (int32_t)xv, (int32_t)zv, c.min_sec, c.count,
+                                               opt ? opt->alloc : NULL)))
         st = nomem(&r);
-        goto done;
-    }
-    if (r.keep_extra) {
-        r.xroot = mc_column_extra(r.col);
-        r.xdoc = mc_column_nbt(r.col);
-        if (!r.xroot) {
-            st = nomem(&r);
-            goto done;
-        }
-        if (mc_nbt_put_int(r.xdoc, r.xroot, MC__KEY_SOURCE_DV, r.dv) != MC_OK) {
-            st = nomem(&r);
-            goto done;
-        }
-        r.xlevel = r.xroot;
-        unsigned shape = 0;
-        if (!wrapped && (era != MC__ERA_MODERN || mc__dv_has_level(r.dv)))
-            shape |= MC__SHAPE_NO_LEVEL;
-        if (!r.fast && !sections) /* (a section list taken from bytes is there) */
-            shape |= MC__SHAPE_NO_SECTIONS;
-        if (!mc_nbt_get(level, "xPos") || !mc_nbt_get(level, "zPos"))
-            shape |= MC__SHAPE_NO_POS;
-        if (shape && mc_nbt_put_byte(r.xdoc, r.xroot, MC__KEY_SHAPE, (int8_t)shape) != MC_OK) {
-            st = nomem(&r);
-            goto done;
-        }
-        if (wrapped) {
-            r.xlevel = mc_nbt_put_compound(r.xdoc, r.xroot, "Level");
-            if (!r.xlevel) {
-                st = nomem(&r);
-                goto done;
-            }
-        }
-        /* root keys besides Level (pre-1.18: DataVersion and what mods add) */
-        if (wrapped)
-            for (mc_nbt_tag *t = mc_nbt_first(root); t && st == MC_OK; t = mc_nbt_next(t))
-                if (!KEY_IS(t, "Level"))
-                    st = keep(&r, r.xroot, t);
-    }
+    if (st == MC_OK && r.keep_extra)
+        st = begin_extra(&r, &c);
+    if (st == MC_OK)
+        st = read_sections(&r, &c);
+    if (st == MC_OK)
+        st = read_other_keys(&r, &c);
+    if (st == MC_OK && info)
+        report_status(&r, &c);
 
-    /* sections; per in-range section: 1 = stored with block data, 2 = and all air */
-    uint8_t *had = calloc(count, 1);
-    if (!had) {
-        st = nomem(&r);
-        goto done;
-    }
-    for (size_t i = 0; i < nfs && st == MC_OK; i++) {
-        if (!mc_column_section(r.col, fs[i].y)) {
-            if (!r.keep_extra)
-                continue; /* as the tree's way: nowhere to keep it */
-            st = MC_ERR_UNSUPPORTED; /* kept whole in the extra NBT: the tree's way */
-            break;
-        }
-        bool air_with_data = false, with_data = false;
-        st = read_section_fast(&r, &fs[i], &with_data, &air_with_data);
-        if (st == MC_OK && with_data)
-            had[fs[i].y - min_sec] = air_with_data ? 2 : 1;
-    }
-    for (mc_nbt_tag *s = sections ? mc_nbt_first(sections) : NULL; s && st == MC_OK; s = mc_nbt_next(s)) {
-        int32_t y;
-        const mc_nbt_tag *ytag = mc_nbt_get(s, "Y");
-        if (mc_nbt_tag_type(s) != MC_NBT_COMPOUND || !section_y(s, &y) || !mc_column_section(r.col, y)) {
-            if (r.keep_extra) {
-                if (!ensure_xsections(&r)) {
-                    st = nomem(&r);
-                    break;
-                }
-                mc_nbt_tag *c = mc_nbt_copy(r.xdoc, s);
-                if (!c || mc_nbt_list_attach(r.xdoc, r.xsections, c) != MC_OK)
-                    st = nomem(&r);
-            }
-            continue;
-        }
-        bool air_with_data = false, with_data = false;
-        st = read_section(&r, s, ytag, y, era, layout, &with_data, &air_with_data);
-        if (st == MC_OK && with_data)
-            had[y - min_sec] = air_with_data ? 2 : 1;
-    }
-    if (st == MC_OK && r.keep_extra) {
-        /* pre-1.18: sections stored with block data although all air (the
-         * writer would leave them out); 1.18+: sections of the range stored
-         * without block data (the writer would add them) */
-        int32_t *ys = malloc((size_t)count * sizeof *ys);
-        size_t n = 0;
-        if (!ys) {
-            st = nomem(&r);
-        } else {
-            for (uint32_t i = 0; i < count; i++)
-                if (era == MC__ERA_MODERN ? had[i] == 0 : had[i] == 2)
-                    ys[n++] = min_sec + (int32_t)i;
-            if (n)
-                st = add_int_list(&r, r.xlevel, era == MC__ERA_MODERN ? MC__KEY_NO_DATA_SECTIONS : MC__KEY_AIR_SECTIONS,
-                                  ys, n);
-            free(ys);
-        }
-    }
-    free(had);
-    if (st != MC_OK)
-        goto done;
-
-    /* the other chunk keys */
-    bool saw_biomes = false;
-    for (mc_nbt_tag *t = mc_nbt_first(level); t && st == MC_OK; t = mc_nbt_next(t)) {
-        if (t == sections)
-            continue;
-        if (KEY_IS(t, "xPos") || KEY_IS(t, "zPos")) {
-            if (mc_nbt_tag_type(t) == MC_NBT_INT)
-                continue;
-            st = keep(&r, r.xlevel, t); /* another type: the writer cannot know */
-            continue;
-        }
-        if (era == MC__ERA_MODERN && KEY_IS(t, "yPos")) {
-            int64_t yp;
-            if (mc_nbt_tag_type(t) == MC_NBT_INT && mc_nbt_get_integer(t, &yp) == MC_OK &&
-                yp == mc_column_min_section(r.col))
-                continue;
-            st = keep(&r, r.xlevel, t);
-        } else if (KEY_IS(t, "Heightmaps")) {
-            st = read_heightmaps(&r, t, layout);
-        } else if (KEY_IS(t, "block_entities") || KEY_IS(t, "TileEntities")) {
-            st = read_block_entities(&r, t);
-            if (st == MC_OK && r.keep_extra && !mc_nbt_get(r.xlevel, mc_nbt_tag_key(t, NULL)) &&
-                !(era == MC__ERA_MODERN && !wrapped ? KEY_IS(t, "block_entities") : KEY_IS(t, "TileEntities")))
-                st = keep(&r, r.xlevel, t); /* under the other era's name: keep */
-        } else if (era != MC__ERA_MODERN && KEY_IS(t, "Biomes")) {
-            saw_biomes = true;
-            if (have_biomes_arr && biomes_arr.count == 256) {
-                st = biomes_2d(&r, &biomes_arr);
-                if (st == MC_OK)
-                    st = keep(&r, r.xlevel, t); /* 2D: the model holds 4x4 cells only */
-            } else {
-                bool used = false;
-                if (have_biomes_arr && biomes_arr.elem_size == 4)
-                    used = biomes_3d(&r, &biomes_arr, &st);
-                if (!used && st == MC_OK) {
-                    warn(&r, "Biomes of %zu entries does not fit the column: kept as is", mc_nbt_count(t));
-                    st = keep(&r, r.xlevel, t);
-                }
-            }
-        } else {
-            st = keep(&r, r.xlevel, t);
-        }
-    }
-    if (st == MC_OK && era != MC__ERA_MODERN && !saw_biomes && r.keep_extra)
-        st = mc_nbt_put_byte(r.xdoc, r.xlevel, MC__KEY_NO_BIOMES, 1) == MC_OK ? MC_OK : nomem(&r);
-    if (st == MC_OK && info) {
-        const mc_nbt_tag *status = mc_nbt_get(level, "Status");
-        if (facts && !wrapped) {
-            info->status = (const char *)facts->status;
-            info->status_len = facts->status ? facts->status_len : 0;
-        } else if (mc_nbt_get_string(status, &info->status, &info->status_len) != MC_OK) {
-            info->status = NULL;
-            info->status_len = 0;
-        }
-    }
-
-done:
     mc_chunknbt_cache_free(own_cache);
     if (st == MC_OK && r.declined)
         st = MC_ERR_UNSUPPORTED;
@@ -1515,7 +1580,7 @@ mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsign
     return mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, err);
 }
 
-/* The parse of the fast way: "sections" at the root is read by
+/* The parse of the fast path: "sections" at the root is read by
  * scan_sections instead of the parser, and the root keys the model does
  * not read are stepped over: with MC_CHUNKNBT_NO_EXTRA dropped (what
  * lean_key leaves out), else checked as a full parse checks them and
@@ -1542,7 +1607,7 @@ typedef struct fast_parse {
     bool taken;     /* and scan_sections took it */
     bool defer;     /* the keys the model does not read are deferred */
     bool failed;    /* deferring is not possible (a key not in the input,
-                       out of memory): the tree's way */
+                       out of memory): the tree reader does it */
     fscan scan;
     const uint8_t *in, *in_end;
     root_tag *keys;
@@ -1607,7 +1672,7 @@ static bool defer_root_tag(void *user, const mc_nbt_tag *t)
 }
 
 /* DataVersion and Status, read from their (checked) bytes; false when the
- * Status is not ASCII (the tree's way converts it). */
+ * Status is not ASCII (the tree reader converts it). */
 static bool root_facts_of(fast_parse *fp, root_facts *rf)
 {
     memset(rf, 0, sizeof *rf);
@@ -1691,7 +1756,7 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     }
     bool done = false;
     if (st == MC_OK && fp.failed) {
-        /* the tree's way */
+        /* the tree reader */
     } else if (st == MC_OK && fp.seen == 0) {
         /* no root "sections" (older chunks, other files): the tree holds
          * every key the model reads */
@@ -1738,7 +1803,7 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
         free(fp.keys);
     fscan_free(&fp.scan);
     if (!done) {
-        /* the tree's way: the whole chunk parsed, errors and warnings its own */
+        /* the tree reader: the whole chunk parsed, errors and warnings its own */
         if (info)
             memset(info, 0, sizeof *info);
         st = mc_chunknbt_parse(doc, nbt, len, flags, err);

@@ -54,6 +54,20 @@ typedef struct writer {
     uint32_t *vals, *idx;    /* scratch, 4096 each */
     mc_chunknbt_cache *cache; /* for re-reading kept raw palettes */
     uint8_t *be;             /* scratch longs */
+    /* block entities translated for another DataVersion (translate.h):
+     * the new compounds (detached, NULL where the target has none), in the
+     * column's order and then those made from block states, and the block
+     * states they decide, by position */
+    bool be_walk;
+    mc_nbt_tag **be_out;
+    size_t be_n, be_cap;
+    struct be_override {
+        int32_t sy;
+        uint16_t index;
+        uint32_t state;
+    } *ov;
+    size_t ov_n, ov_cap;
+    int32_t cur_sy;          /* the section being written */
 } writer;
 
 static void report(writer *w, const char *fmt, ...)
@@ -196,6 +210,23 @@ static uint32_t tbiome(writer *w, uint32_t b)
 
 /* -------------------------------------------------------- containers */
 
+/* Whether block entities decide target states in section sy. */
+static bool overridden(const writer *w, int32_t sy)
+{
+    for (size_t i = 0; i < w->ov_n; i++)
+        if (w->ov[i].sy == sy)
+            return true;
+    return false;
+}
+
+/* The target states block entities decided, over a section's mapped values. */
+static void apply_overrides(const writer *w, uint32_t *vals)
+{
+    for (size_t i = 0; i < w->ov_n; i++)
+        if (w->ov[i].sy == w->cur_sy)
+            vals[w->ov[i].index] = w->ov[i].state;
+}
+
 /* First-occurrence palette of mapped values: fills pal/idx, returns n. */
 static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal, uint32_t *idx)
 {
@@ -292,12 +323,13 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
     size_t n;
     bool direct_idx = false; /* indices straight from the container */
     bool translated = biomes ? w->sreg != w->treg : w->map != NULL;
-    if (c->kind == MC_CONTAINER_SINGLE) {
+    const bool decided = !biomes && overridden(w, w->cur_sy);
+    if (c->kind == MC_CONTAINER_SINGLE && !decided) {
         pal_buf[0] = biomes ? tbiome(w, c->value) : tstate(w, c->value);
         pal = pal_buf;
         n = 1;
         memset(w->idx, 0, 4096 * sizeof *w->idx);
-    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && (keep_unused || all_used(c))) {
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || all_used(c))) {
         pal = c->palette;
         n = c->palette_len;
         direct_idx = true;
@@ -306,6 +338,8 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
         mc_container_get_all(c, w->vals);
         for (size_t i = 0; i < size; i++)
             w->vals[i] = biomes ? tbiome(w, w->vals[i]) : tstate(w, w->vals[i]);
+        if (decided)
+            apply_overrides(w, w->vals);
         n = first_occurrence(w->vals, size, pal_buf, w->idx);
         pal = pal_buf;
     }
@@ -620,8 +654,11 @@ static mc_status put_legacy_blocks(writer *w, mc_nbt_tag *sec, const mc_section 
     memset(data, 0, sizeof data);
     memset(add, 0, sizeof add);
     bool need_add = false;
+    for (unsigned i = 0; i < 4096; i++)
+        w->vals[i] = tstate(w, w->vals[i]);
+    apply_overrides(w, w->vals);
     for (unsigned i = 0; i < 4096; i++) {
-        uint32_t v = tstate(w, w->vals[i]);
+        uint32_t v = w->vals[i];
         uint32_t id = v >> 4, meta = v & 15;
         blocks[i] = (int8_t)(id & 0xFF);
         data[i >> 1] = (int8_t)(data[i >> 1] | (int8_t)(meta << ((i & 1) * 4)));
@@ -678,6 +715,7 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
                              const mc_nbt_tag *xs)
 {
     bool blocks_out;
+    w->cur_sy = y;
     if (w->tera == MC__ERA_MODERN)
         /* the game stores every section of the range; one read without
          * block data stays so while it is air */
@@ -704,7 +742,7 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
         st = nomem(w);
     if (st != MC_OK)
         return st;
-    bool raw_blocks = xs && keep_raw(w, xs, s, false, y);
+    bool raw_blocks = xs && !overridden(w, y) && keep_raw(w, xs, s, false, y);
     bool raw_biomes = xs && w->tera == MC__ERA_MODERN && keep_raw(w, xs, s, true, y);
     if (w->tera == MC__ERA_MODERN && blocks_out) {
         /* 1.18+ disk: blocks max(4, ceil(log2 n)) bits, biomes ceil(log2 n), no data for one entry */
@@ -934,33 +972,160 @@ static mc_status put_legacy_heightmap(writer *w, mc_nbt_tag *level)
 
 /* ----------------------------------------------------- block entities */
 
+/* Whether a block entity at y lies in the target's height (else reported). */
+static bool be_in_height(writer *w, int32_t x, int32_t y, int32_t z)
+{
+    if (y >= w->tmin * 16 && y < (w->tmin + w->tcount) * 16)
+        return true;
+    if (w->rep) {
+        w->rep->dropped |= MC_CHUNKNBT_DROP_BLOCK_ENTITIES;
+        w->rep->block_entities_dropped++;
+    }
+    report(w, "block entity at %d %d %d (outside the target height)", (int)x, (int)y, (int)z);
+    return false;
+}
+
 static mc_status put_block_entities(writer *w, mc_nbt_tag *level, const char *key)
 {
     size_t n = mc_column_block_entity_count(w->col);
     /* a list the reader kept is carried under the target's name (carry_key) */
     const mc_nbt_tag *xl = w->carry ? mc_nbt_get(w->xlevel, chunk_key(w->sdv, KEY_BLOCK_ENTITIES)) : NULL;
-    if (w->carry && (n == 0 || mc_nbt_count(xl) > 0))
+    if (w->carry && (n == 0 || mc_nbt_count(xl) > 0) && w->be_n == 0)
         return MC_OK; /* the original list (empty, kept as is, or absent) */
     mc_nbt_tag *list = mc_nbt_put_list(w->doc, level, key, MC_NBT_END);
     if (!list)
         return nomem(w);
-    int32_t lo = w->tmin * 16, hi = (w->tmin + w->tcount) * 16;
+    if (w->be_walk) {
+        for (size_t i = 0; i < w->be_n; i++)
+            if (w->be_out[i] && mc_nbt_list_attach(w->doc, list, w->be_out[i]) != MC_OK)
+                return nomem(w);
+        return MC_OK;
+    }
     for (size_t i = 0; i < n; i++) {
         int32_t x, y, z;
         mc_nbt_tag *t = mc_column_block_entity_at(w->col, i, &x, &y, &z);
-        if (y < lo || y >= hi) {
-            if (w->rep) {
-                w->rep->dropped |= MC_CHUNKNBT_DROP_BLOCK_ENTITIES;
-                w->rep->block_entities_dropped++;
-            }
-            report(w, "block entity at %d %d %d (outside the target height)", (int)x, (int)y, (int)z);
+        if (!be_in_height(w, x, y, z))
             continue;
-        }
         mc_nbt_tag *c = mc_nbt_copy(w->doc, t);
         if (!c || mc_nbt_list_attach(w->doc, list, c) != MC_OK)
             return nomem(w);
     }
     return MC_OK;
+}
+
+/* ------------------------------------------- block entity translation */
+
+static mc_status be_push(writer *w, mc_nbt_tag *tag)
+{
+    if (w->be_n == w->be_cap) {
+        size_t cap = w->be_cap ? w->be_cap * 2 : 16;
+        mc_nbt_tag **n = realloc(w->be_out, cap * sizeof *n);
+        if (!n)
+            return nomem(w);
+        w->be_out = n;
+        w->be_cap = cap;
+    }
+    w->be_out[w->be_n++] = tag;
+    return MC_OK;
+}
+
+static mc_status override_push(writer *w, int32_t x, int32_t y, int32_t z, uint32_t state)
+{
+    if (w->ov_n == w->ov_cap) {
+        size_t cap = w->ov_cap ? w->ov_cap * 2 : 16;
+        struct be_override *n = realloc(w->ov, cap * sizeof *n);
+        if (!n)
+            return nomem(w);
+        w->ov = n;
+        w->ov_cap = cap;
+    }
+    const int32_t sy = y >= 0 ? y / 16 : -((15 - y) / 16); /* floor(y / 16) */
+    w->ov[w->ov_n++] = (struct be_override){sy, (uint16_t)mc_block_index((unsigned)x, (unsigned)y, (unsigned)z),
+                                            state};
+    return MC_OK;
+}
+
+/* One block entity (src NULL: made for the block) through the translation;
+ * the state it decides becomes an override. */
+static mc_status be_one(writer *w, const mc_be_translation *t, const mc_nbt_tag *src, int32_t x, int32_t y,
+                        int32_t z)
+{
+    const uint32_t from = mc_column_get_block(w->col, x, y, z);
+    const uint32_t mapped = w->map ? mc_registry_map_apply(w->map, w->map_count, from, w->tair) : from;
+    uint32_t to = mapped;
+    mc_nbt_tag *out = NULL;
+    mc_status st = mc_block_entity_translate(t, src, x, y, z, from, &to, w->doc, &out);
+    if (st != MC_OK)
+        return mc_error_set(w->err, st, SIZE_MAX, "chunk nbt: block entity at %d %d %d: %s", (int)x, (int)y,
+                            (int)z, mc_status_name(st));
+    if (to != mapped && (st = override_push(w, x, y, z, to)) != MC_OK)
+        return st;
+    return out || src ? be_push(w, out) : MC_OK;
+}
+
+/* Blocks without a block entity that the target needs one for (1.13+ pots
+ * and note blocks for 1.8-1.12, 1.8-1.11 beds for 1.12): a palette look
+ * first, positions only in sections that hold such a state. */
+static mc_status be_made(writer *w, const mc_be_translation *t)
+{
+    const int32_t cmin = mc_column_min_section(w->col), cx = mc_column_x(w->col), cz = mc_column_z(w->col);
+    mc_status st = MC_OK;
+    for (int32_t sy = w->tmin; sy < w->tmin + w->tcount && st == MC_OK; sy++) {
+        const mc_section *s = mc_column_section_const(w->col, sy);
+        if (!s || sy < cmin)
+            continue;
+        size_t plen = 0;
+        const uint32_t *pal = mc_container_palette(&s->blocks, &plen);
+        bool any = !pal; /* direct: look at the entries */
+        for (size_t i = 0; pal && i < plen && !any; i++)
+            any = mc_block_entity_needed(t, pal[i]);
+        if (!any)
+            continue;
+        mc_container_get_all(&s->blocks, w->vals);
+        uint32_t last = MC_STATE_NONE;
+        bool last_needed = false;
+        for (unsigned i = 0; i < 4096 && st == MC_OK; i++) {
+            if (w->vals[i] != last) {
+                last = w->vals[i];
+                last_needed = mc_block_entity_needed(t, last);
+            }
+            if (!last_needed)
+                continue;
+            const int32_t x = cx * 16 + (int32_t)(i & 15), y = sy * 16 + (int32_t)(i >> 8),
+                          z = cz * 16 + (int32_t)((i >> 4) & 15);
+            if (!mc_column_block_entity(w->col, x, y, z))
+                st = be_one(w, t, NULL, x, y, z);
+        }
+    }
+    return st;
+}
+
+/* Every block entity of the column for the target's DataVersion, before
+ * the sections are written (the states they decide go into them). */
+static mc_status be_translate_all(writer *w)
+{
+    mc_be_translation t = {w->sreg, w->treg, w->sdv, w->tdv, w->rep ? &w->rep->block_entity_report : NULL};
+    w->be_walk = true;
+    mc_status st = MC_OK;
+    const size_t n = mc_column_block_entity_count(w->col);
+    for (size_t i = 0; i < n && st == MC_OK; i++) {
+        int32_t x, y, z;
+        mc_nbt_tag *tag = mc_column_block_entity_at(w->col, i, &x, &y, &z);
+        if (be_in_height(w, x, y, z))
+            st = be_one(w, &t, tag, x, y, z);
+    }
+    if (st == MC_OK)
+        st = be_made(w, &t);
+    if (st == MC_OK && w->rep) {
+        const mc_be_report *r = &w->rep->block_entity_report;
+        for (int k = 0; k < MC_BE_LOSS_COUNT; k++)
+            if (r->lost[k]) {
+                w->rep->dropped |= MC_CHUNKNBT_DROP_BLOCK_ENTITY_DATA;
+                report(w, "block entities: %u %s not carried (DataVersion %d)", (unsigned)r->lost[k],
+                       mc_be_loss_name((mc_be_loss)k), (int)w->tdv);
+            }
+    }
+    return st;
 }
 
 /* ------------------------------------------------------------ extras */
@@ -1208,6 +1373,9 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
                         (w.tera == MC__ERA_MODERN && w.tdv >= MC__DV_YPOS && !mc_nbt_get(level, "yPos") &&
                          mc_nbt_put_int(out, level, "yPos", w.tmin) != MC_OK)))
         st = nomem(&w);
+    /* block entities for another DataVersion first: they decide states */
+    if (st == MC_OK && w.sdv != w.tdv && !(w.carry && mc_nbt_count(mc_nbt_get(w.xlevel, chunk_key(w.sdv, KEY_BLOCK_ENTITIES)))))
+        st = be_translate_all(&w);
     if (st == MC_OK && !(shape & MC__SHAPE_NO_SECTIONS))
         st = put_sections(&w, level, sec_key);
     if (st == MC_OK && w.light_filled && dropped) {
@@ -1234,6 +1402,8 @@ done:
     free(w.bmap);
     free(w.seen);
     free(w.sky_fill);
+    free(w.be_out);
+    free(w.ov);
     mc_chunknbt_cache_free(w.cache);
     if (st != MC_OK)
         mc_nbt_doc_reset(out);

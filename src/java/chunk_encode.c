@@ -14,7 +14,16 @@
  * The data-size varint precedes the data, so the data is written first after
  * a 3-byte gap, which is closed up (one memmove) once its size is known.
  *
- * A column in another registry than the protocol's is translated first.
+ * A column in another registry than the protocol's is seen through a
+ * translated view (mc_column_view): each container gets the protocol's
+ * palette over the column's own packed longs, so the cost of serving another
+ * version is O(palette) per section, plus one pass over the entries of the
+ * few containers whose palette entries merge or that are direct. Counts and
+ * heightmaps are the column's own where every state keeps the flags that
+ * decide them (nearly always between 1.18+ releases), else counted and
+ * computed from the view. Before the flattening (1.8-1.12) nearly every
+ * section merges states (properties 1.12 lacks) and the spanning or u16
+ * layouts repack every section anyway.
  */
 #include "java/chunk_era.h"
 #include "mcchunk/translate.h"
@@ -25,9 +34,45 @@
 /* Sections an era before 1.18 sends: section y 0..15 (the 256-block world). */
 #define LEGACY_SECTIONS 16
 
-static const mc_section *section_or_null(const mc_column *col, int32_t sy)
+/* The column as the protocol's registry sees it: the column itself, or a
+ * translated view of it. Positions, light, block entities and extra NBT
+ * are always the column's own. */
+typedef struct enc_col {
+    const mc_column *col;
+    const mc_registry *reg;   /* the protocol's */
+    mc_column_view *view;     /* NULL when the column is in reg */
+} enc_col;
+
+static const mc_section *section_or_null(const enc_col *c, int32_t sy)
 {
-    return mc_column_section_const(col, sy);
+    return c->view ? mc_column_view_section(c->view, sy) : mc_column_section_const(c->col, sy);
+}
+
+/* A biome id of the column's registry as the protocol's (2D arrays). */
+static uint32_t enc_biome(const enc_col *c, uint32_t b)
+{
+    return c->view ? mc_column_view_biome(c->view, b) : b;
+}
+
+static uint32_t enc_get_biome(const enc_col *c, int32_t cx, int32_t cy, int32_t cz)
+{
+    const mc_section *s = section_or_null(c, cy >> 2);
+    return s ? mc_section_get_biome(s, (unsigned)cx, (unsigned)cy, (unsigned)cz) : 0;
+}
+
+/* The column for a protocol's registry `reg`: a view when it is another's
+ * (mc_column_view_free(c->view) afterwards). */
+static mc_status enc_col_open(enc_col *c, const mc_column *col, const mc_registry *reg, mc_error *err)
+{
+    c->col = col;
+    c->reg = reg;
+    c->view = NULL;
+    if (mc_column_registry(col) == reg)
+        return MC_OK;
+    c->view = mc_column_view_new(col, reg, NULL, err);
+    if (!c->view)
+        return err && err->status != MC_OK ? err->status : MC_ERR_NOMEM;
+    return MC_OK;
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -124,8 +169,9 @@ static void put_light_or(mc_buf *out, const uint8_t *light, uint8_t fill)
 
 /* 2D biomes (x + z*16) for eras before 1.15: the kept array, else the cells
  * at sea level (y 64) of the column. */
-static void biomes_2d(const mc_column *col, uint32_t *out)
+static void biomes_2d(const enc_col *c, uint32_t *out)
 {
+    const mc_column *col = c->col;
     mc_column *m = (mc_column *)col;
     const mc_nbt_tag *xp = mc_column_extra_peek(col);
     if (xp) {
@@ -134,7 +180,7 @@ static void biomes_2d(const mc_column *col, uint32_t *out)
         size_t n = 0;
         if (t && mc_nbt_array_copy_i32(t, v, 256, &n) == MC_OK && n == 256) {
             for (int i = 0; i < 256; i++)
-                out[i] = (uint32_t)v[i];
+                out[i] = enc_biome(c, (uint32_t)v[i]);
             return;
         }
     }
@@ -149,12 +195,12 @@ static void biomes_2d(const mc_column *col, uint32_t *out)
             size_t n = 0;
             if (a.elem_size == 1) {
                 for (int i = 0; i < 256; i++)
-                    out[i] = a.data[i];
+                    out[i] = (uint8_t)enc_biome(c, a.data[i]); /* a byte array keeps the low byte */
                 return;
             }
             if (mc_nbt_array_copy_i32(t, v, 256, &n) == MC_OK && n == 256) {
                 for (int i = 0; i < 256; i++)
-                    out[i] = (uint32_t)v[i];
+                    out[i] = enc_biome(c, (uint32_t)v[i]);
                 return;
             }
         }
@@ -165,18 +211,18 @@ static void biomes_2d(const mc_column *col, uint32_t *out)
         cy = lo;
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++)
-            out[x + z * 16] = mc_column_get_biome(col, x >> 2, cy, z >> 2);
+            out[x + z * 16] = enc_get_biome(c, x >> 2, cy, z >> 2);
 }
 
 /* 3D biome cells of sections 0..n-1 from y 0 (1.15-1.17): index (y<<4)|(z<<2)|x. */
-static void biomes_3d(const mc_column *col, int32_t lo, uint32_t nsec, uint32_t *out)
+static void biomes_3d(const enc_col *c, int32_t lo, uint32_t nsec, uint32_t *out)
 {
     for (uint32_t s = 0; s < nsec; s++) {
-        const mc_section *sec = section_or_null(col, lo + (int32_t)s);
+        const mc_section *sec = section_or_null(c, lo + (int32_t)s);
         if (sec)
             mc_container_get_all(&sec->biomes, out + s * 64);
         else {
-            uint32_t b = mc_column_get_biome(col, 0, (lo + (int32_t)s) * 4, 0);
+            uint32_t b = enc_get_biome(c, 0, (lo + (int32_t)s) * 4, 0);
             for (int i = 0; i < 64; i++)
                 out[s * 64 + i] = b;
         }
@@ -187,10 +233,10 @@ static void biomes_3d(const mc_column *col, int32_t lo, uint32_t nsec, uint32_t 
 
 /* Highest matching y + 1 - (bottom of section lo) for every x + z*16,
  * from the blocks of sections lo .. lo+n-1 (absent ones are air). */
-static void compute_heightmap(const mc_column *col, int32_t lo, uint32_t n, mc_heightmap_type type,
+static void compute_heightmap(const enc_col *c, int32_t lo, uint32_t n, mc_heightmap_type type,
                               uint16_t *out)
 {
-    const mc_registry *reg = mc_column_registry(col);
+    const mc_registry *reg = c->reg;
     size_t nflags = 0;
     const uint8_t *flags = mc_registry_state_flag_table(reg, &nflags); /* once, not per block */
     memset(out, 0, 256 * sizeof *out);
@@ -199,7 +245,7 @@ static void compute_heightmap(const mc_column *col, int32_t lo, uint32_t n, mc_h
     unsigned open = 256;
     uint32_t vals[MC_SECTION_BLOCKS];
     for (int64_t si = (int64_t)n - 1; si >= 0 && open; si--) {
-        const mc_section *s = mc_column_section_const(col, lo + (int32_t)si);
+        const mc_section *s = section_or_null(c, lo + (int32_t)si);
         if (!s)
             continue;
         if (s->blocks.kind == MC_CONTAINER_SINGLE) {
@@ -232,15 +278,17 @@ static void compute_heightmap(const mc_column *col, int32_t lo, uint32_t n, mc_h
 /* The heightmap's longs over sections lo .. lo+n-1, big-endian, into dst
  * (8*nlongs bytes): the column's own map when it covers exactly that
  * range, else computed from the blocks. */
-static void heightmap_be(const mc_column *col, int32_t lo, uint32_t n, mc_heightmap_type type,
+static void heightmap_be(const enc_col *c, int32_t lo, uint32_t n, mc_heightmap_type type,
                          mc_bits_layout layout, uint8_t *dst)
 {
-    if (lo == mc_column_min_section(col) && n == mc_column_section_count(col) &&
+    const mc_column *col = c->col;
+    if ((!c->view || mc_column_view_heightmaps_kept(c->view)) &&
+        lo == mc_column_min_section(col) && n == mc_column_section_count(col) &&
         mc_column_has_heightmap(col, type) &&
         mc_column_heightmap_write_be(col, type, layout, dst) == MC_OK)
         return;
     uint16_t vals[256];
-    compute_heightmap(col, lo, n, type, vals);
+    compute_heightmap(c, lo, n, type, vals);
     mc_bits_pack_be_u16(vals, 256, mc_bits_ceil_log2((uint64_t)n * 16 + 1), layout, dst);
 }
 
@@ -252,8 +300,9 @@ static void put_nbt_name(mc_buf *out, const mc__era *e)
     }
 }
 
-static void put_heightmaps(mc_buf *out, const mc__era *e, const mc_column *col)
+static void put_heightmaps(mc_buf *out, const mc__era *e, const enc_col *c)
 {
+    const mc_column *col = c->col;
     const mc_bits_layout layout = e->kind >= MC__ERA_1_16 ? MC_BITS_PADDED : MC_BITS_SPANNING;
     int32_t lo;
     uint32_t nsec;
@@ -272,7 +321,7 @@ static void put_heightmaps(mc_buf *out, const mc__era *e, const mc_column *col)
             mc_buf_put_varint(out, (int32_t)nlongs);
             uint8_t *p = mc_buf_extend(out, nlongs * 8);
             if (p)
-                heightmap_be(col, lo, nsec, types[i], layout, p);
+                heightmap_be(c, lo, nsec, types[i], layout, p);
         }
         return;
     }
@@ -288,7 +337,7 @@ static void put_heightmaps(mc_buf *out, const mc__era *e, const mc_column *col)
         mc_buf_put_u32be(out, (uint32_t)nlongs);
         uint8_t *p = mc_buf_extend(out, nlongs * 8);
         if (p)
-            heightmap_be(col, lo, nsec, types[i], layout, p);
+            heightmap_be(c, lo, nsec, types[i], layout, p);
     }
     mc_buf_put_u8(out, MC_NBT_END);
 }
@@ -459,9 +508,9 @@ static void end_sized(mc_buf *out, size_t at)
 /* The mask of the sections lo .. lo+n-1 (n <= 64) vanilla sends (not only
  * air), and their block counts into counts[] when not NULL: each section is
  * counted once per encode (a column read by a codec counts on demand). */
-static uint64_t window_mask(const mc_column *col, int32_t lo, uint32_t n, uint16_t *counts)
+static uint64_t window_mask(const enc_col *col, int32_t lo, uint32_t n, uint16_t *counts)
 {
-    const mc_registry *reg = mc_column_registry(col);
+    const mc_registry *reg = col->reg;
     uint64_t mask = 0;
     for (uint32_t i = 0; i < n && i < 64; i++) {
         const mc_section *s = section_or_null(col, lo + (int32_t)i);
@@ -474,14 +523,14 @@ static uint64_t window_mask(const mc_column *col, int32_t lo, uint32_t n, uint16
     return mask;
 }
 
-static uint64_t legacy_mask(const mc_column *col)
+static uint64_t legacy_mask(const enc_col *col)
 {
     return window_mask(col, 0, LEGACY_SECTIONS, NULL);
 }
 
 /* Whether a sent section of the 256-block world (mask over sections
  * 0..15) has sky light. */
-static bool column_has_sky(const mc_column *col, uint64_t mask)
+static bool column_has_sky(const enc_col *col, uint64_t mask)
 {
     for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
         const mc_section *s = section_or_null(col, sy);
@@ -493,7 +542,7 @@ static bool column_has_sky(const mc_column *col, uint64_t mask)
 
 /* The 1.8 column data: blocks (u16le) of each present section, block light,
  * sky light (when `sky`), then 256 biome bytes. */
-static void put_data_1_8(mc_buf *out, const mc_column *col, uint64_t mask, bool sky, bool biomes)
+static void put_data_1_8(mc_buf *out, const enc_col *col, uint64_t mask, bool sky, bool biomes)
 {
     uint32_t vals[MC_SECTION_BLOCKS];
     for (int32_t sy = 0; sy < LEGACY_SECTIONS; sy++) {
@@ -524,12 +573,13 @@ static void put_data_1_8(mc_buf *out, const mc_column *col, uint64_t mask, bool 
     }
 }
 
-static mc_status encode_1_8(mc_buf *out, const mc__era *e, const mc_column *col)
+static mc_status encode_1_8(mc_buf *out, const mc__era *e, const enc_col *c)
 {
     (void)e;
+    const enc_col *col = c;
     uint64_t mask = legacy_mask(col);
-    mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
-    mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
+    mc_buf_put_u32be(out, (uint32_t)mc_column_x(c->col));
+    mc_buf_put_u32be(out, (uint32_t)mc_column_z(c->col));
     mc_buf_put_u8(out, 1); /* ground-up */
     mc_buf_put_u16be(out, (uint16_t)mask);
     size_t at = begin_sized(out);
@@ -539,14 +589,15 @@ static mc_status encode_1_8(mc_buf *out, const mc__era *e, const mc_column *col)
 }
 
 /* 1.9-1.17: masked sections in the era's container form. */
-static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *col)
+static mc_status encode_masked(mc_buf *out, const mc__era *e, const enc_col *c)
 {
+    const mc_column *col = c->col;
     int32_t lo;
     uint32_t nsec;
     mc__era_window(e, col, &lo, &nsec);
     uint16_t counts[64];
-    const uint64_t mask = window_mask(col, lo, nsec, counts);
-    const bool sky = e->kind <= MC__ERA_1_13 && column_has_sky(col, mask); /* lo 0, 16 sections */
+    const uint64_t mask = window_mask(c, lo, nsec, counts);
+    const bool sky = e->kind <= MC__ERA_1_13 && column_has_sky(c, mask); /* lo 0, 16 sections */
     mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
     mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
     if (e->kind < MC__ERA_1_17)
@@ -561,11 +612,11 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
         mc_buf_put_varint(out, (int32_t)mask);
     }
     if (e->kind >= MC__ERA_1_14)
-        put_heightmaps(out, e, col);
+        put_heightmaps(out, e, c);
     if (e->kind >= MC__ERA_1_15) {
         uint32_t b[64 * 64];
         const uint32_t nb = nsec * 64; /* 1024 for the 256-block world */
-        biomes_3d(col, lo, nsec, b);
+        biomes_3d(c, lo, nsec, b);
         if (e->varint_biomes) {
             mc_buf_put_varint(out, (int32_t)nb);
             for (uint32_t i = 0; i < nb; i++)
@@ -579,7 +630,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
     for (uint32_t i = 0; i < nsec; i++) {
         if (!((mask >> i) & 1))
             continue;
-        const mc_section *s = section_or_null(col, lo + (int32_t)i);
+        const mc_section *s = section_or_null(c, lo + (int32_t)i);
         if (e->kind >= MC__ERA_1_14)
             mc_buf_put_u16be(out, counts[i]);
         put_container_legacy(out, &s->blocks, e);
@@ -591,7 +642,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
     }
     if (e->kind <= MC__ERA_1_14) {
         uint32_t b[256];
-        biomes_2d(col, b);
+        biomes_2d(c, b);
         if (e->kind == MC__ERA_1_9) {
             uint8_t *p = mc_buf_extend(out, 256);
             if (p)
@@ -609,18 +660,19 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const mc_column *c
 }
 
 /* 1.18+: every section of the column; light in the packet. */
-static mc_status encode_modern(mc_buf *out, const mc__era *e, const mc_column *col)
+static mc_status encode_modern(mc_buf *out, const mc__era *e, const enc_col *c)
 {
+    const mc_column *col = c->col;
     mc_buf_put_u32be(out, (uint32_t)mc_column_x(col));
     mc_buf_put_u32be(out, (uint32_t)mc_column_z(col));
-    put_heightmaps(out, e, col);
+    put_heightmaps(out, e, c);
     const uint32_t n = mc_column_section_count(col);
     const int32_t min = mc_column_min_section(col);
-    const mc_registry *reg = mc_column_registry(col);
+    const mc_registry *reg = c->reg;
     size_t slack = 0;
     size_t at = begin_sized(out);
     for (uint32_t i = 0; i < n; i++) {
-        const mc_section *s = mc_column_section_const(col, min + (int32_t)i);
+        const mc_section *s = section_or_null(c, min + (int32_t)i);
         unsigned blocks, fluids;
         mc_section_counts(s, reg, &blocks, e->fluid_count ? &fluids : NULL);
         mc_buf_put_u16be(out, (uint16_t)blocks);
@@ -655,25 +707,22 @@ mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *
         return st;
     if (!col || !out)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "java chunk: NULL argument");
-    mc_column *translated = NULL;
-    if (mc_column_registry(col) != e.reg) {
-        translated = mc_column_translate(col, e.reg, NULL, err);
-        if (!translated)
-            return err ? err->status : MC_ERR_NOMEM;
-        col = translated;
-    }
+    enc_col c;
+    st = enc_col_open(&c, col, e.reg, err);
+    if (st != MC_OK)
+        return st;
     const int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "map_chunk");
     const size_t start = out->len, lstart = light_out ? light_out->len : 0;
     mc_buf_put_varint(out, id);
     switch (e.kind) {
     case MC__ERA_1_8:
-        st = encode_1_8(out, &e, col);
+        st = encode_1_8(out, &e, &c);
         break;
     case MC__ERA_1_18:
-        st = encode_modern(out, &e, col);
+        st = encode_modern(out, &e, &c);
         break;
     default:
-        st = encode_masked(out, &e, col);
+        st = encode_masked(out, &e, &c);
         break;
     }
     if (st == MC_OK && light_out && e.kind >= MC__ERA_1_14 && e.kind <= MC__ERA_1_17)
@@ -687,7 +736,7 @@ mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *
         if (light_out)
             light_out->len = lstart;
     }
-    mc_column_free(translated);
+    mc_column_view_free(c.view);
     return st;
 }
 
@@ -764,40 +813,33 @@ mc_status mc_java_encode_chunk_bulk(const mc_column *const *cols, size_t n, uint
     if (st != MC_OK)
         return st;
     const size_t start = out->len;
-    mc_column **tr = calloc(n ? n : 1, sizeof *tr);
+    enc_col *cs = calloc(n ? n : 1, sizeof *cs);
     uint64_t *masks = calloc(n ? n : 1, sizeof *masks); /* one count of each section */
-    if (!tr || !masks) {
-        free(tr);
+    if (!cs || !masks) {
+        free(cs);
         free(masks);
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
     }
     for (size_t i = 0; i < n && st == MC_OK; i++)
-        if (mc_column_registry(cols[i]) != e.reg) {
-            tr[i] = mc_column_translate(cols[i], e.reg, NULL, err);
-            if (!tr[i])
-                st = err ? err->status : MC_ERR_NOMEM;
-        }
+        st = enc_col_open(&cs[i], cols[i], e.reg, err);
     if (st == MC_OK) {
         mc_buf_put_varint(out, id);
         mc_buf_put_u8(out, sky ? 1 : 0);
         mc_buf_put_varint(out, (int32_t)n);
         for (size_t i = 0; i < n; i++) {
-            const mc_column *c = tr[i] ? tr[i] : cols[i];
-            mc_buf_put_u32be(out, (uint32_t)mc_column_x(c));
-            mc_buf_put_u32be(out, (uint32_t)mc_column_z(c));
-            masks[i] = legacy_mask(c);
+            mc_buf_put_u32be(out, (uint32_t)mc_column_x(cols[i]));
+            mc_buf_put_u32be(out, (uint32_t)mc_column_z(cols[i]));
+            masks[i] = legacy_mask(&cs[i]);
             mc_buf_put_u16be(out, (uint16_t)masks[i]);
         }
-        for (size_t i = 0; i < n; i++) {
-            const mc_column *c = tr[i] ? tr[i] : cols[i];
-            put_data_1_8(out, c, masks[i], sky, true);
-        }
+        for (size_t i = 0; i < n; i++)
+            put_data_1_8(out, &cs[i], masks[i], sky, true);
         if (!mc_buf_ok(out))
             st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");
     }
     for (size_t i = 0; i < n; i++)
-        mc_column_free(tr[i]);
-    free(tr);
+        mc_column_view_free(cs[i].view);
+    free(cs);
     free(masks);
     if (st != MC_OK)
         out->len = start;
@@ -820,24 +862,18 @@ mc_status mc_java_encode_chunk_biomes(const mc_column *const *cols, size_t n, ui
     mc_buf_put_varint(out, (int32_t)n);
     for (size_t i = 0; i < n && st == MC_OK; i++) {
         const mc_column *c = cols[i];
-        mc_column *tr = NULL;
-        if (mc_column_registry(c) != e.reg) {
-            tr = mc_column_translate(c, e.reg, NULL, err);
-            if (!tr) {
-                st = err ? err->status : MC_ERR_NOMEM;
-                break;
-            }
-            c = tr;
-        }
+        enc_col ec;
+        if ((st = enc_col_open(&ec, c, e.reg, err)) != MC_OK)
+            break;
         /* ChunkPos as a long: x in the low half, z in the high half (z then x). */
         mc_buf_put_u32be(out, (uint32_t)mc_column_z(c));
         mc_buf_put_u32be(out, (uint32_t)mc_column_x(c));
         size_t at = begin_sized(out);
         for (uint32_t s = 0; s < mc_column_section_count(c); s++)
-            put_container_modern(out, &mc_column_section_const(c, mc_column_min_section(c) + (int32_t)s)->biomes,
+            put_container_modern(out, &section_or_null(&ec, mc_column_min_section(c) + (int32_t)s)->biomes,
                                  e.biome_bits, e.no_data_length);
         end_sized(out, at);
-        mc_column_free(tr);
+        mc_column_view_free(ec.view);
     }
     if (st == MC_OK && !mc_buf_ok(out))
         st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "java chunk: out of memory");

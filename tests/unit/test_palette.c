@@ -479,9 +479,58 @@ static void test_adopt_and_raw(void **state)
     a->free(a->user, pal, 64 * 4);
 }
 
+/* mc_container_set_indexed gives mc_container_set_all's container: single,
+ * 4-bit, exact-width and direct palettes, and bad indices refused. */
+static void test_set_indexed(void **state)
+{
+    (void)state;
+    const mc_container_rules r = mc_container_rules_blocks(15);
+    static const size_t sizes[] = {1, 2, 9, 17, 200, 300};
+    uint64_t seed = 7;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const size_t n = sizes[k];
+        uint32_t pal[300], vals[4096];
+        uint16_t idx[4096];
+        for (size_t i = 0; i < n; i++)
+            pal[i] = (uint32_t)(1000 + i * 37);
+        /* indices whose first occurrences come in palette order */
+        for (size_t i = 0; i < 4096; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            idx[i] = (uint16_t)(i < n ? i : (seed >> 33) % n);
+            vals[i] = pal[idx[i]];
+        }
+        mc_container a, b;
+        mc_container_init(&a, &r, 0, NULL);
+        mc_container_init(&b, &r, 0, NULL);
+        assert_int_equal(mc_container_set_indexed(&a, pal, n, idx), MC_OK);
+        assert_int_equal(mc_container_set_all(&b, vals), MC_OK);
+        assert_int_equal(a.kind, b.kind);
+        assert_int_equal(a.bits, b.bits);
+        size_t la, lb, na, nb;
+        const uint32_t *pa = mc_container_palette(&a, &la), *pb = mc_container_palette(&b, &lb);
+        assert_int_equal(la, lb);
+        if (la)
+            assert_memory_equal(pa, pb, la * 4);
+        const uint64_t *xa = mc_container_longs(&a, &na), *xb = mc_container_longs(&b, &nb);
+        assert_int_equal(na, nb);
+        if (na)
+            assert_memory_equal(xa, xb, na * 8);
+        mc_container_free(&a);
+        mc_container_free(&b);
+    }
+    mc_container c;
+    mc_container_init(&c, &r, 0, NULL);
+    uint32_t pal[2] = {4, 5};
+    uint16_t idx[4096] = {0};
+    idx[9] = 2;
+    assert_int_equal(mc_container_set_indexed(&c, pal, 2, idx), MC_ERR_INVALID_ARG);
+    assert_int_equal(mc_container_get(&c, 9), 0); /* unchanged */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_set_indexed),
         cmocka_unit_test(test_vanilla_growth_blocks),
         cmocka_unit_test(test_vanilla_growth_biomes),
         cmocka_unit_test(test_seed_section_example),

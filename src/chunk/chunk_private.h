@@ -1,0 +1,120 @@
+/*
+ * chunk_private.h (private to src/chunk): what the block-entity translation
+ * files share: the generated item tables (data/item_data.c, made by
+ * scripts/gen-item-data.js), the translation context that walks a block
+ * entity from one DataVersion to another, and the text and item helpers.
+ *
+ * A translation walks the game's DataFixer steps between the two
+ * DataVersions (upwards in order, downwards in reverse, each step undone),
+ * so each fact lives at the one DataVersion where the game changed it.
+ */
+#ifndef MC_CHUNK_PRIVATE_H
+#define MC_CHUNK_PRIVATE_H
+
+#include "mcchunk/translate.h"
+
+/* DataVersions where block entities changed (the game's DataFixer schema
+ * numbers; the release that first had each in brackets). */
+#define MC__BE_DV_SPAWNER_IDS 106     /* [1.9] EntityId -> SpawnData.id, SpawnPotentials Type -> Entity */
+#define MC__BE_DV_NAMESPACED 704      /* [1.11] "Chest" -> "minecraft:chest", entity ids likewise (705) */
+#define MC__BE_DV_BED 1125            /* [1.12] beds get a block entity with their colour */
+#define MC__BE_DV_FLATTENING 1451     /* [1.13] pots, note blocks, skulls, banners, beds into block states */
+#define MC__BE_DV_NAME_COMPONENT 1458 /* [1.13] CustomName becomes a JSON text component */
+#define MC__BE_DV_RENAMENING 1510     /* [1.13] villager_golem -> iron_golem, snowman -> snow_golem */
+#define MC__BE_DV_UUID 2514           /* [1.16] skull Owner{Id: "uuid"} -> SkullOwner{Id: int[4]} */
+#define MC__BE_DV_PIGLIN 2509         /* [1.16] zombie_pigman -> zombified_piglin */
+#define MC__BE_DV_SPAWN_DATA 2831     /* [1.18] SpawnData{entity}, SpawnPotentials [{weight, data}] */
+#define MC__BE_DV_SIGN_SIDES 3439     /* [1.20] front_text / back_text */
+#define MC__BE_DV_PLAIN_TEXT 3698     /* [1.20.3] a plain text component is written as a JSON string */
+#define MC__BE_DV_COMPONENTS 3818     /* [1.20.5] banner patterns by id; item stacks with components */
+#define MC__BE_DV_PROFILE 3820        /* [1.20.5] skull SkullOwner -> profile */
+#define MC__BE_DV_LOCK 4068           /* [1.21.2] Lock "key" -> lock item predicate */
+#define MC__BE_DV_NBT_TEXT 4290       /* [1.21.5] text components as NBT, not JSON strings */
+
+/* ----------------------------------------------------- generated tables */
+
+/* A 1.8-1.12 item (its 1.12 name and damage; damage -1: the item has a
+ * durability and keeps its damage as damage) and its 1.13 name. */
+typedef struct mc__legacy_item {
+    const char *legacy;
+    int16_t damage;
+    const char *flat;
+} mc__legacy_item;
+extern const mc__legacy_item mc__legacy_items[];
+extern const size_t mc__legacy_item_count;
+
+/* An item name of the releases from 1.13 on: the DataVersion of the first
+ * release with it, and of the first release after the last one with it
+ * (0: every release since has it). */
+typedef struct mc__item_span {
+    const char *name;
+    int32_t first_dv, gone_dv;
+} mc__item_span;
+extern const mc__item_span mc__item_spans[];
+extern const size_t mc__item_span_count;
+
+/* ------------------------------------------------------------- context */
+
+/* One block entity on its way from one DataVersion to another. */
+typedef struct mc__be_ctx {
+    mc_nbt_doc *doc;            /* where the block entity being changed lives */
+    const mc_registry *from, *to;
+    int32_t from_dv, to_dv;
+    uint32_t from_state;        /* the block in `from` */
+    uint32_t to_state;          /* the block in `to` (a step may change it) */
+    int32_t x, y, z;            /* absolute position */
+    mc_be_report *rep;
+} mc__be_ctx;
+
+/* Whether the walk crosses the step at `dv` upwards or downwards. */
+static inline bool mc__be_up(const mc__be_ctx *c, int32_t dv)
+{
+    return c->from_dv < dv && dv <= c->to_dv;
+}
+static inline bool mc__be_down(const mc__be_ctx *c, int32_t dv)
+{
+    return c->to_dv < dv && dv <= c->from_dv;
+}
+static inline void mc__be_lost(const mc__be_ctx *c, mc_be_loss kind)
+{
+    if (c->rep)
+        c->rep->lost[kind]++;
+}
+
+/* NBT helpers: a string value as a NUL-terminated copy in buf (false when
+ * absent, not a string, or too long); moving src[key] (any tag, when
+ * present) to dst[dkey]; renaming a key in place. */
+bool mc__be_string(const mc_nbt_tag *t, char *buf, size_t cap);
+mc_status mc__be_move(mc_nbt_doc *doc, mc_nbt_tag *src, const char *key, mc_nbt_tag *dst, const char *dkey);
+mc_status mc__be_rename(mc_nbt_doc *doc, mc_nbt_tag *compound, const char *from, const char *to);
+
+/* ---------------------------------------------------------------- text */
+
+/* Puts a text component (sign line, custom name) of ctx->from_dv's form
+ * under `key` of compound `dst` in ctx->to_dv's form: JSON text in a string
+ * tag before 1.21.5, NBT from then on (a plain text as a string tag, else a
+ * compound or list). */
+mc_status mc__text_put(const mc__be_ctx *c, mc_nbt_tag *dst, const char *key, const mc_nbt_tag *text);
+/* Appends the components texts[0..n) (NULL: an empty line) to a list, in
+ * ctx->to_dv's form, all of one tag type as NBT lists need. */
+mc_status mc__text_put_list(const mc__be_ctx *c, mc_nbt_tag *list, const mc_nbt_tag *const *texts, size_t n);
+/* Puts a plain string (a CustomName before 1.13) as a component of
+ * ctx->to_dv's form. */
+mc_status mc__text_put_plain(const mc__be_ctx *c, mc_nbt_tag *dst, const char *key, const char *s, size_t len);
+/* The plain text a component of any form shows, into buf (truncated to
+ * cap-1 bytes, NUL-terminated); returns its full length. */
+size_t mc__text_plain(const mc_nbt_tag *text, char *buf, size_t cap);
+/* Whether a component (of any form) shows no text at all. */
+bool mc__text_is_empty(const mc_nbt_tag *text);
+
+/* --------------------------------------------------------------- items */
+
+/* Translates an item stack compound in place (it belongs to ctx->doc).
+ * Returns false when the target has no such item (the caller drops it and
+ * counts it); data the target cannot hold is dropped and counted. */
+bool mc__item_translate(const mc__be_ctx *c, mc_nbt_tag *item);
+/* Translates every stack of a list of item stacks in place, dropping (and
+ * counting) those the target has no item for. */
+mc_status mc__items_translate(const mc__be_ctx *c, mc_nbt_tag *list);
+
+#endif
