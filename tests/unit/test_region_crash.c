@@ -1062,10 +1062,6 @@ static void test_whole_external(void **state)
     set_change(0, 99, 5000, 42, false, MC_COMPRESSION_ZLIB);
     run_scenario(base_fs, sc);
 
-    sc->name = "whole rewrite, external new";
-    set_change(0, 132, 1100000, 43, true, MC_COMPRESSION_NONE);
-    run_scenario(base_fs, sc);
-
     sc->name = "whole rewrite, external out";
     set_change(0, 132, 0, 0, false, MC_COMPRESSION_NONE);
     run_scenario(base_fs, sc);
