@@ -492,8 +492,11 @@ static void print_result(const world_stat_result *res, int format)
         world_stat_print_json(res, stdout);
     else if (format == FORMAT_CSV)
         world_stat_print_csv(res, stdout);
-    else
-        world_stat_print_text(res, stdout);
+    else {
+        printf("%" PRIu64 " chunks in %" PRIu64 " regions, %" PRIu64 " blocks\n", world_stat_chunks(res),
+               world_stat_regions(res), world_stat_volume(res));
+        world_stat_print_text(res, stdout, 0);
+    }
 }
 
 static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)

@@ -301,6 +301,11 @@ void world_stat_add_meta(world_stat_result *r, uint64_t chunks, uint64_t regions
     r->volume += volume;
 }
 
+uint64_t world_stat_chunks(const world_stat_result *r) { return r->chunks; }
+uint64_t world_stat_regions(const world_stat_result *r) { return r->regions; }
+uint64_t world_stat_volume(const world_stat_result *r) { return r->volume; }
+size_t world_stat_size(const world_stat_result *r) { return r->count; }
+
 bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n)
 {
     bool added;
@@ -455,13 +460,13 @@ void world_stat_print_csv(const world_stat_result *r, FILE *out)
     free(rows);
 }
 
-void world_stat_print_text(const world_stat_result *r, FILE *out)
+void world_stat_print_text(const world_stat_result *r, FILE *out, size_t limit)
 {
     print_row *rows = sorted(r, true);
     if (!rows)
         return;
-    fprintf(out, "%" PRIu64 " chunks in %" PRIu64 " regions, %" PRIu64 " blocks\n", r->chunks, r->regions, r->volume);
     uint32_t group = UINT32_MAX, kind = UINT32_MAX;
+    size_t shown = 0;
     for (size_t i = 0; i < r->count; i++) {
         const print_row *e = &rows[i];
         if (e->g != group) {
@@ -473,8 +478,12 @@ void world_stat_print_text(const world_stat_result *r, FILE *out)
         if (e->kind != kind) {
             fprintf(out, "%s:\n", kind_keys[e->kind]);
             kind = e->kind;
+            shown = 0;
         }
-        fprintf(out, "%14" PRIu64 "  %s\n", e->n, e->name);
+        if (!limit || shown++ < limit)
+            fprintf(out, "%14" PRIu64 "  %s\n", e->n, e->name);
+        else if (shown == limit + 1)
+            fprintf(out, "%14s  ...\n", "");
     }
     free(rows);
 }

@@ -60,6 +60,11 @@ world_stat_by world_stat_result_by(const world_stat_result *r);
 bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n);
 /* Adds to the totals of chunks, regions and blocks (the volume). */
 void world_stat_add_meta(world_stat_result *r, uint64_t chunks, uint64_t regions, uint64_t volume);
+uint64_t world_stat_chunks(const world_stat_result *r);
+uint64_t world_stat_regions(const world_stat_result *r);
+uint64_t world_stat_volume(const world_stat_result *r);
+/* Entries (name, kind, group) held. */
+size_t world_stat_size(const world_stat_result *r);
 /* Adds a JSON document printed by world_stat_print_json. Errors (with the
  * byte offset): MC_ERR_MALFORMED for anything else, MC_ERR_INVALID_ARG when
  * its "by" differs from r's. */
@@ -73,6 +78,7 @@ mc_status world_stat_merge_json(world_stat_result *r, const uint8_t *json, size_
  * counts, largest first. */
 void world_stat_print_json(const world_stat_result *r, FILE *out);
 void world_stat_print_csv(const world_stat_result *r, FILE *out);
-void world_stat_print_text(const world_stat_result *r, FILE *out);
+/* text: `limit` rows per kind and group at most (0: all). */
+void world_stat_print_text(const world_stat_result *r, FILE *out, size_t limit);
 
 #endif
