@@ -492,6 +492,8 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
     w->rep.extra_keys_dropped += rep.extra_dropped;
     w->rep.block_entities_dropped += rep.block_entities_dropped;
     mc_nbt_tag *h = chunk_holder(w->out_doc);
+    if (!world_complete_chunk(w->out_doc, tdv))
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
     mc_nbt_tag *on = left_to_game ? mc_nbt_get(h, "isLightOn") : NULL;
     if (on)
         mc_nbt_set_byte(on, 0);
@@ -1079,7 +1081,7 @@ static void usage(FILE *out)
             "memory: at most about 48 MB per thread plus 16 MB (one region's rows of decoded\n"
             "chunks; one record at a time is written), whatever the size of the world\n"
             "exit status: 0 ok, 1 a region failed, the run was interrupted or DST is in the\n"
-            "way, 2 usage\n");
+            "way, 2 usage error\n");
 }
 
 static bool folder_empty(const char *path)
@@ -1100,6 +1102,31 @@ static bool inside(const char *a, const char *b)
 {
     size_t n = strlen(b);
     return !strncmp(a, b, n) && (a[n] == 0 || a[n] == '/' || !strcmp(b, "/"));
+}
+
+/* The resolved path of `p`, which need not exist yet: its nearest existing
+ * ancestor resolved, the rest appended (free()). */
+static char *resolve_future(const char *p)
+{
+    char *r = realpath(p, NULL);
+    if (r || errno != ENOENT)
+        return r;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", p);
+    char *slash = strrchr(buf, '/');
+    while (slash && slash > buf && slash[1] == 0) { /* trailing slashes */
+        *slash = 0;
+        slash = strrchr(buf, '/');
+    }
+    const char *rest = slash ? slash + 1 : buf;
+    char *parent = slash ? (slash == buf ? strdup("/") : (*slash = 0, resolve_future(buf))) : realpath(".", NULL);
+    if (!parent)
+        return NULL;
+    char *out = malloc(strlen(parent) + strlen(rest) + 2);
+    if (out)
+        sprintf(out, "%s%s%s", parent, strcmp(parent, "/") ? "/" : "", rest);
+    free(parent);
+    return out;
 }
 
 static int finish_world(convert_job *j, const world_level *src_level, bool have_level, mc_buf *notes,
@@ -1201,7 +1228,7 @@ int world_cmd_convert(int argc, char **argv)
         return MC_EXIT_FAIL;
     }
     char *src_real = realpath(o.dir, NULL);
-    char *dst_real = realpath(j.dst, NULL);
+    char *dst_real = resolve_future(j.dst);
     int rc = MC_EXIT_OK;
     if (!src_real) {
         fprintf(stderr, "%s: %s: %s\n", o.prog, o.dir, strerror(errno));

@@ -121,7 +121,7 @@ static int create_task(void *user, int worker, size_t ti)
             w->nbt.len = 0;
             st = mc_light_column(w->light.engine, col, nb, MC_LIGHT_BOTH, &err);
             if (!st)
-                st = mc_chunknbt_write_bytes(col, dv, &w->nbt, NULL, &err);
+                st = world_write_chunk_bytes(col, dv, w->light.doc, &w->nbt, &err);
             if (!st)
                 st = mc_region_writer_put_chunk(out, lx, lz, w->nbt.data, w->nbt.len, MC_COMPRESSION_ZLIB, 0, &err);
             made += st == MC_OK;
@@ -164,7 +164,7 @@ static void usage(FILE *out)
             "memory: at most about 48 MB per thread (three rows of generated chunks and the\n"
             "light engine), whatever the radius\n"
             "exit status: 0 ok, 1 a region failed, DIR is not empty or the run was\n"
-            "interrupted, 2 usage\n");
+            "interrupted, 2 usage error\n");
 }
 
 static bool dir_empty(const char *path)

@@ -366,7 +366,7 @@ static void usage_info(FILE *out)
     world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_AREA);
     fprintf(out, "memory: about 2 MB per thread (one chunk record at a time), whatever the size\n"
                  "of the world\n"
-                 "exit status: 0 ok, 1 the world or a region file could not be read, 2 usage\n");
+                 "exit status: 0 ok, 1 the world or a region file could not be read, 2 usage error\n");
 }
 
 /* Reads DIR and the shared options; returns -1 to go on, else an exit code. */
@@ -577,7 +577,7 @@ static void usage_verify(FILE *out)
                  "options:\n");
     world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION);
     fprintf(out, "memory: about 2 MB per thread (one chunk record at a time)\n"
-                 "exit status: 0 no problem, 1 problems found (or the world unreadable), 2 usage\n");
+                 "exit status: 0 no problem, 1 problems found (or the world unreadable), 2 usage error\n");
 }
 
 int world_cmd_verify(int argc, char **argv)

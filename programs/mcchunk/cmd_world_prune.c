@@ -251,7 +251,7 @@ static void usage(FILE *out)
             "back whole: after Ctrl-C, kill -9 or a crash every file is as it was or pruned,\n"
             "and running the same prune again finishes the job.\n"
             "memory: about 2 MB per thread (one record at a time), whatever the size of the world\n"
-            "exit status: 0 ok, 1 a file failed or the run was interrupted, 2 usage\n");
+            "exit status: 0 ok, 1 a file failed or the run was interrupted, 2 usage error\n");
 }
 
 static int parse_rules(world_opts *o, prune_rules *r, bool *dry, int argc, char **argv)

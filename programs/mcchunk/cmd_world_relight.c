@@ -79,7 +79,7 @@ static void usage(FILE *out)
     world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION);
     fprintf(out, "memory: at most about 64 MB per thread (three rows of decoded chunks and the\n"
                  "light engine's work area), whatever the size of the world\n"
-                 "exit status: 0 ok, 1 a region failed or the run was interrupted, 2 usage\n");
+                 "exit status: 0 ok, 1 a region failed or the run was interrupted, 2 usage error\n");
 }
 
 int world_cmd_relight(int argc, char **argv)

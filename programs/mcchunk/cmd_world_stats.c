@@ -464,7 +464,7 @@ static void usage(FILE *out)
     fprintf(out, "memory: about 3 MB per thread plus the distinct keys counted (a few MB; with\n"
                  "--by chunk, grows with the chunks), whatever the size of the world\n"
                  "exit status: 0 ok, 1 a chunk or file could not be read (or a merge input is not\n"
-                 "`world stats --json` output), 2 usage\n");
+                 "`world stats --json` output), 2 usage error\n");
 }
 
 static int merge_files(const char *prog, world_stat_result *res, int n, char **files)

@@ -48,6 +48,23 @@ mc_status world_set_light_on(mc_column *col)
     return h ? mc_nbt_put_byte(mc_column_nbt(col), h, "isLightOn", 1) : MC_ERR_NOMEM;
 }
 
+bool world_complete_chunk(mc_nbt_doc *doc, int32_t dv)
+{
+    mc_nbt_tag *root = mc_nbt_doc_root(doc), *level = mc_nbt_get(root, "Level");
+    mc_nbt_tag *h = level ? level : root;
+    const char *key = dv >= 2842 ? "block_entities" : "TileEntities";
+    return !h || mc_nbt_get(h, key) || mc_nbt_put_list(doc, h, key, MC_NBT_END) != NULL;
+}
+
+mc_status world_write_chunk_bytes(const mc_column *col, int32_t dv, mc_nbt_doc *doc, mc_buf *out, mc_error *err)
+{
+    mc_nbt_doc_reset(doc);
+    mc_status st = mc_chunknbt_write(col, dv, doc, NULL, err);
+    if (!st && !world_complete_chunk(doc, dv))
+        st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+    return st ? st : mc_nbt_write(doc, MC_NBT_JAVA, out, err);
+}
+
 bool world_relight_worker_init(world_relight_worker *w)
 {
     memset(w, 0, sizeof *w);

@@ -35,6 +35,15 @@ mc_status world_relight_region(const char *path, mc_region *const around[9], int
 /* Status "full" / "minecraft:full" / "postprocessed" (from the column's
  * extra NBT: root or Level). */
 bool world_column_is_full(mc_column *col);
+/* Adds to a chunk written for DataVersion dv (root or Level) the empty
+ * block entity list the game always writes (block_entities from 1.18's
+ * 2842, TileEntities before) when the chunk writer left it out (it does
+ * for a chunk without block entities, and readers such as
+ * prismarine-provider-anvil need it). False when out of memory. */
+bool world_complete_chunk(mc_nbt_doc *doc, int32_t dv);
+/* mc_chunknbt_write for DataVersion dv into `doc` (reset), completed as
+ * above, appended to `out` as Java NBT bytes. */
+mc_status world_write_chunk_bytes(const mc_column *col, int32_t dv, mc_nbt_doc *doc, mc_buf *out, mc_error *err);
 /* Sets isLightOn (root or Level) to 1. */
 mc_status world_set_light_on(mc_column *col);
 
