@@ -156,7 +156,8 @@ static void usage(FILE *out)
             "Prints the chunks, region files and bytes written (--json: one object).\n"
             "  --version V     the release (mcchunk registry --versions)\n"
             "  --radius R      0..2048 chunks (default 8: 17x17 chunks)\n"
-            "  --seed N        the generator's seed (default 0), also level.dat's\n"
+            "  --seed N        the generator's seed (default 20260101, the server's and\n"
+            "                  `mcchunk generate`'s), also level.dat's\n"
             "options:\n");
     world_help_options(out, WORLD_OPT_JSON);
     fprintf(out,
@@ -190,7 +191,7 @@ int world_cmd_create(int argc, char **argv)
     world_opts o = {.prog = "mcchunk world create"};
     const char *version = NULL;
     int32_t radius = 8;
-    uint64_t seed = 0;
+    uint64_t seed = 20260101; /* the server's (and generate's) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
