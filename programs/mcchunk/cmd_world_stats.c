@@ -442,7 +442,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcchunk world stats DIR [--by y|biome|dimension|chunk] [--json|--csv] [options]\n"
-            "       mcchunk world stats --merge A.json B.json ... [--by ...] [--json|--csv]\n\n"
+            "       mcchunk world stats [--by ...] [--json|--csv] --merge A.json B.json ...\n\n"
             "Counts what world DIR is made of: every block state (as `chunk blocks` prints\n"
             "it: minecraft:name[k=v,...], properties sorted; air included, so the counts add\n"
             "up to the volume), biomes (per block: each biome cell is 64 blocks), block\n"
@@ -558,23 +558,26 @@ int world_cmd_stats(int argc, char **argv)
 {
     world_opts o = {.prog = "mcchunk world stats"};
     world_stat_by by = STAT_BY_NONE;
-    int format = FORMAT_TEXT, merge_from = 0;
+    int format = FORMAT_TEXT;
+    bool merge = false;
+    char **merge_files_list = calloc((size_t)argc, sizeof *merge_files_list);
+    int nmerge = 0;
+    if (!merge_files_list) {
+        fprintf(stderr, "%s: out of memory\n", o.prog);
+        return MC_EXIT_FAIL;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
+            free(merge_files_list);
             return MC_EXIT_OK;
         }
-        if (merge_from) {
-            if (a[0] == '-' && a[1]) {
-                fprintf(stderr, "%s: options go before --merge's files (%s)\n", o.prog, a);
-                return MC_EXIT_USAGE;
-            }
-            continue;
-        }
         int r = world_parse_option(&o, WORLD_OPT_AREA | WORLD_OPT_DIMENSION, argc, argv, &i);
-        if (r < 0)
+        if (r < 0) {
+            free(merge_files_list);
             return -r;
+        }
         if (r)
             continue;
         if (!strcmp(a, "--json") || !strcmp(a, "--csv")) {
@@ -582,40 +585,49 @@ int world_cmd_stats(int argc, char **argv)
         } else if (!strcmp(a, "--by")) {
             if (i + 1 >= argc || !world_stat_by_parse(argv[i + 1], &by)) {
                 fprintf(stderr, "%s: --by is y, biome, dimension or chunk\n", o.prog);
+                free(merge_files_list);
                 return MC_EXIT_USAGE;
             }
             i++;
         } else if (!strcmp(a, "--merge")) {
-            merge_from = i + 1;
+            merge = true;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "%s: unknown option %s\n", o.prog, a);
+            free(merge_files_list);
             return MC_EXIT_USAGE;
+        } else if (merge) {
+            merge_files_list[nmerge++] = argv[i]; /* every word after --merge that is not an option */
         } else if (o.dir) {
             fprintf(stderr, "%s: one world folder only (%s, then %s)\n", o.prog, o.dir, a);
+            free(merge_files_list);
             return MC_EXIT_USAGE;
         } else {
             o.dir = a;
         }
     }
-    if (merge_from && (o.dir || merge_from >= argc)) {
-        fprintf(stderr, "%s: --merge takes the JSON files to add up, and no world folder\n", o.prog);
-        return MC_EXIT_USAGE;
-    }
-    if (!merge_from && !o.dir) {
+    int rc = MC_EXIT_OK;
+    if (merge && (o.dir || !nmerge)) {
+        fprintf(stderr, "%s: --merge takes the JSON files to add up (after it), and no world folder\n", o.prog);
+        rc = MC_EXIT_USAGE;
+    } else if (!merge && !o.dir) {
         fprintf(stderr, "%s: needs a world folder (or --merge FILE...)\n\n", o.prog);
         usage(stderr);
-        return MC_EXIT_USAGE;
-    }
-    if (o.dir && !mc_tool_is_dir(o.dir)) {
+        rc = MC_EXIT_USAGE;
+    } else if (o.dir && !mc_tool_is_dir(o.dir)) {
         fprintf(stderr, "%s: %s is not a folder\n", o.prog, o.dir);
-        return MC_EXIT_FAIL;
+        rc = MC_EXIT_FAIL;
     }
-    world_stat_result *res = world_stat_result_new(by);
-    if (!res) {
+    world_stat_result *res = rc ? NULL : world_stat_result_new(by);
+    if (!rc && !res) {
         fprintf(stderr, "%s: out of memory\n", o.prog);
-        return MC_EXIT_FAIL;
+        rc = MC_EXIT_FAIL;
     }
-    int rc = merge_from ? merge_files(o.prog, res, argc - merge_from, argv + merge_from) : count_world(&o, by, res);
+    if (rc) {
+        free(merge_files_list);
+        return rc;
+    }
+    rc = merge ? merge_files(o.prog, res, nmerge, merge_files_list) : count_world(&o, by, res);
+    free(merge_files_list);
     if (rc == MC_EXIT_OK)
         print_result(res, format);
     world_stat_result_free(res);
