@@ -40,9 +40,10 @@
  * (sections outside the target's height left out); a target without them,
  * or a source before 1.14, has none, and the game rebuilds them from the
  * blocks.
- * Then level.dat (world/level.c) and the other files of the world folder
+ * level.dat (world/level.c) and the other files of the world folder
  * (playerdata, data, advancements, stats, datapacks, ...: copied as they
- * are; the game upgrades them from their own DataVersion).
+ * are; the game upgrades them from their own DataVersion) are written
+ * first, so that DST is a whole world at every moment of the run.
  *
  * Crash safety and --resume: every DST file is written whole (region files
  * through mc_region_writer, the others through a temporary and a rename),
@@ -51,8 +52,8 @@
  * line naming it is appended to DST/mcchunk-convert.log (one per --shard:
  * mcchunk-convert.K-of-N.log) and fsynced; --resume skips the regions
  * named there and redoes the others (their files are replaced whole).
- * level.dat and the other files are written last, by the unsharded run or
- * shard 0, and the log's last line then says "complete".
+ * level.dat and the other files are written by the unsharded run or shard
+ * 0; when every region is done, the log's last line says "complete".
  */
 #include <dirent.h>
 #include <errno.h>
@@ -1300,6 +1301,13 @@ int world_cmd_convert(int argc, char **argv)
     world_level src_level;
     mc_error err;
     bool have_level = rc == MC_EXIT_OK && world_level_read(o.dir, &src_level, &err) == MC_OK;
+    mc_buf notes;
+    mc_buf_init(&notes, NULL);
+    uint64_t copied = 0;
+    /* level.dat and the other files first: DST is a whole world (with
+     * regions still to come) at every moment */
+    if (rc == MC_EXIT_OK)
+        rc = finish_world(&j, &src_level, have_level, &notes, &copied);
     if (rc == MC_EXIT_OK) {
         uv_mutex_init(&j.log_lock);
         world_job job = {o.prog, scan.count, threads, world_progress_wanted(&o), convert_task, &j};
@@ -1316,11 +1324,6 @@ int world_cmd_convert(int argc, char **argv)
                 world_stat_each(j.workers[w].inexact, name_inexact, &ic);
         }
         rc = out.failed || out.interrupted ? MC_EXIT_FAIL : MC_EXIT_OK;
-        mc_buf notes;
-        mc_buf_init(&notes, NULL);
-        uint64_t copied = 0;
-        if (rc == MC_EXIT_OK)
-            rc = finish_world(&j, &src_level, have_level, &notes, &copied);
         if (rc == MC_EXIT_OK && j.log_fd >= 0 && (write(j.log_fd, "complete\n", 9) != 9 || fsync(j.log_fd))) {
             fprintf(stderr, "%s: cannot write %s: %s\n", o.prog, log_path, strerror(errno));
             rc = MC_EXIT_FAIL;
@@ -1335,9 +1338,9 @@ int world_cmd_convert(int argc, char **argv)
         if (out.interrupted)
             fprintf(stderr, "%s: interrupted: %zu of %zu regions done; every file of %s is absent or complete, and "
                             "--resume finishes the job\n", o.prog, out.done, scan.count, j.dst);
-        mc_buf_free(&notes);
         world_stat_result_free(inexact);
     }
+    mc_buf_free(&notes);
     if (have_level)
         world_level_free(&src_level);
     if (j.log_fd >= 0)

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+/*
+ * test_world_crash.js: kill -9 in the middle of `world convert` and of
+ * `world prune`, at random moments (a few in this test; MCCHUNK_LONG=1 for
+ * many more by hand):
+ *  - after each kill the destination (convert) or the world (prune) passes
+ *    `world verify` (temporaries a killed write left are allowed: they are
+ *    leftovers, not damage), and every chunk in it is one of the finished
+ *    result's: no file is half-written;
+ *  - `convert --resume` (interrupted again, then let finish) and a prune run
+ *    again end with exactly the chunks an uninterrupted run writes
+ *    (hashes of what `chunk get --raw` prints, every region, entities and
+ *    poi file), and with no leftovers;
+ *  - convert's log says "complete" at the end, and --resume of a complete
+ *    conversion does nothing.
+ * The source: six vanilla corpus regions of six releases in two dimensions,
+ * with a level.dat, converted to 1.20.6 with two threads.
+ */
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const { spawn } = require('child_process');
+const U = require('./world_util');
+
+if (!fs.existsSync(U.ANVIL)) {
+    console.log('corpus absent: skipping');
+    process.exit(0);
+}
+
+const ROUNDS = process.env.MCCHUNK_LONG ? 20 : 3;
+let failures = 0;
+const fail = (msg) => {
+    if (failures++ < 30) console.error('FAIL ' + msg);
+};
+
+/* Runs the tool and kills it with SIGKILL after `ms` (if still running). */
+function killAfter(args, ms) {
+    return new Promise((resolve) => {
+        const p = spawn(U.BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        p.stderr.on('data', (d) => (err += d));
+        const timer = setTimeout(() => p.kill('SIGKILL'), ms);
+        p.on('close', (status, signal) => {
+            clearTimeout(timer);
+            resolve({ status, signal, err });
+        });
+    });
+}
+
+/* After a kill: verify passes and every chunk is one of the final result's. */
+function checkConsistent(dir, final, what) {
+    const v = U.run(['world', 'verify', dir]);
+    if (v.status !== 0)
+        return fail(`${what}: world verify: ${v.out.slice(-800)}`);
+    const now = U.worldHashes(dir, 0);
+    for (const [k, h] of now)
+        if (final.get(k) !== h) return fail(`${what}: ${k} is not the finished result's chunk`);
+    return now.size;
+}
+
+function leftovers(dir) {
+    const out = [];
+    const walk = (d) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true }))
+            if (e.isDirectory()) walk(path.join(d, e.name));
+            else if (/\.tmp$|_new$/.test(e.name)) out.push(path.join(d, e.name));
+    };
+    walk(dir);
+    return out;
+}
+
+const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) === h);
+
+(async () => {
+    const t0 = Date.now();
+    const tmp = U.tmpDir('world-crash');
+    const src = path.join(tmp, 'src');
+    for (const [from, to] of [['1.16/ppa-r.0.-1.mca', 'region/r.0.-1.mca'], ['1.18.2/ppa-r.0.0.mca', 'region/r.0.0.mca'],
+        ['1.13.2/ppa-r.-1.-1.mca', 'region/r.-1.-1.mca'], ['1.8.9/ppa-r.-1.0.mca', 'region/r.-1.0.mca'],
+        ['1.9/ppa-r.-1.-1.mca', 'DIM-1/region/r.-1.-1.mca'], ['1.12.2/ppa-r.0.-1.mca', 'DIM-1/region/r.0.-1.mca']])
+        U.subsetRegion(path.join(U.ANVIL, from), path.join(src, to), () => true);
+    /* a level.dat of its own (a made one carries the time it was made) */
+    U.ok(['world', 'create', path.join(tmp, 'lv'), '--version', '1.18.2', '--radius', '0', '--quiet']);
+    fs.copyFileSync(path.join(tmp, 'lv', 'level.dat'), path.join(src, 'level.dat'));
+
+    /* ------------------------------------------------------- convert */
+    const ref = path.join(tmp, 'ref');
+    const t1 = Date.now();
+    U.ok(['world', 'convert', src, ref, '--to', '1.20.6', '--threads', '2', '--quiet']);
+    const took = Date.now() - t1;
+    const final = U.worldHashes(ref);
+    const lvl = fs.readFileSync(path.join(ref, 'level.dat'));
+    let kills = 0, seen = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+        const dst = path.join(tmp, `conv${round}`);
+        let args = ['world', 'convert', src, dst, '--to', '1.20.6', '--threads', '2', '--quiet'];
+        for (let attempt = 0; attempt < 2; attempt++) {
+            const r = await killAfter(args, 50 + Math.random() * took * 0.9);
+            if (r.signal === 'SIGKILL') {
+                kills++;
+                if (fs.existsSync(dst)) seen += checkConsistent(dst, final, `convert round ${round} kill ${attempt}`) || 0;
+            } else if (r.status !== 0) {
+                fail(`convert round ${round}: status ${r.status}: ${r.err}`);
+            }
+            if (fs.existsSync(path.join(dst, 'mcchunk-convert.log')))
+                args = [...args, '--resume'];
+            else
+                fs.rmSync(dst, { recursive: true, force: true }); /* killed before it began */
+        }
+        const r = U.run(args);
+        if (r.status !== 0) fail(`convert round ${round}: the finishing run: ${r.err}`);
+        const got = U.worldHashes(dst, 0);
+        if (!same(got, final)) fail(`convert round ${round}: ${got.size} chunks, the uninterrupted run has ${final.size}`);
+        if (!fs.readFileSync(path.join(dst, 'level.dat')).equals(lvl)) fail(`convert round ${round}: level.dat differs`);
+        const left = leftovers(dst);
+        if (left.length) fail(`convert round ${round}: leftovers ${left.join(' ')}`);
+        if (!/complete\n$/.test(fs.readFileSync(path.join(dst, 'mcchunk-convert.log'), 'utf8')))
+            fail(`convert round ${round}: the log does not end with complete`);
+        const again = U.run(['world', 'convert', src, dst, '--to', '1.20.6', '--resume']);
+        if (again.status !== 0 || !/already complete/.test(again.out)) fail(`--resume of a complete run: ${again.out}`);
+    }
+    console.log(`ok   convert: ${ROUNDS} runs killed ${kills} times (${seen} chunks checked right after), ` +
+        `each resumed to the ${final.size} chunks of the uninterrupted run (${(took / 1000).toFixed(1)} s)`);
+
+    /* --------------------------------------------------------- prune */
+    const base = path.join(tmp, 'pbase');
+    fs.cpSync(ref, base, { recursive: true });
+    const args = (dir) => ['world', 'prune', dir, '--outside', '-20,-40,10,10', '--threads', '2', '--quiet'];
+    const pref = path.join(tmp, 'pref');
+    fs.cpSync(base, pref, { recursive: true });
+    const t2 = Date.now();
+    U.ok(args(pref));
+    const ptook = Date.now() - t2;
+    const pfinal = U.worldHashes(pref);
+    const before = U.worldHashes(base, 0);
+    let pkills = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+        const dir = path.join(tmp, `prune${round}`);
+        fs.cpSync(base, dir, { recursive: true });
+        const r = await killAfter(args(dir), 20 + Math.random() * ptook);
+        if (r.signal === 'SIGKILL') {
+            pkills++;
+            const v = U.run(['world', 'verify', dir]);
+            if (v.status !== 0) fail(`prune round ${round}: world verify after the kill: ${v.out.slice(-600)}`);
+            /* each chunk is the one it was (kept, or not yet deleted) */
+            for (const [k, h] of U.worldHashes(dir, 0))
+                if (before.get(k) !== h) fail(`prune round ${round}: ${k} changed`);
+        }
+        U.ok(args(dir));
+        if (!same(U.worldHashes(dir, 0), pfinal)) fail(`prune round ${round}: not the uninterrupted result`);
+        if (leftovers(dir).length) fail(`prune round ${round}: leftovers`);
+    }
+    console.log(`ok   prune: ${ROUNDS} runs killed ${pkills} times, world verify clean after each, the same prune ` +
+        `again ends at the ${pfinal.size} chunks of the uninterrupted run`);
+    fs.rmSync(tmp, { recursive: true, force: true });
+    console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    if (failures) {
+        console.error(`${failures} problem(s)`);
+        process.exit(1);
+    }
+})();
