@@ -1067,7 +1067,7 @@ static void usage(FILE *out)
             "before 1.14 (they trust stored light); 1.14+ targets get isLightOn 0 and relight\n"
             "chunks themselves, unless --light. Prints a report of what was approximated or\n"
             "dropped (counts by kind; --json: one object).\n"
-            "  --to VERSION    the target release (mcchunk registry --versions)\n"
+            "  --to VERSION    the target release (`mcchunk registry --versions`)\n"
             "  --dry-run       convert everything in memory and report; write nothing\n"
             "  --resume        continue an interrupted conversion into DST: the regions its\n"
             "                  log (DST/mcchunk-convert.log) names as done are skipped\n"

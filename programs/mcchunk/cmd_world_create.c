@@ -154,7 +154,7 @@ static void usage(FILE *out)
             "engine; region files in V's folder layout (26.1's for 26.1 and later). The game\n"
             "generates what lies beyond with its own generator (a seam at the edge).\n"
             "Prints the chunks, region files and bytes written (--json: one object).\n"
-            "  --version V     the release (mcchunk registry --versions)\n"
+            "  --version V     the release (`mcchunk registry --versions`)\n"
             "  --radius R      0..2048 chunks (default 8: 17x17 chunks)\n"
             "  --seed N        the generator's seed (default 20260101, the server's and\n"
             "                  `mcchunk generate`'s), also level.dat's\n"
