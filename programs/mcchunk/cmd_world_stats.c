@@ -36,8 +36,24 @@
 
 enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
+/* Counts of one (registry, group) in plain arrays indexed by state and
+ * biome id: without grouping (or by dimension) nearly every count lands in
+ * a few of these, an increment instead of a hash lookup. Added into the
+ * counter at the end. */
+typedef struct dense_counts {
+    const mc_registry *reg;
+    uint64_t group;
+    uint64_t *blocks, *biomes;
+    uint32_t nblocks, nbiomes;
+} dense_counts;
+
+#define MAX_DENSE 16
+
 /* A worker's state. */
 typedef struct stats_worker {
+    dense_counts dense[MAX_DENSE];
+    size_t ndense;
+    dense_counts *cur;                      /* the column's, or NULL */
     world_stat_counter *counter;
     mc_chunknbt_cache *cache;
     mc_nbt_doc *doc, *edoc;
@@ -94,6 +110,65 @@ static uint32_t biome_group(stats_worker *w, const mc_registry *reg, uint32_t b)
 
 /* ------------------------------------------------------------- counting */
 
+/* The dense table of (reg, group), made when new; NULL when there is no
+ * room (or memory): the caller then counts through the hash table. */
+static dense_counts *dense_for(stats_worker *w, const mc_registry *reg, uint64_t group)
+{
+    for (size_t i = 0; i < w->ndense; i++)
+        if (w->dense[i].reg == reg && w->dense[i].group == group)
+            return &w->dense[i];
+    if (w->ndense == MAX_DENSE)
+        return NULL;
+    dense_counts *d = &w->dense[w->ndense];
+    d->nblocks = mc_registry_state_count(reg);
+    d->nbiomes = mc_registry_biome_count(reg);
+    d->blocks = calloc(d->nblocks + 1, sizeof *d->blocks);
+    d->biomes = calloc(d->nbiomes + 1, sizeof *d->biomes);
+    if (!d->blocks || !d->biomes) {
+        free(d->blocks);
+        free(d->biomes);
+        return NULL;
+    }
+    d->reg = reg;
+    d->group = group;
+    w->ndense++;
+    return d;
+}
+
+/* Adds n to (reg, group, kind, value): a dense table when there is one. */
+static bool tally(stats_worker *w, dense_counts *d, const mc_registry *reg, uint64_t group, int kind,
+                  uint32_t value, uint64_t n)
+{
+    if (d && kind == STAT_BLOCK && value < d->nblocks) {
+        d->blocks[value] += n;
+        return true;
+    }
+    if (d && kind == STAT_BIOME && value < d->nbiomes) {
+        d->biomes[value] += n;
+        return true;
+    }
+    return world_stat_count(w->counter, reg, group, kind, value, n);
+}
+
+/* Moves the dense tables into the counter. */
+static bool flush_dense(stats_worker *w)
+{
+    bool ok = true;
+    for (size_t i = 0; i < w->ndense; i++) {
+        dense_counts *d = &w->dense[i];
+        for (uint32_t v = 0; v < d->nblocks && ok; v++)
+            if (d->blocks[v])
+                ok = world_stat_count(w->counter, d->reg, d->group, STAT_BLOCK, v, d->blocks[v]);
+        for (uint32_t v = 0; v < d->nbiomes && ok; v++)
+            if (d->biomes[v])
+                ok = world_stat_count(w->counter, d->reg, d->group, STAT_BIOME, v, d->biomes[v]);
+        free(d->blocks);
+        free(d->biomes);
+    }
+    w->ndense = 0;
+    return ok;
+}
+
 /* The section's block palette and each block's index in it (w->idx);
  * returns the palette length (1 for a single value: idx not filled). */
 static size_t section_indices(stats_worker *w, const mc_container *c, const uint32_t **pal)
@@ -144,7 +219,7 @@ static bool count_blocks(stats_worker *w, stats_job *j, const mc_registry *reg, 
                                       biome_group(w, reg, mc_container_get(&s->biomes, (size_t)cell)), STAT_BLOCK,
                                       pal[0], 64);
         } else {
-            ok = world_stat_count(w->counter, reg, group, STAT_BLOCK, pal[0], MC_SECTION_BLOCKS);
+            ok = tally(w, w->cur, reg, group, STAT_BLOCK, pal[0], MC_SECTION_BLOCKS);
         }
         return ok;
     }
@@ -201,7 +276,7 @@ static bool count_blocks(stats_worker *w, stats_job *j, const mc_registry *reg, 
             t[w->idx[i]]++;
     for (size_t k = 0; k < plen && ok; k++)
         if (t[k])
-            ok = world_stat_count(w->counter, reg, group, STAT_BLOCK, pal[k], t[k]);
+            ok = tally(w, w->cur, reg, group, STAT_BLOCK, pal[k], t[k]);
     return ok;
 }
 
@@ -217,7 +292,8 @@ static bool count_biomes(stats_worker *w, stats_job *j, const mc_registry *reg, 
                 ok = world_stat_count(w->counter, reg, y_group(y0 + l), STAT_BIOME, b, 16);
         } else {
             uint64_t g = j->by == STAT_BY_BIOME ? biome_group(w, reg, b) : group;
-            ok = world_stat_count(w->counter, reg, g, STAT_BIOME, b, 64);
+            ok = j->by == STAT_BY_BIOME ? world_stat_count(w->counter, reg, g, STAT_BIOME, b, 64)
+                                        : tally(w, w->cur, reg, g, STAT_BIOME, b, 64);
         }
     }
     return ok;
@@ -267,6 +343,8 @@ static bool count_column(stats_worker *w, stats_job *j, mc_column *col, uint64_t
 {
     const mc_registry *reg = mc_column_registry(col);
     bool ok = true;
+    /* plain arrays when the group is one of a few (see dense_counts) */
+    w->cur = j->by == STAT_BY_NONE || j->by == STAT_BY_DIMENSION ? dense_for(w, reg, group) : NULL;
     for (uint32_t i = 0; i < mc_column_section_count(col) && ok; i++) {
         const mc_section *s = mc_column_section_at(col, i);
         int32_t sy = mc_column_min_section(col) + (int32_t)i;
@@ -430,7 +508,7 @@ static void add_named(void *user, const mc_registry *reg, uint64_t group, int ki
 /* Names a worker's counts into res. */
 static bool name_counts(world_stat_result *res, const world_scan *scan, world_stat_by by, stats_worker *w)
 {
-    naming nm = {res, scan, w->counter, by, true};
+    naming nm = {res, scan, w->counter, by, flush_dense(w)};
     world_stat_each(w->counter, add_named, &nm);
     world_stat_add_meta(res, w->chunks, w->regions, w->volume);
     return nm.ok;
@@ -548,6 +626,7 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
         mc_buf_free(&sw->nbt);
         mc_buf_free(&sw->ebuf);
         free(sw->biome_names);
+        flush_dense(sw); /* (frees what naming did not) */
     }
     free(j.workers);
     world_scan_free(&scan);

@@ -33,10 +33,12 @@
  * region is no region), so pruning the last chunk of a file deletes it.
  */
 #include <errno.h>
+#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "anvil/anvil_private.h"
 #include "anvil/region_private.h"
 
 #define SECTOR 4096u
@@ -56,6 +58,8 @@ struct mc_region_writer {
     uint64_t next;           /* the next free sector */
     uint8_t *rec;            /* one padded record */
     size_t rec_cap;
+    struct libdeflate_compressor *deflater; /* put_chunk's, kept between records */
+    mc_buf packed;                          /* put_chunk's output, reused */
     uint32_t loc[1024], ts[1024];
     uint8_t old_external[1024];  /* compression byte of the old file's external chunks, else 0 */
     uint8_t new_external[1024];
@@ -86,6 +90,9 @@ static void writer_free(mc_region_writer *w)
         return;
     if (w->file)
         w->io->close(w->io->user, w->file);
+    if (w->deflater)
+        libdeflate_free_compressor(w->deflater);
+    mc_buf_free(&w->packed);
     mem_free(w->alloc, w->rec, w->rec_cap);
     mem_free(w->alloc, w->path, w->path_cap);
     mem_free(w->alloc, w->tmp_path, w->tmp_cap);
@@ -132,6 +139,7 @@ mc_status mc_region_writer_new(const char *path, const mc_region_options *opt, m
     w->io = o.io ? o.io : mc_io_posix();
     w->level = o.level;
     w->next = 2;
+    mc_buf_init(&w->packed, a);
     w->path = dup_with_suffix(a, path, "", &w->path_cap);
     w->tmp_path = dup_with_suffix(a, path, ".compact.tmp", &w->tmp_cap);
     if (!w->path || !w->tmp_path) {
@@ -243,19 +251,18 @@ mc_status mc_region_writer_put_chunk(mc_region_writer *w, int lx, int lz, const 
 {
     if (!w || lx < 0 || lx > 31 || lz < 0 || lz > 31)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: bad chunk %d %d", lx, lz);
-    mc_buf packed;
-    mc_buf_init(&packed, w->alloc);
-    mc_status st = mc_region_compress(compression, w->level, nbt, len, &packed, err);
+    mc_buf *packed = &w->packed;
+    packed->len = 0;
+    mc_status st = mc__compress(&w->deflater, compression, w->level, nbt, len, packed, err);
     int old = w->old_external[lx + 32 * lz];
-    if (!st && packed.len + 5 > 255 * SECTOR && old && (old & 0x7F) != (int)compression) {
+    if (!st && packed->len + 5 > 255 * SECTOR && old && (old & 0x7F) != (int)compression) {
         /* the old file's stub names its compression (see the top) */
         compression = (mc_compression)(old & 0x7F);
-        packed.len = 0;
-        st = mc_region_compress(compression, w->level, nbt, len, &packed, err);
+        packed->len = 0;
+        st = mc__compress(&w->deflater, compression, w->level, nbt, len, packed, err);
     }
     if (!st)
-        st = mc_region_writer_put_raw(w, lx, lz, packed.data, packed.len, (int)compression, timestamp, err);
-    mc_buf_free(&packed);
+        st = mc_region_writer_put_raw(w, lx, lz, packed->data, packed->len, (int)compression, timestamp, err);
     return st;
 }
 
