@@ -19,7 +19,7 @@
  *    radius 224: 449 x 449 chunks, 225 regions) in a temporary folder
  *    (MCCHUNK_BENCH_WORLD=DIR keeps it there and reuses it):
  *      convert  the whole world to 1.21.4 on 2 threads: peak RSS against the
- *               bound `world convert --help` states (48 MB a thread + 16 MB);
+ *               bound `world convert --help` states (16 MB + 48 MB a thread);
  *      threads  one eighth of it (--shard 0/8) on 1 thread and on 2: the
  *               wall-time speed-up (target >= 1.7; the machine must have 2
  *               idle cores for it to mean anything: the load is printed);
@@ -264,7 +264,7 @@ static void bench_scale(const char *tmp, int radius)
     double load = load_average();
     run_result c = run_tool(argv);
     double chunks = json_number(c.out, "chunks_read"), regions = json_number(c.out, "regions_done");
-    double bound_kb = (2 * 48 + 16) * 1024.0;
+    double bound_kb = (16 + 2 * 48) * 1024.0;
     printf("  world convert -> 1.21.4, 2 threads: %.0f chunks in %.0f regions, %.0f s wall (%.0f chunks/s), "
            "%.0f s CPU; peak RSS %.1f MB, bound stated in --help %.0f MB: %s (load average %.1f)\n",
            chunks, regions, c.wall, chunks / c.wall, c.cpu, c.max_rss_kb / 1024.0, bound_kb / 1024,

@@ -1079,8 +1079,9 @@ static void usage(FILE *out)
             "file is written whole (temporary + rename): after Ctrl-C, kill -9 or a crash each\n"
             "file of DST is absent or complete, and --resume finishes the job. With --shard\n"
             "K/N, shards write disjoint files and their own logs; shard 0 writes level.dat.\n"
-            "memory: at most about 48 MB per thread plus 16 MB (one region's rows of decoded\n"
-            "chunks; one record at a time is written), whatever the size of the world\n"
+            "memory: peak at most 16 MB + 48 MB per thread (a thread holds three rows of\n"
+            "decoded chunks of one region and writes one record at a time), whatever the\n"
+            "size of the world\n"
             "exit status: 0 ok, 1 a region failed, the run was interrupted or DST is in the\n"
             "way, 2 usage error\n");
 }

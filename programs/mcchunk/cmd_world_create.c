@@ -162,8 +162,8 @@ static void usage(FILE *out)
     world_help_options(out, WORLD_OPT_JSON);
     fprintf(out,
             "Each region file is written whole (temporary + rename); level.dat last (shard 0).\n"
-            "memory: at most about 48 MB per thread (three rows of generated chunks and the\n"
-            "light engine), whatever the radius\n"
+            "memory: peak at most 16 MB + 48 MB per thread (three rows of generated chunks and\n"
+            "the light engine), whatever the radius\n"
             "exit status: 0 ok, 1 a region failed, DIR is not empty or the run was\n"
             "interrupted, 2 usage error\n");
 }

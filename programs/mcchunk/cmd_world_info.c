@@ -364,8 +364,8 @@ static void usage_info(FILE *out)
                  "chunk timestamps. Reads a few keys of each chunk, never decodes one.\n"
                  "options:\n");
     world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_AREA);
-    fprintf(out, "memory: about 2 MB per thread (one chunk record at a time), whatever the size\n"
-                 "of the world\n"
+    fprintf(out, "memory: peak about 8 MB + 2 MB per thread (one chunk record at a time),\n"
+                 "whatever the size of the world\n"
                  "exit status: 0 ok, 1 the world or a region file could not be read, 2 usage error\n");
 }
 
@@ -576,7 +576,7 @@ static void usage_verify(FILE *out)
                  "region removes them), and a summary line.\n"
                  "options:\n");
     world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION);
-    fprintf(out, "memory: about 2 MB per thread (one chunk record at a time)\n"
+    fprintf(out, "memory: peak about 8 MB + 2 MB per thread (one chunk record at a time)\n"
                  "exit status: 0 no problem, 1 problems found (or the world unreadable), 2 usage error\n");
 }
 

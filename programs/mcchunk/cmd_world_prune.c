@@ -250,7 +250,8 @@ static void usage(FILE *out)
             "Chunks that cannot be read are kept (world verify names them). Each file is put\n"
             "back whole: after Ctrl-C, kill -9 or a crash every file is as it was or pruned,\n"
             "and running the same prune again finishes the job.\n"
-            "memory: about 2 MB per thread (one record at a time), whatever the size of the world\n"
+            "memory: peak about 8 MB + 2 MB per thread (one record at a time), whatever the\n"
+            "size of the world\n"
             "exit status: 0 ok, 1 a file failed or the run was interrupted, 2 usage error\n");
 }
 

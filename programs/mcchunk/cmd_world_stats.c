@@ -539,8 +539,9 @@ static void usage(FILE *out)
             "                  must be the one given\n"
             "options:\n");
     world_help_options(out, WORLD_OPT_AREA | WORLD_OPT_DIMENSION);
-    fprintf(out, "memory: about 3 MB per thread plus the distinct keys counted (a few MB; with\n"
-                 "--by chunk, grows with the chunks), whatever the size of the world\n"
+    fprintf(out, "memory: peak about 16 MB + 8 MB per thread plus the distinct keys counted\n"
+                 "(a few MB; with --by chunk it grows with the chunks), whatever the size of\n"
+                 "the world\n"
                  "exit status: 0 ok, 1 a chunk or file could not be read (or a merge input is not\n"
                  "`world stats --json` output), 2 usage error\n");
 }
