@@ -154,6 +154,8 @@ typedef struct convert_run {
     mc_region *src[9];                /* SRC terrain regions around, [4] = own */
     mc_region *src_entities, *src_poi;
     mc_nbt_doc *entities[1024];       /* own chunks' entities taken out of the chunk */
+    mc_column *source[1024];          /* own chunks in their own registry (when lighting:
+                                       * the window holds them translated) */
     bool dropped[1024];               /* own chunks dropped (proto-chunks) */
     bool full[1024];
     bool changed[1024];               /* own chunks whose blocks or height the conversion changed */
@@ -375,14 +377,25 @@ static mc_column *fit_height(convert_run *run, mc_column *col, bool own)
     size_t be = mc_column_block_entity_count(col);
     mc_error err;
     mc_column *r = mc_column_reshape(col, run->min_section, (uint32_t)run->sections, NULL, &err);
+    /* reshape keeps blocks, biomes, light and block entities: the rest
+     * (Status, InhabitedTime, the source's DataVersion, ...) is copied */
+    if (r && own && mc_tool_copy_extra(r, col) != MC_OK) {
+        mc_column_free(r);
+        r = NULL;
+    }
     if (r && own)
         run->w->rep.block_entities_dropped += be - mc_column_block_entity_count(r);
     mc_column_free(col);
     return r;
 }
 
-/* Reads, fits and translates chunk (cx, cz) of SRC. `own`: a chunk of the
- * run's region (bookkeeping and counts); else only a light neighbour. */
+/* Reads and fits chunk (cx, cz) of SRC, counting how its blocks will
+ * translate. `own`: a chunk of the run's region (bookkeeping and counts);
+ * else only a light neighbour. When lighting, what the window holds is the
+ * column translated to the target (the light must come from the target's
+ * blocks), and an own chunk's untranslated column waits in run->source for
+ * its write: the chunk writer translates it itself, taking each era's keys
+ * from the chunk's own DataVersion. */
 static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
 {
     convert_run *run = user;
@@ -409,9 +422,9 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
         return NULL;
     }
     const int32_t tdv = run->j->target.data_version, sdv = mc_chunknbt_column_data_version(col);
-    bool full;
+    const mc_registry *to = run->j->target.registry;
     if (own) {
-        full = world_column_is_full(col);
+        bool full = world_column_is_full(col);
         /* pre-1.13 chunks have no Status: TerrainPopulated says it */
         if (sdv < MC_CHUNKNBT_DV_FLATTENING) {
             int8_t pop = 0;
@@ -429,18 +442,19 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
         }
         if (sdv < DV_ENTITIES_FILES)
             run->entities[i] = take_chunk_entities(col);
-    }
-    const mc_registry *to = run->j->target.registry;
-    if (own)
         run->changed[i] = mc_column_registry(col) != to || sdv < DV_LIGHT_ENGINE ||
                           (run->sections && (mc_column_min_section(col) != run->min_section ||
                                              mc_column_section_count(col) != (uint32_t)run->sections));
+    }
     col = fit_height(run, col, own);
-    if (col && mc_column_registry(col) != to) {
-        if (own)
-            account_translation(w, col, to);
+    if (col && own && mc_column_registry(col) != to)
+        account_translation(w, col, to);
+    if (col && run->j->compute_light && mc_column_registry(col) != to) {
         mc_column *t = mc_column_translate(col, to, NULL, &err);
-        mc_column_free(col);
+        if (own && t)
+            run->source[i] = col;
+        else
+            mc_column_free(col);
         col = t;
     }
     if (!col && own) {
@@ -448,6 +462,20 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
         fprintf(stderr, "%s: chunk %d %d: out of memory (left out)\n", run->j->o->prog, (int)cx, (int)cz);
     }
     return col;
+}
+
+/* Copies the light of every section of `lit` into `col` (same range). */
+static mc_status copy_light(mc_column *col, const mc_column *lit)
+{
+    mc_status st = MC_OK;
+    for (uint32_t s = 0; s < mc_column_section_count(col) && !st; s++) {
+        const mc_section *from = mc_column_section_const(lit, mc_column_min_section(col) + (int32_t)s);
+        mc_section *to = mc_column_section_at(col, s);
+        if (from)
+            st = mc_section_set_sky_light(to, from->sky_light) ? MC_ERR_NOMEM
+                 : mc_section_set_block_light(to, from->block_light) ? MC_ERR_NOMEM : MC_OK;
+    }
+    return st;
 }
 
 /* The compound of a written chunk holding Status, isLightOn and Entities. */
@@ -473,6 +501,9 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
         world_window_neighbours(win, lx, nb);
         st = mc_light_column(w->light.engine, col, nb, MC_LIGHT_BOTH, err);
         w->rep.light_computed += st == MC_OK;
+        /* the untranslated column is what is written (see load_converted) */
+        if (!st && run->source[i] && (st = copy_light(run->source[i], col)) != MC_OK)
+            mc_error_set(err, st, SIZE_MAX, "out of memory");
     } else if (full && tdv >= DV_LIGHT_ENGINE && run->changed[i]) {
         /* the game relights it (isLightOn 0 below): no stale light kept */
         for (uint32_t s = 0; s < mc_column_section_count(col); s++) {
@@ -484,6 +515,8 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
     }
     if (st)
         return st;
+    if (run->source[i])
+        col = run->source[i];
     mc_chunknbt_report rep;
     memset(&rep, 0, sizeof rep);
     mc_nbt_doc_reset(w->out_doc);
@@ -687,6 +720,8 @@ static mc_status convert_region(convert_run *run, mc_error *err)
                 lo = mc_column_min_y(col);
                 hi = lo + (int32_t)mc_column_height(col);
                 st = write_chunk(run, &win, out, lx, lz, col, err);
+                mc_column_free(run->source[i]); /* (the window keeps the translated one a while) */
+                run->source[i] = NULL;
             } else if (run->sections) {
                 lo = run->min_section * 16;
                 hi = lo + run->sections * 16;
@@ -705,8 +740,10 @@ static mc_status convert_region(convert_run *run, mc_error *err)
         world_count_chunks(in_row);
     }
     world_window_free(&win);
-    for (int i = 0; i < 1024; i++)
+    for (int i = 0; i < 1024; i++) {
         mc_nbt_doc_free(run->entities[i]);
+        mc_column_free(run->source[i]);
+    }
     /* entities and poi first: the terrain file is the last to change */
     mc_region_writer *writers[3] = {ents, poi, out};
     for (int k = 0; k < 3; k++) {

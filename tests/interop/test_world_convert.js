@@ -13,6 +13,9 @@
  *    TARGET` samples (air included) holds what that prints for the source;
  *    a chunk is absent exactly when it is a proto-chunk of another format
  *    era (1.8-1.12 | 1.13-1.17 | 1.18+), which the conversion drops;
+ *  - every chunk has the target era's root keys (DataVersion and Level
+ *    before 1.18, with a HeightMap before 1.13; no Level from 1.18), and
+ *    InhabitedTime and LastUpdate are the source's;
  *  - the entities of the 1.16 chunks arrive, all of them, by id: in the
  *    chunks (Level.Entities) before 1.17, in entities/ files from 1.17;
  *  - level.dat reads in the oracle (readLevel) with the target's name and
@@ -47,7 +50,8 @@ const fail = (msg) => {
     if (failures++ < 40) console.error('FAIL ' + msg);
 };
 
-/* The parsed chunks of a region file (any compression the tests meet). */
+/* The parsed chunks of a region file (any compression the tests meet);
+ * parsedChunks.cache: file -> Map "x,z" -> root, of the last parse. */
 function parsedChunks(file) {
     const b = fs.readFileSync(file);
     const m = /r\.(-?\d+)\.(-?\d+)\.mca$/.exec(file);
@@ -60,8 +64,10 @@ function parsedChunks(file) {
         const raw = comp === 2 ? zlib.inflateSync(data) : comp === 1 ? zlib.gunzipSync(data) : data;
         out.push({ x: +m[1] * 32 + (i & 31), z: +m[2] * 32 + (i >> 5), root: nbt.simplify(nbt.parseUncompressed(raw)) });
     }
+    parsedChunks.cache.set(file, new Map(out.map((c) => [`${c.x},${c.z}`, c.root])));
     return out;
 }
+parsedChunks.cache = new Map();
 
 const levelOf = (root) => root.Level || root;
 const statusOf = (root) => {
@@ -111,6 +117,7 @@ async function prepare(src, dst, target) {
 }
 
 async function checkTarget(src, dst, target, statuses, ready) {
+    const before = failures;
     const job = await ready;
     if (job.error) return fail(`${target}: ${job.error}`);
     const report = job.report;
@@ -140,6 +147,29 @@ async function checkTarget(src, dst, target, statuses, ready) {
     const dropped = [...statuses.values()].flatMap((m) => [...m.values()])
         .filter((c) => !c.full && era(c.dv) !== era(DV[target])).length;
     if (report.protos_dropped !== dropped) fail(`${target}: report says ${report.protos_dropped} proto-chunks dropped, ${dropped} expected`);
+    /* what every era keeps with one meaning: InhabitedTime and LastUpdate */
+    let kept = 0;
+    for (const { file, kind } of U.regionFiles(src)) {
+        const out = path.join(dst, path.relative(src, file));
+        if (kind !== 'region' || !fs.existsSync(out)) continue;
+        const theirs = new Map(parsedChunks(out).map((c) => [`${c.x},${c.z}`, levelOf(c.root)]));
+        for (const [k, t] of theirs) {
+            /* the keys of the target's era at the root, nothing of another */
+            const root = Object.keys(parsedChunks.cache.get(out).get(k)).sort().join(',');
+            const want = DV[target] >= 2844 ? !/(^|,)Level(,|$)/.test(root) && /(^|,)sections(,|$)/.test(root)
+                : root === 'DataVersion,Level' && (DV[target] >= 1451 || 'HeightMap' in t);
+            if (!want) fail(`${target}: chunk ${k}: root keys ${root}${DV[target] < 1451 ? ', Level ' + Object.keys(t) : ''}`);
+        }
+        for (const c of parsedChunks(file)) {
+            const t = theirs.get(`${c.x},${c.z}`), l = levelOf(c.root);
+            if (!t) continue;
+            kept++;
+            if (Number(t.InhabitedTime) !== Number(l.InhabitedTime) || Number(t.LastUpdate) !== Number(l.LastUpdate))
+                fail(`${target}: chunk ${c.x} ${c.z}: InhabitedTime/LastUpdate ${t.InhabitedTime}/${t.LastUpdate}, ` +
+                    `source ${l.InhabitedTime}/${l.LastUpdate}`);
+        }
+    }
+    if (!kept) fail(`${target}: no chunk compared for InhabitedTime`);
     const want = entitiesOf(src), got = entitiesOf(dst);
     if (want.length === 0 || JSON.stringify(want.map((e) => e.split(' ')[0])) !== JSON.stringify(got.map((e) => e.split(' ')[0])))
         fail(`${target}: entities ${got.length}, source ${want.length}`);
@@ -148,7 +178,7 @@ async function checkTarget(src, dst, target, statuses, ready) {
     const level = await readLevel(path.join(dst, 'level.dat'));
     if (level.Version.Name !== target || level.DataVersion !== DV[target])
         fail(`${target}: level.dat says ${level.Version.Name} ${level.DataVersion}`);
-    console.log(`ok   ${target}: ${chunks} chunks read by the oracle, ${positions} positions equal; ` +
+    console.log(`${failures === before ? 'ok  ' : 'FAIL'} ${target}: ${chunks} chunks read by the oracle, ${positions} positions equal; ` +
         `${dropped} proto-chunks dropped; ${got.length} entities in ${where}; level.dat ${level.Version.Name}`);
 }
 
@@ -179,6 +209,7 @@ function blocksOf(file) {
 }
 
 function roundTrip(tmp) {
+    const before = failures;
     const src = path.join(tmp, 'rt-src');
     U.subsetRegion(path.join(tmp, 'src/region/r.0.-1.mca'), path.join(src, 'region/r.0.-1.mca'), () => true);
     const mid = path.join(tmp, 'rt-mid'), back = path.join(tmp, 'rt-back');
@@ -203,7 +234,7 @@ function roundTrip(tmp) {
     }
     const e0 = entitiesOf(src), e1 = entitiesOf(back);
     if (JSON.stringify(e0) !== JSON.stringify(e1)) fail(`round trip: entities ${e1.length}, source ${e0.length}`);
-    console.log(`ok   round trip 1.16 -> 1.20.6 -> 1.16: ${exact} blocks of states both have came back equal, ` +
+    console.log(`${failures === before ? 'ok  ' : 'FAIL'} round trip 1.16 -> 1.20.6 -> 1.16: ${exact} blocks of states both have came back equal, ` +
         `${mapped} others as the maps give them; ${e1.length} entities back in the chunks, positions equal`);
 }
 

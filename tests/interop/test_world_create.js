@@ -31,6 +31,7 @@ const fail = (msg) => {
 };
 
 async function checkVersion(tmp, version, dv) {
+    const before = failures;
     const dir = path.join(tmp, version);
     U.ok(['world', 'create', dir, '--version', version, '--radius', String(RADIUS), '--seed', '42', '--quiet']);
     const v = U.run(['world', 'verify', dir]);
@@ -94,7 +95,7 @@ async function checkVersion(tmp, version, dv) {
         fail(`${version}: level.dat says ${level.Version.Name} ${level.DataVersion} seed ${JSON.stringify(seed)}`);
     if (!(level.SpawnY > 0) || Math.abs(level.SpawnX) > 512)
         fail(`${version}: level.dat spawn ${level.SpawnX} ${level.SpawnY} ${level.SpawnZ}`);
-    console.log(`ok   ${version}: ${chunks} chunks read by the oracle, ${blocks} blocks equal to generate's, ` +
+    console.log(`${failures === before ? 'ok  ' : 'FAIL'} ${version}: ${chunks} chunks read by the oracle, ${blocks} blocks equal to generate's, ` +
         `${/^1\.1[3-7](\.|$)/.test(version) ? '' : 'light at top and bottom, '}level.dat ${level.Version.Name} (${level.DataVersion}) seed ${seedNum}`);
 }
 

@@ -6,8 +6,8 @@
  * the vanilla 1.18.2 corpus region (full and proto-chunks, InhabitedTime
  * from 0 up) with a vanilla poi file beside it.
  *
- * For each prune (by status and InhabitedTime, then --outside a box that
- * leaves one region empty, then --keep-radius):
+ * For each prune (by status and InhabitedTime; by InhabitedTime outside a
+ * box; --outside a box that leaves one region empty; --keep-radius):
  *  - the chunks deleted are exactly those the criteria name, judged here
  *    from the chunks' own NBT (prismarine-nbt: Status ranked in the game's
  *    order, InhabitedTime), and with them their entities/ and poi/ records;
@@ -108,6 +108,8 @@ function prune(name, args, deleted) {
 
 prune('--status-below full --inhabited-below 30s', ['--status-below', 'full', '--inhabited-below', '30s'],
     (x, z, c) => c.status >= 0 && c.status < rank('full') && c.inhabited < 600);
+prune('--inhabited-below 61 (ticks) --outside a box', ['--inhabited-below', '61', '--outside', '2,-12,8,2'],
+    (x, z, c) => c.inhabited < 61 && !(x >= 2 && x <= 8 && z >= -12 && z <= 2));
 prune('--outside a box (one region emptied)', ['--outside', '0,0,20,31'],
     (x, z) => !(x >= 0 && x <= 20 && z >= 0 && z <= 31));
 check('the emptied region file is gone', () => {
