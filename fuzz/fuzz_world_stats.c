@@ -12,16 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_nbt_common.h" /* FUZZ_CHECK */
 #include "world/json.c"
 #include "world/stats.c"
-
-#define FUZZ_CHECK(cond)                                                                 \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);    \
-            abort();                                                                     \
-        }                                                                                \
-    } while (0)
 
 /* r printed as JSON into a new buffer (free()); CSV and text printed too
  * (they must not crash; not compared). */

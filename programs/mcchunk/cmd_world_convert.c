@@ -1123,19 +1123,6 @@ static void usage(FILE *out)
             "way, 2 usage error\n");
 }
 
-static bool folder_empty(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return errno == ENOENT;
-    struct dirent *e;
-    bool empty = true;
-    while (empty && (e = readdir(d)) != NULL)
-        empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    closedir(d);
-    return empty;
-}
-
 /* True when a is b or inside it (both resolved). */
 static bool inside(const char *a, const char *b)
 {
@@ -1276,7 +1263,7 @@ int world_cmd_convert(int argc, char **argv)
         fprintf(stderr, "%s: DST %s and SRC %s must be separate folders (neither inside the other)\n", o.prog, j.dst,
                 o.dir);
         rc = MC_EXIT_USAGE;
-    } else if (!dry && !resume && !folder_empty(j.dst)) {
+    } else if (!dry && !resume && !world_folder_empty(j.dst)) {
         fprintf(stderr, "%s: %s is not empty; give an empty or new folder (--resume continues a conversion "
                         "begun there)\n", o.prog, j.dst);
         rc = MC_EXIT_FAIL;

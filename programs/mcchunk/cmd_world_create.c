@@ -168,19 +168,6 @@ static void usage(FILE *out)
             "interrupted, 2 usage error\n");
 }
 
-static bool dir_empty(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return errno == ENOENT;
-    struct dirent *e;
-    bool empty = true;
-    while (empty && (e = readdir(d)) != NULL)
-        empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    closedir(d);
-    return empty;
-}
-
 static int region_floor(int32_t c)
 {
     return c >= 0 ? c / 32 : -((-(c + 1)) / 32) - 1;
@@ -234,7 +221,7 @@ int world_cmd_create(int argc, char **argv)
     j.radius = radius;
     if (!mc_java_version_find(version, &j.target) || !j.target.registry)
         return mc_tool_unknown_version(o.prog, version);
-    if (!dir_empty(o.dir)) {
+    if (!world_folder_empty(o.dir)) {
         fprintf(stderr, "%s: %s is not empty (a new world goes into an empty or new folder)\n", o.prog, o.dir);
         return MC_EXIT_FAIL;
     }

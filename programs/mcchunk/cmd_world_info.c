@@ -369,45 +369,10 @@ static void usage_info(FILE *out)
                  "exit status: 0 ok, 1 the world or a region file could not be read, 2 usage error\n");
 }
 
-/* Reads DIR and the shared options; returns -1 to go on, else an exit code. */
-static int parse_simple(world_opts *o, unsigned which, int argc, char **argv, void (*usage)(FILE *))
-{
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        }
-        int r = world_parse_option(o, which, argc, argv, &i);
-        if (r < 0)
-            return -r;
-        if (r)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "%s: unknown option %s\n", o->prog, argv[i]);
-            return MC_EXIT_USAGE;
-        }
-        if (o->dir) {
-            fprintf(stderr, "%s: one world folder only (%s, then %s)\n", o->prog, o->dir, argv[i]);
-            return MC_EXIT_USAGE;
-        }
-        o->dir = argv[i];
-    }
-    if (!o->dir) {
-        fprintf(stderr, "%s: needs a world folder\n\n", o->prog);
-        usage(stderr);
-        return MC_EXIT_USAGE;
-    }
-    if (!mc_tool_is_dir(o->dir)) {
-        fprintf(stderr, "%s: %s is not a folder\n", o->prog, o->dir);
-        return MC_EXIT_FAIL;
-    }
-    return -1;
-}
-
 int world_cmd_info(int argc, char **argv)
 {
     world_opts o = {.prog = "mcchunk world info"};
-    int rc = parse_simple(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_AREA, argc, argv, usage_info);
+    int rc = world_parse_dir_args(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_AREA, argc, argv, usage_info);
     if (rc >= 0)
         return rc;
     world_scan scan;
@@ -583,7 +548,7 @@ static void usage_verify(FILE *out)
 int world_cmd_verify(int argc, char **argv)
 {
     world_opts o = {.prog = "mcchunk world verify"};
-    int rc = parse_simple(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION, argc, argv, usage_verify);
+    int rc = world_parse_dir_args(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION, argc, argv, usage_verify);
     if (rc >= 0)
         return rc;
     world_scan scan;

@@ -85,34 +85,11 @@ static void usage(FILE *out)
 int world_cmd_relight(int argc, char **argv)
 {
     world_opts o = {.prog = "mcchunk world relight"};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        }
-        int r = world_parse_option(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION, argc, argv, &i);
-        if (r < 0)
-            return -r;
-        if (r)
-            continue;
-        if ((argv[i][0] == '-' && argv[i][1]) || o.dir) {
-            fprintf(stderr, "%s: %s %s\n", o.prog, o.dir ? "one world folder only, not" : "unknown option",
-                    argv[i]);
-            return MC_EXIT_USAGE;
-        }
-        o.dir = argv[i];
-    }
-    if (!o.dir) {
-        fprintf(stderr, "%s: needs a world folder\n\n", o.prog);
-        usage(stderr);
-        return MC_EXIT_USAGE;
-    }
-    if (!mc_tool_is_dir(o.dir)) {
-        fprintf(stderr, "%s: %s is not a folder\n", o.prog, o.dir);
-        return MC_EXIT_FAIL;
-    }
+    int rc = world_parse_dir_args(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION, argc, argv, usage);
+    if (rc >= 0)
+        return rc;
     world_scan scan;
-    int rc = world_scan_build(&o, 1u << MC_REGION_KIND_REGION, &scan);
+    rc = world_scan_build(&o, 1u << MC_REGION_KIND_REGION, &scan);
     if (rc)
         return rc;
     int threads = world_threads(&o);

@@ -64,6 +64,7 @@ const run = promisify(execFile);
 const TARGETS = ['1.8.9', '1.9', '1.11.2', '1.12.2', '1.13.2', '1.14.4', '1.16', '1.17.1', '1.18.2', '1.19.4',
     '1.20.6', '1.21.1'];
 const { isLegacy, ppaShift, oracleBlocks } = require('./anvil_oracle');
+const { limiter } = require('./world_util');
 const isModern = (v) => !/^1\.([0-9]|1[0-7])(\.|$)/.test(v); // 1.18+
 
 /* ------------------------------------------------------------ region files */
@@ -237,24 +238,6 @@ function pickSources() {
     return out;
 }
 
-/* At most n of the functions run at once. */
-function limiter(n) {
-    let active = 0;
-    const queue = [];
-    const next = () => {
-        if (active >= n || !queue.length) return;
-        active++;
-        const { fn, resolve } = queue.shift();
-        fn().then(resolve, (e) => resolve({ error: String(e && e.message) })).finally(() => {
-            active--;
-            next();
-        });
-    };
-    return (fn) => new Promise((resolve) => {
-        queue.push({ fn, resolve });
-        next();
-    });
-}
 const limit = limiter(2);
 
 /* `chunk convert` to the target, `chunk put` into a region file of its own,

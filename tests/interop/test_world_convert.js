@@ -31,7 +31,6 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
-const zlib = require('zlib');
 const nbt = require('prismarine-nbt');
 const U = require('./world_util');
 
@@ -45,25 +44,13 @@ const TARGETS = ['1.12.2', '1.14.4', '1.17.1', '1.20.6'];
 const DV = { '1.12.2': 1343, '1.14.4': 1976, '1.17.1': 2730, '1.20.6': 3839, '1.16': 2566, '26.1': 4786 };
 const era = (dv) => (dv < 1451 ? 0 : dv < 2832 ? 1 : 2);
 
-let failures = 0;
-const fail = (msg) => {
-    if (failures++ < 40) console.error('FAIL ' + msg);
-};
+const H = U.harness();
+const fail = H.fail;
 
 /* The parsed chunks of a region file (any compression the tests meet);
  * parsedChunks.cache: file -> Map "x,z" -> root, of the last parse. */
 function parsedChunks(file) {
-    const b = fs.readFileSync(file);
-    const m = /r\.(-?\d+)\.(-?\d+)\.mca$/.exec(file);
-    const out = [];
-    for (let i = 0; b.length >= 8192 && i < 1024; i++) {
-        const off = b.readUIntBE(i * 4, 3);
-        if (!off) continue;
-        const len = b.readUInt32BE(off * 4096), comp = b[off * 4096 + 4];
-        const data = b.subarray(off * 4096 + 5, off * 4096 + 4 + len);
-        const raw = comp === 2 ? zlib.inflateSync(data) : comp === 1 ? zlib.gunzipSync(data) : data;
-        out.push({ x: +m[1] * 32 + (i & 31), z: +m[2] * 32 + (i >> 5), root: nbt.simplify(nbt.parseUncompressed(raw)) });
-    }
+    const out = U.rawChunks(file).map(({ x, z, raw }) => ({ x, z, root: nbt.simplify(nbt.parseUncompressed(raw)) }));
     parsedChunks.cache.set(file, new Map(out.map((c) => [`${c.x},${c.z}`, c.root])));
     return out;
 }
@@ -117,7 +104,7 @@ async function prepare(src, dst, target) {
 }
 
 async function checkTarget(src, dst, target, statuses, ready) {
-    const before = failures;
+    const before = H.failures();
     const job = await ready;
     if (job.error) return fail(`${target}: ${job.error}`);
     const report = job.report;
@@ -178,7 +165,7 @@ async function checkTarget(src, dst, target, statuses, ready) {
     const level = await readLevel(path.join(dst, 'level.dat'));
     if (level.Version.Name !== target || level.DataVersion !== DV[target])
         fail(`${target}: level.dat says ${level.Version.Name} ${level.DataVersion}`);
-    console.log(`${failures === before ? 'ok  ' : 'FAIL'} ${target}: ${chunks} chunks read by the oracle, ${positions} positions equal; ` +
+    console.log(`${H.failures() === before ? 'ok  ' : 'FAIL'} ${target}: ${chunks} chunks read by the oracle, ${positions} positions equal; ` +
         `${dropped} proto-chunks dropped; ${got.length} entities in ${where}; level.dat ${level.Version.Name}`);
 }
 
@@ -209,7 +196,7 @@ function blocksOf(file) {
 }
 
 function roundTrip(tmp) {
-    const before = failures;
+    const before = H.failures();
     const src = path.join(tmp, 'rt-src');
     U.subsetRegion(path.join(tmp, 'src/region/r.0.-1.mca'), path.join(src, 'region/r.0.-1.mca'), () => true);
     const mid = path.join(tmp, 'rt-mid'), back = path.join(tmp, 'rt-back');
@@ -227,14 +214,14 @@ function roundTrip(tmp) {
             if (expect === id) exact++;
             else mapped++;
             if (have === expect) same++;
-            else if (same + 1 < exact + mapped && failures < 20)
+            else if (same + 1 < exact + mapped && H.failures() < 20)
                 fail(`round trip ${chunk} ${pos}: ${id} came back as ${have}, the maps give ${expect}`);
         }
         for (const pos of got.keys()) if (!blocks.has(pos)) fail(`round trip ${chunk} ${pos}: a block where air was`);
     }
     const e0 = entitiesOf(src), e1 = entitiesOf(back);
     if (JSON.stringify(e0) !== JSON.stringify(e1)) fail(`round trip: entities ${e1.length}, source ${e0.length}`);
-    console.log(`${failures === before ? 'ok  ' : 'FAIL'} round trip 1.16 -> 1.20.6 -> 1.16: ${exact} blocks of states both have came back equal, ` +
+    console.log(`${H.failures() === before ? 'ok  ' : 'FAIL'} round trip 1.16 -> 1.20.6 -> 1.16: ${exact} blocks of states both have came back equal, ` +
         `${mapped} others as the maps give them; ${e1.length} entities back in the chunks, positions equal`);
 }
 
@@ -299,9 +286,5 @@ function usage(tmp, src) {
         fail(e.stack);
     }
     fs.rmSync(tmp, { recursive: true, force: true });
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    if (failures) {
-        console.error(`${failures} problem(s)`);
-        process.exit(1);
-    }
+    H.finish(t0);
 })();

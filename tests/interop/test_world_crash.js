@@ -30,10 +30,8 @@ if (!fs.existsSync(U.ANVIL)) {
 
 /* (a sanitizer build runs every conversion several times slower: two rounds) */
 const ROUNDS = process.env.MCCHUNK_LONG ? 20 : fs.readFileSync(U.BIN).includes('AddressSanitizer') ? 2 : 3;
-let failures = 0;
-const fail = (msg) => {
-    if (failures++ < 30) console.error('FAIL ' + msg);
-};
+const H = U.harness();
+const fail = H.fail;
 
 /* Runs the tool and kills it with SIGKILL after `ms` (if still running). */
 function killAfter(args, ms) {
@@ -121,11 +119,11 @@ const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) ==
         const again = U.run(['world', 'convert', src, dst, '--to', '1.20.6', '--resume']);
         if (again.status !== 0 || !/already complete/.test(again.out)) fail(`--resume of a complete run: ${again.out}`);
     }
-    console.log(`${failures ? 'FAIL' : 'ok  '} convert: ${ROUNDS} runs killed ${kills} times (${seen} chunks checked right after), ` +
+    console.log(`${H.failures() ? 'FAIL' : 'ok  '} convert: ${ROUNDS} runs killed ${kills} times (${seen} chunks checked right after), ` +
         `each resumed to the ${final.size} chunks of the uninterrupted run (${(took / 1000).toFixed(1)} s)`);
 
     /* --------------------------------------------------------- prune */
-    const before0 = failures;
+    const before0 = H.failures();
     const base = path.join(tmp, 'pbase');
     fs.cpSync(ref, base, { recursive: true });
     const args = (dir) => ['world', 'prune', dir, '--outside', '-20,-40,10,10', '--threads', '2', '--quiet'];
@@ -153,14 +151,10 @@ const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) ==
         if (!same(U.worldHashes(dir, 0), pfinal)) fail(`prune round ${round}: not the uninterrupted result`);
         if (leftovers(dir).length) fail(`prune round ${round}: leftovers`);
     }
-    console.log(`${failures > before0 ? 'FAIL' : 'ok  '} prune: ${ROUNDS} runs killed ${pkills} times, world verify clean after each, the same prune ` +
+    console.log(`${H.failures() > before0 ? 'FAIL' : 'ok  '} prune: ${ROUNDS} runs killed ${pkills} times, world verify clean after each, the same prune ` +
         `again ends at the ${pfinal.size} chunks of the uninterrupted run`);
     fs.rmSync(tmp, { recursive: true, force: true });
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    if (failures) {
-        console.error(`${failures} problem(s)`);
-        process.exit(1);
-    }
+    H.finish(t0);
 })().catch((e) => {
     console.error('FAIL ' + (e.stack || e));
     process.exit(1);

@@ -25,13 +25,11 @@ const { ppaShift, oracleBlocks, isLegacy } = require('./anvil_oracle');
 
 const RADIUS = 2;
 const VERSIONS = [['1.12.2', 1343], ['1.16', 2566], ['1.20.6', 3839]];
-let failures = 0;
-const fail = (msg) => {
-    if (failures++ < 30) console.error('FAIL ' + msg);
-};
+const H = U.harness();
+const fail = H.fail;
 
 async function checkVersion(tmp, version, dv) {
-    const before = failures;
+    const before = H.failures();
     const dir = path.join(tmp, version);
     U.ok(['world', 'create', dir, '--version', version, '--radius', String(RADIUS), '--seed', '42', '--quiet']);
     const v = U.run(['world', 'verify', dir]);
@@ -81,7 +79,7 @@ async function checkVersion(tmp, version, dv) {
                     const sky = col.getSkyLight(p);
                     p.y = theirs.minY;
                     const bottom = col.getSkyLight(p);
-                    if ((sky !== 15 || bottom !== 0) && failures < 25)
+                    if ((sky !== 15 || bottom !== 0) && H.failures() < 25)
                         fail(`${version}: chunk ${cx} ${cz} column ${x} ${z}: sky light ${sky} at the top, ${bottom} at the bottom`);
                 }
         }
@@ -95,7 +93,7 @@ async function checkVersion(tmp, version, dv) {
         fail(`${version}: level.dat says ${level.Version.Name} ${level.DataVersion} seed ${JSON.stringify(seed)}`);
     if (!(level.SpawnY > 0) || Math.abs(level.SpawnX) > 512)
         fail(`${version}: level.dat spawn ${level.SpawnX} ${level.SpawnY} ${level.SpawnZ}`);
-    console.log(`${failures === before ? 'ok  ' : 'FAIL'} ${version}: ${chunks} chunks read by the oracle, ${blocks} blocks equal to generate's, ` +
+    console.log(`${H.failures() === before ? 'ok  ' : 'FAIL'} ${version}: ${chunks} chunks read by the oracle, ${blocks} blocks equal to generate's, ` +
         `${/^1\.1[3-7](\.|$)/.test(version) ? '' : 'light at top and bottom, '}level.dat ${level.Version.Name} (${level.DataVersion}) seed ${seedNum}`);
 }
 
@@ -131,9 +129,5 @@ async function checkVersion(tmp, version, dv) {
         fail(e.stack);
     }
     fs.rmSync(tmp, { recursive: true, force: true });
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    if (failures) {
-        console.error(`${failures} problem(s)`);
-        process.exit(1);
-    }
+    H.finish(t0);
 })();

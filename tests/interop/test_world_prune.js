@@ -30,16 +30,7 @@ if (!fs.existsSync(U.ANVIL)) {
     process.exit(0);
 }
 
-let failures = 0;
-const check = (name, fn) => {
-    try {
-        fn();
-        console.log('ok   ' + name);
-    } catch (e) {
-        failures++;
-        console.error('FAIL ' + name + ': ' + (e.stack || e));
-    }
-};
+const { check, finish } = U.harness();
 
 /* The game's generation order (1.14+ names; 1.20 renames folded in). */
 const ORDER = ['empty', 'structure_starts', 'structure_references', 'biomes', 'noise', 'surface', 'carvers',
@@ -131,8 +122,4 @@ check('bad criteria exit 2', () => {
 });
 
 fs.rmSync(tmp, { recursive: true, force: true });
-console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
-if (failures) {
-    console.error(`${failures} failed`);
-    process.exit(1);
-}
+finish(t0);

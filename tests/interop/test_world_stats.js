@@ -28,16 +28,7 @@ if (!fs.existsSync(U.ANVIL)) {
     process.exit(0);
 }
 
-let failures = 0;
-const check = (name, fn) => {
-    try {
-        fn();
-        console.log('ok   ' + name);
-    } catch (e) {
-        failures++;
-        console.error('FAIL ' + name + ': ' + (e.stack || e));
-    }
-};
+const { check, finish } = U.harness();
 
 /* 6x6 chunks of each region, where its block entities and entities are
  * (all of the small ones). */
@@ -182,8 +173,4 @@ check('--merge refuses other files and other groupings', () => {
 });
 
 fs.rmSync(tmp, { recursive: true, force: true });
-console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
-if (failures) {
-    console.error(`${failures} failed`);
-    process.exit(1);
-}
+finish(t0);

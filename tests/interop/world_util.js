@@ -230,7 +230,37 @@ async function compareSampled(converted, target, listing, expectChunk = () => tr
     return res;
 }
 
+/* A test's bookkeeping: check(name, fn) runs a case and prints ok/FAIL,
+ * fail(msg) records a problem (the first 40 printed), failures() counts
+ * them, finish(t0) prints the time and exits 1 when anything failed. */
+function harness() {
+    let failures = 0;
+    const fail = (msg) => {
+        if (failures++ < 40) console.error('FAIL ' + msg);
+    };
+    return {
+        fail,
+        failures: () => failures,
+        check(name, fn) {
+            try {
+                fn();
+                console.log('ok   ' + name);
+            } catch (e) {
+                fail(name + ': ' + (e.stack || e));
+            }
+        },
+        finish(t0) {
+            console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
+            if (failures) {
+                console.error(`${failures} problem(s)`);
+                process.exit(1);
+            }
+        },
+    };
+}
+
 module.exports = {
+    harness,
     BIN, CORPUS, ANVIL, run, ok, runAsync, tmpDir, corpusWorld, subsetRegion, regionFiles, chunksOf, rawChunks, worldHashes,
     limiter, compareSampled, isLegacy,
 };

@@ -37,6 +37,7 @@
  * Writing is crash-safe: level.dat_new (the game's own temporary name),
  * fsync, rename over level.dat, fsync of the folder.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -62,6 +63,19 @@
 #define DV_26_1 4786                /* 26.1: world_gen_settings.dat */
 
 /* ------------------------------------------------------------- files */
+
+bool world_folder_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return errno == ENOENT;
+    struct dirent *e;
+    bool empty = true;
+    while (empty && (e = readdir(d)) != NULL)
+        empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    closedir(d);
+    return empty;
+}
 
 bool world_mkdirs(const char *path)
 {

@@ -135,6 +135,40 @@ void world_help_options(FILE *out, unsigned which)
         fprintf(out, "  --json            the result as one JSON object on stdout\n");
 }
 
+int world_parse_dir_args(world_opts *o, unsigned which, int argc, char **argv, void (*usage)(FILE *))
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        }
+        int r = world_parse_option(o, which, argc, argv, &i);
+        if (r < 0)
+            return -r;
+        if (r)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "%s: unknown option %s\n", o->prog, argv[i]);
+            return MC_EXIT_USAGE;
+        }
+        if (o->dir) {
+            fprintf(stderr, "%s: one world folder only (%s, then %s)\n", o->prog, o->dir, argv[i]);
+            return MC_EXIT_USAGE;
+        }
+        o->dir = argv[i];
+    }
+    if (!o->dir) {
+        fprintf(stderr, "%s: needs a world folder\n\n", o->prog);
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    if (!mc_tool_is_dir(o->dir)) {
+        fprintf(stderr, "%s: %s is not a folder\n", o->prog, o->dir);
+        return MC_EXIT_FAIL;
+    }
+    return -1;
+}
+
 int world_threads(const world_opts *o)
 {
     if (o->threads > 0)

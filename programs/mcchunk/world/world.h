@@ -58,6 +58,11 @@ int world_parse_option(world_opts *o, unsigned which, int argc, char **argv, int
 bool world_parse_box(const char *prog, const char *what, const char *s, int32_t box[4]);
 /* The lines of --help describing the shared options of `which`. */
 void world_help_options(FILE *out, unsigned which);
+/* The argument loop of a command that takes one world folder and the
+ * shared options `which`: --help prints usage and returns MC_EXIT_OK,
+ * errors print why and return MC_EXIT_USAGE (MC_EXIT_FAIL when DIR is not
+ * a folder); -1 means go on, with o->dir set. */
+int world_parse_dir_args(world_opts *o, unsigned which, int argc, char **argv, void (*usage)(FILE *));
 /* The number of worker threads o asks for (every core when 0). */
 int world_threads(const world_opts *o);
 
@@ -197,6 +202,8 @@ mc_status world_level_write(const world_level *l, const char *dir, mc_error *err
 
 /* --------------------------------------------------------------- files */
 
+/* True when `path` is absent or an empty folder. */
+bool world_folder_empty(const char *path);
 /* mkdir -p (0755). False with errno set on failure. */
 bool world_mkdirs(const char *path);
 /* Writes `len` bytes to `path` crash-safely: path.tmp, fsync, rename,
