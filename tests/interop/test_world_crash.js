@@ -12,7 +12,9 @@
  *    (hashes of what `chunk get --raw` prints, every region, entities and
  *    poi file), and with no leftovers;
  *  - convert's log says "complete" at the end, and --resume of a complete
- *    conversion does nothing.
+ *    conversion does nothing;
+ *  - SIGINT (Ctrl-C) stops a conversion by itself: exit 1, a message
+ *    saying --resume finishes it, no temporary left, and --resume does.
  * The source: six vanilla corpus regions of six releases in two dimensions,
  * with a level.dat, converted to 1.20.6 with two threads.
  */
@@ -33,13 +35,14 @@ const ROUNDS = process.env.MCCHUNK_LONG ? 20 : fs.readFileSync(U.BIN).includes('
 const H = U.harness();
 const fail = H.fail;
 
-/* Runs the tool and kills it with SIGKILL after `ms` (if still running). */
-function killAfter(args, ms) {
+/* Runs the tool and sends it `signal` (SIGKILL unless said) after `ms`
+ * (if still running). */
+function killAfter(args, ms, signal = 'SIGKILL') {
     return new Promise((resolve) => {
         const p = spawn(U.BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
         let err = '';
         p.stderr.on('data', (d) => (err += d));
-        const timer = setTimeout(() => p.kill('SIGKILL'), ms);
+        const timer = setTimeout(() => p.kill(signal), ms);
         p.on('close', (status, signal) => {
             clearTimeout(timer);
             resolve({ status, signal, err });
@@ -118,6 +121,20 @@ const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) ==
             fail(`convert round ${round}: the log does not end with complete`);
         const again = U.run(['world', 'convert', src, dst, '--to', '1.20.6', '--resume']);
         if (again.status !== 0 || !/already complete/.test(again.out)) fail(`--resume of a complete run: ${again.out}`);
+    }
+    /* Ctrl-C: a clean stop (exit 1, the message), DST whole, --resume finishes */
+    const dint = path.join(tmp, 'conv-int');
+    const r = await killAfter(['world', 'convert', src, dint, '--to', '1.20.6', '--threads', '2'], took * 0.5, 'SIGINT');
+    if (r.signal) {
+        fail(`Ctrl-C: the convert ended by signal ${r.signal}, not by itself`);
+    } else if (r.status === 1) {
+        if (!/interrupted.*--resume finishes/s.test(r.err)) fail(`Ctrl-C: message '${r.err.trim()}'`);
+        checkConsistent(dint, final, 'Ctrl-C');
+        if (leftovers(dint).length) fail(`Ctrl-C left ${leftovers(dint).join(' ')}`);
+        U.ok(['world', 'convert', src, dint, '--to', '1.20.6', '--resume', '--quiet']);
+        if (!same(U.worldHashes(dint, 0), final)) fail('Ctrl-C then --resume: not the uninterrupted result');
+    } else if (r.status !== 0) {
+        fail(`Ctrl-C: status ${r.status}: ${r.err}`);
     }
     console.log(`${H.failures() ? 'FAIL' : 'ok  '} convert: ${ROUNDS} runs killed ${kills} times (${seen} chunks checked right after), ` +
         `each resumed to the ${final.size} chunks of the uninterrupted run (${(took / 1000).toFixed(1)} s)`);

@@ -150,14 +150,13 @@ void world_job_run(const world_job *job, world_outcome *out)
                 started++;
         }
         ps.running = started;
-        if (!started) /* no thread at all: do the work here */
-            uv_mutex_unlock(&ps.lock);
-        if (!started) {
+        uv_mutex_unlock(&ps.lock);
+        if (!started) { /* no thread could be made: the work is done here */
             ps.running = 1;
             args[0] = (worker_arg){&ps, 0};
             worker_main(&args[0]);
-            uv_mutex_lock(&ps.lock);
         }
+        uv_mutex_lock(&ps.lock);
         while (ps.running > 0) {
             if (job->progress) {
                 size_t done = ps.done;
