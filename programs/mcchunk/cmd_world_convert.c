@@ -389,13 +389,10 @@ static mc_column *fit_height(convert_run *run, mc_column *col, bool own)
     return r;
 }
 
-/* Reads and fits chunk (cx, cz) of SRC, counting how its blocks will
- * translate. `own`: a chunk of the run's region (bookkeeping and counts);
- * else only a light neighbour. When lighting, what the window holds is the
- * column translated to the target (the light must come from the target's
- * blocks), and an own chunk's untranslated column waits in run->source for
- * its write: the chunk writer translates it itself, taking each era's keys
- * from the chunk's own DataVersion. */
+/* Reads, fits and translates chunk (cx, cz) of SRC, counting how its
+ * blocks translate. `own`: a chunk of the run's region (bookkeeping and
+ * counts); else only a light neighbour (the light must come from the
+ * target's blocks: neighbours are translated too). */
 static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
 {
     convert_run *run = user;
@@ -449,9 +446,15 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
     col = fit_height(run, col, own);
     if (col && own && mc_column_registry(col) != to)
         account_translation(w, col, to);
-    if (col && run->j->compute_light && mc_column_registry(col) != to) {
+    /* Translated here (a palette remap) unless the target is 1.8-1.12: the
+     * chunk writer takes a column in a legacy registry for a legacy chunk
+     * and would carry the keys of its own era, so such columns go to it
+     * untranslated (it translates them, block by block); when they are lit,
+     * the window holds a translated copy. */
+    const bool legacy_target = era_of(tdv) == 0;
+    if (col && mc_column_registry(col) != to && (!legacy_target || run->j->compute_light)) {
         mc_column *t = mc_column_translate(col, to, NULL, &err);
-        if (own && t)
+        if (own && t && legacy_target)
             run->source[i] = col;
         else
             mc_column_free(col);
