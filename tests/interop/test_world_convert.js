@@ -19,7 +19,11 @@
  *  - the entities of the 1.16 chunks arrive, all of them, by id: in the
  *    chunks (Level.Entities) before 1.17, in entities/ files from 1.17;
  *  - level.dat reads in the oracle (readLevel) with the target's name and
- *    DataVersion.
+ *    DataVersion, and (prismarine-nbt) keeps the seed in the keys of the
+ *    target's era (RandomSeed before 1.16, WorldGenSettings from it, the
+ *    overworld's biome source vanilla_layered before 1.18, multi_noise
+ *    from it) and the spawn in its keys (spawn{pos} from 1.21.9; also
+ *    checked converting 1.21.11 back to 1.18.2).
  * Then the round trip 1.16 -> 1.20.6 -> 1.16: every block equals the source
  * block sent through both registry maps (`registry --to --list`), so every
  * state both versions have comes back as it was; the entities come back
@@ -86,7 +90,33 @@ function sourceWorld(dir) {
     U.subsetRegion(a, path.join(dir, 'region/r.0.-1.mca'), (x, z) => x >= 4 && x <= 9 && z >= 24 && z <= 29);
     U.subsetRegion(b, path.join(dir, 'region/r.0.0.mca'), (x, z) => x <= 8 && z <= 3);
     U.subsetRegion(c, path.join(dir, 'DIM-1/region/r.0.0.mca'), (x, z) => x <= 3 && z <= 3);
+    /* a level.dat of 1.18.2 (WorldGenSettings, SpawnX/Y/Z) with seed 42 */
+    U.ok(['world', 'create', dir + '-level', '--version', '1.18.2', '--radius', '0', '--seed', '42', '--quiet']);
+    fs.copyFileSync(path.join(dir + '-level', 'level.dat'), path.join(dir, 'level.dat'));
     return dir;
+}
+
+/* level.dat converted for `target` (DataVersion dv): its seed is still 42,
+ * in the keys of the target's era, with the overworld's biome source of
+ * that era, and the spawn in the keys of that era. */
+async function checkLevel(file, target, dv) {
+    const lvl = nbt.simplify((await nbt.parse(fs.readFileSync(file))).parsed).Data;
+    const problems = [];
+    const seed = (v) => (Array.isArray(v) ? v[1] : Number(v));
+    if (dv >= 2566) {
+        const wgs = lvl.WorldGenSettings || {};
+        const bs = (((wgs.dimensions || {})['minecraft:overworld'] || {}).generator || {}).biome_source || {};
+        if (seed(wgs.seed) !== 42 || 'RandomSeed' in lvl) problems.push(`seed ${JSON.stringify(wgs.seed)}`);
+        const want = dv >= 2825 ? 'minecraft:multi_noise' : 'minecraft:vanilla_layered';
+        if (bs.type !== want) problems.push(`overworld biome source ${bs.type}, want ${want}`);
+    } else if (seed(lvl.RandomSeed) !== 42 || 'WorldGenSettings' in lvl || lvl.generatorName !== 'default') {
+        problems.push(`RandomSeed ${JSON.stringify(lvl.RandomSeed)} generatorName ${lvl.generatorName}`);
+    }
+    const spawn = dv >= 4554 ? lvl.spawn && lvl.spawn.pos : [lvl.SpawnX, lvl.SpawnY, lvl.SpawnZ];
+    if (!spawn || spawn.length !== 3 || spawn.some((v) => typeof v !== 'number') || (dv >= 4554 && 'SpawnX' in lvl))
+        problems.push(`spawn ${JSON.stringify(spawn)}`);
+    if (lvl.DataVersion !== dv || lvl.Version.Name !== target) problems.push(`version ${lvl.Version.Name} ${lvl.DataVersion}`);
+    return problems;
 }
 
 /* The tool's part of a target, run while node checks another: the
@@ -165,6 +195,7 @@ async function checkTarget(src, dst, target, statuses, ready) {
     const level = await readLevel(path.join(dst, 'level.dat'));
     if (level.Version.Name !== target || level.DataVersion !== DV[target])
         fail(`${target}: level.dat says ${level.Version.Name} ${level.DataVersion}`);
+    for (const p of await checkLevel(path.join(dst, 'level.dat'), target, DV[target])) fail(`${target}: level.dat: ${p}`);
     console.log(`${H.failures() === before ? 'ok  ' : 'FAIL'} ${target}: ${chunks} chunks read by the oracle, ${positions} positions equal; ` +
         `${dropped} proto-chunks dropped; ${got.length} entities in ${where}; level.dat ${level.Version.Name}`);
 }
@@ -225,6 +256,20 @@ function roundTrip(tmp) {
         `${mapped} others as the maps give them; ${e1.length} entities back in the chunks, positions equal`);
 }
 
+/* level.dat alone for 1.21.11 (spawn{pos}) and back to 1.18.2 (SpawnX) */
+async function levelOnly(tmp, src) {
+    const before = H.failures();
+    const a = path.join(tmp, 'lv-1.21.11'), b = path.join(tmp, 'lv-back');
+    const noDim = ['--dimension', 'minecraft:none', '--quiet'];
+    U.ok(['world', 'convert', src, a, '--to', '1.21.11', ...noDim]);
+    for (const p of await checkLevel(path.join(a, 'level.dat'), '1.21.11', 4671)) fail(`1.21.11: level.dat: ${p}`);
+    fs.rmSync(path.join(a, 'mcchunk-convert.log'));
+    U.ok(['world', 'convert', a, b, '--to', '1.18.2', ...noDim]);
+    for (const p of await checkLevel(path.join(b, 'level.dat'), '1.18.2', 2975)) fail(`1.21.11 -> 1.18.2: level.dat: ${p}`);
+    console.log(`${H.failures() === before ? 'ok  ' : 'FAIL'} level.dat: seed, generator and spawn in each era's keys, ` +
+        '1.12.2 / 1.14.4 / 1.17.1 / 1.20.6 / 1.21.11 and back');
+}
+
 function layout26(tmp, src) {
     const dst = path.join(tmp, 'to-26.1');
     U.ok(['world', 'convert', src, dst, '--to', '26.1', '--quiet', '--dimension', 'minecraft:overworld']);
@@ -279,6 +324,7 @@ function usage(tmp, src) {
         }
     }
     try {
+        await levelOnly(tmp, src);
         roundTrip(tmp);
         layout26(tmp, src);
         usage(tmp, src);
