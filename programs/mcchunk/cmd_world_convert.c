@@ -98,7 +98,7 @@ typedef struct convert_report {
     uint64_t biome_cells_fallback;
     uint64_t extra_keys_dropped;
     uint64_t light_computed, light_left_to_game;
-    uint64_t entities_carried, entities_untranslated, entities_outside;
+    uint64_t entities_carried, entities_untranslated, entities_outside, entities_no_chunk;
     uint64_t poi_carried, poi_sections_outside, poi_dropped;
     uint64_t regions_written, bytes_written;
 } convert_report;
@@ -731,8 +731,15 @@ static mc_status convert_region(convert_run *run, mc_error *err)
             }
             if (st)
                 break;
-            if (has && run->dropped[i])
-                continue; /* a dropped chunk's entities and poi go with it */
+            if ((has && run->dropped[i]) || (!has && tdv < DV_ENTITIES_FILES)) {
+                /* a dropped chunk's entities and poi go with it; before 1.17
+                 * entities live in a chunk, and without one they have none */
+                int32_t edv;
+                const mc_nbt_tag *list = source_entities(run, i, &edv);
+                run->w->rep.entities_no_chunk += list ? mc_nbt_count(list) : 0;
+                if (has)
+                    continue;
+            }
             if (tdv >= DV_ENTITIES_FILES)
                 st = write_entities(run, ents, i, lo, hi, err);
             if (!st && run->src_poi && tdv >= DV_POI)
@@ -999,8 +1006,8 @@ static void print_report_text(const convert_job *j, const convert_report *r, con
     fprintf(f, "light: %" PRIu64 " chunks lit with the light engine, %" PRIu64 " left to the game (isLightOn 0)\n",
             r->light_computed, r->light_left_to_game);
     fprintf(f, "entities: %" PRIu64 " carried (%" PRIu64 " with contents untranslated), %" PRIu64
-               " outside the height dropped\n",
-            r->entities_carried, r->entities_untranslated, r->entities_outside);
+               " outside the height dropped, %" PRIu64 " dropped with their chunk or without one\n",
+            r->entities_carried, r->entities_untranslated, r->entities_outside, r->entities_no_chunk);
     fprintf(f, "points of interest: %" PRIu64 " sections carried, %" PRIu64 " outside the height, %" PRIu64
                " records dropped (the game rebuilds them)\n",
             r->poi_carried, r->poi_sections_outside, r->poi_dropped);
@@ -1054,6 +1061,7 @@ static void print_report_json(const convert_job *j, const convert_report *r, con
     world_json_uint(&js, "entities_carried", r->entities_carried);
     world_json_uint(&js, "entities_untranslated", r->entities_untranslated);
     world_json_uint(&js, "entities_outside", r->entities_outside);
+    world_json_uint(&js, "entities_no_chunk", r->entities_no_chunk);
     world_json_uint(&js, "poi_sections_carried", r->poi_carried);
     world_json_uint(&js, "poi_sections_outside", r->poi_sections_outside);
     world_json_uint(&js, "poi_records_dropped", r->poi_dropped);

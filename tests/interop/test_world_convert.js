@@ -16,8 +16,12 @@
  *  - every chunk has the target era's root keys (DataVersion and Level
  *    before 1.18, with a HeightMap before 1.13; no Level from 1.18), and
  *    InhabitedTime and LastUpdate are the source's;
+ *  - points of interest (a vanilla poi/ file) arrive section by section
+ *    from 1.14 on and are reported dropped before;
  *  - the entities of the 1.16 chunks arrive, all of them, by id: in the
  *    chunks (Level.Entities) before 1.17, in entities/ files from 1.17;
+ *    a vanilla 1.17.1 entities/ file whose chunks have no terrain is
+ *    carried from 1.17 on and reported dropped before;
  *  - level.dat reads in the oracle (readLevel) with the target's name and
  *    DataVersion, and (prismarine-nbt) keeps the seed in the keys of the
  *    target's era (RandomSeed before 1.16, WorldGenSettings from it, the
@@ -29,7 +33,8 @@
  * state both versions have comes back as it was; the entities come back
  * into the chunks with their positions. And 26.1 (the oracle has no 26.x):
  * the 26.1 folder layout, `world verify` clean, `chunk blocks` equal.
- * Usage errors exit 2, a non-empty DST exits 1.
+ * --dry-run reports what the real run does and writes nothing. Usage errors
+ * exit 2, a non-empty DST exits 1.
  */
 'use strict';
 const assert = require('assert');
@@ -68,10 +73,12 @@ const statusOf = (root) => {
 };
 const isFull = (root) => ['full', 'postprocessed'].includes(statusOf(root));
 
-/* "id x y z" of every entity of a world's chunks and entities/ files. */
-function entitiesOf(world) {
+/* "id x y z" of every entity of a world's chunks and entities/ files
+ * (only: 'region' or 'entities', the one kind of file). */
+function entitiesOf(world, only) {
     const out = [];
     for (const { file, kind } of U.regionFiles(world)) {
+        if (only && kind !== only) continue;
         for (const c of parsedChunks(file)) {
             const list = kind === 'entities' ? c.root.Entities : kind === 'region' ? levelOf(c.root).Entities : null;
             for (const e of list || [])
@@ -90,6 +97,11 @@ function sourceWorld(dir) {
     U.subsetRegion(a, path.join(dir, 'region/r.0.-1.mca'), (x, z) => x >= 4 && x <= 9 && z >= 24 && z <= 29);
     U.subsetRegion(b, path.join(dir, 'region/r.0.0.mca'), (x, z) => x <= 8 && z <= 3);
     U.subsetRegion(c, path.join(dir, 'DIM-1/region/r.0.0.mca'), (x, z) => x <= 3 && z <= 3);
+    /* vanilla entities/ and poi/ records: entities of 1.17.1 where no
+     * terrain chunk is, points of interest beside the 1.18.2 chunks */
+    U.subsetRegion(path.join(U.ANVIL, '1.17.1/amulet-entities-r.-1.0.mca'), path.join(dir, 'entities/r.-1.0.mca'),
+        () => true);
+    U.subsetRegion(path.join(U.ANVIL, '1.16.5/amulet-poi-r.0.0.mca'), path.join(dir, 'poi/r.0.0.mca'), () => true);
     /* a level.dat of 1.18.2 (WorldGenSettings, SpawnX/Y/Z) with seed 42 */
     U.ok(['world', 'create', dir + '-level', '--version', '1.18.2', '--radius', '0', '--seed', '42', '--quiet']);
     fs.copyFileSync(path.join(dir + '-level', 'level.dat'), path.join(dir, 'level.dat'));
@@ -187,9 +199,24 @@ async function checkTarget(src, dst, target, statuses, ready) {
         }
     }
     if (!kept) fail(`${target}: no chunk compared for InhabitedTime`);
-    const want = entitiesOf(src), got = entitiesOf(dst);
-    if (want.length === 0 || JSON.stringify(want.map((e) => e.split(' ')[0])) !== JSON.stringify(got.map((e) => e.split(' ')[0])))
-        fail(`${target}: entities ${got.length}, source ${want.length}`);
+    /* entities: all of them from 1.17 (entities/ files need no chunk);
+     * before, those of the chunks only, the others reported dropped */
+    const orphans = entitiesOf(src, 'entities');
+    const want = DV[target] >= 2681 ? entitiesOf(src) : entitiesOf(src, 'region'), got = entitiesOf(dst);
+    if (want.length === 0 || orphans.length === 0 ||
+        JSON.stringify(want.map((e) => e.split(' ')[0])) !== JSON.stringify(got.map((e) => e.split(' ')[0])))
+        fail(`${target}: entities ${got.length}, expected ${want.length}`);
+    if (report.entities_no_chunk !== (DV[target] >= 2681 ? 0 : orphans.length))
+        fail(`${target}: ${report.entities_no_chunk} entities reported dropped without a chunk, ${orphans.length} expected`);
+    /* points of interest: carried section by section from 1.14, none before */
+    const poiOut = path.join(dst, 'poi/r.0.0.mca');
+    const sections = (f) => U.rawChunks(f).map((c) => Object.keys(nbt.simplify(nbt.parseUncompressed(c.raw)).Sections || {}))
+        .flat().length;
+    const poiIn = sections(path.join(src, 'poi/r.0.0.mca'));
+    if (DV[target] >= 1952 ? !fs.existsSync(poiOut) || sections(poiOut) !== poiIn || report.poi_sections_carried !== poiIn
+        : fs.existsSync(poiOut) || report.poi_records_dropped !== U.chunksOf(path.join(src, 'poi/r.0.0.mca')).length)
+        fail(`${target}: points of interest: ${fs.existsSync(poiOut) ? sections(poiOut) : 'no file'}, source ${poiIn} ` +
+            `sections; report ${report.poi_sections_carried} carried, ${report.poi_records_dropped} dropped`);
     const where = DV[target] >= 2681 ? 'entities/' : 'chunks';
     const { readLevel } = require('prismarine-provider-anvil').level;
     const level = await readLevel(path.join(dst, 'level.dat'));
@@ -283,6 +310,20 @@ function layout26(tmp, src) {
     console.log('ok   26.1: dimensions/minecraft/overworld layout, verify clean, every block as chunk blocks --version 26.1');
 }
 
+/* --dry-run: the same report as the real run, nothing written */
+function dryRun(tmp, src) {
+    const dst = path.join(tmp, 'dry');
+    const dry = JSON.parse(U.ok(['world', 'convert', src, dst, '--to', '1.20.6', '--dry-run', '--json', '--quiet']).out);
+    if (fs.existsSync(dst)) fail('--dry-run made DST');
+    const real = JSON.parse(U.ok(['world', 'convert', src, dst, '--to', '1.20.6', '--json', '--quiet']).out);
+    for (const k of ['chunks_read', 'chunks_written', 'protos_dropped', 'blocks_exact', 'blocks_approximated',
+        'entities_carried', 'poi_sections_carried', 'light_left_to_game'])
+        if (dry[k] !== real[k]) fail(`--dry-run says ${k} ${dry[k]}, the real run ${real[k]}`);
+    if (!dry.dry_run || dry.region_files_written !== 0 || real.region_files_written === 0)
+        fail(`--dry-run: ${dry.region_files_written} files, the real run ${real.region_files_written}`);
+    console.log(`ok   --dry-run: the real run's report (${real.chunks_written} chunks), nothing written`);
+}
+
 function usage(tmp, src) {
     const fails = (status, args, re) => {
         const r = U.run(args);
@@ -327,6 +368,7 @@ function usage(tmp, src) {
         await levelOnly(tmp, src);
         roundTrip(tmp);
         layout26(tmp, src);
+        dryRun(tmp, src);
         usage(tmp, src);
     } catch (e) {
         fail(e.stack);
