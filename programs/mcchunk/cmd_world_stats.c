@@ -203,12 +203,39 @@ static size_t section_indices(stats_worker *w, const mc_container *c, const uint
     }
 }
 
+/* Counts of a container's palette entries from its histogram (single:
+ * the one value; direct containers: false, count them otherwise), times
+ * `weight`, added under (reg, group, kind). */
+static bool count_palette(stats_worker *w, const mc_registry *reg, uint64_t group, int kind, const mc_container *c,
+                          uint64_t weight, bool *ok)
+{
+    size_t plen;
+    const uint32_t *pal = mc_container_palette(c, &plen);
+    if (mc_container_get_kind(c) == MC_CONTAINER_DIRECT)
+        return false;
+    if (mc_container_get_kind(c) == MC_CONTAINER_SINGLE) {
+        *ok = tally(w, w->cur, reg, group, kind, pal[0], (uint64_t)c->rules.size * weight);
+        return true;
+    }
+    uint32_t *t = w->tally; /* (an indirect palette has at most 256 entries) */
+    memset(t, 0, plen * sizeof *t);
+    mc_container_histogram(c, t);
+    for (size_t k = 0; k < plen && *ok; k++)
+        if (t[k])
+            *ok = tally(w, w->cur, reg, group, kind, pal[k], t[k] * weight);
+    return true;
+}
+
 static bool count_blocks(stats_worker *w, stats_job *j, const mc_registry *reg, const mc_section *s, int32_t sy,
                          uint64_t group)
 {
+    bool ok = true;
+    /* ungrouped within the section: the palette's histogram, no unpacking */
+    if ((j->by == STAT_BY_NONE || j->by == STAT_BY_DIMENSION || j->by == STAT_BY_CHUNK) &&
+        count_palette(w, reg, group, STAT_BLOCK, &s->blocks, 1, &ok))
+        return ok;
     const uint32_t *pal;
     size_t plen = section_indices(w, &s->blocks, &pal);
-    bool ok = true;
     if (plen == 1 && mc_container_get_kind(&s->blocks) == MC_CONTAINER_SINGLE) {
         if (j->by == STAT_BY_Y) {
             for (int l = 0; l < 16 && ok; l++)
@@ -284,6 +311,10 @@ static bool count_biomes(stats_worker *w, stats_job *j, const mc_registry *reg, 
                          uint64_t group)
 {
     bool ok = true;
+    /* each cell is 64 blocks */
+    if ((j->by == STAT_BY_NONE || j->by == STAT_BY_DIMENSION || j->by == STAT_BY_CHUNK) &&
+        count_palette(w, reg, group, STAT_BIOME, &s->biomes, 64, &ok))
+        return ok;
     for (uint32_t cell = 0; cell < 64 && ok; cell++) {
         uint32_t b = mc_container_get(&s->biomes, cell);
         if (j->by == STAT_BY_Y) {
