@@ -389,14 +389,34 @@ static bool count_column(stats_worker *w, stats_job *j, mc_column *col, uint64_t
         ok = world_stat_count(w->counter, NULL, place_group(w, j, col, group, x, y, z), STAT_BLOCK_ENTITY,
                               id_of(w, t), 1);
     }
-    /* before 1.17 (20w45a, DataVersion 2681) entities are in the chunk */
-    if (ok && mc_chunknbt_column_data_version(col) < 2681) {
-        mc_nbt_tag *level = mc_nbt_get(mc_column_extra(col), "Level");
-        mc_nbt_tag *list = mc_nbt_get(level ? level : mc_column_extra(col), "Entities");
-        if (list)
-            ok = count_entity_list(w, j, col, list, group);
-    }
     return ok;
+}
+
+static bool key_is(const char *k, size_t n, const char *lit)
+{
+    return strlen(lit) == n && !memcmp(k, lit, n);
+}
+
+static bool keep_entities(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
+                          size_t key_len)
+{
+    (void)user;
+    return depth == 1 ? key_is(key, key_len, "Level") : key_is(parent, parent_len, "Level") &&
+                                                             key_is(key, key_len, "Entities");
+}
+
+/* Before 1.17 (20w45a, DataVersion 2681) entities are in the chunk, as
+ * Level.Entities: read from the chunk's bytes by a parse that keeps only
+ * those (the column was read without its extra keys). */
+static bool count_chunk_entities(stats_worker *w, stats_job *j, const mc_column *col, uint64_t group)
+{
+    mc_nbt_filter f = {2, keep_entities, NULL, NULL, false};
+    mc_error err;
+    mc_nbt_doc_reset(w->edoc);
+    if (mc_nbt_parse_filtered(w->edoc, w->nbt.data, w->nbt.len, MC_NBT_JAVA, 0, &f, NULL, NULL, &err) != MC_OK)
+        return true; /* (the chunk read: this cannot fail but for memory) */
+    mc_nbt_tag *list = mc_nbt_path(mc_nbt_doc_root(w->edoc), "Level.Entities");
+    return !list || count_entity_list(w, j, col, list, group);
 }
 
 /* The entities record of chunk (lx, lz) in `ents` (may be NULL). */
@@ -454,7 +474,8 @@ static int stats_task(void *user, int worker, size_t ti)
         mc_error err;
         if (has) {
             mc_chunknbt_options opt = {0};
-            opt.flags = MC_CHUNKNBT_NO_LIGHT;
+            /* blocks, biomes and block entities only */
+            opt.flags = MC_CHUNKNBT_NO_LIGHT | MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
             opt.cache = w->cache;
             opt.doc = w->doc;
             w->nbt.len = 0;
@@ -466,7 +487,8 @@ static int stats_task(void *user, int worker, size_t ti)
             }
             w->chunks++;
             world_count_chunks(1);
-            if (!count_column(w, j, col, group))
+            if (!count_column(w, j, col, group) ||
+                (mc_chunknbt_column_data_version(col) < 2681 && !count_chunk_entities(w, j, col, group)))
                 rc = MC_EXIT_FAIL;
         }
         if (rc == MC_EXIT_OK && !count_entities_record(w, j, ents, lx, lz, col, group))
