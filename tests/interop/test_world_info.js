@@ -12,7 +12,9 @@
  *    older than some chunks, a damaged record (its zlib stream overwritten)
  *    and a chunk moved into another one's slot are each a problem (exit 1)
  *    named with absolute coordinates; a temporary a killed write left is a
- *    leftover, not a problem; no level.dat is a problem.
+ *    leftover, not a problem; no level.dat is a problem;
+ *  - the progress line (regions done/total, chunks/s) goes to stderr when
+ *    it is a terminal (`script` makes one), not otherwise, not with --quiet.
  */
 'use strict';
 const assert = require('assert');
@@ -132,6 +134,21 @@ check('verify: clean, then each kind of damage named', () => {
     assert.strictEqual(r.status, 0, r.out);
     assert.match(r.out, /^leftover .*r\.0\.-1\.mca.*compact\.tmp/m);
     assert.match(r.out, /0 problems, 1 leftover temporary/);
+});
+
+check('progress on stderr only when it is a terminal, never with --quiet', () => {
+    const quiet = U.run(['world', 'stats', world, '--threads', '1', '--json']);
+    assert.strictEqual(quiet.err, '', 'not a terminal: nothing on stderr');
+    const { spawnSync } = require('child_process');
+    const typescript = path.join(tmp, 'typescript');
+    const cmd = (extra) => `'${U.BIN}' world stats '${world}' --threads 1 --json ${extra} > /dev/null`;
+    if (spawnSync('script', ['-qc', cmd(''), typescript]).status !== 0) {
+        console.log('     (no `script` to make a terminal: skipped)');
+        return;
+    }
+    assert.match(fs.readFileSync(typescript, 'latin1'), /\r\x1b\[Kmcchunk world stats: \d+\/5 regions, \d+ chunks\/s/);
+    spawnSync('script', ['-qc', cmd('--quiet'), typescript]);
+    assert.doesNotMatch(fs.readFileSync(typescript, 'latin1'), /regions,/);
 });
 
 fs.rmSync(tmp, { recursive: true, force: true });
