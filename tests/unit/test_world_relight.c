@@ -15,36 +15,12 @@
  */
 #include "support.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mcchunk/mcchunk.h"
 
-static char tool[4096];
-
-static void find_tool(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    assert_true(n > 0);
-    self[n] = 0;
-    snprintf(tool, sizeof tool, "%s/mcchunk", dirname(self));
-    if (access(tool, X_OK) != 0) {
-        print_message("%s not built: skipping\n", tool);
-        skip();
-    }
-}
-
-static int run(const char *args)
-{
-    char cmd[9000];
-    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", tool, args);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 #define R 5 /* radius: chunks -5..5 in four region files */
 
@@ -117,13 +93,13 @@ static unsigned count_edges_lit(mc_light_engine *e, unsigned *total)
 static void test_world_relight(void **state)
 {
     (void)state;
-    find_tool();
+    const char *tool = mc_test_tool();
     char tmp[] = "/tmp/mcchunk-world-relight-XXXXXX";
     assert_non_null(mkdtemp(tmp));
     char world[256], args[1200];
     snprintf(world, sizeof world, "%s/w", tmp);
     snprintf(args, sizeof args, "world create '%s' --version 1.20.1 --radius %d --quiet", world, R);
-    assert_int_equal(run(args), 0);
+    assert_int_equal(mc_test_run_tool(args), 0);
     /* each file on its own: the edges lose their neighbours' light */
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "'%s' region relight '%s'/region/r.*.mca >/dev/null 2>&1", tool, world);
@@ -132,7 +108,7 @@ static void test_world_relight(void **state)
     load_all(world);
     unsigned total = 0, before = count_edges_lit(e, &total);
     snprintf(args, sizeof args, "world relight '%s' --threads 2 --quiet", world);
-    assert_int_equal(run(args), 0);
+    assert_int_equal(mc_test_run_tool(args), 0);
     load_all(world);
     unsigned after = count_edges_lit(e, &total);
     print_message("%u border chunks: %u lit as with all neighbours after region relight, %u after world relight\n",
@@ -150,10 +126,10 @@ static void test_world_relight(void **state)
             cols[z + R][x + R] = NULL;
         }
     mc_light_engine_free(e);
-    assert_int_equal(run("world relight"), 2);
-    assert_int_equal(run("world relight /nonexistent --threads 0"), 2);
+    assert_int_equal(mc_test_run_tool("world relight"), 2);
+    assert_int_equal(mc_test_run_tool("world relight /nonexistent --threads 0"), 2);
     snprintf(args, sizeof args, "world relight '%s/none'", tmp);
-    assert_int_equal(run(args), 1);
+    assert_int_equal(mc_test_run_tool(args), 1);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     assert_int_equal(system(cmd), 0);
 }
