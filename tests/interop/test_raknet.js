@@ -11,7 +11,8 @@
 // reorders them (jsp-raknet: see below). Then `mcchunk serve` itself: its
 // Bedrock listener answers ping() with the server's MOTD/players/max and
 // accepts a raknet-native connection, which it closes with a logged reason
-// (no Bedrock game layer yet), and `--no-bedrock` turns the listener off.
+// when what it sends is no game batch, and `--no-bedrock` turns the
+// listener off.
 'use strict'
 const assert = require('assert')
 const { spawn } = require('child_process')
@@ -194,16 +195,19 @@ async function main () {
     assert.strictEqual(ad.playersMax, 7)
     assert.strictEqual(ad.portV4, bport)
     console.log('ok serve: ping() reads the MOTD, players and max')
+    // a RakNet client that sends a message that is no game batch: the
+    // Bedrock layer (test_bedrock_server*.js) drops it with the reason
     const client = new native.Client('127.0.0.1', bport, { protocolVersion: 11 })
     const closed = new Promise(resolve => client.on('disconnect', resolve))
     await withTimeout(new Promise(resolve => { client.on('connect', resolve); client.connect() }), 15000, 'serve connect')
+    client.send(Buffer.from([0x86, 1, 2, 3]), native.PacketPriority.HIGH_PRIORITY, native.PacketReliability.RELIABLE_ORDERED, 0)
     await withTimeout(closed, 10000, 'serve disconnect')
     client.close()
-    for (let i = 0; i < 40 && !/Bedrock login is not implemented yet/.test(srv.log()); i++) {
+    for (let i = 0; i < 40 && !/not a game batch/.test(srv.log()); i++) {
       await new Promise(resolve => setTimeout(resolve, 50))
     }
     assert.match(srv.log(), /RakNet connection established \(protocol 11, MTU \d+\)/)
-    assert.match(srv.log(), /disconnecting: Bedrock login is not implemented yet/)
+    assert.match(srv.log(), /disconnected: not a game batch \(first byte 0x86, 4 bytes\)/)
     console.log('ok serve: raknet-native connects and is disconnected with a logged reason')
   } catch (e) {
     console.error(srv.log())

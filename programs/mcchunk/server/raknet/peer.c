@@ -859,6 +859,25 @@ static bool note_datagram(srv_rak_peer *p, uint32_t seq)
     return true;
 }
 
+/* The user asked to hear when the backlog has fallen to its mark
+ * (srv_rak_peer_notify_writable): acknowledgements just freed room. */
+static void check_writable(srv_rak_peer *p)
+{
+    if (!p->writable_mark || !p->rs || !alive(p) || p->rs->backlog > p->writable_mark - 1)
+        return;
+    p->writable_mark = 0;
+    if (p->rak->cb.writable)
+        p->rak->cb.writable(p->rak->cb.user, p);
+}
+
+bool srv_rak_peer_notify_writable(srv_rak_peer *p, size_t bytes)
+{
+    if (!p->rs || p->rs->backlog <= bytes)
+        return true;
+    p->writable_mark = bytes + 1;
+    return false;
+}
+
 void srv__rak_peer_datagram(srv_rak_peer *p, const uint8_t *data, size_t len)
 {
     if (!p->rs || p->state == MC__RAK_DEAD)
@@ -870,6 +889,7 @@ void srv__rak_peer_datagram(srv_rak_peer *p, const uint8_t *data, size_t len)
         if (flags & 0x20) /* "has B and AS": a float we do not use */
             mc_read_skip(&r, 4, "AS");
         handle_ranges(p, &r, true);
+        check_writable(p);
         return;
     }
     if (flags & MC__RAK_NACK) {

@@ -101,6 +101,9 @@ typedef struct srv_rak_callbacks {
     void (*pong)(void *user, const srv_rak_addr *from, const uint8_t *data, size_t len);
     /* One log line (without newline); may be NULL. */
     void (*log)(void *user, int level, const char *line);
+    /* The peer's backlog fell to the mark srv_rak_peer_notify_writable
+     * asked for (once per asking); may be NULL. */
+    void (*writable)(void *user, srv_rak_peer *peer);
 } srv_rak_callbacks;
 
 /* Fills a config with the defaults: accept off, 1024 peers, MTU 1492,
@@ -159,6 +162,11 @@ bool srv_rak_peer_connected(const srv_rak_peer *peer);
 size_t srv_rak_peer_backlog(const srv_rak_peer *peer);
 /* Smoothed round-trip time, ms. */
 uint32_t srv_rak_peer_rtt_ms(const srv_rak_peer *peer);
+/* Asks for the `writable` callback once the peer's backlog (queued and
+ * unacknowledged bytes) is at most `bytes`, which acknowledgements bring
+ * about (one asking, one callback). Returns true, asking nothing, when the
+ * backlog already is that small. */
+bool srv_rak_peer_notify_writable(srv_rak_peer *peer, size_t bytes);
 
 typedef struct srv_rak_stats {
     uint64_t datagrams_sent, datagrams_received;

@@ -90,6 +90,13 @@ static void pong_cb(void *user, const srv_rak_addr *from, const uint8_t *d, size
         u->user_cb.pong(u->user_cb.user, from, d, n);
 }
 
+static void writable_cb(void *user, srv_rak_peer *p)
+{
+    srv_rak_uv *u = user;
+    if (u->user_cb.writable)
+        u->user_cb.writable(u->user_cb.user, p);
+}
+
 static void log_cb(void *user, int level, const char *line)
 {
     srv_rak_uv *u = user;
@@ -141,7 +148,8 @@ srv_rak_uv *srv_rak_uv_start(uv_loop_t *loop, const char *bind, int port, const 
                               .message = message_cb,
                               .disconnected = disconnected_cb,
                               .pong = pong_cb,
-                              .log = log_cb};
+                              .log = log_cb,
+                              .writable = writable_cb};
     u->rak = srv_rak_new(cfg, &inner);
     if (!u->rak) {
         free(u);

@@ -1,0 +1,623 @@
+/*
+ * session.c: one Bedrock client, from its RakNet connection to play.
+ *
+ * The states follow the protocol: RequestNetworkSettings (1.19.30+; the
+ * answer turns compression on) -> Login (the identity is read, not
+ * verified: offline mode, logged as such; the protocol must be one the
+ * generated data knows) -> with --bedrock-encryption the handshake
+ * (ServerToClientHandshake carries the salt and our key; everything after
+ * it is encrypted, and the client's ClientToServerHandshake proves it
+ * followed) -> PlayStatus login_success -> ResourcePacksInfo and
+ * ResourcePackStack, both empty, each answered by the client ->
+ * StartGame (and from 1.21.60 ItemRegistry) -> the client's
+ * RequestChunkRadius -> ChunkRadiusUpdated, then the chunks (chunks.c) ->
+ * PlayStatus player_spawn once the nearest are out -> the client's
+ * SetLocalPlayerAsInitialized -> play: movement (MovePlayer,
+ * PlayerAuthInput), SubChunkRequests, the blob cache, /tp.
+ *
+ * Every packet the server sends is written from its version's layout
+ * (layout.h) with the values given here by field name; packets of one
+ * handler go out as one batch. Anything a client sends out of turn, or
+ * that does not parse, ends its session with the reason in the log;
+ * packets the server has no use for are ignored, as a game server would.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/bedrock/bedrock_private.h"
+#include "server/bedrock/items.h"
+#include "server/uuid.h"
+
+/* The player's eye is this far above its feet (positions on the wire are
+ * the eye's). */
+#define EYE_HEIGHT 1.62
+
+/* ------------------------------------------------------------ lifecycle */
+
+static void session_free(srv_bsession *s)
+{
+    srv_server *srv = srv__blistener_server(s->l);
+    srv__bchunks_free(s);
+    srv_player_leave(srv, &s->player);
+    if (s->counted)
+        srv->online--;
+    srv_bcipher_free(s->codec.cipher);
+    mc_buf_free(&s->out);
+    mc_buf_free(&s->msg);
+    free(s);
+}
+
+void srv__bsession_enter(srv_bsession *s)
+{
+    s->busy++;
+}
+
+void srv__bsession_leave(srv_bsession *s)
+{
+    if (--s->busy == 0 && s->free_later)
+        session_free(s);
+}
+
+srv_bsession *srv__bsession_new(srv_blistener *l, srv_rak_peer *peer)
+{
+    srv_bsession *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->l = l;
+    s->peer = peer;
+    s->state = SRV_BS_NEW;
+    mc_buf_init(&s->out, NULL);
+    mc_buf_init(&s->msg, NULL);
+    snprintf(s->peer_name, sizeof s->peer_name, "%s", srv_rak_peer_name(peer));
+    /* RakNet 10 is spoken before 1.19.30, whose clients compress from the
+     * first batch (there is no RequestNetworkSettings) */
+    s->codec.compressing = srv_rak_peer_protocol(peer) < 11;
+    s->connected_ms = srv_server_clock(srv__blistener_server(l));
+    srv__bchunks_init(s);
+    return s;
+}
+
+void srv__bsession_gone(srv_bsession *s, const char *reason)
+{
+    srv_server *srv = srv__blistener_server(s->l);
+    if (s->state != SRV_BS_GONE && s->login.name[0])
+        srv_log(srv, MC_LOG_INFO, "bedrock %s %s disconnected: %s", s->peer_name, s->login.name, reason);
+    s->state = SRV_BS_GONE;
+    s->peer = NULL;
+    if (s->busy)
+        s->free_later = true;
+    else
+        session_free(s);
+}
+
+/* ------------------------------------------------------------- sending */
+
+void srv__bsession_packet(srv_bsession *s, const uint8_t *packet, size_t len)
+{
+    srv_bpacket_frame(&s->out, packet, len);
+}
+
+bool srv__bsession_write(srv_bsession *s, int sent, srv_bvalue_fn values, void *ctx)
+{
+    /* before the client said its version, the oldest layout (those of the
+     * packets sent then never changed) */
+    const srv_bedrock_version *v = s->v ? s->v : srv_bedrock_version_first();
+    mc_buf pkt;
+    mc_buf_init(&pkt, NULL);
+    mc_error err;
+    mc_error_clear(&err);
+    bool ok = srv_bedrock_write(&pkt, v, sent, values, ctx, &err) == MC_OK;
+    if (ok)
+        srv__bsession_packet(s, pkt.data, pkt.len);
+    else
+        srv_log(srv__blistener_server(s->l), MC_LOG_ERROR, "bedrock %s: %s", s->peer_name, err.message);
+    mc_buf_free(&pkt);
+    return ok;
+}
+
+/* Seals a cleartext batch body and hands it to RakNet. */
+static bool send_message(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    if (!s->peer || s->state == SRV_BS_GONE)
+        return false;
+    srv_bcodec_shared *sh = srv__blistener_codec(s->l);
+    sh->sealed.len = 0;
+    if (!srv_bcodec_seal(&s->codec, body, len, &sh->sealed)) {
+        srv__bsession_kick(s, "Server out of memory", true);
+        return false;
+    }
+    srv_rak_send_result r = srv_rak_send(s->peer, sh->sealed.data, sh->sealed.len, MC_RAK_RELIABLE_ORDERED, 0);
+    if (r == MC_RAK_FULL) {
+        srv__bsession_kick(s, "Too slow: over 4 MiB sent and not acknowledged", true);
+        return false;
+    }
+    return r == MC_RAK_SENT;
+}
+
+void srv__bsession_flush(srv_bsession *s)
+{
+    if (!s->out.len || s->state == SRV_BS_GONE)
+        return;
+    s->msg.len = 0;
+    bool ok = srv_bcodec_body(&s->codec, srv__blistener_codec(s->l), s->out.data, s->out.len, false, &s->msg);
+    s->out.len = 0;
+    if (ok)
+        send_message(s, s->msg.data, s->msg.len);
+    else
+        srv__bsession_kick(s, "Server out of memory", true);
+    if (s->msg.cap > ((size_t)256 << 10))
+        mc_buf_free(&s->msg);
+    if (s->out.cap > ((size_t)256 << 10))
+        mc_buf_free(&s->out);
+}
+
+bool srv__bsession_send_body(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    srv__bsession_flush(s);
+    return send_message(s, body, len);
+}
+
+static void play_status(srv_bsession *s, int status)
+{
+    srv_bfield f[] = {SRV_BINT("status", status), {NULL, {0}}};
+    srv__bsession_write(s, SRV_BSENT_PLAY_STATUS, srv_bvalues_lookup, f);
+}
+
+void srv__bsession_kick(srv_bsession *s, const char *reason, bool warn)
+{
+    if (s->state == SRV_BS_GONE || !s->peer)
+        return;
+    srv_server *srv = srv__blistener_server(s->l);
+    srv_log(srv, warn ? MC_LOG_WARN : MC_LOG_INFO, "bedrock %s%s%s disconnected: %s", s->peer_name,
+            s->login.name[0] ? " " : "", s->login.name, reason);
+    srv_bfield f[] = {SRV_BINT("hide_disconnect_reason", 0), SRV_BSTR("message", reason), {NULL, {0}}};
+    srv__bsession_write(s, SRV_BSENT_DISCONNECT, srv_bvalues_lookup, f);
+    srv__bsession_flush(s);
+    srv_rak_peer *peer = s->peer;
+    s->state = SRV_BS_GONE; /* logged: the callback stays quiet */
+    srv_rak_disconnect(peer, reason); /* -> srv__bsession_gone (freed when the call in progress ends) */
+}
+
+/* A login the server cannot take: PlayStatus with the reason's code
+ * (what the client shows), then the disconnect. */
+static void refuse(srv_bsession *s, int status, const char *why)
+{
+    play_status(s, status);
+    srv__bsession_kick(s, why, false);
+}
+
+/* ------------------------------------------------------------- login */
+
+static void network_settings(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, body, len, "request_network_settings", NULL);
+    int32_t protocol = mc_read_i32be(&r);
+    if (!mc_reader_ok(&r)) {
+        srv__bsession_kick(s, "Malformed RequestNetworkSettings", true);
+        return;
+    }
+    const srv_bedrock_version *v = srv_bedrock_version_of(protocol);
+    char why[160];
+    if (!v) {
+        bool old = protocol < srv_bedrock_version_first()->protocol;
+        snprintf(why, sizeof why, "Unsupported Bedrock protocol %d; this server speaks %s to %s", protocol,
+                 srv_bedrock_version_first()->name, srv_bedrock_version_last()->name);
+        refuse(s, old ? SRV_BSTATUS_FAILED_CLIENT : SRV_BSTATUS_FAILED_SPAWN, why);
+        return;
+    }
+    s->v = v;
+    srv_bfield f[] = {SRV_BINT("compression_threshold", 256), SRV_BINT("compression_algorithm", 0), {NULL, {0}}};
+    srv__bsession_write(s, SRV_BSENT_NETWORK_SETTINGS, srv_bvalues_lookup, f);
+    srv__bsession_flush(s); /* the last uncompressed batch */
+    s->codec.protocol = protocol;
+    s->codec.compressing = true;
+    s->codec.threshold = 256;
+    s->codec.algorithm_byte = protocol >= MC_BEDROCK_PROTO_1_20_60;
+    s->state = SRV_BS_LOGIN;
+}
+
+static void send_packs_info(srv_bsession *s)
+{
+    play_status(s, SRV_BSTATUS_LOGIN_SUCCESS);
+    srv_bfield none[] = {{NULL, {0}}};
+    srv__bsession_write(s, SRV_BSENT_RESOURCE_PACKS_INFO, srv_bvalues_lookup, none);
+    s->state = SRV_BS_PACKS;
+}
+
+static void start_encryption(srv_bsession *s)
+{
+    mc_buf token;
+    mc_buf_init(&token, NULL);
+    char why[160];
+    s->codec.cipher = NULL;
+    srv_bcipher *c = srv_bcipher_new(s->login.key, strlen(s->login.key), s->v->protocol < 431, &token, why, sizeof why);
+    if (!c) {
+        mc_buf_free(&token);
+        srv__bsession_kick(s, why, true);
+        return;
+    }
+    srv_bfield f[] = {{"token", {SRV_BV_STRING, 0, 0, token.data, token.len}}, {NULL, {0}}};
+    srv__bsession_write(s, SRV_BSENT_SERVER_TO_CLIENT_HANDSHAKE, srv_bvalues_lookup, f);
+    srv__bsession_flush(s); /* in the clear; what follows is encrypted */
+    mc_buf_free(&token);
+    s->codec.cipher = c;
+    s->state = SRV_BS_HANDSHAKE;
+}
+
+static void login(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    srv_server *srv = srv__blistener_server(s->l);
+    char why[200];
+    if (!srv_blogin_read(body, len, &s->login, why, sizeof why)) {
+        srv__bsession_kick(s, why, true);
+        return;
+    }
+    const srv_bedrock_version *v = srv_bedrock_version_of(s->login.protocol);
+    if (!v || (s->v && s->v != v)) {
+        bool old = s->login.protocol < srv_bedrock_version_first()->protocol;
+        snprintf(why, sizeof why, "Unsupported Bedrock protocol %d; this server speaks %s to %s", s->login.protocol,
+                 srv_bedrock_version_first()->name, srv_bedrock_version_last()->name);
+        refuse(s, old ? SRV_BSTATUS_FAILED_CLIENT : SRV_BSTATUS_FAILED_SPAWN, why);
+        return;
+    }
+    s->v = v;
+    s->codec.protocol = v->protocol;
+    if (!mc_registry_find_bedrock(v->name)) { /* minecraft-data has no block states for it */
+        snprintf(why, sizeof why, "Bedrock %s is not served: no block palette is known for it (1.16.220 and newer are)",
+                 v->name);
+        refuse(s, SRV_BSTATUS_FAILED_CLIENT, why);
+        return;
+    }
+    if (srv->online >= srv->cfg->max_players) {
+        refuse(s, SRV_BSTATUS_SERVER_FULL, "The server is full");
+        return;
+    }
+    char uuid[37];
+    srv_uuid_format(s->login.uuid, uuid);
+    srv_log(srv, MC_LOG_INFO,
+            "bedrock %s logging in as %s (%s, xuid %s, Bedrock %s, protocol %d, RakNet %u%s%s): identity read "
+            "from the login, NOT verified (offline mode)",
+            s->peer_name, s->login.name, uuid, s->login.xuid[0] ? s->login.xuid : "none", v->name, v->protocol,
+            srv_rak_peer_protocol(s->peer), s->login.device[0] ? ", " : "", s->login.device);
+    s->counted = true;
+    srv->online++;
+    if (srv__blistener_encryption(s->l))
+        start_encryption(s);
+    else
+        send_packs_info(s);
+}
+
+/* --------------------------------------------------------- start game */
+
+typedef struct start_values {
+    srv_bfield *fields;
+} start_values;
+
+static void start_game(srv_bsession *s)
+{
+    srv_server *srv = srv__blistener_server(s->l);
+    int32_t sx, sy, sz;
+    srv_world_spawn(srv, &sx, &sy, &sz);
+    s->x = sx + 0.5;
+    s->y = sy;
+    s->z = sz + 0.5;
+    s->entity_id = srv__blistener_entity_id(s->l);
+    bool hashed = srv__blistener_hashed(s->l) && s->v->protocol >= MC_BEDROCK_PROTO_1_19_80;
+    const char *name = srv->cfg->motd;
+    srv_bfield f[] = {
+        SRV_BINT("entity_id", s->entity_id), SRV_BINT("runtime_entity_id", s->entity_id),
+        SRV_BINT("player_gamemode", 1), /* creative: a person can fly and look around */
+        SRV_BFLOAT("player_position.x", s->x), SRV_BFLOAT("player_position.y", s->y + EYE_HEIGHT),
+        SRV_BFLOAT("player_position.z", s->z), SRV_BFLOAT("spawn.x", s->x), SRV_BFLOAT("spawn.y", s->y + EYE_HEIGHT),
+        SRV_BFLOAT("spawn.z", s->z), SRV_BINT("seed", (int64_t)srv->cfg->seed), SRV_BSTR("biome_name", "plains"),
+        SRV_BINT("dimension", MC_BEDROCK_OVERWORLD), SRV_BINT("generator", 1), SRV_BINT("world_gamemode", 1),
+        SRV_BINT("difficulty", 0), SRV_BINT("spawn_position.x", sx), SRV_BINT("spawn_position.y", sy),
+        SRV_BINT("spawn_position.z", sz), SRV_BINT("achievements_disabled", 1), SRV_BINT("day_cycle_stop_time", -1),
+        SRV_BINT("is_multiplayer", 1), SRV_BINT("broadcast_to_lan", 1), SRV_BINT("xbox_live_broadcast_mode", 4),
+        SRV_BINT("platform_broadcast_mode", 4), SRV_BINT("enable_commands", 1),
+        SRV_BINT("permission_level", 1), /* member */
+        SRV_BINT("server_chunk_tick_range", 4), SRV_BSTR("game_version", s->v->name),
+        SRV_BINT("is_new_nether", 1), SRV_BSTR("level_id", "mcchunk"), SRV_BSTR("world_name", name),
+        SRV_BINT("movement_authority", 1), /* server: PlayerAuthInput every tick */
+        SRV_BSTR("multiplayer_correlation_id", "mcchunk"), SRV_BSTR("engine", "mcchunk"),
+        SRV_BINT("block_network_ids_are_hashes", hashed), SRV_BSTR("server_identifier", "mcchunk"),
+        SRV_BSTR("world_identifier", "mcchunk"), {NULL, {0}}};
+    srv_bitems *items = srv__blistener_items(s->l);
+    if (!items) {
+        srv__bsession_kick(s, "Server error: no item palette", true);
+        return;
+    }
+    srv_bitems_values iv = {items, s->v->items, srv_bvalues_lookup, f};
+    bool registry = s->v->program[SRV_BSENT_ITEM_REGISTRY] >= 0; /* 1.21.60+: items in their own packet */
+    srv_bitems_values none = {items, -1, srv_bvalues_lookup, f};
+    if (!srv__bsession_write(s, SRV_BSENT_START_GAME, srv_bitems_value, registry ? &none : &iv) ||
+        (registry && !srv__bsession_write(s, SRV_BSENT_ITEM_REGISTRY, srv_bitems_value, &iv))) {
+        srv__bsession_kick(s, "Server error: cannot write StartGame", true);
+        return;
+    }
+    s->state = SRV_BS_RADIUS;
+}
+
+static void pack_response(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, body, len, "resource_pack_client_response", NULL);
+    /* 1.26.40+: a varint (0 refused .. 3 completed); before: a byte (0 none, 1 refused .. 4 completed) */
+    bool varint = s->v->protocol >= MC_BEDROCK_PROTO_1_26_40;
+    uint32_t status = varint ? mc_read_uvarint32(&r) : mc_read_u8(&r);
+    if (!mc_reader_ok(&r)) {
+        srv__bsession_kick(s, "Malformed ResourcePackClientResponse", true);
+        return;
+    }
+    uint32_t have_all = varint ? 2 : 3, completed = varint ? 3 : 4, send_packs = varint ? 1 : 2;
+    if (status == send_packs) {
+        srv__bsession_kick(s, "The client asks for resource packs; this server has none", true);
+    } else if (s->state == SRV_BS_PACKS && (status == have_all || status == completed)) {
+        srv_bfield f[] = {SRV_BSTR("game_version", "*"), {NULL, {0}}};
+        srv__bsession_write(s, SRV_BSENT_RESOURCE_PACK_STACK, srv_bvalues_lookup, f);
+        s->state = SRV_BS_STACK;
+    } else if (s->state == SRV_BS_STACK) { /* completed, or refused: there is nothing to refuse */
+        start_game(s);
+    }
+}
+
+/* ------------------------------------------------------------ in game */
+
+void srv__bsession_spawn_ready(srv_bsession *s)
+{
+    play_status(s, SRV_BSTATUS_PLAYER_SPAWN);
+    srv__bsession_flush(s);
+    s->state = SRV_BS_INITIALIZING;
+}
+
+static void chunk_radius(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, body, len, "request_chunk_radius", NULL);
+    int32_t wanted = mc_read_zigzag32(&r);
+    if (!mc_reader_ok(&r)) {
+        srv__bsession_kick(s, "Malformed RequestChunkRadius", true);
+        return;
+    }
+    int radius = srv__bchunks_radius(s, wanted);
+    if (s->state == SRV_BS_GONE)
+        return;
+    srv_bfield f[] = {SRV_BINT("chunk_radius", radius), {NULL, {0}}};
+    srv__bsession_write(s, SRV_BSENT_CHUNK_RADIUS_UPDATE, srv_bvalues_lookup, f);
+    if (s->state == SRV_BS_RADIUS)
+        s->state = SRV_BS_SPAWNING;
+    srv__bchunks_pump(s);
+}
+
+static void initialized(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, body, len, "set_local_player_as_initialized", NULL);
+    uint64_t id = mc_read_uvarint64(&r);
+    if (!mc_reader_ok(&r) || id != (uint64_t)s->entity_id) {
+        srv__bsession_kick(s, "SetLocalPlayerAsInitialized for another entity", true);
+        return;
+    }
+    s->state = SRV_BS_PLAYING;
+    srv_server *srv = srv__blistener_server(s->l);
+    srv_log(srv, MC_LOG_INFO, "%s joined (Bedrock %s, protocol %d, %s ids, blob cache %s%s, radius %d)", s->login.name,
+            s->v->name, s->v->protocol, srv__blistener_hashed(s->l) && s->v->protocol >= MC_BEDROCK_PROTO_1_19_80 ? "hashed" : "index",
+            s->chunks.cache ? "on" : "off", s->codec.cipher ? ", encrypted" : "", s->chunks.radius);
+    s->player.edition = "bedrock";
+    s->player.name = s->login.name;
+    srv_player_join(srv, &s->player, s->x, s->y, s->z);
+}
+
+/* The player is at (x, eye y, z): a position inside the world moves it. */
+static void moved(srv_bsession *s, double x, double eye_y, double z)
+{
+    if (!(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7) || !(fabs(eye_y) < 1.0e5))
+        return; /* not a place in the world (NaN included): ignored */
+    s->x = x;
+    s->y = eye_y - EYE_HEIGHT;
+    s->z = z;
+    srv_player_moved(srv__blistener_server(s->l), &s->player, s->x, s->y, s->z);
+    srv__bchunks_moved(s, x, z);
+}
+
+static void movement(srv_bsession *s, uint32_t id, const uint8_t *body, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, body, len, "movement", NULL);
+    if (id == SRV_BPID_MOVE_PLAYER) {
+        uint64_t rid = mc_read_uvarint64(&r);
+        if (rid != (uint64_t)s->entity_id)
+            return; /* another entity (a vehicle): not the player */
+    } else { /* PlayerAuthInput: pitch, yaw, then the position */
+        mc_read_f32le(&r);
+        mc_read_f32le(&r);
+    }
+    double x = mc_read_f32le(&r), y = mc_read_f32le(&r), z = mc_read_f32le(&r);
+    if (mc_reader_ok(&r))
+        moved(s, x, y, z);
+}
+
+/* "/tp X Y Z": the server's one command, as on the Java side. */
+static void command(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, body, len, "command_request", NULL);
+    size_t n;
+    const uint8_t *text = mc_read_str_uvarint(&r, &n);
+    char buf[256];
+    if (!text || n >= sizeof buf)
+        return;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    double x, y, z;
+    int used = 0;
+    srv_server *srv = srv__blistener_server(s->l);
+    if (strncmp(buf, "/tp ", 4) && strncmp(buf, "/teleport ", 10))
+        return;
+    const char *args = strchr(buf, ' ');
+    if (sscanf(args, " %lf %lf %lf %n", &x, &y, &z, &used) != 3 || args[used] ||
+        !(x >= -3.0e7 && x <= 3.0e7 && z >= -3.0e7 && z <= 3.0e7 && y >= -2048 && y < 4096)) {
+        srv_log(srv, MC_LOG_WARN,
+                "%s: /tp refused: %.60s (x and z must be numbers in -30000000..30000000, y in -2048..4095)",
+                s->login.name, buf);
+        return;
+    }
+    srv_log(srv, MC_LOG_INFO, "%s teleported to %.1f %.1f %.1f", s->login.name, x, y, z);
+    srv_bfield f[] = {SRV_BINT("runtime_id", s->entity_id), SRV_BFLOAT("position.x", x),
+                      SRV_BFLOAT("position.y", y + EYE_HEIGHT), SRV_BFLOAT("position.z", z),
+                      SRV_BINT("mode", 2), /* teleport */
+                      SRV_BINT("teleport", 1), {NULL, {0}}};
+    srv__bsession_write(s, SRV_BSENT_MOVE_PLAYER, srv_bvalues_lookup, f);
+    moved(s, x, y + EYE_HEIGHT, z);
+}
+
+static void cache_status(srv_bsession *s, const uint8_t *body, size_t len)
+{
+    mc_reader r;
+    mc_reader_init(&r, body, len, "client_cache_status", NULL);
+    bool on = mc_read_u8(&r) != 0;
+    if (!mc_reader_ok(&r))
+        return;
+    s->chunks.cache = on;
+    if (s->chunks.variant) /* the next columns and answers in the new form */
+        s->chunks.variant = srv__blistener_variant(s->l, s->v, srv__blistener_hashed(s->l), on);
+    if (!s->chunks.variant && s->chunks.radius)
+        srv__bsession_kick(s, "Server out of memory", true);
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+/* Which packets each state takes (anything else before play is out of
+ * turn); in play every packet is taken. */
+static bool expected(const srv_bsession *s, uint32_t id)
+{
+    switch (s->state) {
+    case SRV_BS_NEW: return id == SRV_BPID_REQUEST_NETWORK_SETTINGS || id == SRV_BPID_LOGIN;
+    case SRV_BS_LOGIN: return id == SRV_BPID_LOGIN;
+    case SRV_BS_HANDSHAKE: return id == SRV_BPID_CLIENT_TO_SERVER_HANDSHAKE;
+    default: return true;
+    }
+}
+
+static void handle(srv_bsession *s, uint32_t id, const uint8_t *body, size_t len)
+{
+    if (!expected(s, id)) {
+        char why[96];
+        snprintf(why, sizeof why, "Unexpected packet %u while logging in", id);
+        srv__bsession_kick(s, why, true);
+        return;
+    }
+    bool joined = s->state >= SRV_BS_RADIUS;
+    switch (id) {
+    case SRV_BPID_REQUEST_NETWORK_SETTINGS: network_settings(s, body, len); break;
+    case SRV_BPID_LOGIN: login(s, body, len); break;
+    case SRV_BPID_CLIENT_TO_SERVER_HANDSHAKE:
+        if (s->state == SRV_BS_HANDSHAKE)
+            send_packs_info(s);
+        break;
+    case SRV_BPID_RESOURCE_PACK_CLIENT_RESPONSE: pack_response(s, body, len); break;
+    case SRV_BPID_CLIENT_CACHE_STATUS: cache_status(s, body, len); break;
+    case SRV_BPID_REQUEST_CHUNK_RADIUS:
+        if (joined)
+            chunk_radius(s, body, len);
+        break;
+    case SRV_BPID_SET_LOCAL_PLAYER_AS_INITIALIZED:
+        if (s->state == SRV_BS_INITIALIZING)
+            initialized(s, body, len);
+        break;
+    case SRV_BPID_MOVE_PLAYER:
+    case SRV_BPID_PLAYER_AUTH_INPUT:
+        if (joined)
+            movement(s, id, body, len);
+        break;
+    case SRV_BPID_SUBCHUNK_REQUEST:
+        if (joined)
+            srv__bchunks_request(s, body, len);
+        break;
+    case SRV_BPID_CLIENT_CACHE_BLOB_STATUS:
+        if (joined)
+            srv__bchunks_blob_status(s, body, len);
+        break;
+    case SRV_BPID_COMMAND_REQUEST:
+        if (s->state == SRV_BS_PLAYING)
+            command(s, body, len);
+        break;
+    case SRV_BPID_DISCONNECT: srv__bsession_kick(s, "left the game", false); break;
+    default: break; /* a packet the server has no use for */
+    }
+}
+
+/* Decodes a batch; at the first batch of a client that spoke RakNet 11
+ * but compresses (or the other way round) the other framing is tried. */
+static bool open_batch(srv_bsession *s, uint8_t *data, size_t len, char *why, size_t why_len)
+{
+    srv_bcodec_shared *sh = srv__blistener_codec(s->l);
+    if (s->state != SRV_BS_NEW || s->codec.cipher)
+        return srv_bcodec_open(&s->codec, sh, data, len, why, why_len);
+    mc_buf copy; /* opening may not change the bytes without a cipher, but keep them for the retry */
+    mc_buf_init(&copy, NULL);
+    mc_buf_put(&copy, data, len);
+    bool ok = srv_bcodec_open(&s->codec, sh, data, len, why, why_len);
+    if (!ok && mc_buf_ok(&copy)) {
+        s->codec.compressing = !s->codec.compressing;
+        ok = srv_bcodec_open(&s->codec, sh, copy.data, copy.len, why, why_len);
+        if (!ok)
+            s->codec.compressing = !s->codec.compressing;
+    }
+    mc_buf_free(&copy);
+    return ok;
+}
+
+void srv__bsession_message(srv_bsession *s, uint8_t *data, size_t len)
+{
+    if (s->state == SRV_BS_GONE)
+        return;
+    srv__bsession_enter(s);
+    char why[160];
+    if (!open_batch(s, data, len, why, sizeof why)) {
+        srv__bsession_kick(s, why, true);
+        srv__bsession_leave(s);
+        return;
+    }
+    /* the packets live in the shared inflate buffer, which handling a
+     * packet never reuses (only the next batch does) */
+    srv_bcodec_shared *sh = srv__blistener_codec(s->l);
+    srv_bpackets it;
+    srv_bpackets_init(&it, sh->inflated.data, sh->inflated.len);
+    const uint8_t *pkt;
+    size_t n;
+    bool bad = false;
+    while (s->state != SRV_BS_GONE && srv_bpackets_next(&it, &pkt, &n, &bad)) {
+        mc_reader r;
+        mc_reader_init(&r, pkt, n, "packet", NULL);
+        uint32_t header = mc_read_uvarint32(&r);
+        if (!mc_reader_ok(&r)) {
+            bad = true;
+            break;
+        }
+        handle(s, header & 0x3FF, pkt + r.pos, n - r.pos); /* the bits above 10 are split-screen ids */
+    }
+    if (bad && s->state != SRV_BS_GONE)
+        srv__bsession_kick(s, "a batch with a malformed packet length", true);
+    srv__bsession_flush(s);
+    srv__bsession_leave(s);
+}
+
+void srv__bsession_writable(srv_bsession *s)
+{
+    srv__bsession_enter(s);
+    srv__bchunks_writable(s);
+    srv__bsession_leave(s);
+}
+
+void srv__bsession_tick(srv_bsession *s, uint64_t now)
+{
+    if (s->state < SRV_BS_RADIUS && s->state != SRV_BS_GONE && now - s->connected_ms > SRV_BEDROCK_LOGIN_MS) {
+        srv__bsession_enter(s);
+        srv__bsession_kick(s, "Took too long to log in", true);
+        srv__bsession_leave(s);
+    }
+}
