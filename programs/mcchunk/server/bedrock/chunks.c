@@ -46,7 +46,7 @@
  * until they are copied out (the world's cache keeps them). */
 #define ENGINE_BLOBS ((size_t)512 << 10)
 /* Blob locations remembered for ClientCacheBlobStatus (a table slot is
- * 24 bytes). */
+ * 32 bytes: 1 MiB). */
 #define BLOB_SLOTS 32768u
 /* LevelChunks one client sends per turn of the fair share. */
 #define COLUMNS_PER_TURN 8u
@@ -91,13 +91,24 @@ typedef struct bcol {
 
 typedef struct blob_slot {
     uint64_t id;
+    uint64_t stamp; /* when it was stored (0: empty) */
     uint32_t kind;
     int32_t x, z;
 } blob_slot;
 
+/* Where blobs are: a table probed over a window of BLOB_WINDOW slots; a
+ * new blob takes an empty slot of its window, its own old one, or the
+ * window's oldest (the table forgets the least recently announced). */
+#define BLOB_WINDOW 8u
 struct srv_bblobs {
+    uint64_t clock;
     blob_slot slots[BLOB_SLOTS];
 };
+
+static uint32_t blob_home(uint64_t id)
+{
+    return (uint32_t)((id * 0x9E3779B97F4A7C15ull) >> 40) % BLOB_SLOTS;
+}
 
 /* ------------------------------------------------------------ variants */
 
@@ -292,11 +303,22 @@ static void index_blobs(struct srv_bblobs *b, const srv_bvariant *var, const bco
 {
     for (int i = -1; i < (int)c->count; i++) {
         uint64_t id = i < 0 ? c->biome_id : c->blob_id[i];
-        blob_slot *s = &b->slots[(id * 0x9E3779B97F4A7C15ull >> 40) % BLOB_SLOTS];
-        s->id = id;
-        s->kind = var->kind;
-        s->x = x;
-        s->z = z;
+        uint32_t home = blob_home(id);
+        blob_slot *pick = NULL;
+        for (uint32_t k = 0; k < BLOB_WINDOW; k++) {
+            blob_slot *s = &b->slots[(home + k) % BLOB_SLOTS];
+            if (!s->stamp || s->id == id) {
+                pick = s;
+                break;
+            }
+            if (!pick || s->stamp < pick->stamp)
+                pick = s;
+        }
+        pick->id = id;
+        pick->stamp = ++b->clock;
+        pick->kind = var->kind;
+        pick->x = x;
+        pick->z = z;
     }
 }
 
@@ -589,8 +611,13 @@ void srv__bblobs_free(struct srv_bblobs *b)
 static const uint8_t *find_blob(srv_bsession *s, uint64_t id, size_t *len)
 {
     struct srv_bblobs *b = srv__blistener_blobs(s->l);
-    const blob_slot *slot = &b->slots[(id * 0x9E3779B97F4A7C15ull >> 40) % BLOB_SLOTS];
-    if (slot->id != id)
+    const blob_slot *slot = NULL;
+    for (uint32_t k = 0, home = blob_home(id); k < BLOB_WINDOW && !slot; k++) {
+        const blob_slot *t = &b->slots[(home + k) % BLOB_SLOTS];
+        if (t->stamp && t->id == id)
+            slot = t;
+    }
+    if (!slot)
         return NULL;
     const bcol *c = srv_world_cache_get(srv__blistener_server(s->l), slot->kind, slot->x, slot->z);
     if (!c || c->absent)
