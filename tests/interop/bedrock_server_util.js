@@ -29,9 +29,10 @@ function withTimeout (promise, ms, what) {
     new Promise((resolve, reject) => { timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms) })])
 }
 
-// Joins and waits for spawn and for the LevelChunks of the whole radius.
+// Joins and waits for spawn and for the LevelChunks of the whole radius
+// (with `every` false: at least one).
 // Resolves to { client, chunks: Map "x,z" -> level_chunk params, startGame }.
-function join ({ port, version, backend = 'raknet-native', cache = false, radius = 2, name = 'Tester', timeout = 30000 }) {
+function join ({ port, version, backend = 'raknet-native', cache = false, radius = 2, name = 'Tester', timeout = 30000, every = true }) {
   const client = bedrock.createClient({
     host: '127.0.0.1', port, version, username: name, offline: true, skipPing: true,
     raknetBackend: backend, conLog: null, connectTimeout: timeout
@@ -42,7 +43,7 @@ function join ({ port, version, backend = 'raknet-native', cache = false, radius
   client.once('resource_packs_info', () => client.queue('client_cache_status', { enabled: cache }))
   const chunks = new Map()
   let startGame = null
-  const want = (2 * radius + 1) * (2 * radius + 1)
+  const want = every ? (2 * radius + 1) * (2 * radius + 1) : 1 // a world folder may lack some
   return withTimeout(new Promise((resolve, reject) => {
     let spawned = false
     const done = () => { if (spawned && chunks.size >= want) resolve({ client, chunks, startGame }) }
@@ -197,8 +198,82 @@ function columnClass (version, hashed) {
   return { Column: major === '1.26' ? impl(reg) : impl(reg), reg }
 }
 
+// Checks what a joined client got and gets, against generate: the
+// skeleton LevelChunks of `chunks` (request mode, the highest subchunk, the
+// cache flag), then it asks for every subchunk of those columns (and, with
+// `extra`, some out of range and in another dimension) and checks each
+// answer (result, heightmap, blob id and blob, every position decoded by
+// prismarine-chunk). Returns a line of counts and times for the log.
+async function verifyColumns (client, version, chunks, { hashed, cache, what, extra = true }) {
+  const proto = protocolOf(version)
+  const { Column, reg } = columnClass(version, hashed)
+  const air = reg.blocksByName.air.defaultState
+  const wanted = []
+  const keys = [...chunks.keys()]
+  const all = await generated(keys.map(k => k.split(',').map(Number)), version)
+  const gen = new Map(keys.map((k, i) => [k, all[i]]))
+  for (const [key, lc] of chunks) {
+    const [x, z] = key.split(',').map(Number)
+    const ids = gen.get(key)
+    // request mode: 1.18.0 "limitless" (-1), then "limited" (-2) with the highest subchunk
+    assert.strictEqual(lc.sub_chunk_count, proto < 486 ? -1 : -2, `${what}: column ${key} in request mode`)
+    if (proto >= 486) {
+      const top = highestOf(ids, -64)
+      const highest = lc.highest_subchunk_count ?? lc.highest_subchunk
+      assert.strictEqual(highest, top < 0 ? 0 : top, `${what}: ${key} highest subchunk`)
+    }
+    assert.strictEqual(!!lc.cache_enabled, cache, `${what}: ${key} LevelChunk cache flag`)
+    for (let sy = -4; sy < 20; sy++) wanted.push([x, sy, z, 0])
+  }
+  const [x0, z0] = [...chunks.keys()][0].split(',').map(Number)
+  if (extra && proto >= 486) { // 1.18.0 has no code for these
+    wanted.push([x0, 20, z0, 0], [x0, -5, z0, 0], [x0, 4, z0, 1])
+  }
+  const t0 = Date.now()
+  const answers = await requestSubchunks(client, version, wanted)
+  const tAnswers = Date.now() - t0
+  // the blobs the answers name (cache on), fetched as a client does
+  const blobIds = []
+  for (const a of answers.values()) if (cache && a.result === 'success') blobIds.push(a.blob_id)
+  const blobs = blobIds.length ? await fetchBlobs(client, version, blobIds) : new Map()
+  const tBlobs = Date.now() - t0 - tAnswers
+  let compared = 0; let allAir = 0; let blobsChecked = 0
+  const col = new Map()
+  for (const [x, sy, z, dim] of wanted) {
+    const a = answers.get(`${x},${sy},${z},${dim}`)
+    const where = `${what}: subchunk ${x} ${sy} ${z} dim ${dim}`
+    assert.ok(a, `${where}: no answer`)
+    if (dim !== 0) { assert.strictEqual(a.result, 'invalid_dimension', where); continue }
+    if (sy < -4 || sy > 19) { assert.strictEqual(a.result, 'y_index_out_of_bounds', where); continue }
+    const ids = gen.get(`${x},${z}`)
+    const blocks = hasBlocks(ids, sy, -64)
+    // 1.18.0 has no success_all_air: an air subchunk is a success with its payload
+    assert.strictEqual(a.result, blocks || proto < 486 ? 'success' : 'success_all_air', `${where}: result`)
+    const hm = expectedHeightmap(ids, sy, -64)
+    assert.strictEqual(a.heightmap_type, hm.type, `${where}: heightmap type`)
+    if (hm.type === 'has_data') assert.deepStrictEqual(a.heightmap, hm.values, `${where}: heightmap`)
+    if (a.result === 'success_all_air') { allAir++; continue }
+    let payload = a.payload
+    if (cache) {
+      assert.ok(!payload || payload.length === 0, `${where}: payload beside a blob id`)
+      payload = blobs.get(String(a.blob_id))
+      assert.ok(payload, `${where}: blob ${a.blob_id} not sent`)
+      assert.strictEqual(await getChecksum(payload), BigInt(a.blob_id), `${where}: blob id is not xxHash64 of the blob`)
+      blobsChecked++
+    }
+    if (!col.has(`${x},${z}`)) col.set(`${x},${z}`, new Column({ x, z }))
+    const column = col.get(`${x},${z}`)
+    await column.networkDecodeSubChunkNoCache(sy, payload)
+    checkSection(column.getSectionAtIndex(sy), ids, x, z, sy, -64, air, where)
+    compared += 4096
+  }
+return `${answers.size} answers (${compared} positions equal generate, ${allAir} all air` +
+  `${cache ? `, ${blobsChecked} blobs` : ''}; answers in ${tAnswers} ms, blobs in ${tBlobs} ms, ` +
+  `checks in ${Date.now() - t0 - tAnswers - tBlobs} ms)`
+}
+
 module.exports = {
   startBedrock, join, requestSubchunks, fetchBlobs, generated, expectedHeightmap, columnClass, checkSection,
-  hasBlocks, highestOf,
+  hasBlocks, highestOf, verifyColumns,
   protocolOf, withTimeout, getChecksum
 }

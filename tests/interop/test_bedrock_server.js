@@ -26,8 +26,7 @@
 'use strict'
 const assert = require('assert')
 const {
-  startBedrock, join, requestSubchunks, fetchBlobs, generated, expectedHeightmap, columnClass, protocolOf,
-  getChecksum, checkSection, hasBlocks, highestOf
+  startBedrock, join, verifyColumns, generated, columnClass, protocolOf, checkSection, highestOf
 } = require('./bedrock_server_util')
 
 const RADIUS = 1
@@ -54,70 +53,8 @@ async function requestMode (servers, c) {
   console.log(`   ${c.version}: joined in ${Date.now() - tJoin} ms`)
   try {
     assert.strictEqual(!!startGame.block_network_ids_are_hashes, hashed, `${what}: StartGame's id mode`)
-    const { Column, reg } = columnClass(c.version, hashed)
-    const air = reg.blocksByName.air.defaultState
-    const wanted = []
-    const keys = [...chunks.keys()]
-    const all = await generated(keys.map(k => k.split(',').map(Number)), c.version)
-    const gen = new Map(keys.map((k, i) => [k, all[i]]))
-    for (const [key, lc] of chunks) {
-      const [x, z] = key.split(',').map(Number)
-      const ids = gen.get(key)
-      // request mode: 1.18.0 "limitless" (-1), then "limited" (-2) with the highest subchunk
-      assert.strictEqual(lc.sub_chunk_count, proto < 486 ? -1 : -2, `${what}: column ${key} in request mode`)
-      if (proto >= 486) {
-        const top = highestOf(ids, -64)
-        const highest = lc.highest_subchunk_count ?? lc.highest_subchunk
-        assert.strictEqual(typeof highest === 'object' ? highest : highest, top < 0 ? 0 : top, `${what}: ${key} highest subchunk`)
-      }
-      assert.strictEqual(!!lc.cache_enabled, c.cache, `${what}: ${key} LevelChunk cache flag`)
-      for (let sy = -4; sy < 20; sy++) wanted.push([x, sy, z, 0])
-    }
-    const [x0, z0] = [...chunks.keys()][0].split(',').map(Number)
-    if (proto >= 486) { // 1.18.0 has no code for these
-      wanted.push([x0, 20, z0, 0], [x0, -5, z0, 0], [x0, 4, z0, 1])
-    }
-    const t0 = Date.now()
-    const answers = await requestSubchunks(client, c.version, wanted)
-    const tAnswers = Date.now() - t0
-    // the blobs the answers name (cache on), fetched as a client does
-    const blobIds = []
-    for (const a of answers.values()) if (c.cache && a.result === 'success') blobIds.push(a.blob_id)
-    const blobs = blobIds.length ? await fetchBlobs(client, c.version, blobIds) : new Map()
-    const tBlobs = Date.now() - t0 - tAnswers
-    let compared = 0; let allAir = 0; let blobsChecked = 0
-    const col = new Map()
-    for (const [x, sy, z, dim] of wanted) {
-      const a = answers.get(`${x},${sy},${z},${dim}`)
-      const where = `${what}: subchunk ${x} ${sy} ${z} dim ${dim}`
-      assert.ok(a, `${where}: no answer`)
-      if (dim !== 0) { assert.strictEqual(a.result, 'invalid_dimension', where); continue }
-      if (sy < -4 || sy > 19) { assert.strictEqual(a.result, 'y_index_out_of_bounds', where); continue }
-      const ids = gen.get(`${x},${z}`)
-      const blocks = hasBlocks(ids, sy, -64)
-      // 1.18.0 has no success_all_air: an air subchunk is a success with its payload
-      assert.strictEqual(a.result, blocks || proto < 486 ? 'success' : 'success_all_air', `${where}: result`)
-      const hm = expectedHeightmap(ids, sy, -64)
-      assert.strictEqual(a.heightmap_type, hm.type, `${where}: heightmap type`)
-      if (hm.type === 'has_data') assert.deepStrictEqual(a.heightmap, hm.values, `${where}: heightmap`)
-      if (a.result === 'success_all_air') { allAir++; continue }
-      let payload = a.payload
-      if (c.cache) {
-        assert.ok(!payload || payload.length === 0, `${where}: payload beside a blob id`)
-        payload = blobs.get(String(a.blob_id))
-        assert.ok(payload, `${where}: blob ${a.blob_id} not sent`)
-        assert.strictEqual(await getChecksum(payload), BigInt(a.blob_id), `${where}: blob id is not xxHash64 of the blob`)
-        blobsChecked++
-      }
-      if (!col.has(`${x},${z}`)) col.set(`${x},${z}`, new Column({ x, z }))
-      const column = col.get(`${x},${z}`)
-      await column.networkDecodeSubChunkNoCache(sy, payload)
-      checkSection(column.getSectionAtIndex(sy), ids, x, z, sy, -64, air, where)
-      compared += 4096
-    }
-    console.log(`ok ${what}: spawned, ${chunks.size} skeleton LevelChunks, ${answers.size} answers ` +
-      `(${compared} positions equal generate, ${allAir} all air${c.cache ? `, ${blobsChecked} blobs` : ''}; ` +
-      `answers in ${tAnswers} ms, blobs in ${tBlobs} ms, checks in ${Date.now() - t0 - tAnswers - tBlobs} ms)`)
+    const r = await verifyColumns(client, c.version, chunks, { hashed, cache: c.cache, what })
+    console.log(`ok ${what}: spawned, ${chunks.size} skeleton LevelChunks, ${r}`)
   } catch (e) {
     console.error(srv.log().slice(-4000))
     throw e

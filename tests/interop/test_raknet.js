@@ -16,7 +16,6 @@
 'use strict'
 const assert = require('assert')
 const { spawn } = require('child_process')
-const dgram = require('dgram')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
@@ -24,6 +23,7 @@ const bedrock = require('bedrock-protocol')
 const native = require('raknet-native')
 const jsp = require('jsp-raknet')
 const { startServer } = require('./server_util')
+const { lossyRelay } = require('./udp_relay')
 
 const build = process.env.MCCHUNK_BUILD
 if (!build) throw new Error('MCCHUNK_BUILD is not set (run through ctest)')
@@ -45,30 +45,6 @@ async function startEcho () {
     log: () => log,
     stop () { proc.kill('SIGTERM'); fs.rmSync(dir, { recursive: true, force: true }) }
   }
-}
-
-// A UDP relay between one client and the server that loses, duplicates
-// and delays (so reorders) datagrams: `upLoss` of the client's, `downLoss`
-// of the server's.
-async function lossyRelay (serverPort, { upLoss = 0.1, downLoss = 0.1, dup = 0.05, jitterMs = 30 } = {}) {
-  const front = dgram.createSocket('udp4')
-  const back = dgram.createSocket('udp4')
-  let clientPort = null
-  const stats = { passed: 0, lost: 0, duplicated: 0 }
-  const pass = (sock, buf, port, loss) => {
-    if (Math.random() < loss) { stats.lost++; return }
-    const copies = Math.random() < dup ? 2 : 1
-    if (copies === 2) stats.duplicated++
-    for (let i = 0; i < copies; i++) {
-      setTimeout(() => { try { sock.send(buf, port, '127.0.0.1') } catch {} }, Math.random() * jitterMs)
-    }
-    stats.passed++
-  }
-  front.on('message', (m, r) => { clientPort = r.port; pass(back, m, serverPort, upLoss) })
-  back.on('message', m => { if (clientPort) pass(front, m, clientPort, downLoss) })
-  await new Promise(resolve => front.bind(0, '127.0.0.1', resolve))
-  await new Promise(resolve => back.bind(0, '127.0.0.1', resolve))
-  return { port: front.address().port, stats, close () { front.close(); back.close() } }
 }
 
 function payloads () {

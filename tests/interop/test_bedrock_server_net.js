@@ -1,0 +1,203 @@
+// test_bedrock_server_net.js: `mcchunk serve`'s Bedrock side under the
+// conditions a network and its users bring, with bedrock-protocol 3.59.0's
+// client (and raw RakNet clients: raknet-native, jsp-raknet) as the peer:
+//   - encryption (--bedrock-encryption): 1.19.21 (RakNet 10, before the
+//     algorithm byte), 1.21.60 (jsp-raknet) and 1.26.51 clients take the
+//     handshake (the client checks its ES384 signature and derives the key
+//     itself), then get every subchunk of their radius right (as in
+//     test_bedrock_server.js); a batch whose checksum is wrong ends that
+//     session, logged;
+//   - a client behind a relay that loses 10% of the datagrams each way,
+//     duplicates 5% and reorders (0-30 ms delays) joins and gets every
+//     subchunk right;
+//   - while a client plays, others that send garbage, a split message
+//     larger than the server reassembles, a flood of split messages, and
+//     one that never acknowledges are each dropped with a reason in the
+//     log, and the playing client still gets every subchunk right;
+//   - on a world folder (a vanilla region file of the corpus), a column
+//     outside it is "chunk_not_found" and one inside decodes.
+'use strict'
+const assert = require('assert')
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
+const crypto = require('crypto')
+const native = require('raknet-native')
+const jsp = require('jsp-raknet')
+const { startBedrock, join, verifyColumns, requestSubchunks, withTimeout } = require('./bedrock_server_util')
+const { lossyRelay } = require('./udp_relay')
+
+const corpus = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus')
+
+async function waitLog (srv, re, ms, what) {
+  for (let t = 0; t < ms && !re.test(srv.log()); t += 100) await new Promise(resolve => setTimeout(resolve, 100))
+  assert.match(srv.log(), re, what)
+}
+
+async function encryption () {
+  const { srv, port } = await startBedrock(['--view-distance', '2', '--bedrock-encryption'])
+  try {
+    for (const [version, backend] of [['1.19.21', 'raknet-native'], ['1.21.60', 'jsp-raknet'], ['1.26.51', 'raknet-native']]) {
+      const { client, chunks } = await join({ port, version, backend, radius: 1 })
+      try {
+        assert.ok(client.encryptionEnabled, `${version}: the client did not turn encryption on`)
+        const hashed = version !== '1.19.21'
+        const r = await verifyColumns(client, version, chunks, { hashed, cache: false, what: `${version} encrypted` })
+        console.log(`ok ${version} ${backend} encrypted: ${r}`)
+      } finally {
+        client.close()
+      }
+    }
+    assert.match(srv.log(), /Tester joined \(Bedrock 1\.26\.51, protocol 2193, hashed ids, blob cache off, encrypted/)
+    // a forged batch (random bytes where ciphertext and checksum should be)
+    const { client } = await join({ port, version: '1.21.60', radius: 1, name: 'Forger' })
+    const closed = new Promise(resolve => client.once('close', resolve))
+    client.connection.sendReliable(Buffer.concat([Buffer.from([0xfe]), crypto.randomBytes(64)]), true)
+    await withTimeout(closed, 10000, 'the forged batch\'s session to end')
+    await waitLog(srv, /Forger disconnected: an encrypted batch whose checksum does not match/, 5000, 'forged batch')
+    console.log('ok a batch with a wrong checksum ends its session: "an encrypted batch whose checksum does not match"')
+  } catch (e) {
+    console.error(srv.log().slice(-4000))
+    throw e
+  } finally {
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+async function lossy () {
+  const { srv, port } = await startBedrock(['--view-distance', '2'])
+  const relay = await lossyRelay(port)
+  try {
+    const { client, chunks } = await join({ port: relay.port, version: '1.21.60', radius: 1, timeout: 60000 })
+    try {
+      const r = await verifyColumns(client, '1.21.60', chunks, { hashed: true, cache: false, what: '1.21.60 lossy' })
+      assert.ok(relay.stats.lost > 0 && relay.stats.duplicated > 0, JSON.stringify(relay.stats))
+      console.log(`ok 1.21.60 through 10% loss each way, 5% duplication, 0-30 ms reordering: ${r} ${JSON.stringify(relay.stats)}`)
+    } finally {
+      client.close()
+    }
+  } catch (e) {
+    console.error(srv.log().slice(-4000))
+    throw e
+  } finally {
+    relay.close()
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+function nativeConnect (port) {
+  const c = new native.Client('127.0.0.1', port, { protocolVersion: 11 })
+  return withTimeout(new Promise(resolve => { c.on('connect', () => resolve(c)); c.connect() }), 15000, 'raknet-native connect')
+}
+
+function jspConnect (port) {
+  const c = new jsp.Client('127.0.0.1', port)
+  const connected = new Promise(resolve => c.on('connected', () => resolve(c)))
+  c.connect()
+  return withTimeout(connected, 20000, 'jsp-raknet connect')
+}
+
+// RequestNetworkSettings (id 193, protocol 776 as i32 BE) in an
+// uncompressed batch: what a 1.21.60 client sends first.
+function requestNetworkSettings () {
+  const pkt = Buffer.from([0xc1, 0x01, 0, 0, 0x03, 0x08])
+  return Buffer.concat([Buffer.from([0xfe, pkt.length]), pkt])
+}
+
+async function hostile () {
+  const { srv, port } = await startBedrock(['--view-distance', '2'])
+  const good = await join({ port, version: '1.21.60', radius: 1, name: 'Steady' })
+  const closers = []
+  try {
+    // garbage: a batch of random bytes
+    const g = await nativeConnect(port)
+    closers.push(() => g.close())
+    g.send(Buffer.concat([Buffer.from([0xfe]), crypto.randomBytes(300)]), native.PacketPriority.HIGH_PRIORITY,
+      native.PacketReliability.RELIABLE_ORDERED, 0)
+    // a message larger than the server reassembles (4 MiB): split by the client
+    const big = await nativeConnect(port)
+    closers.push(() => big.close())
+    big.send(Buffer.concat([Buffer.from([0xfe]), Buffer.alloc(5 << 20, 7)]), native.PacketPriority.HIGH_PRIORITY,
+      native.PacketReliability.RELIABLE_ORDERED, 0)
+    // a flood of split messages: 40 at once, each of which never completes
+    const flood = await jspConnect(port)
+    closers.push(() => flood.close())
+    for (let id = 0; id < 40; id++) {
+      const e = new jsp.EncapsulatedPacket()
+      e.reliability = jsp.Reliability.ReliableOrdered
+      e.split = true
+      e.splitID = id
+      e.splitCount = 4
+      e.splitIndex = 0
+      e.buffer = Buffer.alloc(200, 0xfe)
+      flood.connection.addEncapsulatedToQueue(e)
+    }
+    flood.connection.sendQueue()
+    // a client that never acknowledges what the server sends (its ACK
+    // datagrams, flags 0xC0, never arrive)
+    const relay = await lossyRelay(port, { upLoss: 0, downLoss: 0, dup: 0, jitterMs: 0, dropUp: b => (b[0] & 0xc0) === 0xc0 })
+    closers.push(() => relay.close())
+    const mute = await nativeConnect(relay.port)
+    closers.push(() => mute.close())
+    mute.send(requestNetworkSettings(), native.PacketPriority.HIGH_PRIORITY, native.PacketReliability.RELIABLE_ORDERED, 0)
+
+    await waitLog(srv, /disconnected: (a batch (with a malformed packet length|that does not inflate)|Unexpected packet \d+ while logging in)/, 10000, 'garbage')
+    console.log('ok garbage: dropped with a reason')
+    await waitLog(srv, /split messages being reassembled exceed 4194304 bytes|split message of \d+ parts/, 30000, 'oversized split')
+    console.log('ok a 5 MiB split message: dropped with a reason')
+    await waitLog(srv, /more than 16 split messages at once/, 10000, 'split flood')
+    console.log('ok a flood of split messages: dropped with a reason')
+    await waitLog(srv, /nothing acknowledged for 15000 ms/, 30000, 'never acks')
+    console.log('ok a client that never acknowledges: dropped with a reason')
+    // the playing client was not harmed
+    const r = await verifyColumns(good.client, '1.21.60', good.chunks, { hashed: true, cache: false, what: 'Steady', extra: false })
+    console.log(`ok the playing client meanwhile: ${r}`)
+    assert.doesNotMatch(srv.log(), /Steady disconnected/)
+  } catch (e) {
+    console.error(srv.log().slice(-6000))
+    throw e
+  } finally {
+    for (const c of closers) { try { c() } catch {} }
+    good.client.close()
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+async function folderWorld () {
+  const src = path.join(corpus, 'anvil/1.21.11/minestom-r.-1.-1.mca')
+  if (!fs.existsSync(src)) {
+    console.log(`skip the world-folder case: ${src} absent`)
+    return
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-bworld-'))
+  fs.mkdirSync(path.join(dir, 'region'))
+  fs.copyFileSync(src, path.join(dir, 'region', 'r.-1.-1.mca'))
+  const { srv, port } = await startBedrock(['--world', dir, '--view-distance', '2'])
+  try {
+    const { client, chunks } = await join({ port, version: '1.21.60', radius: 1, every: false })
+    try {
+      const [x, z] = [...chunks.keys()][0].split(',').map(Number)
+      const answers = await requestSubchunks(client, '1.21.60', [[x + 40, 0, z + 40, 0], [x, 0, z, 0]])
+      assert.strictEqual(answers.get(`${x + 40},0,${z + 40},0`).result, 'chunk_not_found')
+      assert.ok(['success', 'success_all_air'].includes(answers.get(`${x},0,${z},0`).result))
+      console.log('ok world folder: a column outside its region file is chunk_not_found, one inside is served')
+    } finally {
+      client.close()
+    }
+  } catch (e) {
+    console.error(srv.log().slice(-4000))
+    throw e
+  } finally {
+    assert.strictEqual(await srv.stop(), 0)
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function main () {
+  await encryption()
+  await lossy()
+  await hostile()
+  await folderWorld()
+}
+
+main().then(() => process.exit(0), e => { console.error(e); process.exit(1) })
