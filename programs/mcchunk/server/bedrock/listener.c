@@ -29,7 +29,8 @@
 
 struct srv_blistener {
     srv_server *srv;
-    srv_rak_uv *uv;
+    srv_rak_uv *uv;  /* the UDP socket, or NULL when the caller owns the endpoint */
+    srv_rak *rak;
     uint64_t guid;
     int port;
     int announced_online; /* the player count in the current pong, -1 none yet */
@@ -148,7 +149,7 @@ static void update_pong(srv_blistener *l)
                      ANNOUNCED_PROTOCOL, version ? version : "", l->srv->online, cfg->max_players,
                      (unsigned long long)l->guid, l->port, l->port);
     if (n > 0)
-        srv_rak_set_pong(srv_rak_uv_endpoint(l->uv), pong, (size_t)n < sizeof pong ? (size_t)n : sizeof pong - 1);
+        srv_rak_set_pong(l->rak, pong, (size_t)n < sizeof pong ? (size_t)n : sizeof pong - 1);
     l->announced_online = l->srv->online;
 }
 
@@ -162,7 +163,7 @@ static void listener_free(srv_blistener *l)
     free(l);
 }
 
-srv_blistener *srv_bedrock_listener_start(srv_server *srv, int *port)
+srv_blistener *srv__blistener_new(srv_server *srv)
 {
     srv_blistener *l = calloc(1, sizeof *l);
     if (!l)
@@ -170,26 +171,55 @@ srv_blistener *srv_bedrock_listener_start(srv_server *srv, int *port)
     l->srv = srv;
     l->blobs = srv__bblobs_new();
     if (!srv_bcodec_shared_init(&l->codec) || !l->blobs) {
-        srv_log(srv, MC_LOG_WARN, "Bedrock listener off: out of memory");
         listener_free(l);
         return NULL;
     }
     /* A server's GUID only has to differ between servers a client sees. */
     l->guid = uv_hrtime() ^ ((uint64_t)getpid() << 40) ^ srv->cfg->seed;
+    return l;
+}
+
+void srv__blistener_config(const srv_blistener *l, srv_rak_config *cfg, srv_rak_callbacks *cb)
+{
+    srv_rak_config_defaults(cfg);
+    cfg->accept = true;
+    cfg->guid = l->guid;
+    cfg->max_peers = (unsigned)(l->srv->cfg->max_players > 0 ? l->srv->cfg->max_players : 0) + 16;
+    cfg->max_reassembly_bytes = SRV_BEDROCK_RAKNET_IN;
+    cfg->max_message_bytes = SRV_BEDROCK_RAKNET_OUT;
+    cfg->send_window_bytes = SRV_BEDROCK_RAKNET_OUT;
+    memset(cb, 0, sizeof *cb);
+    cb->user = (void *)l;
+    cb->connected = on_connected;
+    cb->message = on_message;
+    cb->disconnected = on_disconnected;
+    cb->log = on_log;
+    cb->writable = on_writable;
+}
+
+void srv__blistener_attach(srv_blistener *l, srv_rak *rak, int port)
+{
+    l->rak = rak;
+    l->port = port;
+    update_pong(l);
+}
+
+void srv__blistener_free(srv_blistener *l)
+{
+    if (l)
+        listener_free(l);
+}
+
+srv_blistener *srv_bedrock_listener_start(srv_server *srv, int *port)
+{
+    srv_blistener *l = srv__blistener_new(srv);
+    if (!l) {
+        srv_log(srv, MC_LOG_WARN, "Bedrock listener off: out of memory");
+        return NULL;
+    }
     srv_rak_config cfg;
-    srv_rak_config_defaults(&cfg);
-    cfg.accept = true;
-    cfg.guid = l->guid;
-    cfg.max_peers = (unsigned)(srv->cfg->max_players > 0 ? srv->cfg->max_players : 0) + 16;
-    cfg.max_reassembly_bytes = SRV_BEDROCK_RAKNET_IN;
-    cfg.max_message_bytes = SRV_BEDROCK_RAKNET_OUT;
-    cfg.send_window_bytes = SRV_BEDROCK_RAKNET_OUT;
-    srv_rak_callbacks cb = {.user = l,
-                           .connected = on_connected,
-                           .message = on_message,
-                           .disconnected = on_disconnected,
-                           .log = on_log,
-                           .writable = on_writable};
+    srv_rak_callbacks cb;
+    srv__blistener_config(l, &cfg, &cb);
     char err[160];
     l->uv = srv_rak_uv_start(srv->loop, srv->cfg->bind, srv->cfg->bedrock_port, &cfg, &cb, err, sizeof err);
     if (!l->uv) {
@@ -197,9 +227,8 @@ srv_blistener *srv_bedrock_listener_start(srv_server *srv, int *port)
         listener_free(l);
         return NULL;
     }
-    l->port = srv_rak_uv_port(l->uv);
+    srv__blistener_attach(l, srv_rak_uv_endpoint(l->uv), srv_rak_uv_port(l->uv));
     *port = l->port;
-    update_pong(l);
     return l;
 }
 
@@ -218,7 +247,8 @@ void srv_bedrock_listener_tick(srv_blistener *l)
 
 void srv_bedrock_listener_flush(srv_blistener *l)
 {
-    srv_rak_uv_flush(l->uv);
+    if (l->rak) /* on the endpoint's own clock (the loop's, with a socket) */
+        srv_rak_flush(l->rak, srv_rak_now(l->rak));
 }
 
 void srv_bedrock_listener_stop(srv_blistener *l)

@@ -23,6 +23,18 @@ void srv_bedrock_listener_tick(srv_blistener *l);
  * has closed it). */
 void srv_bedrock_listener_stop(srv_blistener *l);
 
+/* For tests and the fuzz target: a listener on an endpoint the caller
+ * owns (no socket). new, then srv_rak_new with the config and callbacks
+ * config fills (the caller supplies cb->send), then attach; free it after
+ * the endpoint's peers are gone. */
+struct srv_rak;
+struct srv_rak_config;
+struct srv_rak_callbacks;
+srv_blistener *srv__blistener_new(struct srv_server *srv);
+void srv__blistener_config(const srv_blistener *l, struct srv_rak_config *cfg, struct srv_rak_callbacks *cb);
+void srv__blistener_attach(srv_blistener *l, struct srv_rak *rak, int port);
+void srv__blistener_free(srv_blistener *l);
+
 /* Bedrock clients connected, and the bytes the listener holds for them
  * (sessions, RakNet state; not the world's cache). */
 unsigned srv_bedrock_listener_clients(const srv_blistener *l);

@@ -530,6 +530,7 @@ void srv_rak_disconnect_all(srv_rak *rak, const char *reason)
 }
 
 unsigned srv_rak_peer_count(const srv_rak *rak) { return rak->npeers; }
+uint64_t srv_rak_now(const srv_rak *rak) { return rak->now; }
 void srv_rak_peer_set_user(srv_rak_peer *p, void *user) { p->user = user; }
 void *srv_rak_peer_user(const srv_rak_peer *p) { return p->user; }
 const srv_rak_addr *srv_rak_peer_addr(const srv_rak_peer *p) { return &p->addr; }

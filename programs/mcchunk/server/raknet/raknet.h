@@ -148,6 +148,8 @@ void srv_rak_disconnect_all(srv_rak *rak, const char *reason);
 
 /* Peers that are not yet freed (connecting, connected, closing). */
 unsigned srv_rak_peer_count(const srv_rak *rak);
+/* The endpoint's clock: the time of the latest call that gave one. */
+uint64_t srv_rak_now(const srv_rak *rak);
 
 void srv_rak_peer_set_user(srv_rak_peer *peer, void *user);
 void *srv_rak_peer_user(const srv_rak_peer *peer);
