@@ -216,7 +216,12 @@ const snbts = []; const snbtIndex = new Map()
 const VERSIONS = { legacy: 0, data_driven: 1, none: 2 }
 function itemTable (p) {
   if (!itemTableIndex.has(p)) {
-    const items = load(p, 'items').slice().sort((a, b) => a.id - b.id)
+    // minecraft-data's 1.18.11 and 1.18.30 items give a runtime id to two
+    // names (a legacy block name beside the item: pistonArmCollision,
+    // movingBlock, reeds, concretePowder, stone_slab); a palette's ids must
+    // be unique: the first one listed keeps it
+    const taken = new Set()
+    const items = load(p, 'items').filter(it => !taken.has(it.id) && taken.add(it.id)).sort((a, b) => a.id - b.id)
     const rows = items.map(it => {
       const nm2 = it.name.includes(':') ? it.name : 'minecraft:' + it.name
       if (!itemNameIndex.has(nm2)) { itemNameIndex.set(nm2, itemNames.length); itemNames.push(nm2) }
