@@ -85,13 +85,18 @@ void srv_player_join(srv_server *srv, srv_player *p, double x, double y, double 
     if (srv->players)
         srv->players->prev = p;
     srv->players = p;
-    char line[512];
+    unsigned java = 0, bedrock = 0, listed = 0;
+    for (const srv_player *q = srv->players; q; q = q->next)
+        *(strcmp(q->edition, "java") ? &bedrock : &java) += 1;
+    char line[640];
     size_t n = 0;
-    unsigned count = 0;
-    for (const srv_player *q = srv->players; q && n < sizeof line - 80; q = q->next, count++)
-        n += (size_t)snprintf(line + n, sizeof line - n, "%s%s (%s) at %.1f %.1f %.1f", count ? "; " : "", q->name,
+    const srv_player *q = srv->players;
+    for (; q && n < sizeof line - 120; q = q->next, listed++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%s (%s) at %.1f %.1f %.1f", listed ? "; " : "", q->name,
                               q->edition, q->x, q->y, q->z);
-    srv_log(srv, MC_LOG_INFO, "players online: %s", line);
+    if (q)
+        snprintf(line + n, sizeof line - n, "; and %u more", java + bedrock - listed);
+    srv_log(srv, MC_LOG_INFO, "players online: %u (%u java, %u bedrock): %s", java + bedrock, java, bedrock, line);
 }
 
 void srv_player_moved(srv_server *srv, srv_player *p, double x, double y, double z)

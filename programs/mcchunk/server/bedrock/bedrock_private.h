@@ -40,9 +40,13 @@
 #define SRV_BEDROCK_MAX_PENDING 32768       /* subchunks asked for and not yet answered */
 #define SRV_BEDROCK_MAX_BLOBS_ASKED 8192    /* blob ids in one ClientCacheBlobStatus */
 /* Chunk data is queued to RakNet only while the client's unacknowledged
- * bytes are under this (the rest waits as offsets or view entries, a few
- * bytes each); RakNet's send window (listener.c) is the hard limit. */
+ * bytes and messages are under these (the rest waits as offsets or view
+ * entries, a few bytes each); RakNet's send window (listener.c) is the hard
+ * limit. The message count stays under what a receiver's ordering window
+ * holds while one message is lost and resent (RakNet implementations keep
+ * 1024 or more: ours does 1024; every answer is a message). */
 #define SRV_BEDROCK_CHUNK_WINDOW ((size_t)768 << 10)
+#define SRV_BEDROCK_CHUNK_MESSAGES 768u
 /* Subchunk answers one client sends per turn of the fair share. */
 #define SRV_BEDROCK_ANSWERS_PER_TURN 256u
 /* RakNet per peer (listener.c): bytes being reassembled (the largest

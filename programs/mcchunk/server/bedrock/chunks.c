@@ -386,14 +386,15 @@ static srv_world *world_of(srv_bsession *s)
     return srv__blistener_server(s->l)->world;
 }
 
-/* Whether RakNet has room for more chunk data; when not, RakNet will call
- * back (srv__bchunks_writable) once it has. */
+/* Whether RakNet has room for more chunk data (bytes and messages); when
+ * not, RakNet will call back (srv__bchunks_writable) once it has. */
 static bool room(srv_bsession *s)
 {
     srv_bchunks *ch = &s->chunks;
-    if (srv_rak_peer_backlog(s->peer) < SRV_BEDROCK_CHUNK_WINDOW)
+    if (srv_rak_peer_backlog(s->peer) < SRV_BEDROCK_CHUNK_WINDOW &&
+        srv_rak_peer_frames(s->peer) < SRV_BEDROCK_CHUNK_MESSAGES)
         return true;
-    if (srv_rak_peer_notify_writable(s->peer, SRV_BEDROCK_CHUNK_WINDOW / 2))
+    if (srv_rak_peer_notify_writable(s->peer, SRV_BEDROCK_CHUNK_WINDOW / 2, SRV_BEDROCK_CHUNK_MESSAGES / 2))
         return true;
     ch->waiting_writable = true;
     return false;

@@ -247,7 +247,9 @@ void srv_bedrock_listener_tick(srv_blistener *l)
 
 void srv_bedrock_listener_flush(srv_blistener *l)
 {
-    if (l->rak) /* on the endpoint's own clock (the loop's, with a socket) */
+    if (l->uv) /* the binding batches what goes out */
+        srv_rak_uv_flush(l->uv);
+    else if (l->rak) /* the caller's endpoint, on its own clock */
         srv_rak_flush(l->rak, srv_rak_now(l->rak));
 }
 

@@ -211,6 +211,7 @@ static void network_settings(srv_bsession *s, const uint8_t *body, size_t len)
     s->v = v;
     srv_bfield f[] = {SRV_BINT("compression_threshold", 256), SRV_BINT("compression_algorithm", 0), {NULL, {0}}};
     srv__bsession_write(s, SRV_BSENT_NETWORK_SETTINGS, srv_bvalues_lookup, f);
+    s->codec.compressing = false; /* whatever RakNet's protocol suggested: this one goes raw */
     srv__bsession_flush(s); /* the last uncompressed batch */
     s->codec.protocol = protocol;
     s->codec.compressing = true;

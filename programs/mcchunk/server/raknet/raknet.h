@@ -164,11 +164,15 @@ bool srv_rak_peer_connected(const srv_rak_peer *peer);
 size_t srv_rak_peer_backlog(const srv_rak_peer *peer);
 /* Smoothed round-trip time, ms. */
 uint32_t srv_rak_peer_rtt_ms(const srv_rak_peer *peer);
+/* Frames (messages, or parts of split ones) queued or sent and not yet
+ * acknowledged: what a receiver holds while one of them is lost, which
+ * its ordering window bounds. */
+size_t srv_rak_peer_frames(const srv_rak_peer *peer);
 /* Asks for the `writable` callback once the peer's backlog (queued and
- * unacknowledged bytes) is at most `bytes`, which acknowledgements bring
- * about (one asking, one callback). Returns true, asking nothing, when the
- * backlog already is that small. */
-bool srv_rak_peer_notify_writable(srv_rak_peer *peer, size_t bytes);
+ * unacknowledged bytes) is at most `bytes` and its frames at most
+ * `frames`, which acknowledgements bring about (one asking, one callback).
+ * Returns true, asking nothing, when both already are that small. */
+bool srv_rak_peer_notify_writable(srv_rak_peer *peer, size_t bytes, size_t frames);
 
 typedef struct srv_rak_stats {
     uint64_t datagrams_sent, datagrams_received;
