@@ -33,9 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcchunk/bedrock.h"
 #include "mcchunk/chunk.h"
 #include "mcchunk/translate.h"
-#include "server/bedrock/bedrock_private.h"
+#include "server/bedrock/chunks.h"
 
 /* The overworld's subchunks: -4..19 from 1.18, 0..15 before. */
 #define MAX_SUBCHUNKS 24
@@ -121,7 +122,9 @@ static mc_status source_get(void *user, int32_t dimension, int32_t cx, int32_t c
     return MC_OK;
 }
 
-srv_bvariant *srv__bvariant_new(srv_server *srv, const srv_bedrock_version *v, bool hashed, bool cache, uint32_t kind)
+static void variant_free(srv_bvariant *var);
+
+static srv_bvariant *variant_new(srv_server *srv, const srv_bedrock_version *v, bool hashed, bool cache, uint32_t kind)
 {
     const mc_registry *reg = mc_registry_find_bedrock(v->name);
     if (!reg)
@@ -150,7 +153,7 @@ srv_bvariant *srv__bvariant_new(srv_server *srv, const srv_bedrock_version *v, b
     var->have_range = var->engine && mc_bedrock_column_init_range(&var->range, 0, 0, MC_BEDROCK_OVERWORLD, var->min_y,
                                                                     var->count, mc_registry_air(reg), NULL) == MC_OK;
     if (!var->have_range) {
-        srv__bvariant_free(var);
+        variant_free(var);
         return NULL;
     }
     if (var->hashed)
@@ -158,13 +161,13 @@ srv_bvariant *srv__bvariant_new(srv_server *srv, const srv_bedrock_version *v, b
     return var;
 }
 
-bool srv__bvariant_matches(const srv_bvariant *var, const srv_bedrock_version *v, bool hashed, bool cache)
+static bool variant_matches(const srv_bvariant *var, const srv_bedrock_version *v, bool hashed, bool cache)
 {
     return var->v == v && var->hashed == (hashed && v->protocol >= MC_BEDROCK_PROTO_1_19_80) &&
            var->cache == (cache && v->protocol >= MC_BEDROCK_PROTO_1_18_0);
 }
 
-void srv__bvariant_free(srv_bvariant *var)
+static void variant_free(srv_bvariant *var)
 {
     if (!var)
         return;
@@ -172,6 +175,28 @@ void srv__bvariant_free(srv_bvariant *var)
     if (var->have_range)
         mc_bedrock_column_free(&var->range);
     free(var);
+}
+
+/* The variant of (protocol, id mode, blob cache), made on first use (its
+ * slot is the kind of its entries in the world's cache), or NULL. */
+static srv_bvariant *variant_of(srv_bshared *sh, const srv_bedrock_version *v, bool hashed, bool cache)
+{
+    for (unsigned i = 0; i < sh->nvariants; i++)
+        if (variant_matches(sh->variants[i], v, hashed, cache))
+            return sh->variants[i];
+    if (sh->nvariants == SRV_BEDROCK_MAX_VARIANTS)
+        return NULL;
+    srv_bvariant *var = variant_new(sh->srv, v, hashed, cache, SRV_WORLD_KIND_OTHER + sh->nvariants);
+    if (var)
+        sh->variants[sh->nvariants++] = var;
+    return var;
+}
+
+void srv_bvariants_free(srv_bshared *sh)
+{
+    for (unsigned i = 0; i < sh->nvariants; i++)
+        variant_free(sh->variants[i]);
+    sh->nvariants = 0;
 }
 
 /* The id mapping from a column's registry to the variant's runtime ids. */
@@ -324,7 +349,7 @@ static void index_blobs(struct srv_bblobs *b, const srv_bvariant *var, const bco
 
 /* Makes the variant's column (x, z) and puts it in the world's cache;
  * NULL without memory or on an encoder failure (logged). */
-static bcol *make_column(srv_blistener *l, srv_bvariant *var, int32_t x, int32_t z)
+static bcol *make_column(srv_bshared *sh, srv_bvariant *var, int32_t x, int32_t z)
 {
     srv_server *srv = var->srv;
     bcol *c = calloc(1, sizeof *c);
@@ -347,7 +372,7 @@ static bcol *make_column(srv_blistener *l, srv_bvariant *var, int32_t x, int32_t
     mc_column_free(cut);
     mc_buf data;
     mc_buf_init(&data, NULL);
-    bool ok = have && make_pieces(var, srv__blistener_codec(l), c, &bc, &data, &err);
+    bool ok = have && make_pieces(var, &sh->codec, c, &bc, &data, &err);
     if (have)
         mc_bedrock_column_free(&bc);
     if (!ok) {
@@ -359,42 +384,41 @@ static bcol *make_column(srv_blistener *l, srv_bvariant *var, int32_t x, int32_t
     }
     c->data = mc_buf_detach(&data, &c->data_len, NULL);
     if (var->cache)
-        index_blobs(srv__blistener_blobs(l), var, c, x, z);
+        index_blobs(sh->blobs, var, c, x, z);
     srv_world_cache_put(srv, var->kind, x, z, c, sizeof *c + c->data_len, bcol_free);
     return c;
 }
 
+static srv_server *server_of(const srv_bchunks *ch)
+{
+    return ch->client->sh->srv;
+}
+
 /* The variant's column (x, z): cached, or made now (charged to the turn's
  * work, counted as a column). */
-static bcol *column(srv_bsession *s, int32_t x, int32_t z)
+static bcol *column(srv_bchunks *ch, int32_t x, int32_t z)
 {
-    srv_bvariant *var = s->chunks.variant;
-    srv_server *srv = srv__blistener_server(s->l);
+    srv_bvariant *var = ch->variant;
+    srv_server *srv = server_of(ch);
     bcol *c = srv_world_cache_get(srv, var->kind, x, z);
     if (c)
         return c;
     uint64_t t0 = uv_hrtime();
-    c = make_column(s->l, var, x, z);
+    c = make_column(ch->client->sh, var, x, z);
     srv_world_work_charge(srv->world, uv_hrtime() - t0, 1);
     return c;
 }
 
 /* ------------------------------------------------------------ sending */
 
-static srv_world *world_of(srv_bsession *s)
-{
-    return srv__blistener_server(s->l)->world;
-}
-
 /* Whether RakNet has room for more chunk data (bytes and messages); when
- * not, RakNet will call back (srv__bchunks_writable) once it has. */
-static bool room(srv_bsession *s)
+ * not, RakNet will call back (srv_bchunks_writable) once it has. */
+static bool room(srv_bchunks *ch)
 {
-    srv_bchunks *ch = &s->chunks;
-    if (srv_rak_peer_backlog(s->peer) < SRV_BEDROCK_CHUNK_WINDOW &&
-        srv_rak_peer_frames(s->peer) < SRV_BEDROCK_CHUNK_MESSAGES)
+    srv_rak_peer *peer = ch->client->peer;
+    if (srv_rak_peer_backlog(peer) < SRV_BEDROCK_CHUNK_WINDOW && srv_rak_peer_frames(peer) < SRV_BEDROCK_CHUNK_MESSAGES)
         return true;
-    if (srv_rak_peer_notify_writable(s->peer, SRV_BEDROCK_CHUNK_WINDOW / 2, SRV_BEDROCK_CHUNK_MESSAGES / 2))
+    if (srv_rak_peer_notify_writable(peer, SRV_BEDROCK_CHUNK_WINDOW / 2, SRV_BEDROCK_CHUNK_MESSAGES / 2))
         return true;
     ch->waiting_writable = true;
     return false;
@@ -402,9 +426,9 @@ static bool room(srv_bsession *s)
 
 /* An answer made on the spot (nothing cached): another dimension, a
  * column the world lacks (`exists` false), a y outside the column. */
-static bool answer_now(srv_bsession *s, const srv_boffset *o, bool exists)
+static bool answer_now(srv_bchunks *ch, const srv_boffset *o, bool exists)
 {
-    srv_bvariant *var = s->chunks.variant;
+    srv_bvariant *var = ch->variant;
     if (exists) { /* the empty column of the variant's range says only "out of bounds" */
         var->range.x = o->x;
         var->range.z = o->z;
@@ -417,37 +441,36 @@ static bool answer_now(srv_bsession *s, const srv_boffset *o, bool exists)
     mc_error err;
     mc_error_clear(&err);
     uint32_t off, len;
-    bool ok = add_answer(var, srv__blistener_codec(s->l), &data, o->dimension, o->x, o->y, o->z, &off, &len, &err);
+    bool ok = add_answer(var, &ch->client->sh->codec, &data, o->dimension, o->x, o->y, o->z, &off, &len, &err);
     var->current = NULL;
     if (ok)
-        ok = srv__bsession_send_body(s, data.data + off, len);
+        ok = srv_bclient_send_body(ch->client, data.data + off, len);
     else
-        srv_log(srv__blistener_server(s->l), MC_LOG_ERROR, "bedrock: cannot answer subchunk %d %d %d: %s", o->x, o->y,
-                o->z, err.message);
+        srv_log(server_of(ch), MC_LOG_ERROR, "bedrock: cannot answer subchunk %d %d %d: %s", o->x, o->y, o->z,
+                err.message);
     mc_buf_free(&data);
     return ok;
 }
 
-static bool answer(srv_bsession *s, const srv_boffset *o)
+static bool answer(srv_bchunks *ch, const srv_boffset *o)
 {
-    srv_bvariant *var = s->chunks.variant;
+    srv_bvariant *var = ch->variant;
     if (o->dimension != MC_BEDROCK_OVERWORLD)
-        return answer_now(s, o, false);
-    bcol *c = column(s, o->x, o->z);
+        return answer_now(ch, o, false);
+    bcol *c = column(ch, o->x, o->z);
     if (!c)
         return false;
     int32_t i = o->y - c->min_y;
     if (c->absent || var->full || i < 0 || (uint32_t)i >= c->count)
-        return answer_now(s, o, !c->absent && !var->full);
-    return srv__bsession_send_body(s, c->data + c->sub_off[i], c->sub_off[i + 1] - c->sub_off[i]);
+        return answer_now(ch, o, !c->absent && !var->full);
+    return srv_bclient_send_body(ch->client, c->data + c->sub_off[i], c->sub_off[i + 1] - c->sub_off[i]);
 }
 
-static void publisher_update(srv_bsession *s)
+static void publisher_update(srv_bchunks *ch)
 {
-    srv_bchunks *ch = &s->chunks;
-    srv_bfield f[] = {SRV_BINT("coordinates.x", (int32_t)s->x), SRV_BINT("coordinates.y", (int32_t)s->y),
-                      SRV_BINT("coordinates.z", (int32_t)s->z), SRV_BINT("radius", ch->radius << 4), {NULL, {0}}};
-    srv__bsession_write(s, SRV_BSENT_NETWORK_CHUNK_PUBLISHER_UPDATE, srv_bvalues_lookup, f);
+    srv_bfield f[] = {SRV_BINT("coordinates.x", (int32_t)ch->x), SRV_BINT("coordinates.y", (int32_t)ch->y),
+                      SRV_BINT("coordinates.z", (int32_t)ch->z), SRV_BINT("radius", ch->radius << 4), {NULL, {0}}};
+    srv_bclient_write(ch->client, SRV_BSENT_NETWORK_CHUNK_PUBLISHER_UPDATE, srv_bvalues_lookup, f);
 }
 
 /* Whether the columns within SPAWN_RADIUS are out (the queue is sorted by
@@ -462,30 +485,19 @@ static bool spawn_area_sent(const srv_bchunks *ch)
     return dx * dx + dz * dz > r * r;
 }
 
-static void pump(srv_bsession *s);
-
-static void turn(srv_work_client *wc)
-{
-    srv_bchunks *ch = (srv_bchunks *)((char *)wc - offsetof(srv_bchunks, work));
-    srv_bsession *s = (srv_bsession *)((char *)ch - offsetof(srv_bsession, chunks));
-    srv__bsession_enter(s);
-    pump(s);
-    srv__bsession_leave(s);
-}
-
 /* One go: answers first (a client waiting for blocks it can see), then
  * the view's columns, each as far as the window and the turn's budget go. */
-static void pump(srv_bsession *s)
+void srv_bchunks_pump(srv_bchunks *ch)
 {
-    srv_bchunks *ch = &s->chunks;
-    srv_world *w = world_of(s);
-    if (ch->work.queued || ch->waiting_writable || s->state == SRV_BS_GONE || !ch->variant)
+    srv_bclient *c = ch->client;
+    srv_world *w = server_of(ch)->world;
+    if (ch->work.queued || ch->waiting_writable || c->gone || !ch->variant)
         return;
-    srv__bsession_flush(s); /* control packets go before the chunk data */
+    srv_bclient_flush(c); /* control packets go before the chunk data */
     unsigned answers = 0, columns = 0;
     bool more = false;
-    while (ch->pending_len && s->state != SRV_BS_GONE) {
-        if (!room(s))
+    while (ch->pending_len && !c->gone) {
+        if (!room(ch))
             return;
         if (answers++ == SRV_BEDROCK_ANSWERS_PER_TURN || srv_world_work_spent(w)) {
             more = true;
@@ -495,14 +507,14 @@ static void pump(srv_bsession *s)
         ch->pending_head = (ch->pending_head + 1) % ch->pending_cap;
         ch->pending_len--;
         uint64_t t0 = uv_hrtime();
-        bool ok = answer(s, &o);
+        bool ok = answer(ch, &o);
         srv_world_work_charge(w, uv_hrtime() - t0, 0);
         if (!ok)
             return;
         ch->answered++;
     }
-    while (!more && srv_view_waiting(&ch->view) && s->state != SRV_BS_GONE) {
-        if (!room(s))
+    while (!more && srv_view_waiting(&ch->view) && !c->gone) {
+        if (!room(ch))
             return;
         if (columns++ == COLUMNS_PER_TURN || srv_world_work_spent(w)) {
             more = true;
@@ -510,35 +522,36 @@ static void pump(srv_bsession *s)
         }
         int32_t x, z;
         srv_view_next(&ch->view, &x, &z);
-        bcol *c = column(s, x, z);
-        if (!c)
+        bcol *col = column(ch, x, z);
+        if (!col)
             return;
-        if (c->absent)
+        if (col->absent)
             continue;
-        if (!srv__bsession_send_body(s, c->data + c->level_off, c->level_len))
+        if (!srv_bclient_send_body(c, col->data + col->level_off, col->level_len))
             return;
         srv_view_add(&ch->view, x, z);
         ch->view.sent_total++;
         ch->level_chunks++;
     }
-    if (s->state == SRV_BS_SPAWNING && spawn_area_sent(ch))
-        srv__bsession_spawn_ready(s);
+    if (ch->spawn_pending && spawn_area_sent(ch)) {
+        ch->spawn_pending = false;
+        ch->spawn_ready(ch->user);
+    }
     if (more)
         srv_world_work_wait(w, &ch->work);
-    srv_bedrock_listener_flush(s->l); /* out now, not at RakNet's next tick */
+    srv_bshared_flush(c->sh); /* out now, not at RakNet's next tick */
 }
 
-void srv__bchunks_writable(srv_bsession *s)
+void srv_bchunks_writable(srv_bchunks *ch)
 {
-    s->chunks.waiting_writable = false;
-    pump(s);
+    ch->waiting_writable = false;
+    srv_bchunks_pump(ch);
 }
 
 /* ------------------------------------------------------------- requests */
 
-static bool pending_push(srv_bsession *s, const srv_boffset *o)
+static bool pending_push(srv_bchunks *ch, const srv_boffset *o)
 {
-    srv_bchunks *ch = &s->chunks;
     if (ch->pending_len == ch->pending_cap) {
         uint32_t cap = ch->pending_cap ? ch->pending_cap * 2 : 256;
         srv_boffset *p = malloc((size_t)cap * sizeof *p);
@@ -556,11 +569,9 @@ static bool pending_push(srv_bsession *s, const srv_boffset *o)
     return true;
 }
 
-bool srv__bchunks_request(srv_bsession *s, const uint8_t *body, size_t len)
+bool srv_bchunks_request(srv_bchunks *ch, const uint8_t *body, size_t len)
 {
-    srv_bchunks *ch = &s->chunks;
-    srv_server *srv = srv__blistener_server(s->l);
-    uint64_t second = srv_server_clock(srv) / 1000;
+    uint64_t second = srv_server_clock(server_of(ch)) / 1000;
     if (second != ch->rate_second) {
         ch->rate_second = second;
         ch->rate_count = 0;
@@ -571,7 +582,7 @@ bool srv__bchunks_request(srv_bsession *s, const uint8_t *body, size_t len)
     mc_bedrock_subchunk_request req;
     if (++ch->rate_count > SRV_BEDROCK_MAX_REQUESTS_PER_S) {
         snprintf(why, sizeof why, "more than %u SubChunkRequests in a second", SRV_BEDROCK_MAX_REQUESTS_PER_S);
-    } else if (mc_bedrock_subchunk_request_decode(&req, s->v->protocol, body, len, &err) != MC_OK) {
+    } else if (mc_bedrock_subchunk_request_decode(&req, ch->client->v->protocol, body, len, &err) != MC_OK) {
         snprintf(why, sizeof why, "a malformed SubChunkRequest: %s", err.message);
     } else if (req.count > SRV_BEDROCK_MAX_OFFSETS) {
         snprintf(why, sizeof why, "a SubChunkRequest of %u subchunks (at most %u)", req.count, SRV_BEDROCK_MAX_OFFSETS);
@@ -584,34 +595,34 @@ bool srv__bchunks_request(srv_bsession *s, const uint8_t *body, size_t len)
             int8_t dx, dy, dz;
             mc_bedrock_request_offset(&req, i, &dx, &dy, &dz);
             srv_boffset o = {req.x + dx, req.y + dy, req.z + dz, req.dimension};
-            if (!pending_push(s, &o)) {
-                srv__bsession_kick(s, "Server out of memory", true);
+            if (!pending_push(ch, &o)) {
+                srv_bclient_kick(ch->client, "Server out of memory", true);
                 return false;
             }
         }
-        pump(s);
+        srv_bchunks_pump(ch);
         return true;
     }
-    srv__bsession_kick(s, why, true);
+    srv_bclient_kick(ch->client, why, true);
     return false;
 }
 
 /* ---------------------------------------------------------------- blobs */
 
-struct srv_bblobs *srv__bblobs_new(void)
+struct srv_bblobs *srv_bblobs_new(void)
 {
     return calloc(1, sizeof(struct srv_bblobs));
 }
 
-void srv__bblobs_free(struct srv_bblobs *b)
+void srv_bblobs_free(struct srv_bblobs *b)
 {
     free(b);
 }
 
 /* Finds blob `id` among the cached columns: its bytes, or NULL. */
-static const uint8_t *find_blob(srv_bsession *s, uint64_t id, size_t *len)
+static const uint8_t *find_blob(srv_bchunks *ch, uint64_t id, size_t *len)
 {
-    struct srv_bblobs *b = srv__blistener_blobs(s->l);
+    struct srv_bblobs *b = ch->client->sh->blobs;
     const blob_slot *slot = NULL;
     for (uint32_t k = 0, home = blob_home(id); k < BLOB_WINDOW && !slot; k++) {
         const blob_slot *t = &b->slots[(home + k) % BLOB_SLOTS];
@@ -620,7 +631,7 @@ static const uint8_t *find_blob(srv_bsession *s, uint64_t id, size_t *len)
     }
     if (!slot)
         return NULL;
-    const bcol *c = srv_world_cache_get(srv__blistener_server(s->l), slot->kind, slot->x, slot->z);
+    const bcol *c = srv_world_cache_get(server_of(ch), slot->kind, slot->x, slot->z);
     if (!c || c->absent)
         return NULL;
     if (c->biome_id == id) {
@@ -635,21 +646,21 @@ static const uint8_t *find_blob(srv_bsession *s, uint64_t id, size_t *len)
     return NULL;
 }
 
-bool srv__bchunks_blob_status(srv_bsession *s, const uint8_t *body, size_t len)
+bool srv_bchunks_blob_status(srv_bchunks *ch, const uint8_t *body, size_t len)
 {
     mc_error err;
     mc_error_clear(&err);
     mc_bedrock_blob_status st;
     char why[320];
-    if (mc_bedrock_blob_status_decode(&st, s->v->protocol, body, len, &err) != MC_OK) {
+    if (mc_bedrock_blob_status_decode(&st, ch->client->v->protocol, body, len, &err) != MC_OK) {
         snprintf(why, sizeof why, "a malformed ClientCacheBlobStatus: %s", err.message);
-        srv__bsession_kick(s, why, true);
+        srv_bclient_kick(ch->client, why, true);
         return false;
     }
     if (st.missing_count > SRV_BEDROCK_MAX_BLOBS_ASKED) {
         snprintf(why, sizeof why, "%u blobs asked for at once (at most %u)", st.missing_count,
                  SRV_BEDROCK_MAX_BLOBS_ASKED);
-        srv__bsession_kick(s, why, true);
+        srv_bclient_kick(ch->client, why, true);
         return false;
     }
     if (!st.missing_count)
@@ -661,22 +672,22 @@ bool srv__bchunks_blob_status(srv_bsession *s, const uint8_t *body, size_t len)
     for (uint32_t i = 0; i < st.missing_count; i++) {
         uint64_t id = mc_bedrock_u64_at(st.missing, i);
         size_t blen = 0;
-        const uint8_t *p = find_blob(s, id, &blen);
+        const uint8_t *p = find_blob(ch, id, &blen);
         if (p)
             blobs[n++] = (mc_bedrock_blob){id, p, blen};
         else
             unknown++;
     }
     if (unknown)
-        srv_log(srv__blistener_server(s->l), MC_LOG_WARN,
+        srv_log(server_of(ch), MC_LOG_WARN,
                 "bedrock %s: %u of the %u blobs it misses are no longer known (its columns left the cache)",
-                s->login.name, unknown, st.missing_count);
+                ch->client->name, unknown, st.missing_count);
     mc_buf pkt;
     mc_buf_init(&pkt, NULL);
     mc_buf_put_uvarint32(&pkt, SRV_BPID_CLIENT_CACHE_MISS_RESPONSE);
     bool ok = n == 0 || (mc_bedrock_miss_response_encode(blobs, n, &pkt) == MC_OK && mc_buf_ok(&pkt));
     if (ok && n)
-        srv__bsession_packet(s, pkt.data, pkt.len);
+        srv_bclient_packet(ch->client, pkt.data, pkt.len);
     mc_buf_free(&pkt);
     free(blobs);
     return true;
@@ -684,15 +695,14 @@ bool srv__bchunks_blob_status(srv_bsession *s, const uint8_t *body, size_t len)
 
 /* -------------------------------------------------------------- view */
 
-static void recenter(srv_bsession *s, int32_t cx, int32_t cz)
+static void recenter(srv_bchunks *ch, int32_t cx, int32_t cz)
 {
-    srv_bchunks *ch = &s->chunks;
     /* Bedrock has no unload: the client drops what leaves its radius */
     if (!srv_view_recenter(&ch->view, cx, cz, ch->radius, NULL, NULL)) {
-        srv__bsession_kick(s, "Server out of memory", true);
+        srv_bclient_kick(ch->client, "Server out of memory", true);
         return;
     }
-    publisher_update(s);
+    publisher_update(ch);
 }
 
 static int32_t column_of(double v)
@@ -700,46 +710,56 @@ static int32_t column_of(double v)
     return (int32_t)floor(v) >> 4; /* positions are checked to lie within the world */
 }
 
-int srv__bchunks_radius(srv_bsession *s, int wanted)
+int srv_bchunks_radius(srv_bchunks *ch, int wanted)
 {
-    srv_bchunks *ch = &s->chunks;
-    srv_server *srv = srv__blistener_server(s->l);
-    int max = srv->cfg->view_distance;
+    srv_bclient *c = ch->client;
+    int max = server_of(ch)->cfg->view_distance;
     int r = wanted < 1 ? 1 : wanted > max ? max : wanted;
     if (!ch->variant) {
-        ch->variant = srv__blistener_variant(s->l, s->v, srv__blistener_hashed(s->l), ch->cache);
+        ch->variant = variant_of(c->sh, c->v, srv_bshared_hashed(c->sh), ch->cache);
         if (!ch->variant) {
-            srv__bsession_kick(s, "Server out of memory", true);
+            srv_bclient_kick(c, "Server out of memory", true);
             return r;
         }
     }
     ch->radius = r;
-    recenter(s, column_of(s->x), column_of(s->z));
+    recenter(ch, column_of(ch->x), column_of(ch->z));
     return r;
 }
 
-void srv__bchunks_moved(srv_bsession *s, double x, double z)
+bool srv_bchunks_set_cache(srv_bchunks *ch, bool on)
 {
-    srv_bchunks *ch = &s->chunks;
+    ch->cache = on;
+    if (!ch->variant) /* chosen when the radius is asked */
+        return true;
+    srv_bclient *c = ch->client;
+    ch->variant = variant_of(c->sh, c->v, srv_bshared_hashed(c->sh), on);
+    if (!ch->variant)
+        srv_bclient_kick(c, "Server out of memory", true);
+    return ch->variant != NULL;
+}
+
+void srv_bchunks_moved(srv_bchunks *ch, double x, double y, double z)
+{
+    ch->x = x, ch->y = y, ch->z = z;
     if (!ch->radius)
         return;
     int32_t cx = column_of(x), cz = column_of(z);
     if (cx != ch->view.cx || cz != ch->view.cz) {
-        recenter(s, cx, cz);
-        pump(s);
+        recenter(ch, cx, cz);
+        srv_bchunks_pump(ch);
     }
 }
 
-void srv__bchunks_init(srv_bsession *s)
+void srv_bchunks_init(srv_bchunks *ch, srv_bclient *client)
 {
-    memset(&s->chunks, 0, sizeof s->chunks);
-    s->chunks.work.turn = turn;
+    memset(ch, 0, sizeof *ch);
+    ch->client = client;
 }
 
-void srv__bchunks_free(srv_bsession *s)
+void srv_bchunks_free(srv_bchunks *ch)
 {
-    srv_bchunks *ch = &s->chunks;
-    srv_server *srv = srv__blistener_server(s->l);
+    srv_server *srv = server_of(ch);
     if (srv->world)
         srv_world_work_cancel(srv->world, &ch->work);
     srv_view_free(&ch->view);
@@ -748,12 +768,7 @@ void srv__bchunks_free(srv_bsession *s)
     ch->pending_len = ch->pending_cap = 0;
 }
 
-size_t srv__bchunks_memory(const srv_bsession *s)
+size_t srv_bchunks_memory(const srv_bchunks *ch)
 {
-    return srv_view_memory(&s->chunks.view) + (size_t)s->chunks.pending_cap * sizeof(srv_boffset);
-}
-
-void srv__bchunks_pump(srv_bsession *s)
-{
-    pump(s);
+    return srv_view_memory(&ch->view) + (size_t)ch->pending_cap * sizeof(srv_boffset);
 }

@@ -2,7 +2,7 @@
  * listener.h: `mcchunk serve`'s Bedrock side — a RakNet endpoint on the
  * server's loop (UDP) that answers the server-list ping with the server's
  * MOTD, players and maximum, and runs the Bedrock game layer for every
- * connected client (bedrock_private.h lists its parts).
+ * connected client (shared.h lists its parts).
  */
 #ifndef MC_SERVER_BEDROCK_LISTENER_H
 #define MC_SERVER_BEDROCK_LISTENER_H
