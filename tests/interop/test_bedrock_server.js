@@ -26,7 +26,7 @@
 'use strict'
 const assert = require('assert')
 const {
-  startBedrock, join, verifyColumns, generated, columnClass, protocolOf, checkSection, highestOf
+  startBedrock, join, verifyColumns, generated, columnClass, protocolOf, checkSection, highestOf, withTimeout
 } = require('./bedrock_server_util')
 
 const RADIUS = 1
@@ -94,7 +94,49 @@ async function fullChunks (servers, version) {
   }
 }
 
+// /tp as a command (CommandRequest): the server moves the player there
+// (MovePlayer, mode teleport) and sends the columns around the new place,
+// whose subchunks are right too.
+async function teleport (servers) {
+  const { srv, port } = servers.hashed
+  const version = '1.21.60'
+  const { client } = await join({ port, version, radius: RADIUS, name: 'Jumper' })
+  try {
+    const chunks = new Map()
+    const moved = new Promise(resolve => client.on('move_player', p => { if (p.mode === 'teleport') resolve(p) }))
+    client.on('level_chunk', p => { if (Math.abs(p.x - 31) <= RADIUS && Math.abs(p.z - 62) <= RADIUS) chunks.set(`${p.x},${p.z}`, p) })
+    client.queue('command_request', {
+      command: '/tp 500 90 1000', origin: { type: 'player', uuid: '00000000-0000-0000-0000-000000000000', request_id: '' },
+      internal: false, version: 52
+    })
+    const m = await withTimeout(moved, 10000, 'the teleport')
+    assert.ok(Math.abs(m.position.x - 500) < 1e-3 && Math.abs(m.position.z - 1000) < 1e-3, JSON.stringify(m.position))
+    for (let t = 0; t < 15000 && chunks.size < 9; t += 100) await new Promise(resolve => setTimeout(resolve, 100))
+    assert.strictEqual(chunks.size, 9, 'the columns around the new place')
+    const r = await verifyColumns(client, version, chunks, { hashed: true, cache: false, what: 'after /tp', extra: false })
+    assert.match(srv.log(), /Jumper teleported to 500\.0 90\.0 1000\.0/)
+    console.log(`ok /tp 500 90 1000 (CommandRequest): MovePlayer teleport, the 9 columns around column 31 62: ${r}`)
+  } finally {
+    client.close()
+  }
+}
+
+// generate's Bedrock form refuses what it cannot do, with usage errors.
+function generateUsage () {
+  const { spawnSync } = require('child_process')
+  const { bin } = require('./server_util')
+  const run = args => spawnSync(bin(), ['generate', ...args], { encoding: 'utf8' })
+  assert.strictEqual(run(['0', '0', '--edition', 'bedrock']).status, 2, 'no --version')
+  assert.strictEqual(run(['0', '0', '--edition', 'bedrock', '--version', '1.99.0']).status, 2, 'unknown version')
+  assert.strictEqual(run(['0', '0', '--edition', 'pocket']).status, 2, 'unknown edition')
+  const old = run(['0', '0', '--edition', 'bedrock', '--version', '1.17.40'])
+  assert.strictEqual(old.status, 0)
+  assert.match(old.stderr, /blocks outside 1\.17\.40's height \(y 0\.\.255\) dropped/)
+  console.log('ok generate --edition bedrock: usage errors exit 2; before 1.18 the dropped blocks are counted')
+}
+
 async function main () {
+  generateUsage()
   const servers = {
     hashed: await startBedrock(['--view-distance', '2']),
     index: await startBedrock(['--view-distance', '2', '--bedrock-ids', 'index'])
@@ -103,6 +145,7 @@ async function main () {
     const only = process.env.BEDROCK_ONLY // a version, to run one case by hand
     for (const c of CASES) if (!only || c.version === only) await requestMode(servers, c)
     for (const v of ['1.16.220', '1.17.40']) if (!only || v === only) await fullChunks(servers, v)
+    if (!only || only === 'tp') await teleport(servers)
     if (only) return
     const log = servers.hashed.srv.log()
     assert.match(log, /logging in as Tester .*identity read from the login, NOT verified \(offline mode\)/)

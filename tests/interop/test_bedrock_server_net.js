@@ -14,6 +14,9 @@
 //     larger than the server reassembles, a flood of split messages, and
 //     one that never acknowledges are each dropped with a reason in the
 //     log, and the playing client still gets every subchunk right;
+//   - the game layer's own limits (subchunks per request, requests a
+//     second, subchunks waiting) each drop their client with the reason,
+//     and a playing client keeps getting every subchunk right;
 //   - on a world folder (a vanilla region file of the corpus), a column
 //     outside it is "chunk_not_found" and one inside decodes.
 'use strict'
@@ -163,6 +166,48 @@ async function hostile () {
   }
 }
 
+// The game layer's own limits: a SubChunkRequest of more than 8192
+// subchunks, more than 400 requests in a second, more than 32768 subchunks
+// waiting for answers: each client is dropped with the reason, a playing
+// client is not.
+async function limits () {
+  const { srv, port } = await startBedrock(['--view-distance', '2'])
+  const good = await join({ port, version: '1.21.60', radius: 1, name: 'Calm' })
+  const offsets = n => Array.from({ length: n }, (_, i) => ({ dx: i % 100, dy: 0, dz: Math.floor(i / 100) % 100 }))
+  const closed = c => new Promise(resolve => c.once('close', resolve))
+  const clients = []
+  try {
+    const big = await join({ port, version: '1.21.60', radius: 1, name: 'Big' })
+    clients.push(big.client)
+    big.client.queue('subchunk_request', { dimension: 0, origin: { x: 0, y: 0, z: 0 }, requests: offsets(9000) })
+    await withTimeout(closed(big.client), 15000, 'the 9000-subchunk request to end its session')
+    await waitLog(srv, /Big disconnected: a SubChunkRequest of 9000 subchunks \(at most 8192\)/, 5000, 'offsets per request')
+    console.log('ok a SubChunkRequest of 9000 subchunks: dropped, "a SubChunkRequest of 9000 subchunks (at most 8192)"')
+    const busy = await join({ port, version: '1.21.60', radius: 1, name: 'Busy' })
+    clients.push(busy.client)
+    for (let i = 0; i < 450; i++) busy.client.queue('subchunk_request', { dimension: 0, origin: { x: 0, y: 0, z: 0 }, requests: offsets(1) })
+    await withTimeout(closed(busy.client), 15000, 'the 450 requests to end their session')
+    await waitLog(srv, /Busy disconnected: more than 400 SubChunkRequests in a second/, 5000, 'requests per second')
+    console.log('ok 450 SubChunkRequests at once: dropped, "more than 400 SubChunkRequests in a second"')
+    const greedy = await join({ port, version: '1.21.60', radius: 1, name: 'Greedy' })
+    clients.push(greedy.client)
+    for (let i = 0; i < 5; i++) greedy.client.queue('subchunk_request', { dimension: 0, origin: { x: 1000 * i, y: 0, z: 5000 }, requests: offsets(8000) })
+    await withTimeout(closed(greedy.client), 15000, 'the 40000 waiting subchunks to end their session')
+    await waitLog(srv, /Greedy disconnected: over 32768 subchunks asked for and not yet answered/, 5000, 'pending')
+    console.log('ok 40,000 subchunks asked for at once: dropped, "over 32768 subchunks asked for and not yet answered"')
+    const r = await verifyColumns(good.client, '1.21.60', good.chunks, { hashed: true, cache: false, what: 'Calm', extra: false })
+    console.log(`ok the playing client meanwhile: ${r}`)
+    assert.doesNotMatch(srv.log(), /Calm disconnected/)
+  } catch (e) {
+    console.error(srv.log().slice(-6000))
+    throw e
+  } finally {
+    for (const c of clients) c.close()
+    good.client.close()
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
 async function folderWorld () {
   const src = path.join(corpus, 'anvil/1.21.11/minestom-r.-1.-1.mca')
   if (!fs.existsSync(src)) {
@@ -197,6 +242,7 @@ async function main () {
   await encryption()
   await lossy()
   await hostile()
+  await limits()
   await folderWorld()
 }
 
