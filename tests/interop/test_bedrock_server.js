@@ -135,6 +135,13 @@ function generateUsage () {
   console.log('ok generate --edition bedrock: usage errors exit 2; before 1.18 the dropped blocks are counted')
 }
 
+async function inParallel (tasks, n) {
+  const queue = [...tasks]
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (queue.length) await queue.shift()()
+  }))
+}
+
 async function main () {
   generateUsage()
   const servers = {
@@ -142,10 +149,13 @@ async function main () {
     index: await startBedrock(['--view-distance', '2', '--bedrock-ids', 'index'])
   }
   try {
-    const only = process.env.BEDROCK_ONLY // a version, to run one case by hand
-    for (const c of CASES) if (!only || c.version === only) await requestMode(servers, c)
-    for (const v of ['1.16.220', '1.17.40']) if (!only || v === only) await fullChunks(servers, v)
-    if (!only || only === 'tp') await teleport(servers)
+    const only = process.env.BEDROCK_ONLY // a version (or "tp"), to run one case by hand
+    const tasks = [
+      ...CASES.filter(c => !only || c.version === only).map(c => () => requestMode(servers, c)),
+      ...['1.16.220', '1.17.40'].filter(v => !only || v === only).map(v => () => fullChunks(servers, v)),
+      ...(!only || only === 'tp' ? [() => teleport(servers)] : [])
+    ]
+    await inParallel(tasks, 3) // each case is a client of its own: three at a time
     if (only) return
     const log = servers.hashed.srv.log()
     assert.match(log, /logging in as Tester .*identity read from the login, NOT verified \(offline mode\)/)

@@ -16,7 +16,7 @@ const { bin, sanitizerBuild } = require('./server_util')
 const { startBedrock, join } = require('./bedrock_server_util')
 
 const CACHE_MB = 16
-const WALK_MS = 15000
+const WALK_MS = 10000
 const CLIENTS = [['1.21.60', false], ['1.26.51', true], ['1.20.61', true]]
 
 function helpBound () {
