@@ -172,9 +172,88 @@ function compile (types, t, name, out, scopes, depth, merged = false) {
   }
 }
 
-// All programs in one array, identical ones shared.
+// All programs in one array, each field's ops in the order compile() gives
+// them. A run of sibling fields (SHARED_MIN ops or more) that stands already
+// in the array as siblings, in this layout or an earlier one, is written
+// once: its later places hold a REF op to the first (never the CASE and
+// DEFAULT ops that their SWITCH walks in place). A packet's program is the
+// index of its root op; identical layouts share one.
+const SHARED_MIN = 4
 const ops = []
 const programIndex = new Map()
+const framing = o => o.op >= OPS.CONTAINER
+const keyAt = [] // per op: the JSONs of the fields it stands for (a REF: several)
+const parentOf = [] // per op: its framing op (-1: a packet's root)
+const byKey = new Map() // a field's JSON -> the ops that stand for it
+const nextSibling = i => framing(ops[i]) ? ops[i].end : i + 1
+function siblingsEnd (i) {
+  const p = parentOf[i]
+  if (p < 0) return nextSibling(i)
+  return ops[p].end || ops.length // the parent's end, or it is still open
+}
+function fieldKey (out, at) {
+  const extent = framing(out[at]) ? out[at].end : at + 1
+  return JSON.stringify(out.slice(at, extent).map(x => ({ ...x, end: x.end ? x.end - at : 0 })))
+}
+// Appends the ops of out[at] (ends relative to out) under parent.
+function emit (out, at, parent) {
+  const o = out[at]
+  const here = ops.length
+  ops.push({ ...o, end: 0 })
+  const key = fieldKey(out, at)
+  keyAt.push([key])
+  parentOf.push(parent)
+  if (o.op !== OPS.CASE && o.op !== OPS.DEFAULT) {
+    if (!byKey.has(key)) byKey.set(key, [])
+    byKey.get(key).push(here)
+  }
+  if (!framing(o)) return at + 1
+  const kids = []
+  for (let i = at + 1; i < o.end; i = framing(out[i]) ? out[i].end : i + 1) kids.push({ at: i, key: fieldKey(out, i), size: (framing(out[i]) ? out[i].end : i + 1) - i })
+  for (let k = 0; k < kids.length;) {
+    let best = null
+    if (o.op !== OPS.SWITCH) {
+      for (const p of byKey.get(kids[k].key) || []) {
+        const stop = siblingsEnd(p)
+        let q = p; let n = 0; let size = 0
+        // whole ops only: a REF's fields all match or the run ends before it
+        while (q < stop && keyAt[q].every((key, j) => k + n + j < kids.length && kids[k + n + j].key === key)) {
+          for (let j = 0; j < keyAt[q].length; j++) size += kids[k + n + j].size
+          n += keyAt[q].length
+          q = nextSibling(q)
+        }
+        if (!best || size > best.size) best = { p, q, n, size }
+      }
+    }
+    if (best && best.size >= SHARED_MIN) {
+      ops.push({ op: OPS.REF, arg: 0, name: 0, end: best.p, value: best.q })
+      keyAt.push(kids.slice(k, k + best.n).map(x => x.key))
+      byKey.get(kids[k].key).push(ops.length - 1) // a run may start at a REF too
+      parentOf.push(here)
+      k += best.n
+    } else {
+      emit(out, kids[k].at, here)
+      k++
+    }
+  }
+  ops[here].end = ops.length
+  return o.end
+}
+// The ops of [at, stop) with every REF replaced by what it runs: the check
+// that the shared table says what compile() said.
+function expand (at, stop, acc = []) {
+  for (let i = at; i < stop;) {
+    const o = ops[i]
+    if (o.op === OPS.REF) { expand(o.end, o.value, acc); i++; continue }
+    const mine = acc.length
+    acc.push({ ...o, end: 0 })
+    if (!framing(o)) { i++; continue }
+    expand(i + 1, o.end, acc)
+    acc[mine].end = acc.length
+    i = o.end
+  }
+  return acc
+}
 function program (types, packet) {
   const t = types['packet_' + packet]
   if (!t) return -1
@@ -183,7 +262,9 @@ function program (types, packet) {
   const key = JSON.stringify(out)
   if (!programIndex.has(key)) {
     const base = ops.length
-    for (const o of out) ops.push({ ...o, end: o.end ? o.end + base : 0 })
+    emit(out, 0, -1)
+    if (JSON.stringify(expand(base, ops[base].end)) !== key) throw new Error('packet ' + packet + ': the shared ops differ')
+    if (ops[base].op !== OPS.CONTAINER) throw new Error('packet ' + packet + ' is not a container')
     programIndex.set(key, base)
   }
   return programIndex.get(key)

@@ -342,6 +342,11 @@ static uint32_t run(writer *w, uint32_t at, uint32_t end)
 {
     while (at < end && w->status == MC_OK) {
         const srv_bop *o = &srv_bedrock_ops[at];
+        if (o->op == SRV_BOP_REF) { /* fields shared with another place: no name of its own */
+            run(w, o->end, (uint32_t)o->value);
+            at++;
+            continue;
+        }
         const char *name = srv_bedrock_field_names[o->name];
         size_t old = path_push(w, name, "");
         bool framing = o->op >= SRV_BOP_CONTAINER;

@@ -46,6 +46,8 @@ enum srv_bop_code {
     SRV_BOP_REST,      /* the rest of the packet: raw bytes */
     SRV_BOP_STRING,    /* arg: the op of the length prefix */
     SRV_BOP_BYTES,     /* arg: the op of the length prefix, or VOID with a fixed count in value */
+    SRV_BOP_REF,       /* the sibling fields whose ops are [end, value), written once in
+                          the table and run here as if they stood in this place */
     SRV_BOP_CONTAINER, /* fields follow until end; arg 1: they belong to the
                           enclosing container (an anonymous field, a switch case) */
     SRV_BOP_ARRAY,     /* arg: the op of the count (VOID: fixed count in value); one element's ops follow */
