@@ -32,20 +32,22 @@ function withTimeout (promise, ms, what) {
 // Joins and waits for spawn and for the LevelChunks of the whole radius
 // (with `every` false: at least one).
 // Resolves to { client, chunks: Map "x,z" -> level_chunk params, startGame }.
-function join ({ port, version, backend = 'raknet-native', cache = false, radius = 2, name = 'Tester', timeout = 30000, every = true }) {
+// prepare(client): called before anything is sent.
+function join ({ port, version, backend = 'raknet-native', cache = false, radius = 2, name = 'Tester', timeout = 30000, every = true, prepare = null }) {
   const client = bedrock.createClient({
     host: '127.0.0.1', port, version, username: name, offline: true, skipPing: true,
     raknetBackend: backend, conLog: null, connectTimeout: timeout
   })
   client.viewDistance = radius
+  if (prepare) prepare(client)
   // createClient queues client_cache_status(false) on resource_packs_info;
   // ours, registered after it, comes later and wins
   client.once('resource_packs_info', () => client.queue('client_cache_status', { enabled: cache }))
   const chunks = new Map()
   let startGame = null
   const want = every ? (2 * radius + 1) * (2 * radius + 1) : 1 // a world folder may lack some
+  let spawned = false
   return withTimeout(new Promise((resolve, reject) => {
-    let spawned = false
     const done = () => { if (spawned && chunks.size >= want) resolve({ client, chunks, startGame }) }
     client.on('error', reject)
     client.on('kick', p => reject(new Error(`${version}: kicked: ${p.message}`)))
@@ -53,7 +55,11 @@ function join ({ port, version, backend = 'raknet-native', cache = false, radius
     client.on('start_game', p => { startGame = p })
     client.on('level_chunk', p => { chunks.set(`${p.x},${p.z}`, p); done() })
     client.on('spawn', () => { spawned = true; done() })
-  }), timeout, `${version} ${backend} join`).catch(e => { client.close(); throw e })
+  }), timeout, `${version} ${backend} join`).catch(e => {
+    client.close()
+    if (/nothing within/.test(e.message)) e.message += ` (${name}: ${startGame ? 'StartGame' : 'no StartGame'}, ${spawned ? 'spawned' : 'no spawn'}, ${chunks.size} of ${want} LevelChunks)`
+    throw e
+  })
 }
 
 function offsetNames (dx, dy, dz) { return { dx, dy, dz, x: dx, y: dy, z: dz } }

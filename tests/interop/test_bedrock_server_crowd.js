@@ -5,8 +5,10 @@
 // subchunk of their columns, all at the same time; each gets every answer,
 // and those of three of them are decoded and compared with generate. The
 // Java clients (minecraft-protocol, four releases) get their columns
-// meanwhile. A Java player and a Bedrock player move to other columns and
-// the log says where each is, and lists both editions' players. The
+// meanwhile. A Java player (/tp), a Bedrock player (MovePlayer) and
+// another (PlayerAuthInput, as 1.21.60+ clients send every tick) move to
+// other places and the log says where each is, and lists both editions'
+// players. The
 // server's RSS stays under what `serve --help` states for that many
 // clients of each edition (not checked in a sanitizer build).
 'use strict'
@@ -92,12 +94,22 @@ async function main () {
       runtime_id: Number(b.startGame.runtime_entity_id), position: { x: -500, y: 101.62, z: 700 }, pitch: 0, yaw: 0, head_yaw: 0,
       mode: 'normal', on_ground: false, ridden_runtime_id: 0, tick: 0n
     })
-    for (let t = 0; t < 10000 && !(/\(java\) at 1000\.0 90\.0 1000\.0/.test(srv.log()) && /\(bedrock\) at -500\.0 100\.0 700\.0/.test(srv.log())); t += 100) {
+    // PlayerAuthInput (what 1.21.60+ clients send every tick under server
+    // movement authority): the server reads pitch, yaw, then the position
+    const auth = bedrock.find(c => c.version === '1.26.51' && c.name !== 'Late')
+    const pkt = Buffer.alloc(2 + 4 * 5)
+    pkt.writeUInt8(0x90, 0); pkt.writeUInt8(0x01, 1) // id 144
+    pkt.writeFloatLE(0, 2); pkt.writeFloatLE(0, 6)
+    pkt.writeFloatLE(-2000.5, 10); pkt.writeFloatLE(81.62, 14); pkt.writeFloatLE(300.5, 18)
+    auth.client.sendBuffer(pkt)
+    for (let t = 0; t < 10000 && !(/\(java\) at 1000\.0 90\.0 1000\.0/.test(srv.log()) && /\(bedrock\) at -500\.0 100\.0 700\.0/.test(srv.log()) &&
+      /\(bedrock\) at -2000\.5 80\.0 300\.5/.test(srv.log())); t += 100) {
       await new Promise(resolve => setTimeout(resolve, 100))
     }
     assert.match(srv.log(), new RegExp(`${j.username} \\(java\\) at 1000\\.0 90\\.0 1000\\.0`))
     assert.match(srv.log(), new RegExp(`${b.name} \\(bedrock\\) at -500\\.0 100\\.0 700\\.0`))
-    console.log(`ok the log says where the Java and the Bedrock players went (${j.username} (java), ${b.name} (bedrock))`)
+    assert.match(srv.log(), new RegExp(`${auth.name} \\(bedrock\\) at -2000\\.5 80\\.0 300\\.5`))
+    console.log(`ok the log says where the Java and the Bedrock players went (${j.username} (java) by /tp, ${b.name} (bedrock) by MovePlayer, ${auth.name} by PlayerAuthInput)`)
     const bound = helpBound()(java.length, bedrock.length, 256)
     const rss = rssMib(srv.pid)
     if (sanitizerBuild()) {

@@ -10,7 +10,9 @@
  * followed) -> PlayStatus login_success -> ResourcePacksInfo and
  * ResourcePackStack, both empty, each answered by the client ->
  * StartGame (and from 1.21.60 ItemRegistry) -> the client's
- * RequestChunkRadius -> ChunkRadiusUpdated, then the chunks (chunks.c) ->
+ * RequestChunkRadius (kept when it comes early, after ResourcePacksInfo, as
+ * bedrock-protocol's client sends it) -> ChunkRadiusUpdated, then the
+ * chunks (chunks.c) ->
  * PlayStatus player_spawn once the nearest are out -> the client's
  * SetLocalPlayerAsInitialized -> play: movement (MovePlayer,
  * PlayerAuthInput), SubChunkRequests, the blob cache, /tp.
@@ -76,6 +78,7 @@ static void leave(srv_bsession *s)
 }
 
 static void spawn_ready(void *user);
+static void chunk_radius(srv_bsession *s, int32_t wanted);
 
 /* The world gives the client its go (its share of column work). */
 static void work_turn(srv_work_client *wc)
@@ -295,6 +298,8 @@ static void start_game(srv_bsession *s)
         return;
     }
     s->state = SRV_BS_RADIUS;
+    if (s->early_radius)
+        chunk_radius(s, s->early_radius);
 }
 
 static void pack_response(srv_bsession *s, const uint8_t *body, size_t len)
@@ -330,15 +335,21 @@ static void spawn_ready(void *user)
     s->state = SRV_BS_INITIALIZING;
 }
 
-static void chunk_radius(srv_bsession *s, const uint8_t *body, size_t len)
+/* The radius a RequestChunkRadius asks for (0 and a kick when malformed). */
+static int32_t radius_asked(srv_bsession *s, const uint8_t *body, size_t len)
 {
     mc_reader r;
     mc_reader_init(&r, body, len, "request_chunk_radius", NULL);
     int32_t wanted = mc_read_zigzag32(&r);
     if (!mc_reader_ok(&r)) {
         kick(s, "Malformed RequestChunkRadius", true);
-        return;
+        return 0;
     }
+    return wanted < 1 ? 1 : wanted;
+}
+
+static void chunk_radius(srv_bsession *s, int32_t wanted)
+{
     int radius = srv_bchunks_radius(&s->chunks, wanted);
     if (s->client.gone)
         return;
@@ -473,10 +484,16 @@ static void handle(srv_bsession *s, uint32_t id, const uint8_t *body, size_t len
         break;
     case SRV_BPID_RESOURCE_PACK_CLIENT_RESPONSE: pack_response(s, body, len); break;
     case SRV_BPID_CLIENT_CACHE_STATUS: cache_status(s, body, len); break;
-    case SRV_BPID_REQUEST_CHUNK_RADIUS:
-        if (joined)
-            chunk_radius(s, body, len);
+    case SRV_BPID_REQUEST_CHUNK_RADIUS: {
+        /* bedrock-protocol's client asks half a second after ResourcePacksInfo,
+         * which on a busy server can be before StartGame: kept until then */
+        int32_t wanted = radius_asked(s, body, len);
+        if (wanted && joined)
+            chunk_radius(s, wanted);
+        else if (wanted && s->state >= SRV_BS_PACKS)
+            s->early_radius = wanted;
         break;
+    }
     case SRV_BPID_SET_LOCAL_PLAYER_AS_INITIALIZED:
         if (s->state == SRV_BS_INITIALIZING)
             initialized(s, body, len);

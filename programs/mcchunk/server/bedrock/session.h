@@ -32,6 +32,7 @@ typedef struct srv_bsession {
     srv_bstate state;
     srv_blogin login;
     int64_t entity_id;
+    int32_t early_radius;      /* a RequestChunkRadius that came before StartGame (0: none) */
     bool counted;              /* in srv->online */
     srv_player player;         /* in the server's list of players (for the log) */
     uint64_t connected_ms;
