@@ -21,10 +21,10 @@ const WALK_MS = 20000
 const versions = ['1.8.8', '1.12.2'] // chat is "chat" with the slash before 1.19
 
 // The bound `serve --help` states: "RSS stays under A MiB + B x --cache-mb
-// + C MiB per client + --send-queue-kb per client".
+// + C MiB per Java client + --send-queue-kb per Java client ...".
 function helpBound () {
   const help = execFileSync(bin(), ['serve', '--help'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
-  const m = /RSS stays under (\d+) MiB \+ ([\d.]+) x --cache-mb \+ (\d+) MiB per client \+ --send-queue-kb per client/.exec(help)
+  const m = /RSS stays under (\d+) MiB \+ ([\d.]+) x --cache-mb \+ (\d+) MiB per Java client \+ --send-queue-kb per Java client/.exec(help)
   assert.ok(m, 'serve --help states no RSS bound: ' + help)
   const queueMb = Number(/--send-queue-kb N .*?\(default (\d+)\)/.exec(help)[1]) / 1024
   return { text: m[0], mib: (clients, cacheMb) => Number(m[1]) + Number(m[2]) * cacheMb + clients * (Number(m[3]) + queueMb) }
