@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "mcchunk/registry.h"
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 static uint64_t now_ns(void)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "mcchunk/registry.h"
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

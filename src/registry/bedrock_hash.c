@@ -9,7 +9,7 @@
  * (byte, int or string), then the two end tags. The hash is computed here
  * from the registry tables, byte by byte, without building the NBT.
  */
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 #include <stdlib.h>
 

@@ -13,7 +13,7 @@
  * not have comes out as a fallback biome, and says so (MC_TRANSLATE_AIR):
  * nothing becomes id 0 silently.
  */
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "mcchunk/registry.h"
+
 typedef struct mc__color_entry {
     uint32_t rgba; /* 0xRRGGBBAA */
     uint8_t tint;  /* mc_tint */
@@ -38,5 +40,9 @@ extern const mc__color_run mc__color_runs[];
 extern const uint32_t mc__color_run_count;
 extern const mc__biome_color mc__biome_colors[];
 extern const uint32_t mc__biome_color_count;
+
+/* The colour registry's own per-state colours (colors_base.c, built on
+ * first use), its registry in *reg; NULL when it cannot be built. */
+const mc_block_color *mc__color_own_table(const mc_registry **reg);
 
 #endif

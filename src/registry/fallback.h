@@ -15,7 +15,7 @@
 #ifndef MC_REGISTRY_FALLBACK_H
 #define MC_REGISTRY_FALLBACK_H
 
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 typedef struct mc__view mc__view;
 

@@ -42,7 +42,7 @@
  * Built once per registry with the rest of its runtime index (registry.c),
  * read-only afterwards.
  */
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 #include <stdlib.h>
 

@@ -96,11 +96,11 @@ static bool has_words(const char *bare, size_t len, const uint8_t *starts, unsig
 /* The measured colour of block `bare` (see the top of the file). */
 static bool measured_color(const char *bare, uint8_t rgb[3])
 {
-    const mc_registry *cr = mc_registry_find(mc__color_version);
-    uint32_t b = cr ? mc__find_block(cr, bare, strlen(bare)) : MC__NONE;
+    const mc_registry *cr = NULL;
+    const mc_block_color *table = mc__color_own_table(&cr);
+    uint32_t b = table ? mc__find_block(cr, bare, strlen(bare)) : MC__NONE;
     const mc__tables *t = b != MC__NONE ? mc__tables_of(cr) : NULL;
-    size_t n = 0;
-    const mc_block_color *table = t ? mc_registry_color_table(cr, &n) : NULL;
+    size_t n = cr ? cr->state_count : 0;
     uint32_t s = t ? t->block_min[b] + mc__kind_of(t, b)->default_off : 0;
     if (!table || s >= n || table[s].a == 0)
         return false;

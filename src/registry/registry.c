@@ -13,7 +13,7 @@
  * runtime index holds the fast name + properties lookup of lookup_index.c;
  * mc__lookup_generic below is its fallback and reference.
  */
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 #include <limits.h>
 #include <stdatomic.h>
@@ -146,21 +146,6 @@ const mc_registry *mc_registry_find_edition(mc_edition edition, const char *vers
 
 /* --------------------------------------------------------- state access */
 
-uint32_t mc__block_of_state(const mc_registry *reg, const mc__tables *t, uint32_t state)
-{
-    if (reg->kind != MC__KIND_FLAT || state >= reg->state_count)
-        return MC__NONE;
-    uint32_t lo = 0, hi = reg->block_count; /* find the last block with min <= state */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (t->block_min[mid] <= state)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 bool mc_registry_state_valid(const mc_registry *reg, uint32_t state)
 {
     return (mc_registry_state_flags(reg, state) & MC_STATE_VALID) != 0;
@@ -287,31 +272,6 @@ unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state)
     }
     const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
     return mc__kind_of(t, mc__block_of_state(reg, t, state))->nprops;
-}
-
-uint32_t mc__kind_offset(const mc__kind *k, const uint8_t *digits)
-{
-    if (k->explicit_digits != MC__NONE) {
-        const uint8_t *t = mc__reg_default_digits + k->explicit_digits;
-        for (uint32_t s = 0; s < k->count; s++, t += k->nprops)
-            if (!memcmp(t, digits, k->nprops))
-                return s;
-        return MC__NONE;
-    }
-    uint32_t off = 0;
-    for (unsigned i = 0; i < k->nprops; i++)
-        off = off * mc__propdef_of(k, i)->count + digits[i];
-    return off;
-}
-
-uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index)
-{
-    if (k->explicit_digits != MC__NONE)
-        return mc__reg_default_digits[k->explicit_digits + offset * k->nprops + index];
-    uint32_t stride = 1;
-    for (unsigned i = k->nprops; i-- > index + 1;)
-        stride *= mc__propdef_of(k, i)->count;
-    return (offset / stride) % mc__propdef_of(k, index)->count;
 }
 
 bool mc_registry_state_prop(const mc_registry *reg, uint32_t state, unsigned index,

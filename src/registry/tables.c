@@ -21,10 +21,11 @@
  * block is not stored: it is the sum of the state counts of the kinds
  * before it.
  */
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* registry-code.js's alphabet: the value of a character, 5 bits, plus 32
  * when more characters of the same number follow; 64: not in the alphabet */
@@ -219,4 +220,50 @@ const mc__tables *mc__tables_of(const mc_registry *reg)
         return t;
     free(t); /* another thread won; use its tables */
     return expected;
+}
+
+/* ------------------------------------------- states in the decoded tables
+ *
+ * A flat registry's state ids run block by block (block_min), and inside a
+ * block by its properties' value digits, the last property fastest (or by
+ * an explicit digit list where the game's order is not that product). */
+
+uint32_t mc__block_of_state(const mc_registry *reg, const mc__tables *t, uint32_t state)
+{
+    if (reg->kind != MC__KIND_FLAT || state >= reg->state_count)
+        return MC__NONE;
+    uint32_t lo = 0, hi = reg->block_count; /* find the last block with min <= state */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t->block_min[mid] <= state)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+uint32_t mc__kind_offset(const mc__kind *k, const uint8_t *digits)
+{
+    if (k->explicit_digits != MC__NONE) {
+        const uint8_t *t = mc__reg_default_digits + k->explicit_digits;
+        for (uint32_t s = 0; s < k->count; s++, t += k->nprops)
+            if (!memcmp(t, digits, k->nprops))
+                return s;
+        return MC__NONE;
+    }
+    uint32_t off = 0;
+    for (unsigned i = 0; i < k->nprops; i++)
+        off = off * mc__propdef_of(k, i)->count + digits[i];
+    return off;
+}
+
+uint32_t mc__prop_digit(const mc__kind *k, uint32_t offset, unsigned index)
+{
+    if (k->explicit_digits != MC__NONE)
+        return mc__reg_default_digits[k->explicit_digits + offset * k->nprops + index];
+    uint32_t stride = 1;
+    for (unsigned i = k->nprops; i-- > index + 1;)
+        stride *= mc__propdef_of(k, i)->count;
+    return (offset / stride) % mc__propdef_of(k, index)->count;
 }

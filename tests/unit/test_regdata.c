@@ -16,7 +16,7 @@
 
 #include "mcchunk/bedrock.h"
 #include "mcchunk/registry.h"
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 static void check_tables(const mc_registry *reg)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "mcchunk/registry.h"
-#include "registry/registry_internal.h"
+#include "registry/reg_private.h"
 
 typedef struct {
     const char *name;

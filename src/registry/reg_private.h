@@ -1,10 +1,10 @@
 /*
- * registry_internal.h: helpers shared by the files of the registry module
- * (lookups over the generated tables and the lazily built per-registry
- * indexes). Not installed.
+ * reg_private.h: helpers shared by the files of the registry module
+ * (lookups over the registry tables in data/ and the per-registry indexes
+ * built on first use). Not installed.
  */
-#ifndef MC_REGISTRY_INTERNAL_H
-#define MC_REGISTRY_INTERNAL_H
+#ifndef MC_REG_PRIVATE_H
+#define MC_REG_PRIVATE_H
 
 #include <stdbool.h>
 #include <string.h>
