@@ -32,6 +32,7 @@
 #include "world/world.h"
 
 typedef struct create_worker {
+    srv_terrain *terrain;            /* the worker's own: a generator caches and lights (not thread-safe) */
     uint32_t *blocks, *biomes;       /* the generator's scratch */
     world_relight_worker light;
     mc_buf nbt;
@@ -64,7 +65,7 @@ static mc_column *generate(void *user, int32_t cx, int32_t cz, bool own)
     create_job *j = run->j;
     if (cx < -j->radius || cx > j->radius || cz < -j->radius || cz > j->radius)
         return NULL;
-    mc_column *col = srv_terrain_column(j->terrain, cx, cz, run->w->blocks, run->w->biomes);
+    mc_column *col = srv_terrain_column(run->w->terrain, cx, cz, run->w->blocks, run->w->biomes);
     mc_error err;
     if (col && j->target.registry != j->gen_reg) {
         mc_column *t = mc_column_translate(col, j->target.registry, NULL, &err);
@@ -251,10 +252,11 @@ int world_cmd_create(int argc, char **argv)
             }
     for (int w = 0; rc == MC_EXIT_OK && w < threads; w++) {
         create_worker *cw = &j.workers[w];
+        cw->terrain = srv_terrain_new(j.gen_reg, seed);
         cw->blocks = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 4096);
         cw->biomes = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 64);
         mc_buf_init(&cw->nbt, NULL);
-        if (!cw->blocks || !cw->biomes || !world_relight_worker_init(&cw->light)) {
+        if (!cw->terrain || !cw->blocks || !cw->biomes || !world_relight_worker_init(&cw->light)) {
             fprintf(stderr, "%s: out of memory\n", o.prog);
             rc = MC_EXIT_FAIL;
         }
@@ -311,6 +313,7 @@ int world_cmd_create(int argc, char **argv)
                     j.nregions);
     }
     for (int w = 0; j.workers && w < threads; w++) {
+        srv_terrain_free(j.workers[w].terrain);
         free(j.workers[w].blocks);
         free(j.workers[w].biomes);
         mc_buf_free(&j.workers[w].nbt);

@@ -12,7 +12,9 @@
 
 typedef struct srv_terrain srv_terrain;
 
-/* A generator whose states are ids of `reg` (a Java 1.18+ registry). */
+/* A generator whose states are ids of `reg` (a Java 1.18+ registry). It
+ * caches columns and owns a light engine: one thread at a time (threads
+ * each make their own). */
 srv_terrain *srv_terrain_new(const mc_registry *reg, uint64_t seed);
 void srv_terrain_free(srv_terrain *t);
 const mc_registry *srv_terrain_registry(const srv_terrain *t);
