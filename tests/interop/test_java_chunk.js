@@ -251,7 +251,7 @@ function testCrossVersion() {
     void newest;
 }
 
-const list = releases();
+const list = require('./sample').sampleReleases(releases(), (r) => r.name);
 let done = 0;
 for (const r of list) {
     try { testRelease(r); done++; } catch (e) { fail(`${r.name}: ${e.stack || e}`); }

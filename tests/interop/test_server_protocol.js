@@ -10,8 +10,9 @@ const crypto = require('crypto')
 const net = require('net')
 const mc = require('minecraft-protocol')
 const { startServer } = require('./server_util')
+const { sampleReleases } = require('./sample')
 
-const versions = mc.supportedVersions.filter(v => v !== '1.7')
+const versions = sampleReleases(mc.supportedVersions.filter(v => v !== '1.7'))
 
 function offlineUuid (name) {
   const h = crypto.createHash('md5').update('OfflinePlayer:' + name).digest()

@@ -15,9 +15,10 @@ const mineflayer = require('mineflayer')
 const mc = require('minecraft-protocol')
 const { Vec3 } = require('vec3')
 const { startServer, bin, createBot, waitFor, spawned } = require('./server_util')
+const { sampleReleases } = require('./sample')
 
 const VD = 4
-const versions = mc.supportedVersions.filter(v => v !== '1.7')
+const versions = sampleReleases(mc.supportedVersions.filter(v => v !== '1.7'))
 const only = process.env.MCCHUNK_VERSIONS ? process.env.MCCHUNK_VERSIONS.split(',') : null
 
 function expectedColumn (cx, cz, version) {
