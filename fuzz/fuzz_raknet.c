@@ -1,4 +1,4 @@
-/* fuzz_raknet.c: the RakNet endpoint (src/server/raknet) on hostile
+/* fuzz_raknet.c: the RakNet endpoint (programs/mcchunk/server/raknet) on hostile
  * datagrams — the offline messages, the datagram and frame parser, ACK/NACK
  * ranges, split reassembly, ordering windows and the connection messages.
  *

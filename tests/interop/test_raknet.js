@@ -1,4 +1,4 @@
-// test_raknet.js: our RakNet (src/server/raknet) against RakNet clients we
+// test_raknet.js: our RakNet (programs/mcchunk/server/raknet) against RakNet clients we
 // did not write: raknet-native (the RakNet C++ library's prebuilt bindings,
 // bedrock-protocol's default backend) and jsp-raknet (its JavaScript one).
 // The peer is test_raknet_udp's echo server (a RakNet server that sends

@@ -1,4 +1,4 @@
-/* test_raknet.c: the RakNet endpoint (src/server/raknet) without sockets.
+/* test_raknet.c: the RakNet endpoint (programs/mcchunk/server/raknet) without sockets.
  * Two endpoints, a server and a client of our own, talk through an
  * in-memory link with a virtual clock that loses, duplicates and delays
  * (so reorders) datagrams at chosen rates; a "filter" lets a test cut one

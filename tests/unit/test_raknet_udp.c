@@ -1,5 +1,5 @@
 /* test_raknet_udp.c: the RakNet endpoint on real UDP sockets through its
- * libuv binding (src/server/raknet/uv.c), on 127.0.0.1.
+ * libuv binding (programs/mcchunk/server/raknet/uv.c), on 127.0.0.1.
  *
  * As a ctest test (no arguments) it runs a server and a client endpoint in
  * one loop: the server-list ping, the connection, messages both ways (one
