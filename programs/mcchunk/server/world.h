@@ -20,6 +20,10 @@ typedef struct srv_world srv_world;
 /* Opened before listening (0 ok), closed after the loop ends. */
 int srv_world_open(srv_server *srv);
 void srv_world_close(srv_server *srv);
+/* The built-in world's generator (the web map makes its columns with one
+ * of its own from the same registry and seed), or NULL for a world folder. */
+struct srv_terrain;
+const struct srv_terrain *srv_world_terrain(const srv_server *srv);
 /* Block position where players appear (feet). */
 void srv_world_spawn(srv_server *srv, int32_t *x, int32_t *y, int32_t *z);
 /* The world's column at (cx, cz) (cached), or NULL where it has none. */
