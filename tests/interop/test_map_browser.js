@@ -113,9 +113,9 @@ async function builtInWorld (tmp, context) {
 
     // players of both editions
     bot = createBot(mineflayer, { host: '127.0.0.1', port: srv.port, username: 'MapBot', version: '1.20.4', auth: 'offline' })
-    await spawned(bot)
-    const joined = await join({ port: bedrockPort, version: '1.26.51', backend: 'jsp-raknet', name: 'RockBot', radius: 2, every: false })
-    client = joined.client
+    const rock = join({ port: bedrockPort, version: '1.26.51', backend: 'jsp-raknet', name: 'RockBot', radius: 2, every: false })
+    rock.then((j) => { client = j.client }, () => {})
+    const [joined] = await Promise.all([rock, spawned(bot)]) // both at once: the test's time
     const pos = joined.startGame.player_position
     const players = async () => JSON.parse((await get(port, '/players.json')).body)
     const close = (p, x, y, z) => Math.abs(p.x - x) < 0.5 && Math.abs(p.y - y) < 0.5 && Math.abs(p.z - z) < 0.5
