@@ -20,7 +20,8 @@
 //     client (bedrock-protocol) are both in /players.json, each with its
 //     edition and position, and both markers on the page; a tile far away
 //     is empty until the bot is teleported there, then shows the square
-//     around the bot and nothing beyond it.
+//     around the bot and nothing beyond it, and the page looking there asks
+//     for it again by itself and gets the land.
 // Skipped, saying so, only when chromium is not installed (scripts/install-deps
 // installs it).
 'use strict'
@@ -131,23 +132,33 @@ async function builtInWorld (tmp, context) {
     assert(close(both.java, b.x, b.y, b.z), `java at ${JSON.stringify(both.java)}, bot at ${b}`)
     assert(close(both.rock, pos.x, pos.y - 1.62, pos.z), `bedrock at ${JSON.stringify(both.rock)}, StartGame put it at ${JSON.stringify(pos)} (eyes)`)
     console.log(`ok   players.json: MapBot (java) at ${b.x} ${b.z} and RockBot (bedrock) at ${both.rock.x} ${both.rock.y} ${both.rock.z}`)
+    // the page, looking at 1800 1800 where nobody is yet
     const page = await context.newPage()
     const errors = []
+    const farTiles = [] // the bodies of tile 0/3/3 the page got
     page.on('pageerror', (e) => errors.push(String(e)))
-    await page.goto(`http://127.0.0.1:${port}/#dim=overworld&x=${sp[0]}&z=${sp[2]}&zoom=0`)
+    page.on('response', (res) => { if (new URL(res.url()).pathname === '/tiles/overworld/0/3/3.png') res.body().then((b) => farTiles.push(b), () => {}) })
+    await page.goto(`http://127.0.0.1:${port}/#dim=overworld&x=1800&z=1800&zoom=0`)
     await waitFor('markers of both editions', () => page.evaluate(() => {
       const m = window.mcchunkMarkers
       return m && m['java:MapBot'] && m['bedrock:RockBot'] && document.querySelector('[data-player="RockBot"]')
     }), 20000)
-    assert.deepStrictEqual(errors, [], 'page errors')
-    await page.close()
     console.log('ok   the page shows a marker for each edition')
 
-    // the map follows the players: a far tile is empty until the bot is there
+    // the map follows the players: a far tile is empty until the bot is
+    // there, and the page asks for it again once the bot has moved
+    const empty = (await get(port, '/tiles/overworld/0/40/40.png')).body
     const far = async () => PNG.sync.read((await get(port, '/tiles/overworld/0/3/3.png')).body)
     assert(!(await far()).data.some((v, i) => i % 4 === 3 && v), 'tile 0/3/3 is empty before anyone is there')
+    await waitFor('the page\'s tile 0/3/3', () => farTiles.length > 0, 20000)
+    assert(farTiles.every((b) => b.equals(empty)), 'the page got tile 0/3/3 empty')
     bot.chat('/tp 1800 120 1800')
     await waitFor('the bot at 1800 1800 in players.json', async () => (await players()).some((p) => p.name === 'MapBot' && Math.abs(p.x - 1800) < 1), 20000)
+    await waitFor('the page asking for tile 0/3/3 again and getting the land', () => farTiles.some((b) => !b.equals(empty)), 20000)
+    const redraws = await page.evaluate(() => window.mcchunkRedraws)
+    assert.deepStrictEqual(errors, [], 'page errors')
+    await page.close()
+    console.log(`ok   the page asks for the tiles in view again when a player moves (${redraws} redraw)`)
     const t = await far()
     const at = (x, z) => pixelOf(t, x - 1536, z - 1536)[3]
     assert.strictEqual(at(1800, 1800), 255, 'the bot\'s surroundings are drawn')
