@@ -18,8 +18,8 @@
  *
  * Columns made by a function (map_reader_new_columns, the server's
  * built-in world) are drawn as those read from a file: the same chunks
- * handed over one by one give the same region, byte for byte, in every
- * mode; a chunk the function does not give is transparent.
+ * handed over one by one give the same region, byte for byte (normal and
+ * light modes); a chunk the function does not give is transparent.
  */
 #include "support.h"
 
@@ -272,8 +272,10 @@ static void test_made_columns(void **state)
     mc_error e;
     assert_int_equal(mc_region_open(path, NULL, &src.region, &e), MC_OK);
     uint8_t *file = malloc(MAP_REGION_BYTES), *made = malloc(MAP_REGION_BYTES);
-    for (int m = 0; m < 4; m++) {
-        map_reader *rf = map_reader_new(w, (map_mode)m), *rm = map_reader_new_columns(make_from_file, &src, (map_mode)m);
+    static const map_mode modes[2] = {MAP_MODE_NORMAL, MAP_MODE_LIGHT}; /* light: the columns' light too */
+    for (int k = 0; k < 2; k++) {
+        map_mode m = modes[k];
+        map_reader *rf = map_reader_new(w, m), *rm = map_reader_new_columns(make_from_file, &src, m);
         assert_true(map_render_region(rf, 0, 0, file, NULL));
         src.half = false;
         assert_true(map_render_region(rm, 0, 0, made, NULL));
@@ -296,7 +298,7 @@ static void test_made_columns(void **state)
         map_reader_free(rf);
         map_reader_free(rm);
     }
-    assert_true(src.calls >= 4 * 1024);
+    assert_true(src.calls >= 2 * 1024);
     free(file);
     free(made);
     mc_region_close(src.region);
