@@ -69,8 +69,9 @@ void srv_world_send_initial_chunks(srv_conn *c);
 void srv_world_view_free(srv_conn *c);
 /* The player is now at block x, z (teleport): recenter its view. */
 void srv_world_player_moved(srv_conn *c, double x, double z);
-/* The web map's /players.json: the Java players in the game, their names
- * and the feet positions they last sent, as a JSON array. */
+/* The web map's /players.json: the players of both editions in the game,
+ * their names, editions and the feet positions they last sent, as a JSON
+ * array. */
 void srv_world_players_json(void *srv, mc_buf *out);
 uint64_t srv_world_view_sent(const srv_conn *c);
 /* The player's send queue has drained: sends more of what its view lacks. */
