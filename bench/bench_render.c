@@ -19,6 +19,14 @@
  * zoom-0 tile asked for over a loopback socket twice: cold (rendered) and
  * warm (from the cache); then a zoom-2 tile (16 regions' worth) cold and warm.
  *
+ * The built-in world's tiles (serve --http without --world): the four
+ * zoom-0 tiles around spawn (radius 10, the default view distance) cold and
+ * warm, in process CPU time (the render thread's; the loop and this thread
+ * wait), next to making the same columns in the same order with the
+ * server's generator in this thread (srv_terrain_column: generated and
+ * lit, what the server does for the chunks it sends): the map's own share
+ * is drawing and PNG encoding on top of that.
+ *
  * usage: bench_render [seconds, default 3]
  */
 #define _GNU_SOURCE /* clock_gettime, mkdtemp */
@@ -36,6 +44,7 @@
 #include "map/map.h"
 #include "mcchunk/mcchunk.h"
 #include "server/http.h"
+#include "server/terrain.h"
 
 static const char *const files[] = {
     "anvil/1.8.9/ppa-r.-1.0.mca", "anvil/1.9/ppa-r.-1.-1.mca", "anvil/1.12.2/ppa-r.0.-1.mca",
@@ -72,6 +81,8 @@ typedef struct loop_thread {
     srv_http *http;
     int port;
     const char *world;
+    const mc_registry *terrain; /* the built-in world instead */
+    int32_t spawn_cx, spawn_cz;
     int ready;
 } loop_thread;
 
@@ -90,6 +101,10 @@ static void run_loop(void *arg)
     srv_http_config_defaults(&cfg);
     cfg.port = 0;
     cfg.world = t->world;
+    cfg.terrain_registry = t->terrain;
+    cfg.seed = 20260101;
+    cfg.spawn_cx = t->spawn_cx;
+    cfg.spawn_cz = t->spawn_cz;
     cfg.render_threads = 1;
     cfg.log = NULL;
     uv_async_init(&t->loop, &t->stop, on_stop);
@@ -135,6 +150,91 @@ static double get_ms(int port, const char *path, size_t *bytes)
     return ok ? (wall_now() - t0) * 1000 : -1;
 }
 
+static double process_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void start_loop(loop_thread *t, uv_thread_t *tid)
+{
+    uv_thread_create(tid, run_loop, t);
+    while (!__atomic_load_n(&t->ready, __ATOMIC_ACQUIRE))
+        usleep(1000);
+}
+
+/* The columns of the built-in world region (rx, rz)'s tile reads, within r
+ * chunks of (scx, scz), made in the renderer's order (its chunks row by
+ * row, then the row north and column west); returns how many. */
+static int make_tile_columns(srv_terrain *t, int32_t rx, int32_t rz, int32_t scx, int32_t scz, int32_t r,
+                             uint32_t *blocks, uint32_t *biomes)
+{
+    int made = 0;
+    for (int k = 0; k < 1024 + 64; k++) {
+        int32_t cx, cz;
+        if (k < 1024)
+            cx = rx * 32 + k % 32, cz = rz * 32 + k / 32;
+        else if (k % 2 == 0)
+            cx = rx * 32 + (k - 1024) / 2, cz = rz * 32 - 1;
+        else
+            cx = rx * 32 - 1, cz = rz * 32 + (k - 1024) / 2;
+        if (cx < scx - r || cx > scx + r || cz < scz - r || cz > scz + r)
+            continue;
+        mc_column_free(srv_terrain_column(t, cx, cz, blocks, biomes));
+        made++;
+    }
+    return made;
+}
+
+static void builtin_tile_latency(void)
+{
+    const mc_registry *reg = mc_registry_find("26.1");
+    srv_terrain *terrain = reg ? srv_terrain_new(reg, 20260101) : NULL;
+    uint32_t *blocks = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 4096);
+    uint32_t *biomes = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 64);
+    if (!terrain || !blocks || !biomes) {
+        srv_terrain_free(terrain);
+        free(blocks);
+        free(biomes);
+        return;
+    }
+    int32_t sx, sy, sz;
+    srv_terrain_find_spawn(terrain, &sx, &sy, &sz);
+    loop_thread t = {0};
+    t.terrain = reg;
+    t.spawn_cx = sx >> 4;
+    t.spawn_cz = sz >> 4;
+    uv_thread_t tid;
+    start_loop(&t, &tid);
+    static const int32_t tiles[4][2] = {{-1, -1}, {0, -1}, {-1, 0}, {0, 0}};
+    double cold = 0, warm = 0, make = 0;
+    int columns = 0, n = 0;
+    size_t bytes = 0;
+    for (int i = 0; i < 4 && t.port > 0; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "/tiles/overworld/0/%d/%d.png", tiles[i][0], tiles[i][1]);
+        double c0 = process_cpu(), c = get_ms(t.port, p, &bytes), c1 = process_cpu();
+        double w = get_ms(t.port, p, &bytes), c2 = process_cpu();
+        double m0 = cpu_now();
+        columns += make_tile_columns(terrain, tiles[i][0], tiles[i][1], t.spawn_cx, t.spawn_cz, 10, blocks, biomes);
+        double m1 = cpu_now();
+        if (c < 0 || w < 0)
+            continue;
+        cold += c1 - c0, warm += c2 - c1, make += m1 - m0, n++;
+    }
+    if (n == 4)
+        printf("built-in world tiles (4 zoom-0 tiles around spawn, %d columns within 10 chunks, 1 render thread), "
+               "process CPU: cold %.1f ms per tile, warm %.2f ms; making the same columns with the server's "
+               "generator (generated and lit) %.1f ms per tile: the tile costs %.2fx the columns it shows\n",
+               columns, cold * 1000 / 4, warm * 1000 / 4, make * 1000 / 4, cold / make);
+    uv_async_send(&t.stop);
+    uv_thread_join(&tid);
+    srv_terrain_free(terrain);
+    free(blocks);
+    free(biomes);
+}
+
 static void tile_latency(void)
 {
     char tmpl[] = "/tmp/mcchunk-bench-render-XXXXXX", path[4096], dst[4200];
@@ -164,9 +264,7 @@ static void tile_latency(void)
     loop_thread t = {0};
     t.world = tmpl;
     uv_thread_t tid;
-    uv_thread_create(&tid, run_loop, &t);
-    while (!__atomic_load_n(&t.ready, __ATOMIC_ACQUIRE))
-        usleep(1000);
+    start_loop(&t, &tid);
     if (t.port > 0) {
         double cold = 0, warm = 0;
         int n = 0;
@@ -259,5 +357,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NFILES; i++)
         map_world_free(worlds[i]);
     tile_latency();
+    builtin_tile_latency();
     return 0;
 }

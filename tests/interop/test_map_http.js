@@ -9,7 +9,12 @@
 //   - 10,000 requests at once: every one answered (200, or 429 when more
 //     than 512 connections are open), the server alive afterwards, its
 //     resident memory within what `serve --help` states for --http;
-//   - a connection that never sends its request is answered 408 and closed.
+//   - a connection that never sends its request is answered 408 and closed;
+//   - the built-in world (no --world): 2,000 tile requests at once over
+//     zooms 0-4, near spawn and far, all answered, memory within what
+//     `serve --help` states for --http with the built-in world, tiles beyond
+//     the square around spawn the empty tile, tiles of the other dimensions
+//     empty, and map-data.js's bounds that square.
 'use strict'
 const assert = require('assert')
 const fs = require('fs')
@@ -140,6 +145,41 @@ async function main () {
     await check('a connection that sends no request is answered 408 and closed', async () => {
       const got = await silent
       assert.match(got, /^HTTP\/1\.1 408 /)
+    })
+    await check('the built-in world: 2,000 requests at once, memory bounded, nothing beyond the square', async () => {
+      const b = await startServer(['--http', '0', '--view-distance', '2'], { exitAfter: 300 })
+      try {
+        let bport = 0
+        for (let i = 0; i < 200 && !bport; i++) {
+          const m = /web map on http:\/\/127\.0\.0\.1:(\d+)\//.exec(b.log())
+          if (m) bport = Number(m[1]); else await sleep(50)
+        }
+        const sp = /spawn (-?\d+) (-?\d+) (-?\d+)/.exec(b.log()).slice(1).map(Number)
+        const [cx, cz] = [sp[0] >> 4, sp[2] >> 4]
+        const data = (await get(bport, '/tiles/overworld/map-data.js')).body.toString()
+        assert(data.includes(`"bounds": [${(cx - 2) * 16}, ${(cz - 2) * 16}, ${(cx + 2) * 16 + 15}, ${(cz + 2) * 16 + 15}]`), data)
+        const empty = (await get(bport, '/tiles/overworld/0/40/40.png')).body
+        const before = rssKiB(b.pid)
+        const paths = []
+        for (let i = 0; i < 2000; i++) {
+          const z = i % 5; const span = 2
+          paths.push(i % 4 === 0 ? `/tiles/overworld/0/${100 + i}/${-i}.png` : `/tiles/overworld/${z}/${(i % (2 * span)) - span}/${((i >> 2) % (2 * span)) - span}.png`)
+        }
+        const results = await Promise.all(paths.map((p) => get(bport, p)))
+        const count = {}
+        for (const r of results) count[r.status] = (count[r.status] || 0) + 1
+        console.log('     built-in world answers:', JSON.stringify(count), `RSS ${before} -> ${rssKiB(b.pid)} KiB`)
+        assert.strictEqual((count[200] || 0) + (count[429] || 0), 2000, JSON.stringify(count))
+        assert(results.filter((r, i) => i % 4 === 0 && r.status === 200).every((r) => r.body.equals(empty)), 'far tiles are the empty tile')
+        const spawnTile = await get(bport, `/tiles/overworld/0/${Math.floor(sp[0] / 512)}/${Math.floor(sp[2] / 512)}.png`)
+        assert.strictEqual(spawnTile.status, 200)
+        assert(!spawnTile.body.equals(empty), 'the spawn\'s tile shows the world')
+        assert((await get(bport, '/tiles/the_nether/0/0/0.png')).body.equals(empty), 'no nether in the built-in world')
+        // serve --help: --http adds at most 100 MiB, and 2 x 16 MiB for the built-in world's generators
+        if (!sanitizerBuild()) assert(rssKiB(b.pid) - before < 132 * 1024, `RSS ${before} -> ${rssKiB(b.pid)} KiB`)
+      } finally {
+        assert.strictEqual(await b.stop(), 0, b.log().slice(-3000))
+      }
     })
   } finally {
     const code = await srv.stop()

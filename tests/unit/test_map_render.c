@@ -15,6 +15,11 @@
  * Columns without visible blocks and absent chunks must be transparent.
  * Wrong coordinates, a wrong top block, a missing tint or shade each change
  * the exact pixels.
+ *
+ * Columns made by a function (map_reader_new_columns, the server's
+ * built-in world) are drawn as those read from a file: the same chunks
+ * handed over one by one give the same region, byte for byte (normal and
+ * light modes); a chunk the function does not give is transparent.
  */
 #include "support.h"
 
@@ -230,6 +235,76 @@ static void test_modes(void **state)
     map_world_free(w);
 }
 
+/* map_make_column over a region file: every chunk read whole, or only
+ * those of even cx + cz when `half`. */
+typedef struct made_source {
+    mc_region *region;
+    bool half;
+    unsigned calls;
+} made_source;
+
+static mc_column *make_from_file(void *user, int32_t cx, int32_t cz)
+{
+    made_source *m = user;
+    m->calls++;
+    if ((cx >> 5) != 0 || (cz >> 5) != 0 || (m->half && (cx + cz) % 2) || !mc_region_has_chunk(m->region, cx, cz))
+        return NULL;
+    mc_buf nbt;
+    mc_buf_init(&nbt, NULL);
+    mc_column *col = NULL;
+    mc_error err;
+    assert_int_equal(mc_region_read_chunk(m->region, cx, cz, &nbt, NULL, &err), MC_OK);
+    assert_int_equal(mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &col, &err), MC_OK);
+    mc_buf_free(&nbt);
+    return col;
+}
+
+static void test_made_columns(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    const char *path = mc_test_corpus_path("anvil/1.19.4/ppa-r.0.0.mca");
+    char err[256];
+    char *paths[1] = {(char *)path};
+    map_world *w = map_world_open_files(paths, 1, err, sizeof err);
+    assert_non_null(w);
+    made_source src = {0};
+    mc_error e;
+    assert_int_equal(mc_region_open(path, NULL, &src.region, &e), MC_OK);
+    uint8_t *file = malloc(MAP_REGION_BYTES), *made = malloc(MAP_REGION_BYTES);
+    static const map_mode modes[2] = {MAP_MODE_NORMAL, MAP_MODE_LIGHT}; /* light: the columns' light too */
+    for (int k = 0; k < 2; k++) {
+        map_mode m = modes[k];
+        map_reader *rf = map_reader_new(w, m), *rm = map_reader_new_columns(make_from_file, &src, m);
+        assert_true(map_render_region(rf, 0, 0, file, NULL));
+        src.half = false;
+        assert_true(map_render_region(rm, 0, 0, made, NULL));
+        assert_memory_equal(file, made, MAP_REGION_BYTES);
+        if (m == MAP_MODE_NORMAL) { /* without half the chunks: those are transparent, the rest drawn */
+            src.half = true;
+            assert_true(map_render_region(rm, 0, 0, made, NULL));
+            size_t drawn = 0;
+            for (size_t p = 0; p < MAP_REGION_BYTES / 4; p++) {
+                size_t cx = p % 512 / 16, cz = p / 512 / 16;
+                if ((cx + cz) % 2) {
+                    assert_int_equal(made[p * 4 + 3], 0);
+                } else { /* the same alpha (the hillshade changes only colours) */
+                    assert_int_equal(made[p * 4 + 3], file[p * 4 + 3]);
+                    drawn += made[p * 4 + 3] > 0;
+                }
+            }
+            assert_true(drawn > 10 * 256);
+        }
+        map_reader_free(rf);
+        map_reader_free(rm);
+    }
+    assert_true(src.calls >= 2 * 1024);
+    free(file);
+    free(made);
+    mc_region_close(src.region);
+    map_world_free(w);
+}
+
 /* Downsampling: alpha-weighted average of each 2x2, transparent quarters. */
 static void test_downsample(void **state)
 {
@@ -252,6 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pixels_match_blocks),
         cmocka_unit_test(test_modes),
+        cmocka_unit_test(test_made_columns),
         cmocka_unit_test(test_downsample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

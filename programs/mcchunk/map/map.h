@@ -29,8 +29,10 @@
  * block light of the block above the surface: the map at night).
  *
  * Chunks come from a map_world: a world folder's dimension or a list of
- * region files. Each thread renders with its own map_reader (open region
- * files, buffers, registry caches): nothing is shared but the world's list.
+ * region files; or from a function that makes columns (the server's
+ * built-in world, generated: map_reader_new_columns). Each thread renders
+ * with its own map_reader (open region files, buffers, registry caches):
+ * nothing is shared but the world's list.
  */
 #ifndef MC_MAP_H
 #define MC_MAP_H
@@ -97,6 +99,13 @@ typedef struct map_stats {
 } map_stats;
 
 map_reader *map_reader_new(const map_world *w, map_mode mode);
+/* Columns made by a function instead of read from files: make(user, cx,
+ * cz) returns the column of chunk (cx, cz), which the reader frees
+ * (mc_column_free), or NULL where there is none. Drawn exactly as a column
+ * read from a region file is, so a world written from the same columns
+ * renders the same pixels. */
+typedef mc_column *(*map_make_column)(void *user, int32_t cx, int32_t cz);
+map_reader *map_reader_new_columns(map_make_column make, void *user, map_mode mode);
 void map_reader_free(map_reader *r);
 
 /* Renders region (rx, rz) into rgba (MAP_REGION_BYTES, row-major, x fastest,

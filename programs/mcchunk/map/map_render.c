@@ -43,7 +43,9 @@ typedef struct registry_cache {
 } registry_cache;
 
 struct map_reader {
-    const map_world *world;
+    const map_world *world;  /* NULL: columns from make */
+    map_make_column make;
+    void *make_user;
     map_mode mode;
     open_region regions[READER_REGIONS];
     unsigned clock;
@@ -102,6 +104,16 @@ static void drop_registry_cache(registry_cache *rc)
 {
     free(rc->biome_grass); /* one allocation for the five arrays */
     memset(rc, 0, sizeof *rc);
+}
+
+map_reader *map_reader_new_columns(map_make_column make, void *user, map_mode mode)
+{
+    map_reader *r = map_reader_new(NULL, mode);
+    if (r) {
+        r->make = make;
+        r->make_user = user;
+    }
+    return r;
 }
 
 void map_reader_free(map_reader *r)
@@ -391,13 +403,13 @@ static void draw_chunk(map_reader *r, const mc_column *col)
     }
 }
 
-/* Reads absolute chunk (cx, cz) and draws it; false when it is absent or
- * unreadable (bad counted). */
-static bool read_and_draw(map_reader *r, int32_t cx, int32_t cz, uint64_t *bad)
+/* Reads absolute chunk (cx, cz) from its region file; NULL when it is
+ * absent or unreadable (bad counted). */
+static mc_column *read_column(map_reader *r, int32_t cx, int32_t cz, uint64_t *bad)
 {
     mc_region *region = region_handle(r, cx >> 5, cz >> 5);
     if (!region || !mc_region_has_chunk(region, cx & 31, cz & 31))
-        return false;
+        return NULL;
     mc_error err;
     mc_column *col = NULL;
     r->nbt.len = 0;
@@ -410,8 +422,18 @@ static bool read_and_draw(map_reader *r, int32_t cx, int32_t cz, uint64_t *bad)
         if (!r->error[0])
             map_say(r->error, sizeof r->error, "chunk %d %d: %s", cx, cz, err.message);
         (*bad)++;
-        return false;
+        return NULL;
     }
+    return col;
+}
+
+/* Reads (or makes) absolute chunk (cx, cz) and draws it; false when it is
+ * absent or unreadable (bad counted). */
+static bool read_and_draw(map_reader *r, int32_t cx, int32_t cz, uint64_t *bad)
+{
+    mc_column *col = r->make ? r->make(r->make_user, cx, cz) : read_column(r, cx, cz, bad);
+    if (!col)
+        return false;
     if (!use_registry(r, mc_column_registry(col))) {
         mc_column_free(col);
         (*bad)++;

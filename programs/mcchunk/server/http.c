@@ -17,6 +17,15 @@
  * thread pool, at most render_threads at once; requests for a tile being
  * rendered wait for that render; a tile over no region file is the shared
  * empty tile, answered at once.
+ *
+ * The built-in world has no files: a "snapshot" of it is the list of
+ * squares of chunks the map shows (around spawn and each player, http.h),
+ * taken again when the players have moved, and a tile's stamp hashes those
+ * squares clipped to the chunks the tile reads, so a tile is rendered again
+ * only when the chunks it shows change. Its columns are made by the
+ * server's generator (terrain.c): one per render thread at a time, kept in
+ * a small pool, since a generator keeps the columns it made last to light
+ * their neighbours and is used by one thread at a time.
  */
 #include "server/http.h"
 
@@ -28,12 +37,14 @@
 
 #include "map/map.h"
 #include "map/map_tiles.h"
+#include "server/terrain.h"
 
 #define REQUEST_MAX 8192
 #define REQUEST_TIMEOUT_MS 10000
 #define RENDER_QUEUE_MAX 64
 #define RESCAN_MS 2000
 #define CACHE_BUCKETS 4096
+#define MAX_AREAS 1025 /* the spawn's square and 1,024 players' */
 
 #define NDIM SRV_HTTP_DIMENSIONS
 #define dimensions srv_http_dimensions
@@ -171,13 +182,16 @@ static void cache_put(tile_cache *c, uint64_t key, uint64_t stamp, blob *png)
 
 /* ---------------------------------------------------------------- world */
 
-/* One listing of a dimension's region files, shared with the renders that
- * use it (the next listing replaces it; the last user frees it). */
+/* One listing of a dimension's region files, or the squares of the built-in
+ * world shown, shared with the renders that use it (the next listing
+ * replaces it; the last user frees it). */
 typedef struct world_snap {
     atomic_int refs;
-    map_world *world;
+    map_world *world;  /* a folder's dimension; NULL: the built-in world */
     int32_t bounds[4]; /* blocks, inclusive; all 0 when empty */
     bool has_bounds;
+    size_t nareas;     /* built-in world: squares of chunks, x0 z0 x1 z1 inclusive */
+    int32_t areas[][4];
 } world_snap;
 
 static void snap_unref(world_snap *s)
@@ -186,6 +200,24 @@ static void snap_unref(world_snap *s)
         map_world_free(s->world);
         free(s);
     }
+}
+
+/* A generator of the built-in world and its scratch, for one render. */
+typedef struct terrain_slot {
+    srv_terrain *terrain;
+    uint32_t *blocks, *biomes;
+    const world_snap *snap; /* the render's */
+    struct terrain_slot *next;
+} terrain_slot;
+
+static void terrain_slot_free(terrain_slot *t)
+{
+    if (!t)
+        return;
+    srv_terrain_free(t->terrain);
+    free(t->blocks);
+    free(t->biomes);
+    free(t);
 }
 
 /* ------------------------------------------------------------- requests */
@@ -236,6 +268,8 @@ struct srv_http {
     world_snap *snaps[NDIM];
     uint64_t scanned_ms[NDIM];
     render_job *queue, *running; /* waiting to start; started */
+    terrain_slot *idle_terrains; /* under cache.lock */
+    int32_t player_xz[2 * (MAX_AREAS - 1)]; /* the players' chunks, asked for */
     size_t queued, in_flight;
     blob *empty_tile;
     srv_http_stats stats;
@@ -264,6 +298,8 @@ void srv_http_config_defaults(srv_http_config *cfg)
     cfg->cache_bytes = (size_t)64 << 20;
     cfg->render_threads = 2;
     cfg->max_connections = 512;
+    cfg->map_radius = 10;
+    cfg->player_radius = 10;
 }
 
 static void on_closed(uv_handle_t *handle);
@@ -277,6 +313,11 @@ static void free_when_idle(srv_http *h)
     while (h->cache.oldest) /* renders that ended after the stop cached their tiles */
         cache_remove(&h->cache, h->cache.oldest);
     uv_mutex_destroy(&h->cache.lock);
+    while (h->idle_terrains) {
+        terrain_slot *t = h->idle_terrains;
+        h->idle_terrains = t->next;
+        terrain_slot_free(t);
+    }
     blob_unref(h->empty_tile);
     free(h);
 }
@@ -373,31 +414,75 @@ static uint64_t now_ms(srv_http *h)
     return uv_now(h->loop);
 }
 
+static world_snap *snap_new(size_t nareas)
+{
+    world_snap *s = calloc(1, sizeof *s + nareas * sizeof s->areas[0]);
+    if (s) {
+        atomic_init(&s->refs, 1);
+        s->nareas = nareas;
+    }
+    return s;
+}
+
+static void snap_replace(srv_http *h, int d, world_snap *s)
+{
+    snap_unref(h->snaps[d]);
+    h->snaps[d] = s;
+    h->scanned_ms[d] = now_ms(h);
+}
+
+/* The built-in world's squares now: the spawn's, then each player's. */
+static world_snap *generated_snap(srv_http *h)
+{
+    int32_t *xz = h->player_xz, areas[MAX_AREAS][4];
+    size_t n = 1, players = h->cfg.player_chunks ? h->cfg.player_chunks(h->cfg.players_user, xz, MAX_AREAS - 1) : 0;
+    int32_t r = h->cfg.map_radius, pr = h->cfg.player_radius;
+    areas[0][0] = h->cfg.spawn_cx - r, areas[0][1] = h->cfg.spawn_cz - r;
+    areas[0][2] = h->cfg.spawn_cx + r, areas[0][3] = h->cfg.spawn_cz + r;
+    for (size_t i = 0; i < players && i < MAX_AREAS - 1; i++, n++) {
+        areas[n][0] = xz[2 * i] - pr, areas[n][1] = xz[2 * i + 1] - pr;
+        areas[n][2] = xz[2 * i] + pr, areas[n][3] = xz[2 * i + 1] + pr;
+    }
+    world_snap *old = h->snaps[0];
+    if (old && old->nareas == n && !memcmp(old->areas, areas, n * sizeof areas[0]))
+        return old;
+    world_snap *s = snap_new(n);
+    if (!s)
+        return old;
+    memcpy(s->areas, areas, n * sizeof areas[0]);
+    s->has_bounds = true;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++) {
+            int32_t b = k < 2 ? areas[i][k] * 16 : areas[i][k] * 16 + 15;
+            if (!i || (k < 2 ? b < s->bounds[k] : b > s->bounds[k]))
+                s->bounds[k] = b;
+        }
+    snap_replace(h, 0, s);
+    return s;
+}
+
 /* The current listing of dimension d (re-listed when older than 2 s); NULL
  * without a world. */
 static world_snap *snap_of(srv_http *h, int d)
 {
     if (!h->cfg.world)
-        return NULL;
+        return h->cfg.terrain_registry && d == 0 ? generated_snap(h) : NULL;
     if (h->snaps[d] && now_ms(h) - h->scanned_ms[d] < RESCAN_MS)
         return h->snaps[d];
     char err[256];
     map_world *w = map_world_open_folder(h->cfg.world, dimensions[d], err, sizeof err);
-    world_snap *s = w ? calloc(1, sizeof *s) : NULL;
+    world_snap *s = w ? snap_new(0) : NULL;
     if (!s) {
         map_world_free(w);
         say(h, 1, "cannot list %s of %s: %s", dimensions[d], h->cfg.world, w ? "out of memory" : err);
         return h->snaps[d];
     }
-    atomic_init(&s->refs, 1);
     s->world = w;
     int32_t c[4];
     if ((s->has_bounds = map_world_chunk_bounds(w, &c[0], &c[1], &c[2], &c[3]))) {
         s->bounds[0] = c[0] * 16, s->bounds[1] = c[1] * 16, s->bounds[2] = c[2] * 16 + 15, s->bounds[3] = c[3] * 16 + 15;
     }
-    snap_unref(h->snaps[d]);
-    h->snaps[d] = s;
-    h->scanned_ms[d] = now_ms(h);
+    snap_replace(h, d, s);
     return s;
 }
 
@@ -407,9 +492,38 @@ static uint64_t tile_key(int d, int zoom, int32_t tx, int32_t tz)
            (uint64_t)(uint32_t)(tz + (1 << 27));
 }
 
-/* A hash of the files a tile reads; 0 when it reads none. */
-static uint64_t tile_stamp(const map_world *w, int zoom, int32_t tx, int32_t tz)
+static uint64_t stamp_mix(uint64_t stamp, uint64_t v)
 {
+    return (stamp ^ v) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull;
+}
+
+/* The built-in world's stamp: the squares clipped to the chunks the tile
+ * reads (its own and the row north and column west of them). */
+static uint64_t generated_stamp(const world_snap *s, int zoom, int32_t tx, int32_t tz)
+{
+    int32_t side = 32 << zoom, x0 = tx * side, z0 = tz * side, x1 = x0 + side - 1, z1 = z0 + side - 1;
+    uint64_t stamp = 0;
+    bool own = false;
+    for (size_t i = 0; i < s->nareas; i++) {
+        const int32_t *a = s->areas[i];
+        int32_t cx0 = a[0] > x0 - 1 ? a[0] : x0 - 1, cz0 = a[1] > z0 - 1 ? a[1] : z0 - 1;
+        int32_t cx1 = a[2] < x1 ? a[2] : x1, cz1 = a[3] < z1 ? a[3] : z1;
+        if (cx0 > cx1 || cz0 > cz1)
+            continue;
+        own |= cx1 >= x0 && cz1 >= z0;
+        stamp = stamp_mix(stamp, (uint64_t)(uint32_t)cx0 << 32 | (uint32_t)cz0);
+        stamp = stamp_mix(stamp, (uint64_t)(uint32_t)cx1 << 32 | (uint32_t)cz1);
+    }
+    return own ? (stamp ? stamp : 1) : 0;
+}
+
+/* A hash of what a tile shows: of the files it reads (a world folder); 0
+ * when it shows nothing. */
+static uint64_t tile_stamp(const world_snap *s, int zoom, int32_t tx, int32_t tz)
+{
+    const map_world *w = s->world;
+    if (!w)
+        return generated_stamp(s, zoom, tx, tz);
     int32_t span = 1 << zoom, x0 = tx * span, z0 = tz * span;
     uint64_t stamp = 0;
     bool own = false;
@@ -420,7 +534,7 @@ static uint64_t tile_stamp(const map_world *w, int zoom, int32_t tx, int32_t tz)
                 continue;
             own |= rx >= x0 && rz >= z0;
             uint64_t v = (uint64_t)f->mtime_ns ^ (f->size << 17) ^ ((uint64_t)(uint32_t)rx << 32 | (uint32_t)rz);
-            stamp = (stamp ^ v) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull;
+            stamp = stamp_mix(stamp, v);
         }
     return own ? (stamp ? stamp : 1) : 0;
 }
@@ -429,7 +543,7 @@ static uint64_t tile_stamp(const map_world *w, int zoom, int32_t tx, int32_t tz)
 
 /* The RGBA of a tile (worker thread): zoom 0 rendered, above from the four
  * children (cached PNGs when valid, else rendered and cached). */
-static bool tile_rgba(srv_http *h, const map_world *w, map_reader *reader, int d, int zoom, int32_t tx, int32_t tz,
+static bool tile_rgba(srv_http *h, const world_snap *w, map_reader *reader, int d, int zoom, int32_t tx, int32_t tz,
                       uint8_t *out)
 {
     if (zoom == 0)
@@ -471,13 +585,67 @@ static bool tile_rgba(srv_http *h, const map_world *w, map_reader *reader, int d
     return ok;
 }
 
+/* The built-in world's column (cx, cz) when the render's squares hold it
+ * (a render thread's map_make_column). */
+static mc_column *make_column(void *user, int32_t cx, int32_t cz)
+{
+    terrain_slot *t = user;
+    for (size_t i = 0; i < t->snap->nareas; i++) {
+        const int32_t *a = t->snap->areas[i];
+        if (cx >= a[0] && cx <= a[2] && cz >= a[1] && cz <= a[3])
+            return srv_terrain_column(t->terrain, cx, cz, t->blocks, t->biomes);
+    }
+    return NULL;
+}
+
+/* A generator from the pool, or a new one (render thread). */
+static terrain_slot *take_terrain(srv_http *h)
+{
+    uv_mutex_lock(&h->cache.lock);
+    terrain_slot *t = h->idle_terrains;
+    if (t)
+        h->idle_terrains = t->next;
+    uv_mutex_unlock(&h->cache.lock);
+    if (t)
+        return t;
+    t = calloc(1, sizeof *t);
+    if (t) {
+        t->terrain = srv_terrain_new(h->cfg.terrain_registry, h->cfg.seed);
+        t->blocks = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 4096);
+        t->biomes = malloc(sizeof(uint32_t) * MC_TERRAIN_SECTIONS * 64);
+    }
+    if (t && (!t->terrain || !t->blocks || !t->biomes)) {
+        terrain_slot_free(t);
+        t = NULL;
+    }
+    return t;
+}
+
+static void give_back_terrain(srv_http *h, terrain_slot *t)
+{
+    if (!t)
+        return;
+    t->snap = NULL;
+    uv_mutex_lock(&h->cache.lock);
+    t->next = h->idle_terrains;
+    h->idle_terrains = t;
+    uv_mutex_unlock(&h->cache.lock);
+}
+
 static void render_work(uv_work_t *req)
 {
     render_job *j = req->data;
     uint8_t *rgba = malloc(MAP_REGION_BYTES);
-    map_reader *reader = map_reader_new(j->snap->world, MAP_MODE_NORMAL);
+    terrain_slot *gen = NULL;
+    map_reader *reader = NULL;
+    if (j->snap->world) {
+        reader = map_reader_new(j->snap->world, MAP_MODE_NORMAL);
+    } else if ((gen = take_terrain(j->h))) {
+        gen->snap = j->snap;
+        reader = map_reader_new_columns(make_column, gen, MAP_MODE_NORMAL);
+    }
     int d = (int)(j->key >> 60);
-    if (rgba && reader && tile_rgba(j->h, j->snap->world, reader, d, j->zoom, j->tx, j->tz, rgba)) {
+    if (rgba && reader && tile_rgba(j->h, j->snap, reader, d, j->zoom, j->tx, j->tz, rgba)) {
         uint8_t *png;
         size_t len;
         if (map_png_encode(rgba, MAP_REGION_BLOCKS, MAP_REGION_BLOCKS, MAP_REGION_BLOCKS * 4, &png, &len, NULL, 0)) {
@@ -486,6 +654,7 @@ static void render_work(uv_work_t *req)
         }
     }
     map_reader_free(reader);
+    give_back_terrain(j->h, gen);
     free(rgba);
 }
 
@@ -569,7 +738,7 @@ static void serve_tile(http_conn *c, int d, int zoom, int32_t tx, int32_t tz)
 {
     srv_http *h = c->h;
     world_snap *s = snap_of(h, d);
-    uint64_t stamp = s ? tile_stamp(s->world, zoom, tx, tz) : 0;
+    uint64_t stamp = s ? tile_stamp(s, zoom, tx, tz) : 0;
     if (!stamp) {
         respond(c, 200, "image/png", h->empty_tile, NULL);
         return;
@@ -842,7 +1011,11 @@ int srv_http_start(uv_loop_t *loop, const srv_http_config *cfg, srv_http **out, 
                                               : ((struct sockaddr_in *)&bound)->sin_port);
     if (port)
         *port = p;
-    say(h, 0, "web map on http://%s:%d/ (%s)", cfg->bind, p, cfg->world ? cfg->world : "no world folder: empty map");
+    if (cfg->world || !cfg->terrain_registry)
+        say(h, 0, "web map on http://%s:%d/ (%s)", cfg->bind, p, cfg->world ? cfg->world : "no world: empty map");
+    else
+        say(h, 0, "web map on http://%s:%d/ (the built-in world within %d chunks of spawn and %d of each player)",
+            cfg->bind, p, (int)cfg->map_radius, (int)cfg->player_radius);
     *out = h;
     return 0;
 }

@@ -7,7 +7,13 @@
  *                           demand on worker threads, the same pixels as
  *                           `mcchunk render --area` of their blocks
  *   /players.json           [{"name", "edition", "dimension", "x", "y", "z"}]
- * and nothing else: no file is read by path from a request. Bounded: at
+ * and nothing else: no file is read by path from a request. The tiles show
+ * a world folder's dimensions, or the server's built-in world: its
+ * overworld columns as the server makes and lights them (terrain.c, from
+ * the same registry and seed), made on the render threads by generators of
+ * their own, within map_radius chunks of the spawn chunk and player_radius
+ * chunks of the chunk each player stands in (elsewhere transparent, so the
+ * work a request can cause is bounded). Bounded: at
  * most max_connections open (more are answered 429 and closed), requests of
  * at most 8 KiB of headers read within 10 s, tile renders queued at most
  * 64 deep (429 beyond), encoded tiles cached within cache_bytes.
@@ -27,7 +33,16 @@
 typedef struct srv_http_config {
     const char *bind;         /* default 127.0.0.1 */
     int port;                 /* 0: any free port */
-    const char *world;        /* world folder; NULL: no tiles (the map is empty) */
+    const char *world;        /* world folder; NULL: the built-in world, or none */
+    /* The built-in world (world NULL): the generator's registry (NULL: no
+     * world, the map is empty) and seed, the spawn chunk, and the radii (in
+     * chunks) of the squares the map shows around it and around players. */
+    const struct mc_registry *terrain_registry;
+    uint64_t seed;
+    int32_t spawn_cx, spawn_cz, map_radius, player_radius;
+    /* The chunks the players stand in (loop thread, players_user): at most
+     * max (x, z) pairs into xz; returns how many. NULL: none. */
+    size_t (*player_chunks)(void *user, int32_t *xz, size_t max);
     int zooms;                /* levels above zoom 0 the page offers, 0..SRV_HTTP_MAX_ZOOM */
     size_t cache_bytes;       /* encoded tiles kept */
     unsigned render_threads;  /* tiles rendered at once */
@@ -43,7 +58,8 @@ typedef struct srv_http_config {
 typedef struct srv_http srv_http;
 
 /* Fills a config with the defaults (port 8080 on 127.0.0.1, 4 zooms,
- * 64 MiB cache, 2 render threads, 512 connections). */
+ * 64 MiB cache, 2 render threads, 512 connections, a built-in world shown
+ * within 10 chunks of spawn and of each player). */
 void srv_http_config_defaults(srv_http_config *cfg);
 
 /* Starts listening on `loop`. Returns 0, or a libuv error (logged). *port

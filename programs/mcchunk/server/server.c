@@ -15,6 +15,7 @@
 #include "server/server.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "server/bedrock/listener.h"
 #include "server/http.h"
 #include "server/session.h"
+#include "server/terrain.h"
 #include "server/uuid.h"
 #include "server/world.h"
 
@@ -382,7 +384,19 @@ static void web_map_log(void *user, int level, const char *message)
     srv_log(user, level ? MC_LOG_WARN : MC_LOG_INFO, "%s", message);
 }
 
-/* The web map (http.c) on this loop, for the world folder served. */
+/* The web map's player_chunks hook: the chunk each player stands in. */
+static size_t player_chunks(void *user, int32_t *xz, size_t max)
+{
+    srv_server *srv = user;
+    size_t n = 0;
+    for (const srv_player *p = srv->players; p && n < max; p = p->next, n++) {
+        xz[2 * n] = (int32_t)floor(p->x) >> 4;
+        xz[2 * n + 1] = (int32_t)floor(p->z) >> 4;
+    }
+    return n;
+}
+
+/* The web map (http.c) on this loop, for the world served. */
 static int start_web_map(srv_server *srv)
 {
     srv_http_config h;
@@ -390,6 +404,17 @@ static int start_web_map(srv_server *srv)
     h.bind = srv->cfg->http_bind ? srv->cfg->http_bind : "127.0.0.1";
     h.port = srv->cfg->http_port;
     h.world = srv->cfg->world;
+    const srv_terrain *terrain = srv_world_terrain(srv);
+    if (terrain) {
+        int32_t x, y, z;
+        srv_world_spawn(srv, &x, &y, &z);
+        h.terrain_registry = srv_terrain_registry(terrain);
+        h.seed = srv->cfg->seed;
+        h.spawn_cx = x >> 4;
+        h.spawn_cz = z >> 4;
+        h.map_radius = h.player_radius = srv->cfg->view_distance; /* what a player there sees */
+        h.player_chunks = player_chunks;
+    }
     h.players_json = srv_world_players_json;
     h.players_user = srv;
     h.log = web_map_log;

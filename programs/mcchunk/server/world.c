@@ -637,6 +637,11 @@ void srv_world_close(srv_server *srv)
     srv->world = NULL;
 }
 
+const srv_terrain *srv_world_terrain(const srv_server *srv)
+{
+    return srv->world ? srv->world->terrain : NULL;
+}
+
 void srv_world_spawn(srv_server *srv, int32_t *x, int32_t *y, int32_t *z)
 {
     srv_world *w = srv->world;

@@ -20,6 +20,10 @@ typedef struct srv_world srv_world;
 /* Opened before listening (0 ok), closed after the loop ends. */
 int srv_world_open(srv_server *srv);
 void srv_world_close(srv_server *srv);
+/* The built-in world's generator (the web map makes its columns with one
+ * of its own from the same registry and seed), or NULL for a world folder. */
+struct srv_terrain;
+const struct srv_terrain *srv_world_terrain(const srv_server *srv);
 /* Block position where players appear (feet). */
 void srv_world_spawn(srv_server *srv, int32_t *x, int32_t *y, int32_t *z);
 /* The world's column at (cx, cz) (cached), or NULL where it has none. */
@@ -65,8 +69,9 @@ void srv_world_send_initial_chunks(srv_conn *c);
 void srv_world_view_free(srv_conn *c);
 /* The player is now at block x, z (teleport): recenter its view. */
 void srv_world_player_moved(srv_conn *c, double x, double z);
-/* The web map's /players.json: the Java players in the game, their names
- * and the feet positions they last sent, as a JSON array. */
+/* The web map's /players.json: the players of both editions in the game,
+ * their names, editions and the feet positions they last sent, as a JSON
+ * array. */
 void srv_world_players_json(void *srv, mc_buf *out);
 uint64_t srv_world_view_sent(const srv_conn *c);
 /* The player's send queue has drained: sends more of what its view lacks. */

@@ -9,7 +9,11 @@
  * file system) says how many zoom levels there are, the world's bounds and,
  * for a static map, which tiles exist (the others are transparent and never
  * asked for). A live map (mcchunk serve --http) has every tile and
- * players.json, polled every 2 seconds, for the players' markers.
+ * players.json, polled every 2 seconds, for the players' markers; when a
+ * player has entered another chunk the tiles in view are asked for again
+ * (at most every 10 seconds): the map of the built-in world shows the land
+ * around the players, and the server answers a tile that did not change
+ * from its cache.
  *
  * The address keeps the view: #dim=overworld&x=100&z=-20&zoom=0 opens there
  * (zoom as above, negative for closer); the panel shows the block under the
@@ -47,15 +51,18 @@
       existing = {};
       data.tiles.forEach(function (t) { existing[t] = true; });
     }
+    var redraws = 0;
     var EMPTY = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
     var Tiles = L.TileLayer.extend({
       getTileUrl: function (c) {
         var key = (zooms - c.z) + '/' + c.x + '/' + c.y;
         if (existing && !existing[key]) return EMPTY;
-        return 'tiles/' + dim + '/' + key + '.png';
+        /* after a redraw, a new address: the browser's memory cache would
+         * give back the image it has */
+        return 'tiles/' + dim + '/' + key + '.png' + (redraws ? '?r=' + redraws : '');
       }
     });
-    new Tiles('', { tileSize: 512, minZoom: 0, maxZoom: zooms + 3, maxNativeZoom: zooms, noWrap: true,
+    var tiles = new Tiles('', { tileSize: 512, minZoom: 0, maxZoom: zooms + 3, maxNativeZoom: zooms, noWrap: true,
       attribution: 'mcchunk' }).addTo(map);
 
     var b = data.bounds;
@@ -96,8 +103,20 @@
     if (data.live) {
       var markers = {};
       window.mcchunkMarkers = markers;
+      var chunks = null, redrawn = 0;
       var poll = function () {
         fetch('players.json', { cache: 'no-store' }).then(function (r) { return r.json(); }).then(function (list) {
+          var now = list.map(function (p) {
+            return p.edition + ':' + p.name + '@' + Math.floor(p.x / 16) + ',' + Math.floor(p.z / 16);
+          }).sort().join(' ');
+          if (chunks === null) {
+            chunks = now;
+          } else if (now !== chunks && Date.now() - redrawn > 10000) {
+            chunks = now;
+            redrawn = Date.now();
+            window.mcchunkRedraws = ++redraws;
+            tiles.redraw();
+          }
           var seen = {};
           list.filter(function (p) { return p.dimension === dim; }).forEach(function (p) {
             var id = p.edition + ':' + p.name;
