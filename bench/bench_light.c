@@ -9,7 +9,10 @@
  * anvil/1.19.4/ppa-r.0.0.mca, or the file given) whose eight neighbours are
  * full too. Each figure is the median over passes of the mean time per
  * column (thread CPU time; the four measures take turns in each pass).
- * `bench_light [region.mca] [passes]`.
+ * `bench_light [region.mca] [passes] [measure]`: a measure (0 both, 1 sky,
+ * 2 block, 3 the fill) runs only that one, for callgrind:
+ * `valgrind --tool=callgrind --toggle-collect=one_pass bench_light R 1 0`
+ * counts the instructions of one pass (after a warm-up call).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +63,35 @@ static bool full(mc_column *col)
     return st && mc_nbt_get_string(st, &s, &n) == MC_OK && n >= 4 && memcmp(s + n - 4, "full", 4) == 0;
 }
 
+typedef struct bench_columns {
+    mc_light_engine *e;
+    mc_column *(*cols)[32];
+    int (*centres)[2];
+    int nc;
+} bench_columns;
+
+/* One pass of measure m over every centre column (0 both, 1 sky, 2 block,
+ * 3 the straight-down fill). Out of line, so that
+ * `valgrind --tool=callgrind --toggle-collect=one_pass` counts only it. */
+__attribute__((noinline)) static bool one_pass(const bench_columns *bc, int m)
+{
+    mc_error err;
+    for (int i = 0; i < bc->nc; i++) {
+        int x = bc->centres[i][0], z = bc->centres[i][1];
+        mc_column *(*cols)[32] = bc->cols;
+        const mc_column *nb[8] = {cols[z - 1][x - 1], cols[z - 1][x], cols[z - 1][x + 1], cols[z][x - 1],
+                                  cols[z][x + 1],     cols[z + 1][x - 1], cols[z + 1][x], cols[z + 1][x + 1]};
+        if (m == 3)
+            straight_down(cols[z][x]);
+        else if (mc_light_column(bc->e, cols[z][x], nb, m == 0 ? MC_LIGHT_BOTH : m == 1 ? MC_LIGHT_SKY : MC_LIGHT_BLOCK,
+                                 &err) != MC_OK) {
+            fprintf(stderr, "bench_light: %s\n", err.message);
+            return false;
+        }
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     const char *corpus = getenv("MCCHUNK_CORPUS") ? getenv("MCCHUNK_CORPUS") : MC_CORPUS_DIR;
@@ -69,6 +101,13 @@ int main(int argc, char **argv)
     else
         snprintf(path, sizeof path, "%s/anvil/1.19.4/ppa-r.0.0.mca", corpus);
     int passes = argc > 2 ? atoi(argv[2]) : 15;
+    int only = -1; /* a third argument: only that measure (0..3), for callgrind */
+    if (argc > 3)
+        only = atoi(argv[3]);
+    if (passes < 1 || passes > 1000 || only < -1 || only > 3) {
+        fprintf(stderr, "usage: bench_light [region.mca] [passes 1..1000] [measure 0..3]\n");
+        return 2;
+    }
     mc_region *region;
     mc_error err;
     if (mc_region_open(path, NULL, &region, &err) != MC_OK) {
@@ -113,23 +152,18 @@ int main(int argc, char **argv)
     uint64_t *t[4];
     for (int m = 0; m < 4; m++)
         t[m] = calloc((size_t)passes, sizeof *t[m]);
+    bench_columns bc = {e, cols, centres, nc};
+    if (!one_pass(&bc, 0)) /* warm-up: the engine's state table and work area */
+        return 1;
     /* the four measures take turns within each pass, so that a change in
      * the machine's load weighs on all of them alike */
     for (int p = 0; p < passes; p++)
         for (int m = 0; m < 4; m++) {
+            if (only >= 0 && m != only)
+                continue;
             uint64_t t0 = now_ns();
-            for (int i = 0; i < nc; i++) {
-                int x = centres[i][0], z = centres[i][1];
-                const mc_column *nb[8] = {cols[z - 1][x - 1], cols[z - 1][x], cols[z - 1][x + 1], cols[z][x - 1],
-                                          cols[z][x + 1], cols[z + 1][x - 1], cols[z + 1][x], cols[z + 1][x + 1]};
-                if (m == 3)
-                    straight_down(cols[z][x]);
-                else if (mc_light_column(e, cols[z][x], nb, m == 0 ? MC_LIGHT_BOTH : m == 1 ? MC_LIGHT_SKY : MC_LIGHT_BLOCK,
-                                         &err) != MC_OK) {
-                    fprintf(stderr, "bench_light: %s\n", err.message);
-                    return 1;
-                }
-            }
+            if (!one_pass(&bc, m))
+                return 1;
             t[m][p] = (now_ns() - t0) / (uint64_t)nc;
         }
     for (int m = 0; m < 4; m++) {
@@ -139,8 +173,11 @@ int main(int argc, char **argv)
     }
     printf("bench_light: %d columns of 24 sections with 8 neighbours (%s), median of %d passes\n", nc, path, passes);
     for (int m = 0; m < 4; m++)
-        printf("  %-24s %8.1f us/column   x%.2f of the straight-down fill\n", names[m], (double)med[m] / 1000.0,
-               (double)med[m] / (double)med[3]);
+        if (only < 0)
+            printf("  %-24s %8.1f us/column   x%.2f of the straight-down fill\n", names[m], (double)med[m] / 1000.0,
+                   (double)med[m] / (double)med[3]);
+        else if (m == only)
+            printf("  %-24s %8.1f us/column\n", names[m], (double)med[m] / 1000.0);
     mc_light_engine_free(e);
     for (int z = 0; z < 32; z++)
         for (int x = 0; x < 32; x++)
