@@ -120,8 +120,9 @@ MC_API mc_status mc_light_update(mc_light_engine *e, mc_column *col,
  * column's blocks (their light kinds, where sky light stops falling, the
  * blocks that shine) and uses it again when the same column (the same
  * address) comes back, for at most max_columns columns (0: 128; at least
- * 16), the least recently used given up first: about 4 KB per section of
- * mixed blocks and 2 KB more per column. The results are the same as
+ * 16), the least recently used given up first: 4 KB per section of mixed
+ * blocks and at most 50 KB more per column (its shining blocks, when
+ * there are at most 4096 of them). The results are the same as
  * without a batch. While a batch is open, a column given to the engine
  * must keep its blocks and its address: call mc_light_forget(e, col)
  * before changing its blocks or freeing it. mc_light_update never uses

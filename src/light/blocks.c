@@ -111,7 +111,7 @@ static mc__col_entry *batch_entry(mc_light_engine *e, const mc_column *cc)
         hit->col = cc;
         hit->reg = mc_column_registry(cc);
         hit->nsec = e->nsec;
-        hit->tops_ok = hit->emit_ok = false;
+        hit->tops_ok = hit->emit_ok = hit->emit_many = false;
     }
     hit->used = e->calls;
     return hit;
@@ -331,17 +331,22 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
         if (x0 >= x1 || z0 >= z1)
             continue;
         mc__col_entry *ce = e->ce[c];
-        if (!ce) {
-            if (!scan_emitters(e, c, x0, x1, z0, z1, ox, oz, true, all))
-                return false;
-            continue;
-        }
-        /* a batch: the column's own list, made once, then picked from */
-        if (!ce->emit_ok) {
+        if (ce && !ce->emit_ok && !ce->emit_many) { /* a batch: the column's own list, made once */
             ce->nemit = 0;
             if (!scan_emitters(e, c, 0, 16, 0, 16, 0, 0, false, (emit_list){&ce->emit, &ce->nemit, &ce->emit_cap}))
                 return false;
-            ce->emit_ok = true;
+            ce->emit_ok = ce->nemit <= MC__BATCH_MAX_EMIT;
+            ce->emit_many = !ce->emit_ok;
+            if (ce->emit_many) { /* not kept: the entry's memory stays bounded */
+                e->alloc.free(e->alloc.user, ce->emit, ce->emit_cap * sizeof *ce->emit);
+                ce->emit = NULL;
+                ce->nemit = ce->emit_cap = 0;
+            }
+        }
+        if (!ce || !ce->emit_ok) {
+            if (!scan_emitters(e, c, x0, x1, z0, z1, ox, oz, true, all))
+                return false;
+            continue;
         }
         for (size_t i = 0; i < ce->nemit; i++) {
             const mc__emitter *m = &ce->emit[i];

@@ -286,6 +286,8 @@ typedef struct mc__emitter {
 /* What a batch (mc_light_batch_begin) keeps of one column between calls:
  * its slices (their kinds arrays its own), its tops and the blocks of it
  * that shine, none of which depends on the column it is lit with. */
+#define MC__BATCH_MAX_EMIT 4096
+
 typedef struct mc__col_entry {
     const mc_column *col; /* NULL: a free entry */
     const mc_registry *reg;
@@ -293,6 +295,7 @@ typedef struct mc__col_entry {
     uint32_t nsec;
     mc__slice *slices; /* nsec of them */
     bool tops_ok, emit_ok;
+    bool emit_many; /* more than MC__BATCH_MAX_EMIT shine: not kept */
     int32_t top[256]; /* z * 16 + x */
     mc__emitter *emit; /* column-local x, z (0..15) */
     size_t nemit, emit_cap;
