@@ -397,7 +397,10 @@ static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, 
             if (gy >= 255) /* a run taller than the rows a byte holds (worlds over 4000 high) */
                 for (int32_t gx = gx0; gx < gx1; gx++)
                     row[gx] = e->ylo + gy - 1 >= e->top[(gz - 1) * 48 + gx - 1] ? 15 : 0;
-            memcpy(e->sky + cell(wx0, gz, gy), row + wx0, (size_t)(wx1 - wx0));
+            if (whole) /* a constant size: stores, not a call */
+                memcpy(e->sky + cell(0, gz, gy), row, ROW);
+            else
+                memcpy(e->sky + cell(wx0, gz, gy), row + wx0, (size_t)(wx1 - wx0));
         }
     }
     for (int32_t gz = gz0; gz < gz1; gz++)
