@@ -470,6 +470,8 @@ static bool sky_seeds(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0,
             const uint8_t *row = e->sky + cell(0, gz, gy);
             for (int32_t x = gx0; x < gx1; x += 16) {
                 const mc__row16 v = mc__row_load(row + x);
+                if (!mc__row_any(mc__row_gt(v, one)))
+                    continue; /* dark or 1: brightens nothing (the lower part of the band) */
                 mc__row16 lower = mc__row_gt(v, mc__row_add(mc__row_load(row + x - 1), one));
                 lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x + 1), one)));
                 lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x - ROW), one)));
