@@ -8,8 +8,11 @@
  * Columns: every full chunk of a 1.18+ corpus region (default
  * anvil/1.19.4/ppa-r.0.0.mca, or the file given) whose eight neighbours are
  * full too. Each figure is the median over passes of the mean time per
- * column (thread CPU time; the four measures take turns in each pass).
- * `bench_light [region.mca] [passes]`.
+ * column (thread CPU time; the measures take turns in each pass).
+ * `bench_light [region.mca] [passes] [measure]`: a measure (0 both, 1 sky,
+ * 2 block, 3 the fill, 4 both in a batch) runs only that one, for callgrind:
+ * `valgrind --tool=callgrind --toggle-collect='one_pass*' bench_light R 1 0`
+ * counts the instructions of one pass (after a warm-up call).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +63,41 @@ static bool full(mc_column *col)
     return st && mc_nbt_get_string(st, &s, &n) == MC_OK && n >= 4 && memcmp(s + n - 4, "full", 4) == 0;
 }
 
+#define NMEASURES 5
+
+typedef struct bench_columns {
+    mc_light_engine *e;
+    mc_column *(*cols)[32];
+    int (*centres)[2];
+    int nc;
+} bench_columns;
+
+/* One pass of measure m over every centre column (0 both, 1 sky, 2 block,
+ * 3 the straight-down fill, 4 both in one batch: mc_light_batch_begin
+ * before the first column, _end after the last, both timed). Out of line, so that
+ * `valgrind --tool=callgrind --toggle-collect=one_pass` counts only it. */
+__attribute__((noinline)) static bool one_pass(const bench_columns *bc, int m)
+{
+    mc_error err;
+    if (m == 4 && mc_light_batch_begin(bc->e, 0) != MC_OK)
+        return false;
+    for (int i = 0; i < bc->nc; i++) {
+        int x = bc->centres[i][0], z = bc->centres[i][1];
+        mc_column *(*cols)[32] = bc->cols;
+        const mc_column *nb[8] = {cols[z - 1][x - 1], cols[z - 1][x], cols[z - 1][x + 1], cols[z][x - 1],
+                                  cols[z][x + 1],     cols[z + 1][x - 1], cols[z + 1][x], cols[z + 1][x + 1]};
+        if (m == 3)
+            straight_down(cols[z][x]);
+        else if (mc_light_column(bc->e, cols[z][x], nb, m == 1 ? MC_LIGHT_SKY : m == 2 ? MC_LIGHT_BLOCK : MC_LIGHT_BOTH,
+                                 &err) != MC_OK) {
+            fprintf(stderr, "bench_light: %s\n", err.message);
+            return false;
+        }
+    }
+    mc_light_batch_end(bc->e);
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     const char *corpus = getenv("MCCHUNK_CORPUS") ? getenv("MCCHUNK_CORPUS") : MC_CORPUS_DIR;
@@ -69,6 +107,13 @@ int main(int argc, char **argv)
     else
         snprintf(path, sizeof path, "%s/anvil/1.19.4/ppa-r.0.0.mca", corpus);
     int passes = argc > 2 ? atoi(argv[2]) : 15;
+    int only = -1; /* a third argument: only that measure (0..4), for callgrind */
+    if (argc > 3)
+        only = atoi(argv[3]);
+    if (passes < 1 || passes > 1000 || only < -1 || only > 4) {
+        fprintf(stderr, "usage: bench_light [region.mca] [passes 1..1000] [measure 0..4]\n");
+        return 2;
+    }
     mc_region *region;
     mc_error err;
     if (mc_region_open(path, NULL, &region, &err) != MC_OK) {
@@ -107,40 +152,38 @@ int main(int argc, char **argv)
         return 1;
     }
     mc_light_engine *e = mc_light_engine_new(NULL);
-    const char *names[4] = {"mc_light_column both", "mc_light_column sky", "mc_light_column block",
-                            "straight-down sky fill"};
-    uint64_t med[4];
-    uint64_t *t[4];
-    for (int m = 0; m < 4; m++)
+    const char *names[NMEASURES] = {"mc_light_column both", "mc_light_column sky", "mc_light_column block",
+                                    "straight-down sky fill", "both, in a batch"};
+    uint64_t med[NMEASURES];
+    uint64_t *t[NMEASURES];
+    for (int m = 0; m < NMEASURES; m++)
         t[m] = calloc((size_t)passes, sizeof *t[m]);
-    /* the four measures take turns within each pass, so that a change in
-     * the machine's load weighs on all of them alike */
+    bench_columns bc = {e, cols, centres, nc};
+    if (!one_pass(&bc, 0)) /* warm-up: the engine's state table and work area */
+        return 1;
+    /* the measures take turns within each pass, so that a change in the
+     * machine's load weighs on all of them alike */
     for (int p = 0; p < passes; p++)
-        for (int m = 0; m < 4; m++) {
+        for (int m = 0; m < NMEASURES; m++) {
+            if (only >= 0 && m != only)
+                continue;
             uint64_t t0 = now_ns();
-            for (int i = 0; i < nc; i++) {
-                int x = centres[i][0], z = centres[i][1];
-                const mc_column *nb[8] = {cols[z - 1][x - 1], cols[z - 1][x], cols[z - 1][x + 1], cols[z][x - 1],
-                                          cols[z][x + 1], cols[z + 1][x - 1], cols[z + 1][x], cols[z + 1][x + 1]};
-                if (m == 3)
-                    straight_down(cols[z][x]);
-                else if (mc_light_column(e, cols[z][x], nb, m == 0 ? MC_LIGHT_BOTH : m == 1 ? MC_LIGHT_SKY : MC_LIGHT_BLOCK,
-                                         &err) != MC_OK) {
-                    fprintf(stderr, "bench_light: %s\n", err.message);
-                    return 1;
-                }
-            }
+            if (!one_pass(&bc, m))
+                return 1;
             t[m][p] = (now_ns() - t0) / (uint64_t)nc;
         }
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMEASURES; m++) {
         qsort(t[m], (size_t)passes, sizeof *t[m], cmp_u64);
         med[m] = t[m][passes / 2];
         free(t[m]);
     }
     printf("bench_light: %d columns of 24 sections with 8 neighbours (%s), median of %d passes\n", nc, path, passes);
-    for (int m = 0; m < 4; m++)
-        printf("  %-24s %8.1f us/column   x%.2f of the straight-down fill\n", names[m], (double)med[m] / 1000.0,
-               (double)med[m] / (double)med[3]);
+    for (int m = 0; m < NMEASURES; m++)
+        if (only < 0)
+            printf("  %-24s %8.1f us/column   x%.2f of the straight-down fill\n", names[m], (double)med[m] / 1000.0,
+                   (double)med[m] / (double)med[3]);
+        else if (m == only)
+            printf("  %-24s %8.1f us/column\n", names[m], (double)med[m] / 1000.0);
     mc_light_engine_free(e);
     for (int z = 0; z < 32; z++)
         for (int x = 0; x < 32; x++)

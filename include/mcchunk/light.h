@@ -113,6 +113,25 @@ MC_API mc_status mc_light_update(mc_light_engine *e, mc_column *col,
                                  int32_t z0, int32_t x1, int32_t y1, int32_t z1, unsigned what,
                                  mc_error *err);
 
+/* Batches. Lighting many columns next to each other (a region, a world)
+ * decodes each column's blocks for every call that has it as the centre
+ * or a neighbour: nine times. Between mc_light_batch_begin and
+ * mc_light_batch_end, mc_light_column keeps what it learns of each
+ * column's blocks (their light kinds, where sky light stops falling, the
+ * blocks that shine) and uses it again when the same column (the same
+ * address) comes back, for at most max_columns columns (0: 128; at least
+ * 16), the least recently used given up first: 4 KB per section of mixed
+ * blocks and at most 50 KB more per column (its shining blocks, when
+ * there are at most 4096 of them). The results are the same as
+ * without a batch. While a batch is open, a column given to the engine
+ * must keep its blocks and its address: call mc_light_forget(e, col)
+ * before changing its blocks or freeing it. mc_light_update never uses
+ * what a batch kept. batch_begin ends a batch already open; MC_ERR_NOMEM
+ * (no batch then) or MC_OK. */
+MC_API mc_status mc_light_batch_begin(mc_light_engine *e, size_t max_columns);
+MC_API void mc_light_forget(mc_light_engine *e, const mc_column *col);
+MC_API void mc_light_batch_end(mc_light_engine *e);
+
 /* The light of the section below (index 0) and above (index 1) col, as the
  * last mc_light_column or mc_light_update on this engine computed it:
  * copies 2048 bytes into each non-NULL argument. False when the engine has

@@ -77,8 +77,9 @@ static void usage(FILE *out)
                  "before 1.14 are left as they are. Prints the regions, chunks and relit chunks.\n"
                  "options:\n");
     world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION);
-    fprintf(out, "memory: peak at most 16 MB + 48 MB per thread (three rows of decoded chunks and\n"
-                 "the light engine's work area), whatever the size of the world\n"
+    fprintf(out, "memory: peak at most 16 MB + 64 MB per thread (three rows of decoded chunks, the\n"
+                 "light engine's work area and its batch of up to 102 columns' light kinds and\n"
+                 "light sources), whatever the size of the world\n"
                  "exit status: 0 ok, 1 a region failed or the run was interrupted, 2 usage error\n");
 }
 

@@ -87,13 +87,57 @@ static void unpack_kinds(mc_light_engine *e, const mc_section *s, uint8_t *out)
         out[i] = kind_of(t, e->states[i]);
 }
 
-bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8])
+/* The batch entry of cc: the one it has, or a free one, or the least
+ * recently used one emptied. NULL when no memory. */
+static mc__col_entry *batch_entry(mc_light_engine *e, const mc_column *cc)
+{
+    mc__col_entry *lru = NULL, *hit = NULL;
+    for (size_t i = 0; i < e->batch_cap && !hit; i++) {
+        mc__col_entry *ce = &e->batch[i];
+        if (ce->col == cc && ce->reg == mc_column_registry(cc) && ce->nsec == e->nsec)
+            hit = ce;
+        else if (!lru || ce->used < lru->used)
+            lru = ce;
+    }
+    if (!hit) {
+        hit = lru;
+        if (hit->col)
+            mc__light_entry_clear(e, hit);
+        size_t cap = 0;
+        if (!(hit->slices = mc__light_grow(e, NULL, &cap, e->nsec, sizeof *hit->slices, e->nsec)))
+            return NULL;
+        for (uint32_t k = 0; k < e->nsec; k++)
+            hit->slices[k].ready = false;
+        hit->col = cc;
+        hit->reg = mc_column_registry(cc);
+        hit->nsec = e->nsec;
+        hit->tops_ok = hit->emit_ok = hit->emit_many = false;
+    }
+    hit->used = e->calls;
+    return hit;
+}
+
+void mc__light_entry_clear(mc_light_engine *e, mc__col_entry *ce)
+{
+    if (ce->slices) {
+        for (uint32_t k = 0; k < ce->nsec; k++)
+            if (ce->slices[k].ready && ce->slices[k].kinds)
+                e->alloc.free(e->alloc.user, ce->slices[k].kinds, MC_SECTION_BLOCKS);
+        e->alloc.free(e->alloc.user, ce->slices, ce->nsec * sizeof *ce->slices);
+    }
+    if (ce->emit)
+        e->alloc.free(e->alloc.user, ce->emit, ce->emit_cap * sizeof *ce->emit);
+    memset(ce, 0, sizeof *ce);
+}
+
+bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8], bool use_batch)
 {
     e->min_sy = mc_column_min_section(col);
     e->nsec = mc_column_section_count(col);
     e->min_y = mc_column_min_y(col);
     e->height = mc_column_height(col);
     e->pool_used = 0;
+    e->calls++;
     mc__slice *slices = mc__light_grow(e, e->slices, &e->slices_cap, 9 * (size_t)e->nsec, sizeof *e->slices, 9 * 24);
     if (!slices)
         return false;
@@ -105,28 +149,36 @@ bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_c
              mc_column_section_count(cc) != e->nsec))
             cc = NULL; /* another shape: as if not loaded */
         e->cols[c] = cc;
+        e->ce[c] = NULL;
+        e->cs[c] = e->slices + (size_t)c * e->nsec;
+        if (cc && use_batch && e->batch) {
+            if (!(e->ce[c] = batch_entry(e, cc)))
+                return false;
+            e->cs[c] = e->ce[c]->slices;
+            continue;
+        }
         for (uint32_t k = 0; k < e->nsec; k++)
-            e->slices[c * e->nsec + k].ready = false;
+            e->cs[c][k].ready = false;
     }
     return true;
 }
 
 const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, bool want_kinds)
 {
-    mc__slice *sl = &e->slices[(size_t)c * e->nsec + k];
+    mc__slice *sl = &e->cs[c][k];
     const mc_section *s = mc_column_section_const(e->cols[c], e->min_sy + (int32_t)k);
     if (!sl->ready) {
         classify(e, s, sl);
         sl->ready = true;
     }
     if (want_kinds && sl->uniform < 0 && !sl->kinds) {
-        uint8_t *arr;
-        if (!pool_take(e, &arr)) {
+        uint8_t *arr = NULL;
+        if (e->ce[c] ? !(arr = e->alloc.alloc(e->alloc.user, MC_SECTION_BLOCKS)) : !pool_take(e, &arr)) {
             e->nomem = true;
             return NULL;
         }
         unpack_kinds(e, s, arr);
-        sl->kinds = arr;
+        sl->kinds = arr; /* a batch entry's own, or the pool's for this call */
     }
     return sl;
 }
@@ -192,8 +244,17 @@ bool mc__light_tops(mc_light_engine *e)
     int32_t t[256];
     for (int c = 0; c < 9; c++) {
         const int dx = c % 3, dz = c / 3;
-        if (e->cols[c] && !column_tops(e, c, t))
-            return false;
+        mc__col_entry *ce = e->ce[c];
+        if (ce && ce->tops_ok) {
+            memcpy(t, ce->top, sizeof t);
+        } else if (e->cols[c]) {
+            if (!column_tops(e, c, t))
+                return false;
+            if (ce) {
+                memcpy(ce->top, t, sizeof t);
+                ce->tops_ok = true;
+            }
+        }
         for (int z = 0; z < 16; z++)
             for (int x = 0; x < 16; x++)
                 e->top[(dz * 16 + z) * 48 + dx * 16 + x] = e->cols[c] ? t[z * 16 + x] : MC__TOP_NONE;
@@ -203,19 +264,63 @@ bool mc__light_tops(mc_light_engine *e)
 
 /* ------------------------------------------------------------- emitters */
 
-static bool add_emitter(mc_light_engine *e, int32_t lx, int32_t y, int32_t lz, unsigned level)
+/* An emitter list: *arr (capacity *cap), *n of them. */
+typedef struct emit_list {
+    mc__emitter **arr;
+    size_t *n, *cap;
+} emit_list;
+
+static bool add_emitter(mc_light_engine *e, emit_list out, int32_t lx, int32_t y, int32_t lz, unsigned level)
 {
-    mc__emitter *emit = mc__light_grow(e, e->emit, &e->emit_cap, e->nemit + 1, sizeof *e->emit, 1024);
+    mc__emitter *emit = mc__light_grow(e, *out.arr, out.cap, *out.n + 1, sizeof **out.arr, 256);
     if (!emit)
         return false;
-    e->emit = emit;
-    e->emit[e->nemit++] = (mc__emitter){(int16_t)lx, (int16_t)lz, y, (uint8_t)level};
+    *out.arr = emit;
+    emit[(*out.n)++] = (mc__emitter){(int16_t)lx, (int16_t)lz, y, (uint8_t)level};
+    return true;
+}
+
+/* Appends to `out` the shining blocks of column c with column-local x in
+ * x0..x1-1, z in z0..z1-1, their x and z moved by ox, oz; with
+ * `near_only`, only those whose luminance exceeds their distance (after
+ * the move) to the centre column. */
+static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int32_t z0, int32_t z1, int32_t ox,
+                          int32_t oz, bool near_only, emit_list out)
+{
+    const mc__light_kinds *K = &e->tab->kinds;
+    for (uint32_t k = 0; k < e->nsec; k++) {
+        const mc__slice *sl = mc__light_slice(e, c, k, false);
+        if (!sl->emits)
+            continue;
+        if (!(sl = mc__light_slice(e, c, k, true)))
+            return false;
+        const int32_t base = (e->min_sy + (int32_t)k) * 16;
+        for (int32_t y = 0; y < 16; y++)
+            for (int32_t z = z0; z < z1; z++) {
+                const uint8_t *row = sl->kinds ? sl->kinds + (y << 8 | z << 4) : NULL;
+                /* the lanes of shaped or shining blocks, within x0..x1 */
+                unsigned lanes = row ? mc__row_bits(mc__row_special(mc__row_load(row))) : 0xFFFFu;
+                lanes &= (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
+                while (lanes) {
+                    const int32_t x = mc__lowest_bit(lanes);
+                    lanes &= lanes - 1;
+                    const unsigned kd = row ? row[x] : (unsigned)sl->uniform;
+                    if (!mc__kind_emits(K, kd))
+                        continue;
+                    const unsigned level = K->emission[kd];
+                    if (near_only && level <= mc__light_dist(ox + x, oz + z))
+                        continue;
+                    if (!add_emitter(e, out, ox + x, base + y, oz + z, level))
+                        return false;
+                }
+            }
+    }
     return true;
 }
 
 bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1)
 {
-    const mc__light_kinds *K = &e->tab->kinds;
+    const emit_list all = {&e->emit, &e->nemit, &e->emit_cap};
     e->nemit = 0;
     for (int c = 0; c < 9; c++) {
         if (!e->cols[c])
@@ -225,32 +330,31 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
         const int32_t z0 = lz0 > oz ? lz0 - oz : 0, z1 = lz1 < oz + 16 ? lz1 - oz : 16;
         if (x0 >= x1 || z0 >= z1)
             continue;
-        for (uint32_t k = 0; k < e->nsec; k++) {
-            const mc__slice *sl = mc__light_slice(e, c, k, false);
-            if (!sl->emits)
-                continue;
-            if (!(sl = mc__light_slice(e, c, k, true)))
+        mc__col_entry *ce = e->ce[c];
+        if (ce && !ce->emit_ok && !ce->emit_many) { /* a batch: the column's own list, made once */
+            ce->nemit = 0;
+            if (!scan_emitters(e, c, 0, 16, 0, 16, 0, 0, false, (emit_list){&ce->emit, &ce->nemit, &ce->emit_cap}))
                 return false;
-            const int32_t base = (e->min_sy + (int32_t)k) * 16;
-            for (int32_t y = 0; y < 16; y++)
-                for (int32_t z = z0; z < z1; z++) {
-                    const uint8_t *row = sl->kinds ? sl->kinds + (y << 8 | z << 4) : NULL;
-                    /* the lanes of shaped or shining blocks, within x0..x1 */
-                    unsigned lanes = row ? mc__row_bits(mc__row_special(mc__row_load(row))) : 0xFFFFu;
-                    lanes &= (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
-                    while (lanes) {
-                        const int32_t x = mc__lowest_bit(lanes);
-                        lanes &= lanes - 1;
-                        const unsigned kd = row ? row[x] : (unsigned)sl->uniform;
-                        if (!mc__kind_emits(K, kd))
-                            continue;
-                        const unsigned level = K->emission[kd];
-                        if (level <= mc__light_dist(ox + x, oz + z))
-                            continue;
-                        if (!add_emitter(e, ox + x, base + y, oz + z, level))
-                            return false;
-                    }
-                }
+            ce->emit_ok = ce->nemit <= MC__BATCH_MAX_EMIT;
+            ce->emit_many = !ce->emit_ok;
+            if (ce->emit_many) { /* not kept: the entry's memory stays bounded */
+                e->alloc.free(e->alloc.user, ce->emit, ce->emit_cap * sizeof *ce->emit);
+                ce->emit = NULL;
+                ce->nemit = ce->emit_cap = 0;
+            }
+        }
+        if (!ce || !ce->emit_ok) {
+            if (!scan_emitters(e, c, x0, x1, z0, z1, ox, oz, true, all))
+                return false;
+            continue;
+        }
+        for (size_t i = 0; i < ce->nemit; i++) {
+            const mc__emitter *m = &ce->emit[i];
+            if (m->lx < x0 || m->lx >= x1 || m->lz < z0 || m->lz >= z1 ||
+                m->level <= mc__light_dist(ox + m->lx, oz + m->lz))
+                continue;
+            if (!add_emitter(e, all, ox + m->lx, m->y, oz + m->lz, m->level))
+                return false;
         }
     }
     return true;

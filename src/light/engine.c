@@ -91,6 +91,7 @@ void mc_light_engine_free(mc_light_engine *e)
 {
     if (!e)
         return;
+    mc_light_batch_end(e);
     for (unsigned i = 0; i < e->ntabs; i++)
         mc__light_table_free(&e->tabs[i], &e->alloc);
     free_grid(e);
@@ -104,6 +105,40 @@ void mc_light_engine_free(mc_light_engine *e)
     xfree(e, e->rows, e->rows_cap * sizeof *e->rows);
     mc_allocator a = e->alloc;
     a.free(a.user, e, sizeof *e);
+}
+
+mc_status mc_light_batch_begin(mc_light_engine *e, size_t max_columns)
+{
+    if (!e)
+        return MC_ERR_INVALID_ARG;
+    mc_light_batch_end(e);
+    const size_t cap = max_columns == 0 ? 128 : max_columns < 16 ? 16 : max_columns;
+    mc__col_entry *b = xalloc(e, cap * sizeof *b);
+    if (!b)
+        return MC_ERR_NOMEM;
+    memset(b, 0, cap * sizeof *b);
+    e->batch = b;
+    e->batch_cap = cap;
+    return MC_OK;
+}
+
+void mc_light_forget(mc_light_engine *e, const mc_column *col)
+{
+    for (size_t i = 0; e && col && i < e->batch_cap; i++)
+        if (e->batch[i].col == col)
+            mc__light_entry_clear(e, &e->batch[i]);
+}
+
+void mc_light_batch_end(mc_light_engine *e)
+{
+    if (!e || !e->batch)
+        return;
+    for (size_t i = 0; i < e->batch_cap; i++)
+        if (e->batch[i].col)
+            mc__light_entry_clear(e, &e->batch[i]);
+    xfree(e, e->batch, e->batch_cap * sizeof *e->batch);
+    e->batch = NULL;
+    e->batch_cap = 0;
 }
 
 static bool grow_grid(mc_light_engine *e, size_t rows)
@@ -362,7 +397,10 @@ static void sky_fall(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0, 
             if (gy >= 255) /* a run taller than the rows a byte holds (worlds over 4000 high) */
                 for (int32_t gx = gx0; gx < gx1; gx++)
                     row[gx] = e->ylo + gy - 1 >= e->top[(gz - 1) * 48 + gx - 1] ? 15 : 0;
-            memcpy(e->sky + cell(wx0, gz, gy), row + wx0, (size_t)(wx1 - wx0));
+            if (whole) /* a constant size: stores, not a call */
+                memcpy(e->sky + cell(0, gz, gy), row, ROW);
+            else
+                memcpy(e->sky + cell(wx0, gz, gy), row + wx0, (size_t)(wx1 - wx0));
         }
     }
     for (int32_t gz = gz0; gz < gz1; gz++)
@@ -432,6 +470,8 @@ static bool sky_seeds(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0,
             const uint8_t *row = e->sky + cell(0, gz, gy);
             for (int32_t x = gx0; x < gx1; x += 16) {
                 const mc__row16 v = mc__row_load(row + x);
+                if (!mc__row_any(mc__row_gt(v, one)))
+                    continue; /* dark or 1: brightens nothing (the lower part of the band) */
                 mc__row16 lower = mc__row_gt(v, mc__row_add(mc__row_load(row + x - 1), one));
                 lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x + 1), one)));
                 lower = mc__row_or(lower, mc__row_gt(v, mc__row_add(mc__row_load(row + x - ROW), one)));
@@ -677,14 +717,16 @@ static mc_status light_run(mc_light_engine *e, mc_column *col, unsigned what, in
     return MC_OK;
 }
 
-/* Sets the call up: the registry's table and the nine columns. */
-static mc_status begin(mc_light_engine *e, mc_column *col, const mc_column *const nb[8], mc_error *err)
+/* Sets the call up: the registry's table and the nine columns (with what
+ * an open batch knows of them when use_batch). */
+static mc_status begin(mc_light_engine *e, mc_column *col, const mc_column *const nb[8], bool use_batch,
+                       mc_error *err)
 {
     e->edge_valid[0] = e->edge_valid[1] = false;
     e->nomem = false;
     if (!(e->tab = table_for(e, mc_column_registry(col))))
         return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the state table");
-    if (!mc__light_slices_begin(e, col, nb))
+    if (!mc__light_slices_begin(e, col, nb, use_batch))
         return nomem(err);
     return MC_OK;
 }
@@ -695,7 +737,7 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
     if (!e || !col || !(what & MC_LIGHT_BOTH))
         return mc_error_set(err, MC_ERR_INVALID_ARG, 0, "light: engine, column and what are required");
     what &= MC_LIGHT_BOTH;
-    mc_status st = begin(e, col, neighbours, err);
+    mc_status st = begin(e, col, neighbours, true, err);
     if (st != MC_OK)
         return st;
     int32_t sky_lo = INT32_MAX, sky_hi = INT32_MIN;
@@ -813,7 +855,7 @@ mc_status mc_light_update(mc_light_engine *e, mc_column *col, const mc_column *c
         if (((what & MC_LIGHT_SKY) && !s->sky_light) || ((what & MC_LIGHT_BLOCK) && !s->block_light))
             return mc_light_column(e, col, neighbours, what, err);
     }
-    mc_status st = begin(e, col, neighbours, err);
+    mc_status st = begin(e, col, neighbours, false, err); /* blocks changed: nothing a batch kept */
     if (st != MC_OK)
         return st;
     if (x0 > 15 + 15 || x1 < -15 || z0 > 15 + 15 || z1 < -15)

@@ -283,6 +283,24 @@ typedef struct mc__emitter {
     uint8_t level;
 } mc__emitter;
 
+/* What a batch (mc_light_batch_begin) keeps of one column between calls:
+ * its slices (their kinds arrays its own), its tops and the blocks of it
+ * that shine, none of which depends on the column it is lit with. */
+#define MC__BATCH_MAX_EMIT 4096
+
+typedef struct mc__col_entry {
+    const mc_column *col; /* NULL: a free entry */
+    const mc_registry *reg;
+    uint64_t used; /* the call that last used it (the least recent goes first) */
+    uint32_t nsec;
+    mc__slice *slices; /* nsec of them */
+    bool tops_ok, emit_ok;
+    bool emit_many; /* more than MC__BATCH_MAX_EMIT shine: not kept */
+    int32_t top[256]; /* z * 16 + x */
+    mc__emitter *emit; /* column-local x, z (0..15) */
+    size_t nemit, emit_cap;
+} mc__col_entry;
+
 typedef struct mc__qvec {
     uint32_t *v;
     size_t len, cap;
@@ -306,8 +324,13 @@ struct mc_light_engine {
     const mc_column *cols[9];
     int32_t min_sy, min_y;
     uint32_t nsec, height;
-    mc__slice *slices; /* 9 * nsec, column-major */
+    mc__slice *slices; /* 9 * nsec, column-major: the call's own (outside a batch) */
     size_t slices_cap;
+    mc__slice *cs[9];      /* the slices of each column this call: in `slices` or a batch entry */
+    mc__col_entry *ce[9];  /* the batch entry of each column, or NULL */
+    mc__col_entry *batch;  /* the batch's entries (batch_cap of them); NULL: no batch */
+    size_t batch_cap;
+    uint64_t calls;
     uint8_t **pool; /* 4096-byte kind arrays; pool_used of them in use */
     size_t pool_len, pool_cap, pool_used;
     bool nomem;
@@ -346,16 +369,19 @@ static inline unsigned mc__light_dist(int32_t lx, int32_t lz)
 void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, size_t size, size_t least);
 
 /* blocks.c. Starts a call: the nine columns (a neighbour of another
- * registry or height is left out), no slice classified yet. False: no
- * memory. */
-bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8]);
+ * registry or height is left out), no slice classified yet unless a batch
+ * is open and `use_batch`: then each column's entry brings what earlier
+ * calls learned of it. False: no memory. */
+bool mc__light_slices_begin(mc_light_engine *e, const mc_column *col, const mc_column *const nb[8], bool use_batch);
+/* blocks.c. Frees an entry's arrays and marks it free. */
+void mc__light_entry_clear(mc_light_engine *e, mc__col_entry *ce);
 /* Slice k of column c (present), with its kinds array when want_kinds and
  * the slice is mixed. NULL (and e->nomem) when that array cannot be had.
  * (The slow part, classifying and unpacking, is out of line.) */
 const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, bool want_kinds);
 static inline const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32_t k, bool want_kinds)
 {
-    const mc__slice *sl = &e->slices[(size_t)c * e->nsec + k];
+    const mc__slice *sl = &e->cs[c][k];
     if (sl->ready && (!want_kinds || sl->uniform >= 0 || sl->kinds))
         return sl;
     return mc__light_slice_slow(e, c, k, want_kinds);

@@ -3,8 +3,9 @@
  * answer is known: a torch in a dark box (14 - Manhattan distance), sky
  * light under an overhang and down a shaft, light crossing chunk borders
  * both ways, the state rules (lit furnace, pickles, candles, waterlogged,
- * slabs), and mc_light_update after random edits (a torch taken away, a
- * roof opened, stone dropped in a shaft) equal to a full relight.
+ * slabs), mc_light_update after random edits (a torch taken away, a
+ * roof opened, stone dropped in a shaft) equal to a full relight, and
+ * batches (mc_light_batch_begin) equal to single calls.
  */
 #include "support.h"
 
@@ -231,7 +232,7 @@ static void test_update_equals_full(void **st)
             for (int z = 0; z < 16; z++)
                 for (int x = 0; x < 16; x++) {
                     uint64_t r = mc_test_rand(&rng) % 100;
-                    uint32_t s = y < 40 ? (r < 75 ? pick[0] : r < 97 ? pick[6] : pick[3])
+                    uint32_t s = y < 16 ? (r < 75 ? pick[0] : r < 97 ? pick[6] : pick[3])
                                         : (r < 6 ? pick[r % 8] : pick[6]);
                     mc_column_set_block(cols[i], x, y, z, s);
                 }
@@ -317,12 +318,105 @@ static void test_update_equals_full(void **st)
         mc_column_free(cols[i]);
 }
 
+/* Random terrain in a 5x5 set of 3-section columns: stone below 16 with
+ * air pockets and torches, glass, water, leaves, glowstone and top slabs
+ * above it, up to 44. */
+static void random_columns(const mc_registry *reg, mc_column *cols[25], mc_test_rng *rng)
+{
+    const uint32_t pick[] = {state(reg, "stone"), state(reg, "glass"), state(reg, "water"), state(reg, "torch"),
+                             state(reg, "oak_leaves"), state(reg, "glowstone"), mc_registry_air(reg),
+                             state(reg, "oak_slab[type=top]")};
+    for (int i = 0; i < 25; i++) {
+        cols[i] = mc_column_new(reg, i % 5, i / 5, 0, 3, NULL);
+        for (int y = 0; y < 44; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    uint64_t r = mc_test_rand(rng) % 100;
+                    uint32_t s = y < 16 ? (r < 75 ? pick[0] : r < 97 ? pick[6] : pick[3])
+                                        : (r < 6 ? pick[r % 8] : pick[6]);
+                    mc_column_set_block(cols[i], x, y, z, s);
+                }
+    }
+}
+
+/* Lights every column of the 5x5 set (outside it: not loaded), row by
+ * row, into out (25 columns of 6 arrays). */
+static void light_all(mc_light_engine *e, mc_column *cols[25], uint8_t *out)
+{
+    mc_error err;
+    for (int q = 0; q < 25; q++) {
+        const mc_column *nb[8];
+        int k = 0;
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int x = q % 5 + dx, z = q / 5 + dz;
+                if (dx || dz)
+                    nb[k++] = x >= 0 && x < 5 && z >= 0 && z < 5 ? cols[z * 5 + x] : NULL;
+            }
+        assert_int_equal(mc_light_column(e, cols[q], nb, MC_LIGHT_BOTH, &err), MC_OK);
+        save(cols[q], out + (size_t)q * 6 * MC_LIGHT_BYTES);
+    }
+}
+
+/* A batch (what the engine kept of each column used again) gives the
+ * light of single calls, also when it has to give columns up (16 entries
+ * for 25 columns), for a column with too many shining blocks to keep, and
+ * after a column is forgotten and changed. */
+static void test_batch_equals_single(void **st)
+{
+    (void)st;
+    const mc_registry *reg = reg_or_skip();
+    mc_column *cols[25];
+    mc_test_rng rng = {0xba7c4};
+    random_columns(reg, cols, &rng);
+    fill(cols[6], 0, 20, 0, 15, 39, 15, state(reg, "glowstone")); /* 5120 shine: more than a batch keeps */
+    const size_t bytes = 25 * 6 * MC_LIGHT_BYTES;
+    uint8_t *single = malloc(bytes), *batch = malloc(bytes);
+    mc_light_engine *e = mc_light_engine_new(NULL), *one = mc_light_engine_new(NULL);
+    light_all(one, cols, single);
+    assert_int_equal(mc_light_batch_begin(e, 16), MC_OK);
+    light_all(e, cols, batch);
+    assert_memory_equal(batch, single, bytes);
+    mc_light_batch_end(e);
+    /* inside a batch, the centre column changed: a glowstone in a stone box
+     * and a roof. Forgotten first, it is read again. */
+    assert_int_equal(mc_light_batch_begin(e, 0), MC_OK);
+    light_all(e, cols, batch);
+    mc_column *mid = cols[12];
+    mc_light_forget(e, mid);
+    fill(mid, 0, 46, 0, 15, 46, 15, state(reg, "stone"));
+    fill(mid, 4, 28, 4, 10, 34, 10, state(reg, "stone"));
+    fill(mid, 5, 29, 5, 9, 33, 9, mc_registry_air(reg));
+    assert_int_equal(mc_column_set_block(mid, 7, 31, 7, state(reg, "glowstone")), MC_OK);
+    light_all(e, cols, batch);
+    light_all(one, cols, single);
+    assert_memory_equal(batch, single, bytes);
+    assert_int_equal(mc_column_get_block_light(mid, 7, 31, 9), 13);
+    /* not forgotten, a change is not seen (the batch did keep the blocks):
+     * the box opened again, lit in the batch, still reads as closed */
+    fill(mid, 4, 28, 4, 10, 34, 10, mc_registry_air(reg));
+    fill(mid, 0, 46, 0, 15, 46, 15, mc_registry_air(reg));
+    light_all(e, cols, batch);
+    light_all(one, cols, single);
+    assert_true(memcmp(batch, single, bytes) != 0);
+    mc_light_batch_end(e);
+    light_all(e, cols, batch); /* no batch: read afresh */
+    assert_memory_equal(batch, single, bytes);
+    free(single);
+    free(batch);
+    mc_light_engine_free(e);
+    mc_light_engine_free(one);
+    for (int i = 0; i < 25; i++)
+        mc_column_free(cols[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torch_in_dark_box),     cmocka_unit_test(test_sky_overhang_and_shaft),
         cmocka_unit_test(test_across_chunk_borders),  cmocka_unit_test(test_state_rules),
         cmocka_unit_test(test_slab_faces),            cmocka_unit_test(test_update_equals_full),
+        cmocka_unit_test(test_batch_equals_single),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
  * byte for byte. The file is rewritten through mc_region_writer: it is
  * the old file or the relit one after any crash, and costs one fsync.
  * The light-only sections below and above the world keep what they held.
+ * The file is lit in one light batch (mc_light_batch_begin): a column the
+ * window frees is forgotten by the engine first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,7 +136,8 @@ static mc_column *load_column(void *user, int32_t cx, int32_t cz, bool own)
 
 static void free_column(void *user, mc_column *col)
 {
-    (void)user;
+    relight_run *run = user;
+    mc_light_forget(run->w->engine, col); /* the batch must not outlive it */
     mc_column_free(col);
 }
 
@@ -195,6 +198,13 @@ mc_status world_relight_region(const char *path, mc_region *const around[9], int
     mc_status st = mc_region_writer_new(path, NULL, &out, err);
     if (st)
         return st;
+    /* one light batch for the file: each decoded column's light kinds are
+     * worked out once, not for each of the nine calls that read it (three
+     * rows of the window: 102 columns) */
+    if ((st = mc_light_batch_begin(w->engine, 3 * WORLD_WINDOW_WIDTH)) != MC_OK) {
+        mc_region_writer_abandon(out);
+        return mc_error_set(err, st, SIZE_MAX, "out of memory");
+    }
     world_window win;
     world_window_init(&win, rx, rz, load_column, &run);
     win.free_col = free_column;
@@ -218,6 +228,7 @@ mc_status world_relight_region(const char *path, mc_region *const around[9], int
         world_count_chunks(in_row);
     }
     world_window_free(&win);
+    mc_light_batch_end(w->engine);
     if (st) {
         mc_region_writer_abandon(out);
         return st;
