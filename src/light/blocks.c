@@ -13,9 +13,23 @@
  * each block column of the nine (mc__light_tops), and the blocks that shine
  * far enough to reach the centre column (mc__light_emitters).
  */
-#include "light/light_private.h"
+#include "light/blocks.h"
 
 #include <string.h>
+
+/* The engine's growable arrays (here and in engine.c, which stands above
+ * this file): arr grown to hold `need` elements, doubling from `least`. */
+void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, size_t size, size_t least)
+{
+    if (need <= *cap)
+        return arr;
+    size_t ncap = *cap ? *cap * 2 : least;
+    ncap = ncap < need ? need : ncap;
+    void *n = e->alloc.realloc(e->alloc.user, arr, *cap * size, ncap * size);
+    if (n)
+        *cap = ncap;
+    return n;
+}
 
 /* --------------------------------------------------------------- slices */
 

@@ -39,7 +39,7 @@
  * round a change are updated in, which the classic take-away-then-re-add
  * queue (it needs the old light of every column at once) cannot promise.
  */
-#include "light/light_private.h"
+#include "light/blocks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -159,18 +159,6 @@ static bool grow_grid(mc_light_engine *e, size_t rows)
     }
     e->grid_rows = rows;
     return true;
-}
-
-void *mc__light_grow(mc_light_engine *e, void *arr, size_t *cap, size_t need, size_t size, size_t least)
-{
-    if (need <= *cap)
-        return arr;
-    size_t ncap = *cap ? *cap * 2 : least;
-    ncap = ncap < need ? need : ncap;
-    void *n = e->alloc.realloc(e->alloc.user, arr, *cap * size, ncap * size);
-    if (n)
-        *cap = ncap;
-    return n;
 }
 
 /* Appends v; false when memory runs out (the caller fails the call). */

@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "nbt/nbt_internal.h"
+#include "nbt/doc.h"
 
 #define ARENA_MIN_BLOCK ((size_t)16 << 10)
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "nbt/nbt_internal.h"
+#include "nbt/doc.h"
 
 /* SSE2 is part of every x86-64 CPU: no run-time dispatch needed. */
 #if defined(__SSE2__) && !defined(MC_PORTABLE)

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "nbt/nbt_internal.h"
+#include "nbt/doc.h"
 
 /* ------------------------------------------------------------- printing */
 
