@@ -241,6 +241,53 @@ static void count_state(convert_worker *w, how_table *h, const mc_registry *to, 
     world_stat_count(w->inexact, h->from, how, STAT_BLOCK, state, n);
 }
 
+/* True when every entry of a palette translates the same way and that way
+ * is exact (then a section's blocks count as one). */
+static bool exact_palette(how_table *h, const mc_registry *to, const uint32_t *pal, size_t plen)
+{
+    unsigned first = how_of(h, to, pal[0]);
+    if (first & ~(unsigned)MC_TRANSLATE_MAPPED)
+        return false;
+    for (size_t k = 1; k < plen; k++)
+        if (how_of(h, to, pal[k]) != first)
+            return false;
+    return true;
+}
+
+/* Whether biome b of `from` has no equal in `to` (ids past the registry's
+ * end count as such). */
+static bool biome_falls_back(how_table *h, const mc_registry *from, const mc_registry *to, uint32_t b)
+{
+    if (b >= mc_registry_biome_count(from))
+        return true;
+    if (!h->biome_fallback[b]) {
+        bool fb = false;
+        mc_biome_translate(from, to, b, &fb);
+        h->biome_fallback[b] = fb ? 1 : 2;
+    }
+    return h->biome_fallback[b] == 1;
+}
+
+/* The cells of a section's biome container whose biome has no equal in
+ * `to`: looked at cell by cell only when its palette has such a biome. */
+static unsigned biome_cells_fallback(how_table *h, const mc_registry *from, const mc_registry *to,
+                                     const mc_container *biomes)
+{
+    size_t plen = 0;
+    const uint32_t *pal = mc_container_palette(biomes, &plen);
+    if (mc_container_get_kind(biomes) != MC_CONTAINER_DIRECT) {
+        bool any = false;
+        for (size_t k = 0; k < plen && !any; k++)
+            any = biome_falls_back(h, from, to, pal[k]);
+        if (!any)
+            return 0;
+    }
+    unsigned n = 0;
+    for (uint32_t cell = 0; cell < 64; cell++)
+        n += biome_falls_back(h, from, to, mc_container_get(biomes, cell));
+    return n;
+}
+
 /* Counts how the blocks and biomes of col will translate to `to`. */
 static void account_translation(convert_worker *w, const mc_column *col, const mc_registry *to)
 {
@@ -257,6 +304,12 @@ static void account_translation(convert_worker *w, const mc_column *col, const m
             count_state(w, h, to, pal[0], MC_SECTION_BLOCKS);
             break;
         case MC_CONTAINER_INDIRECT:
+            if (exact_palette(h, to, pal, plen)) {
+                /* every entry translates the same exact way: no need to
+                 * know which has how many blocks */
+                count_state(w, h, to, pal[0], MC_SECTION_BLOCKS);
+                break;
+            }
             memset(w->hist, 0, plen * sizeof *w->hist);
             mc_container_histogram(&s->blocks, w->hist);
             for (size_t k = 0; k < plen; k++)
@@ -268,15 +321,7 @@ static void account_translation(convert_worker *w, const mc_column *col, const m
             for (size_t k = 0; k < MC_SECTION_BLOCKS; k++)
                 count_state(w, h, to, w->vals[k], 1);
         }
-        for (uint32_t cell = 0; cell < 64; cell++) {
-            uint32_t b = mc_container_get(&s->biomes, cell);
-            if (b < mc_registry_biome_count(from) && !h->biome_fallback[b]) {
-                bool fb = false;
-                mc_biome_translate(from, to, b, &fb);
-                h->biome_fallback[b] = fb ? 1 : 2;
-            }
-            w->rep.biome_cells_fallback += b >= mc_registry_biome_count(from) || h->biome_fallback[b] == 1;
-        }
+        w->rep.biome_cells_fallback += biome_cells_fallback(h, from, to, &s->biomes);
     }
 }
 

@@ -230,11 +230,16 @@ static void apply_overrides(const writer *w, uint32_t *vals)
 /* First-occurrence palette of mapped values: fills pal/idx, returns n. */
 static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal, uint32_t *idx)
 {
-    /* small open-addressing table: id -> palette index */
+    /* small open-addressing table: id -> palette index, at least twice as
+     * many slots as values (a biome container's 64 clear 128 slots, not
+     * the 8192 a section of blocks needs) */
     enum { TB = 8192 };
     static const uint32_t EMPTY = 0xFFFFFFFFu;
     uint32_t keys[TB], slots[TB];
-    memset(keys, 0xFF, sizeof keys);
+    uint32_t mask = 127;
+    while (mask + 1 < 2 * count && mask + 1 < TB)
+        mask = mask * 2 + 1;
+    memset(keys, 0xFF, (mask + 1) * sizeof keys[0]);
     size_t n = 0;
     uint32_t last = EMPTY, last_i = 0;
     for (size_t i = 0; i < count; i++) {
@@ -243,9 +248,9 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
             idx[i] = last_i;
             continue;
         }
-        uint32_t h = (v * 2654435761u) & (TB - 1);
+        uint32_t h = (v * 2654435761u) & mask;
         while (keys[h] != EMPTY && keys[h] != v)
-            h = (h + 1) & (TB - 1);
+            h = (h + 1) & mask;
         if (keys[h] == EMPTY) {
             keys[h] = v;
             slots[h] = (uint32_t)n;
@@ -328,7 +333,8 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
         pal_buf[0] = biomes ? tbiome(w, c->value) : tstate(w, c->value);
         pal = pal_buf;
         n = 1;
-        memset(w->idx, 0, 4096 * sizeof *w->idx);
+        if (always_data) /* (else nothing is packed) */
+            memset(w->idx, 0, c->rules.size * sizeof *w->idx);
     } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || all_used(c))) {
         pal = c->palette;
         n = c->palette_len;
