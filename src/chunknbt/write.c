@@ -263,19 +263,35 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
     return n;
 }
 
+/* Whether an indirect container's palette has no entry twice and every
+ * entry is used: the entries are checked first, then the indices walked
+ * until each entry was seen (usually long before the last block). */
 static bool all_used(const mc_container *c)
 {
-    uint32_t counts[256];
-    if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256 || !mc_container_histogram(c, counts))
+    if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256)
         return false;
-    for (uint32_t i = 0; i < c->palette_len; i++)
-        if (!counts[i])
-            return false;
     for (uint32_t i = 0; i < c->palette_len; i++)
         for (uint32_t j = i + 1; j < c->palette_len; j++)
             if (c->palette[i] == c->palette[j])
                 return false;
-    return true;
+    uint16_t idx[4096];
+    uint8_t seen[256];
+    if (c->rules.size > 4096)
+        return false;
+    mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
+    memset(seen, 0, sizeof seen);
+    uint32_t left = c->palette_len;
+    for (size_t i = 0; i < c->rules.size; i++) {
+        uint16_t k = idx[i];
+        if (k >= c->palette_len)
+            return false;
+        if (!seen[k]) {
+            seen[k] = 1;
+            if (--left == 0)
+                return true;
+        }
+    }
+    return false;
 }
 
 /* Palette entry {Name, Properties?} of a target state. */
@@ -1072,10 +1088,30 @@ static mc_status be_one(writer *w, const mc_be_translation *t, const mc_nbt_tag 
 /* Blocks without a block entity that the target needs one for (1.13+ pots
  * and note blocks for 1.8-1.12, 1.8-1.11 beds for 1.12): a palette look
  * first, positions only in sections that hold such a state. */
+/* mc_block_entity_needed of a state, remembered for the column (the
+ * sections' palettes share most states; the question costs a name). */
+typedef struct needed_memo {
+    uint32_t state[64];
+    bool needed[64];
+} needed_memo;
+
+static bool needed_for(needed_memo *m, const mc_be_translation *t, uint32_t state)
+{
+    unsigned h = (state * 2654435761u) >> 26;
+    if (m->state[h] != state) {
+        m->state[h] = state;
+        m->needed[h] = mc_block_entity_needed(t, state);
+    }
+    return m->needed[h];
+}
+
 static mc_status be_made(writer *w, const mc_be_translation *t)
 {
     const int32_t cmin = mc_column_min_section(w->col), cx = mc_column_x(w->col), cz = mc_column_z(w->col);
     mc_status st = MC_OK;
+    needed_memo memo;
+    memset(memo.state, 0xFF, sizeof memo.state); /* MC_STATE_NONE: no entry (and no block entity) */
+    memset(memo.needed, 0, sizeof memo.needed);
     for (int32_t sy = w->tmin; sy < w->tmin + w->tcount && st == MC_OK; sy++) {
         const mc_section *s = mc_column_section_const(w->col, sy);
         if (!s || sy < cmin)
@@ -1084,7 +1120,7 @@ static mc_status be_made(writer *w, const mc_be_translation *t)
         const uint32_t *pal = mc_container_palette(&s->blocks, &plen);
         bool any = !pal; /* direct: look at the entries */
         for (size_t i = 0; pal && i < plen && !any; i++)
-            any = mc_block_entity_needed(t, pal[i]);
+            any = needed_for(&memo, t, pal[i]);
         if (!any)
             continue;
         mc_container_get_all(&s->blocks, w->vals);
@@ -1093,7 +1129,7 @@ static mc_status be_made(writer *w, const mc_be_translation *t)
         for (unsigned i = 0; i < 4096 && st == MC_OK; i++) {
             if (w->vals[i] != last) {
                 last = w->vals[i];
-                last_needed = mc_block_entity_needed(t, last);
+                last_needed = needed_for(&memo, t, last);
             }
             if (!last_needed)
                 continue;
