@@ -409,6 +409,22 @@ static void free_column(void *user, mc_column *col)
     mc_column_free(col);
 }
 
+/* Whether a chunk's light is left to the game: a 1.14+ target relights a
+ * chunk whose isLightOn is 0, which is what a full chunk whose blocks or
+ * height changed is written with unless the light is computed here. */
+static bool leaves_light_to_game(const convert_job *j, bool full, bool changed)
+{
+    return full && changed && !j->compute_light && j->target.data_version >= DV_LIGHT_ENGINE;
+}
+
+static void drop_light(mc_column *col)
+{
+    for (uint32_t s = 0; s < mc_column_section_count(col); s++) {
+        mc_section_set_sky_light(mc_column_section_at(col, s), NULL);
+        mc_section_set_block_light(mc_column_section_at(col, s), NULL);
+    }
+}
+
 /* Fits col to the run's target range, counting what is dropped. */
 static mc_column *fit_height(convert_run *run, mc_column *col, bool own)
 {
@@ -494,6 +510,10 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
         run->changed[i] = mc_column_registry(col) != to || sdv < DV_LIGHT_ENGINE ||
                           (run->sections && (mc_column_min_section(col) != run->min_section ||
                                              mc_column_section_count(col) != (uint32_t)run->sections));
+        /* light the writer will drop is not carried through the height
+         * fitting and the translation (copies of it) either */
+        if (leaves_light_to_game(run->j, full, run->changed[i]))
+            drop_light(col);
     }
     col = fit_height(run, col, own);
     if (col && own && mc_column_registry(col) != to)
@@ -559,12 +579,9 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
         /* the untranslated column is what is written (see load_converted) */
         if (!st && run->source[i] && (st = copy_light(run->source[i], col)) != MC_OK)
             mc_error_set(err, st, SIZE_MAX, "out of memory");
-    } else if (full && tdv >= DV_LIGHT_ENGINE && run->changed[i]) {
+    } else if (leaves_light_to_game(j, full, run->changed[i])) {
         /* the game relights it (isLightOn 0 below): no stale light kept */
-        for (uint32_t s = 0; s < mc_column_section_count(col); s++) {
-            mc_section_set_sky_light(mc_column_section_at(col, s), NULL);
-            mc_section_set_block_light(mc_column_section_at(col, s), NULL);
-        }
+        drop_light(col);
         left_to_game = true;
         w->rep.light_left_to_game++;
     }
