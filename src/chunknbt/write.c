@@ -280,16 +280,21 @@ static bool all_used(const mc_container *c)
         return false;
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
     memset(seen, 0, sizeof seen);
-    uint32_t left = c->palette_len;
-    for (size_t i = 0; i < c->rules.size; i++) {
-        uint16_t k = idx[i];
-        if (k >= c->palette_len)
-            return false;
-        if (!seen[k]) {
-            seen[k] = 1;
-            if (--left == 0)
-                return true;
+    /* marks without a branch, a run of 256 at a time, then a look */
+    for (size_t from = 0; from < c->rules.size; from += 256) {
+        size_t to = from + 256 < c->rules.size ? from + 256 : c->rules.size;
+        uint16_t over = 0;
+        for (size_t i = from; i < to; i++) {
+            seen[idx[i] & 255] = 1;
+            over |= idx[i];
         }
+        if (over >= 256)
+            return false; /* (an index past any palette this checks) */
+        uint32_t k = 0;
+        while (k < c->palette_len && seen[k])
+            k++;
+        if (k == c->palette_len)
+            return true;
     }
     return false;
 }
