@@ -148,6 +148,7 @@ typedef struct convert_job {
     mc_world_layout dst_layout;
     bool dry_run, light, compute_light;
     convert_worker *workers;
+    size_t *order;                    /* the tasks in the order they are handed out */
     bool *skip;                       /* per task: done in an earlier run */
     int log_fd;                       /* the manifest (-1: dry run) */
     uv_mutex_t log_lock;
@@ -844,9 +845,10 @@ static mc_status convert_region(convert_run *run, mc_error *err)
     return st;
 }
 
-static int convert_task(void *user, int worker, size_t ti)
+static int convert_task(void *user, int worker, size_t next)
 {
     convert_job *j = user;
+    size_t ti = j->order[next];
     if (j->skip[ti])
         return MC_EXIT_OK;
     convert_run *run = calloc(1, sizeof *run);
@@ -878,6 +880,53 @@ static int convert_task(void *user, int worker, size_t ti)
     }
     free(run);
     return rc;
+}
+
+/* ------------------------------------------------------------ the order */
+
+typedef struct sized_task {
+    uint64_t bytes;
+    size_t index;
+} sized_task;
+
+static int larger_first(const void *a, const void *b)
+{
+    const sized_task *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The tasks largest terrain file first, so that the last ones to finish are
+ * small: the workers then run out of work at nearly the same time instead
+ * of one converting a big region alone at the end (a region is a few
+ * percent of a shard's time). Which files are written does not depend on
+ * the order. */
+static size_t *task_order(const convert_job *j)
+{
+    const world_scan *scan = j->scan;
+    size_t *order = malloc((scan->count + 1) * sizeof *order);
+    sized_task *st = malloc((scan->count + 1) * sizeof *st);
+    if (!order || !st) {
+        free(order);
+        free(st);
+        return NULL;
+    }
+    for (size_t t = 0; t < scan->count; t++) {
+        char path[4200];
+        mc_error err;
+        struct stat sb;
+        st[t].index = t;
+        st[t].bytes = scan->tasks[t].has[MC_REGION_KIND_REGION] &&
+                              world_task_path(scan, j->o->dir, &scan->tasks[t], MC_REGION_KIND_REGION, path,
+                                              sizeof path, &err) == MC_OK && stat(path, &sb) == 0
+                          ? (uint64_t)sb.st_size : 0;
+    }
+    qsort(st, scan->count, sizeof *st, larger_first);
+    for (size_t t = 0; t < scan->count; t++)
+        order[t] = st[t].index;
+    free(st);
+    return order;
 }
 
 /* ------------------------------------------------------------ the log */
@@ -1366,8 +1415,9 @@ int world_cmd_convert(int argc, char **argv)
     int threads = world_threads(&o);
     j.workers = rc ? NULL : calloc((size_t)threads, sizeof *j.workers);
     j.skip = rc ? NULL : calloc(scan.count + 1, sizeof *j.skip);
+    j.order = rc ? NULL : task_order(&j);
     j.log_fd = -1;
-    if (rc == MC_EXIT_OK && (!j.workers || !j.skip)) {
+    if (rc == MC_EXIT_OK && (!j.workers || !j.skip || !j.order)) {
         fprintf(stderr, "%s: out of memory\n", o.prog);
         rc = MC_EXIT_FAIL;
     }
@@ -1476,6 +1526,7 @@ int world_cmd_convert(int argc, char **argv)
     }
     free(j.workers);
     free(j.skip);
+    free(j.order);
     world_scan_free(&scan);
     free(src_real);
     free(dst_real);
