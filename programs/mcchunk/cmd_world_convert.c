@@ -1253,8 +1253,8 @@ static void usage(FILE *out)
             "file of DST is absent or complete, and --resume finishes the job. With --shard\n"
             "K/N, shards write disjoint files and their own logs; shard 0 writes level.dat.\n"
             "memory: peak at most 16 MB + 48 MB per thread (a thread holds three rows of\n"
-            "decoded chunks of one region and writes one record at a time), whatever the\n"
-            "size of the world\n"
+            "decoded chunks of one region and writes its records 256 KiB at a time),\n"
+            "whatever the size of the world\n"
             "exit status: 0 ok, 1 a region failed, the run was interrupted or DST is in the\n"
             "way, 2 usage error\n");
 }
