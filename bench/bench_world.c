@@ -34,7 +34,14 @@
  *               no work done twice) and the cores each run kept busy
  *               (CPU / wall: 2 threads with nothing serial between them
  *               and two idle cores keep 2.0 busy; a loaded machine gives
- *               them less, which the wall speed-up then shows);
+ *               them less, which the wall speed-up then shows), and
+ *               the speed-up of the wall times less the time the worker
+ *               threads waited runnable for a CPU (schedstat's run delay,
+ *               polled every 20 ms): the wait other processes cause,
+ *               taken out, leaving the tool's own CPU, I/O and locks;
+ *               and, since one run's CPU varies by 10-20% on a loaded
+ *               machine, the same at equal CPU: 2 x the share of that time
+ *               the two workers ran / the share one worker ran;
  *      stats    `world stats` over it on 2 threads.
  *
  * usage: bench_world [--no-scale] [--radius R]
@@ -63,7 +70,65 @@ typedef struct run_result {
     double wall, cpu;   /* seconds */
     long max_rss_kb;
     char *out;          /* stdout (malloc) */
+    /* from /proc/PID/task/TID/schedstat, read every 20 ms while it runs:
+     * of the threads that did a tenth of the work or more (the workers),
+     * how many, and the mean time each waited runnable for a CPU (which
+     * other processes on a loaded machine cause, not the tool) */
+    int workers;
+    double worker_delay;
 } run_result;
+
+/* The latest schedstat (ns on a CPU, ns runnable waiting) of each thread. */
+typedef struct thread_stats {
+    int n;
+    long tid[64];
+    unsigned long long cpu[64], delay[64];
+} thread_stats;
+
+static void poll_threads(pid_t pid, thread_stats *ts)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        long tid = strtol(e->d_name, NULL, 10);
+        if (tid <= 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/task/%ld/schedstat", (int)pid, tid);
+        FILE *f = fopen(path, "r");
+        unsigned long long cpu, delay;
+        if (f && fscanf(f, "%llu %llu", &cpu, &delay) == 2) {
+            int k = 0;
+            while (k < ts->n && ts->tid[k] != tid)
+                k++;
+            if (k < 64) {
+                ts->n += k == ts->n;
+                ts->tid[k] = tid;
+                ts->cpu[k] = cpu;
+                ts->delay[k] = delay;
+            }
+        }
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+}
+
+static void worker_delay(const thread_stats *ts, run_result *r)
+{
+    unsigned long long total = 0, delay = 0;
+    for (int k = 0; k < ts->n; k++)
+        total += ts->cpu[k];
+    r->workers = 0;
+    for (int k = 0; k < ts->n; k++)
+        if (ts->cpu[k] * 10 >= total && total) {
+            r->workers++;
+            delay += ts->delay[k];
+        }
+    r->worker_delay = r->workers ? (double)delay / r->workers * 1e-9 : 0;
+}
 
 static double wall_now(void)
 {
@@ -75,7 +140,7 @@ static double wall_now(void)
 /* Runs the tool with argv (NULL-terminated, argv[0] ignored); stdout kept. */
 static run_result run_tool(char *const argv[])
 {
-    run_result r = {-1, 0, 0, 0, NULL};
+    run_result r = {-1, 0, 0, 0, NULL, 0, 0};
     char path[] = "/tmp/mcchunk-bench-world-out-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0)
@@ -93,8 +158,16 @@ static run_result run_tool(char *const argv[])
     }
     struct rusage ru;
     int st = 0;
-    if (pid > 0 && wait4(pid, &st, 0, &ru) == pid) {
+    thread_stats ts = {0};
+    pid_t got = 0;
+    while (pid > 0 && (got = wait4(pid, &st, WNOHANG, &ru)) == 0) {
+        poll_threads(pid, &ts);
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    if (pid > 0 && got == pid) {
         r.wall = wall_now() - t0;
+        worker_delay(&ts, &r);
         r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         r.cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
                 ru.ru_stime.tv_usec * 1e-6;
@@ -356,7 +429,7 @@ static void bench_scale(const char *tmp, int radius)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dst);
     if (system(cmd)) {
     }
-    double walls[2] = {0, 0}, cpus[2] = {0, 0};
+    double walls[2] = {0, 0}, cpus[2] = {0, 0}, idle[2] = {0, 0}, busy[2] = {0, 0};
     for (int t = 1; t <= 2; t++) {
         char threads[4];
         snprintf(threads, sizeof threads, "%d", t);
@@ -368,10 +441,17 @@ static void bench_scale(const char *tmp, int radius)
         run_result s = run_tool(a);
         walls[t - 1] = s.wall;
         cpus[t - 1] = s.cpu;
+        idle[t - 1] = s.wall - s.worker_delay;
+        /* of the time the workers did not wait for a CPU, the share they
+         * ran on one (the rest: I/O, locks, the end of the job) */
+        busy[t - 1] = s.workers ? s.cpu / s.workers / idle[t - 1] : 0;
         printf("  %s, %d thread%s: %.0f chunks, %.1f s wall, %.1f s CPU (%.2f cores busy), peak RSS %.1f MB "
                "(load %.1f before, %.1f after)\n", regions < 64 ? "whole world" : "--shard 0/8", t, t == 1 ? "" : "s",
                json_number(s.out, "chunks_read"), s.wall, s.cpu, s.cpu / s.wall, s.max_rss_kb / 1024.0, load,
                load_average());
+        printf("    its %d worker thread%s waited %.1f s each (mean) for a CPU: %.1f s wall without that wait, "
+               "%.0f%% of it on a CPU\n", s.workers, s.workers == 1 ? "" : "s", s.worker_delay, idle[t - 1],
+               100 * busy[t - 1]);
         free(s.out);
         if (system(cmd)) {
         }
@@ -379,6 +459,9 @@ static void bench_scale(const char *tmp, int radius)
     printf("  2 threads vs 1: %.2fx faster in wall time (target >= 1.7); CPU parallel efficiency %.2f (1 thread's "
            "CPU / 2 threads'); cores busy %.2f of 2 (1 thread: %.2f of 1)\n", walls[0] / walls[1], cpus[0] / cpus[1],
            cpus[1] / walls[1], cpus[0] / walls[0]);
+    printf("  2 threads vs 1 in wall time less the workers' wait for a CPU: %.2fx; at equal CPU (the CPU of one "
+           "run varies by 10-20%% on a loaded machine), what two idle cores would give: 2 x %.2f / %.2f = %.2fx\n",
+           idle[0] / idle[1], busy[1], busy[0], busy[0] > 0 ? 2 * busy[1] / busy[0] : 0);
     char *sa[] = {"mcchunk", "world", "stats", world, "--threads", "2", "--json", NULL};
     run_result s = run_tool(sa);
     printf("  world stats, 2 threads: %.0f chunks, %.1f s wall (%.0f chunks/s), %.0f chunks per CPU second, "
