@@ -398,11 +398,7 @@ static void bench_scale(const char *tmp, int radius)
     char r[16];
     snprintf(r, sizeof r, "%d", radius);
     if (stat(world, &st) != 0) {
-        /* one thread: world create's workers share one terrain generator,
-         * whose light engine is not made for two threads at once (seen
-         * crashing in the light engine with --threads 2) */
-        char *argv[] = {"mcchunk", "world", "create", world, "--version", "1.20.1", "--radius", r, "--threads", "1",
-                        "--json", NULL};
+        char *argv[] = {"mcchunk", "world", "create", world, "--version", "1.20.1", "--radius", r, "--json", NULL};
         run_result c = run_tool(argv);
         printf("scale: world create 1.20.1 --radius %d: %.0f chunks in %.0f region files, %.0f s (%.0f s CPU)\n",
                radius, json_number(c.out, "chunks"), json_number(c.out, "region_files"), c.wall, c.cpu);
