@@ -279,6 +279,19 @@ static bool all_used(const mc_container *c)
     if (c->rules.size > 4096)
         return false;
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
+    if (c->palette_len <= 64) {
+        /* the common case: the entries seen as bits of one word */
+        const uint64_t all = c->palette_len == 64 ? ~0ull : (1ull << c->palette_len) - 1;
+        uint64_t got = 0;
+        for (size_t from = 0; from < c->rules.size; from += 256) {
+            size_t to = from + 256 < c->rules.size ? from + 256 : c->rules.size;
+            for (size_t i = from; i < to; i++)
+                got |= 1ull << (idx[i] & 63);
+            if ((got & all) == all)
+                return true;
+        }
+        return false;
+    }
     memset(seen, 0, sizeof seen);
     /* marks without a branch, a run of 256 at a time, then a look */
     for (size_t from = 0; from < c->rules.size; from += 256) {
