@@ -14,15 +14,34 @@
  *               for the 1.18+ chunks and for the older ones apart;
  *      convert  `world convert` to 1.21.4 (light left to the game) and to
  *               1.12.2 (light computed): chunks per CPU second, and the
- *               CPU per chunk as a multiple of verify's (target <= 3).
+ *               CPU per chunk as a multiple of verify's (target <= 3);
+ *      deflate  the chunks convert wrote to 1.21.4, deflated again here
+ *               at the level convert uses (1) and at 6 (zlib's default,
+ *               what the game writes): bytes, 4 KiB sectors (what the
+ *               region file takes) and CPU per chunk of each.
  * 2. Scale: a world of >= 200 region files made by `world create` (1.20.1,
  *    radius 224: 449 x 449 chunks, 225 regions) in a temporary folder
  *    (MCCHUNK_BENCH_WORLD=DIR keeps it there and reuses it):
  *      convert  the whole world to 1.21.4 on 2 threads: peak RSS against the
  *               bound `world convert --help` states (16 MB + 48 MB a thread);
- *      threads  one eighth of it (--shard 0/8) on 1 thread and on 2: the
+ *      threads  one eighth of it (--shard 0/8; all of it when it has fewer
+ *               than 64 regions: --radius below 127) on 1 thread and on 2: the
  *               wall-time speed-up (target >= 1.7; the machine must have 2
- *               idle cores for it to mean anything: the load is printed);
+ *               idle cores for it to mean anything: the load is printed),
+ *               and what the CPU times say whatever the load: the CPU
+ *               parallel efficiency (1 thread's CPU / 2 threads' CPU: 1.0
+ *               when two threads do no more work than one, no spinning,
+ *               no work done twice) and the cores each run kept busy
+ *               (CPU / wall: 2 threads with nothing serial between them
+ *               and two idle cores keep 2.0 busy; a loaded machine gives
+ *               them less, which the wall speed-up then shows), and
+ *               the speed-up of the wall times less the time the worker
+ *               threads waited runnable for a CPU (schedstat's run delay,
+ *               polled every 20 ms): the wait other processes cause,
+ *               taken out, leaving the tool's own CPU, I/O and locks;
+ *               and, since one run's CPU varies by 10-20% on a loaded
+ *               machine, the same at equal CPU: 2 x the share of that time
+ *               the two workers ran / the share one worker ran;
  *      stats    `world stats` over it on 2 threads.
  *
  * usage: bench_world [--no-scale] [--radius R]
@@ -42,6 +61,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mcchunk/anvil.h"
+
 static char tool[4096];
 
 typedef struct run_result {
@@ -49,7 +70,65 @@ typedef struct run_result {
     double wall, cpu;   /* seconds */
     long max_rss_kb;
     char *out;          /* stdout (malloc) */
+    /* from /proc/PID/task/TID/schedstat, read every 20 ms while it runs:
+     * of the threads that did a tenth of the work or more (the workers),
+     * how many, and the mean time each waited runnable for a CPU (which
+     * other processes on a loaded machine cause, not the tool) */
+    int workers;
+    double worker_delay;
 } run_result;
+
+/* The latest schedstat (ns on a CPU, ns runnable waiting) of each thread. */
+typedef struct thread_stats {
+    int n;
+    long tid[64];
+    unsigned long long cpu[64], delay[64];
+} thread_stats;
+
+static void poll_threads(pid_t pid, thread_stats *ts)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        long tid = strtol(e->d_name, NULL, 10);
+        if (tid <= 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/task/%ld/schedstat", (int)pid, tid);
+        FILE *f = fopen(path, "r");
+        unsigned long long cpu, delay;
+        if (f && fscanf(f, "%llu %llu", &cpu, &delay) == 2) {
+            int k = 0;
+            while (k < ts->n && ts->tid[k] != tid)
+                k++;
+            if (k < 64) {
+                ts->n += k == ts->n;
+                ts->tid[k] = tid;
+                ts->cpu[k] = cpu;
+                ts->delay[k] = delay;
+            }
+        }
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+}
+
+static void worker_delay(const thread_stats *ts, run_result *r)
+{
+    unsigned long long total = 0, delay = 0;
+    for (int k = 0; k < ts->n; k++)
+        total += ts->cpu[k];
+    r->workers = 0;
+    for (int k = 0; k < ts->n; k++)
+        if (ts->cpu[k] * 10 >= total && total) {
+            r->workers++;
+            delay += ts->delay[k];
+        }
+    r->worker_delay = r->workers ? (double)delay / r->workers * 1e-9 : 0;
+}
 
 static double wall_now(void)
 {
@@ -61,7 +140,7 @@ static double wall_now(void)
 /* Runs the tool with argv (NULL-terminated, argv[0] ignored); stdout kept. */
 static run_result run_tool(char *const argv[])
 {
-    run_result r = {-1, 0, 0, 0, NULL};
+    run_result r = {-1, 0, 0, 0, NULL, 0, 0};
     char path[] = "/tmp/mcchunk-bench-world-out-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0)
@@ -79,8 +158,16 @@ static run_result run_tool(char *const argv[])
     }
     struct rusage ru;
     int st = 0;
-    if (pid > 0 && wait4(pid, &st, 0, &ru) == pid) {
+    thread_stats ts = {0};
+    pid_t got = 0;
+    while (pid > 0 && (got = wait4(pid, &st, WNOHANG, &ru)) == 0) {
+        poll_threads(pid, &ts);
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    if (pid > 0 && got == pid) {
         r.wall = wall_now() - t0;
+        worker_delay(&ts, &r);
         r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         r.cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
                 ru.ru_stime.tv_usec * 1e-6;
@@ -118,8 +205,9 @@ static bool copy_file(const char *from, const char *to)
     return ok;
 }
 
-/* Corpus region files (not entities/ or poi/), recursively. */
-static int list_regions(const char *dir, char files[][4096], int max, int n)
+/* Region files under dir, recursively, into files[n..max) (terrain_only:
+ * not entities/ or poi/ ones, by name). */
+static int list_regions(const char *dir, char files[][4096], int max, int n, bool terrain_only)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -132,8 +220,8 @@ static int list_regions(const char *dir, char files[][4096], int max, int n)
         if (stat(p, &st))
             continue;
         if (S_ISDIR(st.st_mode))
-            n = list_regions(p, files, max, n);
-        else if (strstr(e->d_name, ".mca") && !strstr(e->d_name, "poi") && !strstr(e->d_name, "entities"))
+            n = list_regions(p, files, max, n, terrain_only);
+        else if (strstr(e->d_name, ".mca") && (!terrain_only || (!strstr(e->d_name, "poi") && !strstr(e->d_name, "entities"))))
             snprintf(files[n++], 4096, "%s", p);
     }
     if (d)
@@ -165,10 +253,71 @@ static double load_average(void)
 
 /* ------------------------------------------------------------- 1. corpus */
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The chunks of every region file under dir (as written: decompressed),
+ * deflated (zlib) at `level`: bytes, whole 4 KiB sectors their records
+ * take, CPU seconds. */
+static void deflate_at(const char *dir, int level, double *bytes, double *sectors, double *cpu, long *chunks)
+{
+    static char files[256][4096];
+    int n = list_regions(dir, files, 256, 0, false);
+    mc_buf nbt, out;
+    mc_buf_init(&nbt, NULL);
+    mc_buf_init(&out, NULL);
+    *bytes = *sectors = *cpu = 0;
+    *chunks = 0;
+    for (int f = 0; f < n; f++) {
+        mc_region *r = NULL;
+        mc_error err;
+        if (mc_region_open(files[f], NULL, &r, &err) != MC_OK)
+            continue;
+        for (int i = 0; i < 1024; i++) {
+            nbt.len = 0;
+            if (!mc_region_has_chunk(r, i & 31, i >> 5) ||
+                mc_region_read_chunk(r, i & 31, i >> 5, &nbt, NULL, &err) != MC_OK)
+                continue;
+            out.len = 0;
+            double t0 = cpu_now();
+            if (mc_region_compress(MC_COMPRESSION_ZLIB, level, nbt.data, nbt.len, &out, &err) != MC_OK)
+                continue;
+            *cpu += cpu_now() - t0;
+            *bytes += (double)out.len;
+            *sectors += (double)((out.len + 5 + 4095) / 4096);
+            (*chunks)++;
+        }
+        mc_region_close(r);
+    }
+    mc_buf_free(&nbt);
+    mc_buf_free(&out);
+}
+
+/* Convert's deflate level (1) against zlib's default (6) on what it wrote. */
+static void bench_deflate_levels(const char *converted)
+{
+    double b1, s1, c1, b6, s6, c6;
+    long n1, n6;
+    deflate_at(converted, 1, &b1, &s1, &c1, &n1);
+    deflate_at(converted, 6, &b6, &s6, &c6, &n6);
+    if (!n1 || n1 != n6)
+        return;
+    printf("  deflate of the %ld records written -> 1.21.4 (chunks, entities, poi; libdeflate, zlib format), level 1 (convert's) vs 6 "
+           "(zlib's default, the game's):\n", n1);
+    printf("    level 1: %.2f MB, %.0f sectors, %.1f us/chunk; level 6: %.2f MB, %.0f sectors, %.1f us/chunk\n",
+           b1 / 1e6, s1, c1 / (double)n1 * 1e6, b6 / 1e6, s6, c6 / (double)n1 * 1e6);
+    printf("    level 1 is %.2fx level 6's bytes, %.3fx its sectors (the file size), %.2fx its CPU\n", b1 / b6,
+           s1 / s6, c1 / c6);
+}
+
 static void bench_corpus(const char *tmp)
 {
     static char files[64][4096];
-    int n = list_regions(MC_CORPUS_DIR "/anvil", files, 64, 0);
+    int n = list_regions(MC_CORPUS_DIR "/anvil", files, 64, 0, true);
     if (!n) {
         printf("corpus absent: the real-chunk figures are skipped\n");
         return;
@@ -230,6 +379,8 @@ static void bench_corpus(const char *tmp)
                k ? "world convert -> 1.12.2" : "world convert -> 1.21.4", read / c.cpu, c.cpu / read * 1e6,
                c.cpu / read * 1e6 / verify_us, targets[k][1]);
         free(c.out);
+        if (k == 0)
+            bench_deflate_levels(dst);
     }
     free(v.out);
 }
@@ -274,22 +425,39 @@ static void bench_scale(const char *tmp, int radius)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dst);
     if (system(cmd)) {
     }
-    double walls[2] = {0, 0};
+    double walls[2] = {0, 0}, cpus[2] = {0, 0}, idle[2] = {0, 0}, busy[2] = {0, 0};
     for (int t = 1; t <= 2; t++) {
         char threads[4];
         snprintf(threads, sizeof threads, "%d", t);
-        char *a[] = {"mcchunk", "world", "convert", world, dst, "--to", "1.21.4", "--threads", threads, "--shard", "0/8",
-                     "--json", NULL};
+        char *a[] = {"mcchunk", "world", "convert", world, dst, "--to", "1.21.4", "--threads", threads, "--json",
+                     "--shard", "0/8", NULL};
+        if (regions < 64)
+            a[10] = NULL; /* the whole world: an eighth would be a few regions */
         load = load_average();
         run_result s = run_tool(a);
         walls[t - 1] = s.wall;
-        printf("  --shard 0/8, %d thread%s: %.0f chunks, %.1f s wall, %.1f s CPU, peak RSS %.1f MB (load %.1f)\n",
-               t, t == 1 ? "" : "s", json_number(s.out, "chunks_read"), s.wall, s.cpu, s.max_rss_kb / 1024.0, load);
+        cpus[t - 1] = s.cpu;
+        idle[t - 1] = s.wall - s.worker_delay;
+        /* of the time the workers did not wait for a CPU, the share they
+         * ran on one (the rest: I/O, locks, the end of the job) */
+        busy[t - 1] = s.workers ? s.cpu / s.workers / idle[t - 1] : 0;
+        printf("  %s, %d thread%s: %.0f chunks, %.1f s wall, %.1f s CPU (%.2f cores busy), peak RSS %.1f MB "
+               "(load %.1f before, %.1f after)\n", regions < 64 ? "whole world" : "--shard 0/8", t, t == 1 ? "" : "s",
+               json_number(s.out, "chunks_read"), s.wall, s.cpu, s.cpu / s.wall, s.max_rss_kb / 1024.0, load,
+               load_average());
+        printf("    its %d worker thread%s waited %.1f s each (mean) for a CPU: %.1f s wall without that wait, "
+               "%.0f%% of it on a CPU\n", s.workers, s.workers == 1 ? "" : "s", s.worker_delay, idle[t - 1],
+               100 * busy[t - 1]);
         free(s.out);
         if (system(cmd)) {
         }
     }
-    printf("  2 threads vs 1: %.2fx faster (target >= 1.7)\n", walls[0] / walls[1]);
+    printf("  2 threads vs 1: %.2fx faster in wall time (target >= 1.7); CPU parallel efficiency %.2f (1 thread's "
+           "CPU / 2 threads'); cores busy %.2f of 2 (1 thread: %.2f of 1)\n", walls[0] / walls[1], cpus[0] / cpus[1],
+           cpus[1] / walls[1], cpus[0] / walls[0]);
+    printf("  2 threads vs 1 in wall time less the workers' wait for a CPU: %.2fx; at equal CPU (the CPU of one "
+           "run varies by 10-20%% on a loaded machine), what two idle cores would give: 2 x %.2f / %.2f = %.2fx\n",
+           idle[0] / idle[1], busy[1], busy[0], busy[0] > 0 ? 2 * busy[1] / busy[0] : 0);
     char *sa[] = {"mcchunk", "world", "stats", world, "--threads", "2", "--json", NULL};
     run_result s = run_tool(sa);
     printf("  world stats, 2 threads: %.0f chunks, %.1f s wall (%.0f chunks/s), %.0f chunks per CPU second, "

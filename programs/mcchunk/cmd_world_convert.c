@@ -48,12 +48,19 @@
  * Crash safety and --resume: every DST file is written whole (region files
  * through mc_region_writer, the others through a temporary and a rename),
  * so an interruption leaves each file absent or complete. After the
- * region, entities and poi files of a region coordinate are in place, a
- * line naming it is appended to DST/mcchunk-convert.log (one per --shard:
- * mcchunk-convert.K-of-N.log) and fsynced; --resume skips the regions
- * named there and redoes the others (their files are replaced whole).
+ * region, entities and poi files of a region coordinate are in place
+ * (durably: the writer syncs each file and its folder before it returns),
+ * a line naming it is appended to DST/mcchunk-convert.log (one per
+ * --shard: mcchunk-convert.K-of-N.log); --resume skips the regions named
+ * there and redoes the others (their files are replaced whole). The line
+ * is not synced by itself: a line the disk has can only name files it had
+ * before, and a line a power cut loses costs its region being converted
+ * again (the same files), not a region missing. (A sync per region was a
+ * third of the run's syncs, and syncs of one file system wait for each
+ * other: two workers' syncs are not done in parallel.) The log is synced
+ * at the end, with its last line, "complete", when every region is done.
  * level.dat and the other files are written by the unsharded run or shard
- * 0; when every region is done, the log's last line says "complete".
+ * 0.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -82,6 +89,13 @@
 #define DV_VARIABLE_HEIGHT 2709 /* 21w15a (1.17): dimension heights */
 #define DV_TALL_OVERWORLD 2825 /* 1.18: the overworld is y -64..319 */
 #define TRANSLATE_BITS 16      /* kinds counted (MC_TRANSLATE_* bits) */
+/* The deflate level of the records written. The game writes zlib at level
+ * 6; libdeflate's level 1 deflates a converted chunk in about half the CPU
+ * of its level 6 (bench_world: the corpus converted to 1.21.4, where
+ * deflating was a third of the run), for records 9% larger in bytes but
+ * region files only 3% larger, as most chunks fit in the same whole
+ * 4 KiB sectors either way (bench_world prints both levels' sizes). */
+#define CONVERT_DEFLATE_LEVEL 1
 
 /* The chunk writer's format eras (extras are carried only within one). */
 static int era_of(int32_t dv)
@@ -141,6 +155,7 @@ typedef struct convert_job {
     mc_world_layout dst_layout;
     bool dry_run, light, compute_light;
     convert_worker *workers;
+    size_t *order;                    /* the tasks in the order they are handed out */
     bool *skip;                       /* per task: done in an earlier run */
     int log_fd;                       /* the manifest (-1: dry run) */
     uv_mutex_t log_lock;
@@ -234,6 +249,53 @@ static void count_state(convert_worker *w, how_table *h, const mc_registry *to, 
     world_stat_count(w->inexact, h->from, how, STAT_BLOCK, state, n);
 }
 
+/* True when every entry of a palette translates the same way and that way
+ * is exact (then a section's blocks count as one). */
+static bool exact_palette(how_table *h, const mc_registry *to, const uint32_t *pal, size_t plen)
+{
+    unsigned first = how_of(h, to, pal[0]);
+    if (first & ~(unsigned)MC_TRANSLATE_MAPPED)
+        return false;
+    for (size_t k = 1; k < plen; k++)
+        if (how_of(h, to, pal[k]) != first)
+            return false;
+    return true;
+}
+
+/* Whether biome b of `from` has no equal in `to` (ids past the registry's
+ * end count as such). */
+static bool biome_falls_back(how_table *h, const mc_registry *from, const mc_registry *to, uint32_t b)
+{
+    if (b >= mc_registry_biome_count(from))
+        return true;
+    if (!h->biome_fallback[b]) {
+        bool fb = false;
+        mc_biome_translate(from, to, b, &fb);
+        h->biome_fallback[b] = fb ? 1 : 2;
+    }
+    return h->biome_fallback[b] == 1;
+}
+
+/* The cells of a section's biome container whose biome has no equal in
+ * `to`: looked at cell by cell only when its palette has such a biome. */
+static unsigned biome_cells_fallback(how_table *h, const mc_registry *from, const mc_registry *to,
+                                     const mc_container *biomes)
+{
+    size_t plen = 0;
+    const uint32_t *pal = mc_container_palette(biomes, &plen);
+    if (mc_container_get_kind(biomes) != MC_CONTAINER_DIRECT) {
+        bool any = false;
+        for (size_t k = 0; k < plen && !any; k++)
+            any = biome_falls_back(h, from, to, pal[k]);
+        if (!any)
+            return 0;
+    }
+    unsigned n = 0;
+    for (uint32_t cell = 0; cell < 64; cell++)
+        n += biome_falls_back(h, from, to, mc_container_get(biomes, cell));
+    return n;
+}
+
 /* Counts how the blocks and biomes of col will translate to `to`. */
 static void account_translation(convert_worker *w, const mc_column *col, const mc_registry *to)
 {
@@ -250,6 +312,12 @@ static void account_translation(convert_worker *w, const mc_column *col, const m
             count_state(w, h, to, pal[0], MC_SECTION_BLOCKS);
             break;
         case MC_CONTAINER_INDIRECT:
+            if (exact_palette(h, to, pal, plen)) {
+                /* every entry translates the same exact way: no need to
+                 * know which has how many blocks */
+                count_state(w, h, to, pal[0], MC_SECTION_BLOCKS);
+                break;
+            }
             memset(w->hist, 0, plen * sizeof *w->hist);
             mc_container_histogram(&s->blocks, w->hist);
             for (size_t k = 0; k < plen; k++)
@@ -261,15 +329,7 @@ static void account_translation(convert_worker *w, const mc_column *col, const m
             for (size_t k = 0; k < MC_SECTION_BLOCKS; k++)
                 count_state(w, h, to, w->vals[k], 1);
         }
-        for (uint32_t cell = 0; cell < 64; cell++) {
-            uint32_t b = mc_container_get(&s->biomes, cell);
-            if (b < mc_registry_biome_count(from) && !h->biome_fallback[b]) {
-                bool fb = false;
-                mc_biome_translate(from, to, b, &fb);
-                h->biome_fallback[b] = fb ? 1 : 2;
-            }
-            w->rep.biome_cells_fallback += b >= mc_registry_biome_count(from) || h->biome_fallback[b] == 1;
-        }
+        w->rep.biome_cells_fallback += biome_cells_fallback(h, from, to, &s->biomes);
     }
 }
 
@@ -357,6 +417,22 @@ static void free_column(void *user, mc_column *col)
     mc_column_free(col);
 }
 
+/* Whether a chunk's light is left to the game: a 1.14+ target relights a
+ * chunk whose isLightOn is 0, which is what a full chunk whose blocks or
+ * height changed is written with unless the light is computed here. */
+static bool leaves_light_to_game(const convert_job *j, bool full, bool changed)
+{
+    return full && changed && !j->compute_light && j->target.data_version >= DV_LIGHT_ENGINE;
+}
+
+static void drop_light(mc_column *col)
+{
+    for (uint32_t s = 0; s < mc_column_section_count(col); s++) {
+        mc_section_set_sky_light(mc_column_section_at(col, s), NULL);
+        mc_section_set_block_light(mc_column_section_at(col, s), NULL);
+    }
+}
+
 /* Fits col to the run's target range, counting what is dropped. */
 static mc_column *fit_height(convert_run *run, mc_column *col, bool own)
 {
@@ -442,6 +518,10 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
         run->changed[i] = mc_column_registry(col) != to || sdv < DV_LIGHT_ENGINE ||
                           (run->sections && (mc_column_min_section(col) != run->min_section ||
                                              mc_column_section_count(col) != (uint32_t)run->sections));
+        /* light the writer will drop is not carried through the height
+         * fitting and the translation (copies of it) either */
+        if (leaves_light_to_game(run->j, full, run->changed[i]))
+            drop_light(col);
     }
     col = fit_height(run, col, own);
     if (col && own && mc_column_registry(col) != to)
@@ -507,12 +587,9 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
         /* the untranslated column is what is written (see load_converted) */
         if (!st && run->source[i] && (st = copy_light(run->source[i], col)) != MC_OK)
             mc_error_set(err, st, SIZE_MAX, "out of memory");
-    } else if (full && tdv >= DV_LIGHT_ENGINE && run->changed[i]) {
+    } else if (leaves_light_to_game(j, full, run->changed[i])) {
         /* the game relights it (isLightOn 0 below): no stale light kept */
-        for (uint32_t s = 0; s < mc_column_section_count(col); s++) {
-            mc_section_set_sky_light(mc_column_section_at(col, s), NULL);
-            mc_section_set_block_light(mc_column_section_at(col, s), NULL);
-        }
+        drop_light(col);
         left_to_game = true;
         w->rep.light_left_to_game++;
     }
@@ -646,7 +723,9 @@ static mc_status open_writer(convert_run *run, mc_region_kind kind, mc_region_wr
     if (!world_mkdirs(dir))
         return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "cannot make %s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/r.%d.%d.mca", dir, (int)run->t->rx, (int)run->t->rz);
-    return mc_region_writer_new(path, NULL, out, err);
+    mc_region_options ro = {0};
+    ro.level = CONVERT_DEFLATE_LEVEL;
+    return mc_region_writer_new(path, &ro, out, err);
 }
 
 static mc_status open_sources(convert_run *run, mc_error *err)
@@ -680,13 +759,15 @@ static mc_status open_sources(convert_run *run, mc_error *err)
     return MC_OK;
 }
 
-/* Appends "done DIM RX RZ" to the manifest, durably. */
+/* Appends "done DIM RX RZ" to the manifest (not synced: see the top). */
 static bool log_done(convert_job *j, const world_task *t)
 {
     char line[1200];
     int n = snprintf(line, sizeof line, "done %s %d %d\n", j->scan->dims[t->dim], (int)t->rx, (int)t->rz);
+    if (n <= 0 || (size_t)n >= sizeof line)
+        return false;
     uv_mutex_lock(&j->log_lock);
-    bool ok = n > 0 && (size_t)n < sizeof line && write(j->log_fd, line, (size_t)n) == n && fdatasync(j->log_fd) == 0;
+    bool ok = write(j->log_fd, line, (size_t)n) == n;
     uv_mutex_unlock(&j->log_lock);
     return ok;
 }
@@ -768,9 +849,10 @@ static mc_status convert_region(convert_run *run, mc_error *err)
     return st;
 }
 
-static int convert_task(void *user, int worker, size_t ti)
+static int convert_task(void *user, int worker, size_t next)
 {
     convert_job *j = user;
+    size_t ti = j->order[next];
     if (j->skip[ti])
         return MC_EXIT_OK;
     convert_run *run = calloc(1, sizeof *run);
@@ -802,6 +884,53 @@ static int convert_task(void *user, int worker, size_t ti)
     }
     free(run);
     return rc;
+}
+
+/* ------------------------------------------------------------ the order */
+
+typedef struct sized_task {
+    uint64_t bytes;
+    size_t index;
+} sized_task;
+
+static int larger_first(const void *a, const void *b)
+{
+    const sized_task *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The tasks largest terrain file first, so that the last ones to finish are
+ * small: the workers then run out of work at nearly the same time instead
+ * of one converting a big region alone at the end (a region is a few
+ * percent of a shard's time). Which files are written does not depend on
+ * the order. */
+static size_t *task_order(const convert_job *j)
+{
+    const world_scan *scan = j->scan;
+    size_t *order = malloc((scan->count + 1) * sizeof *order);
+    sized_task *st = malloc((scan->count + 1) * sizeof *st);
+    if (!order || !st) {
+        free(order);
+        free(st);
+        return NULL;
+    }
+    for (size_t t = 0; t < scan->count; t++) {
+        char path[4200];
+        mc_error err;
+        struct stat sb;
+        st[t].index = t;
+        st[t].bytes = scan->tasks[t].has[MC_REGION_KIND_REGION] &&
+                              world_task_path(scan, j->o->dir, &scan->tasks[t], MC_REGION_KIND_REGION, path,
+                                              sizeof path, &err) == MC_OK && stat(path, &sb) == 0
+                          ? (uint64_t)sb.st_size : 0;
+    }
+    qsort(st, scan->count, sizeof *st, larger_first);
+    for (size_t t = 0; t < scan->count; t++)
+        order[t] = st[t].index;
+    free(st);
+    return order;
 }
 
 /* ------------------------------------------------------------ the log */
@@ -1128,8 +1257,8 @@ static void usage(FILE *out)
             "file of DST is absent or complete, and --resume finishes the job. With --shard\n"
             "K/N, shards write disjoint files and their own logs; shard 0 writes level.dat.\n"
             "memory: peak at most 16 MB + 48 MB per thread (a thread holds three rows of\n"
-            "decoded chunks of one region and writes one record at a time), whatever the\n"
-            "size of the world\n"
+            "decoded chunks of one region and writes its records 256 KiB at a time),\n"
+            "whatever the size of the world\n"
             "exit status: 0 ok, 1 a region failed, the run was interrupted or DST is in the\n"
             "way, 2 usage error\n");
 }
@@ -1290,8 +1419,9 @@ int world_cmd_convert(int argc, char **argv)
     int threads = world_threads(&o);
     j.workers = rc ? NULL : calloc((size_t)threads, sizeof *j.workers);
     j.skip = rc ? NULL : calloc(scan.count + 1, sizeof *j.skip);
+    j.order = rc ? NULL : task_order(&j);
     j.log_fd = -1;
-    if (rc == MC_EXIT_OK && (!j.workers || !j.skip)) {
+    if (rc == MC_EXIT_OK && (!j.workers || !j.skip || !j.order)) {
         fprintf(stderr, "%s: out of memory\n", o.prog);
         rc = MC_EXIT_FAIL;
     }
@@ -1400,6 +1530,7 @@ int world_cmd_convert(int argc, char **argv)
     }
     free(j.workers);
     free(j.skip);
+    free(j.order);
     world_scan_free(&scan);
     free(src_real);
     free(dst_real);

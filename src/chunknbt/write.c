@@ -230,11 +230,16 @@ static void apply_overrides(const writer *w, uint32_t *vals)
 /* First-occurrence palette of mapped values: fills pal/idx, returns n. */
 static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal, uint32_t *idx)
 {
-    /* small open-addressing table: id -> palette index */
+    /* small open-addressing table: id -> palette index, at least twice as
+     * many slots as values (a biome container's 64 clear 128 slots, not
+     * the 8192 a section of blocks needs) */
     enum { TB = 8192 };
     static const uint32_t EMPTY = 0xFFFFFFFFu;
     uint32_t keys[TB], slots[TB];
-    memset(keys, 0xFF, sizeof keys);
+    uint32_t mask = 127;
+    while (mask + 1 < 2 * count && mask + 1 < TB)
+        mask = mask * 2 + 1;
+    memset(keys, 0xFF, (mask + 1) * sizeof keys[0]);
     size_t n = 0;
     uint32_t last = EMPTY, last_i = 0;
     for (size_t i = 0; i < count; i++) {
@@ -243,9 +248,9 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
             idx[i] = last_i;
             continue;
         }
-        uint32_t h = (v * 2654435761u) & (TB - 1);
+        uint32_t h = (v * 2654435761u) & mask;
         while (keys[h] != EMPTY && keys[h] != v)
-            h = (h + 1) & (TB - 1);
+            h = (h + 1) & mask;
         if (keys[h] == EMPTY) {
             keys[h] = v;
             slots[h] = (uint32_t)n;
@@ -258,19 +263,53 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
     return n;
 }
 
+/* Whether an indirect container's palette has no entry twice and every
+ * entry is used: the entries are checked first, then the indices walked
+ * until each entry was seen (usually long before the last block). */
 static bool all_used(const mc_container *c)
 {
-    uint32_t counts[256];
-    if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256 || !mc_container_histogram(c, counts))
+    if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256)
         return false;
-    for (uint32_t i = 0; i < c->palette_len; i++)
-        if (!counts[i])
-            return false;
     for (uint32_t i = 0; i < c->palette_len; i++)
         for (uint32_t j = i + 1; j < c->palette_len; j++)
             if (c->palette[i] == c->palette[j])
                 return false;
-    return true;
+    uint16_t idx[4096];
+    uint8_t seen[256];
+    if (c->rules.size > 4096)
+        return false;
+    mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
+    if (c->palette_len <= 64) {
+        /* the common case: the entries seen as bits of one word */
+        const uint64_t all = c->palette_len == 64 ? ~0ull : (1ull << c->palette_len) - 1;
+        uint64_t got = 0;
+        for (size_t from = 0; from < c->rules.size; from += 256) {
+            size_t to = from + 256 < c->rules.size ? from + 256 : c->rules.size;
+            for (size_t i = from; i < to; i++)
+                got |= 1ull << (idx[i] & 63);
+            if ((got & all) == all)
+                return true;
+        }
+        return false;
+    }
+    memset(seen, 0, sizeof seen);
+    /* marks without a branch, a run of 256 at a time, then a look */
+    for (size_t from = 0; from < c->rules.size; from += 256) {
+        size_t to = from + 256 < c->rules.size ? from + 256 : c->rules.size;
+        uint16_t over = 0;
+        for (size_t i = from; i < to; i++) {
+            seen[idx[i] & 255] = 1;
+            over |= idx[i];
+        }
+        if (over >= 256)
+            return false; /* (an index past any palette this checks) */
+        uint32_t k = 0;
+        while (k < c->palette_len && seen[k])
+            k++;
+        if (k == c->palette_len)
+            return true;
+    }
+    return false;
 }
 
 /* Palette entry {Name, Properties?} of a target state. */
@@ -328,7 +367,8 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
         pal_buf[0] = biomes ? tbiome(w, c->value) : tstate(w, c->value);
         pal = pal_buf;
         n = 1;
-        memset(w->idx, 0, 4096 * sizeof *w->idx);
+        if (always_data) /* (else nothing is packed) */
+            memset(w->idx, 0, c->rules.size * sizeof *w->idx);
     } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || all_used(c))) {
         pal = c->palette;
         n = c->palette_len;
@@ -1066,10 +1106,30 @@ static mc_status be_one(writer *w, const mc_be_translation *t, const mc_nbt_tag 
 /* Blocks without a block entity that the target needs one for (1.13+ pots
  * and note blocks for 1.8-1.12, 1.8-1.11 beds for 1.12): a palette look
  * first, positions only in sections that hold such a state. */
+/* mc_block_entity_needed of a state, remembered for the column (the
+ * sections' palettes share most states; the question costs a name). */
+typedef struct needed_memo {
+    uint32_t state[64];
+    bool needed[64];
+} needed_memo;
+
+static bool needed_for(needed_memo *m, const mc_be_translation *t, uint32_t state)
+{
+    unsigned h = (state * 2654435761u) >> 26;
+    if (m->state[h] != state) {
+        m->state[h] = state;
+        m->needed[h] = mc_block_entity_needed(t, state);
+    }
+    return m->needed[h];
+}
+
 static mc_status be_made(writer *w, const mc_be_translation *t)
 {
     const int32_t cmin = mc_column_min_section(w->col), cx = mc_column_x(w->col), cz = mc_column_z(w->col);
     mc_status st = MC_OK;
+    needed_memo memo;
+    memset(memo.state, 0xFF, sizeof memo.state); /* MC_STATE_NONE: no entry (and no block entity) */
+    memset(memo.needed, 0, sizeof memo.needed);
     for (int32_t sy = w->tmin; sy < w->tmin + w->tcount && st == MC_OK; sy++) {
         const mc_section *s = mc_column_section_const(w->col, sy);
         if (!s || sy < cmin)
@@ -1078,7 +1138,7 @@ static mc_status be_made(writer *w, const mc_be_translation *t)
         const uint32_t *pal = mc_container_palette(&s->blocks, &plen);
         bool any = !pal; /* direct: look at the entries */
         for (size_t i = 0; pal && i < plen && !any; i++)
-            any = mc_block_entity_needed(t, pal[i]);
+            any = needed_for(&memo, t, pal[i]);
         if (!any)
             continue;
         mc_container_get_all(&s->blocks, w->vals);
@@ -1087,7 +1147,7 @@ static mc_status be_made(writer *w, const mc_be_translation *t)
         for (unsigned i = 0; i < 4096 && st == MC_OK; i++) {
             if (w->vals[i] != last) {
                 last = w->vals[i];
-                last_needed = mc_block_entity_needed(t, last);
+                last_needed = needed_for(&memo, t, last);
             }
             if (!last_needed)
                 continue;

@@ -314,12 +314,105 @@ static void test_filled_light(void **state)
     mc_region_close(r);
 }
 
+/* The block palettes written for 1.18+: a palette whose entries are all
+ * used and differ is kept in its own order; one with an unused entry (used
+ * by the last block only, or by none) or an entry twice is written as the
+ * game compacts it, in first-occurrence order. */
+static size_t expect_palette(const uint32_t *pal, size_t n, const uint16_t *idx, const char *want)
+{
+    const int32_t dv = 4189; /* 1.21.4 */
+    const mc_registry *reg = mc_chunknbt_registry_for(dv);
+    mc_column *col = mc_column_new(reg, 0, 0, -4, 24, NULL);
+    assert_non_null(col);
+    uint64_t longs[512];
+    memset(longs, 0, sizeof longs);
+    const unsigned bits = n > 16 ? 8 : 4;
+    mc_bits_pack_u16(idx, 4096, bits, MC_BITS_PADDED, longs);
+    mc_section *sec = mc_column_section(col, 0);
+    mc_container_free(&sec->blocks);
+    mc_container_rules rules = mc_container_rules_blocks(mc_registry_direct_bits(reg));
+    mc_error err;
+    assert_int_equal(mc_container_from_longs(&sec->blocks, &rules, bits, MC_BITS_PADDED, pal, n, longs,
+                                             mc_bits_longs(4096, bits, MC_BITS_PADDED), NULL, &err), MC_OK);
+    mc_nbt_doc *out = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_chunknbt_write(col, dv, out, NULL, &err), MC_OK);
+    char got[256] = "";
+    size_t entries = 0;
+    const mc_nbt_tag *secs = sections_of(mc_nbt_doc_root(out));
+    for (size_t i = 0; i < mc_nbt_count(secs); i++) {
+        const mc_nbt_tag *e = mc_nbt_list_at(secs, i);
+        int64_t y = -100;
+        mc_nbt_get_integer(mc_nbt_get(e, "Y"), &y);
+        if (y != 0)
+            continue;
+        const mc_nbt_tag *p = mc_nbt_path(e, "block_states.palette");
+        entries = mc_nbt_count(p);
+        for (size_t k = 0; k < mc_nbt_count(p) && want && strlen(got) < 150; k++) {
+            const char *name;
+            size_t len;
+            assert_int_equal(mc_nbt_get_string(mc_nbt_get(mc_nbt_list_at(p, k), "Name"), &name, &len), MC_OK);
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%.*s", k ? " " : "", (int)len, name);
+        }
+    }
+    if (want && want[0] == '^') /* only the first entry */
+        assert_int_equal(strncmp(got, want + 1, strlen(want + 1)), 0);
+    else if (want)
+        assert_string_equal(got, want);
+    mc_nbt_doc_free(out);
+    mc_column_free(col);
+    return entries;
+}
+
+static void test_written_palettes(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_chunknbt_registry_for(4189);
+    uint32_t air, stone, dirt, granite;
+    mc_error err;
+    assert_int_equal(mc_registry_parse_state(reg, "air", 3, &air, &err), MC_OK);
+    assert_int_equal(mc_registry_parse_state(reg, "stone", 5, &stone, &err), MC_OK);
+    assert_int_equal(mc_registry_parse_state(reg, "dirt", 4, &dirt, &err), MC_OK);
+    assert_int_equal(mc_registry_parse_state(reg, "granite", 7, &granite, &err), MC_OK);
+    static uint16_t idx[4096];
+    /* all used, not in first-occurrence order: kept */
+    memset(idx, 0, sizeof idx);
+    idx[0] = 1, idx[4095] = 2;
+    expect_palette((uint32_t[]){stone, air, granite}, 3, idx, "minecraft:stone minecraft:air minecraft:granite");
+    expect_palette((uint32_t[]){stone, dirt, air, granite}, 4, (idx[1] = 2, idx[4095] = 3, idx[2] = 1, idx),
+                   "minecraft:stone minecraft:dirt minecraft:air minecraft:granite");
+    /* granite used by the last block only, dirt by none: compacted */
+    memset(idx, 0, sizeof idx);
+    idx[100] = 1, idx[4095] = 3;
+    expect_palette((uint32_t[]){air, stone, dirt, granite}, 4, idx, "minecraft:air minecraft:stone minecraft:granite");
+    /* the last entry unused */
+    idx[4095] = 1;
+    expect_palette((uint32_t[]){air, stone, granite}, 3, idx, "minecraft:air minecraft:stone");
+    /* an entry twice */
+    idx[4095] = 2;
+    expect_palette((uint32_t[]){air, stone, stone}, 3, idx, "minecraft:air minecraft:stone");
+    /* more than 64 entries: all used (the last one by the last block), then
+     * one of them unused */
+    uint32_t many[100];
+    for (uint32_t k = 0; k < 100; k++)
+        many[k] = 1 + k;
+    for (size_t i = 0; i < 4096; i++)
+        idx[i] = (uint16_t)(98 - i % 99); /* first-occurrence order: the reverse */
+    idx[4095] = 99;
+    char first[80];
+    assert_true(mc_registry_format_state(reg, many[0], first + 1, sizeof first - 1, 0));
+    first[0] = '^';
+    assert_int_equal(expect_palette(many, 100, idx, first), 100); /* kept: many[0] first */
+    idx[4095] = 0;
+    assert_int_equal(expect_palette(many, 100, idx, NULL), 99);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules_match_vanilla),
         cmocka_unit_test(test_converted_layouts),
         cmocka_unit_test(test_filled_light),
+        cmocka_unit_test(test_written_palettes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -605,6 +605,69 @@ static void test_salvage_external(void **state)
     rm_tmpdir();
 }
 
+/* mc_region_writer gathers records in batches: records of every size
+ * around a batch (64 sectors: exactly one batch, one sector more, ~200
+ * sectors written on their own, an external one) between runs of small
+ * ones land each at its place, one after the other from sector 2, and read
+ * back as put; the file is exactly the sectors the header names. */
+static void test_writer_batches(void **state)
+{
+    (void)state;
+    make_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/r.1.-1.mca", tmpdir);
+    mc_region_writer *w = NULL;
+    mc_error err;
+    assert_int_equal(mc_region_writer_new(path, NULL, &w, &err), MC_OK);
+    /* payload sizes (stored uncompressed: the record is the NBT + 5) */
+    const size_t overhead = 37; /* make_chunk_nbt's bytes around Data */
+    const size_t big[] = {64 * 4096 - 5 - overhead, 65 * 4096 - 5 - overhead, 64 * 4096 - overhead,
+                          200 * 4096 + 17, 1200000};
+    uint8_t *payload[1024] = {0};
+    size_t len[1024] = {0};
+    uint64_t sectors = 2;
+    for (int i = 0; i < 1024; i += 3) { /* one in three: small ones, the big ones among them */
+        int b = i / 150;
+        bool is_big = i % 150 == 0 && b < 5;
+        payload[i] = make_chunk_nbt(32 + (i & 31), -32 + (i >> 5), is_big ? big[b] : 100 + (size_t)i * 7,
+                                    (uint64_t)i, is_big, &len[i]);
+        mc_compression c = is_big ? MC_COMPRESSION_NONE : MC_COMPRESSION_ZLIB;
+        assert_int_equal(mc_region_writer_put_chunk(w, i & 31, i >> 5, payload[i], len[i], c, 7, &err), MC_OK);
+        if (is_big)
+            sectors += b == 4 ? 1 : (len[i] + 5 + 4095) / 4096;
+        else
+            sectors += 1;
+    }
+    assert_int_equal(mc_region_writer_count(w), 342);
+    uint64_t size = 0;
+    assert_int_equal(mc_region_writer_commit(w, &size, &err), MC_OK);
+    assert_int_equal(size, sectors * 4096);
+    assert_int_equal(fsize(path), sectors * 4096);
+    mc_region *r = NULL;
+    assert_int_equal(mc_region_open(path, NULL, &r, &err), MC_OK);
+    uint32_t next = 2;
+    for (int i = 0; i < 1024; i++) {
+        if (!payload[i]) {
+            assert_false(mc_region_has_chunk(r, i & 31, i >> 5));
+            continue;
+        }
+        mc_region_entry e = mc_region_get_entry(r, i & 31, i >> 5);
+        assert_int_equal(e.sector_offset, next);
+        next += e.sector_count;
+        expect_chunk(r, i & 31, i >> 5, payload[i], len[i]);
+        free(payload[i]);
+    }
+    size_t ok = 0;
+    size_t problems = 0;
+    assert_int_equal(mc_region_verify(r, count_problem, &problems, &ok), 0);
+    assert_int_equal(ok, 342);
+    mc_region_close(r);
+    char mcc[512];
+    snprintf(mcc, sizeof mcc, "%s/c.%d.%d.mcc", tmpdir, 32 + (600 & 31), -32 + (600 >> 5));
+    assert_true(exists(mcc));
+    rm_tmpdir();
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -639,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_nbt_checks),
         cmocka_unit_test(test_paper_oversized_and_mcr),
         cmocka_unit_test(test_salvage_external),
+        cmocka_unit_test(test_writer_batches),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
