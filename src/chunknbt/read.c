@@ -315,38 +315,22 @@ static mc_status read_legacy_blocks(reader *r, const mc_nbt_tag *sec, mc_section
     const mc_nbt_tag *addt = mc_nbt_get(sec, "Add");
     if (addt && (mc_nbt_get_array(addt, MC_NBT_BYTE_ARRAY, &add) != MC_OK || add.count != 2048))
         return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "section Y=%d: Add is not byte[2048]", (int)y);
-    uint32_t vals[4096];
-    const uint32_t limit = mc_registry_state_count(r->reg);
-    bool bad = false;
-    for (unsigned i = 0; i < 4096; i += 2) {
-        uint8_t d = data.data[i >> 1];
-        uint32_t a0 = 0, a1 = 0;
-        if (add.data) {
-            a0 = (uint32_t)(add.data[i >> 1] & 15) << 8;
-            a1 = (uint32_t)(add.data[i >> 1] >> 4) << 8;
-        }
-        vals[i] = ((blocks.data[i] | a0) << 4) | (d & 15u);
-        vals[i + 1] = ((blocks.data[i + 1] | a1) << 4) | (d >> 4);
-        bad |= vals[i] >= limit || vals[i + 1] >= limit;
-    }
-    if (bad) {
-        if (r->strict)
-            return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX,
-                                "section Y=%d: block ids beyond 255 (Add) not in registry %s", (int)y,
-                                mc_registry_name(r->reg));
-        uint32_t n = 0;
-        for (unsigned i = 0; i < 4096; i++)
-            if (vals[i] >= limit) {
-                vals[i] = r->air;
-                n++;
-            }
-        if (r->info)
-            r->info->unknown_states += n;
-        warn(r, "section Y=%d: %u blocks with ids beyond the registry read as air", (int)y, n);
-    }
     mc_container_free(&s->blocks);
-    mc_container_init(&s->blocks, &r->brules, r->air, r->alloc);
-    return mc_container_set_all(&s->blocks, vals) == MC_OK ? MC_OK : nomem(r);
+    uint32_t replaced = 0;
+    mc_status st = mc__legacy_section(r->cache, blocks.data, data.data, add.data, mc_registry_state_count(r->reg),
+                                      r->air, r->strict, &r->brules, r->alloc, &replaced, &s->blocks);
+    if (st == MC_ERR_RANGE)
+        return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX,
+                            "section Y=%d: block ids beyond 255 (Add) not in registry %s", (int)y,
+                            mc_registry_name(r->reg));
+    if (st != MC_OK)
+        return nomem(r);
+    if (replaced) {
+        if (r->info)
+            r->info->unknown_states += replaced;
+        warn(r, "section Y=%d: %u blocks with ids beyond the registry read as air", (int)y, replaced);
+    }
+    return MC_OK;
 }
 
 static mc_status read_light(reader *r, const mc_nbt_tag *t, mc_section *s, bool sky, mc_nbt_tag **xs,
@@ -1038,9 +1022,19 @@ static mc_status biomes_2d(reader *r, const mc_nbt_array *a)
     uint32_t vals[64];
     for (unsigned i = 0; i < 64; i++)
         vals[i] = cells[i & 15];
+    /* every section the same: built once, copied */
+    const mc_container *first = NULL;
     for (uint32_t k = 0; k < mc_column_section_count(r->col); k++) {
-        mc_section *s = mc_column_section_at(r->col, k);
-        if (mc_container_set_all(&s->biomes, vals) != MC_OK)
+        mc_container *b = &mc_column_section_at(r->col, k)->biomes;
+        mc_status st;
+        if (first) {
+            mc_container_free(b);
+            st = mc_container_copy(b, first);
+        } else {
+            st = mc_container_set_all(b, vals);
+            first = b;
+        }
+        if (st != MC_OK)
             return nomem(r);
     }
     return MC_OK;
