@@ -649,6 +649,21 @@ const uint64_t *mc_container_longs(const mc_container *c, size_t *nlongs)
     return c->longs;
 }
 
+/* The largest of v[0..n), in eight lanes without a branch. */
+static uint32_t max_u32(const uint32_t *v, size_t n)
+{
+    uint32_t top[8] = {0};
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (unsigned k = 0; k < 8; k++)
+            top[k] = v[i + k] > top[k] ? v[i + k] : top[k];
+    for (; i < n; i++)
+        top[0] = v[i] > top[0] ? v[i] : top[0];
+    for (unsigned k = 1; k < 8; k++)
+        top[0] = top[k] > top[0] ? top[k] : top[0];
+    return top[0];
+}
+
 /* Builds from outside longs (native or big-endian). */
 static mc_status from_source(mc_container *c, const mc_container_rules *rules, unsigned bits,
                              mc_bits_layout layout, const uint32_t *palette, size_t palette_len,
@@ -753,7 +768,10 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
     else
         mc_bits_unpack_u32(src, n, bits, layout, vals);
     mc_status st = MC_OK;
-    for (size_t i = 0; i < n; i++) {
+    /* the largest entry first (a loop the compiler vectorises); the one at
+     * fault is looked for only when it is too large */
+    const uint64_t top = palette_len ? palette_len - 1 : dlim;
+    for (size_t i = max_u32(vals, n) > top ? 0 : n; i < n; i++) {
         if (palette_len ? vals[i] >= palette_len : vals[i] > dlim) {
             st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
                               palette_len ? "container: entry %zu is palette index %u, palette has %zu"
