@@ -541,7 +541,12 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
  * containers as they are, and no tag is built for the whole section list.
  * It takes only sections the tree reader would read without a warning or
  * an extra key: {Y: byte, block_states{palette, data?}, biomes{palette,
- * data?}, BlockLight/SkyLight byte[2048]}, each inside the column; for
+ * data?}, BlockLight/SkyLight byte[2048]}, each inside the column. Without
+ * the extra NBT (MC_CHUNKNBT_NO_EXTRA: the tree reader would drop every
+ * other key of a section) it reads the Level.Sections of older chunks the
+ * same way: {Y: byte, Palette: list, BlockStates: long[]} (1.13-1.17,
+ * spanning or padded longs) or {Y, Blocks, Data, Add?} (1.8-1.12, through
+ * read_legacy.c), with their light. For
  * anything else it gives up (r->declined, or a failed scan) and the caller
  * reads the chunk with the tree reader, which then gives the column, the
  * warnings and the errors. So both readers give the same column, which

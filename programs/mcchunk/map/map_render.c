@@ -4,11 +4,13 @@
  *
  * A chunk is drawn section by section from the top: a section whose
  * palette holds no visible colour is skipped without unpacking; the others
- * are unpacked once (palette indices, 4096 u16) and walked layer by layer
- * for the columns that are not opaque yet, so a chunk of open terrain costs
+ * are unpacked once (palette indices, 4096 u16) and each column that is not
+ * done yet is walked down through it until it is (a list of the open
+ * columns, so the done ones cost nothing), so a chunk of open terrain costs
  * about one unpacked section. The colours come from the registry's colour
  * table (one lookup per palette entry, not per block) and the biome tints
- * from a per-registry table by biome id, both cached in the reader.
+ * from a per-registry table by biome id, both cached in the reader; a
+ * tinted colour is remembered by (state, biome).
  *
  * A region's hillshade needs the heights one block north and west of it,
  * which lie in the neighbouring regions: their 32 + 32 edge chunks are read
