@@ -27,11 +27,15 @@
  * lit, what the server does for the chunks it sends): the map's own share
  * is drawing and PNG encoding on top of that.
  *
- * usage: bench_render [seconds, default 3]
+ * usage: bench_render [seconds, default 3] [NAME]
+ * NAME: only the files whose corpus path contains it, and no tile latency
+ * (to profile one era: `valgrind --tool=callgrind bench_render 0 1.8.9`
+ * runs two rounds; compare map_render_region with mc_region_verify).
  */
 #define _GNU_SOURCE /* clock_gettime, mkdtemp */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +299,15 @@ static void tile_latency(void)
 int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 3.0;
+    const char *only = argc > 2 ? argv[2] : NULL;
+    bool use[NFILES];
+    size_t nused = 0;
+    for (size_t i = 0; i < NFILES; i++)
+        nused += use[i] = !only || strstr(files[i], only);
+    if (!nused) {
+        fprintf(stderr, "bench_render: no corpus file matches %s\n", only);
+        return 2;
+    }
     char path[4096];
     map_world *worlds[NFILES];
     for (size_t i = 0; i < NFILES; i++) {
@@ -306,7 +319,7 @@ int main(int argc, char **argv)
         }
     }
     printf("bench_render: top-down render of %zu corpus regions (1.8.9 ... 1.19.4) vs region verify's read, "
-           "one core, CPU time\n", NFILES);
+           "one core, CPU time\n", nused);
     uint8_t *rgba = malloc(MAP_REGION_BYTES);
     double t_verify = 0, t_render = 0, t_encode = 0, fv[NFILES] = {0}, fr[NFILES] = {0};
     uint64_t n_verify = 0, n_render = 0, fn[NFILES] = {0};
@@ -315,6 +328,8 @@ int main(int argc, char **argv)
     double start = wall_now();
     while (wall_now() - start < seconds || rounds < 2) {
         for (size_t i = 0; i < NFILES; i++) {
+            if (!use[i])
+                continue;
             const map_region_file *f = map_world_region_at(worlds[i], 0);
             mc_region *region;
             double t0 = cpu_now();
@@ -347,16 +362,19 @@ int main(int argc, char **argv)
     printf("render (read, decode, draw):   %.0f chunks/s  = %.2fx verify's time per chunk (target <= 2)\n",
            n_render / t_render, (t_render / n_render) / (t_verify / n_verify));
     for (size_t i = 0; i < NFILES; i++)
-        printf("  %-32s %5.1f us/chunk render, %5.1f verify: %.2fx\n", files[i], fr[i] * 1e6 / (double)fn[i],
+        if (use[i])
+            printf("  %-32s %5.1f us/chunk render, %5.1f verify: %.2fx\n", files[i], fr[i] * 1e6 / (double)fn[i],
                fv[i] * 1e6 / (double)fn[i], fr[i] / fv[i]);
     printf("PNG encode: %.1f ms per 512x512 region (%.0f KiB), %.0f%% of render + encode\n",
-           t_encode * 1000 / (rounds * (double)NFILES), png_bytes / 1024.0 / (rounds * (double)NFILES),
+           t_encode * 1000 / (rounds * (double)nused), png_bytes / 1024.0 / (rounds * (double)nused),
            100 * t_encode / (t_render + t_encode));
     printf("(%d rounds; %llu chunks rendered per round)\n", rounds, (unsigned long long)(n_render / (uint64_t)rounds));
     free(rgba);
     for (size_t i = 0; i < NFILES; i++)
         map_world_free(worlds[i]);
-    tile_latency();
-    builtin_tile_latency();
+    if (!only) {
+        tile_latency();
+        builtin_tile_latency();
+    }
     return 0;
 }

@@ -5,7 +5,8 @@
  *
  * Input: uncompressed Java NBT (a chunk root). The reader must refuse bad
  * structure with an error, never crash, read out of bounds or leak; and
- * mc_chunknbt_read_bytes (which reads 1.18+ sections from their bytes)
+ * mc_chunknbt_read_bytes (which reads 1.18+ sections from their bytes,
+ * and with MC_CHUNKNBT_NO_EXTRA the Level.Sections of older chunks too)
  * must give the same status, message and column as the tree reader.
  *
  * Seeds in fuzz/corpus/fuzz_chunknbt/ are small chunks written by our own

@@ -75,25 +75,36 @@ unsigned mc_container_rules_bits(const mc_container_rules *rules, size_t n)
 
 /* ------------------------------------------------------- value -> index map */
 
-/* Open addressing, 2x the entries, keys + 1 (0 marks an empty slot). */
+/* Open addressing, 2x the entries, keys + 1 (0 marks an empty slot). Only
+ * the slots a container's size needs are used (and cleared): a biome
+ * container of 64 entries clears 128 slots, not the 8192 of a section. */
 #define MAP_SLOTS 8192u
 typedef struct value_map {
     uint32_t keys[MAP_SLOTS];
     uint16_t idx[MAP_SLOTS];
     uint32_t order[MAX_SIZE]; /* distinct values in first-occurrence order */
     uint32_t n;
+    uint32_t mask;  /* slots in use - 1 */
+    unsigned shift; /* 32 - log2(slots in use) */
 } value_map;
 
-static void map_init(value_map *m)
+static void map_init(value_map *m, size_t size)
 {
-    memset(m->keys, 0, sizeof m->keys);
+    unsigned lg = mc_bits_ceil_log2(2 * size);
+    if (lg < 4)
+        lg = 4;
+    if (lg > 13) /* MAP_SLOTS: room for MAX_SIZE + 1 values */
+        lg = 13;
+    m->mask = (1u << lg) - 1;
+    m->shift = 32 - lg;
+    memset(m->keys, 0, ((size_t)m->mask + 1) * sizeof m->keys[0]);
     m->n = 0;
 }
 
 /* Index of v, adding it when new (at most MAX_SIZE distinct values fit). */
 static uint32_t map_add(value_map *m, uint32_t v)
 {
-    uint32_t h = (v * 0x9E3779B1u) >> 19; /* 13 bits */
+    uint32_t h = (v * 0x9E3779B1u) >> m->shift;
     for (;;) {
         uint32_t k = m->keys[h];
         if (k == 0) {
@@ -104,7 +115,7 @@ static uint32_t map_add(value_map *m, uint32_t v)
         }
         if (k == v + 1)
             return m->idx[h];
-        h = (h + 1) & (MAP_SLOTS - 1);
+        h = (h + 1) & m->mask;
     }
 }
 
@@ -303,7 +314,7 @@ static mc_status rebuild(mc_container *c, const uint32_t *values, unsigned force
         free(idx);
         return MC_ERR_NOMEM;
     }
-    map_init(m);
+    map_init(m, n);
     map_values(m, values, n, idx);
     unsigned need = mc_bits_ceil_log2(m->n);
     unsigned bits = config_bits(&c->rules, force_bits > need ? force_bits : need);
@@ -330,9 +341,18 @@ mc_status mc_container_set_indexed(mc_container *c, const uint32_t *palette, siz
     const size_t size = c->rules.size;
     if (!palette || !idx || n == 0 || n > size)
         return MC_ERR_INVALID_ARG;
-    for (size_t i = 0; i < size; i++)
-        if (idx[i] >= n)
-            return MC_ERR_INVALID_ARG;
+    /* the largest index, in eight lanes without a branch (vectorised) */
+    uint16_t top[8] = {0};
+    size_t j = 0;
+    for (; j + 8 <= size; j += 8)
+        for (unsigned k = 0; k < 8; k++)
+            top[k] = idx[j + k] > top[k] ? idx[j + k] : top[k];
+    for (; j < size; j++)
+        top[0] = idx[j] > top[0] ? idx[j] : top[0];
+    for (unsigned k = 1; k < 8; k++)
+        top[0] = top[k] > top[0] ? top[k] : top[0];
+    if (top[0] >= n)
+        return MC_ERR_INVALID_ARG;
     const unsigned need = mc_bits_ceil_log2(n);
     const unsigned bits = config_bits(&c->rules, need);
     const mc_container_kind kind = config_kind(&c->rules, need);
@@ -455,7 +475,7 @@ mc_status mc_container_set(mc_container *c, size_t i, uint32_t value, uint32_t *
             free(vals);
             return MC_ERR_NOMEM;
         }
-        map_init(m);
+        map_init(m, n + 1);
         map_values(m, vals, n, idx);
         uint32_t vix;
         if (value == UINT32_MAX) {
@@ -629,6 +649,21 @@ const uint64_t *mc_container_longs(const mc_container *c, size_t *nlongs)
     return c->longs;
 }
 
+/* The largest of v[0..n), in eight lanes without a branch. */
+static uint32_t max_u32(const uint32_t *v, size_t n)
+{
+    uint32_t top[8] = {0};
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (unsigned k = 0; k < 8; k++)
+            top[k] = v[i + k] > top[k] ? v[i + k] : top[k];
+    for (; i < n; i++)
+        top[0] = v[i] > top[0] ? v[i] : top[0];
+    for (unsigned k = 1; k < 8; k++)
+        top[0] = top[k] > top[0] ? top[k] : top[0];
+    return top[0];
+}
+
 /* Builds from outside longs (native or big-endian). */
 static mc_status from_source(mc_container *c, const mc_container_rules *rules, unsigned bits,
                              mc_bits_layout layout, const uint32_t *palette, size_t palette_len,
@@ -733,7 +768,10 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
     else
         mc_bits_unpack_u32(src, n, bits, layout, vals);
     mc_status st = MC_OK;
-    for (size_t i = 0; i < n; i++) {
+    /* the largest entry first (a loop the compiler vectorises); the one at
+     * fault is looked for only when it is too large */
+    const uint64_t top = palette_len ? palette_len - 1 : dlim;
+    for (size_t i = max_u32(vals, n) > top ? 0 : n; i < n; i++) {
         if (palette_len ? vals[i] >= palette_len : vals[i] > dlim) {
             st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX,
                               palette_len ? "container: entry %zu is palette index %u, palette has %zu"

@@ -34,6 +34,7 @@ struct mc_chunknbt_cache {
     char *scratch;
     size_t scratch_cap;
     mc_nbt_doc *doc; /* for entries met as raw bytes (mc__cache_block_raw) */
+    uint16_t *legacy_slots; /* mc__cache_legacy_slots: all zero between uses */
 };
 
 mc_chunknbt_cache *mc_chunknbt_cache_new(const mc_allocator *alloc)
@@ -59,6 +60,8 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
     if (c->scratch)
         a->free(a->user, c->scratch, c->scratch_cap);
     mc_nbt_doc_free(c->doc);
+    if (c->legacy_slots)
+        a->free(a->user, c->legacy_slots, MC__LEGACY_STATES * sizeof *c->legacy_slots);
     a->free(a->user, c, sizeof *c);
 }
 
@@ -317,6 +320,16 @@ mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const ch
     insert(c, reg, c->scratch, len + 1, h, v, st);
     *id = v;
     return st;
+}
+
+uint16_t *mc__cache_legacy_slots(mc_chunknbt_cache *c)
+{
+    if (!c->legacy_slots) {
+        c->legacy_slots = c->alloc->alloc(c->alloc->user, MC__LEGACY_STATES * sizeof *c->legacy_slots);
+        if (c->legacy_slots)
+            memset(c->legacy_slots, 0, MC__LEGACY_STATES * sizeof *c->legacy_slots);
+    }
+    return c->legacy_slots;
 }
 
 mc_container_rules mc__block_rules(const mc_registry *reg)

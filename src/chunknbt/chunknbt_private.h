@@ -170,6 +170,26 @@ mc_status mc__cache_block(mc_chunknbt_cache *cache, const mc_registry *reg,
  * them) and asking mc__cache_block. Same results. */
 mc_status mc__cache_block_raw(mc_chunknbt_cache *cache, const mc_registry *reg, const uint8_t *entry,
                               size_t len, uint32_t *state);
+/* Every value a pre-1.13 block can have: (Add << 8 | Blocks) << 4 | Data. */
+#define MC__LEGACY_STATES 65536u
+/* The cache's table of MC__LEGACY_STATES palette slots for
+ * mc__legacy_section (made on first use, NULL without memory). It is all
+ * zero between calls: a user puts back to zero every slot it set. */
+uint16_t *mc__cache_legacy_slots(mc_chunknbt_cache *cache);
+
+/* A pre-1.13 section's Blocks byte[4096], Data byte[2048] and Add
+ * byte[2048] (NULL when absent) -> container `out` (initialised here with
+ * `rules`): the one mc_container_set_all makes of the values
+ * (Add << 8 | Blocks) << 4 | Data, palette in first-occurrence order, but
+ * through the cache's slot table instead of a hash. Values >= limit (the
+ * registry's state count) are `air`, counted in *replaced; `strict`: they
+ * fail with MC_ERR_RANGE instead. MC_ERR_NOMEM without memory
+ * (read_legacy.c). */
+mc_status mc__legacy_section(mc_chunknbt_cache *cache, const uint8_t *blocks, const uint8_t *data,
+                             const uint8_t *add, uint32_t limit, uint32_t air, bool strict,
+                             const mc_container_rules *rules, const mc_allocator *alloc, uint32_t *replaced,
+                             mc_container *out);
+
 /* Biome by name (string tag); MC_ERR_NOT_FOUND when unknown. */
 mc_status mc__cache_biome(mc_chunknbt_cache *cache, const mc_registry *reg, const char *name,
                           size_t len, uint32_t *id);

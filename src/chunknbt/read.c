@@ -303,6 +303,30 @@ mc_status mc_chunknbt_read_container(const mc_nbt_tag *container, bool biomes, c
 
 /* ------------------------------------------------------------ sections */
 
+/* Pre-1.13 arrays (checked: 4096, 2048 and 2048 bytes, add may be NULL)
+ * into section s's blocks; values past the registry read as air with a
+ * warning (strict: an error). Shared by both readers. */
+static mc_status legacy_blocks(reader *r, const uint8_t *blocks, const uint8_t *data, const uint8_t *add,
+                               mc_section *s, int32_t y)
+{
+    mc_container_free(&s->blocks);
+    uint32_t replaced = 0;
+    mc_status st = mc__legacy_section(r->cache, blocks, data, add, mc_registry_state_count(r->reg), r->air,
+                                      r->strict, &r->brules, r->alloc, &replaced, &s->blocks);
+    if (st == MC_ERR_RANGE)
+        return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX,
+                            "section Y=%d: block ids beyond 255 (Add) not in registry %s", (int)y,
+                            mc_registry_name(r->reg));
+    if (st != MC_OK)
+        return nomem(r);
+    if (replaced) {
+        if (r->info)
+            r->info->unknown_states += replaced;
+        warn(r, "section Y=%d: %u blocks with ids beyond the registry read as air", (int)y, replaced);
+    }
+    return MC_OK;
+}
+
 /* Pre-1.13: Blocks byte[4096], Add nibbles?, Data nibbles -> id<<4|meta. */
 static mc_status read_legacy_blocks(reader *r, const mc_nbt_tag *sec, mc_section *s, int32_t y)
 {
@@ -315,38 +339,7 @@ static mc_status read_legacy_blocks(reader *r, const mc_nbt_tag *sec, mc_section
     const mc_nbt_tag *addt = mc_nbt_get(sec, "Add");
     if (addt && (mc_nbt_get_array(addt, MC_NBT_BYTE_ARRAY, &add) != MC_OK || add.count != 2048))
         return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "section Y=%d: Add is not byte[2048]", (int)y);
-    uint32_t vals[4096];
-    const uint32_t limit = mc_registry_state_count(r->reg);
-    bool bad = false;
-    for (unsigned i = 0; i < 4096; i += 2) {
-        uint8_t d = data.data[i >> 1];
-        uint32_t a0 = 0, a1 = 0;
-        if (add.data) {
-            a0 = (uint32_t)(add.data[i >> 1] & 15) << 8;
-            a1 = (uint32_t)(add.data[i >> 1] >> 4) << 8;
-        }
-        vals[i] = ((blocks.data[i] | a0) << 4) | (d & 15u);
-        vals[i + 1] = ((blocks.data[i + 1] | a1) << 4) | (d >> 4);
-        bad |= vals[i] >= limit || vals[i + 1] >= limit;
-    }
-    if (bad) {
-        if (r->strict)
-            return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX,
-                                "section Y=%d: block ids beyond 255 (Add) not in registry %s", (int)y,
-                                mc_registry_name(r->reg));
-        uint32_t n = 0;
-        for (unsigned i = 0; i < 4096; i++)
-            if (vals[i] >= limit) {
-                vals[i] = r->air;
-                n++;
-            }
-        if (r->info)
-            r->info->unknown_states += n;
-        warn(r, "section Y=%d: %u blocks with ids beyond the registry read as air", (int)y, n);
-    }
-    mc_container_free(&s->blocks);
-    mc_container_init(&s->blocks, &r->brules, r->air, r->alloc);
-    return mc_container_set_all(&s->blocks, vals) == MC_OK ? MC_OK : nomem(r);
+    return legacy_blocks(r, blocks.data, data.data, add.data, s, y);
 }
 
 static mc_status read_light(reader *r, const mc_nbt_tag *t, mc_section *s, bool sky, mc_nbt_tag **xs,
@@ -548,7 +541,12 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
  * containers as they are, and no tag is built for the whole section list.
  * It takes only sections the tree reader would read without a warning or
  * an extra key: {Y: byte, block_states{palette, data?}, biomes{palette,
- * data?}, BlockLight/SkyLight byte[2048]}, each inside the column; for
+ * data?}, BlockLight/SkyLight byte[2048]}, each inside the column. Without
+ * the extra NBT (MC_CHUNKNBT_NO_EXTRA: the tree reader would drop every
+ * other key of a section) it reads the Level.Sections of older chunks the
+ * same way: {Y: byte, Palette: list, BlockStates: long[]} (1.13-1.17,
+ * spanning or padded longs) or {Y, Blocks, Data, Add?} (1.8-1.12, through
+ * read_legacy.c), with their light. For
  * anything else it gives up (r->declined, or a failed scan) and the caller
  * reads the chunk with the tree reader, which then gives the column, the
  * warnings and the errors. So both readers give the same column, which
@@ -565,8 +563,12 @@ typedef struct fpal {
 
 typedef struct fsec {
     int32_t y;
-    fpal blocks, biomes;
+    fpal blocks, biomes;   /* Level.Sections: blocks is Palette + BlockStates */
     const uint8_t *block_light, *sky_light;
+    /* Level.Sections of 1.8-1.12: Blocks, Data, Add and their lengths
+     * (NULL: absent) */
+    const uint8_t *legacy[3];
+    uint32_t legacy_n[3];
 } fsec;
 
 /* What the scan of a section list found. A chunk's sections and palette
@@ -578,6 +580,7 @@ typedef struct fsec {
 typedef struct fscan {
     fsec *sec;
     size_t n;
+    bool wrapped; /* the sections are Level.Sections (pre-1.18 shapes) */
     const uint8_t **at; /* palette entry starts (see fpal) */
     size_t at_len, at_cap;
     fsec sec_here[FSCAN_SECS];
@@ -588,6 +591,7 @@ static void fscan_init(fscan *f)
 {
     f->sec = NULL;
     f->n = 0;
+    f->wrapped = false;
     f->at = f->at_here;
     f->at_len = 0;
     f->at_cap = FSCAN_AT;
@@ -799,6 +803,40 @@ static bool bs_skip_entry(bscan *b)
 
 #define BS_KEY_IS(k, kl, lit) ((kl) == sizeof lit - 1 && memcmp((k), lit, sizeof lit - 1) == 0)
 
+/* A palette list's payload (element type, count, entries) into c. */
+static bool scan_palette(bscan *b, fscan *f, fpal *c)
+{
+    if (!bs_need(b, 1))
+        return false;
+    c->elem = *b->p++;
+    if (!bs_count(b, &c->n) || c->elem > MC_NBT_LONG_ARRAY || c->n > 4096 || (c->elem == 0 && c->n))
+        return false;
+    c->first = (uint32_t)f->at_len;
+    if (c->elem == MC_NBT_COMPOUND) {
+        for (uint32_t i = 0; i < c->n; i++)
+            if (!fscan_at(f, b->p) || !bs_skip_entry(b))
+                return false;
+    } else {
+        for (uint32_t i = 0; i < c->n; i++)
+            if (!fscan_at(f, b->p) || !bs_skip(b, c->elem, 3))
+                return false;
+    }
+    if (!fscan_at(f, b->p))
+        return false;
+    c->present = true;
+    return true;
+}
+
+/* A long array's payload: where its longs start and how many. */
+static bool scan_longs(bscan *b, fpal *c)
+{
+    if (!bs_count(b, &c->data_n) || (uint64_t)c->data_n * 8 > (uint64_t)(b->end - b->p))
+        return false;
+    c->data = b->p;
+    b->p += (size_t)c->data_n * 8;
+    return true;
+}
+
 /* A block_states or biomes compound: {palette: list, data?: long[]}. */
 static bool scan_container(bscan *b, fscan *f, fpal *c)
 {
@@ -814,29 +852,11 @@ static bool scan_container(bscan *b, fscan *f, fpal *c)
         if (!bs_key(b, &k, &kl))
             return false;
         if (BS_KEY_IS(k, kl, "palette") && t == MC_NBT_LIST && !c->present) {
-            if (!bs_need(b, 1))
+            if (!scan_palette(b, f, c))
                 return false;
-            c->elem = *b->p++;
-            if (!bs_count(b, &c->n) || c->elem > MC_NBT_LONG_ARRAY || c->n > 4096 || (c->elem == 0 && c->n))
-                return false;
-            c->first = (uint32_t)f->at_len;
-            if (c->elem == MC_NBT_COMPOUND) {
-                for (uint32_t i = 0; i < c->n; i++)
-                    if (!fscan_at(f, b->p) || !bs_skip_entry(b))
-                        return false;
-            } else {
-                for (uint32_t i = 0; i < c->n; i++)
-                    if (!fscan_at(f, b->p) || !bs_skip(b, c->elem, 3))
-                        return false;
-            }
-            if (!fscan_at(f, b->p))
-                return false;
-            c->present = true;
         } else if (BS_KEY_IS(k, kl, "data") && t == MC_NBT_LONG_ARRAY && !have_data) {
-            if (!bs_count(b, &c->data_n) || (uint64_t)c->data_n * 8 > (uint64_t)(b->end - b->p))
+            if (!scan_longs(b, c))
                 return false;
-            c->data = b->p;
-            b->p += (size_t)c->data_n * 8;
             have_data = true;
         } else {
             return false; /* another key, type or a repeated key */
@@ -845,13 +865,37 @@ static bool scan_container(bscan *b, fscan *f, fpal *c)
     return c->present;
 }
 
+/* One key of a pre-1.18 section (Level.Sections) of type t at b: Palette,
+ * BlockStates, Blocks, Data, Add (each once, of its type); false for
+ * anything else. */
+static bool scan_old_key(bscan *b, fscan *f, fsec *s, unsigned t, const uint8_t *k, size_t kl, bool *have_states)
+{
+    static const char *const arrays[3] = {"Blocks", "Data", "Add"};
+    if (BS_KEY_IS(k, kl, "Palette") && t == MC_NBT_LIST && !s->blocks.present)
+        return scan_palette(b, f, &s->blocks);
+    if (BS_KEY_IS(k, kl, "BlockStates") && t == MC_NBT_LONG_ARRAY && !*have_states)
+        return (*have_states = true) && scan_longs(b, &s->blocks);
+    for (int a = 0; a < 3; a++)
+        if (kl == strlen(arrays[a]) && memcmp(k, arrays[a], kl) == 0) {
+            uint32_t n;
+            if (t != MC_NBT_BYTE_ARRAY || s->legacy[a] || !bs_count(b, &n) || !bs_need(b, n))
+                return false;
+            s->legacy[a] = b->p;
+            s->legacy_n[a] = n;
+            b->p += n;
+            return true;
+        }
+    return false;
+}
+
 /* A section list's payload at v (ending at most at end) -> descriptors;
  * returns where the list ends, NULL when it holds anything but the plain
  * shape above (or is malformed: the parse then checks it). */
-static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan *f)
+static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan *f, bool wrapped)
 {
     bscan b = {v, end};
     uint32_t n;
+    f->wrapped = wrapped;
     if (!bs_need(&b, 1))
         return NULL;
     unsigned elem = *b.p++;
@@ -869,7 +913,7 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
     }
     for (uint32_t i = 0; i < n; i++) {
         fsec *s = &f->sec[i];
-        bool have_y = false;
+        bool have_y = false, have_states = false;
         for (;;) {
             if (!bs_need(&b, 1))
                 return NULL;
@@ -885,10 +929,10 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
                     return NULL;
                 s->y = (int8_t)*b.p++;
                 have_y = true;
-            } else if (BS_KEY_IS(k, kl, "block_states") && t == MC_NBT_COMPOUND && !s->blocks.present) {
+            } else if (!wrapped && BS_KEY_IS(k, kl, "block_states") && t == MC_NBT_COMPOUND && !s->blocks.present) {
                 if (!scan_container(&b, f, &s->blocks))
                     return NULL;
-            } else if (BS_KEY_IS(k, kl, "biomes") && t == MC_NBT_COMPOUND && !s->biomes.present) {
+            } else if (!wrapped && BS_KEY_IS(k, kl, "biomes") && t == MC_NBT_COMPOUND && !s->biomes.present) {
                 if (!scan_container(&b, f, &s->biomes))
                     return NULL;
             } else if ((BS_KEY_IS(k, kl, "BlockLight") || BS_KEY_IS(k, kl, "SkyLight")) &&
@@ -899,11 +943,11 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
                     return NULL;
                 *dst = b.p;
                 b.p += an;
-            } else {
+            } else if (!wrapped || !scan_old_key(&b, f, s, t, k, kl, &have_states)) {
                 return NULL;
             }
         }
-        if (!have_y)
+        if (!have_y || (have_states && !s->blocks.present))
             return NULL;
     }
     f->n = n;
@@ -912,7 +956,8 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
 
 /* One container from its descriptor, as mc__read_paletted reads the tree;
  * MC_ERR_UNSUPPORTED: give up (the tree reader takes the chunk). */
-static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_container *out)
+static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_bits_layout layout,
+                                    mc_container *out)
 {
     const mc_container_rules *rules = biomes ? &r->mrules : &r->brules;
     mc_container_init(out, rules, 0, r->alloc);
@@ -955,8 +1000,8 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
     }
     if (st == MC_OK) {
         mc_error e;
-        st = paletted_from_be(out, rules, ids, n, biomes ? 0 : 4, p->data != NULL, p->data, p->data_n,
-                              MC_BITS_PADDED, r->alloc, &e);
+        st = paletted_from_be(out, rules, ids, n, biomes ? 0 : 4, p->data != NULL, p->data, p->data_n, layout,
+                              r->alloc, &e);
     }
     if (n > 256 && ids != memo->ids[0] && ids != memo->ids[1])
         free(ids);
@@ -965,8 +1010,18 @@ static mc_status read_paletted_fast(reader *r, const fpal *p, bool biomes, mc_co
     return st == MC_OK ? MC_OK : MC_ERR_UNSUPPORTED;
 }
 
-/* read_section for a section from bytes (inside the column). */
-static mc_status read_section_fast(reader *r, const fsec *f, bool *with_data, bool *air_with_data)
+/* Whether a scanned section holds block data in the chunk's era (the
+ * tree's has_block_data). */
+static bool fsec_has_blocks(const fsec *f, mc__chunk_era era)
+{
+    return era == MC__ERA_LEGACY ? f->legacy[0] != NULL : f->blocks.present;
+}
+
+/* read_section for a section from bytes (inside the column): block_states
+ * and biomes (1.18+), Palette and BlockStates (1.13-1.17) or Blocks, Data
+ * and Add (1.8-1.12), whichever the era reads, and light. */
+static mc_status read_section_fast(reader *r, const fsec *f, mc__chunk_era era, mc_bits_layout layout,
+                                   bool *with_data, bool *air_with_data)
 {
     mc_section *s = mc_column_section(r->col, f->y);
     const bool no_light = r->opt && (r->opt->flags & MC_CHUNKNBT_NO_LIGHT);
@@ -974,24 +1029,32 @@ static mc_status read_section_fast(reader *r, const fsec *f, bool *with_data, bo
     if (!no_light && ((f->block_light && mc_section_set_block_light(s, f->block_light) != MC_OK) ||
                       (f->sky_light && mc_section_set_sky_light(s, f->sky_light) != MC_OK)))
         return nomem(r);
-    if (f->blocks.present) {
+    const bool legacy = era == MC__ERA_LEGACY && (f->legacy[0] || f->legacy[1] || f->legacy[2]);
+    const bool paletted = era != MC__ERA_LEGACY && f->blocks.present;
+    if (legacy) {
+        if (!f->legacy[0] || f->legacy_n[0] != 4096 || !f->legacy[1] || f->legacy_n[1] != 2048 ||
+            (f->legacy[2] && f->legacy_n[2] != 2048))
+            return MC_ERR_UNSUPPORTED; /* the tree reader says what is wrong */
+        if ((st = legacy_blocks(r, f->legacy[0], f->legacy[1], f->legacy[2], s, f->y)) != MC_OK)
+            return st;
+    } else if (paletted) {
         mc_container_free(&s->blocks);
-        if ((st = read_paletted_fast(r, &f->blocks, false, &s->blocks)) != MC_OK)
+        if ((st = read_paletted_fast(r, &f->blocks, false, layout, &s->blocks)) != MC_OK)
             return st;
     }
     if (f->biomes.present) {
         mc_container_free(&s->biomes);
-        if ((st = read_paletted_fast(r, &f->biomes, true, &s->biomes)) != MC_OK)
+        if ((st = read_paletted_fast(r, &f->biomes, true, MC_BITS_PADDED, &s->biomes)) != MC_OK)
             return st;
     }
-    if (!f->blocks.present && !f->block_light && !f->sky_light && r->keep_extra && !no_light) {
+    *with_data = legacy || paletted;
+    if (!*with_data && !f->block_light && !f->sky_light && r->keep_extra && !no_light) {
         /* a section stored with nothing in it: remember that it was there */
         mc_nbt_tag *e = ensure_xsections(r) ? mc_nbt_list_append(r->xdoc, r->xsections, MC_NBT_COMPOUND) : NULL;
         if (!e || mc_nbt_put_byte(r->xdoc, e, "Y", (int8_t)f->y) != MC_OK)
             return nomem(r);
     }
-    *with_data = f->blocks.present;
-    if (f->blocks.present) {
+    if (*with_data) {
         s->block_count = s->fluid_count = MC_SECTION_COUNT_UNKNOWN; /* counted when asked */
         if (r->info)
             r->info->sections_read++;
@@ -1038,9 +1101,19 @@ static mc_status biomes_2d(reader *r, const mc_nbt_array *a)
     uint32_t vals[64];
     for (unsigned i = 0; i < 64; i++)
         vals[i] = cells[i & 15];
+    /* every section the same: built once, copied */
+    const mc_container *first = NULL;
     for (uint32_t k = 0; k < mc_column_section_count(r->col); k++) {
-        mc_section *s = mc_column_section_at(r->col, k);
-        if (mc_container_set_all(&s->biomes, vals) != MC_OK)
+        mc_container *b = &mc_column_section_at(r->col, k)->biomes;
+        mc_status st;
+        if (first) {
+            mc_container_free(b);
+            st = mc_container_copy(b, first);
+        } else {
+            st = mc_container_set_all(b, vals);
+            first = b;
+        }
+        if (st != MC_OK)
             return nomem(r);
     }
     return MC_OK;
@@ -1180,15 +1253,24 @@ static mc_status find_sections(reader *r, chunk_shape *c)
     if (!c->wrapped)
         c->level = c->root;
     c->era = mc__era_of(r->dv);
-    if (r->fast && (c->wrapped || c->era != MC__ERA_MODERN || r->dv < MC__DV_YPOS))
-        return MC_ERR_UNSUPPORTED; /* sections of another era: for the tree reader */
+    const bool wrapped_scan = r->fast && r->scan->wrapped;
+    if (r->fast && (wrapped_scan ? !c->wrapped || r->keep_extra || c->era == MC__ERA_MODERN
+                                 : c->wrapped || c->era != MC__ERA_MODERN || r->dv < MC__DV_YPOS))
+        return MC_ERR_UNSUPPORTED; /* sections of another shape: for the tree reader */
     c->sections = NULL;
     if (!r->fast) {
         c->sections = mc_nbt_get(c->level, c->wrapped ? "Sections" : "sections");
         if (!c->sections)
             c->sections = mc_nbt_get(c->level, c->wrapped ? "sections" : "Sections");
     }
-    if (r->fast) {
+    if (wrapped_scan) {
+        /* Level.Sections from bytes: the era of the first section with
+         * blocks, as below (the scan took none with block_states) */
+        for (size_t i = 0; i < c->nfs; i++) {
+            if (c->fs[i].blocks.present) { c->era = MC__ERA_FLAT; break; }
+            if (c->fs[i].legacy[0]) { c->era = MC__ERA_LEGACY; break; }
+        }
+    } else if (r->fast) {
         /* only the modern shape was taken: era stays MODERN */
     } else if (mc_nbt_tag_type(c->sections) == MC_NBT_LIST) {
         for (mc_nbt_tag *s = mc_nbt_first(c->sections); s; s = mc_nbt_next(s)) {
@@ -1252,7 +1334,7 @@ static mc_status column_range(reader *r, chunk_shape *c)
             const int32_t y = c->fs[i].y;
             if (y < any_lo)
                 any_lo = y;
-            if (c->fs[i].blocks.present) {
+            if (fsec_has_blocks(&c->fs[i], c->era)) {
                 if (y < lo) lo = y;
                 if (y > hi) hi = y;
             }
@@ -1363,7 +1445,7 @@ static mc_status read_sections(reader *r, const chunk_shape *c)
             break;
         }
         bool air_with_data = false, with_data = false;
-        st = read_section_fast(r, &c->fs[i], &with_data, &air_with_data);
+        st = read_section_fast(r, &c->fs[i], c->era, c->layout, &with_data, &air_with_data);
         if (st == MC_OK && with_data)
             had[c->fs[i].y - c->min_sec] = air_with_data ? 2 : 1;
     }
@@ -1624,6 +1706,9 @@ static bool fast_key(void *user, unsigned depth, const char *parent, size_t pare
     if (depth == 1 && key_len == 8 && !memcmp(key, "sections", 8)) {
         keep = false;
         kind = ROOT_TAKEN;
+    } else if (depth == 2 && !fp->defer && key_len == 8 && !memcmp(key, "Sections", 8) && parent_len == 5 &&
+               !memcmp(parent, "Level", 5)) {
+        return false; /* Level.Sections: for fast_take */
     } else if (depth == 1 && fp->defer &&
                ((key_len == 11 && !memcmp(key, "DataVersion", 11)) || (key_len == 6 && !memcmp(key, "Status", 6)))) {
         keep = false; /* deferred; read_impl is told them from their bytes */
@@ -1712,11 +1797,13 @@ static const uint8_t *fast_take(void *user, unsigned depth, const char *key, siz
                                 const uint8_t *value, const uint8_t *end)
 {
     fast_parse *fp = user;
-    if (!(depth == 1 && key_len == 8 && !memcmp(key, "sections", 8)))
+    /* keep() declines no other key at depth 2 than Level's (lean_key) */
+    const bool wrapped = depth == 2 && key_len == 8 && !memcmp(key, "Sections", 8);
+    if (!wrapped && !(depth == 1 && key_len == 8 && !memcmp(key, "sections", 8)))
         return NULL;
     if (fp->seen++ || type != MC_NBT_LIST)
         return NULL;
-    const uint8_t *after = scan_sections(value, end, &fp->scan);
+    const uint8_t *after = scan_sections(value, end, &fp->scan, wrapped);
     fp->taken = after != NULL;
     return after;
 }

@@ -733,6 +733,190 @@ static void test_partial_sections(void **state)
     }
 }
 
+/* ------------------------------------------------ pre-1.13 block arrays */
+
+/* The container a 1.8-1.12 section should read into, made the slow way:
+ * the values (Add << 8 | Blocks) << 4 | Data computed here, those beyond
+ * the registry as air, through mc_container_set_all. */
+static void expect_legacy(const mc_registry *reg, const uint8_t *blocks, const uint8_t *data, const uint8_t *add,
+                          mc_container *out, uint32_t *beyond)
+{
+    static uint32_t vals[4096];
+    const uint32_t limit = mc_registry_state_count(reg);
+    for (unsigned i = 0; i < 4096; i++) {
+        const unsigned shift = (i & 1) ? 4 : 0;
+        uint32_t v = (uint32_t)blocks[i] << 4 | ((data[i / 2] >> shift) & 15u);
+        if (add)
+            v |= (uint32_t)((add[i / 2] >> shift) & 15u) << 12;
+        if (v >= limit) {
+            v = mc_registry_air(reg);
+            (*beyond)++;
+        }
+        vals[i] = v;
+    }
+    mc_container_rules rules = mc_container_rules_blocks(mc_registry_direct_bits(reg));
+    mc_container_init(out, &rules, 0, NULL);
+    assert_int_equal(mc_container_set_all(out, vals), MC_OK);
+}
+
+/* Same kind, width, palette in the same order, same entries. */
+static void assert_same_container(const mc_container *got, const mc_container *want, const char *where)
+{
+    size_t gl, wl;
+    const uint32_t *gp = mc_container_palette(got, &gl), *wp = mc_container_palette(want, &wl);
+    if (got->kind != want->kind || got->bits != want->bits || gl != wl ||
+        (gl && memcmp(gp, wp, gl * sizeof *gp) != 0) || !mc_container_equal(got, want))
+        fail_msg("%s: read as kind %d, %u bits, %zu palette entries; set_all gives kind %d, %u bits, %zu", where,
+                 got->kind, got->bits, gl, want->kind, want->bits, wl);
+}
+
+/* Reads chunk bytes of DataVersion < 1451 (registry: the chunk's, or
+ * `reg`) both ways (bytes, tree) and checks each section against
+ * expect_legacy of its own arrays; returns the sections checked. */
+static size_t check_legacy_chunk(const uint8_t *nbt, size_t len, const mc_registry *reg, unsigned flags,
+                                 mc_chunknbt_cache *cache, const char *where)
+{
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_nbt_parse(doc, nbt, len, MC_NBT_JAVA, NULL, NULL), MC_OK);
+    const mc_nbt_tag *secs = mc_nbt_path(mc_nbt_doc_root(doc), "Level.Sections");
+    size_t checked = 0;
+    for (int way = 0; way < 2; way++) {
+        mc_chunknbt_options opt = {0};
+        opt.flags = flags;
+        opt.cache = cache;
+        opt.registry = reg;
+        mc_column *col = NULL;
+        mc_chunknbt_info info;
+        mc_error err;
+        if (way == 0) {
+            assert_int_equal(mc_chunknbt_read_bytes_ex(nbt, len, &opt, &col, &info, &err), MC_OK);
+        } else {
+            mc_nbt_doc *tree = mc_nbt_doc_new(NULL);
+            assert_int_equal(mc_chunknbt_parse(tree, nbt, len, flags, &err), MC_OK);
+            assert_int_equal(mc_chunknbt_read_ex(mc_nbt_doc_root(tree), &opt, &col, &info, &err), MC_OK);
+            mc_nbt_doc_free(tree);
+        }
+        const mc_registry *used = mc_column_registry(col);
+        uint32_t beyond = 0;
+        for (mc_nbt_tag *sec = mc_nbt_first(secs); sec; sec = mc_nbt_next(sec)) {
+            mc_nbt_array b, d, a = {0};
+            int64_t y;
+            if (mc_nbt_get_array(mc_nbt_get(sec, "Blocks"), MC_NBT_BYTE_ARRAY, &b) != MC_OK ||
+                mc_nbt_get_array(mc_nbt_get(sec, "Data"), MC_NBT_BYTE_ARRAY, &d) != MC_OK ||
+                mc_nbt_get_integer(mc_nbt_get(sec, "Y"), &y) != MC_OK)
+                continue;
+            mc_nbt_get_array(mc_nbt_get(sec, "Add"), MC_NBT_BYTE_ARRAY, &a);
+            mc_container want;
+            expect_legacy(used, b.data, d.data, a.data, &want, &beyond);
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s section Y=%d (%s)", where, (int)y, way ? "tree" : "bytes");
+            assert_same_container(&mc_column_section(col, (int32_t)y)->blocks, &want, msg);
+            mc_container_free(&want);
+            checked++;
+        }
+        assert_int_equal(info.unknown_states, beyond);
+        mc_column_free(col);
+    }
+    mc_nbt_doc_free(doc);
+    return checked;
+}
+
+/* A 1.12 chunk of generated sections: Y k holds runs and noise over a
+ * palette of sizes[k] values below `top` (Add nibbles when top > 4096). */
+static void make_legacy_chunk(mc_buf *out, uint32_t top, uint64_t seed)
+{
+    static const unsigned sizes[] = {1, 2, 9, 16, 17, 40, 255, 256, 257, 700, 4096};
+    mc_test_rng rng = {seed};
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
+    mc_nbt_put_int(doc, root, "DataVersion", 1343);
+    mc_nbt_tag *level = mc_nbt_put_compound(doc, root, "Level");
+    mc_nbt_put_int(doc, level, "xPos", 2);
+    mc_nbt_put_int(doc, level, "zPos", -1);
+    mc_nbt_tag *secs = mc_nbt_put_list(doc, level, "Sections", MC_NBT_COMPOUND);
+    static int8_t blocks[4096], data[2048], add[2048], light[2048];
+    for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        uint32_t pal[4096];
+        for (unsigned i = 0; i < sizes[k]; i++)
+            pal[i] = sizes[k] == 4096 ? (i * 2654435761u) % top : (uint32_t)(mc_test_rand(&rng) % top);
+        memset(data, 0, sizeof data);
+        memset(add, 0, sizeof add);
+        for (unsigned i = 0; i < 4096; i++) {
+            /* rows of one value, then rows of noise */
+            const unsigned pick = (i >> 4) % 3 == 0 ? (i >> 4) % sizes[k] : (unsigned)(mc_test_rand(&rng) % sizes[k]);
+            const uint32_t v = sizes[k] == 4096 ? pal[i] : pal[pick];
+            blocks[i] = (int8_t)(uint8_t)(v >> 4);
+            data[i / 2] |= (int8_t)((v & 15u) << ((i & 1) * 4));
+            add[i / 2] |= (int8_t)(((v >> 12) & 15u) << ((i & 1) * 4));
+        }
+        mc_nbt_tag *sec = mc_nbt_list_append(doc, secs, MC_NBT_COMPOUND);
+        mc_nbt_put_byte(doc, sec, "Y", (int8_t)k);
+        mc_nbt_put_byte_array(doc, sec, "Blocks", blocks, 4096);
+        if (top > 4096)
+            mc_nbt_put_byte_array(doc, sec, "Add", add, 2048);
+        mc_nbt_put_byte_array(doc, sec, "Data", data, 2048);
+        mc_nbt_put_byte_array(doc, sec, "BlockLight", light, 2048);
+        mc_nbt_put_byte_array(doc, sec, "SkyLight", light, 2048);
+    }
+    mc_buf_init(out, NULL);
+    mc_error err;
+    assert_int_equal(mc_nbt_write(doc, MC_NBT_JAVA, out, &err), MC_OK);
+    mc_nbt_doc_free(doc);
+}
+
+/* Pre-1.13 sections build their palette through a table, not a hash: the
+ * container must be the one mc_container_set_all makes (kind, width,
+ * palette order, entries), for generated palettes of 1 to 4096 values, ids
+ * past 255 (Add) read by the 1.12 registry (air, counted) and by a larger
+ * one (kept), and every legacy chunk of the corpus. */
+static void test_legacy_sections(void **state)
+{
+    (void)state;
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    const mc_registry *big = mc_registry_find("1.20.1");
+    assert_non_null(big);
+    const struct { uint32_t top; const mc_registry *reg; } cases[] = {
+        {4096, NULL}, {65536, NULL}, {65536, big}, {mc_registry_state_count(big), big}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mc_buf buf;
+        make_legacy_chunk(&buf, cases[c].top, 7 + c);
+        char where[64];
+        snprintf(where, sizeof where, "generated case %zu", c);
+        assert_int_equal(check_legacy_chunk(buf.data, buf.len, cases[c].reg, MC_CHUNKNBT_NO_EXTRA, cache, where), 22);
+        assert_int_equal(check_legacy_chunk(buf.data, buf.len, cases[c].reg, 0, cache, where), 22);
+        mc_buf_free(&buf);
+    }
+    mc_chunknbt_options strict = {0};
+    strict.flags = MC_CHUNKNBT_STRICT;
+    mc_buf buf;
+    make_legacy_chunk(&buf, 65536, 3);
+    mc_column *col = NULL;
+    mc_error err;
+    assert_int_equal(mc_chunknbt_read_bytes(buf.data, buf.len, &strict, &col, &err), MC_ERR_MALFORMED);
+    assert_non_null(strstr(err.message, "beyond 255"));
+    mc_buf_free(&buf);
+    if (mc_test_corpus_dir()) {
+        const char *files[] = {"anvil/1.8.9/ppa-r.-1.0.mca", "anvil/1.12.2/mcaselector-r.0.0.mca"};
+        size_t sections = 0;
+        for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+            mc_region *r = NULL;
+            assert_int_equal(mc_region_open(mc_test_corpus_path(files[f]), NULL, &r, &err), MC_OK);
+            mc_buf_init(&buf, NULL);
+            for (int i = 0; i < 1024; i += 3) { /* a third of each file: < 1 s */
+                buf.len = 0;
+                if (mc_region_has_chunk(r, i & 31, i >> 5) &&
+                    mc_region_read_chunk(r, i & 31, i >> 5, &buf, NULL, &err) == MC_OK)
+                    sections += check_legacy_chunk(buf.data, buf.len, NULL, MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_NO_LIGHT,
+                                                   cache, files[f]);
+            }
+            mc_buf_free(&buf);
+            mc_region_close(r);
+        }
+        assert_true(sections > 500);
+    }
+    mc_chunknbt_cache_free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -747,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_26x_and_heights),
         cmocka_unit_test(test_read_container),
         cmocka_unit_test(test_partial_sections),
+        cmocka_unit_test(test_legacy_sections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,11 +4,13 @@
  *
  * A chunk is drawn section by section from the top: a section whose
  * palette holds no visible colour is skipped without unpacking; the others
- * are unpacked once (palette indices, 4096 u16) and walked layer by layer
- * for the columns that are not opaque yet, so a chunk of open terrain costs
+ * are unpacked once (palette indices, 4096 u16) and each column that is not
+ * done yet is walked down through it until it is (a list of the open
+ * columns, so the done ones cost nothing), so a chunk of open terrain costs
  * about one unpacked section. The colours come from the registry's colour
  * table (one lookup per palette entry, not per block) and the biome tints
- * from a per-registry table by biome id, both cached in the reader.
+ * from a per-registry table by biome id, both cached in the reader; a
+ * tinted colour is remembered by (state, biome).
  *
  * A region's hillshade needs the heights one block north and west of it,
  * which lie in the neighbouring regions: their 32 + 32 edge chunks are read
@@ -42,6 +44,15 @@ typedef struct registry_cache {
     uint32_t biome_count;
 } registry_cache;
 
+/* A block colour tinted by its biome: mc_block_color_tinted of the state's
+ * colour and the biome's tints, remembered (a chunk tints the same few
+ * grass, leaves and water states in the same few biomes thousands of times). */
+#define TINT_MEMO 1024
+typedef struct tint_memo {
+    uint32_t state, biome;
+    mc_block_color color;
+} tint_memo;
+
 struct map_reader {
     const map_world *world;  /* NULL: columns from make */
     map_make_column make;
@@ -62,6 +73,9 @@ struct map_reader {
     uint32_t *colors;  /* 512 x 512 */
     int16_t *heights;  /* 513 x 513 */
     uint16_t indices[MC_SECTION_BLOCKS];
+    /* tinted colours by (state, biome), direct-mapped; emptied when the
+     * registry changes (state UINT32_MAX: empty) */
+    tint_memo tints[TINT_MEMO];
 };
 
 bool map_mode_parse(const char *name, map_mode *out)
@@ -174,6 +188,8 @@ static bool use_registry(map_reader *r, const mc_registry *reg)
     if (rc->reg == reg)
         return true;
     drop_registry_cache(rc);
+    for (size_t i = 0; i < TINT_MEMO; i++)
+        r->tints[i].state = UINT32_MAX;
     size_t flag_count;
     rc->colors = mc_registry_color_table(reg, &rc->count);
     rc->flags = mc_registry_state_flag_table(reg, &flag_count);
@@ -285,8 +301,34 @@ static uint32_t finish(const column_acc *acc)
     return (r > 255 ? 255 : r) << 24 | (g > 255 ? 255 : g) << 16 | (b > 255 ? 255 : b) << 8 | (a > 255 ? 255 : a);
 }
 
+/* What drawing a section needs besides its blocks: the biome of each of
+ * its 64 cells, looked up once when a tinted block first needs it
+ * (UINT32_MAX: not yet). */
+typedef struct section_ctx {
+    const mc_column *col;
+    uint32_t cell_biome[64];
+} section_ctx;
+
+/* The colour of `state` (colour c, tinted) at (x, y, z) of the section. */
+static mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32_t state, mc_block_color c, int32_t x,
+                                   int32_t y, int32_t z)
+{
+    uint32_t *cell = &sc->cell_biome[((y >> 2) & 3) << 4 | (z >> 2) << 2 | x >> 2];
+    if (*cell == UINT32_MAX)
+        *cell = mc_column_get_biome(sc->col, x >> 2, y >> 2, z >> 2);
+    const uint32_t biome = *cell;
+    tint_memo *m = &r->tints[((state * 0x9E3779B1u) ^ (biome * 0x85EBCA6Bu)) >> 22];
+    if (m->state != state || m->biome != biome) {
+        mc_biome_colors bc = biome_colors(&r->rc, biome);
+        m->state = state;
+        m->biome = biome;
+        m->color = mc_block_color_tinted(c, &bc);
+    }
+    return m->color;
+}
+
 /* One visible block of a column. */
-static void add_block(map_reader *r, column_acc *acc, const mc_column *col, uint32_t state, int32_t x, int32_t y,
+static void add_block(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
                       int32_t z)
 {
     const registry_cache *rc = &r->rc;
@@ -303,12 +345,11 @@ static void add_block(map_reader *r, column_acc *acc, const mc_column *col, uint
     }
     float alpha = c.a / 255.0f;
     if (c.tint != MC_TINT_NONE && c.tint != MC_TINT_FIXED) {
-        uint32_t biome = mc_column_get_biome(col, x >> 2, y >> 2, z >> 2);
-        mc_biome_colors bc = biome_colors(rc, biome);
-        if (c.tint == MC_TINT_WATER) {
+        const bool water = c.tint == MC_TINT_WATER;
+        c = tinted_color(r, sc, state, c, x, y, z);
+        if (water) {
             unsigned k = acc->water_depth < 8 ? acc->water_depth : 8;
             acc->water_depth++;
-            c = mc_block_color_tinted(c, &bc);
             c.r = (uint8_t)(c.r * (25 - k) / 25);
             c.g = (uint8_t)(c.g * (25 - k) / 25);
             c.b = (uint8_t)(c.b * (25 - k) / 25);
@@ -318,7 +359,6 @@ static void add_block(map_reader *r, column_acc *acc, const mc_column *col, uint
             acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
             return;
         }
-        c = mc_block_color_tinted(c, &bc);
     }
     acc->water_depth = 0;
     composite(acc, c, alpha);
@@ -347,47 +387,89 @@ static uint32_t darken_by_light(const mc_column *col, uint32_t rgba, int32_t x, 
     return r << 24 | g << 16 | b << 8 | (rgba & 255);
 }
 
-/* Draws one column into r->chunk_rgba / r->chunk_height. */
+/* The state of each palette index of a section (an index past the
+ * palette: state 0) and whether it has a visible colour; false when no
+ * palette entry has one (the section is skipped). A direct section (or a
+ * palette wider than 8 bits, which the library's rules never make) sets
+ * *per_block: its states are looked up block by block. */
+static bool section_states(const registry_cache *rc, const mc_container *c, uint32_t *state_of, uint8_t *vis,
+                           bool *per_block)
+{
+    size_t plen;
+    const uint32_t *palette = mc_container_palette(c, &plen);
+    *per_block = c->kind == MC_CONTAINER_DIRECT || (c->kind == MC_CONTAINER_INDIRECT && c->bits > 8);
+    if (c->kind == MC_CONTAINER_DIRECT)
+        return true;
+    bool any = false;
+    for (size_t p = 0; p < plen && !any; p++)
+        any = palette[p] < rc->count && rc->colors[palette[p]].a > 0;
+    if (!any || *per_block)
+        return any;
+    const size_t n = c->kind == MC_CONTAINER_SINGLE ? 1 : (size_t)1 << c->bits;
+    for (size_t p = 0; p < n; p++) {
+        state_of[p] = p < plen ? palette[p] : 0;
+        vis[p] = state_of[p] < rc->count && rc->colors[state_of[p]].a > 0;
+    }
+    return true;
+}
+
+/* Draws one column into r->chunk_rgba / r->chunk_height. Sections from the
+ * top; in each, every column still open is walked down until it is done
+ * (the same blocks in the same order as a walk layer by layer, with no
+ * visit of the columns already done). */
 static void draw_chunk(map_reader *r, const mc_column *col)
 {
     column_acc acc[256];
-    for (int i = 0; i < 256; i++)
+    uint8_t open[256];
+    for (int i = 0; i < 256; i++) {
         acc[i] = (column_acc){0, 0, 0, 0, MAP_NO_HEIGHT, MAP_NO_HEIGHT, 0, false, false};
-    unsigned open = 256;
+        open[i] = (uint8_t)i;
+    }
+    unsigned nopen = 256;
     const registry_cache *rc = &r->rc;
     uint32_t nsec = mc_column_section_count(col);
     int32_t min_y = mc_column_min_y(col);
-    for (uint32_t k = nsec; k-- > 0 && open;) {
+    section_ctx sc;
+    sc.col = col;
+    uint32_t state_of[256];
+    uint8_t vis[256];
+    for (uint32_t k = nsec; k-- > 0 && nopen;) {
         const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)k);
         const mc_container *c = &s->blocks;
+        bool per_block;
+        if (!section_states(rc, c, state_of, vis, &per_block))
+            continue;
+        const bool single = c->kind == MC_CONTAINER_SINGLE;
         size_t plen;
         const uint32_t *palette = mc_container_palette(c, &plen);
-        bool visible = false;
-        if (c->kind == MC_CONTAINER_DIRECT)
-            visible = true;
-        else
-            for (size_t p = 0; p < plen && !visible; p++)
-                visible = palette[p] < rc->count && rc->colors[palette[p]].a > 0;
-        if (!visible)
-            continue;
         size_t nlongs;
         const uint64_t *longs = mc_container_longs(c, &nlongs);
-        if (c->kind != MC_CONTAINER_SINGLE)
+        if (!single)
             mc_bits_unpack_u16(longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, r->indices);
-        for (int y = 15; y >= 0 && open; y--) {
-            int32_t ay = min_y + (int32_t)k * 16 + y;
-            for (int i = 0; i < 256; i++) {
-                if (acc[i].done)
-                    continue;
-                uint32_t v = c->kind == MC_CONTAINER_SINGLE ? 0 : r->indices[y << 8 | i];
-                uint32_t state = c->kind == MC_CONTAINER_DIRECT ? v : v < plen ? palette[v] : 0;
-                if (state >= rc->count || rc->colors[state].a == 0)
-                    continue;
-                add_block(r, &acc[i], col, state, i & 15, ay, i >> 4);
-                if (acc[i].done)
-                    open--;
+        memset(sc.cell_biome, 0xFF, sizeof sc.cell_biome);
+        const int32_t base_y = min_y + (int32_t)k * 16;
+        unsigned kept = 0;
+        for (unsigned j = 0; j < nopen; j++) {
+            const unsigned i = open[j];
+            column_acc *a = &acc[i];
+            for (int y = 15; y >= 0 && !a->done; y--) {
+                const uint32_t v = single ? 0 : r->indices[y << 8 | i];
+                uint32_t state;
+                if (per_block) {
+                    state = c->kind == MC_CONTAINER_DIRECT ? v : v < plen ? palette[v] : 0;
+                    if (state >= rc->count || rc->colors[state].a == 0)
+                        continue;
+                } else {
+                    if (!vis[v])
+                        continue;
+                    state = state_of[v];
+                }
+                add_block(r, a, &sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
             }
+            if (!a->done)
+                open[kept++] = (uint8_t)i;
         }
+        nopen = kept;
     }
     for (int i = 0; i < 256; i++) {
         int32_t x = i & 15, z = i >> 4;
