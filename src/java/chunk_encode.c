@@ -411,15 +411,29 @@ static int be_type_of(const mc__era *e, const mc_nbt_tag *tag)
     return -1;
 }
 
-static mc_status put_block_entities(mc_buf *out, const mc__era *e, const mc_column *col,
-                                    int32_t min_y, int32_t max_y)
+/* The block entities the protocol sees: the column's, or the view's
+ * (translated to the protocol's version, translate.h). */
+static size_t enc_be_count(const enc_col *c)
 {
-    const size_t n = mc_column_block_entity_count(col);
+    return c->view ? mc_column_view_block_entity_count(c->view) : mc_column_block_entity_count(c->col);
+}
+
+static const mc_nbt_tag *enc_be_at(const enc_col *c, size_t i, int32_t *x, int32_t *y, int32_t *z)
+{
+    return c->view ? mc_column_view_block_entity_at(c->view, i, x, y, z)
+                   : mc_column_block_entity_at(c->col, i, x, y, z);
+}
+
+static mc_status put_block_entities(mc_buf *out, const mc__era *e, const enc_col *c, int32_t min_y,
+                                    int32_t max_y)
+{
+    const mc_column *col = c->col;
+    const size_t n = enc_be_count(c);
     /* Only those inside the sent height (and, 1.18+, with a known type). */
     size_t cnt = 0;
     for (size_t i = 0; i < n; i++) {
         int32_t x, y, z;
-        mc_nbt_tag *t = mc_column_block_entity_at(col, i, &x, &y, &z);
+        const mc_nbt_tag *t = enc_be_at(c, i, &x, &y, &z);
         if (y >= min_y && y < max_y && mc_nbt_tag_type(t) == MC_NBT_COMPOUND &&
             (e->kind < MC__ERA_1_18 || be_type_of(e, t) >= 0))
             cnt++;
@@ -429,7 +443,7 @@ static mc_status put_block_entities(mc_buf *out, const mc__era *e, const mc_colu
         bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
     for (size_t i = 0; i < n; i++) {
         int32_t x, y, z;
-        mc_nbt_tag *t = mc_column_block_entity_at(col, i, &x, &y, &z);
+        const mc_nbt_tag *t = enc_be_at(c, i, &x, &y, &z);
         if (!(y >= min_y && y < max_y && mc_nbt_tag_type(t) == MC_NBT_COMPOUND))
             continue;
         mc_status st;
@@ -655,7 +669,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const enc_col *c)
     }
     end_sized(out, at);
     if (e->block_entities)
-        return put_block_entities(out, e, col, lo * 16, (lo + (int32_t)nsec) * 16);
+        return put_block_entities(out, e, c, lo * 16, (lo + (int32_t)nsec) * 16);
     return MC_OK;
 }
 
@@ -688,7 +702,7 @@ static mc_status encode_modern(mc_buf *out, const mc__era *e, const enc_col *c)
             memset(p, 0, slack);
     }
     end_sized(out, at);
-    mc_status st = put_block_entities(out, e, col, mc_column_min_y(col),
+    mc_status st = put_block_entities(out, e, c, mc_column_min_y(col),
                                       mc_column_min_y(col) + (int32_t)mc_column_height(col));
     if (st != MC_OK)
         return st;
