@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "mcchunk/java.h"
+#include "proc_cpu.h"
 
 typedef struct {
     int fd;
@@ -340,59 +341,6 @@ static run_result run(int port, int n, const char *prefix)
     free(cs);
     free(pf);
     return res;
-}
-
-/* CPU time of process `pid` in seconds: the sum over its threads of the
- * first field of /proc/PID/task/TID/schedstat (nanoseconds on a CPU). Falls
- * back to /proc/PID/stat's utime+stime (clock ticks) where schedstat is
- * missing; *ns_precise says which one it was. -1 when the process is gone. */
-static double cpu_of(int pid, bool *ns_precise)
-{
-    *ns_precise = false;
-    if (pid <= 0)
-        return -1;
-    char path[96];
-    snprintf(path, sizeof path, "/proc/%d/task", pid);
-    DIR *d = opendir(path);
-    if (d) {
-        unsigned long long total = 0;
-        int threads = 0;
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] < '0' || e->d_name[0] > '9')
-                continue;
-            snprintf(path, sizeof path, "/proc/%d/task/%.16s/schedstat", pid, e->d_name);
-            FILE *f = fopen(path, "r");
-            unsigned long long ns = 0;
-            if (f && fscanf(f, "%llu", &ns) == 1) {
-                total += ns;
-                threads++;
-            }
-            if (f)
-                fclose(f);
-        }
-        closedir(d);
-        if (threads > 0) {
-            *ns_precise = true;
-            return (double)total / 1e9;
-        }
-    }
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char buf[1024];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    if (!p)
-        return -1;
-    unsigned long utime = 0, stime = 0;
-    /* fields after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
-        return -1;
-    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,10 @@
  *                                    the version table
  *   src/registry/data/reg_bedrock.c  Bedrock registries (coded, built by
  *                                    registry-bedrock.js) and version table
+ *   src/registry/data/reg_biomes.c   the climate of every biome name
+ *                                    (registry-biomes.js)
+ *   src/registry/data/reg_legacy_names.c  the properties of 1.8-1.12 states
+ *                                    (registry-legacy-names.js)
  *
  * Usage: node scripts/gen-registries.js   (from anywhere)
  */
@@ -87,6 +91,21 @@ function mdVersionFor(release) {
     return older.length ? older[older.length - 1] : null;
 }
 
+/* A block's material class (registry-flags.js materialClass) by name, the
+ * same in every version and edition so that it never splits a kind (nor a
+ * registry): the newest minecraft-data entry of that name that says more
+ * than "unknown". */
+const materialByName = new Map();
+for (const edition of ['pc', 'bedrock'])
+    for (const v of Object.keys(PATHS[edition]).sort(vcmp).reverse()) {
+        const dir = PATHS[edition][v].blocks;
+        for (const b of (dir && load(dir, 'blocks')) || []) {
+            const name = 'minecraft:' + b.name.replace(/^minecraft:/, '');
+            if (!materialByName.get(name)) materialByName.set(name, flags.materialClass(b.material));
+        }
+    }
+function materialOf(name) { return materialByName.get(name) || 0; }
+
 /* ------------------------------------------------- flattened registries */
 function propValues(s) {
     if (s.type === 'bool') return ['true', 'false'];
@@ -123,7 +142,7 @@ function buildFlattened(blocksDir, shapesDir) {
             }
             stateFlags.push(flags.javaFlags(b, values, i, shapes));
         }
-        kinds.push(pool.kind(name, props, b.defaultState - b.minStateId, stateFlags));
+        kinds.push(pool.kind(name, props, b.defaultState - b.minStateId, stateFlags, null, materialOf(name)));
         mins.push(b.minStateId);
         next = b.maxStateId + 1;
     }
@@ -242,6 +261,28 @@ for (const b of pivotBlocks.slice().sort((x, y) => x.minStateId - y.minStateId))
     }
 }
 
+/* The properties of 1.8-1.12 states as the game names them (F3, /setblock):
+ * one schema per block name (registry-legacy-names.js), pooled like kinds. */
+const legacyNames = require('./registry-legacy-names.js');
+const legacySchemas = [];   /* {props: prop list index, nprops, digits, stored} */
+const legacyStored = [];    /* per schema, 16 bytes: the properties each meta stores */
+const schemaOfName = new Map();
+{
+    const blocks112 = load(PATHS.pc['1.12.2'].blocks, 'blocks');
+    const names = new Map(blocks112.map((b) => [b.id, b.name]));
+    const corrected = Object.fromEntries(Object.keys(legacyJson).map((k) => [k, legacyTarget(k)]));
+    const built = legacyNames.build({ file: legacyNames.defaultFile, legacyJson: corrected, parseStateString,
+        blockNames: names });
+    for (const [name, s] of built) {
+        schemaOfName.set('minecraft:' + name, legacySchemas.length);
+        legacySchemas.push({
+            props: pool.propList(s.props), nprops: s.props.length,
+            digits: pool.digitRun(s.metas.flatMap((m) => m.digits)), stored: legacyStored.length,
+        });
+        legacyStored.push(...s.metas.map((m) => m.stored));
+    }
+}
+
 /* Pivot flags, to give legacy states the flags of what they became. */
 let pivotFlags = null;
 
@@ -265,7 +306,9 @@ function buildLegacy(blocksDir) {
             const p = legacyToPivot[(id << 4) | m];
             metaFlags.push(p !== 0xffff ? pivotFlags[p] : flags.legacyFallbackFlags(b));
         }
-        entries.push({ name: 'minecraft:' + b.name, mask, flagSeq: pool.flagSeq(metaFlags) });
+        const name = 'minecraft:' + b.name;
+        entries.push({ name, mask, flagSeq: pool.flagSeq(metaFlags),
+            schema: schemaOfName.has(name) ? schemaOfName.get(name) : 0xffffffff });
     }
     return entries;
 }
@@ -356,7 +399,7 @@ function javaStateStrings(reg) {
     return m;
 }
 const bedrock = require('./registry-bedrock.js').build({ DATA, PATHS, load, pool, flags, assert,
-    javaRegistries: registries, javaStateStrings });
+    javaRegistries: registries, javaStateStrings, materialOf });
 
 /* -------------------------------------------------------------- output */
 const emit = require('./registry-emit.js');
@@ -372,6 +415,11 @@ for (const f of fs.readdirSync(OUT)) if (/^reg_bedrock_\d+\.c$/.test(f)) fs.unli
 fs.writeFileSync(path.join(OUT, 'reg_bedrock.c'),
     emit.bedrockFile(header('Bedrock registries and version table'), { pool, bedrock, javaCount: registries.length }));
 for (const r of bedrock.registries) if (r.mappingNote) console.log(`bedrock ${r.display}: ${r.mappingNote}`);
+const climates = require('./registry-biomes.js').build({ DATA, PATHS, load, vcmp });
+fs.writeFileSync(path.join(OUT, 'reg_biomes.c'), emit.biomeFile(header('biome climates'), pool, climates));
+fs.writeFileSync(path.join(OUT, 'reg_legacy_names.c'),
+    emit.legacyNamesFile(header('Java 1.8-1.12 state properties, from scripts/data/legacy-block-states.txt'),
+        legacySchemas, legacyStored));
 fs.writeFileSync(path.join(OUT, 'reg_strings.c'), emit.stringsFile(header('string pool'), pool));
 console.log(`registries: ${registries.length} Java, ${bedrock.registries.length} Bedrock; ` +
     `strings ${pool.stringBytes()} bytes, kinds ${pool.kinds.length}, flag bytes ${pool.flagBytes.length}`);

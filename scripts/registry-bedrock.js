@@ -142,7 +142,8 @@ function build(ctx) {
             let defaultOff = 0;
             if (b && b.defaultState >= i && b.defaultState < j) defaultOff = b.defaultState - i;
             const stateFlags = tuples.map(() => flags.bedrockFlags(name, b));
-            const kindIndex = pool.kind(name, props, defaultOff, stateFlags, radix ? null : tuples);
+            const kindIndex = pool.kind(name, props, defaultOff, stateFlags, radix ? null : tuples,
+                ctx.materialOf(name));
             if (!radix) pool.kinds[kindIndex].explicitTuples = tuples;
             kinds.push(kindIndex);
             mins.push(i);
@@ -157,10 +158,11 @@ function build(ctx) {
     }
 
     /* Closest state of a registry (kinds + first ids) for a state string its
-     * exact index lacks: the block by name, the properties it has, defaults
-     * for the rest (blocksJ2B/B2J of a version sometimes name properties or
-     * values of a neighbouring version). -1 when the block is absent. */
-    function approx(reg, name, props) {
+     * exact index lacks: the block by name, the properties it has, then the
+     * ones `hint` gives (see javaHints), defaults for the rest (blocksJ2B/B2J
+     * of a version sometimes name properties or values of a neighbouring
+     * version). -1 when the block is absent. */
+    function approx(reg, name, props, hint = {}) {
         if (!reg.byName) {
             reg.byName = new Map();
             reg.kinds.forEach((ki, b) => reg.byName.set(pool.kinds[ki].jsName, b));
@@ -176,7 +178,8 @@ function build(ctx) {
             rest = Math.floor(rest / k.jsProps[i].values.length);
         }
         k.jsProps.forEach((pr, i) => {
-            const v = props[pr.name] !== undefined ? pr.values.indexOf(props[pr.name]) : -1;
+            let v = props[pr.name] !== undefined ? pr.values.indexOf(props[pr.name]) : -1;
+            if (v < 0 && props[pr.name] === undefined && hint[pr.name] !== undefined) v = pr.values.indexOf(hint[pr.name]);
             if (v >= 0) d[i] = v;
         });
         let off;
@@ -190,17 +193,34 @@ function build(ctx) {
         return reg.mins[b] + off;
     }
 
+    /* Bedrock properties a Java state says directly, for the pairs whose
+     * Bedrock side names an older property (1.21.60's blocksJ2B writes a
+     * door's "direction" as an int, its blockStates has
+     * minecraft:cardinal_direction, which is the Java facing; likewise
+     * top_slot_bit -> minecraft:vertical_half, facing_direction ->
+     * minecraft:block_face). Each door, gate and slab numbered "direction"
+     * its own way, so the value comes from the Java state, not the int. */
+    function javaHints(javaProps) {
+        const h = {};
+        const f = javaProps.facing;
+        if (['north', 'south', 'west', 'east'].includes(f)) h['minecraft:cardinal_direction'] = f;
+        if (['north', 'south', 'west', 'east', 'up', 'down'].includes(f)) h['minecraft:block_face'] = f;
+        const half = javaProps.type === 'top' || javaProps.type === 'bottom' ? javaProps.type : javaProps.half;
+        if (half === 'top' || half === 'bottom') h['minecraft:vertical_half'] = half;
+        return h;
+    }
+
     function addMappings(reg, p, stateKey) {
         const j2b = load(p.blocksJ2B, 'blocksJ2B');
         const b2j = load(p.blocksB2J, 'blocksB2J') || {};
         const bedrockIndex = new Map(stateKey.map((k, idx) => [k, idx]));
         let approximate = 0;
-        const resolveB = (s) => {
+        const resolveB = (s, javaSide) => {
             const t = parseStateString(s);
             const c = canonical(t.name, t.props);
             if (bedrockIndex.has(c)) return bedrockIndex.get(c);
             approximate++;
-            return approx(reg, t.name, t.props);
+            return approx(reg, t.name, t.props, javaSide ? javaHints(parseStateString(javaSide).props) : {});
         };
         const resolveJ = (index, jr, s) => {
             const t = parseStateString(s);
@@ -227,7 +247,7 @@ function build(ctx) {
         let unresolved = 0;
         for (const [js, bs] of Object.entries(j2b)) {
             const jid = resolveJ(jIndex, best, js);
-            const bid = resolveB(bs);
+            const bid = resolveB(bs, js);
             if (jid === undefined || bid < 0) { unresolved++; continue; }
             reg.j2b[jid] = bid;
         }
@@ -260,7 +280,7 @@ function build(ctx) {
         });
         for (const [bs, js] of Object.entries(b2j)) {
             const jid = resolveJ(jIndex, best, js);
-            const bid = resolveB(bs);
+            const bid = resolveB(bs, js);
             if (jid === undefined || bid < 0) { unresolved++; continue; }
             if (reg.b2j[bid] === 0xffff) reg.b2j[bid] = jid;
         }

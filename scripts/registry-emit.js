@@ -52,6 +52,30 @@ function stringsFile(head, pool) {
     return out.join('\n') + '\n';
 }
 
+/* The property schemas of 1.8-1.12 blocks (registry-legacy-names.js). */
+function legacyNamesFile(head, schemas, stored) {
+    const out = [head];
+    out.push('/* per block name: {property list, value indices (16 metas x property count, in');
+    out.push(' *   mc__reg_default_digits), stored-property masks (16, in mc__reg_legacy_stored), count} */');
+    out.push(`const mc__legacy_schema mc__reg_legacy_schemas[] = {\n${pack(schemas.map((s) =>
+        `{${s.props},${s.digits},${s.stored},${s.nprops}}`))}\n};`);
+    out.push('/* per schema and metadata: bit i set when the metadata stores property i */');
+    out.push(`const uint8_t mc__reg_legacy_stored[] = {\n${ints(stored)}\n};`);
+    return out.join('\n') + '\n';
+}
+
+/* Biome climates, sorted by name offset (the C side binary-searches). */
+function biomeFile(head, pool, climates) {
+    const rows = climates.map((c) => ({ ...c, off: pool.str(c.name) })).sort((a, b) => a.off - b.off);
+    const out = [head];
+    out.push('/* {name, temperature x1000, downfall x1000, colour 0xRRGGBB, category (MC__BIOME_CAT_*),');
+    out.push(' *   dimension (0 overworld, 1 nether, 2 end), precipitation} */');
+    out.push(`const mc__biome_climate mc__reg_biome_climates[] = {\n${pack(rows.map((r) =>
+        `{${r.off},${r.temperature},${r.downfall},${r.color},${r.category},${r.dimension},${r.precipitation}}`))}\n};`);
+    out.push(`const uint32_t mc__reg_biome_climate_count = ${rows.length};`);
+    return out.join('\n') + '\n';
+}
+
 function poolFile(head, pool) {
     const out = [head];
     out.push('/* value lists: runs of string offsets */');
@@ -74,9 +98,9 @@ function poolFile(head, pool) {
     out.push(`const uint8_t mc__reg_default_digits[] = {\n${ints(pool.digitBytes)}\n};`);
     out.push('/* block kinds: {name, property list, flag run (MC__NONE: uniform), state count,');
     out.push(' *   default state offset, default digits, explicit digits (MC__NONE: mixed radix),');
-    out.push(' *   property count, flags of the first state} */');
+    out.push(' *   property count, flags of the first state, material class} */');
     out.push(`const mc__kind mc__reg_kinds[] = {\n${pack(pool.kinds.map((k) =>
-        `{${k.name},${k.props},${u32(k.seq)},${k.count},${k.defaultOff},${k.digits},${u32(k.explicit)},${k.nprops},${k.base}}`))}\n};`);
+        `{${k.name},${k.props},${u32(k.seq)},${k.count},${k.defaultOff},${k.digits},${u32(k.explicit)},${k.nprops},${k.base},${k.material}}`))}\n};`);
     out.push(`const uint32_t mc__reg_kind_count = ${pool.kinds.length};`);
     return out.join('\n') + '\n';
 }
@@ -141,7 +165,7 @@ function javaFile(head, ctx) {
         if (reg.legacy) {
             reg.blockCount = reg.entries.length;
             out.push(`static const mc__legacy_block ${p}_legacy[] = {\n${pack(reg.entries.map((e) =>
-                (e ? `{${pool.str(e.name)},${e.flagSeq},0x${e.mask.toString(16)}}` : '{MC__NONE,0,0}')))}\n};`);
+                (e ? `{${pool.str(e.name)},${e.flagSeq},${u32(e.schema)},0x${e.mask.toString(16)}}` : '{MC__NONE,0,MC__NONE,0}')))}\n};`);
         } else {
             reg.blockCount = reg.kinds.length;
         }
@@ -194,4 +218,4 @@ function bedrockFile(head, ctx) {
     return out.join('\n') + '\n';
 }
 
-module.exports = { header, stringsFile, poolFile, javaFile, bedrockFile };
+module.exports = { header, stringsFile, poolFile, javaFile, bedrockFile, biomeFile, legacyNamesFile };

@@ -97,23 +97,25 @@ function create() {
     /* explicit: for blocks whose states are not every combination of their
      * values in mixed-radix order (some Bedrock blocks), the value indices of
      * each state, in state order. */
-    function kind(name, props, defaultOff, stateFlags, explicit) {
+    /* material: the coarse material class of registry-flags.js materialClass
+     * (what the translation's fallbacks prefer to keep). */
+    function kind(name, props, defaultOff, stateFlags, explicit, material = 0) {
         const n = str(name);
         const pl = props.length ? propList(props) : 0;
         const uniform = stateFlags.every((f) => f === stateFlags[0]);
         const seq = uniform ? 0xffffffff : flagSeq(stateFlags);
         const ex = explicit ? digitRun(explicit.flat()) : 0xffffffff;
-        const key = [n, pl, props.length, defaultOff, uniform ? 'u' + stateFlags[0] : 's' + seq, ex].join('|');
+        const key = [n, pl, props.length, defaultOff, uniform ? 'u' + stateFlags[0] : 's' + seq, ex, material].join('|');
         if (!kindMap.has(key)) {
             kindMap.set(key, kinds.length);
             if (props.length > 32) throw new Error(name + ': more than 32 properties');
             kinds.push({ name: n, jsName: name, props: pl, nprops: props.length, jsProps: props,
                 digits: digits(props, defaultOff, explicit), explicit: ex,
-                count: stateFlags.length, defaultOff, base: stateFlags[0], seq, flags: stateFlags });
+                count: stateFlags.length, defaultOff, base: stateFlags[0], seq, flags: stateFlags, material });
         }
         return kindMap.get(key);
     }
-    return { str, lengthAt, valueList, propdef, propList, flagSeq, kind, kinds, propdefs, propLists,
+    return { str, lengthAt, valueList, propdef, propList, flagSeq, digitRun, kind, kinds, propdefs, propLists,
         valueRefs, flagBytes, digitBytes, stringList, stringBytes: () => stringBytes };
 }
 

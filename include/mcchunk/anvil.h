@@ -19,8 +19,13 @@
  *     and the files found by name beside a region (c.X.Z.mcc, temporaries)
  *     are opened without following links.
  *   - verify, salvage and compact over whole files.
+ *   - mc_region_writer: a whole region file written into a temporary and
+ *     renamed into place at once (the whole-world tools' way of rewriting
+ *     a region: one fsync per file, the old file or the new one after a
+ *     crash).
  *   - the world layout: which region file holds absolute chunk (X, Z) of a
- *     dimension, for the <=1.21.11 layout and for 26.1's; only files inside
+ *     dimension, for the <=1.21.11 layout and for 26.1's, and which
+ *     dimensions and region files a world folder has; only files inside
  *     the world folder are handed out.
  *
  * What a crash (kill -9, power loss, kernel panic) can and cannot lose,
@@ -296,6 +301,57 @@ MC_API mc_status mc_region_salvage(mc_region *region, const char *out_path,
 MC_API mc_status mc_region_compact(const char *path, const mc_region_options *opt,
                                    uint64_t *before, uint64_t *after, mc_error *err);
 
+/* ------------------------------------------------------- whole-file writer */
+
+/* A region file written whole and put in place at once: the records go
+ * one after the other into "<path>.compact.tmp" (the name a compaction
+ * uses: verify reports a stale one, the next write or compaction of the
+ * region removes it), and commit fsyncs it, renames it over `path` and
+ * fsyncs the folder. Until the commit `path` is untouched; a crash at any
+ * moment leaves it as it was or complete. For tools that rewrite whole
+ * regions (convert, prune, relight): one fsync per file instead of one per
+ * chunk, and only one record held in memory at a time.
+ *
+ * External chunks: a record over 255 sectors is written at once to
+ * c.X.Z.mcc beside `path` (the name the old and the new file share); when
+ * the file being replaced holds that chunk externally too, its stub names
+ * the new .mcc until the commit, so the compression must be the same one
+ * (put_raw refuses another with MC_ERR_UNSUPPORTED; put_chunk keeps the old
+ * one). After the commit, the .mcc files of chunks the old file held
+ * externally and the new one does not are removed. Region coordinates for
+ * .mcc names come from `path`'s name (r.X.Z.mca). A writer is for one
+ * thread at a time. */
+typedef struct mc_region_writer mc_region_writer;
+
+/* Starts writing a new region file for `path` (whose folder must exist;
+ * `path` itself may exist or not). opt: io, alloc, level (deflate level of
+ * put_chunk); may be NULL. Errors: MC_ERR_IO / MC_ERR_NOT_FOUND when the
+ * temporary cannot be created, MC_ERR_NOMEM. */
+MC_API mc_status mc_region_writer_new(const char *path, const mc_region_options *opt,
+                                      mc_region_writer **out, mc_error *err);
+/* Adds local chunk (lx, lz) as an already compressed payload (as
+ * mc_region_read_raw returns it) with `compression_id` and `timestamp` (0:
+ * 1). Each chunk at most once (MC_ERR_INVALID_ARG). */
+MC_API mc_status mc_region_writer_put_raw(mc_region_writer *w, int lx, int lz, const void *payload,
+                                          size_t len, int compression_id, uint32_t timestamp,
+                                          mc_error *err);
+/* Adds local chunk (lx, lz) = the uncompressed NBT `nbt`, compressed with
+ * `compression` (see above for external chunks). */
+MC_API mc_status mc_region_writer_put_chunk(mc_region_writer *w, int lx, int lz, const void *nbt,
+                                            size_t len, mc_compression compression,
+                                            uint32_t timestamp, mc_error *err);
+/* Chunks put so far. */
+MC_API size_t mc_region_writer_count(const mc_region_writer *w);
+/* Makes the new file durable and puts it in place of `path` (see above);
+ * with no chunk put, removes `path` instead (an absent one stays absent).
+ * *size (may be NULL) receives the new file's size (0 when removed). Frees
+ * the writer, whatever the outcome; on failure `path` is as it was (or, for
+ * an error after the rename, complete: MC_ERR_IO either way). */
+MC_API mc_status mc_region_writer_commit(mc_region_writer *w, uint64_t *size, mc_error *err);
+/* Drops the new file (removes the temporary) and frees the writer; `path`
+ * is untouched (NULL is fine). */
+MC_API void mc_region_writer_abandon(mc_region_writer *w);
+
 /* ---------------------------------------------------------------- world */
 
 typedef enum mc_region_kind {
@@ -331,6 +387,25 @@ MC_API mc_status mc_world_region_path(const char *world, mc_world_layout layout,
                                       const char *dimension, mc_region_kind kind, int32_t cx,
                                       int32_t cz, char *out, size_t out_size, int *lx, int *lz,
                                       mc_error *err);
+
+/* The dimensions of the world folder at `world` that have a region,
+ * entities or poi folder: "minecraft:overworld", "minecraft:the_nether",
+ * "minecraft:the_end" first (those present, in this order), then every
+ * "ns:path" found under dimensions/<ns>/ (paths may have '/': folders are
+ * walked to a depth of 8, not through links; names of [a-z0-9_.-] only),
+ * sorted. *out is an array of *count strings (free with
+ * mc_world_free_list). MC_ERR_NOT_FOUND when `world` is not a folder. */
+MC_API mc_status mc_world_list_dimensions(const char *world, mc_world_layout layout, char ***out,
+                                          size_t *count, mc_error *err);
+MC_API void mc_world_free_list(char **list, size_t count);
+/* The region files of one kind of one dimension: *coords receives *count
+ * pairs (rx, rz), sorted by rx then rz, of the regular files (not links)
+ * named exactly r.<rx>.<rz>.mca in that folder (free(*coords)). A missing
+ * folder has none (MC_OK); a folder that leads out of the world is MC_ERR_IO
+ * (as mc_world_region_path). */
+MC_API mc_status mc_world_list_regions(const char *world, mc_world_layout layout,
+                                       const char *dimension, mc_region_kind kind, int32_t **coords,
+                                       size_t *count, mc_error *err);
 
 #ifdef __cplusplus
 }

@@ -69,7 +69,10 @@ MC_API const mc_registry *mc_registry_find(const char *version);
  * touched). Java: every release from 1.8 to 26.1.2; releases with the same
  * block states and biomes share a registry. Java 1.8-1.12 states are
  * id<<4|meta, valid for the metas minecraft-data lists (legacy.json's 1.12
- * states and each version's variations). Bedrock: every version with a
+ * states and each version's variations), with the properties the game
+ * names them by (minecraft:stone[variant=granite]; 1.12.2's block classes,
+ * scripts/data/legacy-block-states.txt, the same for every 1.8-1.12
+ * registry). Bedrock: every version with a
  * blockStates.json (1.16.220 to 1.26.51); runtime ids are the sorted-list
  * indices, hashed ids are computed (mc_registry_state_hash).
  *
@@ -144,7 +147,10 @@ MC_API uint32_t mc_registry_next_state(const mc_registry *reg, uint32_t state);
  * Java 1.8-1.12 names are the legacy ones ("minecraft:grass" is id 2). */
 MC_API const char *mc_registry_state_name(const mc_registry *reg, uint32_t state);
 /* Number of properties of the state's block (0 for invalid states). Java
- * 1.8-1.12 states have one property, "meta" (the metadata, "0".."15"). */
+ * 1.8-1.12 states have the properties the game names them by (F3:
+ * stone[variant=granite], log[axis=x,variant=spruce]); the ones the
+ * metadata does not store (a fence's connections, a stairs' shape) show
+ * the value the game's 1.13 flattening gives that id:meta. */
 MC_API unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state);
 /* Property `index` (the game's order) of a state: key and value strings,
  * valid for the life of the process. False when out of range. */
@@ -174,7 +180,11 @@ MC_API mc_status mc_registry_lookup(const mc_registry *reg, const char *name, si
                                     uint32_t *state, mc_error *err);
 /* Parses "minecraft:oak_stairs[facing=east,half=top]" (also "oak_stairs",
  * "stone[]") and looks it up as mc_registry_lookup does. MC_ERR_MALFORMED
- * for bad syntax, MC_ERR_LIMIT beyond 64 properties. */
+ * for bad syntax, MC_ERR_LIMIT beyond 64 properties. Java 1.8-1.12 also
+ * reads "ID:META" ("1:1"), "NAME:META" ("minecraft:stone:1") and
+ * "name[meta=N]"; a property the metadata does not store takes any valid
+ * value; among the metadata matching, the one the game writes (torch meta
+ * 5, not 0, for facing=up). */
 MC_API mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size_t len,
                                          uint32_t *state, mc_error *err);
 
@@ -203,33 +213,79 @@ MC_API uint32_t mc_registry_state_from_hash(const mc_registry *reg, uint32_t has
 MC_API const char *mc_registry_biome_name(const mc_registry *reg, uint32_t id);
 /* Id of a biome ("minecraft:" may be omitted), or MC_STATE_NONE. */
 MC_API uint32_t mc_registry_biome_id(const mc_registry *reg, const char *name);
+/* A biome id of `from` as an id of `to`: the same name, else the name the
+ * game renamed it to (1.18's windswept_hills for mountains, Bedrock's
+ * older names both ways; MC_TRANSLATE_RENAMED), else the biome of `to` of
+ * the nearest climate in the same dimension (temperature, downfall,
+ * precipitation, then category and map colour, from minecraft-data;
+ * MC_TRANSLATE_SAME_FAMILY when the category is the same, else
+ * MC_TRANSLATE_NEAREST_COLOR). An id `from` does not have becomes `to`'s
+ * plains with MC_TRANSLATE_AIR: never id 0 silently. `how` may be NULL.
+ * MC_STATE_NONE only when `to` has no biomes. */
+MC_API uint32_t mc_registry_translate_biome(const mc_registry *from, const mc_registry *to, uint32_t biome,
+                                            unsigned *how);
 
 /* ---------------------------------------------------------- translation */
 
-/* How a state was translated (bits; 0 = exactly). */
+/* How a state was translated (bits; 0 = exactly: the same block with every
+ * property). The first two say what happened to properties, the others
+ * which rule picked the block (at most one of RENAMED, SAME_FAMILY,
+ * NEAREST_COLOR, AIR_LIKE, AIR is set). */
 enum {
-    MC_TRANSLATE_PROP_DROPPED = 1u << 0,    /* the target block lacks a property; dropped */
-    MC_TRANSLATE_VALUE_DEFAULTED = 1u << 1, /* the target lacks a value; the default's taken */
-    MC_TRANSLATE_RENAMED = 1u << 2,         /* same block under another name (grass -> short_grass) */
-    MC_TRANSLATE_ANCESTOR = 1u << 3,        /* block absent; its closest older relative used */
-    MC_TRANSLATE_AIR = 1u << 4,             /* nothing fits (or invalid source): air */
-    MC_TRANSLATE_MAPPED = 1u << 5           /* through a data table (legacy.json, blocksJ2B/B2J) */
+    MC_TRANSLATE_PROP_DROPPED = 1u << 0,    /* the target's state lacks a property (or does not store it) */
+    MC_TRANSLATE_VALUE_DEFAULTED = 1u << 1, /* the target lacks a value; its default is taken */
+    MC_TRANSLATE_RENAMED = 1u << 2,         /* the same block under another name (grass -> short_grass) */
+    MC_TRANSLATE_ANCESTOR = 1u << 3,        /* another block stands in: set with SAME_FAMILY and NEAREST_COLOR */
+    MC_TRANSLATE_AIR = 1u << 4,             /* a block that is not air-like became air (invalid source id) */
+    MC_TRANSLATE_MAPPED = 1u << 5,          /* through a data table (legacy.json, blocksJ2B/B2J) */
+    MC_TRANSLATE_SAME_FAMILY = 1u << 6,     /* a variant or a member of its shape family (cherry_stairs ->
+                                               birch_stairs, candle -> torch, seagrass -> water) */
+    MC_TRANSLATE_NEAREST_COLOR = 1u << 7,   /* the ordinary full block of the closest material and colour */
+    MC_TRANSLATE_AIR_LIKE = 1u << 8         /* an air-like block (cave_air, light, structure_void) became air */
 };
 
-/* Translates one state of `from` into `to`:
- *  - same block name (or a known rename), properties matched by name;
- *  - a property the target lacks is dropped; a value it lacks becomes the
- *    target block's default (after trying the 1.16 wall-side equivalents
- *    true/low, false/none, tall -> true); properties only the target has
- *    take defaults;
- *  - a block the target lacks becomes its closest known ancestor (a short
- *    table of renames and "newer variant of" rules: cherry_stairs ->
- *    oak_stairs, deepslate_iron_ore -> iron_ore, ...), else air;
- *  - Java 1.8-1.12 <-> 1.13+ goes through legacy.json (1.12 id:meta <->
- *    1.13 state); Java <-> Bedrock through blocksJ2B/blocksB2J of the
- *    Bedrock registry's version.
- * `how` (may be NULL) receives MC_TRANSLATE_* bits. Invalid states give the
- * target's air. Slow path (hashing names); use mc_registry_map for columns. */
+/* The kinds of approximation a report counts, one per translated state. */
+typedef enum mc_translate_kind {
+    MC_TRANSLATE_KIND_EXACT = 0,     /* the same block (properties may be dropped or defaulted) */
+    MC_TRANSLATE_KIND_RENAMED = 1,   /* MC_TRANSLATE_RENAMED */
+    MC_TRANSLATE_KIND_SAME_SHAPE = 2, /* MC_TRANSLATE_SAME_FAMILY */
+    MC_TRANSLATE_KIND_NEAREST_COLOR = 3, /* MC_TRANSLATE_NEAREST_COLOR */
+    MC_TRANSLATE_KIND_AIR_LIKE = 4,  /* MC_TRANSLATE_AIR_LIKE */
+    MC_TRANSLATE_KIND_LOST = 5,      /* MC_TRANSLATE_AIR: nothing stood in (never for a valid state) */
+    MC_TRANSLATE_KIND_COUNT = 6
+} mc_translate_kind;
+
+/* The kind of a translation's MC_TRANSLATE_* bits, and its name in reports
+ * ("exact", "renamed", "same-shape", "nearest-colour", "air-like", "lost"). */
+MC_API mc_translate_kind mc_translate_kind_of(unsigned how);
+MC_API const char *mc_translate_kind_name(mc_translate_kind kind);
+
+/* Translates one state of `from` into `to`. The block is chosen by rules
+ * (src/registry/fallback.c), tried in order, the first that the target
+ * has winning:
+ *  - the same name, then an older or newer name of it (renames: grass <->
+ *    short_grass, sign <-> oak_sign, 1.13's stone_slab <-> 1.14's
+ *    smooth_stone_slab, ...); Java 1.8-1.12 <-> 1.13+ goes through the
+ *    game's flattening (legacy.json), Java <-> Bedrock through blocksJ2B /
+ *    blocksB2J of the Bedrock registry's version;
+ *  - air-like blocks (air, cave_air, void_air, light, structure_void)
+ *    become air; barrier is not air-like (it is solid);
+ *  - water plants become water; a variant becomes its base block
+ *    (waxed_cut_copper -> cut_copper, polished_andesite -> andesite);
+ *  - a block of a shape family (stairs, slab, wall, fence, fence gate,
+ *    door, trapdoor, button, pressure plate, sign, banner, bed, carpet,
+ *    glass pane, ...) becomes the family member of the closest material;
+ *    families the target lacks fall back to a related one (hanging sign
+ *    -> sign, candle -> torch, stained glass pane -> glass pane, concrete
+ *    -> wool, shulker box -> chest, ...); plants become plants;
+ *  - anything else becomes the ordinary full block of the nearest colour.
+ * Properties are matched by name: a property the target block lacks is
+ * dropped, a value it lacks becomes the target block's default (after the
+ * 1.16 wall-side equivalents true/low, false/none, tall -> true), and
+ * properties only the target has take defaults. Only an invalid source id
+ * becomes air with MC_TRANSLATE_AIR. `how` (may be NULL) receives the
+ * MC_TRANSLATE_* bits. Slow path (one state at a time); use
+ * mc_registry_map for columns. */
 MC_API uint32_t mc_registry_translate_state(const mc_registry *from, const mc_registry *to,
                                             uint32_t state, unsigned *how);
 /* The translation map from -> to: an array of mc_registry_state_count(from)
@@ -237,6 +293,10 @@ MC_API uint32_t mc_registry_translate_state(const mc_registry *from, const mc_re
  * Built on first use, cached for the life of the process, shared between
  * threads (lock-free); never free it. NULL only when memory runs out. */
 MC_API const uint32_t *mc_registry_map(const mc_registry *from, const mc_registry *to);
+/* The MC_TRANSLATE_* bits of every entry of that map (same length, same
+ * lifetime, built with it): what a caller translating a palette counts to
+ * say what it approximated. NULL only when memory runs out. */
+MC_API const uint16_t *mc_registry_map_how(const mc_registry *from, const mc_registry *to);
 
 /* Applies a map to one id, bounds-checked: ids beyond the source registry
  * become `fallback` (normally mc_registry_air(to)). */

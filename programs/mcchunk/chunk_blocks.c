@@ -13,9 +13,12 @@
  *   convert PATH X Z --to-version V -o FILE
  *       writes the chunk's NBT for another version's DataVersion to FILE
  *       (uncompressed Java NBT; block entities translated, translate.h) and
- *       lists what the conversion dropped, block entity losses by kind. A
- *       chunk stored without any light (a proto-chunk, a tool's world) is
- *       lit first by the light engine, with the neighbours PATH holds.
+ *       lists what the conversion dropped, block entity losses by kind,
+ *       and counts the chunk's blocks by kind of approximation (exact,
+ *       renamed, same shape, nearest colour, air-like, lost: the
+ *       registry's MC_TRANSLATE_* bits of each block's state). A chunk
+ *       stored without any light (a proto-chunk, a tool's world) is lit
+ *       first by the light engine, with the neighbours PATH holds.
  *
  * Air is every state with the registry's air flag (air, cave_air,
  * void_air). Sections print in one pass per section: blocks are unpacked
@@ -54,9 +57,11 @@ static void usage(FILE *out)
             "           FILE, block entities in V's form (sign text, banners, beds, skulls,\n"
             "           pots, note blocks, container items, spawners; with the block states\n"
             "           they decide), and lists on stderr what the conversion dropped, with\n"
-            "           the block entity data V cannot hold counted by kind; a chunk stored\n"
-            "           without light gets the light the game would compute (from its blocks\n"
-            "           and those of the neighbours PATH holds), said on stderr\n"
+            "           the block entity data V cannot hold counted by kind, then a line\n"
+            "           'blocks: N exact, N renamed, N same-shape, N nearest-colour, N air-like,\n"
+            "           N lost' counting the chunk's blocks by how their state was translated;\n"
+            "           a chunk stored without light gets the light the game would compute\n"
+            "           (from its blocks and those of the neighbours PATH holds), said on stderr\n"
             "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
             "data, I/O), 2 usage error (bad option, unknown version, coordinates that are\n"
             "not integers or lie outside the world)\n");
@@ -88,6 +93,26 @@ static int cmd_blocks(mc_column **col, bool ids, const char *version, unsigned e
             return rc;
     }
     return mc_tool_print_blocks(*col, out_reg, ids, every, false);
+}
+
+/* The column's blocks counted by kind of approximation into `to`. */
+static bool count_kinds(const mc_column *col, const mc_registry *to, uint64_t counts[MC_TRANSLATE_KIND_COUNT])
+{
+    const mc_registry *from = mc_column_registry(col);
+    const uint16_t *hows = mc_registry_map_how(from, to);
+    if (!hows)
+        return false;
+    uint32_t n = mc_registry_state_count(from);
+    uint32_t vals[MC_SECTION_BLOCKS];
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)i);
+        if (!s)
+            continue;
+        mc_container_get_all(&s->blocks, vals);
+        for (size_t b = 0; b < MC_SECTION_BLOCKS; b++)
+            counts[vals[b] < n ? mc_translate_kind_of(hows[vals[b]]) : MC_TRANSLATE_KIND_LOST]++;
+    }
+    return true;
 }
 
 /* What the conversion dropped, on stderr: the counts, what the block
@@ -206,8 +231,18 @@ static int cmd_convert(mc_column **colp, const char *version, const char *file)
     } else {
         if (!mc_tool_write_output("mcchunk chunk convert", file, out.data, out.len))
             rc = MC_EXIT_FAIL;
-        else
+        else {
             print_convert_report(version, dv, &rep);
+            uint64_t counts[MC_TRANSLATE_KIND_COUNT] = {0};
+            const mc_registry *to = mc_chunknbt_registry_for(dv);
+            if (to && count_kinds(col, to, counts)) {
+                fprintf(stderr, "blocks:");
+                for (int k = 0; k < MC_TRANSLATE_KIND_COUNT; k++)
+                    fprintf(stderr, "%s %llu %s", k ? "," : "", (unsigned long long)counts[k],
+                            mc_translate_kind_name((mc_translate_kind)k));
+                fprintf(stderr, "\n");
+            }
+        }
     }
     mc_buf_free(&out);
     return rc;

@@ -16,19 +16,29 @@ static void help(FILE *out)
           "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE]\n"
           "                     [--exit-with-parent] [--seed N] [--cache-mb N] [--send-queue-kb N]\n"
           "                     [--send-timeout SECONDS] [--bedrock-port N] [--no-bedrock]\n"
+          "                     [--bedrock-encryption] [--bedrock-ids hashed|index]\n"
           "                     [--http PORT] [--http-bind ADDR] [--config FILE] [--quiet]\n\n"
-          "Serves a world to Minecraft Java Edition clients 1.8 to 26.1, each in its own protocol,\n"
-          "in offline mode (no Mojang authentication). Answers server-list pings of every version\n"
-          "(including the pre-1.7 legacy ping) and logs players in with the UUIDs the game derives\n"
-          "for offline players.\n\n"
+          "Serves a world to Minecraft Java Edition clients 1.8 to 26.1 (TCP) and Bedrock Edition\n"
+          "clients 1.16.220 to 1.26.51 (RakNet over UDP), each in its own protocol, in offline mode\n"
+          "(no Mojang or Xbox authentication: names and identities are taken on trust). Answers\n"
+          "server-list pings of every version (including Java's pre-1.7 legacy ping) and logs Java\n"
+          "players in with the UUIDs the game derives for offline players. Bedrock clients from\n"
+          "1.18.0 get columns through the SubChunk request system (skeleton LevelChunks, then the\n"
+          "subchunks they ask for; the client blob cache when they enable it), older ones full\n"
+          "LevelChunks. Both editions see the same world, translated per version.\n\n"
           "  --world DIR               a Java world folder (default: the built-in world)\n"
           "  --bind ADDR               address to listen on (default 127.0.0.1)\n"
           "  --port N                  TCP port (default 25565; 0 picks a free port)\n"
           "  --bedrock-port N          UDP port for Bedrock clients (RakNet; default 19132; 0 picks\n"
-          "                            a free port, written as a second line of --port-file). It\n"
-          "                            answers the server list; Bedrock login is not implemented\n"
-          "                            yet. A port that cannot be bound is logged and skipped\n"
+          "                            a free port, written as a second line of --port-file). A\n"
+          "                            port that cannot be bound is logged and skipped\n"
           "  --no-bedrock              no Bedrock listener\n"
+          "  --bedrock-encryption      encrypt Bedrock sessions (ECDH on secp384r1, AES-256 as the\n"
+          "                            protocol has it, with per-packet checksums); off by default,\n"
+          "                            which the game accepts\n"
+          "  --bedrock-ids MODE        runtime ids of blocks for Bedrock 1.19.80+: hashed (default,\n"
+          "                            as vanilla servers announce them) or index; older clients\n"
+          "                            always get index ids\n"
           "  --http PORT               the live web map on HTTP PORT (0 picks a free port, logged):\n"
           "                            the page (Leaflet), tiles /tiles/DIM/Z/TX/TZ.png rendered\n"
           "                            on demand from --world (the pixels of `mcchunk render`;\n"
@@ -60,15 +70,23 @@ static void help(FILE *out)
           "                            long option's name (e.g. `view-distance = 12`); `#`\n"
           "                            starts a comment; options on the command line win\n"
           "  --quiet                   log only warnings and errors\n\n"
-          "Memory: RSS stays under 48 MiB + 1.25 x --cache-mb + 12 MiB per client\n"
-          "+ --send-queue-kb per client (clients: open connections; the 12 MiB are a\n"
-          "connection's worst case, vanilla's largest packet in and its buffers; a walking\n"
-          "player uses well under 1 MiB); --http adds at most 100 MiB (64 MiB of tiles, two\n"
-          "renders of 12 MiB, 512 connections of 9 KiB). Memory freed is given back to the system when\n"
-          "clients leave. Fairness: making columns (generating, reading, encoding) takes at\n"
-          "most 8 ms of each turn of the event loop, shared round-robin between the players\n"
+          "Memory: RSS stays under 48 MiB + 1.25 x --cache-mb + 12 MiB per Java client\n"
+          "+ --send-queue-kb per Java client + 10 MiB per Bedrock client (clients: open\n"
+          "connections; the 12 MiB are a Java connection's worst case, vanilla's largest\n"
+          "packet in and its buffers; a Bedrock client's 10 MiB are RakNet's 4 MiB being\n"
+          "reassembled and 4 MiB queued or unacknowledged, and at most 512 KiB of\n"
+          "subchunks asked for; a walking player of either edition uses well under 1 MiB).\n"
+          "--http adds at most 100 MiB (64 MiB of tiles, two renders of 12 MiB, 512\n"
+          "connections of 9 KiB). Bedrock chunk data (per client version and id mode,\n"
+          "compressed once) lives in the same --cache-mb as Java's packets. Memory freed\n"
+          "is given back to the system when clients leave. Fairness: making columns (generating, reading, encoding,\n"
+          "converting for Bedrock, answering subchunk requests) takes at most 8 ms of each\n"
+          "turn of the event loop, shared round-robin between the players of both editions\n"
           "waiting for them, so a crowd walking into new land never holds up logins or\n"
-          "keep-alives. Logging: at most 20 lines a second, the rest counted in one line;\n"
+          "keep-alives. A Bedrock client is dropped, with the reason in the log, for a\n"
+          "SubChunkRequest of over 8192 subchunks, over 400 requests a second, over 32768\n"
+          "subchunks asked for and not answered, over 4 MiB unacknowledged, a malformed or\n"
+          "out-of-turn packet, or RakNet's own limits (splits, silence). Logging: at most 20 lines a second, the rest counted in one line;\n"
           "once a minute while players are online a status line (columns sent, the time\n"
           "spent making them, the longest gap between two ticks, cache use).\n\n"
           "Logs go to stderr; nothing is printed on stdout. A number out of range is a usage\n"
@@ -203,11 +221,20 @@ static int parse_options(srv_server_config *cfgp, int argc, char **argv, bool *d
         } else if (!strcmp(a, "--no-bedrock")) {
             cfg.bedrock_port = -1;
             continue;
+        } else if (!strcmp(a, "--bedrock-encryption")) {
+            cfg.bedrock_encryption = true;
+            continue;
         } else if (!v) {
             fprintf(stderr, "mcchunk serve: %s needs a value\n", a);
             return MC_EXIT_USAGE;
         } else if (!strcmp(a, "--world")) {
             cfg.world = v;
+        } else if (!strcmp(a, "--bedrock-ids")) {
+            if (strcmp(v, "hashed") && strcmp(v, "index")) {
+                fprintf(stderr, "mcchunk serve: --bedrock-ids must be hashed or index, not '%s'\n", v);
+                return MC_EXIT_USAGE;
+            }
+            cfg.bedrock_index_ids = !strcmp(v, "index");
         } else if (!strcmp(a, "--bind")) {
             cfg.bind = v;
         } else if (!strcmp(a, "--port")) {

@@ -19,7 +19,8 @@
     X(registry, "block states, biomes and versions of every registry")             \
     X(render, "a top-down map of a world: one PNG, or a static web map of tiles")  \
     X(serve, "run the reference server (Java Edition 1.8 to 26.1)")                \
-    X(version, "print the library version")
+    X(version, "print the library version")                                         \
+    X(world, "whole worlds: info, stats, convert, prune, verify, create, relight")
 
 #define MC_DECLARE_COMMAND(name, help) int mc_cmd_##name(int argc, char **argv);
 MC_COMMANDS(MC_DECLARE_COMMAND)

@@ -329,6 +329,24 @@ int mc_tool_load_column(const char *prog, const char *path_arg, const char *dime
     return rc;
 }
 
+mc_status mc_tool_copy_extra(mc_column *dst, mc_column *src)
+{
+    mc_nbt_tag *from = mc_column_extra(src), *to = mc_column_extra(dst);
+    if (!from || !to)
+        return MC_ERR_NOMEM;
+    mc_nbt_doc *doc = mc_column_nbt(dst);
+    for (mc_nbt_tag *t = mc_nbt_first(from); t; t = mc_nbt_next(t)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        if (kl == 8 && !memcmp(k, "sections", 8))
+            continue;
+        mc_nbt_tag *c = mc_nbt_copy(doc, t);
+        if (!c || mc_nbt_attach(doc, to, k, kl, c) != MC_OK)
+            return MC_ERR_NOMEM;
+    }
+    return MC_OK;
+}
+
 int mc_tool_fit_height(const char *prog, const char *version, mc_column **colp, int32_t min_y, int32_t height)
 {
     mc_column *col = *colp;
@@ -348,6 +366,12 @@ int mc_tool_fit_height(const char *prog, const char *version, mc_column **colp, 
     mc_error err;
     mc_error_clear(&err);
     mc_column *r = mc_column_reshape(col, min_y / 16, (uint32_t)height / 16, NULL, &err);
+    /* (reshape keeps blocks, biomes, light, block entities: not the rest) */
+    if (r && mc_tool_copy_extra(r, col) != MC_OK) {
+        mc_column_free(r);
+        r = NULL;
+        mc_error_set(&err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+    }
     mc_column_free(col);
     *colp = r;
     if (!r) {

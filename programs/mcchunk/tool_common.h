@@ -86,6 +86,14 @@ int mc_tool_load_column(const char *prog, const char *path, const char *dimensio
  * MC_EXIT_* code (*col is replaced; on failure it is freed and NULL). */
 int mc_tool_fit_height(const char *prog, const char *version, mc_column **col, int32_t min_y, int32_t height);
 
+/* Copies src's extra NBT (mc_column_extra: the keys the model does not
+ * interpret -- Status, InhabitedTime, LastUpdate, ticks, structures, the
+ * DataVersion it was read from...) into dst, except the per-section
+ * entries ("sections"), which belong to src's sections. For a column made
+ * by mc_column_reshape, which keeps blocks, biomes, light and block
+ * entities but not the rest. Returns an mc_status. */
+mc_status mc_tool_copy_extra(mc_column *dst, mc_column *src);
+
 /* ------------------------------------------------------------ versions */
 
 /* The registry of Java release V ("1.17.1", "26.1"; also a registry name),

@@ -37,6 +37,13 @@ mc_status mc__lz4block_decode(const void *in, size_t in_len, mc_buf *out, size_t
 mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, const void *in,
                          size_t in_len, mc_buf *out, size_t max_out, mc_error *err);
 
+/* mc_region_compress with a deflate compressor kept in *reuse (made on
+ * first use for `level`, NULL at first; the caller frees it with
+ * libdeflate_free_compressor). */
+struct libdeflate_compressor;
+mc_status mc__compress(struct libdeflate_compressor **reuse, mc_compression compression, int level,
+                       const void *in, size_t in_len, mc_buf *out, mc_error *err);
+
 #define MC__DEFAULT_MAX_CHUNK ((size_t)256 << 20)
 
 #endif

@@ -762,36 +762,45 @@ static mc_status commit_entry(mc_region *r, int idx, uint32_t loc, uint32_t ts, 
     return MC_OK;
 }
 
-static mc_status write_external_file(mc_region *r, int lx, int lz, const void *payload,
-                                     size_t len, mc_error *err)
+mc_status mc__write_external(const mc_io *io, const char *final, const void *payload, size_t len,
+                             bool sync_dir, mc_error *err)
 {
-    char tmp[4200], final[4200];
-    if (!mcc_path(r, lx, lz, ".tmp", tmp, sizeof tmp) || !mcc_path(r, lx, lz, "", final, sizeof final))
+    char tmp[4200];
+    int k = snprintf(tmp, sizeof tmp, "%s.tmp", final);
+    if (k < 0 || (size_t)k >= sizeof tmp)
         return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "region: path too long");
     void *f = NULL;
     /* Made afresh: an old one (from a crash) could be a link to a file of
      * someone else's, which O_TRUNC would empty. */
-    r->io->remove(r->io->user, tmp);
-    int rc = r->io->open(r->io->user, tmp,
-                         MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE | MC_IO_EXCLUSIVE |
-                             MC_IO_NOFOLLOW, &f);
+    io->remove(io->user, tmp);
+    int rc = io->open(io->user, tmp,
+                      MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE | MC_IO_EXCLUSIVE | MC_IO_NOFOLLOW, &f);
     if (rc)
         return io_error(err, rc, "cannot create", tmp);
-    rc = r->io->pwrite(r->io->user, f, payload, len, 0);
+    rc = io->pwrite(io->user, f, payload, len, 0);
     if (!rc)
-        rc = r->io->fsync(r->io->user, f);
-    int rc2 = r->io->close(r->io->user, f);
+        rc = io->fsync(io->user, f);
+    int rc2 = io->close(io->user, f);
     if (!rc)
         rc = rc2;
     if (!rc)
-        rc = r->io->rename(r->io->user, tmp, final);
+        rc = io->rename(io->user, tmp, final);
     if (rc) {
-        r->io->remove(r->io->user, tmp);
+        io->remove(io->user, tmp);
         return io_error(err, rc, "cannot write", final);
     }
-    if (r->io->fsync_dir && !r->bulk)
-        rc = r->io->fsync_dir(r->io->user, final);
+    if (io->fsync_dir && sync_dir)
+        rc = io->fsync_dir(io->user, final);
     return rc ? io_error(err, rc, "cannot sync folder of", final) : MC_OK;
+}
+
+static mc_status write_external_file(mc_region *r, int lx, int lz, const void *payload,
+                                     size_t len, mc_error *err)
+{
+    char final[4200];
+    if (!mcc_path(r, lx, lz, "", final, sizeof final))
+        return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "region: path too long");
+    return mc__write_external(r->io, final, payload, len, !r->bulk, err);
 }
 
 mc_status mc_region_write_raw(mc_region *r, int lx, int lz, const void *payload, size_t len,

@@ -95,8 +95,8 @@ mc_status mc_region_decompress(int compression, const void *in, size_t in_len, m
     return mc__decompress(NULL, compression, in, in_len, out, max_out, err);
 }
 
-mc_status mc_region_compress(mc_compression compression, int level, const void *in,
-                             size_t in_len, mc_buf *out, mc_error *err)
+mc_status mc__compress(struct libdeflate_compressor **reuse, mc_compression compression, int level,
+                       const void *in, size_t in_len, mc_buf *out, mc_error *err)
 {
     if (level <= 0)
         level = 6;
@@ -112,19 +112,19 @@ mc_status mc_region_compress(mc_compression compression, int level, const void *
         return mc__lz4block_encode(in, in_len, out, err);
     case MC_COMPRESSION_GZIP:
     case MC_COMPRESSION_ZLIB: {
-        struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+        /* a compressor costs its tables (hundreds of KB) to set up: kept
+         * by callers that compress many records (*reuse) */
+        struct libdeflate_compressor *c = *reuse ? *reuse : libdeflate_alloc_compressor(level);
         if (!c)
             return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+        *reuse = c;
         bool gz = compression == MC_COMPRESSION_GZIP;
         size_t bound = gz ? libdeflate_gzip_compress_bound(c, in_len)
                           : libdeflate_zlib_compress_bound(c, in_len);
-        if (!mc_buf_reserve(out, bound)) {
-            libdeflate_free_compressor(c);
+        if (!mc_buf_reserve(out, bound))
             return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
-        }
         size_t n = gz ? libdeflate_gzip_compress(c, in, in_len, out->data + out->len, bound)
                       : libdeflate_zlib_compress(c, in, in_len, out->data + out->len, bound);
-        libdeflate_free_compressor(c);
         if (n == 0)
             return mc_error_set(err, MC_ERR_COMPRESSION, SIZE_MAX, "deflate failed");
         out->len += n;
@@ -134,4 +134,14 @@ mc_status mc_region_compress(mc_compression compression, int level, const void *
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX,
                             "cannot write compression id %d", (int)compression);
     }
+}
+
+mc_status mc_region_compress(mc_compression compression, int level, const void *in,
+                             size_t in_len, mc_buf *out, mc_error *err)
+{
+    struct libdeflate_compressor *c = NULL;
+    mc_status st = mc__compress(&c, compression, level, in, in_len, out, err);
+    if (c)
+        libdeflate_free_compressor(c);
+    return st;
 }

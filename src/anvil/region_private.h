@@ -59,6 +59,11 @@ void mc__region_remove_temps(mc_region *r);
 int mc__list_folder(const char *path, void (*fn)(void *ctx, const char *name), void *ctx);
 /* strerror, plus the texts of MC_IO_ENOTREG and MC_IO_ESYMLINK. */
 const char *mc__io_strerror(int code);
+/* Writes `payload` as the external chunk file `final` (c.X.Z.mcc): into
+ * final.tmp (made afresh, never through a link), fsynced, renamed; then
+ * the folder is fsynced when sync_dir. */
+mc_status mc__write_external(const mc_io *io, const char *final, const void *payload, size_t len,
+                             bool sync_dir, mc_error *err);
 /* Decompresses with the handle's decompressor and size limit. */
 mc_status mc__region_inflate(mc_region *r, int comp, const uint8_t *p, size_t n, mc_buf *out,
                              mc_error *err);

@@ -244,6 +244,13 @@ mc_status mc_bedrock_engine_answer_request(mc_bedrock_engine *e, const mc_bedroc
         if (req->count != 1)
             return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "bedrock: 1.18.0 answers one subchunk");
         resolve(e, req, 0, tab, &ntab, dim_ok, &en, hm, &pc, false);
+        if (en.result == MC_BEDROCK_RESULT_SUCCESS_ALL_AIR) {
+            /* no such result before 486: a success carrying the air subchunk */
+            const fetched *f = fetch(e, tab, &ntab, req->dimension, req->x, req->z);
+            pc.col = f->col;
+            pc.index = (uint32_t)(req->y - f->col->min_y);
+            en.result = MC_BEDROCK_RESULT_SUCCESS;
+        }
         e->payloads.len = 0;
         if (pc.col)
             st = mc_bedrock_column_subchunk_payload(pc.col, pc.index, &e->payloads, err);
@@ -257,8 +264,6 @@ mc_status mc_bedrock_engine_answer_request(mc_bedrock_engine *e, const mc_bedroc
         en.payload = e->payloads.data;
         en.payload_len = e->payloads.len;
         en.has_payload = true;
-        if (en.result == MC_BEDROCK_RESULT_SUCCESS_ALL_AIR) /* no such result before 486 */
-            en.result = MC_BEDROCK_RESULT_SUCCESS;
         mc_bedrock_subchunk_packet pk = {cache, req->dimension, req->x, req->y, req->z, 1, &en, 1, NULL};
         if (st == MC_OK)
             st = mc_bedrock_subchunk_packet_encode(&pk, proto, out, err);

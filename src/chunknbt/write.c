@@ -189,15 +189,19 @@ static uint32_t tbiome(writer *w, uint32_t b)
         uint32_t t = name ? mc_registry_biome_id(w->treg, name) : MC_STATE_NONE;
         if (t == MC_STATE_NONE && name)
             t = mc__biome_renamed_id(w->treg, name);
-        if (t == MC_STATE_NONE) {
-            uint32_t fb = mc_registry_biome_id(w->treg, "minecraft:plains");
-            t = fb == MC_STATE_NONE ? 0 : fb;
+        if (t == MC_STATE_NONE) { /* the target's biome of the nearest climate */
+            unsigned how = 0;
+            t = mc_registry_translate_biome(w->sreg, w->treg, b, &how);
+            if (t == MC_STATE_NONE)
+                t = 0;
             if (w->rep) {
                 w->rep->dropped |= MC_CHUNKNBT_DROP_BIOMES;
                 w->rep->biomes_inexact++;
             }
-            report(w, "biome %s -> %s (not in %s)", name ? name : "?", mc_registry_biome_name(w->treg, t),
-                   mc_registry_name(w->treg));
+            report(w, "biome %s -> %s (not in %s; %s)", name ? name : "?", mc_registry_biome_name(w->treg, t),
+                   mc_registry_name(w->treg),
+                   how & MC_TRANSLATE_AIR ? "no such biome" : how & MC_TRANSLATE_SAME_FAMILY ? "same category"
+                                                                                             : "nearest climate");
         }
         w->bmap[b] = t;
     }

@@ -29,6 +29,15 @@
 
 enum { MC__KIND_LEGACY = 0, MC__KIND_FLAT = 1 };
 
+/* Flag-byte bits beyond the public MC_STATE_* ones: a state's shape class
+ * (scripts/registry-flags.js), which only the translation's fallbacks read
+ * (mc__state_class); the public flag functions mask them off. */
+enum {
+    MC__CLASS_FULL = 1u << 4,   /* collision shape = the unit cube */
+    MC__CLASS_NOCOLL = 1u << 5, /* no collision shape */
+    MC__PUBLIC_FLAGS = MC_STATE_AIR | MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_LEAVES | MC_STATE_VALID
+};
+
 /* NBT types of Bedrock property values (Java values are all strings). */
 enum { MC__PT_STRING = 0, MC__PT_BYTE = 1, MC__PT_INT = 2 };
 
@@ -53,13 +62,30 @@ typedef struct mc__kind {
                                  blocks whose states are not every combination) */
     uint8_t nprops;
     uint8_t base_flags;
+    uint8_t material; /* MC__MAT_*: coarse material class (scripts/registry-flags.js) */
 } mc__kind;
+
+/* Material classes of block kinds (minecraft-data's "material"). */
+enum { MC__MAT_UNKNOWN = 0, MC__MAT_ROCK = 1, MC__MAT_WOOD = 2, MC__MAT_EARTH = 3, MC__MAT_PLANT = 4,
+       MC__MAT_WOOL = 5, MC__MAT_LEAVES = 6 };
 
 typedef struct mc__legacy_block {
     uint32_t name;     /* string offset; MC__NONE: no block with this id */
     uint32_t flag_seq; /* 16 flag bytes (one per meta) in mc__reg_flag_bytes */
+    uint32_t schema;   /* its properties: index in mc__reg_legacy_schemas; MC__NONE: none */
     uint16_t valid;    /* bit m: id:m is a state */
 } mc__legacy_block;
+
+/* The properties of a 1.8-1.12 block as the game names them
+ * (scripts/data/legacy-block-states.txt): per metadata, the value index of
+ * each property, and which of them the metadata stores (the others, such
+ * as a fence's connections, the game computes). */
+typedef struct mc__legacy_schema {
+    uint32_t props;  /* index of the first entry in mc__reg_prop_lists */
+    uint32_t digits; /* offset in mc__reg_default_digits: 16 x nprops value indices */
+    uint32_t stored; /* offset in mc__reg_legacy_stored: 16 bytes, bit i: property i stored */
+    uint32_t nprops;
+} mc__legacy_schema;
 
 struct mc_registry {
     uint32_t name;        /* display name (string offset) */
@@ -89,6 +115,25 @@ typedef struct mc__tables {
     uint32_t l2p_count, p2l_count;                          /* 4096 and state_count, or 0 */
 } mc__tables;
 
+/* The climate of a biome name (scripts/registry-biomes.js), for the
+ * translation of biomes a version lacks. */
+typedef struct mc__biome_climate {
+    uint32_t name;       /* string offset */
+    int16_t temperature; /* x1000 */
+    int16_t downfall;    /* x1000 */
+    uint32_t color;      /* 0xRRGGBB */
+    uint8_t category;    /* MC__BIOME_CAT_* */
+    uint8_t dimension;   /* 0 overworld, 1 nether, 2 end */
+    uint8_t precipitation; /* 1: rain or snow */
+} mc__biome_climate;
+
+/* Biome categories (scripts/registry-biomes.js CATEGORIES, same order). */
+enum { MC__BIOME_CAT_NONE = 0, MC__BIOME_CAT_OCEAN, MC__BIOME_CAT_PLAINS, MC__BIOME_CAT_DESERT,
+       MC__BIOME_CAT_MOUNTAIN, MC__BIOME_CAT_FOREST, MC__BIOME_CAT_TAIGA, MC__BIOME_CAT_SWAMP,
+       MC__BIOME_CAT_RIVER, MC__BIOME_CAT_NETHER, MC__BIOME_CAT_END, MC__BIOME_CAT_ICY,
+       MC__BIOME_CAT_MUSHROOM, MC__BIOME_CAT_BEACH, MC__BIOME_CAT_JUNGLE, MC__BIOME_CAT_SAVANNA,
+       MC__BIOME_CAT_MESA, MC__BIOME_CAT_UNDERGROUND };
+
 typedef struct mc__version {
     uint32_t name;
     int32_t protocol;
@@ -106,6 +151,11 @@ extern const uint8_t mc__reg_flag_bytes[];
 extern const uint8_t mc__reg_default_digits[];
 extern const mc__kind mc__reg_kinds[];
 extern const uint32_t mc__reg_kind_count;
+
+extern const mc__legacy_schema mc__reg_legacy_schemas[];
+extern const uint8_t mc__reg_legacy_stored[];
+extern const mc__biome_climate mc__reg_biome_climates[]; /* sorted by name */
+extern const uint32_t mc__reg_biome_climate_count;
 
 extern const struct mc_registry mc__java_registries[];
 extern const uint32_t mc__java_registry_count;

@@ -216,6 +216,13 @@ uint32_t mc_registry_state_flags(const mc_registry *reg, uint32_t state)
 
 static uint32_t state_flags_slow(const mc_registry *reg, uint32_t state)
 {
+    return mc__state_class(reg, state) & MC__PUBLIC_FLAGS;
+}
+
+uint32_t mc__state_class(const mc_registry *reg, uint32_t state)
+{
+    if (state >= reg->state_count)
+        return 0;
     if (reg->kind == MC__KIND_LEGACY) {
         uint32_t id = state >> 4, meta = state & 15;
         if (id >= reg->block_count)
@@ -258,12 +265,26 @@ const char *mc_registry_state_name(const mc_registry *reg, uint32_t state)
     return mc__str(mc__kind_of(t, mc__block_of_state(reg, t, state))->name);
 }
 
+/* The property schema of a legacy block (NULL: it has no properties). */
+static const mc__legacy_schema *schema_of(const mc__legacy_block *b)
+{
+    return b->schema == MC__NONE ? NULL : &mc__reg_legacy_schemas[b->schema];
+}
+
+/* Value index of property i of legacy state (id<<4|meta) in schema s. */
+static uint32_t legacy_digit(const mc__legacy_schema *s, uint32_t meta, unsigned i)
+{
+    return mc__reg_default_digits[s->digits + meta * s->nprops + i];
+}
+
 unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t state)
 {
     if (!mc_registry_state_valid(reg, state))
         return 0;
-    if (reg->kind == MC__KIND_LEGACY)
-        return 1;
+    if (reg->kind == MC__KIND_LEGACY) {
+        const mc__legacy_schema *s = schema_of(&reg->legacy[state >> 4]);
+        return s ? s->nprops : 0;
+    }
     const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
     return mc__kind_of(t, mc__block_of_state(reg, t, state))->nprops;
 }
@@ -299,10 +320,12 @@ bool mc_registry_state_prop(const mc_registry *reg, uint32_t state, unsigned ind
     if (!mc_registry_state_valid(reg, state))
         return false;
     if (reg->kind == MC__KIND_LEGACY) {
-        if (index != 0)
+        const mc__legacy_schema *s = schema_of(&reg->legacy[state >> 4]);
+        if (!s || index >= s->nprops)
             return false;
-        if (key) *key = "meta";
-        if (value) *value = meta_strings[state & 15];
+        const mc__propdef *p = &mc__reg_propdefs[mc__reg_prop_lists[s->props + index]];
+        if (key) *key = mc__str(p->name);
+        if (value) *value = mc__str(mc__reg_value_refs[p->values + legacy_digit(s, state & 15, index)]);
         return true;
     }
     const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
@@ -518,6 +541,128 @@ static uint32_t legacy_default(const mc__legacy_block *b)
     return 0;
 }
 
+/* The value index of (value, value_len) in propdef p, or p->count. */
+static uint32_t value_index(const mc__propdef *p, const char *value, size_t value_len)
+{
+    uint32_t v = 0;
+    while (v < p->count && !(mc__reg_value_lens[p->values + v] == value_len &&
+                             bytes_equal(mc__str(mc__reg_value_refs[p->values + v]), value, value_len)))
+        v++;
+    return v;
+}
+
+/* A legacy (1.8-1.12) lookup: the properties as the game names them
+ * (stone[variant=granite]) or the metadata itself (stone[meta=1]). The
+ * state is the valid metadata that stores every given value; properties
+ * the metadata does not store (a fence's connections) only need a valid
+ * value. Among several, a metadata the game writes (one legacy.json maps)
+ * before one it only reads (torch meta 0 reads as meta 5, facing=up), then
+ * the one agreeing most with the block's default state (its lowest valid
+ * metadata). */
+static mc_status legacy_lookup(const mc_registry *reg, uint32_t b, const mc_state_prop *props, size_t prop_count,
+                               uint32_t *state, mc_error *err)
+{
+    const mc__legacy_block *lb = &reg->legacy[b];
+    const mc__legacy_schema *s = schema_of(lb);
+    uint32_t dflt = legacy_default(lb), candidates = lb->valid;
+    if (prop_count > MC__MAX_PARSE_PROPS)
+        return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX, "registry: more than %d properties", MC__MAX_PARSE_PROPS);
+    uint8_t want[MC__MAX_PARSE_PROPS];
+    int index[MC__MAX_PARSE_PROPS];
+    for (size_t i = 0; i < prop_count; i++) {
+        const mc_state_prop *p = &props[i];
+        index[i] = -1;
+        if (p->key_len == 4 && !memcmp(p->key, "meta", 4)) {
+            uint32_t m = 16;
+            for (uint32_t v = 0; v < 16; v++)
+                if (str_equals(meta_strings[v], p->value, p->value_len))
+                    m = v;
+            if (m == 16 || !(lb->valid & (1u << m)))
+                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no meta '%.*s'",
+                                    mc_registry_name(reg), mc__str(lb->name), (int)(p->value_len > 100 ? 100 : p->value_len), p->value);
+            candidates &= 1u << m;
+            continue;
+        }
+        for (unsigned k = 0; s && k < s->nprops && index[i] < 0; k++) {
+            const mc__propdef *d = &mc__reg_propdefs[mc__reg_prop_lists[s->props + k]];
+            if (d->name_len == p->key_len && bytes_equal(mc__str(d->name), p->key, p->key_len))
+                index[i] = (int)k;
+        }
+        if (index[i] < 0)
+            return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no property '%.*s'",
+                                mc_registry_name(reg), mc__str(lb->name), (int)(p->key_len > 100 ? 100 : p->key_len), p->key);
+        const mc__propdef *d = &mc__reg_propdefs[mc__reg_prop_lists[s->props + (unsigned)index[i]]];
+        uint32_t v = value_index(d, p->value, p->value_len);
+        if (v == d->count)
+            return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no value '%.*s' for '%s'",
+                                mc_registry_name(reg), mc__str(lb->name), (int)(p->value_len > 100 ? 100 : p->value_len),
+                                p->value, mc__str(d->name));
+        want[i] = (uint8_t)v;
+        for (uint32_t m = 0; m < 16; m++) /* metadata storing another value */
+            if ((candidates & (1u << m)) && (mc__reg_legacy_stored[s->stored + m] >> index[i] & 1) &&
+                legacy_digit(s, m, (unsigned)index[i]) != v)
+                candidates &= ~(1u << m);
+    }
+    /* the metadata the game writes (legacy.json's) over the ones it only reads */
+    const mc__tables *tp = mc__tables_of(&mc__java_registries[mc__java_pivot]);
+    int best = -1, best_score = -1;
+    for (uint32_t m = 0; m < 16; m++) {
+        if (!(candidates & (1u << m)))
+            continue;
+        uint32_t id = (b << 4) | m;
+        int score = tp && id < tp->l2p_count && tp->legacy_to_pivot[id] != 0xFFFF ? 64 : 0;
+        for (unsigned k = 0; s && k < s->nprops; k++) {
+            bool given = false;
+            for (size_t i = 0; i < prop_count; i++)
+                given |= index[i] == (int)k;
+            if (!given)
+                score += legacy_digit(s, m, k) == legacy_digit(s, dflt, k);
+            else /* a given value this metadata shows although it does not store it */
+                for (size_t i = 0; i < prop_count; i++)
+                    score += index[i] == (int)k && legacy_digit(s, m, k) == want[i];
+        }
+        if (score > best_score) {
+            best = (int)m;
+            best_score = score;
+        }
+    }
+    if (best < 0)
+        return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no state with these values",
+                            mc_registry_name(reg), mc__str(lb->name));
+    *state = (b << 4) | (uint32_t)best;
+    return MC_OK;
+}
+
+/* "ID:META" or "NAME:META" (1.8-1.12 only): the state, or false. */
+static bool legacy_id_meta(const mc_registry *reg, const char *text, size_t len, uint32_t *state)
+{
+    if (reg->kind != MC__KIND_LEGACY)
+        return false;
+    size_t colon = len;
+    while (colon > 0 && text[colon - 1] != ':')
+        colon--;
+    if (colon < 2 || colon == len || len - colon > 2)
+        return false;
+    uint32_t meta = 0, id = 0;
+    for (size_t i = colon; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return false;
+        meta = meta * 10 + (uint32_t)(text[i] - '0');
+    }
+    size_t name_len = colon - 1, digits = 0;
+    while (digits < name_len && text[digits] >= '0' && text[digits] <= '9')
+        id = id * 10 + (uint32_t)(text[digits++] - '0');
+    if (digits != name_len || digits > 3) { /* a name */
+        id = mc__find_block(reg, text, name_len);
+        if (id == MC__NONE)
+            return false;
+    }
+    if (meta > 15 || id > 0xFFF || !mc_registry_state_valid(reg, (id << 4) | meta))
+        return false;
+    *state = (id << 4) | meta;
+    return true;
+}
+
 mc_status mc_registry_lookup(const mc_registry *reg, const char *name, size_t name_len,
                              const mc_state_prop *props, size_t prop_count, uint32_t *state,
                              mc_error *err)
@@ -545,26 +690,8 @@ mc_status mc__lookup_generic(const mc_registry *reg, const char *name, size_t na
         return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: unknown block '%.*s'",
                             mc_registry_name(reg), (int)(name_len > 200 ? 200 : name_len), name);
     }
-    if (reg->kind == MC__KIND_LEGACY) {
-        const mc__legacy_block *lb = &reg->legacy[b];
-        uint32_t meta = legacy_default(lb);
-        for (size_t i = 0; i < prop_count; i++) {
-            const mc_state_prop *p = &props[i];
-            if (p->key_len != 4 || memcmp(p->key, "meta", 4))
-                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no property '%.*s'",
-                                    mc_registry_name(reg), mc__str(lb->name), (int)(p->key_len > 100 ? 100 : p->key_len), p->key);
-            uint32_t m = 16;
-            for (uint32_t v = 0; v < 16; v++)
-                if (str_equals(meta_strings[v], p->value, p->value_len))
-                    m = v;
-            if (m == 16 || !(lb->valid & (1u << m)))
-                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "registry %s: %s has no meta '%.*s'",
-                                    mc_registry_name(reg), mc__str(lb->name), (int)(p->value_len > 100 ? 100 : p->value_len), p->value);
-            meta = m;
-        }
-        *state = (b << 4) | meta;
-        return MC_OK;
-    }
+    if (reg->kind == MC__KIND_LEGACY)
+        return legacy_lookup(reg, b, props, prop_count, state, err);
     const mc__tables *t = mc__runtime_of(reg)->tables; /* there: b was found through it */
     const mc__kind *k = mc__kind_of(t, b);
     /* start from the default state's value indices; no divisions */
@@ -640,6 +767,8 @@ mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size
 {
     if (!reg || (!text && len) || !state)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "registry: parse needs a registry, text and a result");
+    if (legacy_id_meta(reg, text, len, state))
+        return MC_OK;
     size_t name_len = 0;
     while (name_len < len && (unsigned char)text[name_len] > ' ' && !token_end[(unsigned char)text[name_len]])
         name_len++;

@@ -59,6 +59,9 @@ static inline const mc__propdef *mc__propdef_of(const mc__kind *k, unsigned inde
     return &mc__reg_propdefs[mc__reg_prop_lists[k->props + index]];
 }
 
+/* Every flag bit of a state, the MC__CLASS_* ones too (0: no state). */
+uint32_t mc__state_class(const mc_registry *reg, uint32_t state);
+
 /* Bedrock: the hashed network id of a state (bedrock_hash.c). */
 uint32_t mc__bedrock_hash(const mc_registry *reg, uint32_t state);
 /* The state offset inside kind k for one value index per property, or

@@ -96,13 +96,30 @@ function waitFor (pred, ms, what) {
   })
 }
 
-// Resolves when the bot has spawned; rejects on an error or a kick.
-function spawned (bot) {
+// Resolves when the bot spawns; rejects on an error, a kick, or no spawn
+// within `ms`.
+function spawned (bot, ms = 60000) {
   return new Promise((resolve, reject) => {
-    bot.once('spawn', resolve)
-    bot.once('error', reject)
-    bot.once('kicked', r => reject(new Error('kicked ' + r)))
+    const timer = setTimeout(() => reject(new Error(`no spawn within ${ms / 1000} s`)), ms)
+    bot.once('spawn', () => { clearTimeout(timer); resolve() })
+    bot.once('error', e => { clearTimeout(timer); reject(e) })
+    bot.once('kicked', r => { clearTimeout(timer); reject(new Error('kicked ' + r)) })
   })
 }
 
-module.exports = { startServer, bin, createBot, sanitizerBuild, waitFor, spawned }
+// A test's named checks: each runs fn, counts a pass or a failure, and on
+// a failure prints the message and the tail of the server's log.
+function checks () {
+  const counts = { passed: 0, failed: 0 }
+  async function check (name, fn, srv) {
+    try {
+      await fn(); counts.passed++; console.log('ok   ' + name)
+    } catch (e) {
+      counts.failed++; console.log('FAIL ' + name + ': ' + e.message)
+      if (srv) console.log('  server log (tail):\n' + srv.log().trimEnd().split('\n').slice(-12).map(l => '  | ' + l).join('\n'))
+    }
+  }
+  return { check, counts }
+}
+
+module.exports = { startServer, bin, createBot, sanitizerBuild, waitFor, spawned, checks }

@@ -64,29 +64,7 @@ let totalChunks = 0, totalSamples = 0, totalFull = 0;
  * start at 0 (leaves' distance 1..7, ...) give a state id shifted within the
  * block (spruce_leaves[distance=2] becomes distance=3). The test maps
  * mcchunk's id through that same formula before comparing. */
-function ppaShift(mcData) {
-    const cache = new Map();
-    return (id) => {
-        if (cache.has(id)) return cache.get(id);
-        const b = mcData.blocksByStateId[id];
-        let out = id;
-        if (b && b.states && b.states.length) {
-            let data = id - b.minStateId, offset = 1, sum = 0;
-            for (let i = b.states.length - 1; i >= 0; i--) {
-                const st = b.states[i];
-                const idx = data % st.num_values;
-                data = Math.floor(data / st.num_values);
-                let v = idx;
-                if (st.type === 'int' && st.values) v = parseInt(st.values[idx], 10);
-                sum += offset * v;
-                offset *= st.num_values;
-            }
-            out = b.minStateId + sum;
-        }
-        cache.set(id, out);
-        return out;
-    };
-}
+const { ppaShift } = require('./anvil_oracle'); /* the formula above (anvil_oracle.js) */
 
 function oracleId(col, legacy, x, y, z) {
     const p = new Vec3(x, y, z);

@@ -332,7 +332,8 @@ test('every command answers --help with what it prints and its exit codes', () =
   const names = [...top.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1])
   assert(names.length >= 9, top)
   const sub = { chunk: ['get', 'put', 'blocks', 'convert'], region: ['info', 'ls', 'verify', 'salvage', 'compact'],
-    packet: ['encode', 'decode'], bedrock: ['subchunk decode', 'packet decode', 'generate', 'biomes decode'] }
+    packet: ['encode', 'decode'], bedrock: ['subchunk decode', 'packet decode', 'generate', 'biomes decode'],
+    world: ['info', 'stats', 'convert', 'prune', 'verify', 'create', 'relight'] }
   for (const n of names) {
     for (const s of sub[n] || ['']) {
       const cmd = [n, ...s.split(' ').filter(Boolean)]

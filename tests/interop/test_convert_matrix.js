@@ -46,7 +46,6 @@ const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
 const nbt = require('prismarine-nbt');
-const { Vec3 } = require('vec3');
 
 const BIN = process.env.MCCHUNK_BIN || path.join(__dirname, '../../build/mcchunk');
 const CORPUS = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus');
@@ -64,7 +63,8 @@ const run = promisify(execFile);
 /* The releases the oracle reads (ORACLES.md), each with a vanilla region. */
 const TARGETS = ['1.8.9', '1.9', '1.11.2', '1.12.2', '1.13.2', '1.14.4', '1.16', '1.17.1', '1.18.2', '1.19.4',
     '1.20.6', '1.21.1'];
-const isLegacy = (v) => /^1\.(8|9|10|11|12)(\.|$)/.test(v);
+const { isLegacy, ppaShift, oracleBlocks } = require('./anvil_oracle');
+const { limiter } = require('./world_util');
 const isModern = (v) => !/^1\.([0-9]|1[0-7])(\.|$)/.test(v); // 1.18+
 
 /* ------------------------------------------------------------ region files */
@@ -195,59 +195,6 @@ function structureProblems(root, target, facts) {
 
 /* --------------------------------------------------------------- oracle */
 
-/* See the header: the 1.13-1.17 readers' int property values. */
-function ppaShift(mcData) {
-    const cache = new Map();
-    return (id) => {
-        if (cache.has(id)) return cache.get(id);
-        const b = mcData.blocksByStateId[id];
-        let out = id;
-        if (b && b.states && b.states.length) {
-            let data = id - b.minStateId, offset = 1, sum = 0;
-            for (let i = b.states.length - 1; i >= 0; i--) {
-                const st = b.states[i];
-                const idx = data % st.num_values;
-                data = Math.floor(data / st.num_values);
-                sum += offset * (st.type === 'int' && st.values ? parseInt(st.values[idx], 10) : idx);
-                offset *= st.num_values;
-            }
-            out = b.minStateId + sum;
-        }
-        cache.set(id, out);
-        return out;
-    };
-}
-
-function oracleBlocks(col, target, cx, cz) {
-    const legacy = isLegacy(target);
-    const Block = legacy ? null : require('prismarine-block')(target);
-    const airIds = new Set();
-    const lines = [];
-    const minY = col.minY ?? 0, height = col.worldHeight ?? 256;
-    const p = new Vec3(0, 0, 0);
-    for (let y = minY; y < minY + height; y++)
-        for (let z = 0; z < 16; z++)
-            for (let x = 0; x < 16; x++) {
-                p.x = x;
-                p.y = y;
-                p.z = z;
-                let id;
-                if (legacy) {
-                    id = (col.getBlockType(p) << 4) | col.getBlockData(p);
-                    if (id >> 4 === 0) continue;
-                } else {
-                    id = col.getBlockStateId(p);
-                    if (airIds.has(id)) continue;
-                    if (['air', 'cave_air', 'void_air'].includes(Block.fromStateId(id).name)) {
-                        airIds.add(id);
-                        continue;
-                    }
-                }
-                lines.push(`${cx * 16 + x} ${y} ${cz * 16 + z} ${id}`);
-            }
-    return { lines, minY, height };
-}
-
 /* ----------------------------------------------------------------- main */
 
 function u16(n) {
@@ -291,24 +238,6 @@ function pickSources() {
     return out;
 }
 
-/* At most n of the functions run at once. */
-function limiter(n) {
-    let active = 0;
-    const queue = [];
-    const next = () => {
-        if (active >= n || !queue.length) return;
-        active++;
-        const { fn, resolve } = queue.shift();
-        fn().then(resolve, (e) => resolve({ error: String(e && e.message) })).finally(() => {
-            active--;
-            next();
-        });
-    };
-    return (fn) => new Promise((resolve) => {
-        queue.push({ fn, resolve });
-        next();
-    });
-}
 const limit = limiter(2);
 
 /* `chunk convert` to the target, `chunk put` into a region file of its own,

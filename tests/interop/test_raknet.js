@@ -11,11 +11,11 @@
 // reorders them (jsp-raknet: see below). Then `mcchunk serve` itself: its
 // Bedrock listener answers ping() with the server's MOTD/players/max and
 // accepts a raknet-native connection, which it closes with a logged reason
-// (no Bedrock game layer yet), and `--no-bedrock` turns the listener off.
+// when what it sends is no game batch, and `--no-bedrock` turns the
+// listener off.
 'use strict'
 const assert = require('assert')
 const { spawn } = require('child_process')
-const dgram = require('dgram')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
@@ -23,6 +23,7 @@ const bedrock = require('bedrock-protocol')
 const native = require('raknet-native')
 const jsp = require('jsp-raknet')
 const { startServer } = require('./server_util')
+const { lossyRelay } = require('./udp_relay')
 
 const build = process.env.MCCHUNK_BUILD
 if (!build) throw new Error('MCCHUNK_BUILD is not set (run through ctest)')
@@ -44,30 +45,6 @@ async function startEcho () {
     log: () => log,
     stop () { proc.kill('SIGTERM'); fs.rmSync(dir, { recursive: true, force: true }) }
   }
-}
-
-// A UDP relay between one client and the server that loses, duplicates
-// and delays (so reorders) datagrams: `upLoss` of the client's, `downLoss`
-// of the server's.
-async function lossyRelay (serverPort, { upLoss = 0.1, downLoss = 0.1, dup = 0.05, jitterMs = 30 } = {}) {
-  const front = dgram.createSocket('udp4')
-  const back = dgram.createSocket('udp4')
-  let clientPort = null
-  const stats = { passed: 0, lost: 0, duplicated: 0 }
-  const pass = (sock, buf, port, loss) => {
-    if (Math.random() < loss) { stats.lost++; return }
-    const copies = Math.random() < dup ? 2 : 1
-    if (copies === 2) stats.duplicated++
-    for (let i = 0; i < copies; i++) {
-      setTimeout(() => { try { sock.send(buf, port, '127.0.0.1') } catch {} }, Math.random() * jitterMs)
-    }
-    stats.passed++
-  }
-  front.on('message', (m, r) => { clientPort = r.port; pass(back, m, serverPort, upLoss) })
-  back.on('message', m => { if (clientPort) pass(front, m, clientPort, downLoss) })
-  await new Promise(resolve => front.bind(0, '127.0.0.1', resolve))
-  await new Promise(resolve => back.bind(0, '127.0.0.1', resolve))
-  return { port: front.address().port, stats, close () { front.close(); back.close() } }
 }
 
 function payloads () {
@@ -194,16 +171,19 @@ async function main () {
     assert.strictEqual(ad.playersMax, 7)
     assert.strictEqual(ad.portV4, bport)
     console.log('ok serve: ping() reads the MOTD, players and max')
+    // a RakNet client that sends a message that is no game batch: the
+    // Bedrock layer (test_bedrock_server*.js) drops it with the reason
     const client = new native.Client('127.0.0.1', bport, { protocolVersion: 11 })
     const closed = new Promise(resolve => client.on('disconnect', resolve))
     await withTimeout(new Promise(resolve => { client.on('connect', resolve); client.connect() }), 15000, 'serve connect')
+    client.send(Buffer.from([0x86, 1, 2, 3]), native.PacketPriority.HIGH_PRIORITY, native.PacketReliability.RELIABLE_ORDERED, 0)
     await withTimeout(closed, 10000, 'serve disconnect')
     client.close()
-    for (let i = 0; i < 40 && !/Bedrock login is not implemented yet/.test(srv.log()); i++) {
+    for (let i = 0; i < 40 && !/not a game batch/.test(srv.log()); i++) {
       await new Promise(resolve => setTimeout(resolve, 50))
     }
     assert.match(srv.log(), /RakNet connection established \(protocol 11, MTU \d+\)/)
-    assert.match(srv.log(), /disconnecting: Bedrock login is not implemented yet/)
+    assert.match(srv.log(), /disconnected: not a game batch \(first byte 0x86, 4 bytes\)/)
     console.log('ok serve: raknet-native connects and is disconnected with a logged reason')
   } catch (e) {
     console.error(srv.log())

@@ -18,7 +18,7 @@ const SANITIZED = sanitizerBuild()
 
 function helpBound () {
   const help = execFileSync(bin(), ['serve', '--help'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
-  const m = /RSS stays under (\d+) MiB \+ ([\d.]+) x --cache-mb \+ (\d+) MiB per client \+ --send-queue-kb per client/.exec(help)
+  const m = /RSS stays under (\d+) MiB \+ ([\d.]+) x --cache-mb \+ (\d+) MiB per Java client \+ --send-queue-kb per Java client/.exec(help)
   assert.ok(m, 'serve --help states no RSS bound: ' + help)
   const queueMb = Number(/--send-queue-kb N .*?\(default (\d+)\)/.exec(help)[1]) / 1024
   const timeout = Number(/--send-timeout SECONDS .*?\(default (\d+)\)/.exec(help)[1])

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 const char *mc_test_corpus_dir(void)
 {
@@ -35,6 +37,29 @@ const char *mc_test_corpus_path(const char *rel)
         return NULL;
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     return path;
+}
+
+const char *mc_test_tool(void)
+{
+    static char tool[4096];
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    snprintf(tool, sizeof tool, "%s/mcchunk", dirname(self));
+    if (access(tool, X_OK) != 0) {
+        print_message("%s not built: skipping\n", tool);
+        skip();
+    }
+    return tool;
+}
+
+int mc_test_run_tool(const char *args)
+{
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", mc_test_tool(), args);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 uint8_t *mc_test_read_file(const char *path, size_t *len)
@@ -113,18 +138,3 @@ void mc_test_free_list(char **v)
     free(v);
 }
 
-const char *mc_test_tool_path(void)
-{
-    static char tool[4096];
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = 0;
-    snprintf(tool, sizeof tool, "%s/mcchunk", dirname(self));
-    if (access(tool, X_OK) != 0) {
-        print_message("%s not built\n", tool);
-        return NULL;
-    }
-    return tool;
-}

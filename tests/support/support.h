@@ -29,9 +29,12 @@ uint8_t *mc_test_read_file(const char *path, size_t *len);
  * free with mc_test_free_list. Empty list without corpus. */
 char **mc_test_list_corpus(const char *rel, const char *suffix);
 void mc_test_free_list(char **list);
-/* The built `mcchunk` beside the test binary, or NULL (and a message)
- * when it is not built: skip the case then. */
-const char *mc_test_tool_path(void);
+/* The `mcchunk` tool built beside the test program; skips the test (with a
+ * message) when it is not there. The path is a static buffer. */
+const char *mc_test_tool(void);
+/* Runs `mcchunk ARGS` (args: a shell-quoted argument string), output
+ * discarded; returns its exit status (-1 when it did not exit). */
+int mc_test_run_tool(const char *args);
 /* A small deterministic PRNG (xorshift64*) for property tests. */
 typedef struct { uint64_t s; } mc_test_rng;
 static inline uint64_t mc_test_rand(mc_test_rng *r)

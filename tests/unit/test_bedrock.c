@@ -730,6 +730,30 @@ static void test_model_and_engine(void **state)
         mc_buf_free(&out);
         mc_bedrock_engine_free(e);
     }
+    /* 1.18.0 (475) answers one subchunk a packet and has no SuccessAllAir:
+     * an air subchunk is a success that carries the air subchunk */
+    {
+        mc_bedrock_engine_options eo = {475, false, 0, 0};
+        mc_bedrock_engine *e = mc_bedrock_engine_new(&ws, &eo, NULL);
+        assert_non_null(e);
+        mc_buf out;
+        mc_buf_init(&out, NULL);
+        mc_bedrock_subchunk_request rq = {0, 0, 10, 0, 1, NULL}; /* above every block */
+        assert_int_equal(mc_bedrock_engine_answer_request(e, &rq, &out, &err), MC_OK);
+        mc_bedrock_subchunk_packet sp;
+        assert_int_equal(mc_bedrock_subchunk_packet_decode(&sp, 475, out.data, out.len, NULL, &err), MC_OK);
+        assert_int_equal(sp.entries[0].result, MC_BEDROCK_RESULT_SUCCESS);
+        mc_bedrock_subchunk sc;
+        mc_bedrock_subchunk_init(&sc, NULL);
+        assert_int_equal(mc_bedrock_subchunk_decode(&sc, sp.entries[0].payload, sp.entries[0].payload_len,
+                                                    MC_BEDROCK_FORM_NETWORK, NULL, &err), MC_OK);
+        assert_int_equal(sc.y_index, 10);
+        assert_true(mc_bedrock_storage_is_uniform(&sc.storages[0], bc.air));
+        mc_bedrock_subchunk_free(&sc);
+        mc_bedrock_subchunk_packet_free(&sp);
+        mc_buf_free(&out);
+        mc_bedrock_engine_free(e);
+    }
     mc_bedrock_mc_source_invalidate(src, 0, 0, 0);
     mc_bedrock_mc_source_free(src);
     mc_bedrock_column_free(&bc);

@@ -64,8 +64,7 @@ static const char *tool;
 
 static void find_tool(void)
 {
-    if (!(tool = mc_test_tool_path()))
-        skip();
+    tool = mc_test_tool(); /* (skips when the tool is not built) */
 }
 
 static mc_column *load(mc_region *r, int32_t x, int32_t z)

@@ -10,25 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mcchunk/mcchunk.h"
 
-static const char *tool;
-
-static void find_tool(void)
-{
-    if (!(tool = mc_test_tool_path()))
-        skip();
-}
-
-static int run(const char *args)
-{
-    char cmd[9000];
-    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", tool, args);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static mc_column *load(mc_region *r, int lx, int lz)
 {
@@ -58,7 +42,7 @@ static void test_relight_command(void **state)
 {
     (void)state;
     MC_SKIP_WITHOUT_CORPUS();
-    find_tool();
+    mc_test_tool(); /* (skips when the tool is not built) */
     const char *src = mc_test_corpus_path("anvil/1.19.4/ppa-r.0.0.mca");
     size_t len;
     uint8_t *bytes = mc_test_read_file(src, &len);
@@ -83,7 +67,7 @@ static void test_relight_command(void **state)
     mc_region_close(orig);
 
     snprintf(args, sizeof args, "region relight '%s'", path);
-    assert_int_equal(run(args), 0);
+    assert_int_equal(mc_test_run_tool(args), 0);
 
     mc_light_engine *e = mc_light_engine_new(NULL);
     mc_region *out;
@@ -123,9 +107,9 @@ static void test_relight_command(void **state)
     print_message("relit %u full chunks (%u had isLightOn 0)\n", checked, unlit_before);
 
     /* usage and failures */
-    assert_int_equal(run("region relight"), 2);
+    assert_int_equal(mc_test_run_tool("region relight"), 2);
     snprintf(args, sizeof args, "region relight '%s/none.mca'", tmp);
-    assert_int_equal(run(args), 1);
+    assert_int_equal(mc_test_run_tool(args), 1);
 
     mc_light_engine_free(e);
     for (int z = 0; z < 32; z++)

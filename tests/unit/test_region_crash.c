@@ -407,8 +407,11 @@ typedef struct scenario {
     change changes[2];
     int nchanges;
     bool compact;      /* the operation is mc_region_compact */
+    bool whole;        /* the operation rewrites the file with an mc_region_writer */
     bool create;       /* the operation creates the file */
     bool every_byte;   /* cut writes <= 16 KiB at every byte (else sampled) */
+    bool calls_only;   /* cut at call boundaries only (the writes themselves
+                        * are cut in the scenarios that own them) */
 } scenario;
 
 static uint8_t *make_payload(int idx, size_t n, uint64_t seed, bool noise, size_t *len)
@@ -434,6 +437,53 @@ static bool same(const mc_buf *b, const payload *p)
     return p->data && b->len == p->len && !memcmp(b->data, p->data, p->len);
 }
 
+/* The whole-file rewrite: every chunk of the old file carried byte for
+ * byte (mc_region_read_raw -> put_raw), the changes applied (a delete is a
+ * chunk left out), one commit. The changes are acknowledged together. */
+static void rewrite_whole(const mc_io *io, scenario *sc)
+{
+    mc_region_options o = {0};
+    o.io = io;
+    mc_region *old = NULL;
+    mc_region_writer *w = NULL;
+    mc_error err;
+    if (mc_region_open(REGION, &o, &old, &err) || mc_region_writer_new(REGION, &o, &w, &err)) {
+        mc_region_close(old);
+        return;
+    }
+    mc_buf raw;
+    mc_buf_init(&raw, NULL);
+    bool ok = true;
+    for (int i = 0; i < 1024 && ok; i++) {
+        const change *ch = NULL;
+        for (int c = 0; c < sc->nchanges; c++)
+            if (sc->changes[c].idx == i)
+                ch = &sc->changes[c];
+        if (ch) {
+            if (ch->now.data)
+                ok = mc_region_writer_put_chunk(w, i & 31, i >> 5, ch->now.data, ch->now.len, ch->comp, 1234,
+                                                &err) == MC_OK;
+            continue;
+        }
+        if (!mc_region_has_chunk(old, i & 31, i >> 5))
+            continue;
+        mc_region_record rec;
+        raw.len = 0;
+        ok = mc_region_read_raw(old, i & 31, i >> 5, &raw, &rec, &err) == MC_OK &&
+             mc_region_writer_put_raw(w, i & 31, i >> 5, raw.data, raw.len, rec.compression,
+                                      mc_region_get_entry(old, i & 31, i >> 5).timestamp, &err) == MC_OK;
+    }
+    mc_buf_free(&raw);
+    mc_region_close(old);
+    if (!ok) {
+        mc_region_writer_abandon(w);
+        return;
+    }
+    bool committed = mc_region_writer_commit(w, NULL, &err) == MC_OK;
+    for (int c = 0; c < sc->nchanges; c++)
+        sc->changes[c].acked = committed;
+}
+
 /* Runs the scenario's operation on `fs` (faults as planned). */
 static void run_operation(vfs *fs, scenario *sc, bool extra_write)
 {
@@ -441,6 +491,10 @@ static void run_operation(vfs *fs, scenario *sc, bool extra_write)
     mc_error err;
     for (int c = 0; c < sc->nchanges; c++)
         sc->changes[c].acked = false;
+    if (sc->whole) {
+        rewrite_whole(&io, sc);
+        return;
+    }
     if (sc->compact) {
         mc_region_options o = {0};
         o.io = &io;
@@ -495,7 +549,12 @@ static bool check_image(vfs *fs, const scenario *sc, const char *what, bool extr
     mc_error err;
     checks_done++;
     mc_status st = mc_region_open(REGION, &o, &r, &err);
-    if (st == MC_ERR_NOT_FOUND && sc->create) {
+    if (st == MC_ERR_NOT_FOUND && sc->whole) {
+        /* a rewrite that kept no chunk removes the file: all absent */
+        static const uint8_t empty[8192];
+        st = mc_region_open_memory(empty, sizeof empty, NULL, &r, &err);
+        assert_int_equal(st, MC_OK);
+    } else if (st == MC_ERR_NOT_FOUND && sc->create) {
         for (int c = 0; c < sc->nchanges; c++)
             if (sc->changes[c].acked) {
                 print_message("%s %s: file missing after an acknowledged write\n", sc->name, what);
@@ -614,6 +673,23 @@ static bool check_temporaries(vfs *fs, const scenario *sc, const char *what)
                           stale, temporaries(c));
             ok = false;
         }
+        if (ok && sc->whole) {
+            /* the rewrite run again (a resumed tool) completes it */
+            scenario *again = (scenario *)sc;
+            bool acked[2] = {again->changes[0].acked, again->changes[1].acked};
+            rewrite_whole(&io, again);
+            ok = sc->nchanges == 0 || sc->changes[0].acked;
+            if (!ok)
+                print_message("%s %s: the rewrite run again failed\n", sc->name, what);
+            if (ok && temporaries(c)) {
+                print_message("%s %s: %d temporaries left after rewriting again\n", sc->name, what,
+                              temporaries(c));
+                ok = false;
+            }
+            ok = ok && check_image(c, sc, what, false);
+            again->changes[0].acked = acked[0];
+            again->changes[1].acked = acked[1];
+        }
         if (ok && sc->compact) {
             ok = mc_region_compact(REGION, &o, NULL, NULL, &err) == MC_OK;
             if (!ok)
@@ -722,7 +798,7 @@ static void run_scenario(vfs *base, scenario *sc)
     long images = 0, subsets = 0;
     char what[160];
     for (long k = 1; k <= total; k++) {
-        size_t ncuts = kinds[k - 1] == 'w'
+        size_t ncuts = kinds[k - 1] == 'w' && !sc->calls_only
             ? byte_cuts(sizes[k - 1], atomic[k - 1], sc->every_byte, cuts, 20000) : 0;
         for (size_t j = 0; j <= ncuts; j++) {
             size_t b = j == 0 ? 0 : cuts[j - 1];
@@ -952,6 +1028,71 @@ static void test_compaction(void **state)
     run_scenario(base_fs, sc);
 }
 
+/* mc_region_writer: the whole file rewritten into a temporary and renamed
+ * over it. Each change below is acknowledged only by the commit, so after
+ * any cut every chunk is old or new -- and all changes land together. */
+static void test_whole_rewrite(void **state)
+{
+    (void)state;
+    reset("whole-file rewrite");
+    six_chunk_base();
+    sc->whole = true;
+    set_change(0, 66, 7000, 31, true, MC_COMPRESSION_LZ4);
+    set_change(1, 0, 0, 0, false, MC_COMPRESSION_ZLIB); /* chunk 0 left out */
+    run_scenario(base_fs, sc);
+}
+
+static void test_whole_external(void **state)
+{
+    (void)state;
+    reset("whole rewrite, external kept");
+    six_chunk_base();
+    /* chunk 132 external in the base */
+    scenario *keep = sc;
+    set_change(0, 132, 1100000, 41, true, MC_COMPRESSION_NONE);
+    vfs *next = vfs_clone(base_fs, false);
+    run_operation(next, keep, false);
+    assert_true(keep->changes[0].acked);
+    free(keep->before[132].data);
+    keep->before[132] = keep->changes[0].now;
+    keep->changes[0].now.data = NULL;
+    vfs_free(base_fs);
+    base_fs = next;
+    sc->whole = true;
+    sc->calls_only = true; /* (the .mcc write is cut byte by byte in test_external_round) */
+    /* the external chunk is carried (its .mcc rewritten with the same
+     * bytes), another one changes */
+    set_change(0, 99, 5000, 42, false, MC_COMPRESSION_ZLIB);
+    run_scenario(base_fs, sc);
+
+    sc->name = "whole rewrite, external out";
+    set_change(0, 132, 0, 0, false, MC_COMPRESSION_NONE);
+    run_scenario(base_fs, sc);
+    /* after the commit the dropped chunk's .mcc is gone */
+    vfs *done = vfs_clone(base_fs, false);
+    run_operation(done, sc, false);
+    assert_true(sc->changes[0].acked);
+    assert_true(find(done, "w/c.4.4.mcc") < 0);
+    vfs_free(done);
+}
+
+static void test_whole_to_nothing(void **state)
+{
+    (void)state;
+    reset("whole rewrite to no chunk");
+    set_before(sc, 7, 3000, 5, true);
+    set_before(sc, 900, 9000, 6, false);
+    write_base(base_fs, sc, mixed);
+    sc->whole = true;
+    set_change(0, 7, 0, 0, false, MC_COMPRESSION_ZLIB);
+    set_change(1, 900, 0, 0, false, MC_COMPRESSION_ZLIB);
+    run_scenario(base_fs, sc);
+    vfs *done = vfs_clone(base_fs, false);
+    run_operation(done, sc, false);
+    assert_true(sc->changes[0].acked && find(done, REGION) < 0); /* the file is removed */
+    vfs_free(done);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -961,6 +1102,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_new_chunk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_external_round, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compaction, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_whole_rewrite, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_whole_external, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_whole_to_nothing, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     print_message("%ld region images reopened and checked; %ld crashes left temporaries\n",

@@ -63,6 +63,18 @@ static bool index_covers(const query *q)
     return true;
 }
 
+/* got is s, or (1.8-1.12) an id the game reads as the same state: torch
+ * meta 0 and 5 are both facing=up, and the name gives the one the game
+ * writes. */
+static bool same_state(const mc_registry *reg, uint32_t got, uint32_t s)
+{
+    if (got == s)
+        return true;
+    char a[1024], b[1024];
+    return reg->kind == MC__KIND_LEGACY && mc_registry_format_state(reg, got, a, sizeof a, 0) &&
+           mc_registry_format_state(reg, s, b, sizeof b, 0) && !strcmp(a, b);
+}
+
 static void test_every_state(void **state)
 {
     (void)state;
@@ -76,15 +88,15 @@ static void test_every_state(void **state)
             query q, rev;
             query_of(reg, s, &q);
             uint32_t got;
-            if (both(reg, q.name, q.name_len, q.props, q.count, &got) != MC_OK || got != s)
+            if (both(reg, q.name, q.name_len, q.props, q.count, &got) != MC_OK || !same_state(reg, got, s))
                 fail_msg("%s: state %u does not round-trip", mc_registry_name(reg), s);
             rev = q;
             for (size_t i = 0; i < q.count; i++)
                 rev.props[i] = q.props[q.count - 1 - i];
-            if (both(reg, q.name, q.name_len, rev.props, rev.count, &got) != MC_OK || got != s)
+            if (both(reg, q.name, q.name_len, rev.props, rev.count, &got) != MC_OK || !same_state(reg, got, s))
                 fail_msg("%s: state %u in reverse order", mc_registry_name(reg), s);
             if (!strncmp(q.name, "minecraft:", 10) &&
-                (both(reg, q.name + 10, q.name_len - 10, q.props, q.count, &got) != MC_OK || got != s))
+                (both(reg, q.name + 10, q.name_len - 10, q.props, q.count, &got) != MC_OK || !same_state(reg, got, s)))
                 fail_msg("%s: state %u without the namespace", mc_registry_name(reg), s);
             if (reg->kind == MC__KIND_FLAT && index_covers(&q)) {
                 uint32_t via = MC_STATE_NONE;

@@ -151,12 +151,68 @@ static void test_only_inside_the_world(void **state)
     assert_int_equal(system(q), 0);
 }
 
+/* Dimensions and region files a world folder has, both layouts: vanilla
+ * ones first, datapack ones (nested paths too) sorted; only exact
+ * r.X.Z.mca regular files, sorted by coordinates. */
+static void test_listing(void **state)
+{
+    (void)state;
+    char w[] = "/tmp/mcchunk-world-XXXXXX";
+    assert_non_null(mkdtemp(w));
+    char q[2048];
+    snprintf(q, sizeof q,
+             "cd '%s' && mkdir -p region DIM1/entities dimensions/zz/b/poi dimensions/aa/x/y/region "
+             "dimensions/aa/empty dimensions/BAD/region && touch region/r.0.0.mca region/r.-1.5.mca "
+             "region/r.-1.-7.mca region/r.01.0.mca region/r.2.2.mcr region/x.mca region/r.3.3.mca.compact.tmp "
+             "&& mkdir region/r.9.9.mca && ln -s r.0.0.mca region/r.4.4.mca", w);
+    assert_int_equal(system(q), 0);
+    char **dims = NULL;
+    size_t n = 0;
+    mc_error err;
+    assert_int_equal(mc_world_list_dimensions(w, MC_WORLD_LAYOUT_AUTO, &dims, &n, &err), MC_OK);
+    assert_int_equal(n, 4);
+    assert_string_equal(dims[0], "minecraft:overworld");
+    assert_string_equal(dims[1], "minecraft:the_end");
+    assert_string_equal(dims[2], "aa:x/y");
+    assert_string_equal(dims[3], "zz:b");
+    mc_world_free_list(dims, n);
+    int32_t *c = NULL;
+    assert_int_equal(mc_world_list_regions(w, MC_WORLD_LAYOUT_AUTO, "overworld", MC_REGION_KIND_REGION, &c, &n,
+                                           &err), MC_OK);
+    assert_int_equal(n, 3);
+    const int32_t want[] = {-1, -7, -1, 5, 0, 0};
+    assert_memory_equal(c, want, sizeof want);
+    free(c);
+    assert_int_equal(mc_world_list_regions(w, MC_WORLD_LAYOUT_AUTO, "aa:x/y", MC_REGION_KIND_POI, &c, &n, &err),
+                     MC_OK);
+    assert_int_equal(n, 0);
+    free(c);
+    assert_int_equal(mc_world_list_dimensions("/nonexistent/world", MC_WORLD_LAYOUT_AUTO, &dims, &n, &err),
+                     MC_ERR_NOT_FOUND);
+
+    /* 26.1: everything under dimensions/, the vanilla three still first */
+    snprintf(q, sizeof q, "cd '%s' && rm -rf region DIM1 && mkdir -p dimensions/minecraft/overworld/region "
+             "dimensions/minecraft/the_nether/poi dimensions/minecraft/zeta/region", w);
+    assert_int_equal(system(q), 0);
+    assert_int_equal(mc_world_list_dimensions(w, MC_WORLD_LAYOUT_AUTO, &dims, &n, &err), MC_OK);
+    assert_int_equal(n, 5);
+    assert_string_equal(dims[0], "minecraft:overworld");
+    assert_string_equal(dims[1], "minecraft:the_nether");
+    assert_string_equal(dims[2], "aa:x/y");
+    assert_string_equal(dims[3], "minecraft:zeta");
+    assert_string_equal(dims[4], "zz:b");
+    mc_world_free_list(dims, n);
+    snprintf(q, sizeof q, "rm -rf '%s'", w);
+    assert_int_equal(system(q), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legacy_layout),
         cmocka_unit_test(test_26_1_layout),
         cmocka_unit_test(test_only_inside_the_world),
+        cmocka_unit_test(test_listing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

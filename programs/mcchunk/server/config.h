@@ -14,6 +14,8 @@ typedef struct srv_server_config {
     const char *bind;          /* address to listen on (default 127.0.0.1) */
     int port;                  /* TCP port (default 25565; 0 = any free port) */
     int bedrock_port;          /* Bedrock UDP port (default 19132; 0 = any free port; < 0 = off) */
+    bool bedrock_encryption;   /* offer Bedrock clients encryption (ECDH + AES) */
+    bool bedrock_index_ids;    /* Bedrock runtime ids as palette indexes even where hashes are possible */
     int view_distance;         /* chunks (2..32) */
     int max_players;
     const char *motd;

@@ -50,6 +50,7 @@ struct srv_conn {
     char peer[64];
     char name[17];
     uint8_t uuid[16];
+    srv_player player; /* in the server's list once joined (session.c) */
     void *session; /* session.c's per-player state */
     void *view;    /* world.c's per-player view */
 };

@@ -1,6 +1,7 @@
 /*
- * core.c: the log and the clock of the server (core.h), and the one JSON
- * helper both editions' texts use.
+ * core.c: the log and the clock of the server (core.h), the list of
+ * players of both editions (for the log's lines on who is where), and the
+ * one JSON helper both editions' texts use.
  *
  * The log writes "[HH:MM:SS LEVEL] text" lines to stderr. Once the server
  * listens it lets through MC_LOG_LINES_PER_SECOND lines a second and counts
@@ -9,6 +10,7 @@
  */
 #include "server/core.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,6 +71,60 @@ uint64_t srv_server_clock(srv_server *srv)
     }
     return srv->clock_ms;
 }
+
+/* ------------------------------------------------------------- players */
+
+void srv_player_join(srv_server *srv, srv_player *p, double x, double y, double z)
+{
+    if (p->listed)
+        return;
+    p->x = x, p->y = y, p->z = z;
+    p->listed = true;
+    p->prev = NULL;
+    p->next = srv->players;
+    if (srv->players)
+        srv->players->prev = p;
+    srv->players = p;
+    unsigned java = 0, bedrock = 0, listed = 0;
+    for (const srv_player *q = srv->players; q; q = q->next)
+        *(strcmp(q->edition, "java") ? &bedrock : &java) += 1;
+    char line[640];
+    size_t n = 0;
+    const srv_player *q = srv->players;
+    for (; q && n < sizeof line - 120; q = q->next, listed++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%s (%s) at %.1f %.1f %.1f", listed ? "; " : "", q->name,
+                              q->edition, q->x, q->y, q->z);
+    if (q)
+        snprintf(line + n, sizeof line - n, "; and %u more", java + bedrock - listed);
+    srv_log(srv, MC_LOG_INFO, "players online: %u (%u java, %u bedrock): %s", java + bedrock, java, bedrock, line);
+}
+
+void srv_player_moved(srv_server *srv, srv_player *p, double x, double y, double z)
+{
+    if (!p->listed)
+        return;
+    bool other_column = ((int64_t)floor(x) >> 4) != ((int64_t)floor(p->x) >> 4) ||
+                        ((int64_t)floor(z) >> 4) != ((int64_t)floor(p->z) >> 4);
+    p->x = x, p->y = y, p->z = z;
+    if (other_column)
+        srv_log(srv, MC_LOG_INFO, "%s (%s) at %.1f %.1f %.1f", p->name, p->edition, x, y, z);
+}
+
+void srv_player_leave(srv_server *srv, srv_player *p)
+{
+    if (!p->listed)
+        return;
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        srv->players = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    p->listed = false;
+    p->prev = p->next = NULL;
+}
+
+/* ---------------------------------------------------------------- json */
 
 void srv_json_string(mc_buf *b, const char *s)
 {

@@ -32,7 +32,8 @@
 
 struct srv_conn;
 struct srv_world;
-struct srv_bedrock_listener;
+struct srv_blistener;
+struct srv_player;
 struct srv_http;
 
 typedef struct srv_server {
@@ -65,8 +66,9 @@ typedef struct srv_server {
     uint64_t log_second;
     unsigned log_lines;
     unsigned log_held[3];
-    struct srv_bedrock_listener *bedrock; /* UDP listener (raknet/listener.c), or NULL */
-    struct srv_http *http;                /* the web map (http.c), or NULL */
+    struct srv_blistener *bedrock; /* the Bedrock listener (bedrock/listener.c), or NULL */
+    struct srv_player *players;     /* both editions, joined (srv_player_join) */
+    struct srv_http *http;          /* the web map (http.c), or NULL */
     /* Hooks of the connection layer (conn.c), set by the layers above it:
      * a packet cut from a connection's stream (server.c dispatches it by
      * state); a send queue that has drained enough for more chunks
@@ -97,6 +99,23 @@ void srv__srv_log_flush(srv_server *srv);
  * end an --exit-after run early, for time in which nothing ran. */
 #define MC_SERVER_MAX_STEP_MS 2000u
 uint64_t srv_server_clock(srv_server *srv);
+
+/* A player of either edition in the server's list, so that the log can
+ * say where everyone is: who else is online (and where) when a player
+ * joins, and each player's position when it enters another column. The
+ * sessions own the struct; the list only links it. */
+typedef struct srv_player {
+    const char *edition; /* "java" or "bedrock" */
+    const char *name;    /* the session's */
+    double x, y, z;      /* feet */
+    bool listed;
+    struct srv_player *prev, *next;
+} srv_player;
+/* Adds p at (x, y, z) and logs every player's position. */
+void srv_player_join(srv_server *srv, srv_player *p, double x, double y, double z);
+/* p is now at (x, y, z): logged when it entered another column. */
+void srv_player_moved(srv_server *srv, srv_player *p, double x, double y, double z);
+void srv_player_leave(srv_server *srv, srv_player *p);
 
 /* Appends a JSON string literal (quotes included) for UTF-8 text. */
 void srv_json_string(mc_buf *b, const char *s);

@@ -28,8 +28,8 @@
 
 #include "mcchunk/java.h"
 #include "server/conn.h"
+#include "server/bedrock/listener.h"
 #include "server/http.h"
-#include "server/raknet/listener.h"
 #include "server/session.h"
 #include "server/uuid.h"
 #include "server/world.h"
@@ -466,7 +466,8 @@ int srv_server_run(const srv_server_config *cfg)
     srv.parent_pid = (long)getppid();
     srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
     if (srv.bedrock)
-        srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d", cfg->bind, bedrock_port);
+        srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d (Bedrock Edition 1.16.220 to 1.26.51%s)", cfg->bind,
+                bedrock_port, cfg->bedrock_encryption ? ", encrypted" : "");
     srv_log(&srv, MC_LOG_WARN, "OFFLINE MODE: players are not authenticated with Mojang; names are taken on trust");
     srv.log_limited = true;
     uv_run(srv.loop, UV_RUN_DEFAULT);

@@ -245,6 +245,9 @@ static void join_world(srv_conn *c, session *s)
     }
     s->joined = true;
     srv_log(c->srv, MC_LOG_INFO, "%s joined (protocol %u, %s)", c->name, c->protocol, jd->version);
+    c->player.edition = "java";
+    c->player.name = c->name;
+    srv_player_join(c->srv, &c->player, s->x, s->y, s->z);
 }
 
 /* ---------------------------------------------------------- lifecycle */
@@ -323,6 +326,7 @@ static void handle_command(srv_conn *c, session *s, const char *text, size_t len
     s->y = y;
     s->z = z;
     srv_log(c->srv, MC_LOG_INFO, "%s teleported to %.1f %.1f %.1f", c->name, x, y, z);
+    srv_player_moved(c->srv, &c->player, x, y, z);
     send_position(c, s);
     srv_world_player_moved(c, x, z);
 }
@@ -390,6 +394,7 @@ void srv_session_packet(srv_conn *c, mc_reader *r, int id)
 
 void srv_session_free(srv_conn *c)
 {
+    srv_player_leave(c->srv, &c->player);
     free(c->session);
     c->session = NULL;
 }

@@ -23,9 +23,9 @@
  * work of making columns is shared out fairly between the clients that want
  * them, a bounded slice per turn of the loop ("fair shares" below).
  */
-#define _GNU_SOURCE /* qsort_r */
 #include <dirent.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +37,7 @@
 #include "mcchunk/nbt.h"
 #include "server/encode.h"
 #include "server/terrain.h"
+#include "server/view.h"
 #include "server/world.h"
 #include "server/unlit.h"
 
@@ -48,11 +49,13 @@
 typedef struct cache_entry {
     struct cache_entry *hnext;         /* hash chain */
     struct cache_entry *older, *newer; /* recency list */
-    uint32_t protocol;                 /* 0: the decoded column */
+    uint32_t protocol;                 /* 0: the decoded column; SRV_WORLD_KIND_OTHER+: another layer's */
     int32_t x, z;
     mc_column *col;  /* protocol 0 */
-    uint8_t *bytes;  /* otherwise: framed packets, ready to send */
+    uint8_t *bytes;  /* a Java protocol: framed packets, ready to send */
     size_t len;
+    void *obj;       /* another layer's object, freed with free_obj */
+    void (*free_obj)(void *obj);
     size_t cost;     /* bytes charged to the budget */
 } cache_entry;
 
@@ -144,7 +147,7 @@ struct srv_world {
     uint64_t work_turn;         /* uv_now() of the loop turn being charged */
     uint64_t work_ns;           /* time spent making columns in that turn */
     uint64_t work_total_ns, columns_served; /* since the start (srv_world_work) */
-    srv_conn *deferred_head, *deferred_tail; /* clients whose columns wait for a turn */
+    srv_work_client *deferred_head, *deferred_tail; /* clients whose work waits for a turn */
     uv_idle_t idle;             /* turns the loop while clients wait */
     bool idle_ready;
 };
@@ -201,6 +204,8 @@ static void entry_free(cache_entry *e)
 {
     mc_column_free(e->col);
     free(e->bytes);
+    if (e->obj)
+        e->free_obj(e->obj);
     free(e);
 }
 
@@ -661,6 +666,30 @@ mc_column *srv_world_column(srv_server *srv, int32_t cx, int32_t cz)
     return world_column(srv->world, cx, cz);
 }
 
+void *srv_world_cache_get(srv_server *srv, uint32_t kind, int32_t x, int32_t z)
+{
+    cache_entry *e = cache_find(srv->world, kind, x, z);
+    return e ? e->obj : NULL;
+}
+
+bool srv_world_cache_put(srv_server *srv, uint32_t kind, int32_t x, int32_t z, void *obj, size_t cost,
+                         void (*free_obj)(void *obj))
+{
+    cache_entry *e = calloc(1, sizeof *e);
+    if (!e) {
+        free_obj(obj);
+        return false;
+    }
+    e->protocol = kind;
+    e->x = x;
+    e->z = z;
+    e->obj = obj;
+    e->free_obj = free_obj;
+    e->cost = sizeof *e + MALLOC_OVERHEAD + cost;
+    cache_insert(srv->world, e);
+    return true;
+}
+
 /* ------------------------------------------------------- encoded cache */
 
 /* The framed packets that carry column (cx, cz) to clients of c's protocol
@@ -730,156 +759,24 @@ static bool encoded_column(srv_conn *c, int32_t cx, int32_t cz, const uint8_t **
     return true;
 }
 
-/* ------------------------------------------------------------- views */
-
-typedef struct view {
-    int32_t cx, cz; /* chunk the player stands in */
-    int vd;
-    uint64_t *loaded; /* set of packed (x, z); 0 = empty slot (key is offset) */
-    size_t loaded_cap, loaded_n;
-    int32_t *queue; /* (x, z) pairs to send, nearest first */
-    size_t qhead, qlen, qcap;
-    int batches_in_flight;
-    float chunks_per_tick; /* as the client reports (1.20.2+) */
-    uint64_t sent_total;
-    double x, y, z; /* where the player last said it was (the web map's marker) */
-    bool deferred;                 /* in the world's round-robin queue */
-    srv_conn *deferred_prev, *deferred_next;
-} view;
-
-static uint64_t key_of(int32_t x, int32_t z)
-{
-    return ((uint64_t)(uint32_t)(x + 0x40000000) << 32) | (uint32_t)(z + 0x40000000);
-}
-
-static bool set_has(const view *v, uint64_t k)
-{
-    if (!v->loaded_cap)
-        return false;
-    size_t i = (size_t)(k * 0x9E3779B97F4A7C15ULL >> 20) & (v->loaded_cap - 1);
-    while (v->loaded[i]) {
-        if (v->loaded[i] == k)
-            return true;
-        i = (i + 1) & (v->loaded_cap - 1);
-    }
-    return false;
-}
-
-static void set_rebuild(view *v, size_t cap);
-
-static bool set_add(view *v, uint64_t k)
-{
-    if ((v->loaded_n + 1) * 2 > v->loaded_cap)
-        set_rebuild(v, v->loaded_cap ? v->loaded_cap * 2 : 256);
-    if (!v->loaded)
-        return false;
-    size_t i = (size_t)(k * 0x9E3779B97F4A7C15ULL >> 20) & (v->loaded_cap - 1);
-    while (v->loaded[i]) {
-        if (v->loaded[i] == k)
-            return false;
-        i = (i + 1) & (v->loaded_cap - 1);
-    }
-    v->loaded[i] = k;
-    v->loaded_n++;
-    return true;
-}
-
-static void set_rebuild(view *v, size_t cap)
-{
-    uint64_t *old = v->loaded;
-    size_t oldcap = v->loaded_cap;
-    v->loaded = calloc(cap, sizeof *v->loaded);
-    v->loaded_cap = v->loaded ? cap : 0;
-    v->loaded_n = 0;
-    for (size_t i = 0; i < oldcap; i++)
-        if (old[i] && v->loaded)
-            set_add(v, old[i]);
-    free(old);
-}
-
-static void send_unload(srv_conn *c, int32_t x, int32_t z)
-{
-    c->pkt.len = 0;
-    mc_error err;
-    if (mc_java_encode_unload(x, z, c->protocol, &c->pkt, &err) == MC_OK)
-        srv_conn_send(c, &c->pkt);
-}
-
-static int cmp_dist(const void *a, const void *b, void *ctx)
-{
-    const int32_t *pa = a, *pb = b, *center = ctx;
-    int64_t da = (int64_t)(pa[0] - center[0]) * (pa[0] - center[0]) + (int64_t)(pa[1] - center[1]) * (pa[1] - center[1]);
-    int64_t db = (int64_t)(pb[0] - center[0]) * (pb[0] - center[0]) + (int64_t)(pb[1] - center[1]) * (pb[1] - center[1]);
-    return da < db ? -1 : da > db;
-}
-
-/* Recomputes the wanted set around (cx, cz): unloads what left, queues what
- * is new, nearest first. */
-static void view_recenter(srv_conn *c, view *v, int32_t cx, int32_t cz)
-{
-    v->cx = cx;
-    v->cz = cz;
-    int vd = v->vd;
-    /* Unload loaded columns now out of range; rebuild the set without them. */
-    uint64_t *old = v->loaded;
-    size_t oldcap = v->loaded_cap;
-    v->loaded = NULL;
-    v->loaded_cap = v->loaded_n = 0;
-    set_rebuild(v, oldcap ? oldcap : 256);
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i])
-            continue;
-        int32_t x = (int32_t)(old[i] >> 32) - 0x40000000, z = (int32_t)(uint32_t)old[i] - 0x40000000;
-        if (abs(x - cx) > vd || abs(z - cz) > vd)
-            send_unload(c, x, z);
-        else
-            set_add(v, old[i]);
-    }
-    free(old);
-    /* The queue becomes every wanted column not loaded yet. */
-    size_t side = (size_t)(2 * vd + 1), need = side * side * 2;
-    if (v->qcap < need) {
-        int32_t *q = realloc(v->queue, need * sizeof *q);
-        if (!q) {
-            srv_conn_close(c, "out of memory");
-            return;
-        }
-        v->queue = q;
-        v->qcap = need;
-    }
-    v->qhead = v->qlen = 0;
-    for (int32_t dz = -vd; dz <= vd; dz++)
-        for (int32_t dx = -vd; dx <= vd; dx++)
-            if (!set_has(v, key_of(cx + dx, cz + dz))) {
-                v->queue[2 * v->qlen] = cx + dx;
-                v->queue[2 * v->qlen + 1] = cz + dz;
-                v->qlen++;
-            }
-    int32_t center[2] = {cx, cz};
-    qsort_r(v->queue, v->qlen, 2 * sizeof(int32_t), cmp_dist, center);
-    if (c->era.view_position && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) {
-        mc_buf_put_varint(&c->pkt, cx);
-        mc_buf_put_varint(&c->pkt, cz);
-        srv_conn_send(c, &c->pkt);
-    }
-}
-
 /* ------------------------------------------------------ fair shares
  *
  * Making a column (generating it, reading it from a region file, encoding
- * it for a protocol) takes about a millisecond; forty players flying into
- * new land want hundreds a second. That work is shared out so that it
- * never holds the loop, and with it every other player's keep-alives,
- * movement and reads: one turn of the loop spends at most WORK_BUDGET_NS on
- * it, all clients together, and one client at most COLUMNS_PER_TURN columns
- * before the next one waiting has its go. A client that had to stop joins
- * the back of a round-robin queue; while the queue is not empty an idle
- * handle keeps the loop turning (polling for I/O without blocking), and
- * each turn serves the queue from the front until the budget is spent. */
+ * it for a protocol, converting it for Bedrock) takes about a millisecond;
+ * forty players flying into new land want hundreds a second. That work is
+ * shared out so that it never holds the loop, and with it every other
+ * player's keep-alives, movement and reads: one turn of the loop spends at
+ * most WORK_BUDGET_NS on it, all clients of both editions together, and one
+ * client at most COLUMNS_PER_TURN columns (a Bedrock client: its share of
+ * subchunk answers) before the next one waiting has its go. A client that
+ * had to stop joins the back of a round-robin queue; while the queue is not
+ * empty an idle handle keeps the loop turning (polling for I/O without
+ * blocking), and each turn serves the queue from the front until the budget
+ * is spent. */
 #define WORK_BUDGET_NS (8u * 1000000u)
 #define COLUMNS_PER_TURN 8u
 
-static bool work_budget_spent(srv_world *w)
+bool srv_world_work_spent(srv_world *w)
 {
     uint64_t turn = uv_now(w->srv->loop);
     if (turn != w->work_turn) {
@@ -889,55 +786,55 @@ static bool work_budget_spent(srv_world *w)
     return w->work_ns >= WORK_BUDGET_NS;
 }
 
-static void pump(srv_conn *c, view *v);
-
-static void deferred_remove(srv_world *w, srv_conn *c)
+void srv_world_work_charge(srv_world *w, uint64_t ns, uint64_t columns)
 {
-    view *v = c->view;
-    if (!v->deferred)
+    w->work_ns += ns;
+    w->work_total_ns += ns;
+    w->columns_served += columns;
+}
+
+void srv_world_work_cancel(srv_world *w, srv_work_client *wc)
+{
+    if (!wc->queued)
         return;
-    srv_conn *prev = v->deferred_prev, *next = v->deferred_next;
-    if (prev)
-        ((view *)prev->view)->deferred_next = next;
+    if (wc->prev)
+        wc->prev->next = wc->next;
     else
-        w->deferred_head = next;
-    if (next)
-        ((view *)next->view)->deferred_prev = prev;
+        w->deferred_head = wc->next;
+    if (wc->next)
+        wc->next->prev = wc->prev;
     else
-        w->deferred_tail = prev;
-    v->deferred = false;
-    v->deferred_prev = v->deferred_next = NULL;
+        w->deferred_tail = wc->prev;
+    wc->queued = false;
+    wc->prev = wc->next = NULL;
 }
 
 static void on_idle(uv_idle_t *idle)
 {
     srv_world *w = idle->data;
-    while (w->deferred_head && !work_budget_spent(w)) {
-        srv_conn *c = w->deferred_head;
-        deferred_remove(w, c);
-        if (!c->closing && c->state == MC_JAVA_PLAY)
-            pump(c, c->view);
+    while (w->deferred_head && !srv_world_work_spent(w)) {
+        srv_work_client *wc = w->deferred_head;
+        srv_world_work_cancel(w, wc);
+        wc->turn(wc);
     }
     if (!w->deferred_head)
         uv_idle_stop(idle);
 }
 
-/* Puts c at the back of the queue of clients waiting for their share. */
-static void defer(srv_conn *c, view *v)
+void srv_world_work_wait(srv_world *w, srv_work_client *wc)
 {
-    srv_world *w = c->srv->world;
-    if (v->deferred)
+    if (wc->queued)
         return;
-    v->deferred = true;
-    v->deferred_prev = w->deferred_tail;
-    v->deferred_next = NULL;
+    wc->queued = true;
+    wc->prev = w->deferred_tail;
+    wc->next = NULL;
     if (w->deferred_tail)
-        ((view *)w->deferred_tail->view)->deferred_next = c;
+        w->deferred_tail->next = wc;
     else
-        w->deferred_head = c;
-    w->deferred_tail = c;
+        w->deferred_head = wc;
+    w->deferred_tail = wc;
     if (!w->idle_ready) {
-        uv_idle_init(c->srv->loop, &w->idle);
+        uv_idle_init(w->srv->loop, &w->idle);
         w->idle.data = w;
         w->idle_ready = true;
     }
@@ -945,26 +842,69 @@ static void defer(srv_conn *c, view *v)
         uv_idle_start(&w->idle, on_idle);
 }
 
+/* ------------------------------------------------------------- views */
+
+/* A Java player's view: the columns it has (srv_view), its Chunk Batches
+ * (1.20.2+), its place in the round-robin of column work. */
+typedef struct view {
+    srv_view cols;
+    srv_conn *conn;
+    int batches_in_flight;
+    float chunks_per_tick; /* as the client reports (1.20.2+) */
+    srv_work_client work;
+} view;
+
+static void send_unload(void *user, int32_t x, int32_t z)
+{
+    srv_conn *c = user;
+    c->pkt.len = 0;
+    mc_error err;
+    if (mc_java_encode_unload(x, z, c->protocol, &c->pkt, &err) == MC_OK)
+        srv_conn_send(c, &c->pkt);
+}
+
+/* Recomputes the wanted set around (cx, cz): unloads what left, queues what
+ * is new, nearest first. */
+static void view_recenter(srv_conn *c, view *v, int32_t cx, int32_t cz)
+{
+    if (!srv_view_recenter(&v->cols, cx, cz, v->cols.vd, send_unload, c)) {
+        srv_conn_close(c, "out of memory");
+        return;
+    }
+    if (c->era.view_position && srv_conn_begin(c, MC_JAVA_PLAY, "update_view_position")) {
+        mc_buf_put_varint(&c->pkt, cx);
+        mc_buf_put_varint(&c->pkt, cz);
+        srv_conn_send(c, &c->pkt);
+    }
+}
+
+static void pump(srv_conn *c, view *v);
+
+static void view_turn(srv_work_client *wc)
+{
+    view *v = (view *)((char *)wc - offsetof(view, work));
+    srv_conn *c = v->conn;
+    if (!c->closing && c->state == MC_JAVA_PLAY)
+        pump(c, v);
+}
+
 /* Sends up to `max` queued columns; returns how many went out. */
 static size_t send_some(srv_conn *c, view *v, size_t max)
 {
     srv_world *w = c->srv->world;
     size_t sent = 0, tried = 0;
-    while (v->qhead < v->qlen && sent < max && !c->closing && !srv_conn_chunks_must_wait(c)) {
-        if (tried++ == COLUMNS_PER_TURN || work_budget_spent(w)) {
-            defer(c, v);
+    while (srv_view_waiting(&v->cols) && sent < max && !c->closing && !srv_conn_chunks_must_wait(c)) {
+        if (tried++ == COLUMNS_PER_TURN || srv_world_work_spent(w)) {
+            srv_world_work_wait(w, &v->work);
             break;
         }
-        int32_t x = v->queue[2 * v->qhead], z = v->queue[2 * v->qhead + 1];
-        v->qhead++;
+        int32_t x, z;
+        srv_view_next(&v->cols, &x, &z);
         const uint8_t *bytes;
         size_t len;
         uint64_t t0 = uv_hrtime();
         bool ok = encoded_column(c, x, z, &bytes, &len);
-        uint64_t spent = uv_hrtime() - t0;
-        w->work_ns += spent;
-        w->work_total_ns += spent;
-        w->columns_served++;
+        srv_world_work_charge(w, uv_hrtime() - t0, 1);
         if (!ok) {
             srv_conn_disconnect(c, "Internal error encoding a chunk");
             return sent;
@@ -973,20 +913,20 @@ static size_t send_some(srv_conn *c, view *v, size_t max)
             continue; /* nothing there */
         if (len != SIZE_MAX)
             srv_conn_send_framed(c, bytes, len);
-        set_add(v, key_of(x, z));
+        srv_view_add(&v->cols, x, z);
         sent++;
     }
-    v->sent_total += sent;
+    v->cols.sent_total += sent;
     return sent;
 }
 
 /* 1.20.2+: one Chunk Batch, sized from the client's reported rate. */
 static void send_batch(srv_conn *c, view *v)
 {
-    if (v->qhead >= v->qlen || v->batches_in_flight >= 2)
+    if (!srv_view_waiting(&v->cols) || v->batches_in_flight >= 2)
         return;
-    if (work_budget_spent(c->srv->world)) {
-        defer(c, v); /* no empty batch: this one waits for a turn with room */
+    if (srv_world_work_spent(c->srv->world)) {
+        srv_world_work_wait(c->srv->world, &v->work); /* no empty batch: this one waits for a turn with room */
         return;
     }
     float rate = v->chunks_per_tick > 0 ? v->chunks_per_tick : 32.0f;
@@ -1011,10 +951,10 @@ static void send_batch(srv_conn *c, view *v)
  * has room (srv_conn_chunks_must_wait: the rest goes when it drains). */
 static void pump(srv_conn *c, view *v)
 {
-    if (v->deferred)
+    if (v->work.queued)
         return; /* its turn comes in the queue (on_idle) */
     if (c->era.chunk_batches) {
-        while (v->batches_in_flight < 2 && v->qhead < v->qlen && !c->closing && !v->deferred &&
+        while (v->batches_in_flight < 2 && srv_view_waiting(&v->cols) && !c->closing && !v->work.queued &&
                !srv_conn_chunks_must_wait(c))
             send_batch(c, v);
     } else {
@@ -1036,10 +976,11 @@ void srv_world_send_initial_chunks(srv_conn *c)
         return;
     }
     c->view = v;
-    v->vd = c->srv->cfg->view_distance;
+    v->conn = c;
+    v->work.turn = view_turn;
+    v->cols.vd = c->srv->cfg->view_distance;
     int32_t x, y, z;
     srv_world_spawn(c->srv, &x, &y, &z);
-    v->x = x + 0.5, v->y = y, v->z = z + 0.5;
     view_recenter(c, v, x >> 4, z >> 4);
     pump(c, v);
 }
@@ -1049,9 +990,8 @@ void srv_world_view_free(srv_conn *c)
     view *v = c->view;
     if (!v)
         return;
-    deferred_remove(c->srv->world, c);
-    free(v->loaded);
-    free(v->queue);
+    srv_world_work_cancel(c->srv->world, &v->work);
+    srv_view_free(&v->cols);
     free(v);
     c->view = NULL;
 }
@@ -1059,7 +999,7 @@ void srv_world_view_free(srv_conn *c)
 uint64_t srv_world_view_sent(const srv_conn *c)
 {
     const view *v = c->view;
-    return v ? v->sent_total : 0;
+    return v ? v->cols.sent_total : 0;
 }
 
 void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r)
@@ -1078,10 +1018,9 @@ void srv_world_player_packet(srv_conn *c, const char *name, mc_reader *r)
         double x = mc_read_f64be(r); /* every era starts with x, (feet) y, z */
         double y = mc_read_f64be(r);
         double z = mc_read_f64be(r);
-        if (!mc_reader_ok(r) || !(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7))
+        if (!mc_reader_ok(r) || !(fabs(x) < 3.0e7) || !(fabs(z) < 3.0e7) || !(fabs(y) < 1.0e5))
             return; /* vanilla kicks for this; ignoring is kinder and safe */
-        if (fabs(y) < 3.0e7)
-            v->y = y;
+        srv_player_moved(c->srv, &c->player, x, y, z);
         srv_world_player_moved(c, x, z);
     }
 }
@@ -1091,9 +1030,8 @@ void srv_world_player_moved(srv_conn *c, double x, double z)
     view *v = c->view;
     if (!v)
         return;
-    v->x = x, v->z = z;
     int32_t cx = (int32_t)floor(x) >> 4, cz = (int32_t)floor(z) >> 4;
-    if (cx != v->cx || cz != v->cz) {
+    if (cx != v->cols.cx || cz != v->cols.cz) {
         view_recenter(c, v, cx, cz);
         pump(c, v);
     }
@@ -1103,19 +1041,14 @@ void srv_world_players_json(void *user, mc_buf *out)
 {
     srv_server *srv = user;
     mc_buf_put_u8(out, '[');
-    bool first = true;
-    for (srv_conn *c = srv->conns; c; c = c->next) {
-        const view *v = c->view;
-        if (!c->in_game || c->closing || !v)
-            continue;
-        const char *open = first ? "{\"name\": " : ", {\"name\": ";
+    for (const srv_player *p = srv->players; p; p = p->next) {
+        const char *open = p == srv->players ? "{\"name\": " : ", {\"name\": ";
         mc_buf_put(out, open, strlen(open));
-        srv_json_string(out, c->name);
-        char rest[160];
-        int n = snprintf(rest, sizeof rest, ", \"edition\": \"java\", \"dimension\": \"overworld\", \"x\": %.2f, "
-                         "\"y\": %.2f, \"z\": %.2f}", v->x, v->y, v->z);
+        srv_json_string(out, p->name);
+        char rest[200];
+        int n = snprintf(rest, sizeof rest, ", \"edition\": \"%s\", \"dimension\": \"overworld\", \"x\": %.2f, "
+                         "\"y\": %.2f, \"z\": %.2f}", p->edition, p->x, p->y, p->z);
         mc_buf_put(out, rest, (size_t)n);
-        first = false;
     }
     mc_buf_put_u8(out, ']');
 }

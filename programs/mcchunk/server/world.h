@@ -7,6 +7,7 @@
 #ifndef MC_SERVER_WORLD_H
 #define MC_SERVER_WORLD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,33 @@ void srv_world_work(const srv_server *srv, uint64_t *columns, uint64_t *ns);
 /* Bytes the world's caches hold (entries and reader scratch), which
  * cache_bytes bounds but for the newest entry. */
 size_t srv_world_cache_bytes(const srv_server *srv);
+
+/* Other layers' objects in the world's cache, under the same budget
+ * (--cache-mb), least recently used out first: each is keyed by a kind
+ * (from SRV_WORLD_KIND_OTHER up; below it are the world's own) and a
+ * column. get: the object or NULL (it may have been evicted), good until
+ * the next put or column made. put: takes the object (freed with free_obj
+ * when evicted, or at once when there is no memory) costing `cost` bytes;
+ * an existing entry of the same key must not be there. */
+#define SRV_WORLD_KIND_OTHER 0x80000000u
+void *srv_world_cache_get(srv_server *srv, uint32_t kind, int32_t x, int32_t z);
+bool srv_world_cache_put(srv_server *srv, uint32_t kind, int32_t x, int32_t z, void *obj, size_t cost,
+                         void (*free_obj)(void *obj));
+
+/* Column work is shared fairly (world.c, "fair shares"): one turn of the
+ * loop spends at most 8 ms on it, all clients together. A client that wants
+ * work done checks the turn's budget; when it is spent the client waits in
+ * the world's round-robin queue and `turn` is called at its next go. */
+typedef struct srv_work_client {
+    void (*turn)(struct srv_work_client *wc);
+    bool queued;
+    struct srv_work_client *prev, *next;
+} srv_work_client;
+bool srv_world_work_spent(srv_world *w);
+/* Counts ns of work (and `columns` columns made) against the turn. */
+void srv_world_work_charge(srv_world *w, uint64_t ns, uint64_t columns);
+void srv_world_work_wait(srv_world *w, srv_work_client *wc);
+void srv_world_work_cancel(srv_world *w, srv_work_client *wc);
 
 /* A Java player's view. */
 /* Sends the chunks around a player who just joined (play state). */

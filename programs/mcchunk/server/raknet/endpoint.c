@@ -17,7 +17,7 @@
 #include "server/raknet/raknet_private.h"
 
 #define HANDSHAKE_RESEND_MS 500
-#define RECENT_PROTOCOLS 16
+#define RECENT_PROTOCOLS 256
 
 void srv_rak_config_defaults(srv_rak_config *cfg)
 {
@@ -41,7 +41,9 @@ void srv_rak_config_defaults(srv_rak_config *cfg)
 }
 
 /* The protocol each recent first request announced (request 2 does not
- * repeat it), so that a peer can say what it speaks. */
+ * repeat it), so that a peer can say what it speaks: one slot per address,
+ * the oldest reused. A peer whose slot was reused by then (a flood of first
+ * requests) reports protocol 0. */
 typedef struct recent_protocol {
     srv_rak_addr addr;
     uint8_t protocol;
@@ -246,8 +248,13 @@ static void handle_ocr1(srv_rak *rak, const srv_rak_addr *from, const uint8_t *d
         return;
     }
     endpoint *e = (endpoint *)rak;
-    e->recent[e->recent_next % RECENT_PROTOCOLS] = (recent_protocol){*from, protocol};
-    e->recent_next++;
+    recent_protocol *slot = NULL; /* the address's own slot (MTU discovery repeats request 1), else the oldest */
+    for (unsigned i = 0; i < RECENT_PROTOCOLS && !slot; i++)
+        if (srv__rak_addr_equal(&e->recent[i].addr, from))
+            slot = &e->recent[i];
+    if (!slot)
+        slot = &e->recent[e->recent_next++ % RECENT_PROTOCOLS];
+    *slot = (recent_protocol){*from, protocol};
     size_t mtu = len + MC__RAK_UDP_OVERHEAD;
     if (mtu > rak->cfg.max_mtu)
         mtu = rak->cfg.max_mtu;
@@ -530,6 +537,7 @@ void srv_rak_disconnect_all(srv_rak *rak, const char *reason)
 }
 
 unsigned srv_rak_peer_count(const srv_rak *rak) { return rak->npeers; }
+uint64_t srv_rak_now(const srv_rak *rak) { return rak->now; }
 void srv_rak_peer_set_user(srv_rak_peer *p, void *user) { p->user = user; }
 void *srv_rak_peer_user(const srv_rak_peer *p) { return p->user; }
 const srv_rak_addr *srv_rak_peer_addr(const srv_rak_peer *p) { return &p->addr; }

@@ -102,6 +102,7 @@ struct srv__rak_peer_state {
     uint32_t next_msg_index;
     uint16_t next_split_id;
     size_t backlog;
+    size_t frames;      /* frames queued or unacknowledged (the backlog counted in frames) */
     uint64_t last_ack_ms, last_ping_ms;
     double srtt, rttvar;
     bool rtt_valid;
@@ -284,6 +285,7 @@ static bool push_frame(srv_rak_peer *p, const srv__rak_frame *h, const uint8_t *
     o->f.data = o->payload;
     o->f.len = len;
     rs->backlog += len;
+    rs->frames++;
     queue_push(&rs->fresh, o);
     return true;
 }
@@ -406,6 +408,7 @@ static void send_datagrams(srv_rak_peer *p)
                 tail = f;
             } else {
                 rs->backlog -= f->f.len;
+                rs->frames--;
                 free(f);
             }
         }
@@ -468,6 +471,7 @@ static void on_ack(srv_rak_peer *p, uint32_t seq)
     for (out_frame *f = fl->frames, *next; f; f = next) {
         next = f->next;
         rs->backlog -= f->f.len;
+        rs->frames--;
         free(f);
     }
     fl->frames = NULL;
@@ -859,6 +863,27 @@ static bool note_datagram(srv_rak_peer *p, uint32_t seq)
     return true;
 }
 
+/* The user asked to hear when the backlog has fallen to its marks
+ * (srv_rak_peer_notify_writable): acknowledgements just freed room. */
+static void check_writable(srv_rak_peer *p)
+{
+    if (!p->writable_mark || !p->rs || !alive(p) || p->rs->backlog > p->writable_mark - 1 ||
+        p->rs->frames > p->writable_frames)
+        return;
+    p->writable_mark = 0;
+    if (p->rak->cb.writable)
+        p->rak->cb.writable(p->rak->cb.user, p);
+}
+
+bool srv_rak_peer_notify_writable(srv_rak_peer *p, size_t bytes, size_t frames)
+{
+    if (!p->rs || (p->rs->backlog <= bytes && p->rs->frames <= frames))
+        return true;
+    p->writable_mark = bytes + 1;
+    p->writable_frames = frames;
+    return false;
+}
+
 void srv__rak_peer_datagram(srv_rak_peer *p, const uint8_t *data, size_t len)
 {
     if (!p->rs || p->state == MC__RAK_DEAD)
@@ -870,6 +895,7 @@ void srv__rak_peer_datagram(srv_rak_peer *p, const uint8_t *data, size_t len)
         if (flags & 0x20) /* "has B and AS": a float we do not use */
             mc_read_skip(&r, 4, "AS");
         handle_ranges(p, &r, true);
+        check_writable(p);
         return;
     }
     if (flags & MC__RAK_NACK) {
@@ -964,6 +990,7 @@ void srv__rak_peer_tick(srv_rak_peer *p)
 /* -------------------------------------------------------------- queries */
 
 size_t srv_rak_peer_backlog(const srv_rak_peer *p) { return p->rs ? p->rs->backlog : 0; }
+size_t srv_rak_peer_frames(const srv_rak_peer *p) { return p->rs ? p->rs->frames : 0; }
 
 uint32_t srv_rak_peer_rtt_ms(const srv_rak_peer *p)
 {

@@ -101,6 +101,9 @@ typedef struct srv_rak_callbacks {
     void (*pong)(void *user, const srv_rak_addr *from, const uint8_t *data, size_t len);
     /* One log line (without newline); may be NULL. */
     void (*log)(void *user, int level, const char *line);
+    /* The peer's backlog fell to the mark srv_rak_peer_notify_writable
+     * asked for (once per asking); may be NULL. */
+    void (*writable)(void *user, srv_rak_peer *peer);
 } srv_rak_callbacks;
 
 /* Fills a config with the defaults: accept off, 1024 peers, MTU 1492,
@@ -145,6 +148,8 @@ void srv_rak_disconnect_all(srv_rak *rak, const char *reason);
 
 /* Peers that are not yet freed (connecting, connected, closing). */
 unsigned srv_rak_peer_count(const srv_rak *rak);
+/* The endpoint's clock: the time of the latest call that gave one. */
+uint64_t srv_rak_now(const srv_rak *rak);
 
 void srv_rak_peer_set_user(srv_rak_peer *peer, void *user);
 void *srv_rak_peer_user(const srv_rak_peer *peer);
@@ -159,6 +164,15 @@ bool srv_rak_peer_connected(const srv_rak_peer *peer);
 size_t srv_rak_peer_backlog(const srv_rak_peer *peer);
 /* Smoothed round-trip time, ms. */
 uint32_t srv_rak_peer_rtt_ms(const srv_rak_peer *peer);
+/* Frames (messages, or parts of split ones) queued or sent and not yet
+ * acknowledged: what a receiver holds while one of them is lost, which
+ * its ordering window bounds. */
+size_t srv_rak_peer_frames(const srv_rak_peer *peer);
+/* Asks for the `writable` callback once the peer's backlog (queued and
+ * unacknowledged bytes) is at most `bytes` and its frames at most
+ * `frames`, which acknowledgements bring about (one asking, one callback).
+ * Returns true, asking nothing, when both already are that small. */
+bool srv_rak_peer_notify_writable(srv_rak_peer *peer, size_t bytes, size_t frames);
 
 typedef struct srv_rak_stats {
     uint64_t datagrams_sent, datagrams_received;

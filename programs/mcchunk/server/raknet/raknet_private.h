@@ -141,6 +141,8 @@ struct srv_rak_peer {
     unsigned hs_tries;
     uint64_t hs_next_ms;
     void *user;
+    size_t writable_mark;    /* 1 + the backlog at which `writable` is due; 0 none asked */
+    size_t writable_frames;  /* and the frames queued or unacknowledged */
     srv__rak_peer_state *rs; /* reliability layer, from CONNECTING on */
 };
 

@@ -1,0 +1,336 @@
+/*
+ * bench_world.c: the whole-world commands (`mcchunk world ...`) at world
+ * scale, each figure next to a baseline measured in the same run. It runs
+ * the built tool (the `mcchunk` beside this program) as a child and takes
+ * its CPU time and peak memory from wait4 (what /usr/bin/time -v reports)
+ * and its wall time from the clock.
+ *
+ * 1. Real chunks: every Anvil region file of the corpus (1.8.9 to 1.21.11,
+ *    full chunks and proto-chunks as the game left them), each in a
+ *    dimension of its own in a temporary world, on one thread:
+ *      verify   `region verify` of the same files: the read-only baseline
+ *               (inflate and parse every chunk);
+ *      stats    `world stats`: chunks per CPU second (target >= 20,000),
+ *               for the 1.18+ chunks and for the older ones apart;
+ *      convert  `world convert` to 1.21.4 (light left to the game) and to
+ *               1.12.2 (light computed): chunks per CPU second, and the
+ *               CPU per chunk as a multiple of verify's (target <= 3).
+ * 2. Scale: a world of >= 200 region files made by `world create` (1.20.1,
+ *    radius 224: 449 x 449 chunks, 225 regions) in a temporary folder
+ *    (MCCHUNK_BENCH_WORLD=DIR keeps it there and reuses it):
+ *      convert  the whole world to 1.21.4 on 2 threads: peak RSS against the
+ *               bound `world convert --help` states (16 MB + 48 MB a thread);
+ *      threads  one eighth of it (--shard 0/8) on 1 thread and on 2: the
+ *               wall-time speed-up (target >= 1.7; the machine must have 2
+ *               idle cores for it to mean anything: the load is printed);
+ *      stats    `world stats` over it on 2 threads.
+ *
+ * usage: bench_world [--no-scale] [--radius R]
+ */
+#define _GNU_SOURCE /* wait4 */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char tool[4096];
+
+typedef struct run_result {
+    int status;
+    double wall, cpu;   /* seconds */
+    long max_rss_kb;
+    char *out;          /* stdout (malloc) */
+} run_result;
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs the tool with argv (NULL-terminated, argv[0] ignored); stdout kept. */
+static run_result run_tool(char *const argv[])
+{
+    run_result r = {-1, 0, 0, 0, NULL};
+    char path[] = "/tmp/mcchunk-bench-world-out-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return r;
+    unlink(path);
+    double t0 = wall_now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd, 1);
+        int devnull = open("/dev/null", 1);
+        if (devnull >= 0)
+            dup2(devnull, 2);
+        execv(tool, argv);
+        _exit(127);
+    }
+    struct rusage ru;
+    int st = 0;
+    if (pid > 0 && wait4(pid, &st, 0, &ru) == pid) {
+        r.wall = wall_now() - t0;
+        r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        r.cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+                ru.ru_stime.tv_usec * 1e-6;
+        r.max_rss_kb = ru.ru_maxrss;
+    }
+    off_t n = lseek(fd, 0, SEEK_END);
+    r.out = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
+    if (r.out && n > 0)
+        r.out[pread(fd, r.out, (size_t)n, 0) > 0 ? n : 0] = 0;
+    close(fd);
+    return r;
+}
+
+/* The number after "key": in the tool's JSON output (-1 when absent). */
+static double json_number(const char *out, const char *key)
+{
+    char pat[128];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    const char *p = out ? strstr(out, pat) : NULL;
+    return p ? strtod(p + strlen(pat), NULL) : -1;
+}
+
+static bool copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = a ? fopen(to, "wb") : NULL;
+    char buf[1 << 16];
+    size_t n;
+    bool ok = a && b;
+    while (ok && (n = fread(buf, 1, sizeof buf, a)) > 0)
+        ok = fwrite(buf, 1, n, b) == n;
+    if (a)
+        fclose(a);
+    if (b)
+        ok = fclose(b) == 0 && ok;
+    return ok;
+}
+
+/* Corpus region files (not entities/ or poi/), recursively. */
+static int list_regions(const char *dir, char files[][4096], int max, int n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && n < max) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st))
+            continue;
+        if (S_ISDIR(st.st_mode))
+            n = list_regions(p, files, max, n);
+        else if (strstr(e->d_name, ".mca") && !strstr(e->d_name, "poi") && !strstr(e->d_name, "entities"))
+            snprintf(files[n++], 4096, "%s", p);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* "...r.X.Z.mca" -> "r.X.Z.mca". */
+static const char *region_name(const char *path)
+{
+    const char *r = strstr(path, "r.");
+    const char *last = r;
+    while (r && (r = strstr(r + 1, "r.")) != NULL)
+        last = r;
+    return last ? last : path;
+}
+
+static double load_average(void)
+{
+    double l = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = -1;
+        fclose(f);
+    }
+    return l;
+}
+
+/* ------------------------------------------------------------- 1. corpus */
+
+static void bench_corpus(const char *tmp)
+{
+    static char files[64][4096];
+    int n = list_regions(MC_CORPUS_DIR "/anvil", files, 64, 0);
+    if (!n) {
+        printf("corpus absent: the real-chunk figures are skipped\n");
+        return;
+    }
+    char world[4200], modern[4200], old[4200];
+    snprintf(world, sizeof world, "%s/corpus", tmp);
+    snprintf(modern, sizeof modern, "%s/corpus-1.18+", tmp);
+    snprintf(old, sizeof old, "%s/corpus-older", tmp);
+    char *verify_argv[80] = {"mcchunk", "region", "verify", "-q"};
+    int va = 4;
+    for (int i = 0; i < n; i++) {
+        char dir[4400], to[4600], cmd[9000];
+        bool is_modern = strstr(files[i], "/1.18") || strstr(files[i], "/1.19") || strstr(files[i], "/1.2");
+        for (int k = 0; k < 2; k++) {
+            snprintf(dir, sizeof dir, "%s/dimensions/bench/d%d/region", k ? (is_modern ? modern : old) : world, i);
+            snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+            if (system(cmd))
+                return;
+            snprintf(to, sizeof to, "%s/%s", dir, region_name(files[i]));
+            copy_file(files[i], to);
+            if (!k && va < 78)
+                verify_argv[va++] = strdup(to);
+        }
+    }
+    verify_argv[va] = NULL;
+    run_result v = run_tool(verify_argv);
+    long chunks = 0;
+    const char *p = v.out ? strstr(v.out, "problems, ") : NULL;
+    if (p)
+        chunks = strtol(p + 10, NULL, 10);
+    if (!chunks) {
+        printf("region verify failed (status %d)\n", v.status);
+        return;
+    }
+    double verify_us = v.cpu / (double)chunks * 1e6;
+    printf("real chunks: %d corpus region files, %ld chunks (1.8.9 .. 1.21.11), one thread\n", n, chunks);
+    printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (baseline)\n", "region verify (read only)",
+           chunks / v.cpu, verify_us);
+    struct { const char *name, *dir; } sets[3] = {{"world stats, every chunk", world},
+                                                  {"world stats, 1.18+ chunks", modern},
+                                                  {"world stats, older chunks", old}};
+    for (int k = 0; k < 3; k++) {
+        char *argv[] = {"mcchunk", "world", "stats", (char *)sets[k].dir, "--threads", "1", "--json", "--quiet", NULL};
+        run_result s = run_tool(argv);
+        double c = json_number(s.out, "chunks");
+        printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target >= 20,000 chunks/s)\n",
+               sets[k].name, c / s.cpu, s.cpu / c * 1e6, s.cpu / c * 1e6 / verify_us);
+        free(s.out);
+    }
+    const char *targets[2][2] = {{"1.21.4", "light left to the game"}, {"1.12.2", "light computed"}};
+    for (int k = 0; k < 2; k++) {
+        char dst[4400];
+        snprintf(dst, sizeof dst, "%s/converted-%s", tmp, targets[k][0]);
+        char *argv[] = {"mcchunk", "world", "convert", world, dst, "--to", (char *)targets[k][0], "--threads", "1",
+                        "--json", NULL};
+        run_result c = run_tool(argv);
+        double read = json_number(c.out, "chunks_read");
+        printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target <= 3x) [%s]\n",
+               k ? "world convert -> 1.12.2" : "world convert -> 1.21.4", read / c.cpu, c.cpu / read * 1e6,
+               c.cpu / read * 1e6 / verify_us, targets[k][1]);
+        free(c.out);
+    }
+    free(v.out);
+}
+
+/* ------------------------------------------------------------- 2. scale */
+
+static void bench_scale(const char *tmp, int radius)
+{
+    char world[4200], dst[4200];
+    const char *keep = getenv("MCCHUNK_BENCH_WORLD");
+    snprintf(world, sizeof world, "%s", keep ? keep : "");
+    if (!keep)
+        snprintf(world, sizeof world, "%s/big", tmp);
+    struct stat st;
+    char r[16];
+    snprintf(r, sizeof r, "%d", radius);
+    if (stat(world, &st) != 0) {
+        char *argv[] = {"mcchunk", "world", "create", world, "--version", "1.20.1", "--radius", r, "--json", NULL};
+        run_result c = run_tool(argv);
+        printf("scale: world create 1.20.1 --radius %d: %.0f chunks in %.0f region files, %.0f s (%.0f s CPU)\n",
+               radius, json_number(c.out, "chunks"), json_number(c.out, "region_files"), c.wall, c.cpu);
+        free(c.out);
+        if (c.status) {
+            printf("  world create failed (status %d)\n", c.status);
+            return;
+        }
+    } else {
+        printf("scale: the world in %s\n", world);
+    }
+    snprintf(dst, sizeof dst, "%s/big-1.21.4", tmp);
+    char *argv[] = {"mcchunk", "world", "convert", world, dst, "--to", "1.21.4", "--threads", "2", "--json", NULL};
+    double load = load_average();
+    run_result c = run_tool(argv);
+    double chunks = json_number(c.out, "chunks_read"), regions = json_number(c.out, "regions_done");
+    double bound_kb = (16 + 2 * 48) * 1024.0;
+    printf("  world convert -> 1.21.4, 2 threads: %.0f chunks in %.0f regions, %.0f s wall (%.0f chunks/s), "
+           "%.0f s CPU; peak RSS %.1f MB, bound stated in --help %.0f MB: %s (load average %.1f)\n",
+           chunks, regions, c.wall, chunks / c.wall, c.cpu, c.max_rss_kb / 1024.0, bound_kb / 1024,
+           c.max_rss_kb <= bound_kb ? "under" : "OVER", load);
+    free(c.out);
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dst);
+    if (system(cmd)) {
+    }
+    double walls[2] = {0, 0};
+    for (int t = 1; t <= 2; t++) {
+        char threads[4];
+        snprintf(threads, sizeof threads, "%d", t);
+        char *a[] = {"mcchunk", "world", "convert", world, dst, "--to", "1.21.4", "--threads", threads, "--shard", "0/8",
+                     "--json", NULL};
+        load = load_average();
+        run_result s = run_tool(a);
+        walls[t - 1] = s.wall;
+        printf("  --shard 0/8, %d thread%s: %.0f chunks, %.1f s wall, %.1f s CPU, peak RSS %.1f MB (load %.1f)\n",
+               t, t == 1 ? "" : "s", json_number(s.out, "chunks_read"), s.wall, s.cpu, s.max_rss_kb / 1024.0, load);
+        free(s.out);
+        if (system(cmd)) {
+        }
+    }
+    printf("  2 threads vs 1: %.2fx faster (target >= 1.7)\n", walls[0] / walls[1]);
+    char *sa[] = {"mcchunk", "world", "stats", world, "--threads", "2", "--json", NULL};
+    run_result s = run_tool(sa);
+    printf("  world stats, 2 threads: %.0f chunks, %.1f s wall (%.0f chunks/s), %.0f chunks per CPU second, "
+           "peak RSS %.1f MB\n", json_number(s.out, "chunks"), s.wall, json_number(s.out, "chunks") / s.wall,
+           json_number(s.out, "chunks") / s.cpu, s.max_rss_kb / 1024.0);
+    free(s.out);
+}
+
+int main(int argc, char **argv)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return 1;
+    self[n] = 0;
+    snprintf(tool, sizeof tool, "%s/mcchunk", dirname(self));
+    if (access(tool, X_OK)) {
+        fprintf(stderr, "bench_world: %s not built\n", tool);
+        return 1;
+    }
+    bool scale = true;
+    int radius = 224;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--no-scale"))
+            scale = false;
+        else if (!strcmp(argv[i], "--radius") && i + 1 < argc)
+            radius = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_world [--no-scale] [--radius R]\n");
+            return 2;
+        }
+    }
+    char tmp[] = "/tmp/mcchunk-bench-world-XXXXXX";
+    if (!mkdtemp(tmp))
+        return 1;
+    printf("bench_world: mcchunk world commands, CPU and peak memory of the tool as a child process "
+           "(load average %.1f)\n", load_average());
+    bench_corpus(tmp);
+    if (scale)
+        bench_scale(tmp, radius);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    return system(cmd) ? 1 : 0;
+}

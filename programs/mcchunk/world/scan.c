@@ -1,0 +1,157 @@
+/*
+ * scan.c: the task list of a world command. A world is its dimensions
+ * (mc_world_list_dimensions: both folder layouts), a dimension its region
+ * coordinates; the region, entities and poi files of one coordinate are one
+ * task, so that the worker that converts or prunes a region also handles
+ * the entities and points of interest of the same chunks, and no two
+ * workers (or shards) ever write the same file.
+ *
+ * Sharding (--shard K/N) keeps the regions whose coordinates mix to K
+ * modulo N: a fixed function of (rx, rz) alone, so the split is the same on
+ * every machine and for every file kind, and neighbouring regions land on
+ * different shards (balanced load for worlds that grew from the centre).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "world/world.h"
+
+uint32_t world_shard_of(int32_t rx, int32_t rz, uint32_t n)
+{
+    /* splitmix64's finaliser over the two coordinates */
+    uint64_t z = ((uint64_t)(uint32_t)rx << 32 | (uint32_t)rz) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return n ? (uint32_t)(z % n) : 0;
+}
+
+bool world_in_area(const world_opts *o, int32_t cx, int32_t cz)
+{
+    return !o->area || (cx >= o->area_x0 && cx <= o->area_x1 && cz >= o->area_z0 && cz <= o->area_z1);
+}
+
+static bool region_in_area(const world_opts *o, int32_t rx, int32_t rz)
+{
+    if (!o->area)
+        return true;
+    int64_t x0 = (int64_t)rx * 32, z0 = (int64_t)rz * 32;
+    return x0 + 31 >= o->area_x0 && x0 <= o->area_x1 && z0 + 31 >= o->area_z0 && z0 <= o->area_z1;
+}
+
+static int compare_tasks(const void *a, const void *b)
+{
+    const world_task *p = a, *q = b;
+    if (p->dim != q->dim)
+        return p->dim < q->dim ? -1 : 1;
+    if (p->rx != q->rx)
+        return p->rx < q->rx ? -1 : 1;
+    return p->rz < q->rz ? -1 : p->rz > q->rz;
+}
+
+/* Adds the files of one kind of one dimension, merging with the task of
+ * the same coordinate (the lists come sorted, so the merge is a walk). */
+static bool add_kind(world_scan *s, size_t first, uint16_t dim, mc_region_kind kind, const int32_t *c, size_t n,
+                     size_t *cap, const world_opts *o)
+{
+    size_t have = s->count;
+    for (size_t i = 0; i < n; i++) {
+        int32_t rx = c[2 * i], rz = c[2 * i + 1];
+        if (!region_in_area(o, rx, rz))
+            continue;
+        if (o->shard_n && world_shard_of(rx, rz, o->shard_n) != o->shard_k) {
+            s->skipped_shard++;
+            continue;
+        }
+        world_task key = {dim, {false, false, false}, rx, rz};
+        world_task *found = have > first ? bsearch(&key, s->tasks + first, have - first, sizeof key, compare_tasks)
+                                         : NULL;
+        if (found) {
+            found->has[kind] = true;
+            continue;
+        }
+        if (s->count == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 256;
+            world_task *t = realloc(s->tasks, ncap * sizeof *t);
+            if (!t)
+                return false;
+            s->tasks = t;
+            *cap = ncap;
+        }
+        key.has[kind] = true;
+        s->tasks[s->count++] = key;
+    }
+    if (s->count > have)
+        qsort(s->tasks + first, s->count - first, sizeof *s->tasks, compare_tasks);
+    return true;
+}
+
+int world_scan_build(const world_opts *o, unsigned kinds, world_scan *out)
+{
+    memset(out, 0, sizeof *out);
+    mc_error err;
+    mc_error_clear(&err);
+    out->layout = mc_world_detect_layout(o->dir);
+    mc_status st = mc_world_list_dimensions(o->dir, out->layout, &out->dims, &out->ndims, &err);
+    if (!st && o->dimension) {
+        /* just the one asked for (it may have no folder: then no task) */
+        char dir[4096];
+        mc_world_free_list(out->dims, out->ndims);
+        out->ndims = 0;
+        out->dims = calloc(1, sizeof *out->dims);
+        if (!out->dims || !(out->dims[0] = strdup(o->dimension)))
+            st = mc_error_set(&err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+        else
+            out->ndims = 1;
+        if (!st)
+            st = mc_world_region_dir(o->dir, out->layout, o->dimension, MC_REGION_KIND_REGION, dir, sizeof dir,
+                                     &err);
+    }
+    if (st) {
+        fprintf(stderr, "%s: %s\n", o->prog, err.message);
+        world_scan_free(out);
+        return st == MC_ERR_INVALID_ARG ? MC_EXIT_USAGE : MC_EXIT_FAIL;
+    }
+    size_t cap = 0;
+    for (size_t d = 0; d < out->ndims && d < 65535; d++) {
+        size_t first = out->count;
+        for (int k = 0; k < 3; k++) {
+            if (!(kinds & (1u << k)))
+                continue;
+            int32_t *c = NULL;
+            size_t n = 0;
+            st = mc_world_list_regions(o->dir, out->layout, out->dims[d], (mc_region_kind)k, &c, &n, &err);
+            if (st) {
+                fprintf(stderr, "%s: %s\n", o->prog, err.message);
+                free(c);
+                world_scan_free(out);
+                return MC_EXIT_FAIL;
+            }
+            bool ok = add_kind(out, first, (uint16_t)d, (mc_region_kind)k, c, n, &cap, o);
+            free(c);
+            if (!ok) {
+                fprintf(stderr, "%s: out of memory\n", o->prog);
+                world_scan_free(out);
+                return MC_EXIT_FAIL;
+            }
+        }
+    }
+    return MC_EXIT_OK;
+}
+
+void world_scan_free(world_scan *s)
+{
+    mc_world_free_list(s->dims, s->ndims);
+    free(s->tasks);
+    memset(s, 0, sizeof *s);
+}
+
+mc_status world_task_path(const world_scan *s, const char *dir, const world_task *t, mc_region_kind kind,
+                          char *out, size_t out_size, mc_error *err)
+{
+    return mc_world_region_path(dir, s->layout, s->dims[t->dim], kind, t->rx * 32, t->rz * 32, out, out_size,
+                                NULL, NULL, err);
+}

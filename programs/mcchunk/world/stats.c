@@ -1,0 +1,563 @@
+/*
+ * stats.c: see stats.h. Both tables are open-addressing hash tables with
+ * linear probing and power-of-two sizes, grown at 70% load: the counter's
+ * keys are four numbers, the result's a string made of kind, group and
+ * name. Output sorts the result's entries: groups by their order (y
+ * numerically) then name, kinds in a fixed order, names by strcmp -- so
+ * the same counts always print the same bytes, whichever threads, shards
+ * or merges made them.
+ */
+#include "world/stats.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "world/json.h"
+
+static const char *const kind_keys[STAT_KINDS] = {"blocks", "biomes", "block_entities", "entities"};
+static const char *const kind_csv[STAT_KINDS] = {"block", "biome", "block_entity", "entity"};
+
+const char *world_stat_by_name(world_stat_by by)
+{
+    switch (by) {
+    case STAT_BY_Y: return "y";
+    case STAT_BY_BIOME: return "biome";
+    case STAT_BY_DIMENSION: return "dimension";
+    case STAT_BY_CHUNK: return "chunk";
+    default: return NULL;
+    }
+}
+
+bool world_stat_by_parse(const char *s, world_stat_by *out)
+{
+    for (int b = STAT_BY_Y; b <= STAT_BY_CHUNK; b++)
+        if (!strcmp(s, world_stat_by_name((world_stat_by)b))) {
+            *out = (world_stat_by)b;
+            return true;
+        }
+    return false;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 0x100000001B3ull;
+    return mix64(h);
+}
+
+/* ------------------------------------------------------ string index */
+
+/* Strings and their ids (the order they were added); slots hold id + 1. */
+typedef struct string_index {
+    char **str;
+    size_t *len;
+    size_t count, cap;
+    uint32_t *slots;
+    size_t nslots;
+} string_index;
+
+static bool index_grow(string_index *x)
+{
+    size_t n = x->nslots ? x->nslots * 2 : 64;
+    uint32_t *s = calloc(n, sizeof *s);
+    if (!s)
+        return false;
+    for (size_t i = 0; i < x->count; i++) {
+        size_t k = hash_bytes(x->str[i], x->len[i]) & (n - 1);
+        while (s[k])
+            k = (k + 1) & (n - 1);
+        s[k] = (uint32_t)i + 1;
+    }
+    free(x->slots);
+    x->slots = s;
+    x->nslots = n;
+    return true;
+}
+
+/* The id of s (added when new); UINT32_MAX when out of memory. */
+static uint32_t index_get(string_index *x, const char *s, size_t n, bool *added)
+{
+    if (added)
+        *added = false;
+    if ((x->count + 1) * 10 > x->nslots * 7 && !index_grow(x))
+        return UINT32_MAX;
+    size_t k = hash_bytes(s, n) & (x->nslots - 1);
+    for (; x->slots[k]; k = (k + 1) & (x->nslots - 1)) {
+        uint32_t id = x->slots[k] - 1;
+        if (x->len[id] == n && !memcmp(x->str[id], s, n))
+            return id;
+    }
+    if (x->count == x->cap) {
+        size_t cap = x->cap ? x->cap * 2 : 64;
+        char **str = realloc(x->str, cap * sizeof *str);
+        if (str)
+            x->str = str;
+        size_t *len = str ? realloc(x->len, cap * sizeof *len) : NULL;
+        if (!len)
+            return UINT32_MAX;
+        x->len = len;
+        x->cap = cap;
+    }
+    char *d = malloc(n + 1);
+    if (!d)
+        return UINT32_MAX;
+    memcpy(d, s, n);
+    d[n] = 0;
+    x->str[x->count] = d;
+    x->len[x->count] = n;
+    x->slots[k] = (uint32_t)++x->count;
+    if (added)
+        *added = true;
+    return (uint32_t)x->count - 1;
+}
+
+static void index_free(string_index *x)
+{
+    for (size_t i = 0; i < x->count; i++)
+        free(x->str[i]);
+    free(x->str);
+    free(x->len);
+    free(x->slots);
+    memset(x, 0, sizeof *x);
+}
+
+/* ------------------------------------------------------------ counter */
+
+typedef struct counter_entry {
+    const mc_registry *reg;   /* NULL: free slot */
+    uint64_t group;
+    uint32_t value;
+    uint32_t kind;
+    uint64_t n;
+} counter_entry;
+
+struct world_stat_counter {
+    counter_entry *slots;
+    size_t nslots, used;
+    string_index names;
+};
+
+/* The registry of string kinds (any non-NULL marker). */
+static const char string_kind_marker;
+#define STRING_REG ((const mc_registry *)&string_kind_marker)
+
+world_stat_counter *world_stat_counter_new(void)
+{
+    return calloc(1, sizeof(world_stat_counter));
+}
+
+void world_stat_counter_free(world_stat_counter *c)
+{
+    if (!c)
+        return;
+    free(c->slots);
+    index_free(&c->names);
+    free(c);
+}
+
+static uint64_t counter_hash(const mc_registry *reg, uint64_t group, uint32_t kind, uint32_t value)
+{
+    return mix64((uint64_t)(uintptr_t)reg * 31 ^ mix64(group + 0x9E3779B97F4A7C15ull) ^
+                 ((uint64_t)kind << 32 | value));
+}
+
+static bool counter_grow(world_stat_counter *c)
+{
+    size_t n = c->nslots ? c->nslots * 2 : 1024;
+    counter_entry *s = calloc(n, sizeof *s);
+    if (!s)
+        return false;
+    for (size_t i = 0; i < c->nslots; i++) {
+        const counter_entry *e = &c->slots[i];
+        if (!e->reg)
+            continue;
+        size_t k = counter_hash(e->reg, e->group, e->kind, e->value) & (n - 1);
+        while (s[k].reg)
+            k = (k + 1) & (n - 1);
+        s[k] = *e;
+    }
+    free(c->slots);
+    c->slots = s;
+    c->nslots = n;
+    return true;
+}
+
+bool world_stat_count(world_stat_counter *c, const mc_registry *reg, uint64_t group, int kind, uint32_t value,
+                      uint64_t n)
+{
+    if (kind >= STAT_BLOCK_ENTITY)
+        reg = STRING_REG;
+    if ((c->used + 1) * 10 > c->nslots * 7 && !counter_grow(c))
+        return false;
+    size_t k = counter_hash(reg, group, (uint32_t)kind, value) & (c->nslots - 1);
+    for (;; k = (k + 1) & (c->nslots - 1)) {
+        counter_entry *e = &c->slots[k];
+        if (!e->reg) {
+            *e = (counter_entry){reg, group, value, (uint32_t)kind, n};
+            c->used++;
+            return true;
+        }
+        if (e->reg == reg && e->group == group && e->value == value && e->kind == (uint32_t)kind) {
+            e->n += n;
+            return true;
+        }
+    }
+}
+
+uint32_t world_stat_intern(world_stat_counter *c, const char *s, size_t len)
+{
+    return index_get(&c->names, s, len, NULL);
+}
+
+const char *world_stat_string(const world_stat_counter *c, uint32_t id)
+{
+    return id < c->names.count ? c->names.str[id] : NULL;
+}
+
+void world_stat_each(const world_stat_counter *c,
+                     void (*fn)(void *user, const mc_registry *reg, uint64_t group, int kind, uint32_t value,
+                                const char *name, uint64_t n),
+                     void *user)
+{
+    for (size_t i = 0; i < c->nslots; i++) {
+        const counter_entry *e = &c->slots[i];
+        if (!e->reg)
+            continue;
+        bool str = e->kind >= STAT_BLOCK_ENTITY;
+        fn(user, str ? NULL : e->reg, e->group, (int)e->kind, e->value,
+           str && e->value < c->names.count ? c->names.str[e->value] : NULL, e->n);
+    }
+}
+
+/* ------------------------------------------------------------- result */
+
+typedef struct result_entry {
+    uint32_t group;          /* index into groups; 0 = the totals */
+    uint32_t kind;
+    uint32_t name;           /* index into names */
+    uint64_t n;
+} result_entry;
+
+struct world_stat_result {
+    world_stat_by by;
+    uint64_t chunks, regions, volume;
+    string_index groups;     /* [0] = "" (the totals) */
+    int64_t *group_order;
+    string_index names;
+    string_index keys;       /* "group\x1fkind\x1fname" packed as ids -> entry */
+    result_entry *entries;
+    size_t count, cap;
+};
+
+world_stat_result *world_stat_result_new(world_stat_by by)
+{
+    world_stat_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->by = by;
+    bool added;
+    if (index_get(&r->groups, "", 0, &added) != 0) {
+        world_stat_result_free(r);
+        return NULL;
+    }
+    r->group_order = calloc(1, sizeof *r->group_order);
+    if (!r->group_order) {
+        world_stat_result_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void world_stat_result_free(world_stat_result *r)
+{
+    if (!r)
+        return;
+    index_free(&r->groups);
+    index_free(&r->names);
+    index_free(&r->keys);
+    free(r->group_order);
+    free(r->entries);
+    free(r);
+}
+
+world_stat_by world_stat_result_by(const world_stat_result *r)
+{
+    return r->by;
+}
+
+void world_stat_add_meta(world_stat_result *r, uint64_t chunks, uint64_t regions, uint64_t volume)
+{
+    r->chunks += chunks;
+    r->regions += regions;
+    r->volume += volume;
+}
+
+uint64_t world_stat_chunks(const world_stat_result *r) { return r->chunks; }
+uint64_t world_stat_regions(const world_stat_result *r) { return r->regions; }
+uint64_t world_stat_volume(const world_stat_result *r) { return r->volume; }
+size_t world_stat_size(const world_stat_result *r) { return r->count; }
+
+bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n)
+{
+    bool added;
+    uint32_t g = group ? index_get(&r->groups, group, strlen(group), &added) : 0;
+    if (g == UINT32_MAX)
+        return false;
+    if (group && added) {
+        int64_t *o = realloc(r->group_order, r->groups.count * sizeof *o);
+        if (!o)
+            return false;
+        r->group_order = o;
+        o[g] = order;
+    }
+    uint32_t nm = index_get(&r->names, name, strlen(name), NULL);
+    if (nm == UINT32_MAX)
+        return false;
+    uint32_t key[3] = {g, (uint32_t)kind, nm};
+    uint32_t e = index_get(&r->keys, (const char *)key, sizeof key, &added);
+    if (e == UINT32_MAX)
+        return false;
+    if (added) {
+        if (r->count == r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 256;
+            result_entry *en = realloc(r->entries, cap * sizeof *en);
+            if (!en)
+                return false;
+            r->entries = en;
+            r->cap = cap;
+        }
+        r->entries[r->count++] = (result_entry){g, (uint32_t)kind, nm, 0};
+    }
+    r->entries[e].n += n;
+    return true;
+}
+
+/* -------------------------------------------------------------- output */
+
+/* One entry with what sorting looks at, so that the comparators need no
+ * context (qsort has none). */
+typedef struct print_row {
+    int64_t order;
+    const char *group, *name;
+    uint32_t g, kind;
+    uint64_t n;
+} print_row;
+
+static int compare_rows(const print_row *p, const print_row *q, bool by_count)
+{
+    if (p->g != q->g) {
+        if (p->order != q->order)
+            return p->order < q->order ? -1 : 1;
+        return strcmp(p->group, q->group);
+    }
+    if (p->kind != q->kind)
+        return p->kind < q->kind ? -1 : 1;
+    if (by_count && p->n != q->n)
+        return p->n > q->n ? -1 : 1;
+    return strcmp(p->name, q->name);
+}
+
+static int compare_by_name(const void *a, const void *b) { return compare_rows(a, b, false); }
+static int compare_by_count(const void *a, const void *b) { return compare_rows(a, b, true); }
+
+/* The entries in print order (free()); NULL when out of memory. The
+ * totals (group 0, order INT64_MIN) come first. */
+static print_row *sorted(const world_stat_result *r, bool by_count)
+{
+    print_row *rows = malloc((r->count ? r->count : 1) * sizeof *rows);
+    if (!rows)
+        return NULL;
+    for (size_t i = 0; i < r->count; i++) {
+        const result_entry *e = &r->entries[i];
+        rows[i] = (print_row){e->group ? r->group_order[e->group] : INT64_MIN, r->groups.str[e->group],
+                              r->names.str[e->name], e->group, e->kind, e->n};
+    }
+    qsort(rows, r->count, sizeof *rows, by_count ? compare_by_count : compare_by_name);
+    return rows;
+}
+
+/* Prints the kinds of one group: entries idx[*i..] while their group is g. */
+static void json_group(world_json *j, const world_stat_result *r, const print_row *rows, size_t *i, uint32_t g)
+{
+    size_t k = *i;
+    for (int kind = 0; kind < STAT_KINDS; kind++) {
+        world_json_begin_object(j, kind_keys[kind]);
+        for (; k < r->count && rows[k].g == g && rows[k].kind == (uint32_t)kind; k++)
+            world_json_uint(j, rows[k].name, rows[k].n);
+        world_json_end_object(j);
+    }
+    *i = k;
+}
+
+void world_stat_print_json(const world_stat_result *r, FILE *out)
+{
+    print_row *rows = sorted(r, false);
+    if (!rows)
+        return;
+    world_json j;
+    world_json_init(&j, out, true);
+    world_json_begin_object(&j, NULL);
+    world_json_uint(&j, "chunks", r->chunks);
+    world_json_uint(&j, "regions", r->regions);
+    world_json_uint(&j, "volume", r->volume);
+    size_t i = 0;
+    json_group(&j, r, rows, &i, 0);
+    if (r->by != STAT_BY_NONE) {
+        world_json_str(&j, "by", world_stat_by_name(r->by));
+        world_json_begin_object(&j, "groups");
+        while (i < r->count) {
+            uint32_t g = rows[i].g;
+            world_json_begin_object(&j, rows[i].group);
+            json_group(&j, r, rows, &i, g);
+            world_json_end_object(&j);
+        }
+        world_json_end_object(&j);
+    }
+    world_json_end_object(&j);
+    world_json_finish(&j);
+    free(rows);
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void world_stat_print_csv(const world_stat_result *r, FILE *out)
+{
+    print_row *rows = sorted(r, false);
+    if (!rows)
+        return;
+    bool grouped = r->by != STAT_BY_NONE;
+    fprintf(out, "%s%s\n", grouped ? world_stat_by_name(r->by) : "", grouped ? ",kind,name,count" : "kind,name,count");
+    for (size_t i = 0; i < r->count; i++) {
+        const print_row *e = &rows[i];
+        if (grouped != (e->g != 0))
+            continue; /* with a grouping the rows are the groups' (the totals are their sums) */
+        if (grouped) {
+            csv_field(out, e->group);
+            fputc(',', out);
+        }
+        fprintf(out, "%s,", kind_csv[e->kind]);
+        csv_field(out, e->name);
+        fprintf(out, ",%" PRIu64 "\n", e->n);
+    }
+    free(rows);
+}
+
+void world_stat_print_text(const world_stat_result *r, FILE *out, size_t limit)
+{
+    print_row *rows = sorted(r, true);
+    if (!rows)
+        return;
+    uint32_t group = UINT32_MAX, kind = UINT32_MAX;
+    size_t shown = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const print_row *e = &rows[i];
+        if (e->g != group) {
+            if (e->g)
+                fprintf(out, "\n== %s %s\n", world_stat_by_name(r->by), e->group);
+            group = e->g;
+            kind = UINT32_MAX;
+        }
+        if (e->kind != kind) {
+            fprintf(out, "%s:\n", kind_keys[e->kind]);
+            kind = e->kind;
+            shown = 0;
+        }
+        if (!limit || shown++ < limit)
+            fprintf(out, "%14" PRIu64 "  %s\n", e->n, e->name);
+        else if (shown == limit + 1)
+            fprintf(out, "%14s  ...\n", "");
+    }
+    free(rows);
+}
+
+/* ---------------------------------------------------------------- merge */
+
+static mc_status merge_kinds(world_stat_result *r, const world_jvalue *obj, const char *group, int64_t order,
+                             mc_error *err)
+{
+    for (int kind = 0; kind < STAT_KINDS; kind++) {
+        const world_jvalue *m = world_json_get(obj, kind_keys[kind]);
+        if (!m)
+            continue;
+        if (m->type != WJ_OBJECT)
+            return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "\"%s\" is not an object", kind_keys[kind]);
+        for (size_t i = 0; i < m->count; i++) {
+            if (m->items[i].type != WJ_INT || m->items[i].num < 0)
+                return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "\"%s\".\"%s\" is not a count", kind_keys[kind],
+                                    m->keys[i]);
+            if (strlen(m->keys[i]) != m->key_lens[i])
+                return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "a name with a NUL character");
+            if (!world_stat_add(r, group, order, kind, m->keys[i], (uint64_t)m->items[i].num))
+                return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
+        }
+    }
+    return MC_OK;
+}
+
+static bool count_of(const world_jvalue *doc, const char *key, uint64_t *out)
+{
+    const world_jvalue *v = world_json_get(doc, key);
+    if (!v)
+        return true;
+    if (v->type != WJ_INT || v->num < 0)
+        return false;
+    *out = (uint64_t)v->num;
+    return true;
+}
+
+/* The order of a group name: y numerically, others 0 (by name). */
+static int64_t group_order(world_stat_by by, const char *name)
+{
+    return by == STAT_BY_Y ? strtoll(name, NULL, 10) : 0;
+}
+
+mc_status world_stat_merge_json(world_stat_result *r, const uint8_t *json, size_t len, mc_error *err)
+{
+    world_jvalue doc;
+    mc_status st = world_json_parse(json, len, &doc, err);
+    if (st)
+        return st;
+    uint64_t chunks = 0, regions = 0, volume = 0;
+    const world_jvalue *by = world_json_get(&doc, "by"), *groups = world_json_get(&doc, "groups");
+    const char *want = world_stat_by_name(r->by);
+    if (doc.type != WJ_OBJECT || !world_json_get(&doc, "blocks"))
+        st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "not the output of `world stats --json` (no \"blocks\")");
+    else if (!count_of(&doc, "chunks", &chunks) || !count_of(&doc, "regions", &regions) ||
+             !count_of(&doc, "volume", &volume))
+        st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "\"chunks\", \"regions\" or \"volume\" is not a count");
+    else if ((by && by->type != WJ_STRING) || (!by) != (!want) || (by && strcmp(by->str, want)))
+        st = mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "grouped by %s, not by %s",
+                          by && by->type == WJ_STRING ? by->str : "nothing", want ? want : "nothing");
+    else if (by && (!groups || groups->type != WJ_OBJECT))
+        st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "\"groups\" missing or not an object");
+    if (!st)
+        st = merge_kinds(r, &doc, NULL, 0, err);
+    for (size_t i = 0; !st && by && i < groups->count; i++) {
+        if (groups->items[i].type != WJ_OBJECT || strlen(groups->keys[i]) != groups->key_lens[i])
+            st = mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "group \"%s\" is not an object", groups->keys[i]);
+        else
+            st = merge_kinds(r, &groups->items[i], groups->keys[i], group_order(r->by, groups->keys[i]), err);
+    }
+    if (!st)
+        world_stat_add_meta(r, chunks, regions, volume);
+    world_json_free(&doc);
+    return st;
+}

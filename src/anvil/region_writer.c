@@ -1,0 +1,357 @@
+/*
+ * region_writer.c: a region file written whole, then put in place at once.
+ *
+ * Whole-world tools (convert, prune, relight) rewrite a region file in one
+ * go. Writing it chunk by chunk through mc_region_write_chunk would cost an
+ * fsync per chunk (a thousand per region) and would leave a half-converted
+ * file behind an interruption. Instead the records go, one after the other,
+ * into "<path>.compact.tmp" -- the name a compaction uses, so everything
+ * the module already does about a killed compaction (verify reports the
+ * file as a stale temporary, the next write or compaction of the region
+ * removes it) holds for a killed writer too -- and commit makes that file
+ * durable (fsync) and renames it over <path>, then fsyncs the folder. A
+ * crash at any moment leaves <path> as it was or complete, never a mix.
+ *
+ * The temporary is laid out as a compaction lays out its file: records one
+ * after the other from sector 2, each padded to whole sectors, the header
+ * (locations and timestamps, kept in memory) written last, then one fsync.
+ * Only one record is held in memory at a time: memory does not grow with
+ * the region.
+ *
+ * External chunks (c.X.Z.mcc) live beside the region under their own name,
+ * which the new file and the old one share. A record put here that needs
+ * one writes it at once (temporary + rename, as mc_region_write_raw does).
+ * Until the commit, the old region's stub for that chunk then names the new
+ * .mcc: fine when it is the same chunk rewritten in the same compression
+ * (what relight and prune do), so put_raw refuses another compression for a
+ * chunk the old file holds externally and put_chunk keeps the old one. After
+ * the commit, the .mcc files of chunks the old file held externally and the
+ * new one does not are removed (a crash before that leaves an orphan .mcc,
+ * which nothing refers to, as mc_region_delete_chunk may).
+ *
+ * A writer that received no chunk commits by removing <path> (an empty
+ * region is no region), so pruning the last chunk of a file deletes it.
+ */
+#include <errno.h>
+#include <libdeflate.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anvil/anvil_private.h"
+#include "anvil/region_private.h"
+
+#define SECTOR 4096u
+#define HEADER_BYTES 8192u
+
+struct mc_region_writer {
+    const mc_io *io;
+    const mc_allocator *alloc;
+    void *file;              /* <path>.compact.tmp */
+    char *path, *tmp_path;
+    size_t path_cap, tmp_cap;
+    int level;               /* deflate level of put_chunk */
+    int32_t rx, rz;          /* from the final name r.X.Z.mca */
+    bool origin_known;
+    bool failed;             /* a write to the temporary failed: commit refuses */
+    size_t count;            /* chunks put */
+    uint64_t next;           /* the next free sector */
+    uint8_t *rec;            /* one padded record */
+    size_t rec_cap;
+    struct libdeflate_compressor *deflater; /* put_chunk's, kept between records */
+    mc_buf packed;                          /* put_chunk's output, reused */
+    uint32_t loc[1024], ts[1024];
+    uint8_t old_external[1024];  /* compression byte of the old file's external chunks, else 0 */
+    uint8_t new_external[1024];
+};
+
+static void *mem_alloc(const mc_allocator *a, size_t n) { return a->alloc(a->user, n); }
+static void mem_free(const mc_allocator *a, void *p, size_t n)
+{
+    if (p)
+        a->free(a->user, p, n);
+}
+
+static char *dup_with_suffix(const mc_allocator *a, const char *s, const char *suffix, size_t *cap)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    char *d = mem_alloc(a, n + m + 1);
+    if (d) {
+        memcpy(d, s, n);
+        memcpy(d + n, suffix, m + 1);
+    }
+    *cap = n + m + 1;
+    return d;
+}
+
+static void writer_free(mc_region_writer *w)
+{
+    if (!w)
+        return;
+    if (w->file)
+        w->io->close(w->io->user, w->file);
+    if (w->deflater)
+        libdeflate_free_compressor(w->deflater);
+    mc_buf_free(&w->packed);
+    mem_free(w->alloc, w->rec, w->rec_cap);
+    mem_free(w->alloc, w->path, w->path_cap);
+    mem_free(w->alloc, w->tmp_path, w->tmp_cap);
+    mem_free(w->alloc, w, sizeof *w);
+}
+
+/* Notes which chunks of the file now at w->path are external (a missing or
+ * unreadable file has none; its records are not our business here). */
+static void note_old_externals(mc_region_writer *w, const mc_region_options *opt)
+{
+    mc_region_options ro = *opt;
+    ro.writable = false;
+    ro.create = false;
+    mc_region *old = NULL;
+    mc_error e;
+    if (mc_region_open(w->path, &ro, &old, &e) != MC_OK)
+        return;
+    for (int i = 0; i < 1024; i++) {
+        uint32_t loc = old->loc[i];
+        if ((loc >> 8) < 2 || (loc & 0xFF) == 0)
+            continue;
+        uint8_t head[5];
+        size_t got = 0;
+        if (old->io->pread(old->io->user, old->file, head, 5, (uint64_t)(loc >> 8) * SECTOR, &got) == 0 &&
+            got == 5 && (head[4] & MC_REGION_EXTERNAL_FLAG))
+            w->old_external[i] = head[4];
+    }
+    mc_region_close(old);
+}
+
+mc_status mc_region_writer_new(const char *path, const mc_region_options *opt, mc_region_writer **out,
+                               mc_error *err)
+{
+    *out = NULL;
+    if (!path)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: no path");
+    mc_region_options o = opt ? *opt : (mc_region_options){0};
+    const mc_allocator *a = mc_alloc_or_default(o.alloc);
+    mc_region_writer *w = mem_alloc(a, sizeof *w);
+    if (!w)
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "region writer: out of memory");
+    memset(w, 0, sizeof *w);
+    w->alloc = a;
+    w->io = o.io ? o.io : mc_io_posix();
+    w->level = o.level;
+    w->next = 2;
+    mc_buf_init(&w->packed, a);
+    w->path = dup_with_suffix(a, path, "", &w->path_cap);
+    w->tmp_path = dup_with_suffix(a, path, ".compact.tmp", &w->tmp_cap);
+    if (!w->path || !w->tmp_path) {
+        writer_free(w);
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "region writer: out of memory");
+    }
+    o.io = w->io;
+    note_old_externals(w, &o);
+    /* .mcc names come from the final name's region coordinates */
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    int rx, rz, used = 0;
+    if (sscanf(base, "r.%d.%d.mca%n", &rx, &rz, &used) == 2 && used && !base[used]) {
+        w->rx = rx;
+        w->rz = rz;
+        w->origin_known = true;
+    }
+    /* A temporary left by a killed writer or compaction is ours to replace;
+     * it is made afresh (never opened through a link). */
+    w->io->remove(w->io->user, w->tmp_path);
+    int rc = w->io->open(w->io->user, w->tmp_path,
+                         MC_IO_WRITE | MC_IO_CREATE | MC_IO_TRUNCATE | MC_IO_EXCLUSIVE | MC_IO_NOFOLLOW,
+                         &w->file);
+    if (rc) {
+        w->file = NULL;
+        writer_free(w);
+        return mc_error_set(err, rc == ENOENT ? MC_ERR_NOT_FOUND : MC_ERR_IO, SIZE_MAX,
+                            "region writer: cannot create %s.compact.tmp: %s", path, mc__io_strerror(rc));
+    }
+    *out = w;
+    return MC_OK;
+}
+
+/* The .mcc path of local chunk i beside the final file. */
+static bool mcc_name(const mc_region_writer *w, int i, char *out, size_t n)
+{
+    const char *slash = strrchr(w->path, '/');
+    int dir_len = slash ? (int)(slash - w->path) + 1 : 0;
+    long cx = (long)w->rx * 32 + (i & 31), cz = (long)w->rz * 32 + (i >> 5);
+    int k = snprintf(out, n, "%.*sc.%ld.%ld.mcc", dir_len, w->path, cx, cz);
+    return k > 0 && (size_t)k < n;
+}
+
+mc_status mc_region_writer_put_raw(mc_region_writer *w, int lx, int lz, const void *payload, size_t len,
+                                   int compression_id, uint32_t timestamp, mc_error *err)
+{
+    if (!w || lx < 0 || lx > 31 || lz < 0 || lz > 31)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: bad chunk %d %d", lx, lz);
+    if (compression_id < 1 || compression_id > 127)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: compression id %d",
+                            compression_id);
+    if (w->failed)
+        return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "region writer: an earlier write to %s failed",
+                            w->tmp_path);
+    int i = lx + 32 * lz;
+    if (w->loc[i])
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: chunk %d %d put twice", lx,
+                            lz);
+    if (len > UINT32_MAX - 8)
+        return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "region writer: record too large");
+    uint64_t sectors = ((uint64_t)len + 5 + SECTOR - 1) / SECTOR;
+    bool external = sectors > 255;
+    if (external) {
+        if (w->old_external[i] && (w->old_external[i] & 0x7F) != compression_id)
+            return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX,
+                                "region writer: chunk %d %d is external in %s in the file it replaces; "
+                                "rewriting it before the commit needs the same compression",
+                                lx, lz, mc_compression_name(w->old_external[i] & 0x7F));
+        char mcc[4200];
+        if (!mcc_name(w, i, mcc, sizeof mcc))
+            return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "region writer: path too long");
+        mc_status st = mc__write_external(w->io, mcc, payload, len, true, err);
+        if (st)
+            return st;
+        sectors = 1;
+    }
+    if (w->next + sectors > 0xFFFFFF)
+        return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX, "region writer: %s is full (64 GiB)", w->path);
+    size_t bytes = (size_t)sectors * SECTOR;
+    if (bytes > w->rec_cap) {
+        mem_free(w->alloc, w->rec, w->rec_cap);
+        w->rec = mem_alloc(w->alloc, bytes);
+        w->rec_cap = w->rec ? bytes : 0;
+        if (!w->rec)
+            return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "region writer: out of memory");
+    }
+    memset(w->rec, 0, bytes);
+    mc_store_u32be(w->rec, external ? 1u : (uint32_t)len + 1);
+    w->rec[4] = (uint8_t)(compression_id | (external ? MC_REGION_EXTERNAL_FLAG : 0));
+    if (!external && len)
+        memcpy(w->rec + 5, payload, len);
+    int rc = w->io->pwrite(w->io->user, w->file, w->rec, bytes, w->next * SECTOR);
+    if (rc) {
+        w->failed = true;
+        return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "region writer: cannot write %s: %s", w->tmp_path,
+                            mc__io_strerror(rc));
+    }
+    w->loc[i] = (uint32_t)(w->next << 8 | sectors);
+    w->ts[i] = timestamp ? timestamp : 1;
+    w->next += sectors;
+    if (external)
+        w->new_external[i] = (uint8_t)(compression_id | MC_REGION_EXTERNAL_FLAG);
+    w->count++;
+    return MC_OK;
+}
+
+mc_status mc_region_writer_put_chunk(mc_region_writer *w, int lx, int lz, const void *nbt, size_t len,
+                                     mc_compression compression, uint32_t timestamp, mc_error *err)
+{
+    if (!w || lx < 0 || lx > 31 || lz < 0 || lz > 31)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: bad chunk %d %d", lx, lz);
+    mc_buf *packed = &w->packed;
+    packed->len = 0;
+    mc_status st = mc__compress(&w->deflater, compression, w->level, nbt, len, packed, err);
+    int old = w->old_external[lx + 32 * lz];
+    if (!st && packed->len + 5 > 255 * SECTOR && old && (old & 0x7F) != (int)compression) {
+        /* the old file's stub names its compression (see the top) */
+        compression = (mc_compression)(old & 0x7F);
+        packed->len = 0;
+        st = mc__compress(&w->deflater, compression, w->level, nbt, len, packed, err);
+    }
+    if (!st)
+        st = mc_region_writer_put_raw(w, lx, lz, packed->data, packed->len, (int)compression, timestamp, err);
+    return st;
+}
+
+size_t mc_region_writer_count(const mc_region_writer *w)
+{
+    return w ? w->count : 0;
+}
+
+/* Removes the .mcc of every chunk the old file held externally and the
+ * committed one does not. */
+static void remove_dropped_externals(mc_region_writer *w)
+{
+    char mcc[4200];
+    for (int i = 0; w->origin_known && i < 1024; i++)
+        if (w->old_external[i] && !w->new_external[i] && mcc_name(w, i, mcc, sizeof mcc))
+            w->io->remove(w->io->user, mcc);
+}
+
+/* Writes the header and makes the temporary durable. */
+static int finish_temporary(mc_region_writer *w)
+{
+    uint8_t *header = mem_alloc(w->alloc, HEADER_BYTES);
+    if (!header)
+        return ENOMEM;
+    for (int i = 0; i < 1024; i++) {
+        mc_store_u32be(header + 4 * i, w->loc[i]);
+        mc_store_u32be(header + SECTOR + 4 * i, w->ts[i]);
+    }
+    int rc = w->io->pwrite(w->io->user, w->file, header, HEADER_BYTES, 0);
+    mem_free(w->alloc, header, HEADER_BYTES);
+    if (!rc)
+        rc = w->io->fsync(w->io->user, w->file);
+    int rc2 = w->io->close(w->io->user, w->file);
+    w->file = NULL;
+    return rc ? rc : rc2;
+}
+
+mc_status mc_region_writer_commit(mc_region_writer *w, uint64_t *size, mc_error *err)
+{
+    if (!w)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: no writer");
+    const mc_io *io = w->io;
+    int rc = 0;
+    uint64_t bytes = 0;
+    if (w->failed) {
+        rc = EIO;
+    } else if (w->count == 0) {
+        /* nothing to keep: no file (an absent one stays absent) */
+        io->close(io->user, w->file);
+        w->file = NULL;
+        io->remove(io->user, w->tmp_path);
+        rc = io->remove(io->user, w->path);
+        if (rc == ENOENT)
+            rc = 0;
+        else if (!rc && io->fsync_dir)
+            rc = io->fsync_dir(io->user, w->path);
+    } else {
+        bytes = w->next * SECTOR;
+        rc = finish_temporary(w);
+        if (!rc)
+            rc = io->rename(io->user, w->tmp_path, w->path);
+        if (!rc && io->fsync_dir)
+            rc = io->fsync_dir(io->user, w->path);
+    }
+    if (rc) {
+        if (w->file) {
+            io->close(io->user, w->file);
+            w->file = NULL;
+        }
+        io->remove(io->user, w->tmp_path);
+        mc_status st = mc_error_set(err, MC_ERR_IO, SIZE_MAX, "region writer: cannot put %s in place: %s",
+                                    w->path, mc__io_strerror(rc));
+        writer_free(w);
+        return st;
+    }
+    remove_dropped_externals(w);
+    if (size)
+        *size = bytes;
+    writer_free(w);
+    return MC_OK;
+}
+
+void mc_region_writer_abandon(mc_region_writer *w)
+{
+    if (!w)
+        return;
+    if (w->file)
+        w->io->close(w->io->user, w->file);
+    w->file = NULL;
+    w->io->remove(w->io->user, w->tmp_path);
+    writer_free(w);
+}

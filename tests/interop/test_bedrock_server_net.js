@@ -1,0 +1,278 @@
+// test_bedrock_server_net.js: `mcchunk serve`'s Bedrock side under the
+// conditions a network and its users bring, with bedrock-protocol 3.59.0's
+// client (and raw RakNet clients: raknet-native, jsp-raknet) as the peer:
+//   - encryption (--bedrock-encryption): 1.19.21 (RakNet 10, before the
+//     algorithm byte), 1.21.60 (jsp-raknet) and 1.26.51 clients take the
+//     handshake (the client checks its ES384 signature and derives the key
+//     itself), then get every subchunk of their radius right (as in
+//     test_bedrock_server.js); a batch whose checksum is wrong ends that
+//     session, logged;
+//   - a client behind a relay that loses 10% of the datagrams each way,
+//     duplicates 5% and reorders (0-30 ms delays) joins and gets every
+//     subchunk right;
+//   - while a client plays, others that send garbage, a split message
+//     larger than the server reassembles, a flood of split messages, and
+//     one that never acknowledges are each dropped with a reason in the
+//     log, and the playing client still gets every subchunk right;
+//   - the game layer's own limits (subchunks per request, requests a
+//     second, subchunks waiting) each drop their client with the reason,
+//     and a playing client keeps getting every subchunk right;
+//   - on a world folder (a vanilla region file of the corpus), a column
+//     outside it is "chunk_not_found" and one inside decodes;
+//   - a RequestChunkRadius that comes before StartGame (bedrock-protocol's
+//     client sends it on a timer) is kept: the client joins.
+'use strict'
+const assert = require('assert')
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
+const crypto = require('crypto')
+const native = require('raknet-native')
+const jsp = require('jsp-raknet')
+const { startBedrock, join, verifyColumns, requestSubchunks, withTimeout } = require('./bedrock_server_util')
+const { lossyRelay } = require('./udp_relay')
+
+const corpus = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus')
+
+async function waitLog (srv, re, ms, what) {
+  for (let t = 0; t < ms && !re.test(srv.log()); t += 100) await new Promise(resolve => setTimeout(resolve, 100))
+  assert.match(srv.log(), re, what)
+}
+
+async function encryption () {
+  const { srv, port } = await startBedrock(['--view-distance', '2', '--bedrock-encryption'])
+  try {
+    for (const [version, backend] of [['1.19.21', 'raknet-native'], ['1.21.60', 'jsp-raknet'], ['1.26.51', 'raknet-native']]) {
+      const { client, chunks } = await join({ port, version, backend, radius: 1 })
+      try {
+        assert.ok(client.encryptionEnabled, `${version}: the client did not turn encryption on`)
+        const hashed = version !== '1.19.21'
+        const r = await verifyColumns(client, version, chunks, { hashed, cache: false, what: `${version} encrypted` })
+        console.log(`ok ${version} ${backend} encrypted: ${r}`)
+      } finally {
+        client.close()
+      }
+    }
+    assert.match(srv.log(), /Tester joined \(Bedrock 1\.26\.51, protocol 2193, hashed ids, blob cache off, encrypted/)
+    // a forged batch (random bytes where ciphertext and checksum should be)
+    const { client } = await join({ port, version: '1.21.60', radius: 1, name: 'Forger', backend: 'jsp-raknet' }) // see limits()
+    const closed = new Promise(resolve => client.once('close', resolve))
+    client.connection.sendReliable(Buffer.concat([Buffer.from([0xfe]), crypto.randomBytes(64)]), true)
+    await withTimeout(closed, 10000, 'the forged batch\'s session to end')
+    await waitLog(srv, /Forger disconnected: an encrypted batch whose checksum does not match/, 5000, 'forged batch')
+    console.log('ok a batch with a wrong checksum ends its session: "an encrypted batch whose checksum does not match"')
+  } catch (e) {
+    console.error(srv.log().slice(-4000))
+    throw e
+  } finally {
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+async function lossy () {
+  const { srv, port } = await startBedrock(['--view-distance', '2'])
+  const relay = await lossyRelay(port)
+  try {
+    const { client, chunks } = await join({ port: relay.port, version: '1.21.60', radius: 1, timeout: 60000 })
+    try {
+      const r = await verifyColumns(client, '1.21.60', chunks, { hashed: true, cache: false, what: '1.21.60 lossy' })
+      assert.ok(relay.stats.lost > 0 && relay.stats.duplicated > 0, JSON.stringify(relay.stats))
+      console.log(`ok 1.21.60 through 10% loss each way, 5% duplication, 0-30 ms reordering: ${r} ${JSON.stringify(relay.stats)}`)
+    } finally {
+      client.close()
+    }
+  } catch (e) {
+    console.error(srv.log().slice(-4000))
+    throw e
+  } finally {
+    relay.close()
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+function nativeConnect (port) {
+  const c = new native.Client('127.0.0.1', port, { protocolVersion: 11 })
+  return withTimeout(new Promise(resolve => { c.on('connect', () => resolve(c)); c.connect() }), 15000, 'raknet-native connect')
+}
+
+function jspConnect (port) {
+  const c = new jsp.Client('127.0.0.1', port)
+  const connected = new Promise(resolve => c.on('connected', () => resolve(c)))
+  c.connect()
+  return withTimeout(connected, 20000, 'jsp-raknet connect')
+}
+
+// RequestNetworkSettings (id 193, protocol 776 as i32 BE) in an
+// uncompressed batch: what a 1.21.60 client sends first.
+function requestNetworkSettings () {
+  const pkt = Buffer.from([0xc1, 0x01, 0, 0, 0x03, 0x08])
+  return Buffer.concat([Buffer.from([0xfe, pkt.length]), pkt])
+}
+
+async function hostile () {
+  const { srv, port } = await startBedrock(['--view-distance', '2'])
+  const good = await join({ port, version: '1.21.60', radius: 1, name: 'Steady' })
+  const closers = []
+  try {
+    // garbage: a batch of random bytes
+    const g = await nativeConnect(port)
+    closers.push(() => g.close())
+    g.send(Buffer.concat([Buffer.from([0xfe]), crypto.randomBytes(300)]), native.PacketPriority.HIGH_PRIORITY,
+      native.PacketReliability.RELIABLE_ORDERED, 0)
+    // a message larger than the server reassembles (4 MiB): split by the client
+    const big = await nativeConnect(port)
+    closers.push(() => big.close())
+    big.send(Buffer.concat([Buffer.from([0xfe]), Buffer.alloc(5 << 20, 7)]), native.PacketPriority.HIGH_PRIORITY,
+      native.PacketReliability.RELIABLE_ORDERED, 0)
+    // a flood of split messages: 40 at once, each of which never completes
+    const flood = await jspConnect(port)
+    closers.push(() => flood.close())
+    for (let id = 0; id < 40; id++) {
+      const e = new jsp.EncapsulatedPacket()
+      e.reliability = jsp.Reliability.ReliableOrdered
+      e.split = true
+      e.splitID = id
+      e.splitCount = 4
+      e.splitIndex = 0
+      e.buffer = Buffer.alloc(200, 0xfe)
+      flood.connection.addEncapsulatedToQueue(e)
+    }
+    flood.connection.sendQueue()
+    // a client that never acknowledges what the server sends (its ACK
+    // datagrams, flags 0xC0, never arrive)
+    const relay = await lossyRelay(port, { upLoss: 0, downLoss: 0, dup: 0, jitterMs: 0, dropUp: b => (b[0] & 0xc0) === 0xc0 })
+    closers.push(() => relay.close())
+    const mute = await nativeConnect(relay.port)
+    closers.push(() => mute.close())
+    mute.send(requestNetworkSettings(), native.PacketPriority.HIGH_PRIORITY, native.PacketReliability.RELIABLE_ORDERED, 0)
+
+    await waitLog(srv, /disconnected: (a batch (with a malformed packet length|that does not inflate)|Unexpected packet \d+ while logging in)/, 10000, 'garbage')
+    console.log('ok garbage: dropped with a reason')
+    await waitLog(srv, /split messages being reassembled exceed 4194304 bytes|split message of \d+ parts/, 30000, 'oversized split')
+    console.log('ok a 5 MiB split message: dropped with a reason')
+    await waitLog(srv, /more than 16 split messages at once/, 10000, 'split flood')
+    console.log('ok a flood of split messages: dropped with a reason')
+    await waitLog(srv, /nothing acknowledged for 15000 ms/, 30000, 'never acks')
+    console.log('ok a client that never acknowledges: dropped with a reason')
+    await unharmed(srv, good, 'Steady')
+  } catch (e) {
+    console.error(srv.log().slice(-6000))
+    throw e
+  } finally {
+    for (const c of closers) { try { c() } catch {} }
+    good.client.close()
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+// A client that kept playing while others misbehaved got every subchunk
+// right and was not dropped.
+async function unharmed (srv, good, name) {
+  const r = await verifyColumns(good.client, '1.21.60', good.chunks, { hashed: true, cache: false, what: name, extra: false })
+  console.log(`ok the playing client meanwhile: ${r}`)
+  assert.doesNotMatch(srv.log(), new RegExp(`${name} disconnected`))
+}
+
+// The game layer's own limits: a SubChunkRequest of more than 8192
+// subchunks, more than 400 requests in a second, more than 32768 subchunks
+// waiting for answers: each client is dropped with the reason, a playing
+// client is not.
+async function limits () {
+  const { srv, port } = await startBedrock(['--view-distance', '2'])
+  const good = await join({ port, version: '1.21.60', radius: 1, name: 'Calm' })
+  const offsets = n => Array.from({ length: n }, (_, i) => ({ dx: i % 100, dy: 0, dz: Math.floor(i / 100) % 100 }))
+  const closed = c => new Promise(resolve => c.once('close', resolve))
+  const clients = []
+  try {
+    const cases = [
+      { name: 'Big', what: 'a SubChunkRequest of 9000 subchunks', send: c => c.queue('subchunk_request', { dimension: 0, origin: { x: 0, y: 0, z: 0 }, requests: offsets(9000) }),
+        reason: 'a SubChunkRequest of 9000 subchunks (at most 8192)' },
+      { name: 'Busy', what: '450 SubChunkRequests at once', send: c => { for (let i = 0; i < 450; i++) c.queue('subchunk_request', { dimension: 0, origin: { x: 0, y: 0, z: 0 }, requests: offsets(1) }) },
+        reason: 'more than 400 SubChunkRequests in a second' },
+      { name: 'Greedy', what: '40,000 subchunks asked for at once', send: c => { for (let i = 0; i < 5; i++) c.queue('subchunk_request', { dimension: 0, origin: { x: 1000 * i, y: 0, z: 5000 }, requests: offsets(8000) }) },
+        reason: 'over 32768 subchunks asked for and not yet answered' }
+    ]
+    for (const k of cases) {
+      // jsp-raknet: raknet-native's client may free memory twice when the
+      // server ends its session while datagrams still come (Shutdown races
+      // its receive thread), which crashes node now and then
+      const x = await join({ port, version: '1.21.60', radius: 1, name: k.name, backend: 'jsp-raknet' })
+      clients.push(x.client)
+      k.send(x.client)
+      await withTimeout(closed(x.client), 15000, `${k.what} to end its session`)
+      const quoted = k.reason.replace(/[()]/g, '\\$&')
+      await waitLog(srv, new RegExp(`${k.name} disconnected: ${quoted}`), 5000, k.what)
+      console.log(`ok ${k.what}: dropped, "${k.reason}"`)
+    }
+    await unharmed(srv, good, 'Calm')
+  } catch (e) {
+    console.error(srv.log().slice(-6000))
+    throw e
+  } finally {
+    for (const c of clients) c.close()
+    good.client.close()
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+async function folderWorld () {
+  const src = path.join(corpus, 'anvil/1.21.11/minestom-r.-1.-1.mca')
+  if (!fs.existsSync(src)) {
+    console.log(`skip the world-folder case: ${src} absent`)
+    return
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcchunk-bworld-'))
+  fs.mkdirSync(path.join(dir, 'region'))
+  fs.copyFileSync(src, path.join(dir, 'region', 'r.-1.-1.mca'))
+  const { srv, port } = await startBedrock(['--world', dir, '--view-distance', '2'])
+  try {
+    const { client, chunks } = await join({ port, version: '1.21.60', radius: 1, every: false })
+    try {
+      const [x, z] = [...chunks.keys()][0].split(',').map(Number)
+      const answers = await requestSubchunks(client, '1.21.60', [[x + 40, 0, z + 40, 0], [x, 0, z, 0]])
+      assert.strictEqual(answers.get(`${x + 40},0,${z + 40},0`).result, 'chunk_not_found')
+      assert.ok(['success', 'success_all_air'].includes(answers.get(`${x},0,${z},0`).result))
+      console.log('ok world folder: a column outside its region file is chunk_not_found, one inside is served')
+    } finally {
+      client.close()
+    }
+  } catch (e) {
+    console.error(srv.log().slice(-4000))
+    throw e
+  } finally {
+    assert.strictEqual(await srv.stop(), 0)
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+// bedrock-protocol's client sends RequestChunkRadius half a second after
+// ResourcePacksInfo, not after StartGame: when StartGame comes later (the
+// client holds back its pack answers for 1.5 s here, as a busy server or
+// a slow link would), the request is kept and the client joins.
+async function earlyRadius () {
+  const { srv, port } = await startBedrock(['--view-distance', '2'])
+  try {
+    const prepare = client => {
+      const write = client.write.bind(client)
+      client.write = (name, params) => name === 'resource_pack_client_response'
+        ? setTimeout(() => write(name, params), 1500)
+        : write(name, params)
+    }
+    const early = await join({ port, version: '1.26.51', radius: 1, name: 'Early', prepare })
+    console.log(`ok a RequestChunkRadius before StartGame: kept, the client joined with ${early.chunks.size} LevelChunks`)
+    early.client.close()
+  } catch (e) {
+    console.error(srv.log().slice(-6000))
+    throw e
+  } finally {
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
+async function main () {
+  // each part on its own server, at the same time (the slowest waits 15 s
+  // for an acknowledgement that never comes)
+  await Promise.all([hostile(), encryption().then(lossy), limits().then(folderWorld).then(earlyRadius)])
+}
+
+main().then(() => process.exit(0), e => { console.error(e); process.exit(1) })

@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+/*
+ * test_world_stats.js: `mcchunk world stats` on a world of vanilla corpus
+ * chunks of nine releases (1.8.9 to 1.21.11) in three dimensions:
+ *  - every block state's count equals the number of its lines in `chunk
+ *    blocks FILE --all` over every region file (the non-air blocks), the air
+ *    states add up to the rest, and the block and biome counts each add up to
+ *    the volume, which is what `chunk blocks --every 4096` counts (one line
+ *    per section);
+ *  - block entities and entities by id equal what prismarine-nbt finds in
+ *    the chunks (TileEntities / block_entities, Level.Entities) and the
+ *    entities/ files;
+ *  - 4 shards (--shard K/4) merged with --merge equal the unsharded result,
+ *    plain and --by y, biome, dimension; --by y's CSV rows add up to the
+ *    totals; --area counts only the chunks in its box;
+ *  - --merge of something else, or of another grouping, fails.
+ */
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const zlib = require('zlib');
+const nbt = require('prismarine-nbt');
+const U = require('./world_util');
+
+if (!fs.existsSync(U.ANVIL)) {
+    console.log('corpus absent: skipping');
+    process.exit(0);
+}
+
+const { check, finish } = U.harness();
+
+/* 6x6 chunks of each region, where its block entities and entities are
+ * (all of the small ones). */
+const box = (x0, z0) => (x, z) => x >= x0 && x < x0 + 6 && z >= z0 && z < z0 + 6;
+const PARTS = [
+    ['1.16/ppa-r.0.-1.mca', 'region/r.0.-1.mca', (x, z) => box(4, 24)(x, z) || box(21, 22)(x, z)],
+    ['1.18.2/ppa-r.0.0.mca', 'region/r.0.0.mca', box(0, 0)],
+    ['1.13.2/ppa-r.-1.-1.mca', 'region/r.-1.-1.mca', box(26, 13)],
+    ['1.8.9/ppa-r.-1.0.mca', 'region/r.-1.0.mca', box(26, 12)],
+    ['1.17.1/amulet-entities-r.-1.0.mca', 'entities/r.-1.0.mca', () => true],
+    ['1.12.2/mcaselector-r.0.0.mca', 'DIM-1/region/r.0.0.mca', box(0, 0)],
+    ['1.9/ppa-r.-1.-1.mca', 'DIM-1/region/r.-1.-1.mca', box(20, 0)],
+    ['1.11.2/ppa-r.-1.0.mca', 'DIM-1/region/r.-1.0.mca', () => true],
+    ['1.20.6/ppa-r.0.0.mca', 'DIM1/region/r.0.0.mca', box(0, 0)],
+    ['1.21.11/minestom-r.-1.-1.mca', 'DIM1/region/r.-1.-1.mca', box(26, 20)],
+];
+
+/* The parsed chunks of a region file (zlib). */
+function parsed(file) {
+    const b = fs.readFileSync(file);
+    const out = [];
+    for (let i = 0; b.length >= 8192 && i < 1024; i++) {
+        const off = b.readUIntBE(i * 4, 3);
+        if (!off) continue;
+        const len = b.readUInt32BE(off * 4096);
+        out.push(nbt.simplify(nbt.parseUncompressed(zlib.inflateSync(b.subarray(off * 4096 + 5, off * 4096 + 4 + len)))));
+    }
+    return out;
+}
+
+const stats = (...args) => JSON.parse(U.ok(['world', 'stats', ...args, '--json', '--quiet']).out);
+/* air as `chunk blocks` leaves it out (1.8-1.12: minecraft:air[meta=0]) */
+const AIR = { has: (s) => /^minecraft:(air|cave_air|void_air)(\[|$)/.test(s) };
+const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
+
+const t0 = Date.now();
+const tmp = U.tmpDir('world-stats');
+const world = path.join(tmp, 'w');
+for (const [src, dst, keep] of PARTS)
+    U.subsetRegion(path.join(U.ANVIL, src), path.join(world, dst), keep);
+const files = U.regionFiles(world);
+const all = stats(world);
+
+check('block counts equal the chunk blocks listings; air and biomes add up to the volume', () => {
+    const listed = {};
+    let sections = 0;
+    for (const { file, kind } of files) {
+        if (kind !== 'region') continue;
+        for (const line of U.ok(['chunk', 'blocks', file, '--all']).out.split('\n')) {
+            if (!line || line.startsWith('chunk ')) continue;
+            const state = line.slice(line.lastIndexOf(' ') + 1);
+            listed[state] = (listed[state] || 0) + 1;
+        }
+        sections += U.ok(['chunk', 'blocks', file, '--all', '--every', '4096']).out.split('\n')
+            .filter((l) => l && !l.startsWith('chunk ')).length;
+    }
+    const nonAir = Object.fromEntries(Object.entries(all.blocks).filter(([k]) => !AIR.has(k)));
+    assert.deepStrictEqual(nonAir, listed);
+    assert.strictEqual(all.volume, sections * 4096, 'volume');
+    assert.strictEqual(sum(all.blocks), all.volume);
+    assert.strictEqual(sum(all.biomes), all.volume);
+    const air = sum(all.blocks) - sum(nonAir);
+    console.log(`     ${all.chunks} chunks, ${Object.keys(all.blocks).length} states, ${sum(nonAir)} non-air blocks ` +
+        `+ ${air} air = ${all.volume}, ${Object.keys(all.biomes).length} biomes`);
+});
+
+check('block entities and entities by id equal prismarine-nbt\'s', () => {
+    const be = {}, ents = {};
+    for (const { file, kind } of files)
+        for (const root of parsed(file)) {
+            const lvl = root.Level || root;
+            for (const t of (kind === 'region' ? lvl.TileEntities || lvl.block_entities : null) || [])
+                be[t.id] = (be[t.id] || 0) + 1;
+            const list = kind === 'entities' ? root.Entities : kind === 'region' ? lvl.Entities : null;
+            for (const e of list || []) ents[e.id] = (ents[e.id] || 0) + 1;
+        }
+    assert.deepStrictEqual(all.block_entities, be);
+    assert.deepStrictEqual(all.entities, ents);
+    assert(sum(ents) > 50 && sum(be) > 5, `entities ${sum(ents)}, block entities ${sum(be)}`);
+});
+
+check('4 shards merged equal the whole, plain and grouped', () => {
+    for (const by of [[], ['--by', 'y'], ['--by', 'biome'], ['--by', 'dimension']]) {
+        const whole = stats(world, ...by);
+        const parts = [0, 1, 2, 3].map((k) => {
+            const f = path.join(tmp, `shard${k}.json`);
+            fs.writeFileSync(f, U.ok(['world', 'stats', world, ...by, '--json', '--shard', `${k}/4`]).out);
+            return f;
+        });
+        const regions = parts.map((f) => JSON.parse(fs.readFileSync(f)).regions);
+        assert(regions.filter((n) => n > 0).length >= 3, `shards hold ${regions} regions: not split`);
+        const merged = JSON.parse(U.ok(['world', 'stats', ...by, '--json', '--merge', ...parts]).out);
+        assert.deepStrictEqual(merged, whole, `merge ${by.join(' ')}`);
+        if (by.length) {
+            const groups = Object.values(whole.groups);
+            const blocks = {};
+            for (const g of groups) for (const [k, v] of Object.entries(g.blocks)) blocks[k] = (blocks[k] || 0) + v;
+            assert.deepStrictEqual(blocks, whole.blocks, `groups of ${by[1]} add up to the totals`);
+        }
+    }
+    const merged = U.ok(['world', 'stats', '--merge', path.join(tmp, 'shard0.json'), path.join(tmp, 'shard1.json'),
+        path.join(tmp, 'shard2.json'), path.join(tmp, 'shard3.json'), '--by', 'dimension']);
+    assert.strictEqual(merged.status, 0);
+});
+
+check('--by y --csv rows add up to the totals', () => {
+    const csv = U.ok(['world', 'stats', world, '--by', 'y', '--csv']).out.trim().split('\n');
+    assert.strictEqual(csv[0], 'y,kind,name,count');
+    const blocks = {};
+    for (const row of csv.slice(1)) {
+        const m = /^"(-?\d+)",(\w+),"((?:[^"]|"")*)",(\d+)$/.exec(row);
+        assert(m, row);
+        if (m[2] === 'block') blocks[m[3].replace(/""/g, '"')] = (blocks[m[3]] || 0) + +m[4];
+    }
+    assert.deepStrictEqual(blocks, all.blocks);
+});
+
+check('--area counts only its chunks', () => {
+    const a = stats(world, '--area', '8,-8,9,-7', '--dimension', 'minecraft:overworld');
+    assert.strictEqual(a.chunks, 4);
+    const listed = {};
+    for (const [x, z] of [[8, -8], [9, -8], [8, -7], [9, -7]])
+        for (const line of U.ok(['chunk', 'blocks', world, String(x), String(z)]).out.split('\n').filter(Boolean)) {
+            const s = line.slice(line.lastIndexOf(' ') + 1);
+            listed[s] = (listed[s] || 0) + 1;
+        }
+    assert.deepStrictEqual(Object.fromEntries(Object.entries(a.blocks).filter(([k]) => !AIR.has(k))), listed);
+});
+
+check('--merge refuses other files and other groupings', () => {
+    const junk = path.join(tmp, 'junk.json');
+    fs.writeFileSync(junk, '{"blocks": {"a": 1.5}}');
+    let r = U.run(['world', 'stats', '--merge', junk]);
+    assert(r.status === 1 && /not a count|whole/.test(r.err), r.err);
+    fs.writeFileSync(junk, '[1, 2');
+    r = U.run(['world', 'stats', '--merge', junk]);
+    assert(r.status === 1 && /json/.test(r.err), r.err);
+    r = U.run(['world', 'stats', '--merge', path.join(tmp, 'shard0.json'), '--by', 'y']);
+    assert(r.status === 2 && /grouped by dimension, not by y/.test(r.err), r.err);
+    r = U.run(['world', 'stats', world, '--by', 'height']);
+    assert(r.status === 2 && r.out === '', r.err);
+});
+
+fs.rmSync(tmp, { recursive: true, force: true });
+finish(t0);

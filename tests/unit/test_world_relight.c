@@ -1,0 +1,143 @@
+/*
+ * test_world_relight.c: `mcchunk world relight` lights a chunk at a region
+ * file's edge with its neighbours from the next file, which `region
+ * relight FILE` cannot see.
+ *
+ * A world of four region files (`world create --radius 5`: chunks -5..5,
+ * regions -1..0 both ways) is made, then every file is relit on its own
+ * (`region relight`: the chunks across the edge count as not loaded), then
+ * the world is relit (`world relight --threads 2`). After it, every chunk
+ * along the two region borders (x = -1 | 0 and z = -1 | 0) holds exactly the
+ * light mc_light_column computes here from the chunk and its eight
+ * neighbours read from whichever file holds them, and isLightOn is set; and
+ * the edge chunks did differ after `region relight` (so the check can see
+ * the difference). Usage errors exit 2.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcchunk/mcchunk.h"
+
+
+#define R 5 /* radius: chunks -5..5 in four region files */
+
+/* Every chunk of the world, [z + R][x + R]. */
+static mc_column *cols[2 * R + 1][2 * R + 1];
+
+static void load_all(const char *world)
+{
+    for (int z = -R; z <= R; z++)
+        for (int x = -R; x <= R; x++) {
+            char path[1024];
+            mc_error err;
+            int lx, lz;
+            mc_column_free(cols[z + R][x + R]);
+            cols[z + R][x + R] = NULL;
+            assert_int_equal(mc_world_region_path(world, MC_WORLD_LAYOUT_AUTO, "overworld", MC_REGION_KIND_REGION,
+                                                  x, z, path, sizeof path, &lx, &lz, &err), MC_OK);
+            mc_region *r;
+            assert_int_equal(mc_region_open(path, NULL, &r, &err), MC_OK);
+            mc_buf b;
+            mc_buf_init(&b, NULL);
+            assert_int_equal(mc_region_read_chunk(r, lx, lz, &b, NULL, &err), MC_OK);
+            assert_int_equal(mc_chunknbt_read_bytes(b.data, b.len, NULL, &cols[z + R][x + R], &err), MC_OK);
+            mc_buf_free(&b);
+            mc_region_close(r);
+        }
+}
+
+/* True when chunk (x, z) holds the light computed from all its neighbours. */
+static bool lit_with_neighbours(mc_light_engine *e, int x, int z)
+{
+    const mc_column *nb[8];
+    int k = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (dx || dz) {
+                int nx = x + dx, nz = z + dz;
+                nb[k++] = nx >= -R && nx <= R && nz >= -R && nz <= R ? cols[nz + R][nx + R] : NULL;
+            }
+    mc_column *have = cols[z + R][x + R];
+    mc_error err;
+    mc_column *want = mc_column_translate(have, mc_column_registry(have), NULL, &err); /* a copy */
+    assert_non_null(want);
+    assert_int_equal(mc_light_column(e, want, nb, MC_LIGHT_BOTH, &err), MC_OK);
+    bool same = true;
+    for (uint32_t s = 0; s < mc_column_section_count(have) && same; s++) {
+        const mc_section *a = mc_column_section_at(have, s), *b = mc_column_section_at(want, s);
+        same = a->sky_light && a->block_light && !memcmp(a->sky_light, b->sky_light, MC_LIGHT_BYTES) &&
+               !memcmp(a->block_light, b->block_light, MC_LIGHT_BYTES);
+    }
+    mc_column_free(want);
+    return same;
+}
+
+/* Chunks along the borders between the four region files. */
+static unsigned count_edges_lit(mc_light_engine *e, unsigned *total)
+{
+    unsigned ok = 0;
+    *total = 0;
+    for (int z = -R; z <= R; z++)
+        for (int x = -R; x <= R; x++) {
+            if (x != -1 && x != 0 && z != -1 && z != 0)
+                continue;
+            (*total)++;
+            ok += lit_with_neighbours(e, x, z);
+        }
+    return ok;
+}
+
+static void test_world_relight(void **state)
+{
+    (void)state;
+    const char *tool = mc_test_tool();
+    char tmp[] = "/tmp/mcchunk-world-relight-XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    char world[256], args[1200];
+    snprintf(world, sizeof world, "%s/w", tmp);
+    snprintf(args, sizeof args, "world create '%s' --version 1.20.1 --radius %d --quiet", world, R);
+    assert_int_equal(mc_test_run_tool(args), 0);
+    /* each file on its own: the edges lose their neighbours' light */
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "'%s' region relight '%s'/region/r.*.mca >/dev/null 2>&1", tool, world);
+    assert_int_equal(system(cmd), 0);
+    mc_light_engine *e = mc_light_engine_new(NULL);
+    load_all(world);
+    unsigned total = 0, before = count_edges_lit(e, &total);
+    snprintf(args, sizeof args, "world relight '%s' --threads 2 --quiet", world);
+    assert_int_equal(mc_test_run_tool(args), 0);
+    load_all(world);
+    unsigned after = count_edges_lit(e, &total);
+    print_message("%u border chunks: %u lit as with all neighbours after region relight, %u after world relight\n",
+                  total, before, after);
+    assert_int_equal(total, 4 * (2 * R + 1) - 4);
+    assert_int_equal(after, total);
+    assert_true(before + 5 < total); /* (caves and overhangs near an edge differ) */
+    /* isLightOn everywhere */
+    for (int z = -R; z <= R; z++)
+        for (int x = -R; x <= R; x++) {
+            int8_t on = 0;
+            mc_nbt_get_byte(mc_nbt_get(mc_column_extra(cols[z + R][x + R]), "isLightOn"), &on);
+            assert_int_equal(on, 1);
+            mc_column_free(cols[z + R][x + R]);
+            cols[z + R][x + R] = NULL;
+        }
+    mc_light_engine_free(e);
+    assert_int_equal(mc_test_run_tool("world relight"), 2);
+    assert_int_equal(mc_test_run_tool("world relight /nonexistent --threads 0"), 2);
+    snprintf(args, sizeof args, "world relight '%s/none'", tmp);
+    assert_int_equal(mc_test_run_tool(args), 1);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_world_relight),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
