@@ -356,6 +356,157 @@ static void test_view_report(void **state)
     mc_column_free(col);
 }
 
+/* ------------------------------------------- 1.8-1.9.2: packets of their own */
+
+typedef struct packets {
+    mc_buf all[16];
+    size_t n;
+} packets;
+
+static mc_status keep_packet(void *user, const uint8_t *packet, size_t len)
+{
+    packets *p = user;
+    if (p->n == 16)
+        return MC_ERR_RANGE;
+    mc_buf_init(&p->all[p->n], NULL);
+    memcpy(mc_buf_extend(&p->all[p->n], len), packet, len);
+    p->n++;
+    return MC_OK;
+}
+
+static void packets_free(packets *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        mc_buf_free(&p->all[i]);
+    p->n = 0;
+}
+
+static int packet_id(const mc_buf *b)
+{
+    mc_reader r;
+    mc_reader_init(&r, b->data, b->len, NULL, NULL);
+    return mc_read_varint(&r);
+}
+
+static const char *packet_name(const mc_buf *b, uint32_t protocol)
+{
+    return mc_java_packet_name(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, packet_id(b));
+}
+
+/* The position field of a 1.8-1.13 packet at `at`. */
+static void position_at(const mc_buf *b, size_t at, int32_t *x, int32_t *y, int32_t *z)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | b->data[at + (size_t)i];
+    *x = (int32_t)(v >> 38) << 6 >> 6; /* 26 bits, signed */
+    *y = (int32_t)((v >> 26) & 0xFFF) << 20 >> 20;
+    *z = (int32_t)(v << 38 >> 38) << 6 >> 6;
+}
+
+/* A 1.8 client is sent the sign text in Update Sign and the skull, banner
+ * and pot in Update Block Entity, after the chunk; 1.9.4+ clients get
+ * them in the chunk (no more packets); 1.14-1.17 clients Update Light. */
+static void test_legacy_packets(void **state)
+{
+    (void)state;
+    mc_column *col = modern_column();
+    packets p = {0};
+    mc_error err;
+    /* 1.8 */
+    assert_int_equal(mc_java_encode_column_packets(col, 47, keep_packet, &p, &err), MC_OK);
+    assert_string_equal(packet_name(&p.all[0], 47), "map_chunk");
+    mc_buf single;
+    mc_buf_init(&single, NULL);
+    assert_int_equal(mc_java_encode_chunk(col, 47, &single, NULL, &err), MC_OK);
+    assert_int_equal(single.len, p.all[0].len);
+    assert_memory_equal(single.data, p.all[0].data, single.len);
+    mc_buf_free(&single);
+    unsigned signs = 0, seen = 0;
+    for (size_t i = 1; i < p.n; i++) {
+        const mc_buf *b = &p.all[i];
+        mc_reader r;
+        mc_reader_init(&r, b->data, b->len, NULL, NULL);
+        mc_read_varint(&r);
+        int32_t x, y, z;
+        position_at(b, r.pos, &x, &y, &z);
+        assert_int_equal(x, BX);
+        assert_int_equal(z, BZ);
+        r.pos += 8;
+        if (!strcmp(packet_name(b, 47), "update_sign")) {
+            assert_int_equal(y, 200);
+            char lines[4][64];
+            for (int k = 0; k < 4; k++) {
+                int32_t n = mc_read_varint(&r);
+                assert_true(n >= 0 && (size_t)n <= mc_reader_remaining(&r) && n < 64);
+                snprintf(lines[k], sizeof lines[k], "%.*s", (int)n, (const char *)b->data + r.pos);
+                r.pos += (size_t)n;
+            }
+            assert_int_equal(mc_reader_remaining(&r), 0);
+            assert_non_null(strstr(lines[0], "Hello"));
+            assert_non_null(strstr(lines[1], "from mcchunk"));
+            signs++;
+            continue;
+        }
+        assert_string_equal(packet_name(b, 47), "tile_entity_data");
+        const uint8_t action = b->data[r.pos++];
+        mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+        size_t used = 0;
+        assert_int_equal(mc_nbt_parse_ex(d, b->data + r.pos, b->len - r.pos, MC_NBT_JAVA, MC_NBT_PARSE_PREFIX, NULL,
+                                         &used, &err),
+                         MC_OK);
+        assert_int_equal(r.pos + used, b->len);
+        const mc_nbt_tag *be = mc_nbt_doc_root(d);
+        int64_t v;
+        const char *s;
+        size_t sl;
+        switch (y) {
+        case 202: /* banner: blue */
+            assert_int_equal(action, 6);
+            assert_int_equal(mc_nbt_get_integer(mc_nbt_get(be, "Base"), &v), MC_OK);
+            assert_int_equal(v, 4);
+            break;
+        case 203: /* skull: creeper */
+            assert_int_equal(action, 4);
+            assert_int_equal(mc_nbt_get_integer(mc_nbt_get(be, "SkullType"), &v), MC_OK);
+            assert_int_equal(v, 4);
+            break;
+        case 204: /* flower pot: allium */
+            assert_int_equal(action, 5);
+            assert_int_equal(mc_nbt_get_string(mc_nbt_get(be, "Item"), &s, &sl), MC_OK);
+            assert_true(sl == 20 && !memcmp(s, "minecraft:red_flower", 20));
+            assert_int_equal(mc_nbt_get_integer(mc_nbt_get(be, "Data"), &v), MC_OK);
+            assert_int_equal(v, 2);
+            break;
+        default:
+            print_message("a block entity packet for y %d\n", y);
+            fail();
+        }
+        assert_int_equal(mc_nbt_get_integer(mc_nbt_get(be, "y"), &v), MC_OK);
+        assert_int_equal(v, y);
+        seen |= 1u << (y - 202);
+        mc_nbt_doc_free(d);
+    }
+    assert_int_equal(signs, 1);
+    assert_int_equal(seen, 7u); /* banner, skull, pot; no bed or note block entity in 1.8 */
+    assert_int_equal(p.n, 5);
+    packets_free(&p);
+    /* 1.9 (protocol 107): the same kinds, still outside the chunk */
+    assert_int_equal(mc_java_encode_column_packets(col, 107, keep_packet, &p, &err), MC_OK);
+    assert_int_equal(p.n, 5);
+    assert_string_equal(packet_name(&p.all[1], 107), "update_sign");
+    packets_free(&p);
+    /* 1.12.2: all in the chunk; 1.16.5: the chunk and Update Light */
+    assert_int_equal(mc_java_encode_column_packets(col, 340, keep_packet, &p, &err), MC_OK);
+    assert_int_equal(p.n, 1);
+    packets_free(&p);
+    assert_int_equal(mc_java_encode_column_packets(col, 754, keep_packet, &p, &err), MC_OK);
+    assert_int_equal(p.n, 2);
+    assert_string_equal(packet_name(&p.all[1], 754), "update_light");
+    packets_free(&p);
+    mc_column_free(col);
+}
+
 /* No step of the walk lies between two releases of one registry. */
 static void test_steps_fall_on_registries(void **state)
 {
@@ -382,6 +533,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_packets_carry_translated),
         cmocka_unit_test(test_view_report),
+        cmocka_unit_test(test_legacy_packets),
         cmocka_unit_test(test_steps_fall_on_registries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
