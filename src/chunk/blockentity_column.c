@@ -48,13 +48,16 @@ int32_t mc__registry_data_version(const mc_registry *reg)
     return dv;
 }
 
-int32_t mc__column_data_version(const mc_column *col)
+/* The DataVersion a column's block entities follow: the one the chunk NBT
+ * reader recorded in its extra NBT ("mcchunk:data_version", read without
+ * parsing deferred data), else its registry's, `registry_dv`. */
+static int32_t column_data_version(const mc_column *col, int32_t registry_dv)
 {
     const mc_nbt_tag *x = mc_column_extra_peek(col);
     int32_t dv;
     if (x && mc_nbt_get_int(mc_nbt_get(x, MC__KEY_COLUMN_DV), &dv) == MC_OK && dv >= 0)
         return dv;
-    return mc__registry_data_version(mc_column_registry(col));
+    return registry_dv;
 }
 
 /* ------------------------------------------------------------ the set */
@@ -181,12 +184,12 @@ mc_status mc__be_set_build(mc__be_set *set, const mc_column *src, const mc_regis
     memset(set, 0, sizeof *set);
     const mc_registry *from = mc_column_registry(src);
     const uint32_t n = mc_registry_state_count(from);
-    const mc_be_translation t = {from, to, mc__column_data_version(src), mc__registry_data_version(to),
-                                 &set->report};
     const size_t nbe = mc_column_block_entity_count(src);
     const bool makes = (packed[n] >> 24) & MC__PACKED_MAKES_BE;
     if (!nbe && !makes)
-        return MC_OK;
+        return MC_OK; /* (nearly every column between 1.18+ releases) */
+    const mc_be_translation t = {from, to, column_data_version(src, (int32_t)packed[n + 1]),
+                                 (int32_t)packed[n + 2], &set->report};
     set->doc = mc_nbt_doc_new(NULL);
     if (!set->doc)
         return MC_ERR_NOMEM;

@@ -134,10 +134,6 @@ int32_t mc__registry_data_version(const mc_registry *reg);
  * chunk's DataVersion (its MC__KEY_SOURCE_DV: the modules share no header). */
 #define MC__KEY_COLUMN_DV "mcchunk:data_version"
 
-/* The DataVersion a column's block entities follow: the one the chunk NBT
- * reader recorded in its extra NBT ("mcchunk:data_version", read without
- * parsing deferred data), else its registry's. */
-int32_t mc__column_data_version(const mc_column *col);
 
 /*
  * The state map with facts that translate.c keeps per registry pair (the
@@ -145,11 +141,17 @@ int32_t mc__column_data_version(const mc_column *col);
  * 24 bits; in the top byte the MC_STATE_* flags the translation changes
  * (bits 0-3), MC__PACKED_MAKES_BE when a block entity may have to be made
  * for the state (mc_block_entity_needed), and MC__PACKED_SHARED when another
- * source state has the same target. Entry [state count] holds facts of the
- * pair: MC__PACKED_MAKES_BE when any state has it.
+ * source state has the same target. MC__PACKED_EXTRA entries of facts of
+ * the pair follow: [state count] has in its top byte MC__PACKED_MAKES_BE
+ * when any state has it and MC__PACKED_JAVA when both registries are those
+ * of Java releases (block entities are translated), [state count + 1] and
+ * [+ 2] the DataVersions of the two (mc__registry_data_version, as
+ * uint32), so that a view looks up nothing per column.
  */
 #define MC__PACKED_STATE 0xFFFFFFu
+#define MC__PACKED_EXTRA 3u
 #define MC__PACKED_FLAGS 0x0Fu    /* of the top byte */
+#define MC__PACKED_JAVA 0x20u     /* of the top byte of entry [state count] */
 #define MC__PACKED_MAKES_BE 0x40u /* of the top byte */
 #define MC__PACKED_SHARED 0x80u   /* of the top byte */
 
@@ -179,8 +181,8 @@ typedef struct mc__be_set {
 } mc__be_set;
 
 /* Translates the block entities of `src` (whose registry is not `to`, both
- * Java) through the packed map of the pair (`packed`, state count + 1
- * entries): each one with the state the map gives its block, then those
+ * Java) through the packed map of the pair (`packed`, state count +
+ * MC__PACKED_EXTRA entries): each one with the state the map gives its block, then those
  * the target needs for blocks that have none (sections whose palette holds
  * an MC__PACKED_MAKES_BE state). A block entity without a string "id" is
  * dropped and counted (its kind, and so its meaning in the target, is

@@ -658,8 +658,9 @@ const uint32_t *mc_biome_map(const mc_registry *from, const mc_registry *to)
  * top byte the MC_STATE_* flags (air, fluid, blocks motion, leaves) the
  * translation changes, MC__PACKED_MAKES_BE when a block entity may have to
  * be made for the state, MC__PACKED_SHARED when another source state has
- * the same target (a palette holding both merges); then one entry of facts
- * of the pair. One load per palette entry gives a view all it needs. */
+ * the same target (a palette holding both merges); then the facts of the
+ * pair (MC__PACKED_EXTRA entries). One load per palette entry gives a view
+ * all it needs. */
 #define PACKED_STATE MC__PACKED_STATE
 #define STATE_SHARED MC__PACKED_SHARED
 
@@ -667,7 +668,7 @@ static void *packed_map_build(const mc_registry *from, const mc_registry *to)
 {
     const uint32_t n = mc_registry_state_count(from), tn = mc_registry_state_count(to);
     const uint32_t *map = mc_registry_map(from, to);
-    uint32_t *packed = malloc(((size_t)n + 1) * sizeof *packed);
+    uint32_t *packed = malloc(((size_t)n + MC__PACKED_EXTRA) * sizeof *packed);
     uint8_t *hits = calloc(tn ? tn : 1, 1); /* sources per target: 0, 1, 2 = more */
     if (!map || !packed || !hits || tn > PACKED_STATE) {
         free(packed);
@@ -692,7 +693,9 @@ static void *packed_map_build(const mc_registry *from, const mc_registry *to)
         pair |= f & MC__PACKED_MAKES_BE;
         packed[s] = (t & PACKED_STATE) | f << 24;
     }
-    packed[n] = pair << 24;
+    packed[n] = (pair | (java ? MC__PACKED_JAVA : 0)) << 24;
+    packed[n + 1] = (uint32_t)bt.from_dv;
+    packed[n + 2] = (uint32_t)bt.to_dv;
     free(hits);
     return packed;
 }
@@ -943,7 +946,7 @@ static bool java_pair(const mc_registry *from, const mc_registry *to)
  * be made, the heightmaps recomputed when a heightmap flag changes). */
 static mc_status view_block_entities(mc_column_view *v, const uint32_t *packed, const mc_container_rules *brules)
 {
-    v->be_java = java_pair(mc_column_registry(v->src), v->to);
+    v->be_java = (packed[mc_registry_state_count(mc_column_registry(v->src))] >> 24) & MC__PACKED_JAVA;
     if (!v->be_java)
         return MC_OK;
     mc_status st = mc__be_set_build(&v->be, v->src, v->to, packed);
