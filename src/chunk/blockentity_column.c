@@ -111,6 +111,8 @@ static mc_status translate_one(mc__be_set *set, const mc_be_translation *t, cons
     const uint32_t mapped = mapped_state(packed, mc_registry_state_count(t->from), from, mc_registry_air(t->to));
     uint32_t to = mapped;
     mc_nbt_tag *out = NULL;
+    if (!set->doc && !(set->doc = mc_nbt_doc_new(NULL))) /* made on first use */
+        return MC_ERR_NOMEM;
     mc_status st = mc_block_entity_translate(t, src, x, y, z, from, &to, set->doc, &out);
     if (st == MC_OK && out)
         st = push_entry(set, x, y, z, out);
@@ -187,12 +189,9 @@ mc_status mc__be_set_build(mc__be_set *set, const mc_column *src, const mc_regis
     const size_t nbe = mc_column_block_entity_count(src);
     const bool makes = (packed[n] >> 24) & MC__PACKED_MAKES_BE;
     if (!nbe && !makes)
-        return MC_OK; /* (nearly every column between 1.18+ releases) */
+        return MC_OK; /* nothing to translate or make (most columns between 1.18+ releases) */
     const mc_be_translation t = {from, to, column_data_version(src, (int32_t)packed[n + 1]),
                                  (int32_t)packed[n + 2], &set->report};
-    set->doc = mc_nbt_doc_new(NULL);
-    if (!set->doc)
-        return MC_ERR_NOMEM;
     mc_status st = MC_OK;
     for (size_t i = 0; i < nbe && st == MC_OK; i++) {
         int32_t x, y, z;
