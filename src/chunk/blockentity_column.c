@@ -62,16 +62,24 @@ static int32_t column_data_version(const mc_column *col, int32_t registry_dv)
 
 /* ------------------------------------------------------------ the set */
 
+/* Room for one more element in the array *items of *cap (count used). */
+static bool room_for_one(void **items, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return true;
+    const size_t n = *cap ? *cap * 2 : 8;
+    void *grown = realloc(*items, n * size);
+    if (!grown)
+        return false;
+    *items = grown;
+    *cap = n;
+    return true;
+}
+
 static mc_status push_entry(mc__be_set *set, int32_t x, int32_t y, int32_t z, mc_nbt_tag *tag)
 {
-    if (set->count == set->cap) {
-        const size_t cap = set->cap ? set->cap * 2 : 8;
-        mc__be_entry *n = realloc(set->entries, cap * sizeof *n);
-        if (!n)
-            return MC_ERR_NOMEM;
-        set->entries = n;
-        set->cap = cap;
-    }
+    if (!room_for_one((void **)&set->entries, &set->cap, set->count, sizeof *set->entries))
+        return MC_ERR_NOMEM;
     set->entries[set->count++] = (mc__be_entry){x, y, z, tag};
     return MC_OK;
 }
@@ -83,14 +91,8 @@ static int32_t floor_div16(int32_t y)
 
 static mc_status push_override(mc__be_set *set, int32_t x, int32_t y, int32_t z, uint32_t state)
 {
-    if (set->override_count == set->override_cap) {
-        const size_t cap = set->override_cap ? set->override_cap * 2 : 8;
-        mc__be_override *n = realloc(set->overrides, cap * sizeof *n);
-        if (!n)
-            return MC_ERR_NOMEM;
-        set->overrides = n;
-        set->override_cap = cap;
-    }
+    if (!room_for_one((void **)&set->overrides, &set->override_cap, set->override_count, sizeof *set->overrides))
+        return MC_ERR_NOMEM;
     set->overrides[set->override_count++] =
         (mc__be_override){floor_div16(y), (uint16_t)mc_block_index((unsigned)x, (unsigned)y, (unsigned)z), state};
     return MC_OK;
