@@ -112,8 +112,9 @@ const expectations = {
     r = run('chunk', 'put', path.join(world, 'region', 'r.0.0.mca'), String(CX), String(CZ), modern)
     assert.strictEqual(r.status, 0, r.err)
     srv = await startServer(['--world', world, '--view-distance', '2'])
-    for (const v of Object.keys(expectations)) {
-      await check(`1.21.4 world as ${v}: sign text, banner colour, head, pot, bed in ${v}'s shape`, async () => {
+    // both clients at once (the test stays short)
+    await Promise.all(Object.keys(expectations).map(v =>
+      check(`1.21.4 world as ${v}: sign text, banner colour, head, pot, bed in ${v}'s shape`, async () => {
         const bot = createBot(mineflayer, { host: '127.0.0.1', port: srv.port, username: 'b' + v.replace(/\./g, ''), version: v, auth: 'offline' })
         let raw = null
         bot._client.on('map_chunk', p => { if (p.x === CX && p.z === CZ) raw = p })
@@ -125,8 +126,7 @@ const expectations = {
           assert.ok(raw, `no Chunk Data for ${CX} ${CZ}`)
           expectations[v](bot, packetBlockEntities(raw))
         } finally { bot.end() }
-      }, srv)
-    }
+      }, srv)))
   } finally {
     if (srv) await srv.stop()
     fs.rmSync(tmp, { recursive: true, force: true })
