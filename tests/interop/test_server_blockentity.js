@@ -14,7 +14,12 @@
 // where the block is); 1.16.5: the same sign text, blue_banner,
 // creeper_head, potted_allium, blue_bed blocks. Without the translation a
 // 1.12 client gets 1.21's front_text (no text shown) and no banner, bed,
-// skull or pot data. Skipped, with a message, when the corpus is absent.
+// skull or pot data. For 1.8, whose Chunk Data has no block entities, the
+// Update Sign and Update Block Entity packets `mcchunk packet encode
+// --block-entities-out` writes for the chunk (mc_java_encode_column_packets;
+// the server does not send them yet) are read by minecraft-protocol's 1.8
+// deserializer: the sign's lines, the banner's Base, the skull's SkullType,
+// the pot's Item and Data. Skipped, with a message, when the corpus is absent.
 'use strict'
 const assert = require('assert')
 const fs = require('fs')
@@ -24,6 +29,7 @@ const { spawnSync } = require('child_process')
 const mineflayer = require('mineflayer')
 const nbt = require('prismarine-nbt')
 const { Vec3 } = require('vec3')
+const { createDeserializer } = require('minecraft-protocol/src/transforms/serializer')
 const { startServer, bin, createBot, spawned, checks } = require('./server_util')
 const { CX, CZ, X, Z, placed, sourceChunk } = require('./blockentity_fixture')
 
@@ -127,6 +133,40 @@ const expectations = {
           expectations[v](bot, packetBlockEntities(raw))
         } finally { bot.end() }
       }, srv)))
+    // 1.8 has no block entities in Chunk Data: the packets that follow it,
+    // as minecraft-protocol's 1.8 deserializer reads them
+    await check('1.21.4 chunk for 1.8: Update Sign and Update Block Entity packets in 1.8\'s shape', async () => {
+      const beFile = path.join(tmp, 'be-1.8.bin')
+      r = run('packet', 'encode', '--version', '1.8', '--from', world, '--chunk', `${CX},${CZ}`,
+        '-o', path.join(tmp, 'chunk-1.8.bin'), '--block-entities-out', beFile)
+      assert.strictEqual(r.status, 0, r.err)
+      const des = createDeserializer({ state: 'play', isServer: false, version: '1.8', noErrorLogging: true })
+      const buf = fs.readFileSync(beFile)
+      const got = {}
+      for (let at = 0; at < buf.length;) {
+        let len = 0; let shift = 0; let b
+        do { b = buf[at++]; len |= (b & 0x7f) << shift; shift += 7 } while (b & 0x80)
+        const parsed = des.parsePacketBuffer(buf.subarray(at, at + len))
+        assert.strictEqual(parsed.metadata.size, len, `${parsed.data.name}: parser used ${parsed.metadata.size} of ${len} bytes`)
+        const p = parsed.data.params
+        assert.deepStrictEqual([p.location.x, p.location.z], [CX * 16 + X, CZ * 16 + Z])
+        got[p.location.y] = { name: parsed.data.name, ...p }
+        at += len
+      }
+      const sign = got[placed.sign.y]
+      assert.strictEqual(sign.name, 'update_sign')
+      assert.deepStrictEqual([sign.text1, sign.text2, sign.text3, sign.text4].map(plain), ['Hello', 'from mcchunk', '', ''])
+      const data = (p, action) => {
+        assert.strictEqual(got[p.y].name, 'tile_entity_data')
+        assert.strictEqual(got[p.y].action, action)
+        return nbt.simplify(got[p.y].nbtData)
+      }
+      assert.strictEqual(data(placed.banner, 6).Base, 4, 'banner colour (blue)')
+      assert.strictEqual(data(placed.skull, 4).SkullType, 4, 'skull type (creeper)')
+      const pot = data(placed.pot, 5)
+      assert.deepStrictEqual([pot.Item, pot.Data], ['minecraft:red_flower', 2])
+      assert.deepStrictEqual(Object.keys(got).map(Number).sort(), [placed.sign.y, placed.banner.y, placed.skull.y, placed.pot.y])
+    })
   } finally {
     if (srv) await srv.stop()
     fs.rmSync(tmp, { recursive: true, force: true })
