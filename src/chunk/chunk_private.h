@@ -119,6 +119,10 @@ mc_status mc__items_translate(const mc__be_ctx *c, mc_nbt_tag *list);
 
 /* ------------------------------------------------ a column's block entities */
 
+/* mc_column_put_block_entity for a position that holds none yet (no
+ * search: a column gets thousands in constant time each). */
+mc_status mc__column_add_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z, const mc_nbt_tag *tag);
+
 /* Every DataVersion above, ascending: the steps a walk can cross. Each is
  * the DataVersion of a release whose block states changed as well, so all
  * releases that share a registry share one block entity format (checked by

@@ -715,7 +715,7 @@ static mc_status translate_block_entities(mc_column *dst, const mc_column *src, 
     mc_status st = mc__be_set_build(&set, src, to, packed);
     for (size_t i = 0; i < set.count && st == MC_OK; i++) {
         const mc__be_entry *e = &set.entries[i];
-        st = mc_column_put_block_entity(dst, e->x, e->y, e->z, e->tag);
+        st = mc__column_add_block_entity(dst, e->x, e->y, e->z, e->tag); /* one per position */
     }
     for (uint32_t i = 0; i < mc_column_section_count(dst) && st == MC_OK && set.override_count; i++) {
         const int32_t sy = mc_column_min_section(dst) + (int32_t)i;
