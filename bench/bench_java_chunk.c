@@ -19,7 +19,10 @@
  * 1.12.2 and 1.8 (before the flattening), each next to the same-protocol
  * encode of the same run, and next to the path the encoder used before
  * translated views: copy the column into the protocol's registry
- * (mc_column_translate), then encode the copy.
+ * (mc_column_translate), then encode the copy. Then the same columns with
+ * five block entities each (sign, banner, head, chest, bed: their shapes
+ * change between 1.20.1 and 1.21.4, and again before 1.13), whose
+ * translation the translated encode pays, for 1.20.1 and 1.12.2.
  * Cold path per era: one corpus region per era from 1.8 to 1.21.11, each
  * finished chunk read from the file, inflated, read into a column, counted
  * and encoded for that era's protocol (no cache of any kind).
@@ -307,6 +310,68 @@ static double encode_for(const set *s, uint32_t protocol, bool copy, mc_buf *out
     return (t - t0) * 1e6 / (double)iters;
 }
 
+/* The block entities bench_with_block_entities puts into each column, on
+ * their blocks (1.21.4 states and shapes), one above the other at x 3, z 4. */
+static const struct {
+    const char *state, *be;
+} placed_bes[] = {
+    {"minecraft:oak_sign[rotation=0,waterlogged=false]",
+     "{id:\"minecraft:sign\",is_waxed:0b,front_text:{messages:['\"Hello\"','\"from\"','\"mcchunk\"','\"\"'],"
+     "color:\"black\",has_glowing_text:0b},back_text:{messages:['\"\"','\"\"','\"\"','\"\"'],color:\"black\","
+     "has_glowing_text:0b}}"},
+    {"minecraft:blue_banner[rotation=0]",
+     "{id:\"minecraft:banner\",patterns:[{pattern:\"minecraft:creeper\",color:\"red\"},"
+     "{pattern:\"minecraft:border\",color:\"white\"}]}"},
+    {"minecraft:player_head[powered=false,rotation=0]", "{id:\"minecraft:skull\",profile:{name:\"Steve\"}}"},
+    {"minecraft:chest[facing=north,type=single,waterlogged=false]",
+     "{id:\"minecraft:chest\",Items:[{Slot:0b,id:\"minecraft:diamond\",count:5},{Slot:1b,id:\"minecraft:iron_pickaxe\","
+     "count:1,components:{\"minecraft:damage\":12}}]}"},
+    {"minecraft:red_bed[facing=north,occupied=false,part=head]", "{id:\"minecraft:bed\"}"},
+};
+#define N_PLACED_BES (sizeof placed_bes / sizeof placed_bes[0])
+
+/* Copies of the held columns with placed_bes in each (NULL on failure). */
+static bool with_block_entities(const set *held, set *out)
+{
+    mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+    bool ok = d != NULL;
+    for (out->n = 0; ok && out->n < held->n; out->n++) {
+        mc_column *c = mc_column_translate(held->cols[out->n], mc_column_registry(held->cols[out->n]), NULL, NULL);
+        out->cols[out->n] = c;
+        const int32_t bx = mc_column_x(c) * 16 + 3, bz = mc_column_z(c) * 16 + 4;
+        for (size_t i = 0; ok && c && i < N_PLACED_BES; i++) {
+            uint32_t st;
+            const mc_registry *r = mc_column_registry(c);
+            ok = mc_registry_parse_state(r, placed_bes[i].state, strlen(placed_bes[i].state), &st, NULL) == MC_OK &&
+                 mc_column_set_block(c, bx, 100 + (int32_t)i, bz, st) == MC_OK &&
+                 mc_snbt_parse(d, placed_bes[i].be, strlen(placed_bes[i].be), NULL, NULL) == MC_OK &&
+                 mc_column_put_block_entity(c, bx, 100 + (int32_t)i, bz, mc_nbt_doc_root(d)) == MC_OK;
+        }
+        ok = ok && c;
+        for (uint32_t k = 0; ok && k < mc_column_section_count(c); k++)
+            mc_section_recount(mc_column_section_at(c, k), mc_column_registry(c));
+    }
+    mc_nbt_doc_free(d);
+    return ok;
+}
+
+/* Interleaved rounds of the same-protocol encode and the encode for
+ * `protocol` of `s` for `seconds`: us per column of each. */
+static void encode_pair(const set *s, uint32_t protocol, mc_buf *out, double seconds, double *same_us,
+                        double *cross_us, size_t *same_bytes, size_t *cross_bytes)
+{
+    double same_sum = 0, cross_sum = 0;
+    size_t rounds = 0;
+    const double t_end = now() + seconds;
+    do {
+        same_sum += encode_for(s, HELD_PROTOCOL, false, out, 0, same_bytes);
+        cross_sum += encode_for(s, protocol, false, out, 0, cross_bytes);
+        rounds++;
+    } while (now() < t_end);
+    *same_us = same_sum / (double)rounds;
+    *cross_us = cross_sum / (double)rounds;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 1;
@@ -426,18 +491,21 @@ int main(int argc, char **argv)
         }
         /* rounds of the same-protocol encode and the translated one in
          * turn, so that both see the same machine (it is shared and busy) */
-        double same_sum = 0, cross_sum = 0;
-        size_t rounds = 0;
-        const double t_end = now() + x_s;
-        do {
-            same_sum += encode_for(&held, HELD_PROTOCOL, false, &out, 0, &same_bytes);
-            cross_sum += encode_for(&held, cross[k], false, &out, 0, &cross_bytes[k]);
-            rounds++;
-        } while (now() < t_end);
-        same_us[k] = same_sum / (double)rounds;
-        cross_us[k] = cross_sum / (double)rounds;
+        encode_pair(&held, cross[k], &out, x_s, &same_us[k], &cross_us[k], &same_bytes, &cross_bytes[k]);
         copy_us[k] = encode_for(&held, cross[k], true, &out, x_s / 2, &cross_bytes[k]);
     }
+    /* the same with block entities in every column, translated too */
+    static const uint32_t be_cross[] = {763, 340};
+    enum { NBE = sizeof be_cross / sizeof be_cross[0] };
+    double be_same_us[NBE], be_cross_us[NBE];
+    size_t be_bytes[NBE];
+    static set with_bes;
+    const bool bes_ok = x_s > 0 && with_block_entities(&held, &with_bes);
+    for (int k = 0; bes_ok && k < NBE; k++)
+        if (!cross_to || be_cross[k] == cross_to)
+            encode_pair(&with_bes, be_cross[k], &out, x_s, &be_same_us[k], &be_cross_us[k], &same_bytes, &be_bytes[k]);
+        else
+            be_cross_us[k] = -1;
 
     printf("mcchunk  encode (column -> packet)      %8.2f us/column\n", enc_us);
     printf("mcchunk  the same columns held as 1.21.4 (protocol %d), encoded for another protocol "
@@ -450,6 +518,18 @@ int main(int argc, char **argv)
         printf("  -> %-6s (protocol %3u) %8.2f us/column = %5.2fx the 1.21.4 encode (%.2f us); copy then encode "
                "%8.2f us (%.1fx slower); %zu B\n", v, cross[k], cross_us[k], cross_us[k] / same_us[k], same_us[k],
                copy_us[k], copy_us[k] / cross_us[k], cross_bytes[k]);
+    }
+    if (bes_ok) {
+        printf("mcchunk  the same with %zu block entities in each column (a sign with text, a banner with patterns, "
+               "a player head, a chest with items, a bed), translated to the protocol's version:\n", N_PLACED_BES);
+        for (int k = 0; k < NBE; k++) {
+            if (be_cross_us[k] < 0)
+                continue;
+            const char *v = "?";
+            mc_java_protocol_known(be_cross[k], &v);
+            printf("  -> %-6s (protocol %3u) %8.2f us/column = %5.2fx the 1.21.4 encode (%.2f us); %zu B\n", v,
+                   be_cross[k], be_cross_us[k], be_cross_us[k] / be_same_us[k], be_same_us[k], be_bytes[k]);
+        }
     }
     printf("mcchunk  decode (packet -> column)      %8.2f us/column\n", dec_us);
     printf("mcchunk  decode + every section counted %8.2f us/column\n", dec_count_us);

@@ -129,6 +129,24 @@ MC_API mc_status mc_java_frame_read(const uint8_t *data, size_t len, int thresho
 MC_API mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *out,
                                       mc_buf *light_out, mc_error *err);
 
+/* Receives one packet of a sequence (id + body, as the encoders write
+ * them); a status other than MC_OK stops the sequence and is returned. */
+typedef mc_status (*mc_java_packet_fn)(void *user, const uint8_t *packet, size_t len);
+
+/* Every packet that carries a column to a client of `protocol`, in the
+ * order to send them, each passed to `emit`: Chunk Data; Update Light
+ * (1.14-1.17); and for protocols whose Chunk Data has no block entities
+ * (1.8-1.9.2: 47, 107-109) what the vanilla server sends after it: one
+ * Update Sign per sign (its four JSON lines) and one Update Block Entity
+ * (tile_entity_data: position, action, the compound) per spawner, command
+ * block, beacon, skull, flower pot and banner (1.9: structure block and end
+ * gateway too) of y 0..255. A column in another registry is translated once
+ * for all of them: block entities in the protocol's version and the block
+ * states they decide (translate.h), as mc_java_encode_chunk sends them from
+ * 1.9.4 on. Errors as mc_java_encode_chunk's, or emit's status. */
+MC_API mc_status mc_java_encode_column_packets(const mc_column *col, uint32_t protocol, mc_java_packet_fn emit,
+                                               void *user, mc_error *err);
+
 /* Update Light (1.14+) for the column: x, z, masks and arrays of the era. */
 MC_API mc_status mc_java_encode_update_light(const mc_column *col, uint32_t protocol, mc_buf *out,
                                              mc_error *err);

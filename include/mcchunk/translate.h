@@ -14,11 +14,21 @@
  * windswept_hills, ...), else the documented fallback MC_BIOME_FALLBACK
  * ("minecraft:plains", present in every registry), else id 0.
  *
- * Light, block entities and the column's extra NBT are copied. Heightmaps
- * the source had are copied when every state keeps the flags they test
- * (air, blocks motion, fluid, leaves: the source's maps are then exact, and
- * may be the game's own), and recomputed from the translated blocks
- * otherwise; the block and fluid counts are recounted with the target
+ * Block entities between two Java registries are translated to the
+ * target's DataVersion (mc_block_entity_translate, below: the newest release
+ * with the registry; every release that shares a registry shares the block
+ * entity format), together with the block states they decide, and those
+ * the target needs for blocks that had none are made (see "block entities"
+ * below); a block entity without a string "id" cannot be translated and is
+ * left out. To or from a Bedrock registry they are copied.
+ *
+ * Light and the column's extra NBT are copied (a DataVersion the chunk NBT
+ * reader recorded there becomes the target's when block entities were
+ * translated). Heightmaps
+ * the source had are copied when every state (and every state a block
+ * entity decided) keeps the flags they test (air, blocks motion, fluid,
+ * leaves: the source's maps are then exact, and may be the game's own), and
+ * recomputed from the translated blocks otherwise; the block and fluid counts are recounted with the target
  * registry.
  *
  * Encoders that only read the result need not copy the column at all: a
@@ -94,9 +104,18 @@ MC_API const uint32_t *mc_biome_map(const mc_registry *from, const mc_registry *
  * mc_column_translate copies them in exactly that case and recomputes them
  * otherwise.
  *
- * The view borrows the source column (its longs, light, block entities,
- * extra NBT): the column must outlive it and not change meanwhile. A view
- * belongs to one thread at a time.
+ * Block entities: the view holds them as mc_column_translate gives them
+ * (translated between Java registries, the states they decide put into the
+ * view's sections: such a section's block container is rebuilt, its counts
+ * left to be made, and the heightmaps are not kept when a decided state
+ * changes a flag they test); building them costs one translation per block
+ * entity, and for pairs across 1.12/1.13 a look at each section's palette
+ * for blocks that need one made.
+ *
+ * The view borrows the source column (its longs, light, extra NBT, and its
+ * block entities when the registries are one or not both Java): the column
+ * must outlive it and not change meanwhile. A view belongs to one thread at
+ * a time.
  */
 typedef struct mc_column_view mc_column_view;
 
@@ -118,6 +137,12 @@ MC_API uint32_t mc_column_view_biome(const mc_column_view *v, uint32_t biome);
 /* The source column and the target registry. */
 MC_API const mc_column *mc_column_view_source(const mc_column_view *v);
 MC_API const mc_registry *mc_column_view_registry(const mc_column_view *v);
+/* The view's block entities (see above): the count, and the i-th with its
+ * absolute position (NULL past the end). The compounds belong to the view
+ * (or the source column) and are read-only. */
+MC_API size_t mc_column_view_block_entity_count(const mc_column_view *v);
+MC_API const mc_nbt_tag *mc_column_view_block_entity_at(const mc_column_view *v, size_t i, int32_t *x, int32_t *y,
+                                                        int32_t *z);
 
 /* ------------------------------------------------------ block entities */
 
@@ -186,6 +211,10 @@ typedef struct mc_be_report {
 
 /* "block entity", "item", ... (for reports). */
 MC_API const char *mc_be_loss_name(mc_be_loss kind);
+
+/* What the view's block entity translation did (all zero when nothing was
+ * translated). Owned by the view. */
+MC_API const mc_be_report *mc_column_view_block_entity_report(const mc_column_view *v);
 
 /* A translation between the chunk NBT of two versions. */
 typedef struct mc_be_translation {

@@ -6,7 +6,9 @@
  *           prefix, no compression) of version V for one chunk of a region
  *           file or world folder (translated to V's registry as needed), or
  *           for a generated test column (--generated SEED); for 1.14-1.17
- *           also the Update Light packet (--light-out).
+ *           also the Update Light packet (--light-out); for 1.8-1.9.2 the
+ *           Update Sign / Update Block Entity packets that carry its block
+ *           entities after it (--block-entities-out, each length-prefixed).
  *   decode  reads such a packet (and --light) and prints its blocks as
  *           `mcchunk chunk blocks` does: "x y z state" per non-air block,
  *           absolute coordinates, ordered by y, z, x, states with sorted
@@ -29,15 +31,18 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcchunk packet encode --version V (--from PATH --chunk X,Z | --generated SEED)\n"
-            "                             -o FILE [--light-out FILE] [--dimension DIM]\n"
-            "                             [--min-y N --height N] [--registry V2]\n"
+            "                             -o FILE [--light-out FILE] [--block-entities-out FILE]\n"
+            "                             [--dimension DIM] [--min-y N --height N] [--registry V2]\n"
             "       mcchunk packet decode --version V FILE [--light FILE] [--min-y N --height N]\n"
             "                             [--ids] [--info] [--lenient]\n"
             "\n"
             "encode writes the Chunk Data packet of release V (packet id varint + body; no\n"
             "length prefix, no compression) for chunk X,Z of a region file or world folder,\n"
             "translated to V's blocks and biomes; for 1.14-1.17 --light-out also writes the\n"
-            "Update Light packet. --generated SEED encodes a random test column instead (in\n"
+            "Update Light packet. For 1.8-1.9.2, whose Chunk Data has no block entities,\n"
+            "--block-entities-out writes the packets that carry them after it (Update Sign,\n"
+            "Update Block Entity; in V's form), each preceded by its length as a varint (an\n"
+            "uncompressed frame); the file is empty for other versions. --generated SEED encodes a random test column instead (in\n"
             "V's registry, or --registry V2's, at --min-y/--height or the era's default;\n"
             "--chunk sets its position). X,Z are absolute chunk coordinates in\n"
             "-1875000..1875000; a region file must hold the chunk. A chunk whose height\n"
@@ -53,6 +58,32 @@ static void usage(FILE *out)
             "exit status: 0 ok, 1 failure (absent chunk, chunk not in the region file, bad\n"
             "packet, cannot write FILE), 2 usage error (bad option or number, unknown\n"
             "version, coordinates outside the world)\n");
+}
+
+/* mc_java_encode_column_packets' packets by kind: Chunk Data, Update
+ * Light (1.14-1.17), and the block entity packets (1.8-1.9.2), framed. */
+typedef struct sorted_packets {
+    mc_buf *chunk, *light, *block_entities;
+    uint32_t protocol;
+    unsigned seen;
+} sorted_packets;
+
+static mc_status sort_packet(void *user, const uint8_t *packet, size_t len)
+{
+    sorted_packets *sp = user;
+    if (sp->seen++ == 0) {
+        mc_buf_put(sp->chunk, packet, len);
+        return mc_buf_ok(sp->chunk) ? MC_OK : MC_ERR_NOMEM;
+    }
+    mc_reader r;
+    mc_reader_init(&r, packet, len, NULL, NULL);
+    const int32_t id = mc_read_varint(&r);
+    const char *name = mc_java_packet_name(sp->protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, id);
+    if (name && !strcmp(name, "update_light")) {
+        mc_buf_put(sp->light, packet, len);
+        return mc_buf_ok(sp->light) ? MC_OK : MC_ERR_NOMEM;
+    }
+    return mc_java_frame_write(sp->block_entities, packet, len, -1, NULL, NULL);
 }
 
 static bool version_protocol(const char *v, uint32_t *protocol)
@@ -92,7 +123,7 @@ static int cmd_encode(int argc, char **argv)
 {
     static const char prog[] = "mcchunk packet encode";
     const char *version = NULL, *from = NULL, *outp = NULL, *lightp = NULL, *dim = NULL,
-               *regv = NULL;
+               *regv = NULL, *bep = NULL;
     int32_t cx = 0, cz = 0, min_y = 0, height = 0;
     bool have_chunk = false, have_gen = false, have_min = false, have_h = false;
     uint64_t seed = 0;
@@ -116,6 +147,8 @@ static int cmd_encode(int argc, char **argv)
             outp = v;
         else if (!strcmp(a, "--light-out"))
             lightp = v;
+        else if (!strcmp(a, "--block-entities-out"))
+            bep = v;
         else if (!strcmp(a, "--dimension"))
             dim = v;
         else if (!strcmp(a, "--registry"))
@@ -203,11 +236,15 @@ static int cmd_encode(int argc, char **argv)
     mc_error err;
     mc_error_clear(&err);
     int rc = MC_EXIT_OK;
-    if (mc_java_encode_chunk(col, protocol, &out, lightp ? &light : NULL, &err) != MC_OK) {
+    mc_buf bes;
+    mc_buf_init(&bes, NULL);
+    sorted_packets sp = {&out, &light, &bes, protocol, 0};
+    if (mc_java_encode_column_packets(col, protocol, sort_packet, &sp, &err) != MC_OK) {
         fprintf(stderr, "%s: %s\n", prog, err.message);
         rc = MC_EXIT_FAIL;
     } else if (!mc_tool_write_output(prog, outp, out.data, out.len) ||
-               (lightp && light.len && !mc_tool_write_output(prog, lightp, light.data, light.len))) {
+               (lightp && light.len && !mc_tool_write_output(prog, lightp, light.data, light.len)) ||
+               (bep && !mc_tool_write_output(prog, bep, bes.data ? bes.data : (const uint8_t *)"", bes.len))) {
         rc = MC_EXIT_FAIL;
     } else if (lightp && !light.len) {
         /* 1.8-1.13 and 1.18+: the light is in the Chunk Data packet */
@@ -215,6 +252,7 @@ static int cmd_encode(int argc, char **argv)
     }
     mc_buf_free(&out);
     mc_buf_free(&light);
+    mc_buf_free(&bes);
     mc_column_free(col);
     return rc;
 }

@@ -1298,12 +1298,13 @@ bool mc_block_entity_needed(const mc_be_translation *t, uint32_t from_state)
 {
     if (!t || !t->from)
         return false;
+    const bool beds_up = t->from_dv < MC__BE_DV_BED && MC__BE_DV_BED <= t->to_dv;
+    if (!beds_up && !(t->to_dv < MC__BE_DV_FLATTENING && MC__BE_DV_FLATTENING <= t->from_dv))
+        return false; /* (before the name: this is asked of every state of a registry) */
     char name[128];
     block_name(t->from, from_state, name, sizeof name);
-    if (t->from_dv < MC__BE_DV_BED && MC__BE_DV_BED <= t->to_dv)
+    if (beds_up)
         return !strcmp(name, "bed"); /* 1.8-1.11 beds for 1.12 */
-    if (!(t->to_dv < MC__BE_DV_FLATTENING && MC__BE_DV_FLATTENING <= t->from_dv))
-        return false;
     bool wall;
     return !strcmp(name, "flower_pot") || !strncmp(name, "potted_", 7) || !strcmp(name, "note_block") ||
            dye_prefix(name, "_bed") >= 0 || dye_prefix(name, "_banner") >= 0 ||

@@ -117,4 +117,92 @@ bool mc__item_translate(const mc__be_ctx *c, mc_nbt_tag *item);
  * counting) those the target has no item for. */
 mc_status mc__items_translate(const mc__be_ctx *c, mc_nbt_tag *list);
 
+/* ------------------------------------------------ a column's block entities */
+
+/* mc_column_put_block_entity for a position that holds none yet (no
+ * search: a column gets thousands in constant time each). */
+mc_status mc__column_add_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z, const mc_nbt_tag *tag);
+
+/* Every DataVersion above, ascending: the steps a walk can cross. Each is
+ * the DataVersion of a release whose block states changed as well, so all
+ * releases that share a registry share one block entity format (checked by
+ * test_java_chunk_be.c), and a registry speaks for its releases. */
+extern const int32_t mc__be_steps[];
+extern const size_t mc__be_step_count;
+
+/* The DataVersion of the newest Java release with registry `reg` (the
+ * format of its block entities), or -1 when no Java release has it. */
+int32_t mc__registry_data_version(const mc_registry *reg);
+
+/* The key of a column's extra NBT where the chunk NBT reader records the
+ * chunk's DataVersion (its MC__KEY_SOURCE_DV: the modules share no header). */
+#define MC__KEY_COLUMN_DV "mcchunk:data_version"
+
+
+/*
+ * The state map with facts that translate.c keeps per registry pair (the
+ * "packed map"): one uint32 per source state, the target state in the low
+ * 24 bits; in the top byte the MC_STATE_* flags the translation changes
+ * (bits 0-3), MC__PACKED_MAKES_BE when a block entity may have to be made
+ * for the state (mc_block_entity_needed), and MC__PACKED_SHARED when another
+ * source state has the same target. MC__PACKED_EXTRA entries of facts of
+ * the pair follow: [state count] has in its top byte MC__PACKED_MAKES_BE
+ * when any state has it and MC__PACKED_JAVA when both registries are those
+ * of Java releases (block entities are translated), [state count + 1] and
+ * [+ 2] the DataVersions of the two (mc__registry_data_version, as
+ * uint32), so that a view looks up nothing per column.
+ */
+#define MC__PACKED_STATE 0xFFFFFFu
+#define MC__PACKED_EXTRA 3u
+#define MC__PACKED_FLAGS 0x0Fu    /* of the top byte */
+#define MC__PACKED_JAVA 0x20u     /* of the top byte of entry [state count] */
+#define MC__PACKED_MAKES_BE 0x40u /* of the top byte */
+#define MC__PACKED_SHARED 0x80u   /* of the top byte */
+
+/* A block state that a translated block entity decides, at section y `sy`
+ * and block index `index` (mc_block_index). */
+typedef struct mc__be_override {
+    int32_t sy;
+    uint16_t index;
+    uint32_t state;
+} mc__be_override;
+
+/* A translated block entity at absolute (x, y, z) (tag in the set's doc). */
+typedef struct mc__be_entry {
+    int32_t x, y, z;
+    mc_nbt_tag *tag;
+} mc__be_entry;
+
+/* The block entities of a column translated for another registry, and the
+ * block states they decide (zero-initialise; mc__be_set_free). */
+typedef struct mc__be_set {
+    mc_nbt_doc *doc;           /* holds the translated compounds */
+    mc__be_entry *entries;
+    size_t count, cap;
+    mc__be_override *overrides; /* in the order the block entities came */
+    size_t override_count, override_cap;
+    mc_be_report report;
+} mc__be_set;
+
+/* Translates the block entities of `src` (whose registry is not `to`, both
+ * Java) through the packed map of the pair (`packed`, state count +
+ * MC__PACKED_EXTRA entries): each one with the state the map gives its block, then those
+ * the target needs for blocks that have none (sections whose palette holds
+ * an MC__PACKED_MAKES_BE state). A block entity without a string "id" is
+ * dropped and counted (its kind, and so its meaning in the target, is
+ * unknown). Errors: MC_ERR_NOMEM (set is then freed). */
+mc_status mc__be_set_build(mc__be_set *set, const mc_column *src, const mc_registry *to, const uint32_t *packed);
+void mc__be_set_free(mc__be_set *set);
+
+/* Whether any override falls in section `sy`. */
+bool mc__be_set_touches(const mc__be_set *set, int32_t sy);
+
+/* The container `in` (a translated block container of section `sy`) with
+ * the set's overrides of that section applied, built afresh into `out`
+ * (mc_container_set_all under `rules`). *flags_changed receives the OR of
+ * the MC_STATE_* flags (of registry `to`) that differ between the states
+ * replaced and their overrides. */
+mc_status mc__be_set_apply(const mc__be_set *set, int32_t sy, const mc_container *in, const mc_registry *to,
+                           const mc_container_rules *rules, mc_container *out, uint32_t *flags_changed);
+
 #endif

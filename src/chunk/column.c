@@ -17,6 +17,7 @@
  * (nbt.h's arena model: tags live until the column is freed); block entities
  * are found by position through a small array (a chunk has few of them).
  */
+#include "chunk/chunk_private.h"
 #include "mcchunk/chunk.h"
 
 #include <stdlib.h>
@@ -579,8 +580,10 @@ static block_entity *find_be(const mc_column *col, int32_t x, int32_t y, int32_t
     return NULL;
 }
 
-mc_status mc_column_put_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z,
-                                     const mc_nbt_tag *tag)
+/* Stores a copy of `tag` at (x, y, z): replacing the one there when
+ * `replace`, else appended (the caller knows the position holds none). */
+static mc_status store_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z, const mc_nbt_tag *tag,
+                                    bool replace)
 {
     if (!tag)
         return MC_ERR_INVALID_ARG;
@@ -590,7 +593,7 @@ mc_status mc_column_put_block_entity(mc_column *col, int32_t x, int32_t y, int32
     mc_nbt_tag *copy = mc_nbt_copy(doc, tag);
     if (!copy)
         return MC_ERR_NOMEM;
-    block_entity *be = find_be(col, x, y, z);
+    block_entity *be = replace ? find_be(col, x, y, z) : NULL;
     if (be) {
         be->tag = copy;
         return MC_OK;
@@ -607,6 +610,17 @@ mc_status mc_column_put_block_entity(mc_column *col, int32_t x, int32_t y, int32
     block_entity e = {x, y, z, copy};
     col->bes[col->be_len++] = e;
     return MC_OK;
+}
+
+mc_status mc_column_put_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z,
+                                     const mc_nbt_tag *tag)
+{
+    return store_block_entity(col, x, y, z, tag, true);
+}
+
+mc_status mc__column_add_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z, const mc_nbt_tag *tag)
+{
+    return store_block_entity(col, x, y, z, tag, false);
 }
 
 mc_nbt_tag *mc_column_block_entity(const mc_column *col, int32_t x, int32_t y, int32_t z)

@@ -15,7 +15,7 @@
  * few renames of 1.18 are in a table, and a biome the target lacks becomes
  * MC_BIOME_FALLBACK.
  */
-#include "mcchunk/translate.h"
+#include "chunk/chunk_private.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -362,6 +362,20 @@ static bool heightmaps_kept(const mc_column *src, const mc_registry *to, const u
     return true;
 }
 
+static bool java_pair(const mc_registry *from, const mc_registry *to);
+static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const mc_registry *to,
+                                          const mc_container_rules *brules, bool *heightmaps_ok);
+
+/* A column whose block entities were translated follows the target's
+ * DataVersion: a DataVersion the reader recorded (copied with the extra
+ * data) is changed to it. */
+static mc_status record_data_version(mc_column *dst, const mc_registry *to)
+{
+    mc_nbt_tag *x = mc_column_extra(dst);
+    mc_nbt_tag *dv = x ? mc_nbt_get(x, MC__KEY_COLUMN_DV) : NULL;
+    return dv ? mc_nbt_set_int(dv, mc__registry_data_version(to)) : MC_OK;
+}
+
 mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
                                const mc_allocator *alloc, mc_error *err)
 {
@@ -407,11 +421,15 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         st = copy_section(mc_column_section_at(dst, i), s, map, map_len, air, bm, &brules, &mrules,
                           to);
     }
-    /* Block entities and the extra data. (The accessors are not const: the
+    /* Block entities (translated between Java versions, with the states
+     * they decide) and the extra data. (The accessors are not const: the
      * column creates its NBT document on first use.) */
     mc_column *msrc = (mc_column *)src;
     size_t nbe = mc_column_block_entity_count(src);
-    for (size_t i = 0; i < nbe && st == MC_OK; i++) {
+    bool overrides_keep_heightmaps = true;
+    if (st == MC_OK && !same && java_pair(from, to))
+        st = translate_block_entities(dst, src, to, &brules, &overrides_keep_heightmaps);
+    for (size_t i = 0; i < nbe && st == MC_OK && (same || !java_pair(from, to)); i++) {
         int32_t x, y, z;
         mc_nbt_tag *tag = mc_column_block_entity_at(src, i, &x, &y, &z);
         st = mc_column_put_block_entity(dst, x, y, z, tag);
@@ -428,6 +446,8 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
             }
             if (st == MC_OK)
                 st = translate_extra(dst, bm);
+            if (st == MC_OK && !same && java_pair(from, to))
+                st = record_data_version(dst, to);
         }
     }
     /* Heightmaps: copied when the registry is the same or every state keeps
@@ -438,7 +458,7 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         if (mc_column_has_heightmap(src, (mc_heightmap_type)t))
             mask |= 1u << t;
     if (st == MC_OK && mask) {
-        if (same || heightmaps_kept(src, to, map, map_len)) {
+        if (same || (overrides_keep_heightmaps && heightmaps_kept(src, to, map, map_len))) {
             uint16_t vals[256];
             for (int t = 0; t < MC_HEIGHTMAP_COUNT && st == MC_OK; t++)
                 if ((mask >> t) & 1u) {
@@ -633,20 +653,22 @@ const uint32_t *mc_biome_map(const mc_registry *from, const mc_registry *to)
     return pair_cache_get(&biome_maps, from, to, biome_map_build);
 }
 
-/* The state map with facts, one uint32 per source state: the target state
- * in the low 24 bits (PACKED_STATE), and in the top byte the MC_STATE_*
- * flags (air, fluid, blocks motion, leaves) the translation changes, plus
- * STATE_SHARED when another source state has the same target (a palette
- * holding both merges). One load per palette entry gives a view all it
- * needs. */
-#define PACKED_STATE 0xFFFFFFu
-#define STATE_SHARED 0x80u
+/* The state map with facts (chunk_private.h: the "packed map"): one
+ * uint32 per source state, the target state in the low 24 bits and in the
+ * top byte the MC_STATE_* flags (air, fluid, blocks motion, leaves) the
+ * translation changes, MC__PACKED_MAKES_BE when a block entity may have to
+ * be made for the state, MC__PACKED_SHARED when another source state has
+ * the same target (a palette holding both merges); then the facts of the
+ * pair (MC__PACKED_EXTRA entries). One load per palette entry gives a view
+ * all it needs. */
+#define PACKED_STATE MC__PACKED_STATE
+#define STATE_SHARED MC__PACKED_SHARED
 
 static void *packed_map_build(const mc_registry *from, const mc_registry *to)
 {
     const uint32_t n = mc_registry_state_count(from), tn = mc_registry_state_count(to);
     const uint32_t *map = mc_registry_map(from, to);
-    uint32_t *packed = malloc((n ? n : 1) * sizeof *packed);
+    uint32_t *packed = malloc(((size_t)n + MC__PACKED_EXTRA) * sizeof *packed);
     uint8_t *hits = calloc(tn ? tn : 1, 1); /* sources per target: 0, 1, 2 = more */
     if (!map || !packed || !hits || tn > PACKED_STATE) {
         free(packed);
@@ -655,20 +677,65 @@ static void *packed_map_build(const mc_registry *from, const mc_registry *to)
     }
     flag_pair fp;
     flag_pair_init(&fp, from, to);
+    /* block entities made for blocks: only Java pairs across 1.12 or 1.13 */
+    const mc_be_translation bt = {from, to, mc__registry_data_version(from), mc__registry_data_version(to), NULL};
+    const bool java = bt.from_dv >= 0 && bt.to_dv >= 0;
+    uint32_t pair = 0;
     for (uint32_t s = 0; s < n; s++)
         if (map[s] < tn && hits[map[s]] < 2)
             hits[map[s]]++;
     for (uint32_t s = 0; s < n; s++) {
         const uint32_t t = map[s];
-        uint32_t f = (flags_of(fp.ff, fp.nff, from, s) ^ flags_of(fp.tf, fp.ntf, to, t)) & 0x7Fu;
+        uint32_t f = (flags_of(fp.ff, fp.nff, from, s) ^ flags_of(fp.tf, fp.ntf, to, t)) & MC__PACKED_FLAGS;
         f |= t >= tn || hits[t] > 1 ? STATE_SHARED : 0;
+        if (java && mc_registry_state_valid(from, s) && mc_block_entity_needed(&bt, s))
+            f |= MC__PACKED_MAKES_BE;
+        pair |= f & MC__PACKED_MAKES_BE;
         packed[s] = (t & PACKED_STATE) | f << 24;
     }
+    packed[n] = (pair | (java ? MC__PACKED_JAVA : 0)) << 24;
+    packed[n + 1] = (uint32_t)bt.from_dv;
+    packed[n + 2] = (uint32_t)bt.to_dv;
     free(hits);
     return packed;
 }
 
 static _Atomic(pair_slot *) packed_maps;
+
+/* mc_column_translate's block entities: the set a view would hold, put
+ * into dst, and the states they decide into dst's sections (recounted).
+ * *heightmaps_ok false when such a state changes a heightmap flag. */
+static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const mc_registry *to,
+                                          const mc_container_rules *brules, bool *heightmaps_ok)
+{
+    const uint32_t *packed = pair_cache_get(&packed_maps, mc_column_registry(src), to, packed_map_build);
+    if (!packed)
+        return MC_ERR_NOMEM;
+    mc__be_set set;
+    mc_status st = mc__be_set_build(&set, src, to, packed);
+    for (size_t i = 0; i < set.count && st == MC_OK; i++) {
+        const mc__be_entry *e = &set.entries[i];
+        st = mc__column_add_block_entity(dst, e->x, e->y, e->z, e->tag); /* one per position */
+    }
+    for (uint32_t i = 0; i < mc_column_section_count(dst) && st == MC_OK && set.override_count; i++) {
+        const int32_t sy = mc_column_min_section(dst) + (int32_t)i;
+        if (!mc__be_set_touches(&set, sy))
+            continue;
+        mc_section *d = mc_column_section_at(dst, i);
+        mc_container fresh;
+        uint32_t changed = 0;
+        st = mc__be_set_apply(&set, sy, &d->blocks, to, brules, &fresh, &changed);
+        if (st != MC_OK)
+            break;
+        mc_container_free(&d->blocks);
+        d->blocks = fresh;
+        mc_section_recount(d, to);
+        if (changed & HEIGHTMAP_FLAGS)
+            *heightmaps_ok = false;
+    }
+    mc__be_set_free(&set);
+    return st;
+}
 
 /* ----------------------------------------------------------------- views */
 
@@ -689,6 +756,8 @@ struct mc_column_view {
     mc_section *sections;  /* count views (unused when same) */
     uint8_t *owned;        /* per section: 1 blocks rebuilt, 2 biomes rebuilt */
     uint32_t *palettes;    /* count * VIEW_PALETTE */
+    bool be_java;          /* a Java pair: the block entities are translated (be) */
+    mc__be_set be;         /* the translated block entities and the states they decide */
 };
 
 /* Whether two of the n values are equal: pairwise for short lists, else
@@ -774,7 +843,7 @@ static mc_status view_rebuild(const mc_container *src, const uint32_t *map, uint
             else
                 outside = true;
         }
-        *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
+        *diff = ((f >> 24) & MC__PACKED_FLAGS) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
     }
     if (src->kind == MC_CONTAINER_INDIRECT && src->palette_len <= 256 && src->palette_len > 0)
         return view_reindex(src, map, map_len, fallback, fp, rules, out);
@@ -792,7 +861,7 @@ static mc_status view_rebuild(const mc_container *src, const uint32_t *map, uint
         }
     }
     if (fp && src->kind != MC_CONTAINER_INDIRECT)
-        *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
+        *diff = ((f >> 24) & MC__PACKED_FLAGS) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
     mc_container_init(out, rules, vals[0], src->alloc);
     mc_status st = mc_container_set_all(out, vals);
     if (st != MC_OK)
@@ -820,7 +889,7 @@ static mc_status view_container(const mc_container *src, const uint32_t *map, ui
         const uint32_t e = src->value < map_len ? map[src->value] : fallback;
         out->value = e & mask;
         if (fp)
-            *diff = src->value < map_len ? (e >> 24) & 0x7Fu : flags_of(fp->tf, fp->ntf, fp->to, fallback);
+            *diff = src->value < map_len ? (e >> 24) & MC__PACKED_FLAGS : flags_of(fp->tf, fp->ntf, fp->to, fallback);
         return MC_OK;
     }
     if (src->kind == MC_CONTAINER_INDIRECT && src->palette_len <= 256 && src->palette_cap <= VIEW_PALETTE &&
@@ -842,7 +911,7 @@ static mc_status view_container(const mc_container *src, const uint32_t *map, ui
             }
         }
         if (fp)
-            *diff = ((f >> 24) & 0x7Fu) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
+            *diff = ((f >> 24) & MC__PACKED_FLAGS) | (outside ? flags_of(fp->tf, fp->ntf, fp->to, fallback) : 0);
         if ((shared < 2 && !outside) || !has_duplicate(store, len)) {
             out->palette = store;
             out->joint = 0;
@@ -862,6 +931,44 @@ static void view_release(mc_column_view *v)
         if (v->owned[i] & 2)
             mc_container_free(&v->sections[i].biomes);
     }
+}
+
+/* Whether both registries are Java ones (block entities of chunk NBT of
+ * some DataVersion: those are translated; others are carried as they are). */
+static bool java_pair(const mc_registry *from, const mc_registry *to)
+{
+    return mc_registry_edition(from) == MC_EDITION_JAVA && mc_registry_edition(to) == MC_EDITION_JAVA &&
+           mc__registry_data_version(from) >= 0 && mc__registry_data_version(to) >= 0;
+}
+
+/* The view's block entities, translated, and the states they decide put
+ * into its sections (each touched block container rebuilt, its counts to
+ * be made, the heightmaps recomputed when a heightmap flag changes). */
+static mc_status view_block_entities(mc_column_view *v, const uint32_t *packed, const mc_container_rules *brules)
+{
+    v->be_java = (packed[mc_registry_state_count(mc_column_registry(v->src))] >> 24) & MC__PACKED_JAVA;
+    if (!v->be_java)
+        return MC_OK;
+    mc_status st = mc__be_set_build(&v->be, v->src, v->to, packed);
+    for (uint32_t i = 0; i < v->count && st == MC_OK && v->be.override_count; i++) {
+        const int32_t sy = v->min_section + (int32_t)i;
+        if (!mc__be_set_touches(&v->be, sy))
+            continue;
+        mc_section *d = &v->sections[i];
+        mc_container fresh;
+        uint32_t changed = 0;
+        st = mc__be_set_apply(&v->be, sy, &d->blocks, v->to, brules, &fresh, &changed);
+        if (st != MC_OK)
+            break;
+        if (v->owned[i] & 1)
+            mc_container_free(&d->blocks);
+        d->blocks = fresh;
+        v->owned[i] |= 1;
+        d->block_count = d->fluid_count = MC_SECTION_COUNT_UNKNOWN;
+        if (changed & HEIGHTMAP_FLAGS)
+            v->heightmaps_kept = false;
+    }
+    return st;
 }
 
 mc_column_view *mc_column_view_new(const mc_column *src, const mc_registry *to, const mc_allocator *alloc,
@@ -927,6 +1034,8 @@ mc_column_view *mc_column_view_new(const mc_column *src, const mc_registry *to, 
         if (diff & HEIGHTMAP_FLAGS)
             v->heightmaps_kept = false;
     }
+    if (st == MC_OK)
+        st = view_block_entities(v, packed, &brules);
     if (st != MC_OK) {
         mc_column_view_free(v);
         mc_error_set(err, st, SIZE_MAX, "view: %s", mc_status_name(st));
@@ -940,6 +1049,7 @@ void mc_column_view_free(mc_column_view *v)
     if (!v)
         return;
     view_release(v);
+    mc__be_set_free(&v->be);
     const size_t nsec = v->same ? 0 : v->count;
     const mc_allocator *a = v->alloc;
     a->free(a->user, v, sizeof(mc_column_view) + nsec * (sizeof(mc_section) + VIEW_PALETTE * 4 + 1));
@@ -974,4 +1084,31 @@ const mc_column *mc_column_view_source(const mc_column_view *v)
 const mc_registry *mc_column_view_registry(const mc_column_view *v)
 {
     return v->to;
+}
+
+size_t mc_column_view_block_entity_count(const mc_column_view *v)
+{
+    return v->be_java ? v->be.count : mc_column_block_entity_count(v->src);
+}
+
+const mc_nbt_tag *mc_column_view_block_entity_at(const mc_column_view *v, size_t i, int32_t *x, int32_t *y,
+                                                 int32_t *z)
+{
+    if (!v->be_java)
+        return mc_column_block_entity_at(v->src, i, x, y, z);
+    if (i >= v->be.count)
+        return NULL;
+    const mc__be_entry *e = &v->be.entries[i];
+    if (x)
+        *x = e->x;
+    if (y)
+        *y = e->y;
+    if (z)
+        *z = e->z;
+    return e->tag;
+}
+
+const mc_be_report *mc_column_view_block_entity_report(const mc_column_view *v)
+{
+    return &v->be.report;
 }

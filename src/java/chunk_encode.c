@@ -411,15 +411,29 @@ static int be_type_of(const mc__era *e, const mc_nbt_tag *tag)
     return -1;
 }
 
-static mc_status put_block_entities(mc_buf *out, const mc__era *e, const mc_column *col,
-                                    int32_t min_y, int32_t max_y)
+/* The block entities the protocol sees: the column's, or the view's
+ * (translated to the protocol's version, translate.h). */
+static size_t enc_be_count(const enc_col *c)
 {
-    const size_t n = mc_column_block_entity_count(col);
+    return c->view ? mc_column_view_block_entity_count(c->view) : mc_column_block_entity_count(c->col);
+}
+
+static const mc_nbt_tag *enc_be_at(const enc_col *c, size_t i, int32_t *x, int32_t *y, int32_t *z)
+{
+    return c->view ? mc_column_view_block_entity_at(c->view, i, x, y, z)
+                   : mc_column_block_entity_at(c->col, i, x, y, z);
+}
+
+static mc_status put_block_entities(mc_buf *out, const mc__era *e, const enc_col *c, int32_t min_y,
+                                    int32_t max_y)
+{
+    const mc_column *col = c->col;
+    const size_t n = enc_be_count(c);
     /* Only those inside the sent height (and, 1.18+, with a known type). */
     size_t cnt = 0;
     for (size_t i = 0; i < n; i++) {
         int32_t x, y, z;
-        mc_nbt_tag *t = mc_column_block_entity_at(col, i, &x, &y, &z);
+        const mc_nbt_tag *t = enc_be_at(c, i, &x, &y, &z);
         if (y >= min_y && y < max_y && mc_nbt_tag_type(t) == MC_NBT_COMPOUND &&
             (e->kind < MC__ERA_1_18 || be_type_of(e, t) >= 0))
             cnt++;
@@ -429,7 +443,7 @@ static mc_status put_block_entities(mc_buf *out, const mc__era *e, const mc_colu
         bz = (int32_t)((uint32_t)mc_column_z(col) << 4);
     for (size_t i = 0; i < n; i++) {
         int32_t x, y, z;
-        mc_nbt_tag *t = mc_column_block_entity_at(col, i, &x, &y, &z);
+        const mc_nbt_tag *t = enc_be_at(c, i, &x, &y, &z);
         if (!(y >= min_y && y < max_y && mc_nbt_tag_type(t) == MC_NBT_COMPOUND))
             continue;
         mc_status st;
@@ -655,7 +669,7 @@ static mc_status encode_masked(mc_buf *out, const mc__era *e, const enc_col *c)
     }
     end_sized(out, at);
     if (e->block_entities)
-        return put_block_entities(out, e, col, lo * 16, (lo + (int32_t)nsec) * 16);
+        return put_block_entities(out, e, c, lo * 16, (lo + (int32_t)nsec) * 16);
     return MC_OK;
 }
 
@@ -688,7 +702,7 @@ static mc_status encode_modern(mc_buf *out, const mc__era *e, const enc_col *c)
             memset(p, 0, slack);
     }
     end_sized(out, at);
-    mc_status st = put_block_entities(out, e, col, mc_column_min_y(col),
+    mc_status st = put_block_entities(out, e, c, mc_column_min_y(col),
                                       mc_column_min_y(col) + (int32_t)mc_column_height(col));
     if (st != MC_OK)
         return st;
@@ -698,19 +712,14 @@ static mc_status encode_modern(mc_buf *out, const mc__era *e, const enc_col *c)
     return MC_OK;
 }
 
-mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *out,
-                               mc_buf *light_out, mc_error *err)
+/* Chunk Data (and Update Light) of an opened column. */
+static mc_status encode_chunk_of(const mc__era *ep, const enc_col *cp, uint32_t protocol, mc_buf *out,
+                                 mc_buf *light_out, mc_error *err)
 {
-    mc__era e;
-    mc_status st = mc__era_get(protocol, &e, err);
-    if (st != MC_OK)
-        return st;
-    if (!col || !out)
-        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "java chunk: NULL argument");
-    enc_col c;
-    st = enc_col_open(&c, col, e.reg, err);
-    if (st != MC_OK)
-        return st;
+    const mc__era e = *ep;
+    const enc_col c = *cp;
+    const mc_column *col = c.col;
+    mc_status st;
     const int id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "map_chunk");
     const size_t start = out->len, lstart = light_out ? light_out->len : 0;
     mc_buf_put_varint(out, id);
@@ -736,6 +745,160 @@ mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *
         if (light_out)
             light_out->len = lstart;
     }
+    return st;
+}
+
+mc_status mc_java_encode_chunk(const mc_column *col, uint32_t protocol, mc_buf *out,
+                               mc_buf *light_out, mc_error *err)
+{
+    mc__era e;
+    mc_status st = mc__era_get(protocol, &e, err);
+    if (st != MC_OK)
+        return st;
+    if (!col || !out)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "java chunk: NULL argument");
+    enc_col c;
+    st = enc_col_open(&c, col, e.reg, err);
+    if (st != MC_OK)
+        return st;
+    st = encode_chunk_of(&e, &c, protocol, out, light_out, err);
+    mc_column_view_free(c.view);
+    return st;
+}
+
+/* ------------------------------------ block entities before 1.9.4 */
+
+/* How a 1.8-1.9.2 server sends a block entity after the chunk: Update
+ * Block Entity's action (1 spawner, 2 command block, 3 beacon, 4 skull,
+ * 5 flower pot, 6 banner; 1.9: 7 structure block, 8 end gateway), 0 for
+ * kinds it does not send (chests, furnaces...: the client needs nothing),
+ * -1 for a sign (Update Sign). By the id of 1.8-1.10 (no namespace
+ * before 1.11; vanilla's TileEntity*.getDescriptionPacket, wiki.vg). */
+static int legacy_be_action(const mc_nbt_tag *be, uint32_t protocol)
+{
+    static const struct {
+        const char *id;
+        int action;
+        uint32_t since;
+    } kinds[] = {{"Sign", -1, 47},     {"MobSpawner", 1, 47}, {"Control", 2, 47},       {"Beacon", 3, 47},
+                 {"Skull", 4, 47},     {"FlowerPot", 5, 47},  {"Banner", 6, 47},        {"Structure", 7, 107},
+                 {"EndGateway", 8, 107}};
+    const char *id;
+    size_t n;
+    if (mc_nbt_get_string(mc_nbt_get(be, "id"), &id, &n) != MC_OK)
+        return 0;
+    if (n > 10 && !memcmp(id, "minecraft:", 10))
+        id += 10, n -= 10;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (protocol >= kinds[i].since && strlen(kinds[i].id) == n && !memcmp(kinds[i].id, id, n))
+            return kinds[i].action;
+    return 0;
+}
+
+/* A block position as 1.8-1.13 packets write it (x 26 bits, y 12, z 26). */
+static void put_position_legacy(mc_buf *out, int32_t x, int32_t y, int32_t z)
+{
+    mc_buf_put_u64be(out, ((uint64_t)((uint32_t)x & 0x3FFFFFFu) << 38) | ((uint64_t)((uint32_t)y & 0xFFFu) << 26) |
+                              ((uint32_t)z & 0x3FFFFFFu));
+}
+
+/* Update Sign: the four lines (JSON text; "" when absent, as vanilla 1.8
+ * writes an empty line). */
+static void put_update_sign(mc_buf *out, int id, const mc_nbt_tag *be, int32_t x, int32_t y, int32_t z)
+{
+    mc_buf_put_varint(out, id);
+    put_position_legacy(out, x, y, z);
+    static const char *const keys[] = {"Text1", "Text2", "Text3", "Text4"};
+    for (int i = 0; i < 4; i++) {
+        const char *s;
+        size_t n;
+        if (mc_nbt_get_string(mc_nbt_get(be, keys[i]), &s, &n) != MC_OK)
+            s = "\"\"", n = 2;
+        mc_buf_put_str_varint(out, s, n);
+    }
+}
+
+/* Update Block Entity: position, action, the whole compound (with x, y, z
+ * as the game's writeToNBT has them). */
+static mc_status put_update_block_entity(mc_buf *out, int id, int action, const mc_nbt_tag *be, int32_t x,
+                                         int32_t y, int32_t z)
+{
+    mc_buf_put_varint(out, id);
+    put_position_legacy(out, x, y, z);
+    mc_buf_put_u8(out, (uint8_t)action);
+    mc_buf_put_u8(out, MC_NBT_COMPOUND);
+    mc_buf_put_u16be(out, 0); /* the root's name, "" */
+    mc_status st = put_children(out, be, false);
+    if (!has_key(be, "x"))
+        put_int_tag(out, "x", x);
+    if (!has_key(be, "y"))
+        put_int_tag(out, "y", y);
+    if (!has_key(be, "z"))
+        put_int_tag(out, "z", z);
+    mc_buf_put_u8(out, MC_NBT_END);
+    return st;
+}
+
+/* The block entity packets of an opened column for 1.8-1.9.2, each to emit. */
+static mc_status emit_legacy_block_entities(const enc_col *c, uint32_t protocol, mc_java_packet_fn emit,
+                                            void *user, mc_buf *buf, mc_error *err)
+{
+    const int sign_id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "update_sign");
+    const int data_id = mc_java_packet_id(protocol, MC_JAVA_PLAY, MC_JAVA_TO_CLIENT, "tile_entity_data");
+    if (sign_id < 0 || data_id < 0)
+        return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "java chunk: protocol %u has no update_sign",
+                            protocol);
+    const size_t n = enc_be_count(c);
+    for (size_t i = 0; i < n; i++) {
+        int32_t x, y, z;
+        const mc_nbt_tag *be = enc_be_at(c, i, &x, &y, &z);
+        if (y < 0 || y >= LEGACY_SECTIONS * 16 || mc_nbt_tag_type(be) != MC_NBT_COMPOUND)
+            continue;
+        const int action = legacy_be_action(be, protocol);
+        if (!action)
+            continue;
+        buf->len = 0;
+        mc_status st = MC_OK;
+        if (action < 0)
+            put_update_sign(buf, sign_id, be, x, y, z);
+        else
+            st = put_update_block_entity(buf, data_id, action, be, x, y, z);
+        if (st == MC_OK && !mc_buf_ok(buf))
+            st = MC_ERR_NOMEM;
+        if (st == MC_OK)
+            st = emit(user, buf->data, buf->len);
+        if (st != MC_OK)
+            return mc_error_set(err, st, SIZE_MAX, "java chunk: block entity at %d %d %d: %s", (int)x, (int)y,
+                                (int)z, mc_status_name(st));
+    }
+    return MC_OK;
+}
+
+mc_status mc_java_encode_column_packets(const mc_column *col, uint32_t protocol, mc_java_packet_fn emit,
+                                        void *user, mc_error *err)
+{
+    mc__era e;
+    mc_status st = mc__era_get(protocol, &e, err);
+    if (st != MC_OK)
+        return st;
+    if (!col || !emit)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "java chunk: NULL argument");
+    enc_col c;
+    st = enc_col_open(&c, col, e.reg, err);
+    if (st != MC_OK)
+        return st;
+    mc_buf chunk, light;
+    mc_buf_init(&chunk, NULL);
+    mc_buf_init(&light, NULL);
+    st = encode_chunk_of(&e, &c, protocol, &chunk, &light, err);
+    if (st == MC_OK && (st = emit(user, chunk.data, chunk.len)) == MC_OK && light.len)
+        st = emit(user, light.data, light.len);
+    if (st != MC_OK && (!err || err->status == MC_OK))
+        mc_error_set(err, st, SIZE_MAX, "java chunk: %s", mc_status_name(st));
+    if (st == MC_OK && !e.block_entities) /* 1.8-1.9.2: after the chunk */
+        st = emit_legacy_block_entities(&c, protocol, emit, user, &chunk, err);
+    mc_buf_free(&chunk);
+    mc_buf_free(&light);
     mc_column_view_free(c.view);
     return st;
 }
