@@ -15,11 +15,13 @@
 // creeper_head, potted_allium, blue_bed blocks. Without the translation a
 // 1.12 client gets 1.21's front_text (no text shown) and no banner, bed,
 // skull or pot data. For 1.8, whose Chunk Data has no block entities, the
-// Update Sign and Update Block Entity packets `mcchunk packet encode
-// --block-entities-out` writes for the chunk (mc_java_encode_column_packets;
-// the server does not send them yet) are read by minecraft-protocol's 1.8
-// deserializer: the sign's lines, the banner's Base, the skull's SkullType,
-// the pot's Item and Data. Skipped, with a message, when the corpus is absent.
+// server sends an Update Sign per sign and an Update Block Entity per head,
+// pot and banner after the column (mc_java_encode_column_packets): a 1.8.8
+// mineflayer bot receives them (the sign's lines as mineflayer shows them,
+// the banner's Base, the skull's SkullType, the pot's Item and Data); and
+// the same packets as `mcchunk packet encode --block-entities-out` writes
+// them are read by minecraft-protocol's 1.8 deserializer, every byte.
+// Skipped, with a message, when the corpus is absent.
 'use strict'
 const assert = require('assert')
 const fs = require('fs')
@@ -62,6 +64,22 @@ function packetBlockEntities (packet) {
 }
 
 const expectations = {
+  '1.8.8': (bot, raw, extra) => {
+    const by = new Map(extra.map(p => [p.location.y, p]))
+    const sign = by.get(placed.sign.y)
+    assert.ok(sign && sign.name === 'update_sign', 'no Update Sign for the sign')
+    assert.deepStrictEqual([sign.text1, sign.text2, sign.text3, sign.text4].map(plain), ['Hello', 'from mcchunk', '', ''])
+    const data = (p, action) => {
+      const q = by.get(p.y)
+      assert.ok(q && q.name === 'tile_entity_data' && q.action === action, `no Update Block Entity (action ${action}) at y ${p.y}`)
+      return nbt.simplify(q.nbtData)
+    }
+    assert.strictEqual(data(placed.banner, 6).Base, 4, 'banner colour (blue)')
+    assert.strictEqual(data(placed.skull, 4).SkullType, 4, 'skull type (creeper)')
+    const pot = data(placed.pot, 5)
+    assert.deepStrictEqual([pot.Item, pot.Data], ['minecraft:red_flower', 2])
+    assert.strictEqual(bot.blockAt(at(placed.sign)).signText.split('\n').slice(0, 2).join('|'), 'Hello|from mcchunk')
+  },
   '1.12.2': (bot, raw) => {
     const sign = raw.get(placed.sign.y)
     assert.ok(sign, 'no sign block entity in the packet')
@@ -123,14 +141,18 @@ const expectations = {
       check(`1.21.4 world as ${v}: sign text, banner colour, head, pot, bed in ${v}'s shape`, async () => {
         const bot = createBot(mineflayer, { host: '127.0.0.1', port: srv.port, username: 'b' + v.replace(/\./g, ''), version: v, auth: 'offline' })
         let raw = null
+        const extra = [] // 1.8: the block entities' own packets
         bot._client.on('map_chunk', p => { if (p.x === CX && p.z === CZ) raw = p })
+        bot._client.on('update_sign', p => extra.push({ name: 'update_sign', ...p }))
+        bot._client.on('tile_entity_data', p => extra.push({ name: 'tile_entity_data', ...p }))
+        const want = v === '1.8.8' ? 4 : 0
         try {
           await spawned(bot)
-          for (const t0 = Date.now(); !(raw && bot.blockAt(at(placed.sign))) && Date.now() - t0 < 20000;) {
+          for (const t0 = Date.now(); !(raw && bot.blockAt(at(placed.sign)) && extra.length >= want) && Date.now() - t0 < 20000;) {
             await new Promise(resolve => setTimeout(resolve, 200))
           }
           assert.ok(raw, `no Chunk Data for ${CX} ${CZ}`)
-          expectations[v](bot, packetBlockEntities(raw))
+          expectations[v](bot, packetBlockEntities(raw), extra)
         } finally { bot.end() }
       }, srv)))
     // 1.8 has no block entities in Chunk Data: the packets that follow it,

@@ -715,19 +715,11 @@ static bool encoded_column(srv_conn *c, int32_t cx, int32_t cz, const uint8_t **
     *len = 0;
     if (!col)
         return true;
-    mc_buf chunk, light, framed;
-    mc_buf_init(&chunk, NULL);
-    mc_buf_init(&light, NULL);
+    mc_buf framed;
     mc_buf_init(&framed, NULL);
     mc_error err;
     mc_error_clear(&err);
-    mc_status st = srv_server_encode_column(col, c->protocol, &chunk, &light, &err);
-    if (st == MC_OK)
-        st = mc_java_frame_write(&framed, chunk.data, chunk.len, c->threshold, c->z, &err);
-    if (st == MC_OK && light.len)
-        st = mc_java_frame_write(&framed, light.data, light.len, c->threshold, c->z, &err);
-    mc_buf_free(&chunk);
-    mc_buf_free(&light);
+    mc_status st = srv_server_encode_column(col, c->protocol, c->threshold, c->z, &framed, &err);
     if (st != MC_OK || !mc_buf_ok(&framed)) {
         srv_log(srv, MC_LOG_ERROR, "cannot encode column %d %d for protocol %u: %s", cx, cz, c->protocol,
                    err.message[0] ? err.message : "out of memory");
