@@ -82,7 +82,9 @@ async function main () {
     for (let t = 0; t < 20000 && clients.some(({ w }) => w.answered < w.asked); t += 250) await sleep(250)
     for (const [i, { w }] of clients.entries()) {
       assert.ifError(w.error)
-      assert.ok(w.asked > 2000, `W${i} asked for only ${w.asked} subchunks`)
+      // (a walker asks for what it is sent: columns made and lit 5-10x
+      // slower in a sanitizer build, so fewer of them in the same walk)
+      assert.ok(w.asked > (sanitized ? 400 : 2000), `W${i} asked for only ${w.asked} subchunks`)
       assert.strictEqual(w.answered, w.asked, `W${i}: ${w.answered} of ${w.asked} subchunks answered`)
     }
     const asked = clients.reduce((n, { w }) => n + w.asked, 0)
