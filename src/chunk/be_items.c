@@ -29,6 +29,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Two NBT helpers of the block-entity translation (blockentity.c uses them
+ * too; they live here, below it): a string tag's text into buf, and a key
+ * moved (copied, then removed at the source) to another compound or name. */
+bool mc__be_string(const mc_nbt_tag *t, char *buf, size_t cap)
+{
+    const char *s;
+    size_t n;
+    if (mc_nbt_get_string(t, &s, &n) != MC_OK || n >= cap)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return true;
+}
+
+mc_status mc__be_move(mc_nbt_doc *doc, mc_nbt_tag *src, const char *key, mc_nbt_tag *dst, const char *dkey)
+{
+    mc_nbt_tag *t = mc_nbt_get(src, key);
+    if (!t)
+        return MC_OK;
+    mc_nbt_tag *copy = mc_nbt_copy(doc, t);
+    if (!copy || mc_nbt_attach(doc, dst, dkey, strlen(dkey), copy) != MC_OK)
+        return MC_ERR_NOMEM;
+    if (src != dst || strcmp(key, dkey))
+        mc_nbt_remove(src, key, strlen(key));
+    return MC_OK;
+}
+
 /* Items the game renamed between releases (its ItemRenameFix steps). */
 static const struct item_rename {
     int32_t dv;

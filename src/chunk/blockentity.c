@@ -98,30 +98,6 @@ static int dye_prefix(const char *name, const char *suffix)
 
 /* ---------------------------------------------------------- NBT helpers */
 
-bool mc__be_string(const mc_nbt_tag *t, char *buf, size_t cap)
-{
-    const char *s;
-    size_t n;
-    if (mc_nbt_get_string(t, &s, &n) != MC_OK || n >= cap)
-        return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    return true;
-}
-
-mc_status mc__be_move(mc_nbt_doc *doc, mc_nbt_tag *src, const char *key, mc_nbt_tag *dst, const char *dkey)
-{
-    mc_nbt_tag *t = mc_nbt_get(src, key);
-    if (!t)
-        return MC_OK;
-    mc_nbt_tag *copy = mc_nbt_copy(doc, t);
-    if (!copy || mc_nbt_attach(doc, dst, dkey, strlen(dkey), copy) != MC_OK)
-        return MC_ERR_NOMEM;
-    if (src != dst || strcmp(key, dkey))
-        mc_nbt_remove(src, key, strlen(key));
-    return MC_OK;
-}
-
 mc_status mc__be_rename(mc_nbt_doc *doc, mc_nbt_tag *compound, const char *from, const char *to)
 {
     return mc__be_move(doc, compound, from, compound, to);
