@@ -111,6 +111,15 @@ const { check, counts } = checks()
           console.log(`  ${v}: ${checked} blocks checked (${modern} of kinds 1.12 lacks), ${holes} holes`)
           assert.ok(modern > 0, 'no block 1.12 lacks among the checked ones')
           assert.strictEqual(holes, 0, `${holes} of ${checked} blocks are air for the client, first ${first}`)
+          // the server said how it translates the world for this version
+          // (named by the release of the protocol's registry: 1.8.8 -> 1.8.9)
+          const said = new RegExp(`translation for ${v.split('.').slice(0, 2).join('\\.')}(?:\\.\\d+)? clients: the world's states are (\\d+) exact, (\\d+) renamed, ` +
+            '(\\d+) same-shape, (\\d+) nearest-colour, (\\d+) air-like, (\\d+) lost').exec(srv.log())
+          assert.ok(said, `no translation line for ${v} in the log`)
+          const [exact, renamed, shape, colour, airLike, lost] = said.slice(1).map(Number)
+          console.log(`  ${v}: the log counts ${exact} exact, ${renamed} renamed, ${shape} same-shape, ${colour} nearest-colour, ${airLike} air-like, ${lost} lost`)
+          assert.strictEqual(lost, 0, 'states lost')
+          assert.ok(renamed + shape + colour > 0 && airLike >= 3, 'a 1.21.11 world translated to an old version approximates')
         } finally { bot.end() }
       }, srv)
     }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcchunk/registry.h"
 #include "server/join_data.h"
 #include "server/session.h"
 #include "server/world.h"
@@ -245,6 +246,7 @@ static void join_world(srv_conn *c, session *s)
     }
     s->joined = true;
     srv_log(c->srv, MC_LOG_INFO, "%s joined (protocol %u, %s)", c->name, c->protocol, jd->version);
+    srv_world_log_translation(c->srv, NULL, mc_registry_find_protocol((int32_t)c->protocol), jd->version);
     c->player.edition = "java";
     c->player.name = c->name;
     srv_player_join(c->srv, &c->player, s->x, s->y, s->z);

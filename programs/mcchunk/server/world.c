@@ -24,6 +24,7 @@
  * them, a bounded slice per turn of the loop ("fair shares" below).
  */
 #include <dirent.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@
 #include "mcchunk/chunk.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/nbt.h"
+#include "mcchunk/registry.h"
 #include "server/encode.h"
 #include "server/terrain.h"
 #include "server/view.h"
@@ -150,6 +152,8 @@ struct srv_world {
     srv_work_client *deferred_head, *deferred_tail; /* clients whose work waits for a turn */
     uv_idle_t idle;             /* turns the loop while clients wait */
     bool idle_ready;
+    const mc_registry *told[64][2]; /* (world's, client's) registry pairs whose translation was logged */
+    unsigned ntold;
 };
 
 /* ------------------------------------------------------------ columns */
@@ -715,6 +719,10 @@ static bool encoded_column(srv_conn *c, int32_t cx, int32_t cz, const uint8_t **
     *len = 0;
     if (!col)
         return true;
+    if (w->dir) { /* a folder's columns are in their DataVersion's registry */
+        const mc_registry *to = mc_registry_find_protocol((int32_t)c->protocol);
+        srv_world_log_translation(srv, mc_column_registry(col), to, to ? mc_registry_name(to) : "?");
+    }
     mc_buf framed;
     mc_buf_init(&framed, NULL);
     mc_error err;
@@ -1032,6 +1040,40 @@ void srv_world_player_moved(srv_conn *c, double x, double z)
         view_recenter(c, v, cx, cz);
         pump(c, v);
     }
+}
+
+void srv_world_log_translation(srv_server *srv, const mc_registry *world, const mc_registry *client,
+                               const char *label)
+{
+    srv_world *w = srv->world;
+    if (!w)
+        return;
+    if (!world)
+        world = w->reg; /* the built-in world's (a folder's columns say theirs when sent) */
+    if (!world || !client || client == world)
+        return;
+    for (unsigned i = 0; i < w->ntold; i++)
+        if (w->told[i][0] == world && w->told[i][1] == client)
+            return;
+    if (w->ntold < sizeof w->told / sizeof w->told[0]) {
+        w->told[w->ntold][0] = world;
+        w->told[w->ntold++][1] = client;
+    }
+    const uint16_t *hows = mc_registry_map_how(world, client);
+    if (!hows)
+        return;
+    uint64_t counts[MC_TRANSLATE_KIND_COUNT] = {0};
+    uint32_t n = mc_registry_state_count(world);
+    for (uint32_t s = 0; s < n; s++)
+        if (mc_registry_state_valid(world, s))
+            counts[mc_translate_kind_of(hows[s])]++;
+    char line[400];
+    size_t len = 0;
+    for (int k = 0; k < MC_TRANSLATE_KIND_COUNT && len < sizeof line; k++)
+        len += (size_t)snprintf(line + len, sizeof line - len, "%s%" PRIu64 " %s", k ? ", " : "", counts[k],
+                                mc_translate_kind_name((mc_translate_kind)k));
+    srv_log(srv, MC_LOG_INFO, "translation for %s clients: the world's states are %s (from %s; `mcchunk registry "
+            "--report` lists them)", label, line, mc_registry_name(world));
 }
 
 void srv_world_players_json(void *user, mc_buf *out)

@@ -69,6 +69,13 @@ void srv_world_send_initial_chunks(srv_conn *c);
 void srv_world_view_free(srv_conn *c);
 /* The player is now at block x, z (teleport): recenter its view. */
 void srv_world_player_moved(srv_conn *c, double x, double z);
+/* The first time columns of registry `world` (NULL: the built-in world's)
+ * go to a client of registry `client` (a Java release's or a Bedrock
+ * version's), one INFO line counts how the world's states translate to it,
+ * by kind of approximation (exact, renamed, same-shape, nearest-colour,
+ * air-like, lost). Once per pair. */
+void srv_world_log_translation(srv_server *srv, const struct mc_registry *world, const struct mc_registry *client,
+                               const char *label);
 /* The web map's /players.json: the players of both editions in the game,
  * their names, editions and the feet positions they last sent, as a JSON
  * array. */

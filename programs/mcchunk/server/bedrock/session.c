@@ -29,8 +29,10 @@
 #include <string.h>
 
 #include "mcchunk/bedrock.h"
+#include "mcchunk/registry.h"
 #include "server/bedrock/items.h"
 #include "server/bedrock/session.h"
+#include "server/world.h"
 #include "server/uuid.h"
 
 /* The player's eye is this far above its feet (positions on the wire are
@@ -379,6 +381,9 @@ static void initialized(srv_bsession *s, const uint8_t *body, size_t len)
     s->player.edition = "bedrock";
     s->player.name = s->login.name;
     srv_player_join(srv, &s->player, s->chunks.x, s->chunks.y, s->chunks.z);
+    char label[48];
+    snprintf(label, sizeof label, "Bedrock %s", s->client.v->name);
+    srv_world_log_translation(srv, NULL, mc_registry_find_bedrock(s->client.v->name), label);
 }
 
 /* The player is at (x, eye y, z): a position inside the world moves it. */
