@@ -48,13 +48,16 @@ int32_t mc__registry_data_version(const mc_registry *reg)
     return dv;
 }
 
-/* The DataVersion a column's block entities follow: the one the chunk NBT
- * reader recorded in its extra NBT ("mcchunk:data_version", read without
- * parsing deferred data), else its registry's, `registry_dv`. */
+/* The DataVersion a column's block entities follow: the one
+ * mc_column_translate recorded when it translated them, else the one the
+ * chunk NBT reader recorded in its extra NBT ("mcchunk:data_version"; both
+ * read without parsing deferred data), else its registry's, `registry_dv`. */
 static int32_t column_data_version(const mc_column *col, int32_t registry_dv)
 {
     const mc_nbt_tag *x = mc_column_extra_peek(col);
     int32_t dv;
+    if (x && mc_nbt_get_int(mc_nbt_get(x, MC__KEY_COLUMN_BE_DV), &dv) == MC_OK && dv >= 0)
+        return dv; /* translated by mc_column_translate */
     if (x && mc_nbt_get_int(mc_nbt_get(x, MC__KEY_COLUMN_DV), &dv) == MC_OK && dv >= 0)
         return dv;
     return registry_dv;

@@ -137,6 +137,15 @@ int32_t mc__registry_data_version(const mc_registry *reg);
 /* The key of a column's extra NBT where the chunk NBT reader records the
  * chunk's DataVersion (its MC__KEY_SOURCE_DV: the modules share no header). */
 #define MC__KEY_COLUMN_DV "mcchunk:data_version"
+/* The key where mc_column_translate records the DataVersion its block
+ * entities now follow (the target's), when the column has a recorded
+ * DataVersion: that one still describes the layout of the other extra
+ * data, which the chunk NBT writer moves by it (chunknbt's
+ * MC__KEY_BLOCK_ENTITIES_DV). */
+#define MC__KEY_COLUMN_BE_DV "mcchunk:block_entities_data_version"
+
+/* Sets int `key` of the column's extra NBT (column.c). */
+mc_status mc__column_put_extra_int(mc_column *col, const char *key, int32_t v);
 
 
 /*

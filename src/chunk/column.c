@@ -534,6 +534,12 @@ mc_nbt_tag *mc_column_extra(mc_column *col)
     return x && undefer(col) ? x : NULL;
 }
 
+mc_status mc__column_put_extra_int(mc_column *col, const char *key, int32_t v)
+{
+    mc_nbt_tag *x = mc_column_extra(col);
+    return x ? mc_nbt_put_int(col->nbt, x, key, v) : MC_ERR_NOMEM;
+}
+
 const mc_nbt_tag *mc_column_extra_peek(const mc_column *col)
 {
     /* the extra compound is the document's root (see extra_now) */

@@ -366,14 +366,17 @@ static bool java_pair(const mc_registry *from, const mc_registry *to);
 static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const mc_registry *to,
                                           const mc_container_rules *brules, bool *heightmaps_ok);
 
-/* A column whose block entities were translated follows the target's
- * DataVersion: a DataVersion the reader recorded (copied with the extra
- * data) is changed to it. */
+/* A column whose block entities were translated: their DataVersion is the
+ * target's from now on, recorded beside the DataVersion the reader
+ * recorded (which stays: it says the layout of the rest of the extra
+ * data). A column built in memory records neither: its registry's release
+ * says both. */
 static mc_status record_data_version(mc_column *dst, const mc_registry *to)
 {
     mc_nbt_tag *x = mc_column_extra(dst);
-    mc_nbt_tag *dv = x ? mc_nbt_get(x, MC__KEY_COLUMN_DV) : NULL;
-    return dv ? mc_nbt_set_int(dv, mc__registry_data_version(to)) : MC_OK;
+    if (!x || !mc_nbt_get(x, MC__KEY_COLUMN_DV))
+        return MC_OK;
+    return mc__column_put_extra_int(dst, MC__KEY_COLUMN_BE_DV, mc__registry_data_version(to));
 }
 
 mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,

@@ -114,6 +114,10 @@ static inline const mc__section_rules *mc__section_rules_of(int32_t dv)
 #define MC__KEY_NO_BIOMES "mcchunk:no_biomes"
 /* int: the DataVersion the column was read from (also when absent: 0) */
 #define MC__KEY_SOURCE_DV "mcchunk:data_version"
+/* int: the DataVersion the column's block entities follow when
+ * mc_column_translate translated them (chunk's MC__KEY_COLUMN_BE_DV);
+ * absent: MC__KEY_SOURCE_DV's */
+#define MC__KEY_BLOCK_ENTITIES_DV "mcchunk:block_entities_data_version"
 
 /* byte: how the chunk departs from its era's shape (MC__SHAPE_*) */
 #define MC__KEY_SHAPE "mcchunk:shape"

@@ -34,6 +34,7 @@ typedef struct writer {
     const uint32_t *map;     /* sreg -> treg, NULL when the same */
     uint32_t map_count;
     int32_t sdv, tdv;
+    int32_t be_sdv; /* the DataVersion the block entities follow (sdv unless translated) */
     mc__chunk_era sera, tera;
     bool carry;              /* extras are carried (same era) */
     bool swrapped, twrapped; /* source extras / target keys under "Level" */
@@ -1164,7 +1165,7 @@ static mc_status be_made(writer *w, const mc_be_translation *t)
  * the sections are written (the states they decide go into them). */
 static mc_status be_translate_all(writer *w)
 {
-    mc_be_translation t = {w->sreg, w->treg, w->sdv, w->tdv, w->rep ? &w->rep->block_entity_report : NULL};
+    mc_be_translation t = {w->sreg, w->treg, w->be_sdv, w->tdv, w->rep ? &w->rep->block_entity_report : NULL};
     w->be_walk = true;
     mc_status st = MC_OK;
     const size_t n = mc_column_block_entity_count(w->col);
@@ -1313,6 +1314,13 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
     if (!w.sreg)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: the column has no registry");
     w.sdv = mc_chunknbt_column_data_version(mcol);
+    w.be_sdv = w.sdv;
+    {
+        const mc_nbt_tag *xp = mc_column_extra_peek(col);
+        int32_t d;
+        if (xp && mc_nbt_get_int(mc_nbt_get(xp, MC__KEY_BLOCK_ENTITIES_DV), &d) == MC_OK && d >= 0)
+            w.be_sdv = d;
+    }
     w.tdv = data_version == MC_CHUNKNBT_OWN_VERSION ? w.sdv : data_version;
     if (w.tdv < 0)
         return mc_error_set(err, MC_ERR_RANGE, SIZE_MAX, "chunk nbt: DataVersion %d", (int)w.tdv);
@@ -1448,7 +1456,7 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
                          mc_nbt_put_int(out, level, "yPos", w.tmin) != MC_OK)))
         st = nomem(&w);
     /* block entities for another DataVersion first: they decide states */
-    if (st == MC_OK && w.sdv != w.tdv && !(w.carry && mc_nbt_count(mc_nbt_get(w.xlevel, chunk_key(w.sdv, KEY_BLOCK_ENTITIES)))))
+    if (st == MC_OK && w.be_sdv != w.tdv && !(w.carry && mc_nbt_count(mc_nbt_get(w.xlevel, chunk_key(w.sdv, KEY_BLOCK_ENTITIES)))))
         st = be_translate_all(&w);
     if (st == MC_OK && !(shape & MC__SHAPE_NO_SECTIONS))
         st = put_sections(&w, level, sec_key);
