@@ -19,7 +19,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
   --max-players 1000 --view-distance 10 >"$tmp/serve.log" 2>&1 &
 pid=$!
 for _ in $(seq 6000); do
-  [[ $(wc -l <"$tmp/port" 2>/dev/null || echo 0) -ge 2 ]] && break
+  [[ -f $tmp/port && $(wc -l <"$tmp/port") -ge 2 ]] && break
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.01
 done
