@@ -510,6 +510,10 @@ static void test_corpus(void **state)
     MC_SKIP_WITHOUT_CORPUS();
     char **files = mc_test_list_corpus("anvil", ".mca");
     mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    /* The sanitizer pass of .ci/run (MCCHUNK_SAMPLE=1) takes every third
+     * chunk, a different third in each file; the normal build every one. */
+    const char *sample = getenv("MCCHUNK_SAMPLE");
+    const int step = sample && !strcmp(sample, "1") ? 3 : 1;
     size_t chunks = 0, modern_chunks = 0, fast = 0, nfiles = 0, old_chunks = 0, fast_old = 0;
     for (char **f = files; *f; f++, nfiles++) {
         mc_region *r = NULL;
@@ -517,7 +521,7 @@ static void test_corpus(void **state)
         assert_int_equal(mc_region_open(*f, NULL, &r, &err), MC_OK);
         mc_buf buf;
         mc_buf_init(&buf, NULL);
-        for (int i = 0; i < 1024; i++) {
+        for (int i = (int)(nfiles % (size_t)step); i < 1024; i += step) {
             buf.len = 0;
             if (!mc_region_has_chunk(r, i & 31, i >> 5) ||
                 mc_region_read_chunk(r, i & 31, i >> 5, &buf, NULL, &err) != MC_OK)
@@ -553,11 +557,11 @@ static void test_corpus(void **state)
     mc_chunknbt_cache_free(cache);
     mc_test_free_list(files);
     assert_true(nfiles > 0);
-    assert_true(modern_chunks > 1000);
+    assert_true(modern_chunks > 1000 / (size_t)step);
     /* every 1.18+ terrain chunk of the corpus is plain enough, and nearly
      * every older one (2491 of 2501: the others hold unknown states) */
     assert_int_equal(fast, modern_chunks);
-    assert_true(old_chunks > 2000 && fast_old * 100 >= old_chunks * 99);
+    assert_true(old_chunks > 2000 / (size_t)step && fast_old * 100 >= old_chunks * 99);
 }
 
 int main(void)
