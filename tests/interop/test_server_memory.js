@@ -82,8 +82,9 @@ async function main () {
       assert.ifError(w.error)
       // Each walker was served all along (making columns is what limits it:
       // about 100 new ones a jump, more than a loaded machine makes; a
-      // sanitizer build makes and lights them 5-10x slower).
-      assert.ok(w.chunks > (SANITIZED ? 100 : 300), `${w.client.version}: only ${w.chunks} chunks in ${WALK_MS / 1000} s`)
+      // sanitizer build, unoptimised, makes and lights them 10-20x slower:
+      // 82-243 chunks there).
+      assert.ok(w.chunks > (SANITIZED ? 40 : 300), `${w.client.version}: only ${w.chunks} chunks in ${WALK_MS / 1000} s`)
       w.client.end()
     }
     console.log(`ok   ${walkers.length} walking clients for ${WALK_MS / 1000} s with --cache-mb ${CACHE_MB}: RSS ${base.toFixed(1)} MiB at start, peak ${peak.toFixed(1)} MiB, stated bound ${limit.toFixed(1)} MiB; chunks received ${walkers.map(w => w.chunks).join(', ')}`)
