@@ -39,7 +39,8 @@ struct srv_conn {
     bool in_game; /* counted in srv->online */
     bool status_sent;
     uint64_t connected_ms, last_recv_ms;
-    size_t pending_write;  /* bytes handed to libuv whose write has not completed */
+    size_t pending_write;  /* bytes queued (gathered or handed to libuv) and not yet sent */
+    struct write_req *gather; /* this loop turn's small writes, one send at its end */
     uint64_t write_progress_ms; /* when a write last completed (or the queue last started) */
     bool chunks_waiting;   /* chunk sending paused until the queue drains */
     uint64_t drain_mark;   /* bytes_sent at the previous tick */
@@ -72,6 +73,9 @@ bool srv_conn_begin(srv_conn *c, mc_java_state state, const char *name);
 void srv_conn_send(srv_conn *c, const mc_buf *packet);
 /* Queues bytes that are already framed (e.g. cached chunk packets). */
 void srv_conn_send_framed(srv_conn *c, const uint8_t *data, size_t len);
+/* Hands every connection's gathered bytes to the socket now (the end of a
+ * loop turn does it by itself). */
+void srv_conn_flush_all(srv_server *srv);
 /* Appends a text component: a JSON string before 1.20.3 (and always in the
  * login state), a nameless NBT string tag from 1.20.3 on. */
 void srv_conn_put_text(srv_conn *c, mc_java_state state, const char *text);

@@ -42,6 +42,11 @@ typedef struct srv_server {
     uv_tcp_t listener;
     uv_timer_t tick;
     uv_signal_t sigint, sigterm;
+    /* Java writes are gathered per connection during a loop turn and handed
+     * to the socket once, at its end (conn.c): this check handle runs then,
+     * only while some connection has bytes gathered. */
+    uv_check_t flush;
+    bool flush_ready, flush_active;
     struct srv_conn *conns; /* Java connections (conn.c) */
     unsigned nconns;
     int online; /* players past login, both editions */

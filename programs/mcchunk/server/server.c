@@ -262,6 +262,8 @@ static void stop_tick(srv_server *srv, uint64_t now)
     for (srv_conn *c = srv->conns; c; c = c->next)
         srv_conn_close_now(c);
     uv_close((uv_handle_t *)&srv->tick, NULL);
+    if (srv->flush_ready)
+        uv_close((uv_handle_t *)&srv->flush, NULL);
 }
 
 /* Freed memory goes back to the system when clients have left (at most
