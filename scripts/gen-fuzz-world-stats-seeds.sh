@@ -23,6 +23,8 @@ for by in none y biome dimension chunk; do
     n=$((n + 1))
 done
 printf '\000{"chunks": 1, "blocks": {"a\\u00e9\\ud83d\\ude00": 9223372036854775807}, "biomes": {}}' >"$OUT/seed_escapes.json"
+# (names with the characters JSON escapes: quote, backslash, control characters)
+printf '\000{"chunks": 2, "blocks": {"x\\"q\\\\b\\nn\\t\\u0001end": 3, "\\"": 1, "\\\\": 2, "plain\\u001fz": 4}, "biomes": {}, "entities": {"\\n": 5}}' >"$OUT/seed_escapes_ascii.json"
 printf '\000{"chunks": 1, "blocks": {"x": 1}, "blocks": {"x": 2}, "entities": {"e": 0}}' >"$OUT/seed_duplicate_keys.json"
 printf '\001{"blocks": {}, "by": "y", "groups": {"-64": {"blocks": {"s": 3}}, "x": {}}}' >"$OUT/seed_groups.json"
 printf '\000[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]' >"$OUT/seed_deep.json"

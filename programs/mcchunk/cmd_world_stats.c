@@ -405,11 +405,37 @@ static bool keep_entities(void *user, unsigned depth, const char *parent, size_t
                                                              key_is(key, key_len, "Entities");
 }
 
+/* Whether the chunk's bytes may hold a non-empty list named "Entities":
+ * false only when every place the bytes of such a list's head occur (tag
+ * 9, name length 8, "Entities", element type) says 0 elements -- the real
+ * Level.Entities, when there is one, is among those places, so false means
+ * it is empty or absent. Most chunks have no entities: this search over
+ * the bytes (no parse) lets them skip the parse below. */
+static bool may_have_entities(const uint8_t *nbt, size_t len)
+{
+    static const uint8_t head[] = {9, 0, 8, 'E', 'n', 't', 'i', 't', 'i', 'e', 's'};
+    if (len < sizeof head)
+        return false;
+    const uint8_t *p = nbt + 3, *end = nbt + len;
+    /* (memchr on the name's first byte, then the whole head: C11 has no memmem) */
+    while ((p = memchr(p, 'E', (size_t)(end - p))) != NULL) {
+        const uint8_t *h = p - 3, *count = h + sizeof head + 1; /* after the element type */
+        p++;
+        if ((size_t)(end - h) < sizeof head || memcmp(h, head, sizeof head))
+            continue;
+        if (end - count < 4 || count[0] | count[1] | count[2] | count[3])
+            return true;
+    }
+    return false;
+}
+
 /* Before 1.17 (20w45a, DataVersion 2681) entities are in the chunk, as
  * Level.Entities: read from the chunk's bytes by a parse that keeps only
  * those (the column was read without its extra keys). */
 static bool count_chunk_entities(stats_worker *w, stats_job *j, const mc_column *col, uint64_t group)
 {
+    if (!may_have_entities(w->nbt.data, w->nbt.len))
+        return true;
     mc_nbt_filter f = {2, keep_entities, NULL, NULL, false};
     mc_error err;
     mc_nbt_doc_reset(w->edoc);

@@ -18,20 +18,27 @@ void world_json_init(world_json *j, FILE *out, bool pretty)
     j->pretty = pretty;
 }
 
+/* Writes s[0..n) as a JSON string: runs of bytes that need no escape go
+ * out in one fwrite (a stats output is mostly names: one call each, not
+ * one per byte). */
 static void put_escaped(FILE *out, const char *s, size_t n)
 {
     fputc('"', out);
+    size_t run = 0; /* start of the pending plain run */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c != '"' && c != '\\' && c >= 0x20)
+            continue;
+        fwrite(s + run, 1, i - run, out);
+        run = i + 1;
         if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
         else if (c == '\n')
             fputs("\\n", out);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
         else
-            fputc(c, out);
+            fprintf(out, "\\u%04x", c);
     }
+    fwrite(s + run, 1, n - run, out);
     fputc('"', out);
 }
 
@@ -39,9 +46,9 @@ static void indent(world_json *j)
 {
     if (!j->pretty)
         return;
-    fputc('\n', j->out);
-    for (int i = 0; i < j->depth; i++)
-        fputs("  ", j->out);
+    /* a newline and two spaces a level (depth is at most 32) */
+    static const char line[] = "\n                                                                ";
+    fwrite(line, 1, 1 + 2 * (size_t)j->depth, j->out);
 }
 
 /* The separator and key before a value. */

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "world/json.h"
 
@@ -46,12 +47,11 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/* (XXH3: names are tens of bytes; a byte-at-a-time hash cost as much as
+ * the rest of a look-up) */
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 0x100000001B3ull;
-    return mix64(h);
+    return XXH3_64bits(s, n);
 }
 
 /* ------------------------------------------------------ string index */
