@@ -497,9 +497,12 @@ void srv_rak_uv_close(srv_rak_uv *u, const char *reason)
     if (reason)
         srv_rak_disconnect_all(u->rak, reason);
     char line[200];
-    snprintf(line, sizeof line, "sent %llu datagrams in %llu send entries (%llu of them UDP GSO groups), received %llu",
+    const srv_rak_stats *rs = srv_rak_get_stats(u->rak);
+    snprintf(line, sizeof line,
+             "sent %llu datagrams in %llu send entries (%llu of them UDP GSO groups), %llu frames resent; received %llu",
              (unsigned long long)u->stats.datagrams, (unsigned long long)u->stats.sends,
-             (unsigned long long)u->stats.gso_sends, (unsigned long long)srv_rak_get_stats(u->rak)->datagrams_received);
+             (unsigned long long)u->stats.gso_sends, (unsigned long long)rs->frames_resent,
+             (unsigned long long)rs->datagrams_received);
     uv_log(u, MC_RAK_LOG_INFO, line);
     int handles = u->open_handles;
     if (handles >= 2)
