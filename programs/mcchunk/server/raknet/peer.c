@@ -112,6 +112,7 @@ struct srv__rak_peer_state {
     unsigned ssthresh;     /* cwnd grows by one per round trip from here */
     unsigned cwnd_acks;    /* acknowledgements towards the next growth above ssthresh */
     uint32_t recover_seq;  /* a loss of an earlier datagram does not cut cwnd again */
+    uint32_t oldest_seq;   /* no datagram before it is in flight */
     bool cut_once;         /* recover_seq is set */
     uint32_t next_msg_index;
     uint16_t next_split_id;
@@ -974,12 +975,21 @@ void srv__rak_peer_tick(srv_rak_peer *p)
         return;
     if (rs->in_flight) {
         bool lost = false;
-        for (int i = 0; i < RING; i++) {
-            flight *fl = &rs->ring[i];
-            if (fl->used && rak->now - fl->sent_ms >= rs->rto) {
-                lose(p, fl);
-                lost = true;
+        /* Datagrams go out in number order, so their send times only grow:
+         * from the oldest in flight, the ones due come first. */
+        if (srv__rak_u24_diff(rs->oldest_seq, rs->next_seq) > RING)
+            rs->oldest_seq = (rs->next_seq - RING) & MC__RAK_U24;
+        for (uint32_t seq = rs->oldest_seq; seq != rs->next_seq; seq = (seq + 1) & MC__RAK_U24) {
+            flight *fl = &rs->ring[seq % RING];
+            if (!fl->used || fl->seq != seq) {
+                if (seq == rs->oldest_seq)
+                    rs->oldest_seq = (seq + 1) & MC__RAK_U24;
+                continue;
             }
+            if (rak->now - fl->sent_ms < rs->rto)
+                break;
+            lose(p, fl);
+            lost = true;
         }
         if (lost) {
             rs->cut_once = false; /* a timeout always cuts */
