@@ -7,10 +7,10 @@
  *
  * System calls are the cost of UDP at a few thousand datagrams a second
  * per client, so on Linux both directions are batched: what the endpoint
- * emits during one of its calls (a receive, a tick, a flush) is kept (up to
- * SEND_BATCH datagrams) and handed to the kernel with one sendmmsg at the
- * end of the call, and libuv reads with recvmmsg (UV_UDP_RECVMMSG, up to
- * RECV_BATCH datagrams a call). Elsewhere each datagram is one
+ * emits during one of its calls (a tick, a flush, the datagrams of one
+ * read, flushed once at its end) is kept (up to SEND_BATCH datagrams) and
+ * handed to the kernel with one sendmmsg at the end, and libuv reads with
+ * recvmmsg (UV_UDP_RECVMMSG, up to RECV_BATCH datagrams a call). Elsewhere each datagram is one
  * uv_udp_try_send.
  *
  * Each datagram the kernel takes costs a walk through its UDP and IP
