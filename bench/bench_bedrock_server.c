@@ -509,8 +509,9 @@ int main(int argc, char **argv)
         return 1;
     }
     uint64_t answered = 0;
-    double cpu_total = 0, wall_total = 0;
+    double cpu_total = 0, wall_total = 0, user0 = 0, kernel0 = 0, user1 = 0, kernel1 = 0;
     int rounds = 0;
+    bool split = user_kernel_of(pid, &user0, &kernel0);
     while (cpu_total < min_cpu && rounds < 50) {
         for (int i = 0; i < nclients; i++)
             cs[i]->answered = cs[i]->asked = 0, cs[i]->t_done = 0;
@@ -527,10 +528,15 @@ int main(int argc, char **argv)
             answered += cs[i]->answered;
         rounds++;
     }
+    split = split && user_kernel_of(pid, &user1, &kernel1);
     double per_cpu = (double)answered / cpu_total;
     printf("%d clients asking at once, %d rounds: %llu subchunks answered in %.0f ms of server CPU (%s) and %.0f ms "
            "wall: %.0f subchunks per server CPU second\n", nclients, rounds, (unsigned long long)answered,
            cpu_total * 1000, ns ? "schedstat" : "ticks", wall_total * 1000, per_cpu);
+    if (split && user1 + kernel1 > user0 + kernel0)
+        printf("  of the server's CPU in those rounds (/proc/PID/stat ticks): user %.0f ms, kernel %.0f ms (%.0f%% "
+               "kernel)\n", (user1 - user0) * 1000, (kernel1 - kernel0) * 1000,
+               100 * (kernel1 - kernel0) / (user1 - user0 + kernel1 - kernel0));
 
     /* 3. the baseline */
     uint64_t base_answers;

@@ -66,4 +66,27 @@ static inline double cpu_of(int pid, bool *ns_precise)
     return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* User and kernel CPU seconds of process `pid` (all its threads) from
+ * /proc/PID/stat's utime and stime (clock ticks: 10 ms steps, for the
+ * split rather than the total); false when the process is gone. */
+static inline bool user_kernel_of(int pid, double *user, double *kernel)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+    if (!f)
+        return false;
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    unsigned long utime = 0, stime = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return false;
+    *user = (double)utime / (double)sysconf(_SC_CLK_TCK);
+    *kernel = (double)stime / (double)sysconf(_SC_CLK_TCK);
+    return true;
+}
+
 #endif

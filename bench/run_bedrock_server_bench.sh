@@ -7,11 +7,16 @@
 # /proc/PID/task/*/schedstat), and the baseline measured in the same run
 # (the library's engine answering and DEFLATEing the same subchunks in the
 # bench's own process).
-#   bench/run_bedrock_server_bench.sh [build-dir] [clients]
+# The many-clients rounds repeat until the server has used min-cpu seconds
+# (default 2). At the end the server's RakNet socket layer says how many
+# datagrams it sent in how many send entries (UDP GSO groups among them);
+# MCCHUNK_RAKNET_GSO=0 in the environment turns GSO off for comparison.
+#   bench/run_bedrock_server_bench.sh [build-dir] [clients] [min-cpu]
 # Exit status: 0 when every client got every answer, else 1.
 set -uo pipefail
 build=${1:-build}
 clients=${2:-20}
+min_cpu=${3:-2}
 tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
@@ -27,7 +32,8 @@ port=$(sed -n 2p "$tmp/port" 2>/dev/null)
 if [[ -z $port ]]; then
   echo "the server did not start:"; cat "$tmp/serve.log"; exit 1
 fi
-"$build/bench_bedrock_server" "$port" --pid "$pid" --radius 10 --clients "$clients"
+"$build/bench_bedrock_server" "$port" --pid "$pid" --radius 10 --clients "$clients" --min-cpu "$min_cpu"
 status=$?
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+grep -h "UDP GSO\|send entries" "$tmp/serve.log" | sed 's/^/server: /'
 exit $status

@@ -18,7 +18,11 @@ function protocolOf (version) { return versions[version] }
 
 async function startBedrock (args = [], opts = {}) {
   const srv = await startServer(['--bedrock-port', '0', ...args], opts)
-  const m = srv.log().match(/Bedrock \(RakNet\) on UDP 127\.0\.0\.1:(\d+)/)
+  // The Bedrock line follows the listening line startServer waits for; on a
+  // loaded machine it can reach the log a moment later.
+  const listener = /Bedrock \(RakNet\) on UDP 127\.0\.0\.1:(\d+)/
+  for (let i = 0; i < 200 && !listener.test(srv.log()); i++) await new Promise(resolve => setTimeout(resolve, 50))
+  const m = srv.log().match(listener)
   if (!m) throw new Error('no Bedrock listener:\n' + srv.log())
   return { srv, port: parseInt(m[1], 10) }
 }

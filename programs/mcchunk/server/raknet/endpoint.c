@@ -416,7 +416,10 @@ static void flush_all(srv_rak *rak)
         srv__rak_peer_flush(p);
 }
 
-void srv_rak_receive(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms)
+/* One datagram; flush: send what it brought about now (else the caller
+ * flushes once after a batch of them). */
+static void receive(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms,
+                    bool flush)
 {
     rak->now = now_ms;
     rak->stats.datagrams_received++;
@@ -434,9 +437,21 @@ void srv_rak_receive(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data
     } else {
         handle_offline(rak, p, from, data, len);
     }
-    flush_all(rak);
+    if (flush)
+        flush_all(rak);
     rak->depth--;
     reap(rak);
+}
+
+void srv_rak_receive(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms)
+{
+    receive(rak, from, data, len, now_ms, true);
+}
+
+void srv_rak_receive_unflushed(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len,
+                               uint64_t now_ms)
+{
+    receive(rak, from, data, len, now_ms, false);
 }
 
 static void tick_handshake(srv_rak_peer *p)

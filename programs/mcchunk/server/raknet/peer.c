@@ -17,6 +17,16 @@
  * srv_rak_send refuses beyond, which is how a slow reader reaches the caller
  * instead of growing the server's memory.
  *
+ * Congestion: `cwnd` datagrams may be in flight. It grows by one per
+ * acknowledged datagram below `ssthresh` (doubling each round trip) and by
+ * one per window's worth of acknowledgements above it; a loss (NACK or
+ * timeout) halves it once per round trip (losses of datagrams sent before
+ * the last cut do not cut again) and sets ssthresh there, as TCP's Reno
+ * does. Growing by one per acknowledgement without end made every reader
+ * slower than the link (a client's full socket buffer) lose a burst of
+ * datagrams each time the window outgrew it, which were then all sent
+ * again.
+ *
  * Receiving: datagram numbers are remembered in a window anchored at the
  * highest seen (duplicates are acknowledged again but not processed; gaps
  * are NACKed); reliable message indexes in a window anchored at the lowest
@@ -99,6 +109,11 @@ struct srv__rak_peer_state {
     flight ring[RING];
     uint32_t next_seq;
     unsigned in_flight, cwnd;
+    unsigned ssthresh;     /* cwnd grows by one per round trip from here */
+    unsigned cwnd_acks;    /* acknowledgements towards the next growth above ssthresh */
+    uint32_t recover_seq;  /* a loss of an earlier datagram does not cut cwnd again */
+    uint32_t oldest_seq;   /* no datagram before it is in flight */
+    bool cut_once;         /* recover_seq is set */
     uint32_t next_msg_index;
     uint16_t next_split_id;
     size_t backlog;
@@ -157,6 +172,7 @@ bool srv__rak_peer_start(srv_rak_peer *p)
         return false;
     }
     p->rs->cwnd = 32;
+    p->rs->ssthresh = RING;
     p->rs->rto = 500;
     p->rs->last_ack_ms = p->rs->last_ping_ms = p->rak->now;
     return true;
@@ -478,15 +494,35 @@ static void on_ack(srv_rak_peer *p, uint32_t seq)
     fl->used = false;
     rs->in_flight--;
     rs->last_ack_ms = p->rak->now;
-    if (rs->cwnd < RING)
+    if (rs->cwnd >= RING)
+        return;
+    if (rs->cwnd < rs->ssthresh) {
         rs->cwnd++;
+    } else if (++rs->cwnd_acks >= rs->cwnd) {
+        rs->cwnd_acks = 0;
+        rs->cwnd++;
+    }
+}
+
+/* Datagram `seq` was lost: halves the window, once per round trip. */
+static void congestion_loss(srv__rak_peer_state *rs, uint32_t seq)
+{
+    if (rs->cut_once && srv__rak_u24_diff(rs->recover_seq, seq) >= 0x800000u)
+        return; /* sent before the last cut */
+    rs->ssthresh = rs->cwnd / 2 >= MIN_CWND ? rs->cwnd / 2 : MIN_CWND;
+    rs->cwnd = rs->ssthresh;
+    rs->cwnd_acks = 0;
+    rs->recover_seq = rs->next_seq;
+    rs->cut_once = true;
 }
 
 static void on_nack(srv_rak_peer *p, uint32_t seq)
 {
     flight *fl = &p->rs->ring[seq % RING];
-    if (fl->used && fl->seq == seq)
+    if (fl->used && fl->seq == seq) {
+        congestion_loss(p->rs, seq);
         lose(p, fl);
+    }
 }
 
 static void handle_ranges(srv_rak_peer *p, mc_reader *r, bool ack)
@@ -498,7 +534,6 @@ static void handle_ranges(srv_rak_peer *p, mc_reader *r, bool ack)
         p->bad_datagrams++;
         return;
     }
-    bool lost = false;
     for (int i = 0; i < n && p->rs; i++) {
         uint32_t span = srv__rak_u24_diff(ranges[i].first, ranges[i].last);
         if (span >= 0x800000u)
@@ -508,10 +543,8 @@ static void handle_ranges(srv_rak_peer *p, mc_reader *r, bool ack)
                 uint32_t s = (ranges[i].first + k) & MC__RAK_U24;
                 if (ack)
                     on_ack(p, s);
-                else if (p->rs->ring[s % RING].used && p->rs->ring[s % RING].seq == s) {
+                else
                     on_nack(p, s);
-                    lost = true;
-                }
             }
         } else {
             for (int k = 0; k < RING; k++) {
@@ -519,16 +552,12 @@ static void handle_ranges(srv_rak_peer *p, mc_reader *r, bool ack)
                 if (fl->used && srv__rak_u24_diff(ranges[i].first, fl->seq) <= span) {
                     if (ack)
                         on_ack(p, fl->seq);
-                    else {
+                    else
                         on_nack(p, fl->seq);
-                        lost = true;
-                    }
                 }
             }
         }
     }
-    if (lost && p->rs->cwnd / 2 >= MIN_CWND)
-        p->rs->cwnd /= 2;
 }
 
 /* ------------------------------------------------------------ receiving */
@@ -946,15 +975,25 @@ void srv__rak_peer_tick(srv_rak_peer *p)
         return;
     if (rs->in_flight) {
         bool lost = false;
-        for (int i = 0; i < RING; i++) {
-            flight *fl = &rs->ring[i];
-            if (fl->used && rak->now - fl->sent_ms >= rs->rto) {
-                lose(p, fl);
-                lost = true;
+        /* Datagrams go out in number order, so their send times only grow:
+         * from the oldest in flight, the ones due come first. */
+        if (srv__rak_u24_diff(rs->oldest_seq, rs->next_seq) > RING)
+            rs->oldest_seq = (rs->next_seq - RING) & MC__RAK_U24;
+        for (uint32_t seq = rs->oldest_seq; seq != rs->next_seq; seq = (seq + 1) & MC__RAK_U24) {
+            flight *fl = &rs->ring[seq % RING];
+            if (!fl->used || fl->seq != seq) {
+                if (seq == rs->oldest_seq)
+                    rs->oldest_seq = (seq + 1) & MC__RAK_U24;
+                continue;
             }
+            if (rak->now - fl->sent_ms < rs->rto)
+                break;
+            lose(p, fl);
+            lost = true;
         }
         if (lost) {
-            rs->cwnd = rs->cwnd / 2 >= MIN_CWND ? rs->cwnd / 2 : MIN_CWND;
+            rs->cut_once = false; /* a timeout always cuts */
+            congestion_loss(rs, rs->next_seq);
             rs->rto = rs->rto * 2 < MAX_RTO_MS ? rs->rto * 2 : MAX_RTO_MS; /* backs off until an ACK */
         }
         if (rak->now - rs->last_ack_ms > rak->cfg.ack_timeout_ms && p->state != MC__RAK_CLOSING) {

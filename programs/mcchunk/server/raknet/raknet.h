@@ -123,6 +123,11 @@ void srv_rak_set_pong(srv_rak *rak, const char *data, size_t len);
 
 /* One datagram received from `from` at time now_ms. */
 void srv_rak_receive(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len, uint64_t now_ms);
+/* srv_rak_receive without its closing flush (ACKs, and messages the
+ * datagram let through the windows, wait): for datagrams read in a batch,
+ * followed by one srv_rak_flush. */
+void srv_rak_receive_unflushed(srv_rak *rak, const srv_rak_addr *from, const uint8_t *data, size_t len,
+                               uint64_t now_ms);
 /* Timeouts, resends, pings, and a flush; call every 10-50 ms. */
 void srv_rak_tick(srv_rak *rak, uint64_t now_ms);
 /* Sends what the peers have queued (ACKs, messages) that the windows allow. */
@@ -203,6 +208,20 @@ int srv_rak_uv_port(const srv_rak_uv *u);
 uint64_t srv_rak_uv_now(const srv_rak_uv *u);
 /* Sends queued data now rather than at the next tick. */
 void srv_rak_uv_flush(srv_rak_uv *u);
+/* What the binding handed the kernel: datagrams, the send entries they took
+ * (a GSO entry carries several datagrams), and whether UDP GSO is in use
+ * (probed at start; off after a refusal or with MCCHUNK_RAKNET_GSO=0). */
+typedef struct srv_rak_uv_stats {
+    bool gso;
+    uint64_t datagrams;
+    uint64_t sends;
+    uint64_t gso_sends; /* entries of more than one datagram */
+} srv_rak_uv_stats;
+const srv_rak_uv_stats *srv_rak_uv_get_stats(const srv_rak_uv *u);
+/* Sends raw datagrams (datagrams[i] of lens[i] bytes to to[i]) as one batch,
+ * grouped as the endpoint's own are (for tests of the socket layer). */
+void srv_rak_uv_send_batch(srv_rak_uv *u, const srv_rak_addr *to, const uint8_t *const *datagrams,
+                           const size_t *lens, size_t count);
 /* Disconnects every peer (their notifications are sent), closes the socket
  * and the timer, and frees everything once libuv has closed them. */
 void srv_rak_uv_close(srv_rak_uv *u, const char *reason);
