@@ -63,6 +63,10 @@ struct map_reader {
     mc_buf nbt;
     mc_chunknbt_cache *cache;
     mc_nbt_doc *doc;
+    /* the last chunk read: where its 1.8-1.12 sections' block arrays are
+     * (MC_CHUNKNBT_LEGACY_RAW: pointers into nbt) */
+    mc_chunknbt_info info;
+    bool full_model; /* map_reader_full_model */
     registry_cache rc;
     char error[256];
     /* one chunk's result */
@@ -143,6 +147,11 @@ void map_reader_free(map_reader *r)
     free(r->colors);
     free(r->heights);
     free(r);
+}
+
+void map_reader_full_model(map_reader *r, bool full)
+{
+    r->full_model = full;
 }
 
 const char *map_reader_last_error(const map_reader *r)
@@ -413,6 +422,51 @@ static bool section_states(const registry_cache *rc, const mc_container *c, uint
     return true;
 }
 
+/* Bit y set for each layer y of a stored 1.8-1.12 section with a block
+ * id other than 0 (air, the only id without a colour whatever its data:
+ * the layers above the ground cost nothing). */
+static unsigned layers_not_air(const uint8_t *blocks)
+{
+    unsigned mask = 0;
+    for (unsigned y = 0; y < 16; y++) {
+        uint64_t any = 0, w[32];
+        memcpy(w, blocks + (y << 8), sizeof w);
+        for (unsigned k = 0; k < 32; k++)
+            any |= w[k];
+        mask |= (unsigned)(any != 0) << y;
+    }
+    return mask;
+}
+
+/* Walks the open columns down through a 1.8-1.12 section kept as stored
+ * (blocks, data: see mc_chunknbt_info.legacy_blocks), as draw_chunk does
+ * through a paletted one: the state of each block reached is read from
+ * its bytes, none other is looked at. Returns how many stay open. */
+static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *open, unsigned nopen,
+                                    section_ctx *sc, const uint8_t *blocks, const uint8_t *data, int32_t base_y)
+{
+    const mc_block_color *colors = r->rc.colors; /* >= 4096 states: every stored value is one */
+    const unsigned layers = layers_not_air(blocks);
+    if (!layers)
+        return nopen;
+    unsigned kept = 0;
+    for (unsigned j = 0; j < nopen; j++) {
+        const unsigned i = open[j];
+        column_acc *a = &acc[i];
+        for (unsigned left = layers; left && !a->done;) {
+            const unsigned y = 31u - (unsigned)__builtin_clz(left);
+            left &= ~(1u << y);
+            const unsigned at = y << 8 | i;
+            const uint32_t state = (uint32_t)blocks[at] << 4 | (data[at >> 1] >> ((at & 1) << 2) & 15u);
+            if (colors[state].a)
+                add_block(r, a, sc, state, (int32_t)(i & 15), base_y + (int32_t)y, (int32_t)(i >> 4));
+        }
+        if (!a->done)
+            open[kept++] = (uint8_t)i;
+    }
+    return kept;
+}
+
 /* Draws one column into r->chunk_rgba / r->chunk_height. Sections from the
  * top; in each, every column still open is walked down until it is done
  * (the same blocks in the same order as a walk layer by layer, with no
@@ -434,7 +488,14 @@ static void draw_chunk(map_reader *r, const mc_column *col)
     uint32_t state_of[256];
     uint8_t vis[256];
     for (uint32_t k = nsec; k-- > 0 && nopen;) {
-        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)k);
+        const int32_t sy = mc_column_min_section(col) + (int32_t)k;
+        if (sy >= 0 && sy < 16 && r->info.legacy_blocks[sy][0]) {
+            memset(sc.cell_biome, 0xFF, sizeof sc.cell_biome);
+            nopen = walk_stored_section(r, acc, open, nopen, &sc, r->info.legacy_blocks[sy][0],
+                                        r->info.legacy_blocks[sy][1], min_y + (int32_t)k * 16);
+            continue;
+        }
+        const mc_section *s = mc_column_section_const(col, sy);
         const mc_container *c = &s->blocks;
         bool per_block;
         if (!section_states(rc, c, state_of, vis, &per_block))
@@ -496,11 +557,12 @@ static mc_column *read_column(map_reader *r, int32_t cx, int32_t cz, uint64_t *b
     mc_column *col = NULL;
     r->nbt.len = 0;
     mc_chunknbt_options opt = {0};
-    opt.flags = MC_CHUNKNBT_NO_EXTRA | (r->mode == MAP_MODE_LIGHT ? 0 : MC_CHUNKNBT_NO_LIGHT);
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | (r->mode == MAP_MODE_LIGHT ? 0 : MC_CHUNKNBT_NO_LIGHT) |
+                (r->full_model ? 0 : MC_CHUNKNBT_LEGACY_RAW);
     opt.cache = r->cache;
     opt.doc = r->doc;
     if (mc_region_read_chunk(region, cx & 31, cz & 31, &r->nbt, NULL, &err) != MC_OK ||
-        mc_chunknbt_read_bytes(r->nbt.data, r->nbt.len, &opt, &col, &err) != MC_OK) {
+        mc_chunknbt_read_bytes_ex(r->nbt.data, r->nbt.len, &opt, &col, &r->info, &err) != MC_OK) {
         if (!r->error[0])
             map_say(r->error, sizeof r->error, "chunk %d %d: %s", cx, cz, err.message);
         (*bad)++;
@@ -513,6 +575,7 @@ static mc_column *read_column(map_reader *r, int32_t cx, int32_t cz, uint64_t *b
  * absent or unreadable (bad counted). */
 static bool read_and_draw(map_reader *r, int32_t cx, int32_t cz, uint64_t *bad)
 {
+    memset(r->info.legacy_blocks, 0, sizeof r->info.legacy_blocks); /* a made column holds its blocks */
     mc_column *col = r->make ? r->make(r->make_user, cx, cz) : read_column(r, cx, cz, bad);
     if (!col)
         return false;
