@@ -316,13 +316,26 @@ static uint32_t finish(const column_acc *acc)
 typedef struct section_ctx {
     const mc_column *col;
     uint32_t cell_biome[64];
+    /* the last tinted colour: of state last_key >> 6 in cell last_key & 63
+     * (a column of water, a field of grass: the same again and again) */
+    uint32_t last_key;
+    mc_block_color last_color;
 } section_ctx;
 
-/* The colour of `state` (colour c, tinted) at (x, y, z) of the section. */
-static mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32_t state, mc_block_color c, int32_t x,
-                                   int32_t y, int32_t z)
+/* A section's walk begins: no biome of its cells known yet. */
+static void section_begin(section_ctx *sc)
 {
-    uint32_t *cell = &sc->cell_biome[((y >> 2) & 3) << 4 | (z >> 2) << 2 | x >> 2];
+    memset(sc->cell_biome, 0xFF, sizeof sc->cell_biome);
+    sc->last_key = UINT32_MAX;
+}
+
+/* The colour of `state` (colour c, tinted) at (x, y, z), in the
+ * section's biome cell `at` (y/4 & 3 << 4 | z/4 << 2 | x/4), through the
+ * registry's memo. */
+static mc_block_color tinted_in_cell(map_reader *r, section_ctx *sc, uint32_t state, mc_block_color c, int32_t x,
+                                     int32_t y, int32_t z, unsigned at)
+{
+    uint32_t *cell = &sc->cell_biome[at];
     if (*cell == UINT32_MAX)
         *cell = mc_column_get_biome(sc->col, x >> 2, y >> 2, z >> 2);
     const uint32_t biome = *cell;
@@ -333,11 +346,24 @@ static mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32_t stat
         m->biome = biome;
         m->color = mc_block_color_tinted(c, &bc);
     }
+    sc->last_key = state << 6 | at;
+    sc->last_color = m->color;
     return m->color;
 }
 
-/* One visible block of a column. */
-static void add_block(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
+/* The colour of `state` (colour c, tinted) at (x, y, z) of the section. */
+static inline mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32_t state, mc_block_color c,
+                                          int32_t x, int32_t y, int32_t z)
+{
+    const unsigned at = (unsigned)(((y >> 2) & 3) << 4 | (z >> 2) << 2 | x >> 2);
+    if ((state << 6 | at) == sc->last_key)
+        return sc->last_color;
+    return tinted_in_cell(r, sc, state, c, x, y, z, at);
+}
+
+/* One visible block of a column (inlined into both walks: a column of
+ * water adds a dozen blocks). */
+static inline __attribute__((always_inline)) void add_block(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
                       int32_t z)
 {
     const registry_cache *rc = &r->rc;
@@ -424,7 +450,7 @@ static bool section_states(const registry_cache *rc, const mc_container *c, uint
 
 /* Bit y set for each layer y of a stored 1.8-1.12 section with a block
  * id other than 0 (air, the only id without a colour whatever its data:
- * the layers above the ground cost nothing). */
+ * the layers above the ground up to the section's top cost nothing). */
 static unsigned layers_not_air(const uint8_t *blocks)
 {
     unsigned mask = 0;
@@ -449,17 +475,16 @@ static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *ope
     const unsigned layers = layers_not_air(blocks);
     if (!layers)
         return nopen;
+    const int top = 31 - __builtin_clz(layers);
     unsigned kept = 0;
     for (unsigned j = 0; j < nopen; j++) {
         const unsigned i = open[j];
         column_acc *a = &acc[i];
-        for (unsigned left = layers; left && !a->done;) {
-            const unsigned y = 31u - (unsigned)__builtin_clz(left);
-            left &= ~(1u << y);
-            const unsigned at = y << 8 | i;
+        for (int y = top; y >= 0 && !a->done; y--) {
+            const unsigned at = (unsigned)y << 8 | i;
             const uint32_t state = (uint32_t)blocks[at] << 4 | (data[at >> 1] >> ((at & 1) << 2) & 15u);
             if (colors[state].a)
-                add_block(r, a, sc, state, (int32_t)(i & 15), base_y + (int32_t)y, (int32_t)(i >> 4));
+                add_block(r, a, sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
         }
         if (!a->done)
             open[kept++] = (uint8_t)i;
@@ -490,7 +515,7 @@ static void draw_chunk(map_reader *r, const mc_column *col)
     for (uint32_t k = nsec; k-- > 0 && nopen;) {
         const int32_t sy = mc_column_min_section(col) + (int32_t)k;
         if (sy >= 0 && sy < 16 && r->info.legacy_blocks[sy][0]) {
-            memset(sc.cell_biome, 0xFF, sizeof sc.cell_biome);
+            section_begin(&sc);
             nopen = walk_stored_section(r, acc, open, nopen, &sc, r->info.legacy_blocks[sy][0],
                                         r->info.legacy_blocks[sy][1], min_y + (int32_t)k * 16);
             continue;
@@ -507,7 +532,7 @@ static void draw_chunk(map_reader *r, const mc_column *col)
         const uint64_t *longs = mc_container_longs(c, &nlongs);
         if (!single)
             mc_bits_unpack_u16(longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, r->indices);
-        memset(sc.cell_biome, 0xFF, sizeof sc.cell_biome);
+        section_begin(&sc);
         const int32_t base_y = min_y + (int32_t)k * 16;
         unsigned kept = 0;
         for (unsigned j = 0; j < nopen; j++) {
