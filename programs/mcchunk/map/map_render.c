@@ -480,7 +480,11 @@ static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *ope
     for (unsigned j = 0; j < nopen; j++) {
         const unsigned i = open[j];
         column_acc *a = &acc[i];
-        for (int y = top; y >= 0 && !a->done; y--) {
+        for (int y = top; !a->done; y--) {
+            while (y >= 0 && !blocks[(unsigned)y << 8 | i]) /* air (id 0), whatever its data */
+                y--;
+            if (y < 0)
+                break;
             const unsigned at = (unsigned)y << 8 | i;
             const uint32_t state = (uint32_t)blocks[at] << 4 | (data[at >> 1] >> ((at & 1) << 2) & 15u);
             if (colors[state].a)
