@@ -316,17 +316,17 @@ static uint32_t finish(const column_acc *acc)
 typedef struct section_ctx {
     const mc_column *col;
     uint32_t cell_biome[64];
-    /* the last tinted colour: of state last_key >> 6 in cell last_key & 63
-     * (a column of water, a field of grass: the same again and again) */
-    uint32_t last_key;
-    mc_block_color last_color;
+    /* each cell's last tinted colour and its state (UINT32_MAX: none): a
+     * column of water, a field of grass tint the same state again and again */
+    uint32_t cell_state[64];
+    mc_block_color cell_color[64];
 } section_ctx;
 
 /* A section's walk begins: no biome of its cells known yet. */
 static void section_begin(section_ctx *sc)
 {
     memset(sc->cell_biome, 0xFF, sizeof sc->cell_biome);
-    sc->last_key = UINT32_MAX;
+    memset(sc->cell_state, 0xFF, sizeof sc->cell_state);
 }
 
 /* The colour of `state` (colour c, tinted) at (x, y, z), in the
@@ -346,8 +346,8 @@ static mc_block_color tinted_in_cell(map_reader *r, section_ctx *sc, uint32_t st
         m->biome = biome;
         m->color = mc_block_color_tinted(c, &bc);
     }
-    sc->last_key = state << 6 | at;
-    sc->last_color = m->color;
+    sc->cell_state[at] = state;
+    sc->cell_color[at] = m->color;
     return m->color;
 }
 
@@ -356,8 +356,8 @@ static inline mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32
                                           int32_t x, int32_t y, int32_t z)
 {
     const unsigned at = (unsigned)(((y >> 2) & 3) << 4 | (z >> 2) << 2 | x >> 2);
-    if ((state << 6 | at) == sc->last_key)
-        return sc->last_color;
+    if (sc->cell_state[at] == state)
+        return sc->cell_color[at];
     return tinted_in_cell(r, sc, state, c, x, y, z, at);
 }
 
