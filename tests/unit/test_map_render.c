@@ -354,13 +354,20 @@ static void test_stored_sections_equal_full_model(void **state)
     char **files = mc_test_list_corpus("anvil", ".mca");
     uint8_t *lean = malloc(MAP_REGION_BYTES), *whole = malloc(MAP_REGION_BYTES);
     unsigned regions = 0, stored_sections = 0;
+    /* the sanitizer pass of .ci/run (MCCHUNK_SAMPLE=1): normal mode and
+     * the 1.8-1.12 regions (the others' sections are read one way only) */
+    const bool sample = getenv("MCCHUNK_SAMPLE") != NULL;
     for (char **p = files; *p; p++) {
+        const bool legacy = strstr(*p, "/anvil/1.8") || strstr(*p, "/anvil/1.9") || strstr(*p, "/anvil/1.10") ||
+                            strstr(*p, "/anvil/1.11") || strstr(*p, "/anvil/1.12");
+        if (sample && !legacy)
+            continue;
         char err[256];
         map_world *w = map_world_open_files(p, 1, err, sizeof err);
         if (!w)
             continue; /* no chunk to place it by (entities, poi files) */
         const map_region_file *f = map_world_region_at(w, 0);
-        for (int m = 0; m < 2; m++) {
+        for (int m = 0; m < (sample ? 1 : 2); m++) {
             map_mode mode = m ? MAP_MODE_HEIGHT : MAP_MODE_NORMAL;
             map_reader *rl = map_reader_new(w, mode), *rw = map_reader_new(w, mode);
             map_reader_full_model(rw, true);
@@ -389,7 +396,7 @@ static void test_stored_sections_equal_full_model(void **state)
         regions++;
     }
     print_message("%u regions drawn alike; %u stored sections checked block by block\n", regions, stored_sections);
-    assert_true(regions >= 20);
+    assert_true(regions >= (sample ? 5u : 20u));
     assert_true(stored_sections >= 100); /* the five 1.8-1.12 regions: their sections were read from bytes */
     free(lean);
     free(whole);
