@@ -2,15 +2,19 @@
  * map_render.c: a region of a world, seen from above (the rules are at the
  * top of map.h).
  *
- * A chunk is drawn section by section from the top: a section whose
- * palette holds no visible colour is skipped without unpacking; the others
- * are unpacked once (palette indices, 4096 u16) and each column that is not
- * done yet is walked down through it until it is (a list of the open
- * columns, so the done ones cost nothing), so a chunk of open terrain costs
- * about one unpacked section. The colours come from the registry's colour
- * table (one lookup per palette entry, not per block) and the biome tints
- * from a per-registry table by biome id, both cached in the reader; a
- * tinted colour is remembered by (state, biome).
+ * A chunk is drawn section by section from the top. A 1.8-1.12 section is
+ * not converted into the model at all (MC_CHUNKNBT_LEGACY_RAW): its Blocks
+ * and Data bytes are looked at where they are stored, only the blocks a
+ * column reaches (layers of air skipped by a look at their id bytes).
+ * Otherwise a section whose palette holds no visible colour is skipped
+ * without unpacking; the others are unpacked once (palette indices, 4096
+ * u16). Each column that is not done yet is walked down through the
+ * section until it is (a list of the open columns, so the done ones cost
+ * nothing), so a chunk of open terrain costs about one section. The
+ * colours come from the registry's colour table (one lookup per palette
+ * entry, not per block) and the biome tints from a per-registry table by
+ * biome id, both cached in the reader; a tinted colour is remembered by
+ * (state, biome), and by each biome cell of the section being walked.
  *
  * A region's hillshade needs the heights one block north and west of it,
  * which lie in the neighbouring regions: their 32 + 32 edge chunks are read
