@@ -341,9 +341,11 @@ static unsigned check_stored_sections(mc_region *region, int lx, int lz)
     return stored;
 }
 
-/* The map's default read (1.8-1.12 sections looked at where they are
- * stored, MC_CHUNKNBT_LEGACY_RAW) draws every corpus region (every era) as
- * the read of whole chunks into the model does, byte for byte, in normal
+/* The map's default way (1.8-1.12 sections looked at where they are
+ * stored, MC_CHUNKNBT_LEGACY_RAW; runs of water added in a row) draws
+ * every corpus region (every era) as the reference way
+ * (map_reader_full_model: whole chunks into the model, every block through
+ * add_block) does, byte for byte, in normal
  * mode (colours, translucency, water, the hillshade of the heights) and
  * height mode (the heights themselves); and the stored bytes it reads are
  * the blocks of the whole read. */

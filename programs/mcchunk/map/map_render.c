@@ -70,7 +70,7 @@ struct map_reader {
     /* the last chunk read: where its 1.8-1.12 sections' block arrays are
      * (MC_CHUNKNBT_LEGACY_RAW: pointers into nbt) */
     mc_chunknbt_info info;
-    bool full_model; /* map_reader_full_model */
+    bool full_model; /* map_reader_full_model: no shortcut */
     registry_cache rc;
     char error[256];
     /* one chunk's result */
@@ -405,6 +405,36 @@ static inline __attribute__((always_inline)) void add_block(map_reader *r, colum
     acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
 }
 
+/* A block of water (state) right below the water block just added to a
+ * column whose height is known, in normal or light mode: what add_block
+ * does with it, the same arithmetic in the same order. */
+static inline void add_water(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
+                             int32_t z)
+{
+    mc_block_color c = r->rc.colors[state];
+    float alpha = c.a / 255.0f;
+    c = tinted_color(r, sc, state, c, x, y, z);
+    unsigned k = acc->water_depth < 8 ? acc->water_depth : 8;
+    acc->water_depth++;
+    c.r = (uint8_t)(c.r * (25 - k) / 25);
+    c.g = (uint8_t)(c.g * (25 - k) / 25);
+    c.b = (uint8_t)(c.b * (25 - k) / 25);
+    alpha *= 0.5f;
+    composite(acc, c, alpha);
+    acc->opaque = acc->a >= 0.996f;
+    acc->done = acc->opaque;
+}
+
+/* Whether the block just added to a column was water that add_water may
+ * go on with (the same state right below: a run of water is added
+ * without add_block's questions; not in the reader of
+ * map_reader_full_model, the reference). */
+static inline bool water_run_may_follow(const map_reader *r, const column_acc *acc, uint32_t state)
+{
+    return r->rc.colors[state].tint == MC_TINT_WATER && acc->height != MAP_NO_HEIGHT &&
+           r->mode != MAP_MODE_HEIGHT && r->mode != MAP_MODE_BIOME && !r->full_model;
+}
+
 /* The colour of a column in the modes that colour by height or biome. */
 static uint32_t mode_color(map_reader *r, const mc_column *col, const column_acc *acc, int32_t x, int32_t z)
 {
@@ -491,8 +521,15 @@ static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *ope
                 break;
             const unsigned at = (unsigned)y << 8 | i;
             const uint32_t state = (uint32_t)blocks[at] << 4 | (data[at >> 1] >> ((at & 1) << 2) & 15u);
-            if (colors[state].a)
-                add_block(r, a, sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
+            if (!colors[state].a)
+                continue;
+            add_block(r, a, sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
+            if (!water_run_may_follow(r, a, state))
+                continue;
+            for (unsigned b = at - 256; !a->done && y > 0 && blocks[b] == blocks[at] &&
+                                        (data[b >> 1] >> ((b & 1) << 2) & 15u) == (state & 15u);
+                 b -= 256)
+                add_water(r, a, sc, state, (int32_t)(i & 15), base_y + --y, (int32_t)(i >> 4));
         }
         if (!a->done)
             open[kept++] = (uint8_t)i;
@@ -559,6 +596,10 @@ static void draw_chunk(map_reader *r, const mc_column *col)
                     state = state_of[v];
                 }
                 add_block(r, a, &sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
+                if (per_block || !water_run_may_follow(r, a, state))
+                    continue;
+                while (!a->done && y > 0 && (single || r->indices[(y - 1) << 8 | i] == v))
+                    add_water(r, a, &sc, state, (int32_t)(i & 15), base_y + --y, (int32_t)(i >> 4));
             }
             if (!a->done)
                 open[kept++] = (uint8_t)i;
