@@ -7,7 +7,9 @@
  *           and its position checked (what `mcchunk region verify` does):
  *           the cost of reading the chunks at all;
  *   render  map_render_region (normal mode): read, inflate, decode into the
- *           chunk model, draw every column (target: render <= 2x verify);
+ *           chunk model (1.8-1.12 sections: left as stored, only the blocks
+ *           a column reaches from the top looked at), draw every column
+ *           (target: render <= 2x verify);
  *   encode  map_png_encode of the rendered region (its share of render +
  *           encode is reported).
  * Rounds alternate verify and render over all files until the given seconds

@@ -7,7 +7,9 @@
  * structure with an error, never crash, read out of bounds or leak; and
  * mc_chunknbt_read_bytes (which reads 1.18+ sections from their bytes,
  * and with MC_CHUNKNBT_NO_EXTRA the Level.Sections of older chunks too)
- * must give the same status, message and column as the tree reader.
+ * must give the same status, message and column as the tree reader; with
+ * MC_CHUNKNBT_LEGACY_RAW the same status, and the blocks of the sections
+ * it leaves as stored are those of the column read without it.
  *
  * Seeds in fuzz/corpus/fuzz_chunknbt/ are small chunks written by our own
  * writer (one or two sections of a few states per era: 1.8, 1.12.2, 1.13.2,
@@ -25,6 +27,38 @@
 #include "mcchunk/chunknbt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A read with MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_LEGACY_RAW (1.8-1.12
+ * sections left as stored) has the status of the same read without
+ * LEGACY_RAW, and each block of a section left as stored is, from its
+ * bytes (inside the input), the block of that read's column. */
+static void check_stored_sections(const uint8_t *data, size_t size, const mc_chunknbt_options *opt)
+{
+    mc_chunknbt_options plain = *opt, raw = *opt;
+    plain.flags |= MC_CHUNKNBT_NO_EXTRA;
+    raw.flags |= MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_LEGACY_RAW;
+    mc_chunknbt_info info;
+    mc_column *col = NULL, *lean = NULL;
+    mc_error err;
+    mc_status st = mc_chunknbt_read_bytes(data, size, &plain, &col, &err);
+    if (mc_chunknbt_read_bytes_ex(data, size, &raw, &lean, &info, &err) != st)
+        abort();
+    for (int sy = 0; st == MC_OK && sy < 16; sy++) {
+        const uint8_t *blocks = info.legacy_blocks[sy][0], *meta = info.legacy_blocks[sy][1];
+        if (!blocks != !meta || (blocks && (blocks < data || blocks + 4096 > data + size || meta < data ||
+                                           meta + 2048 > data + size)))
+            abort();
+        int32_t x0 = mc_column_x(col) * 16, z0 = mc_column_z(col) * 16;
+        for (unsigned at = 0; blocks && at < 4096; at++) {
+            uint32_t state = (uint32_t)blocks[at] << 4 | (meta[at >> 1] >> ((at & 1) * 4) & 15u);
+            if (state != mc_column_get_block(col, x0 + (int32_t)(at & 15), sy * 16 + (int32_t)(at >> 8),
+                                             z0 + (int32_t)(at >> 4 & 15)))
+                abort();
+        }
+    }
+    mc_column_free(col);
+    mc_column_free(lean);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -73,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (strcmp(err.message, ferr.message) != 0) {
         abort();
     }
+    check_stored_sections(data, size, &opt);
     mc_column_free(fast);
 
     if (tree_st == MC_OK) {

@@ -121,7 +121,14 @@ enum {
     /* With MC_CHUNKNBT_NO_EXTRA: still read the block entities (what a
      * server sends in chunk packets: sign text, banners, skulls...), and
      * keep nothing else. */
-    MC_CHUNKNBT_BLOCK_ENTITIES = 1u << 3
+    MC_CHUNKNBT_BLOCK_ENTITIES = 1u << 3,
+    /* mc_chunknbt_read_bytes_ex with MC_CHUNKNBT_NO_EXTRA and an info: the
+     * 1.8-1.12 sections it reads from their bytes keep their block arrays
+     * as they are stored instead of converting them (the column's section
+     * stays air; info->legacy_blocks says where the bytes are), for a
+     * reader that looks at a few blocks of each section only (a map's top
+     * blocks). A section with Add (ids past 255) is converted as usual. */
+    MC_CHUNKNBT_LEGACY_RAW = 1u << 4
 };
 
 typedef struct mc_chunknbt_options {
@@ -158,6 +165,13 @@ typedef struct mc_chunknbt_info {
     bool newer_than_known;       /* read with the newest reader */
     bool sections_from_bytes;    /* mc_chunknbt_read_bytes read the sections
                                     from their bytes (not from a tree) */
+    /* With MC_CHUNKNBT_LEGACY_RAW: section y's (0..15) Blocks (4096 bytes:
+     * the id of block x, y&15, z at (y&15) << 8 | z << 4 | x) and Data
+     * (2048: its metadata in the low nibble of byte index/2 for an even
+     * index, the high one for odd), pointers into the input `nbt`; the
+     * state is id << 4 | metadata (below the registry's state count).
+     * NULL where the column holds the section's blocks. */
+    const uint8_t *legacy_blocks[16][2];
 } mc_chunknbt_info;
 
 /* Reads a chunk NBT root (a compound as stored in a region file) into a new

@@ -1017,6 +1017,15 @@ static bool fsec_has_blocks(const fsec *f, mc__chunk_era era)
     return era == MC__ERA_LEGACY ? f->legacy[0] != NULL : f->blocks.present;
 }
 
+/* Whether a 1.8-1.12 section read from bytes is left as stored
+ * (MC_CHUNKNBT_LEGACY_RAW): without Add its values are below 4096, so
+ * every one is a state of a registry of 4096 or more (none is replaced). */
+static bool raw_legacy(const reader *r, const fsec *f)
+{
+    return r->info && r->opt && (r->opt->flags & MC_CHUNKNBT_LEGACY_RAW) && !r->keep_extra && !f->legacy[2] &&
+           f->y >= 0 && f->y < 16 && mc_registry_state_count(r->reg) >= 4096;
+}
+
 /* read_section for a section from bytes (inside the column): block_states
  * and biomes (1.18+), Palette and BlockStates (1.13-1.17) or Blocks, Data
  * and Add (1.8-1.12), whichever the era reads, and light. */
@@ -1035,8 +1044,12 @@ static mc_status read_section_fast(reader *r, const fsec *f, mc__chunk_era era, 
         if (!f->legacy[0] || f->legacy_n[0] != 4096 || !f->legacy[1] || f->legacy_n[1] != 2048 ||
             (f->legacy[2] && f->legacy_n[2] != 2048))
             return MC_ERR_UNSUPPORTED; /* the tree reader says what is wrong */
-        if ((st = legacy_blocks(r, f->legacy[0], f->legacy[1], f->legacy[2], s, f->y)) != MC_OK)
+        if (raw_legacy(r, f)) {
+            r->info->legacy_blocks[f->y][0] = f->legacy[0];
+            r->info->legacy_blocks[f->y][1] = f->legacy[1];
+        } else if ((st = legacy_blocks(r, f->legacy[0], f->legacy[1], f->legacy[2], s, f->y)) != MC_OK) {
             return st;
+        }
     } else if (paletted) {
         mc_container_free(&s->blocks);
         if ((st = read_paletted_fast(r, &f->blocks, false, layout, &s->blocks)) != MC_OK)

@@ -305,6 +305,106 @@ static void test_made_columns(void **state)
     map_world_free(w);
 }
 
+/* MC_CHUNKNBT_LEGACY_RAW on chunk (lx, lz) of a region: every block of
+ * every section left as stored reads, from its bytes, as the state the
+ * whole read gives at that place; returns how many such sections. */
+static unsigned check_stored_sections(mc_region *region, int lx, int lz)
+{
+    mc_buf nbt;
+    mc_buf_init(&nbt, NULL);
+    mc_error err;
+    mc_column *whole = NULL, *lean = NULL;
+    mc_chunknbt_info info;
+    mc_chunknbt_options opt = {0};
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_LEGACY_RAW;
+    assert_int_equal(mc_region_read_chunk(region, lx, lz, &nbt, NULL, &err), MC_OK);
+    assert_int_equal(mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &whole, &err), MC_OK);
+    assert_int_equal(mc_chunknbt_read_bytes_ex(nbt.data, nbt.len, &opt, &lean, &info, &err), MC_OK);
+    int32_t x0 = mc_column_x(whole) * 16, z0 = mc_column_z(whole) * 16;
+    unsigned stored = 0;
+    for (int sy = 0; sy < 16; sy++) {
+        const uint8_t *blocks = info.legacy_blocks[sy][0], *data = info.legacy_blocks[sy][1];
+        if (!blocks)
+            continue;
+        stored++;
+        for (unsigned at = 0; at < 4096; at++) {
+            uint32_t state = (uint32_t)blocks[at] << 4 | (data[at >> 1] >> ((at & 1) * 4) & 15u);
+            int32_t x = x0 + (int32_t)(at & 15), y = sy * 16 + (int32_t)(at >> 8), z = z0 + (int32_t)(at >> 4 & 15);
+            if (state != mc_column_get_block(whole, x, y, z))
+                fail_msg("chunk %d %d: block %d %d %d: stored %u, whole read %u", mc_column_x(whole),
+                         mc_column_z(whole), x, y, z, state, mc_column_get_block(whole, x, y, z));
+        }
+    }
+    mc_column_free(whole);
+    mc_column_free(lean);
+    mc_buf_free(&nbt);
+    return stored;
+}
+
+/* The map's default way (1.8-1.12 sections looked at where they are
+ * stored, MC_CHUNKNBT_LEGACY_RAW; runs of water added in a row) draws
+ * every corpus region (every era) as the reference way
+ * (map_reader_full_model: whole chunks into the model, every block through
+ * add_block) does, byte for byte, in normal
+ * mode (colours, translucency, water, the hillshade of the heights) and
+ * height mode (the heights themselves); and the stored bytes it reads are
+ * the blocks of the whole read. */
+static void test_stored_sections_equal_full_model(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    char **files = mc_test_list_corpus("anvil", ".mca");
+    uint8_t *lean = malloc(MAP_REGION_BYTES), *whole = malloc(MAP_REGION_BYTES);
+    unsigned regions = 0, stored_sections = 0;
+    /* the sanitizer pass of .ci/run (MCCHUNK_SAMPLE=1): normal mode and
+     * the three smaller 1.11-1.12 regions (the stored sections' path; all
+     * the regions are compared in the normal build) */
+    const bool sample = getenv("MCCHUNK_SAMPLE") != NULL;
+    for (char **p = files; *p; p++) {
+        if (sample && !(strstr(*p, "/anvil/1.11") || strstr(*p, "/anvil/1.12")))
+            continue;
+        char err[256];
+        map_world *w = map_world_open_files(p, 1, err, sizeof err);
+        if (!w)
+            continue; /* no chunk to place it by (entities, poi files) */
+        const map_region_file *f = map_world_region_at(w, 0);
+        for (int m = 0; m < (sample ? 1 : 2); m++) {
+            map_mode mode = m ? MAP_MODE_HEIGHT : MAP_MODE_NORMAL;
+            map_reader *rl = map_reader_new(w, mode), *rw = map_reader_new(w, mode);
+            map_reader_full_model(rw, true);
+            map_stats sl = {0}, sw = {0};
+            assert_true(map_render_region(rl, f->rx, f->rz, lean, &sl));
+            assert_true(map_render_region(rw, f->rx, f->rz, whole, &sw));
+            assert_int_equal(sl.chunks, sw.chunks);
+            assert_int_equal(sl.bad_chunks, sw.bad_chunks);
+            if (memcmp(lean, whole, MAP_REGION_BYTES)) {
+                size_t at = 0;
+                while (!memcmp(lean + at, whole + at, 4))
+                    at += 4;
+                fail_msg("%s (%s mode): pixel %zu %zu differs", *p, map_mode_name(mode), at / 4 % 512, at / 4 / 512);
+            }
+            map_reader_free(rl);
+            map_reader_free(rw);
+        }
+        mc_region *region;
+        mc_error e;
+        assert_int_equal(mc_region_open(*p, NULL, &region, &e), MC_OK);
+        for (int k = 0; k < 1024; k += 37) /* a few chunks of each file, block by block */
+            if (mc_region_has_chunk(region, k % 32, k / 32))
+                stored_sections += check_stored_sections(region, k % 32, k / 32);
+        mc_region_close(region);
+        map_world_free(w);
+        regions++;
+    }
+    print_message("%u regions drawn alike; %u stored sections checked block by block\n", regions, stored_sections);
+    assert_true(regions >= (sample ? 3u : 20u));
+    /* the 1.8-1.12 regions' sections were read from their bytes */
+    assert_true(stored_sections >= (sample ? 20u : 100u));
+    free(lean);
+    free(whole);
+    mc_test_free_list(files);
+}
+
 /* Downsampling: alpha-weighted average of each 2x2, transparent quarters. */
 static void test_downsample(void **state)
 {
@@ -328,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_pixels_match_blocks),
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_made_columns),
+        cmocka_unit_test(test_stored_sections_equal_full_model),
         cmocka_unit_test(test_downsample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,6 +115,14 @@ void map_reader_free(map_reader *r);
  * map_reader_last_error). Returns false only when memory runs out. */
 bool map_render_region(map_reader *r, int32_t rx, int32_t rz, uint8_t *rgba, map_stats *stats);
 const char *map_reader_last_error(const map_reader *r);
+/* The reference way to draw (true): chunks read whole into the model and
+ * every block through the one compositing step. By default the 1.8-1.12
+ * sections' blocks are looked at where they are stored, only those a
+ * column reaches from the top (MC_CHUNKNBT_LEGACY_RAW), and a run of
+ * water is added without the questions its first block answered. The
+ * same pixels either way (test_map_render checks every corpus region);
+ * for tests and measurements. */
+void map_reader_full_model(map_reader *r, bool full);
 
 /* ------------------------------------------------------------------ png */
 

@@ -2,15 +2,19 @@
  * map_render.c: a region of a world, seen from above (the rules are at the
  * top of map.h).
  *
- * A chunk is drawn section by section from the top: a section whose
- * palette holds no visible colour is skipped without unpacking; the others
- * are unpacked once (palette indices, 4096 u16) and each column that is not
- * done yet is walked down through it until it is (a list of the open
- * columns, so the done ones cost nothing), so a chunk of open terrain costs
- * about one unpacked section. The colours come from the registry's colour
- * table (one lookup per palette entry, not per block) and the biome tints
- * from a per-registry table by biome id, both cached in the reader; a
- * tinted colour is remembered by (state, biome).
+ * A chunk is drawn section by section from the top. A 1.8-1.12 section is
+ * not converted into the model at all (MC_CHUNKNBT_LEGACY_RAW): its Blocks
+ * and Data bytes are looked at where they are stored, only the blocks a
+ * column reaches (layers of air skipped by a look at their id bytes).
+ * Otherwise a section whose palette holds no visible colour is skipped
+ * without unpacking; the others are unpacked once (palette indices, 4096
+ * u16). Each column that is not done yet is walked down through the
+ * section until it is (a list of the open columns, so the done ones cost
+ * nothing), so a chunk of open terrain costs about one section. The
+ * colours come from the registry's colour table (one lookup per palette
+ * entry, not per block) and the biome tints from a per-registry table by
+ * biome id, both cached in the reader; a tinted colour is remembered by
+ * (state, biome), and by each biome cell of the section being walked.
  *
  * A region's hillshade needs the heights one block north and west of it,
  * which lie in the neighbouring regions: their 32 + 32 edge chunks are read
@@ -63,6 +67,10 @@ struct map_reader {
     mc_buf nbt;
     mc_chunknbt_cache *cache;
     mc_nbt_doc *doc;
+    /* the last chunk read: where its 1.8-1.12 sections' block arrays are
+     * (MC_CHUNKNBT_LEGACY_RAW: pointers into nbt) */
+    mc_chunknbt_info info;
+    bool full_model; /* map_reader_full_model: no shortcut */
     registry_cache rc;
     char error[256];
     /* one chunk's result */
@@ -143,6 +151,11 @@ void map_reader_free(map_reader *r)
     free(r->colors);
     free(r->heights);
     free(r);
+}
+
+void map_reader_full_model(map_reader *r, bool full)
+{
+    r->full_model = full;
 }
 
 const char *map_reader_last_error(const map_reader *r)
@@ -307,13 +320,26 @@ static uint32_t finish(const column_acc *acc)
 typedef struct section_ctx {
     const mc_column *col;
     uint32_t cell_biome[64];
+    /* each cell's last tinted colour and its state (UINT32_MAX: none): a
+     * column of water, a field of grass tint the same state again and again */
+    uint32_t cell_state[64];
+    mc_block_color cell_color[64];
 } section_ctx;
 
-/* The colour of `state` (colour c, tinted) at (x, y, z) of the section. */
-static mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32_t state, mc_block_color c, int32_t x,
-                                   int32_t y, int32_t z)
+/* A section's walk begins: no biome of its cells known yet. */
+static void section_begin(section_ctx *sc)
 {
-    uint32_t *cell = &sc->cell_biome[((y >> 2) & 3) << 4 | (z >> 2) << 2 | x >> 2];
+    memset(sc->cell_biome, 0xFF, sizeof sc->cell_biome);
+    memset(sc->cell_state, 0xFF, sizeof sc->cell_state);
+}
+
+/* The colour of `state` (colour c, tinted) at (x, y, z), in the
+ * section's biome cell `at` (y/4 & 3 << 4 | z/4 << 2 | x/4), through the
+ * registry's memo. */
+static mc_block_color tinted_in_cell(map_reader *r, section_ctx *sc, uint32_t state, mc_block_color c, int32_t x,
+                                     int32_t y, int32_t z, unsigned at)
+{
+    uint32_t *cell = &sc->cell_biome[at];
     if (*cell == UINT32_MAX)
         *cell = mc_column_get_biome(sc->col, x >> 2, y >> 2, z >> 2);
     const uint32_t biome = *cell;
@@ -324,11 +350,24 @@ static mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32_t stat
         m->biome = biome;
         m->color = mc_block_color_tinted(c, &bc);
     }
+    sc->cell_state[at] = state;
+    sc->cell_color[at] = m->color;
     return m->color;
 }
 
-/* One visible block of a column. */
-static void add_block(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
+/* The colour of `state` (colour c, tinted) at (x, y, z) of the section. */
+static inline mc_block_color tinted_color(map_reader *r, section_ctx *sc, uint32_t state, mc_block_color c,
+                                          int32_t x, int32_t y, int32_t z)
+{
+    const unsigned at = (unsigned)(((y >> 2) & 3) << 4 | (z >> 2) << 2 | x >> 2);
+    if (sc->cell_state[at] == state)
+        return sc->cell_color[at];
+    return tinted_in_cell(r, sc, state, c, x, y, z, at);
+}
+
+/* One visible block of a column (inlined into both walks: a column of
+ * water adds a dozen blocks). */
+static inline __attribute__((always_inline)) void add_block(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
                       int32_t z)
 {
     const registry_cache *rc = &r->rc;
@@ -364,6 +403,36 @@ static void add_block(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t 
     composite(acc, c, alpha);
     acc->opaque = c.a == 255 || acc->a >= 0.996f;
     acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
+}
+
+/* A block of water (state) right below the water block just added to a
+ * column whose height is known, in normal or light mode: what add_block
+ * does with it, the same arithmetic in the same order. */
+static inline void add_water(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
+                             int32_t z)
+{
+    mc_block_color c = r->rc.colors[state];
+    float alpha = c.a / 255.0f;
+    c = tinted_color(r, sc, state, c, x, y, z);
+    unsigned k = acc->water_depth < 8 ? acc->water_depth : 8;
+    acc->water_depth++;
+    c.r = (uint8_t)(c.r * (25 - k) / 25);
+    c.g = (uint8_t)(c.g * (25 - k) / 25);
+    c.b = (uint8_t)(c.b * (25 - k) / 25);
+    alpha *= 0.5f;
+    composite(acc, c, alpha);
+    acc->opaque = acc->a >= 0.996f;
+    acc->done = acc->opaque;
+}
+
+/* Whether the block just added to a column was water that add_water may
+ * go on with (the same state right below: a run of water is added
+ * without add_block's questions; not in the reader of
+ * map_reader_full_model, the reference). */
+static inline bool water_run_may_follow(const map_reader *r, const column_acc *acc, uint32_t state)
+{
+    return r->rc.colors[state].tint == MC_TINT_WATER && acc->height != MAP_NO_HEIGHT &&
+           r->mode != MAP_MODE_HEIGHT && r->mode != MAP_MODE_BIOME && !r->full_model;
 }
 
 /* The colour of a column in the modes that colour by height or biome. */
@@ -413,6 +482,61 @@ static bool section_states(const registry_cache *rc, const mc_container *c, uint
     return true;
 }
 
+/* Bit y set for each layer y of a stored 1.8-1.12 section with a block
+ * id other than 0 (air, the only id without a colour whatever its data:
+ * the layers above the ground up to the section's top cost nothing). */
+static unsigned layers_not_air(const uint8_t *blocks)
+{
+    unsigned mask = 0;
+    for (unsigned y = 0; y < 16; y++) {
+        uint64_t any = 0, w[32];
+        memcpy(w, blocks + (y << 8), sizeof w);
+        for (unsigned k = 0; k < 32; k++)
+            any |= w[k];
+        mask |= (unsigned)(any != 0) << y;
+    }
+    return mask;
+}
+
+/* Walks the open columns down through a 1.8-1.12 section kept as stored
+ * (blocks, data: see mc_chunknbt_info.legacy_blocks), as draw_chunk does
+ * through a paletted one: the state of each block reached is read from
+ * its bytes, none other is looked at. Returns how many stay open. */
+static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *open, unsigned nopen,
+                                    section_ctx *sc, const uint8_t *blocks, const uint8_t *data, int32_t base_y)
+{
+    const mc_block_color *colors = r->rc.colors; /* >= 4096 states: every stored value is one */
+    const unsigned layers = layers_not_air(blocks);
+    if (!layers)
+        return nopen;
+    const int top = 31 - __builtin_clz(layers);
+    unsigned kept = 0;
+    for (unsigned j = 0; j < nopen; j++) {
+        const unsigned i = open[j];
+        column_acc *a = &acc[i];
+        for (int y = top; !a->done; y--) {
+            while (y >= 0 && !blocks[(unsigned)y << 8 | i]) /* air (id 0), whatever its data */
+                y--;
+            if (y < 0)
+                break;
+            const unsigned at = (unsigned)y << 8 | i;
+            const uint32_t state = (uint32_t)blocks[at] << 4 | (data[at >> 1] >> ((at & 1) << 2) & 15u);
+            if (!colors[state].a)
+                continue;
+            add_block(r, a, sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
+            if (!water_run_may_follow(r, a, state))
+                continue;
+            for (unsigned b = at - 256; !a->done && y > 0 && blocks[b] == blocks[at] &&
+                                        (data[b >> 1] >> ((b & 1) << 2) & 15u) == (state & 15u);
+                 b -= 256)
+                add_water(r, a, sc, state, (int32_t)(i & 15), base_y + --y, (int32_t)(i >> 4));
+        }
+        if (!a->done)
+            open[kept++] = (uint8_t)i;
+    }
+    return kept;
+}
+
 /* Draws one column into r->chunk_rgba / r->chunk_height. Sections from the
  * top; in each, every column still open is walked down until it is done
  * (the same blocks in the same order as a walk layer by layer, with no
@@ -434,7 +558,14 @@ static void draw_chunk(map_reader *r, const mc_column *col)
     uint32_t state_of[256];
     uint8_t vis[256];
     for (uint32_t k = nsec; k-- > 0 && nopen;) {
-        const mc_section *s = mc_column_section_const(col, mc_column_min_section(col) + (int32_t)k);
+        const int32_t sy = mc_column_min_section(col) + (int32_t)k;
+        if (sy >= 0 && sy < 16 && r->info.legacy_blocks[sy][0]) {
+            section_begin(&sc);
+            nopen = walk_stored_section(r, acc, open, nopen, &sc, r->info.legacy_blocks[sy][0],
+                                        r->info.legacy_blocks[sy][1], min_y + (int32_t)k * 16);
+            continue;
+        }
+        const mc_section *s = mc_column_section_const(col, sy);
         const mc_container *c = &s->blocks;
         bool per_block;
         if (!section_states(rc, c, state_of, vis, &per_block))
@@ -446,7 +577,7 @@ static void draw_chunk(map_reader *r, const mc_column *col)
         const uint64_t *longs = mc_container_longs(c, &nlongs);
         if (!single)
             mc_bits_unpack_u16(longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, r->indices);
-        memset(sc.cell_biome, 0xFF, sizeof sc.cell_biome);
+        section_begin(&sc);
         const int32_t base_y = min_y + (int32_t)k * 16;
         unsigned kept = 0;
         for (unsigned j = 0; j < nopen; j++) {
@@ -465,6 +596,10 @@ static void draw_chunk(map_reader *r, const mc_column *col)
                     state = state_of[v];
                 }
                 add_block(r, a, &sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
+                if (per_block || !water_run_may_follow(r, a, state))
+                    continue;
+                while (!a->done && y > 0 && (single || r->indices[(y - 1) << 8 | i] == v))
+                    add_water(r, a, &sc, state, (int32_t)(i & 15), base_y + --y, (int32_t)(i >> 4));
             }
             if (!a->done)
                 open[kept++] = (uint8_t)i;
@@ -496,11 +631,12 @@ static mc_column *read_column(map_reader *r, int32_t cx, int32_t cz, uint64_t *b
     mc_column *col = NULL;
     r->nbt.len = 0;
     mc_chunknbt_options opt = {0};
-    opt.flags = MC_CHUNKNBT_NO_EXTRA | (r->mode == MAP_MODE_LIGHT ? 0 : MC_CHUNKNBT_NO_LIGHT);
+    opt.flags = MC_CHUNKNBT_NO_EXTRA | (r->mode == MAP_MODE_LIGHT ? 0 : MC_CHUNKNBT_NO_LIGHT) |
+                (r->full_model ? 0 : MC_CHUNKNBT_LEGACY_RAW);
     opt.cache = r->cache;
     opt.doc = r->doc;
     if (mc_region_read_chunk(region, cx & 31, cz & 31, &r->nbt, NULL, &err) != MC_OK ||
-        mc_chunknbt_read_bytes(r->nbt.data, r->nbt.len, &opt, &col, &err) != MC_OK) {
+        mc_chunknbt_read_bytes_ex(r->nbt.data, r->nbt.len, &opt, &col, &r->info, &err) != MC_OK) {
         if (!r->error[0])
             map_say(r->error, sizeof r->error, "chunk %d %d: %s", cx, cz, err.message);
         (*bad)++;
@@ -513,6 +649,7 @@ static mc_column *read_column(map_reader *r, int32_t cx, int32_t cz, uint64_t *b
  * absent or unreadable (bad counted). */
 static bool read_and_draw(map_reader *r, int32_t cx, int32_t cz, uint64_t *bad)
 {
+    memset(r->info.legacy_blocks, 0, sizeof r->info.legacy_blocks); /* a made column holds its blocks */
     mc_column *col = r->make ? r->make(r->make_user, cx, cz) : read_column(r, cx, cz, bad);
     if (!col)
         return false;
