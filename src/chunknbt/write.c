@@ -281,13 +281,24 @@ static bool all_used(const mc_container *c)
         return false;
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
     if (c->palette_len <= 64) {
-        /* the common case: the entries seen as bits of one word */
+        /* the common case: the entries seen as bits of one word (four
+         * words over a run of 256, so that the ORs do not wait for each
+         * other: this walk was a tenth of world convert's instructions) */
         const uint64_t all = c->palette_len == 64 ? ~0ull : (1ull << c->palette_len) - 1;
         uint64_t got = 0;
         for (size_t from = 0; from < c->rules.size; from += 256) {
             size_t to = from + 256 < c->rules.size ? from + 256 : c->rules.size;
-            for (size_t i = from; i < to; i++)
-                got |= 1ull << (idx[i] & 63);
+            uint64_t g0 = 0, g1 = 0, g2 = 0, g3 = 0;
+            size_t i = from;
+            for (; i + 4 <= to; i += 4) {
+                g0 |= 1ull << (idx[i] & 63);
+                g1 |= 1ull << (idx[i + 1] & 63);
+                g2 |= 1ull << (idx[i + 2] & 63);
+                g3 |= 1ull << (idx[i + 3] & 63);
+            }
+            for (; i < to; i++)
+                g0 |= 1ull << (idx[i] & 63);
+            got |= g0 | g1 | g2 | g3;
             if ((got & all) == all)
                 return true;
         }
