@@ -388,8 +388,9 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
     } else {
         size_t size = c->rules.size;
         mc_container_get_all(c, w->vals);
-        for (size_t i = 0; i < size; i++)
-            w->vals[i] = biomes ? tbiome(w, w->vals[i]) : tstate(w, w->vals[i]);
+        if (translated) /* (else every value is its own target) */
+            for (size_t i = 0; i < size; i++)
+                w->vals[i] = biomes ? tbiome(w, w->vals[i]) : tstate(w, w->vals[i]);
         if (decided)
             apply_overrides(w, w->vals);
         n = first_occurrence(w->vals, size, pal_buf, w->idx);
