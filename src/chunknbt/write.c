@@ -264,6 +264,25 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
     return n;
 }
 
+/* all_used for 4-bit indices (palettes of up to 16 entries, most block
+ * sections): the bytes of the longs (two indices each) marked in a table of
+ * 256, then the indices of the bytes seen, instead of unpacking 4,096. */
+static bool all_used_nibbles(const mc_container *c)
+{
+    uint8_t seen[256] = {0};
+    for (size_t i = 0; i < c->rules.size / 16; i++) {
+        const uint64_t v = c->longs[i];
+        for (unsigned k = 0; k < 64; k += 8)
+            seen[(v >> k) & 255] = 1;
+    }
+    uint32_t got = 0;
+    for (unsigned b = 0; b < 256; b++)
+        if (seen[b])
+            got |= (1u << (b & 15)) | (1u << (b >> 4));
+    const uint32_t all = (1u << c->palette_len) - 1;
+    return (got & all) == all;
+}
+
 /* Whether an indirect container's palette has no entry twice and every
  * entry is used: the entries are checked first, then the indices walked
  * until each entry was seen (usually long before the last block). */
@@ -279,6 +298,8 @@ static bool all_used(const mc_container *c)
     uint8_t seen[256];
     if (c->rules.size > 4096)
         return false;
+    if (c->bits == 4 && c->palette_len <= 16 && c->rules.size % 16 == 0)
+        return all_used_nibbles(c);
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
     if (c->palette_len <= 64) {
         /* the common case: the entries seen as bits of one word (four
