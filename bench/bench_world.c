@@ -15,9 +15,12 @@
  *               the older ones' marginal rate: the same files four times
  *               over less once (what is paid once per distinct palette
  *               entry and state, not per chunk, taken out);
- *      convert  `world convert` to 1.21.4 (light left to the game) and to
- *               1.12.2 (light computed): chunks per CPU second, and the
- *               CPU per chunk as a multiple of verify's (target <= 3);
+ *      convert  `world convert` to 1.21.4 (light left to the game) in each
+ *               region compression (--compression zlib, lz4, none) and
+ *               to 1.12.2 (light computed): chunks per CPU second, the
+ *               CPU per chunk as a multiple of verify's (target <= 3),
+ *               the bytes written; the 1.21.4 zlib and lz4 outputs read
+ *               back by `region verify`;
  *      deflate  the chunks convert wrote to 1.21.4, deflated again here
  *               at the level convert uses (1) and at 6 (zlib's default,
  *               what the game writes): bytes, 4 KiB sectors (what the
@@ -317,6 +320,27 @@ static void bench_deflate_levels(const char *converted)
            s1 / s6, c1 / c6);
 }
 
+/* `region verify` of what convert wrote (the region files only): the read
+ * of a converted world in compression `comp`, next to the corpus' read. */
+static void bench_read_back(const char *dir, const char *comp, double verify_us)
+{
+    static char files[256][4096];
+    int n = list_regions(dir, files, 256, 0, true);
+    if (n > 76)
+        n = 76;
+    char *argv[80] = {"mcchunk", "region", "verify", "-q"};
+    for (int i = 0; i < n; i++)
+        argv[4 + i] = files[i];
+    argv[4 + n] = NULL;
+    run_result v = run_tool(argv);
+    const char *p = v.out ? strstr(v.out, "problems, ") : NULL;
+    long chunks = p ? strtol(p + 10, NULL, 10) : 0;
+    if (chunks)
+        printf("    read back (region verify of the %ld chunks written, %s): %.1f us/chunk, %.2fx the corpus' read\n",
+               chunks, comp, v.cpu / (double)chunks * 1e6, v.cpu / (double)chunks * 1e6 / verify_us);
+    free(v.out);
+}
+
 static void bench_corpus(const char *tmp)
 {
     static char files[64][4096];
@@ -401,20 +425,34 @@ static void bench_corpus(const char *tmp)
                    "per chunk, once-per-distinct-key work taken out)\n",
                    "world stats, older chunks, marginal", dc / dcpu, dcpu / dc * 1e6, dcpu / dc * 1e6 / verify_us);
     }
-    const char *targets[2][2] = {{"1.21.4", "light left to the game"}, {"1.12.2", "light computed"}};
-    for (int k = 0; k < 2; k++) {
-        char dst[4400];
-        snprintf(dst, sizeof dst, "%s/converted-%s", tmp, targets[k][0]);
-        char *argv[] = {"mcchunk", "world", "convert", world, dst, "--to", (char *)targets[k][0], "--threads", "1",
-                        "--json", NULL};
+    /* to 1.21.4 in each region compression the game offers, then to 1.12.2 */
+    const struct { const char *to, *comp, *note; } targets[4] = {
+        {"1.21.4", "zlib", "light left to the game"},
+        {"1.21.4", "lz4", "light left to the game"},
+        {"1.21.4", "none", "light left to the game"},
+        {"1.12.2", "zlib", "light computed"},
+    };
+    double zlib_bytes = 0;
+    for (int k = 0; k < 4; k++) {
+        char dst[4400], label[64];
+        snprintf(dst, sizeof dst, "%s/converted-%s-%s", tmp, targets[k].to, targets[k].comp);
+        char *argv[] = {"mcchunk", "world", "convert", world, dst, "--to", (char *)targets[k].to, "--compression",
+                        (char *)targets[k].comp, "--threads", "1", "--json", NULL};
         run_result c = run_tool(argv);
-        double read = json_number(c.out, "chunks_read");
-        printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target <= 3x) [%s]\n",
-               k ? "world convert -> 1.12.2" : "world convert -> 1.21.4", read / c.cpu, c.cpu / read * 1e6,
-               c.cpu / read * 1e6 / verify_us, targets[k][1]);
+        double read = json_number(c.out, "chunks_read"), bytes = json_number(c.out, "bytes_written");
+        if (k == 0)
+            zlib_bytes = bytes;
+        snprintf(label, sizeof label, "world convert -> %s, %s", targets[k].to, targets[k].comp);
+        printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target <= 3x) [%s; %.2f MB written",
+               label, read / c.cpu, c.cpu / read * 1e6, c.cpu / read * 1e6 / verify_us, targets[k].note, bytes / 1e6);
+        if (k == 1 || k == 2)
+            printf(", %.2fx zlib's", bytes / zlib_bytes);
+        printf("]\n");
         free(c.out);
         if (k == 0)
             bench_deflate_levels(dst);
+        if (k <= 1)
+            bench_read_back(dst, targets[k].comp, verify_us);
     }
     free(v.out);
 }

@@ -28,7 +28,10 @@
  *     (the game lights the chunk when it loads it), unless --light asks to
  *     compute it here;
  *   - written with mc_chunknbt_write for the target's DataVersion (block
- *     entities through it), through an mc_region_writer (zlib).
+ *     entities through it), through an mc_region_writer in the
+ *     compression --compression names (zlib by default, the game's; lz4 and
+ *     none as server.properties' region-file-compression offers them, for
+ *     the releases that read them), entities/ and poi/ records likewise.
  * Entities: before 1.17 (DataVersion 2681) they are in the chunk
  * (Level.Entities), from it in entities/ region files ({DataVersion,
  * Position, Entities}); they are carried across in either direction,
@@ -154,6 +157,7 @@ typedef struct convert_job {
     mc_version_info target;
     mc_world_layout dst_layout;
     bool dry_run, light, compute_light;
+    mc_compression compression;       /* of every record written */
     convert_worker *workers;
     size_t *order;                    /* the tasks in the order they are handed out */
     bool *skip;                       /* per task: done in an earlier run */
@@ -626,7 +630,7 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
     w->bytes.len = 0;
     st = mc_nbt_write(w->out_doc, MC_NBT_JAVA, &w->bytes, err);
     if (!st && out)
-        st = mc_region_writer_put_chunk(out, lx, lz, w->bytes.data, w->bytes.len, MC_COMPRESSION_ZLIB, 0, err);
+        st = mc_region_writer_put_chunk(out, lx, lz, w->bytes.data, w->bytes.len, j->compression, 0, err);
     if (!st)
         w->rep.chunks_written++;
     return st;
@@ -659,7 +663,7 @@ static mc_status write_entities(convert_run *run, mc_region_writer *out, int i, 
     w->bytes.len = 0;
     mc_status st = mc_nbt_write(d, MC_NBT_JAVA, &w->bytes, err);
     if (!st && out)
-        st = mc_region_writer_put_chunk(out, i & 31, i >> 5, w->bytes.data, w->bytes.len, MC_COMPRESSION_ZLIB,
+        st = mc_region_writer_put_chunk(out, i & 31, i >> 5, w->bytes.data, w->bytes.len, run->j->compression,
                                         mc_region_get_entry(run->src_entities ? run->src_entities : run->src[4],
                                                             i & 31, i >> 5).timestamp, err);
     return st;
@@ -703,7 +707,7 @@ static mc_status write_poi(convert_run *run, mc_region_writer *out, int i, int32
     w->bytes.len = 0;
     mc_status st = mc_nbt_write(w->edoc, MC_NBT_JAVA, &w->bytes, err);
     if (!st && out)
-        st = mc_region_writer_put_chunk(out, i & 31, i >> 5, w->bytes.data, w->bytes.len, MC_COMPRESSION_ZLIB,
+        st = mc_region_writer_put_chunk(out, i & 31, i >> 5, w->bytes.data, w->bytes.len, run->j->compression,
                                         mc_region_get_entry(r, i & 31, i >> 5).timestamp, err);
     return st;
 }
@@ -724,7 +728,7 @@ static mc_status open_writer(convert_run *run, mc_region_kind kind, mc_region_wr
         return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "cannot make %s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/r.%d.%d.mca", dir, (int)run->t->rx, (int)run->t->rz);
     mc_region_options ro = {0};
-    ro.level = CONVERT_DEFLATE_LEVEL;
+    ro.level = CONVERT_DEFLATE_LEVEL; /* zlib only; lz4 and none have no level */
     return mc_region_writer_new(path, &ro, out, err);
 }
 
@@ -947,8 +951,13 @@ static void log_name(const convert_job *j, char *out, size_t n)
  * same one. */
 static void log_header(const convert_job *j, const char *src_real, char *out, size_t n)
 {
-    snprintf(out, n, "mcchunk-convert 1 to %s dv %d shard %u/%u from %s\n", j->target.name,
-             (int)j->target.data_version, j->o->shard_k, j->o->shard_n, src_real);
+    /* the compression is named only when not the default: logs of runs
+     * before --compression existed still --resume */
+    char comp[32] = "";
+    if (j->compression != MC_COMPRESSION_ZLIB)
+        snprintf(comp, sizeof comp, " compression %s", mc_compression_name(j->compression));
+    snprintf(out, n, "mcchunk-convert 1 to %s dv %d%s shard %u/%u from %s\n", j->target.name,
+             (int)j->target.data_version, comp, j->o->shard_k, j->o->shard_n, src_real);
 }
 
 static bool same_region(const world_task *a, const char *dim, int32_t rx, int32_t rz, const world_scan *s)
@@ -1249,6 +1258,12 @@ static void usage(FILE *out)
             "  --resume        continue an interrupted conversion into DST: the regions its\n"
             "                  log (DST/mcchunk-convert.log) names as done are skipped\n"
             "  --light         also compute the light of 1.14+ targets here\n"
+            "  --compression zlib|lz4|none\n"
+            "                  the region compression of the records written (chunks,\n"
+            "                  entities, poi): zlib (default; what the game writes unless\n"
+            "                  server.properties says otherwise), lz4 (read by 1.20.5+:\n"
+            "                  lz4-java's block stream, faster to write and read, larger\n"
+            "                  files) or none (read by 1.15+)\n"
             "options:\n");
     world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION);
     fprintf(out,
@@ -1336,6 +1351,7 @@ int world_cmd_convert(int argc, char **argv)
     const char *pos[2] = {NULL, NULL}, *to = NULL;
     int npos = 0;
     bool dry = false, resume = false, light = false;
+    const char *compression = "zlib";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1359,6 +1375,12 @@ int world_cmd_convert(int argc, char **argv)
             resume = true;
         } else if (!strcmp(a, "--light")) {
             light = true;
+        } else if (!strcmp(a, "--compression")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s: --compression needs zlib, lz4 or none\n", o.prog);
+                return MC_EXIT_USAGE;
+            }
+            compression = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "%s: unknown option %s\n", o.prog, a);
             return MC_EXIT_USAGE;
@@ -1387,6 +1409,9 @@ int world_cmd_convert(int argc, char **argv)
         return mc_tool_unknown_version(o.prog, to);
     j.dry_run = dry;
     j.light = light;
+    int rc_comp = world_parse_compression(o.prog, compression, &j.target, &j.compression);
+    if (rc_comp)
+        return rc_comp;
     j.compute_light = light || j.target.data_version < DV_LIGHT_ENGINE;
     j.dst_layout = j.target.data_version >= 4786 ? MC_WORLD_LAYOUT_26_1 : MC_WORLD_LAYOUT_LEGACY;
     if (!mc_tool_is_dir(o.dir)) {

@@ -48,6 +48,7 @@ typedef struct create_job {
     int32_t *regions;                /* (rx, rz) pairs of this shard */
     size_t nregions;
     mc_world_layout layout;
+    mc_compression compression;      /* of the records (--compression) */
     create_worker *workers;
 } create_job;
 
@@ -124,7 +125,7 @@ static int create_task(void *user, int worker, size_t ti)
             if (!st)
                 st = world_write_chunk_bytes(col, dv, w->light.doc, &w->nbt, &err);
             if (!st)
-                st = mc_region_writer_put_chunk(out, lx, lz, w->nbt.data, w->nbt.len, MC_COMPRESSION_ZLIB, 0, &err);
+                st = mc_region_writer_put_chunk(out, lx, lz, w->nbt.data, w->nbt.len, j->compression, 0, &err);
             made += st == MC_OK;
         }
         w->chunks += made;
@@ -159,6 +160,9 @@ static void usage(FILE *out)
             "  --radius R      0..2048 chunks (default 8: 17x17 chunks)\n"
             "  --seed N        the generator's seed (default 20260101, the server's and\n"
             "                  `mcchunk generate`'s), also level.dat's\n"
+            "  --compression zlib|lz4|none\n"
+            "                  the region compression of the chunks: zlib (default, the\n"
+            "                  game's), lz4 (read by 1.20.5+) or none (read by 1.15+)\n"
             "options:\n");
     world_help_options(out, WORLD_OPT_JSON);
     fprintf(out,
@@ -180,6 +184,7 @@ int world_cmd_create(int argc, char **argv)
     const char *version = NULL;
     int32_t radius = 8;
     uint64_t seed = 20260101; /* the server's (and generate's) */
+    const char *compression = "zlib";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -191,7 +196,8 @@ int world_cmd_create(int argc, char **argv)
             return -r;
         if (r)
             continue;
-        bool takes = !strcmp(a, "--version") || !strcmp(a, "--radius") || !strcmp(a, "--seed");
+        bool takes = !strcmp(a, "--version") || !strcmp(a, "--radius") || !strcmp(a, "--seed") ||
+                     !strcmp(a, "--compression");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "%s: %s needs a value\n", o.prog, a);
             return MC_EXIT_USAGE;
@@ -204,6 +210,8 @@ int world_cmd_create(int argc, char **argv)
         } else if (!strcmp(a, "--seed")) {
             if (!mc_tool_parse_seed(o.prog, "--seed", argv[++i], &seed))
                 return MC_EXIT_USAGE;
+        } else if (!strcmp(a, "--compression")) {
+            compression = argv[++i];
         } else if ((a[0] == '-' && a[1]) || o.dir) {
             fprintf(stderr, "%s: %s %s\n", o.prog, o.dir ? "one folder only, not" : "unknown option", a);
             return MC_EXIT_USAGE;
@@ -222,6 +230,8 @@ int world_cmd_create(int argc, char **argv)
     j.radius = radius;
     if (!mc_java_version_find(version, &j.target) || !j.target.registry)
         return mc_tool_unknown_version(o.prog, version);
+    if (world_parse_compression(o.prog, compression, &j.target, &j.compression))
+        return MC_EXIT_USAGE;
     if (!world_folder_empty(o.dir)) {
         fprintf(stderr, "%s: %s is not empty (a new world goes into an empty or new folder)\n", o.prog, o.dir);
         return MC_EXIT_FAIL;

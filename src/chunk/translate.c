@@ -232,6 +232,8 @@ static void flag_pair_init(flag_pair *fp, const mc_registry *from, const mc_regi
 typedef struct biome_map {
     const mc_registry *from, *to;
     uint32_t count;
+    uint32_t fallback;  /* the target's MC_BIOME_FALLBACK (0 if none): looked up once
+                         * a column, not a section (a scan of the target's names) */
     uint32_t map[1024];
 } biome_map;
 
@@ -268,9 +270,7 @@ static mc_status copy_section(mc_section *dst, const mc_section *src, const uint
         st = mc_container_translate(&blocks, map, map_len, air, brules);
     if (st == MC_OK && bm) {
         biome_map_fill(bm, &biomes);
-        uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
-        st = mc_container_translate(&biomes, bm->map, bm->count, fb == MC_STATE_NONE ? 0 : fb,
-                                    mrules);
+        st = mc_container_translate(&biomes, bm->map, bm->count, bm->fallback, mrules);
     }
     if (st == MC_OK)
         st = mc_section_set_block_light(dst, src->block_light);
@@ -285,9 +285,11 @@ static mc_status copy_section(mc_section *dst, const mc_section *src, const uint
     mc_container_free(&dst->biomes);
     dst->blocks = blocks;
     dst->biomes = biomes;
-    if (map)
-        mc_section_recount(dst, to);
-    else {
+    if (map) {
+        /* counted when asked (section.c): world convert's writer never asks,
+         * and counting was a scan of every translated section */
+        dst->block_count = dst->fluid_count = MC_SECTION_COUNT_UNKNOWN;
+    } else {
         dst->block_count = src->block_count;
         dst->fluid_count = src->fluid_count;
     }
@@ -407,6 +409,8 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         if (bm->count > 1024)
             bm->count = 1024;
         memset(bm->map, 0xFF, sizeof bm->map);
+        const uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
+        bm->fallback = fb == MC_STATE_NONE ? 0 : fb;
     }
     const uint32_t count = mc_column_section_count(src);
     mc_column *dst = mc_column_new(to, mc_column_x(src), mc_column_z(src),

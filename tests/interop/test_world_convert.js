@@ -33,8 +33,11 @@
  * state both versions have comes back as it was; the entities come back
  * into the chunks with their positions. And 26.1 (the oracle has no 26.x):
  * the 26.1 folder layout, `world verify` clean, `chunk blocks` equal.
- * --dry-run reports what the real run does and writes nothing. Usage errors
- * exit 2, a non-empty DST exits 1.
+ * --dry-run reports what the real run does and writes nothing.
+ * --compression lz4 and none write the zlib run's NBT bytes in every
+ * record, the LZ4 framing checked by an independent decoder (lz4js).
+ * Usage errors (a compression the target cannot read among them) exit 2,
+ * a non-empty DST exits 1.
  */
 'use strict';
 const assert = require('assert');
@@ -324,6 +327,47 @@ function dryRun(tmp, src) {
     console.log(`ok   --dry-run: the real run's report (${real.chunks_written} chunks), nothing written`);
 }
 
+/* --compression lz4 and none: every record (chunks, entities, poi) holds
+ * the NBT bytes of a zlib run in its own compression id (none against
+ * dryRun's DST; lz4 with --light against a zlib run with --light: the light
+ * makes the 1.16 chunks' NBT larger than one 64 KiB LZ4 block); the LZ4
+ * records decoded by lz4js (world_util's lz4BlockStream: framing, checksums,
+ * terminator); our reader: `world verify` clean, `world stats --by chunk`
+ * (every chunk's blocks and biomes) as the zlib world's, and `chunk get
+ * --raw` of a sample. */
+function compressions(tmp, src) {
+    const records = (world, stats) => {
+        const m = new Map();
+        for (const { file } of U.regionFiles(world))
+            for (const c of U.rawChunks(file, stats)) m.set(`${path.relative(world, file)} ${c.x},${c.z}`, c);
+        return m;
+    };
+    const lit = path.join(tmp, 'comp-zlib-light');
+    U.ok(['world', 'convert', src, lit, '--to', '1.20.6', '--light', '--quiet']);
+    for (const [name, id, zlibDst] of [['lz4', 4, lit], ['none', 3, path.join(tmp, 'dry')]]) {
+        const want = records(zlibDst);
+        const dst = path.join(tmp, 'comp-' + name);
+        U.ok(['world', 'convert', src, dst, '--to', '1.20.6', '--compression', name, '--quiet'].concat(
+            zlibDst === lit ? ['--light'] : []));
+        U.ok(['world', 'verify', dst]);
+        const stats = { blocks: 0 };
+        const got = records(dst, stats);
+        if (got.size !== want.size || got.size < 50) fail(`--compression ${name}: ${got.size} records, zlib ${want.size}`);
+        for (const [k, c] of got) {
+            const w = want.get(k);
+            if (c.comp !== id || !w || w.comp !== 2 || !c.raw || !w.raw.equals(c.raw))
+                fail(`--compression ${name}: ${k}: id ${c.comp}, not the zlib record's NBT`);
+        }
+        if (id === 4 && stats.blocks <= got.size) fail(`lz4: ${stats.blocks} blocks in ${got.size} records: none spans two`);
+        const perChunk = (w) => U.ok(['world', 'stats', w, '--by', 'chunk', '--json', '--quiet']).out;
+        if (perChunk(dst) !== perChunk(zlibDst))
+            fail(`--compression ${name}: world stats --by chunk differs from the zlib world's`);
+        U.worldHashes(dst, 4);
+        console.log(`ok   --compression ${name}: ${got.size} records (id ${id}) hold the zlib run's NBT` +
+            (id === 4 ? `, ${stats.blocks} LZ4 blocks read by lz4js` : '') + '; verify clean, world stats by chunk equal');
+    }
+}
+
 function usage(tmp, src) {
     const fails = (status, args, re) => {
         const r = U.run(args);
@@ -335,6 +379,13 @@ function usage(tmp, src) {
     fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--threads', '0'], /--threads/);
     fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--shard', '4/4'], /--shard K/);
     fails(2, ['world', 'convert', src, path.join(src, 'inner'), '--to', '1.20.6'], /separate folders/);
+    fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.4', '--compression', 'lz4'],
+        /lz4 are read by 1\.20\.5 .*not by 1\.20\.4/);
+    fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.14.4', '--compression', 'none'],
+        /none are read by 1\.15 .*not by 1\.14\.4/);
+    fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--compression', 'zstd'],
+        /zlib, lz4 or none, not 'zstd'/);
+    fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--compression'], /--compression needs/);
     fs.mkdirSync(path.join(tmp, 'full'));
     fs.writeFileSync(path.join(tmp, 'full', 'x'), 'x');
     fails(1, ['world', 'convert', src, path.join(tmp, 'full'), '--to', '1.20.6'], /not empty/);
@@ -369,6 +420,7 @@ function usage(tmp, src) {
         roundTrip(tmp);
         layout26(tmp, src);
         dryRun(tmp, src);
+        compressions(tmp, src);
         usage(tmp, src);
     } catch (e) {
         fail(e.stack);

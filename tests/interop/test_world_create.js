@@ -14,6 +14,8 @@
  *    DataVersion, the seed (RandomSeed before 1.16, WorldGenSettings from
  *    it) and a spawn on the surface;
  *  - `world verify` is clean; 26.1 gets the 26.1 folder layout;
+ *  - --compression lz4 writes the same chunk NBT in LZ4 records (decoded
+ *    by lz4js), and a compression the release cannot read exits 2;
  *  - a non-empty DIR exits 1, bad arguments exit 2.
  */
 'use strict';
@@ -119,14 +121,27 @@ async function checkVersion(tmp, version, dv) {
         const a = U.ok(['chunk', 'blocks', d26, '1', '-1', '--ids']).out;
         const b = U.ok(['generate', '1', '-1', '--ids']).out;
         if (a !== b) fail('26.1: chunk 1 -1 differs from generate 1 -1');
+        /* --compression lz4: the 1.20.6 world's chunks again, LZ4 records
+         * (read by lz4js through world_util) holding the same NBT */
+        const zl = path.join(tmp, '1.20.6'), lz = path.join(tmp, '1.20.6-lz4');
+        U.ok(['world', 'create', lz, '--version', '1.20.6', '--radius', String(RADIUS), '--seed', '42', '--quiet',
+            '--compression', 'lz4']);
+        U.ok(['world', 'verify', lz]);
+        const recs = (w) => U.rawChunks(path.join(w, 'region/r.0.0.mca')).concat(U.rawChunks(path.join(w, 'region/r.-1.-1.mca')));
+        const want = recs(zl), got = recs(lz);
+        if (got.length !== want.length || got.length < 4 ||
+            got.some((c, i) => c.comp !== 4 || want[i].comp !== 2 || !c.raw.equals(want[i].raw)))
+            fail(`--compression lz4: ${got.length} records not the zlib world's ${want.length} in LZ4`);
         const r = U.run(['world', 'create', d26, '--version', '26.1']);
         if (r.status !== 1 || !/not empty/.test(r.err)) fail(`create into a world: status ${r.status} ${r.err}`);
         for (const args of [['--version', '9.9'], ['--version', '1.20.6', '--radius', '5000'], ['--radius', '3'],
-            ['--version', '1.20.6', '--seed', 'x']]) {
+            ['--version', '1.20.6', '--seed', 'x'], ['--version', '1.20.4', '--compression', 'lz4'],
+            ['--version', '1.14.4', '--compression', 'none'], ['--version', '1.20.6', '--compression', 'zstd']]) {
             const u = U.run(['world', 'create', path.join(tmp, 'u'), ...args]);
             if (u.status !== 2 || u.out) fail(`create ${args.join(' ')}: status ${u.status}`);
         }
-        console.log('ok   26.1 layout and blocks; a non-empty DIR exits 1, bad arguments 2');
+        console.log('ok   26.1 layout and blocks; --compression lz4 records hold the zlib world\'s NBT; a non-empty DIR ' +
+            'exits 1, bad arguments 2');
     } catch (e) {
         fail(e.stack);
     }

@@ -14,6 +14,8 @@ const os = require('os');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const zlib = require('zlib');
+const lz4js = require('lz4js');
+const lz4xxh32 = require('lz4js/xxh32.js');
 const { Vec3 } = require('vec3');
 const { isLegacy, ppaShift, oracleStateAt } = require('./anvil_oracle');
 
@@ -110,10 +112,51 @@ function chunksOf(file) {
     return out;
 }
 
+/* A record of region compression 4 (lz4-java's LZ4BlockOutputStream,
+ * FORMATS.md 4.3) decoded with lz4js, an LZ4 block decoder and XXH32 that
+ * share no code with mcchunk or liblz4. Checks the framing as lz4-java's
+ * reader does: per block the magic "LZ4Block", token = method (0x10 stored,
+ * 0x20 LZ4) | level 6 (64 KiB blocks), the lengths, XXH32 (seed 0x9747B28C)
+ * of the decoded bytes masked to 28 bits; then the empty stored terminator
+ * ending the record exactly. Returns the bytes; stats.blocks counts the
+ * data blocks (when given). */
+function lz4BlockStream(data, stats) {
+    const parts = [];
+    let at = 0;
+    for (;;) {
+        assert(at + 21 <= data.length, `lz4block: header at ${at} runs off the record`);
+        assert.strictEqual(data.toString('latin1', at, at + 8), 'LZ4Block', `lz4block: magic at ${at}`);
+        const token = data[at + 8], clen = data.readInt32LE(at + 9), dlen = data.readInt32LE(at + 13);
+        const check = data.readUInt32LE(at + 17);
+        assert([0x16, 0x26].includes(token), `lz4block: token 0x${token.toString(16)} at ${at}`);
+        at += 21;
+        if (dlen === 0) {
+            assert(token === 0x16 && clen === 0 && check === 0, `lz4block: terminator at ${at - 21}`);
+            assert.strictEqual(at, data.length, 'lz4block: bytes after the terminator');
+            return Buffer.concat(parts);
+        }
+        assert(dlen <= 65536 && clen > 0 && at + clen <= data.length, `lz4block: lengths ${clen}/${dlen}`);
+        let out;
+        if (token === 0x16) {
+            assert.strictEqual(clen, dlen, 'lz4block: stored block lengths');
+            out = Buffer.from(data.subarray(at, at + clen));
+        } else {
+            out = Buffer.alloc(dlen);
+            const end = lz4js.decompressBlock(data, out, at, clen, 0);
+            assert.strictEqual(end, dlen, `lz4block: block at ${at - 21} decodes to ${end} of ${dlen} bytes`);
+        }
+        assert.strictEqual(check, (lz4xxh32.hash(0x9747B28C, out, 0, dlen) & 0x0FFFFFFF) >>> 0,
+            `lz4block: checksum of the block at ${at - 21}`);
+        parts.push(out);
+        if (stats) stats.blocks = (stats.blocks || 0) + 1;
+        at += clen;
+    }
+}
+
 /* The decompressed NBT of every chunk record of a region file, as
- * `chunk get --raw` prints it (gzip, zlib or none; others: null):
- * [{x, z, raw}]. */
-function rawChunks(file) {
+ * `chunk get --raw` prints it (gzip, zlib, none or lz4; others: null):
+ * [{x, z, raw, comp}]; stats as lz4BlockStream's. */
+function rawChunks(file, stats) {
     const b = fs.readFileSync(file);
     const m = /r\.(-?\d+)\.(-?\d+)\.mca$/.exec(file);
     const out = [];
@@ -122,8 +165,9 @@ function rawChunks(file) {
         if (!off) continue;
         const len = b.readUInt32BE(off * 4096), comp = b[off * 4096 + 4];
         const data = b.subarray(off * 4096 + 5, off * 4096 + 4 + len);
-        const raw = comp === 2 ? zlib.inflateSync(data) : comp === 1 ? zlib.gunzipSync(data) : comp === 3 ? data : null;
-        out.push({ x: +m[1] * 32 + (i & 31), z: +m[2] * 32 + (i >> 5), raw });
+        const raw = comp === 2 ? zlib.inflateSync(data) : comp === 1 ? zlib.gunzipSync(data) : comp === 3 ? data
+            : comp === 4 ? lz4BlockStream(data, stats) : null;
+        out.push({ x: +m[1] * 32 + (i & 31), z: +m[2] * 32 + (i >> 5), raw, comp });
     }
     return out;
 }
@@ -261,6 +305,7 @@ function harness() {
 
 module.exports = {
     harness,
-    BIN, CORPUS, ANVIL, run, ok, runAsync, tmpDir, corpusWorld, subsetRegion, regionFiles, chunksOf, rawChunks, worldHashes,
+    BIN, CORPUS, ANVIL, run, ok, runAsync, tmpDir, corpusWorld, subsetRegion, regionFiles, chunksOf, rawChunks, lz4BlockStream,
+    worldHashes,
     limiter, compareSampled, isLegacy,
 };

@@ -2,7 +2,8 @@
  * options.c: the options every `mcchunk world` command shares, read and
  * described in one place so that each command refuses the same bad value
  * with the same message: --threads N, --shard K/N, --quiet, and where the
- * command takes them --json, --area X0,Z0,X1,Z1 and --dimension D.
+ * command takes them --json, --area X0,Z0,X1,Z1 and --dimension D; and
+ * the value of --compression of the commands that write chunks anew.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,9 @@
 #include "commands.h"
 #include "tool_common.h"
 #include "world/world.h"
+
+#define DV_UNCOMPRESSED 2203   /* 19w36a (1.15): region compression id 3 */
+#define DV_LZ4 3806            /* 24w04a (1.20.5): region compression id 4 */
 
 /* The most threads asked for that make sense (a region each). */
 #define WORLD_MAX_THREADS 1024
@@ -180,4 +184,27 @@ int world_threads(const world_opts *o)
 bool world_progress_wanted(const world_opts *o)
 {
     return !o->quiet && isatty(STDERR_FILENO);
+}
+
+int world_parse_compression(const char *prog, const char *name, const mc_version_info *target,
+                             mc_compression *out)
+{
+    static const struct { const char *name; mc_compression c; int32_t dv; const char *since; } known[] = {
+        {"zlib", MC_COMPRESSION_ZLIB, 0, NULL},
+        {"lz4", MC_COMPRESSION_LZ4, DV_LZ4, "1.20.5 (snapshot 24w04a)"},
+        {"none", MC_COMPRESSION_NONE, DV_UNCOMPRESSED, "1.15 (snapshot 19w36a)"},
+    };
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+        if (strcmp(name, known[k].name))
+            continue;
+        if (target->data_version < known[k].dv) {
+            fprintf(stderr, "%s: --compression %s: region files in %s are read by %s and later, not by %s\n",
+                    prog, name, name, known[k].since, target->name);
+            return MC_EXIT_USAGE;
+        }
+        *out = known[k].c;
+        return 0;
+    }
+    fprintf(stderr, "%s: --compression takes zlib, lz4 or none, not '%s'\n", prog, name);
+    return MC_EXIT_USAGE;
 }
