@@ -61,11 +61,11 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
     const mc__light_table *t = e->tab;
     const mc_container *c = &s->blocks;
     sl->kinds = NULL;
-    sl->emits = false;
+    sl->emit_max = 0;
     const mc_container_kind kind = mc_container_get_kind(c);
     if (kind == MC_CONTAINER_SINGLE) {
         sl->uniform = kind_of(t, c->value);
-        sl->emits = mc__kind_emits(&t->kinds, (unsigned)sl->uniform);
+        sl->emit_max = t->kinds.emission[sl->uniform];
         return;
     }
     if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
@@ -74,13 +74,13 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
         for (uint32_t p = 0; p < c->palette_len; p++) {
             const uint8_t k = kind_of(t, c->palette[p]);
             same = same && k == k0;
-            sl->emits = sl->emits || mc__kind_emits(&t->kinds, k);
+            sl->emit_max = t->kinds.emission[k] > sl->emit_max ? t->kinds.emission[k] : sl->emit_max;
         }
         sl->uniform = same ? k0 : -1;
         return;
     }
     sl->uniform = -1;
-    sl->emits = true; /* a direct section: found out when unpacked */
+    sl->emit_max = 15; /* a direct section: found out when unpacked */
 }
 
 /* Unpacks a mixed section's kinds into out[4096]. */
@@ -294,27 +294,51 @@ static bool add_emitter(mc_light_engine *e, emit_list out, int32_t lx, int32_t y
     return true;
 }
 
+/* The lanes (bits x = 0..15) of a row of 16 blocks of the column at x
+ * offset ox (-16, 0, 16 from the centre column), at column-local z lz,
+ * whose distance to the centre column is below `level`. */
+static unsigned near_lanes(int32_t ox, int32_t lz, unsigned level)
+{
+    const int32_t dz = lz < 0 ? -lz : lz > 15 ? lz - 15 : 0, rem = (int32_t)level - dz; /* x distance below rem */
+    if (rem <= 0)
+        return 0;
+    if (ox == 0)
+        return 0xFFFFu;
+    if (ox < 0) /* x - 16 .. : distance 16 - x, below rem from x = 17 - rem */
+        return rem >= 17 ? 0xFFFFu : (0xFFFFu << (17 - rem)) & 0xFFFFu;
+    return rem - 1 >= 16 ? 0xFFFFu : (1u << (rem - 1)) - 1u; /* 16 + x: distance x + 1 */
+}
+
 /* Appends to `out` the shining blocks of column c with column-local x in
  * x0..x1-1, z in z0..z1-1, their x and z moved by ox, oz; with
  * `near_only`, only those whose luminance exceeds their distance (after
- * the move) to the centre column. */
+ * the move) to the centre column, and a section's rows (or the whole
+ * section) too far for its brightest state to reach the centre are not
+ * looked at. */
 static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int32_t z0, int32_t z1, int32_t ox,
                           int32_t oz, bool near_only, emit_list out)
 {
     const mc__light_kinds *K = &e->tab->kinds;
+    const unsigned window = (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
     for (uint32_t k = 0; k < e->nsec; k++) {
         const mc__slice *sl = mc__light_slice(e, c, k, false);
-        if (!sl->emits)
+        if (!sl->emit_max)
             continue;
+        unsigned zlanes[16], any = 0; /* per z: the lanes worth looking at */
+        for (int32_t z = z0; z < z1; z++)
+            any |= zlanes[z] = window & (near_only ? near_lanes(ox, oz + z, sl->emit_max) : 0xFFFFu);
+        if (!any)
+            continue; /* nothing in it shines far enough */
         if (!(sl = mc__light_slice(e, c, k, true)))
             return false;
         const int32_t base = (e->min_sy + (int32_t)k) * 16;
         for (int32_t y = 0; y < 16; y++)
             for (int32_t z = z0; z < z1; z++) {
+                if (!zlanes[z])
+                    continue;
                 const uint8_t *row = sl->kinds ? sl->kinds + (y << 8 | z << 4) : NULL;
-                /* the lanes of shaped or shining blocks, within x0..x1 */
-                unsigned lanes = row ? mc__row_bits(mc__row_special(mc__row_load(row))) : 0xFFFFu;
-                lanes &= (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
+                /* the lanes of shaped or shining blocks, near enough */
+                unsigned lanes = (row ? mc__row_bits(mc__row_special(mc__row_load(row))) : 0xFFFFu) & zlanes[z];
                 while (lanes) {
                     const int32_t x = mc__lowest_bit(lanes);
                     lanes &= lanes - 1;

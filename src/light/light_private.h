@@ -270,8 +270,8 @@ void mc__light_table_free(mc__light_table *t, const mc_allocator *alloc);
 /* One section of one of the nine columns, as light kinds. */
 typedef struct mc__slice {
     int16_t uniform; /* the kind of all its blocks, or -1: see kinds */
-    bool ready;      /* classified (uniform, emits) */
-    bool emits;      /* some state of its palette shines */
+    bool ready;       /* classified (uniform, emit_max) */
+    uint8_t emit_max; /* the highest luminance of its palette's states (0: none shines) */
     uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x) */
 } mc__slice;
 

@@ -5,10 +5,12 @@
  * both ways, the state rules (lit furnace, pickles, candles, waterlogged,
  * slabs), mc_light_update after random edits (a torch taken away, a
  * roof opened, stone dropped in a shaft) equal to a full relight, and
- * batches (mc_light_batch_begin) equal to single calls.
+ * batches (mc_light_batch_begin) equal to single calls, and light
+ * blocks of every luminance in the neighbours at the edge of their reach.
  */
 #include "support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,6 +320,63 @@ static void test_update_equals_full(void **st)
         mc_column_free(cols[i]);
 }
 
+/* Light blocks of every luminance (1..15) at random places in the eight
+ * neighbours of an air column, many at the edge of their reach: every
+ * block of the centre column has max(0, luminance - Manhattan distance)
+ * over them, in single calls and in a batch (whose per-column lists of
+ * shining blocks are made without the distance screen of single calls). */
+static void test_emitters_at_their_reach(void **st)
+{
+    (void)st;
+    const mc_registry *reg = reg_or_skip();
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++)
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 3, NULL);
+    struct {
+        int x, y, z, level; /* x, z local to the centre column */
+    } em[120];
+    mc_test_rng rng = {0x11947};
+    int n = 0;
+    while (n < 120) {
+        const int c = (int)(mc_test_rand(&rng) % 9), x = (int)(mc_test_rand(&rng) % 16);
+        const int z = (int)(mc_test_rand(&rng) % 16), y = 16 + (int)(mc_test_rand(&rng) % 16);
+        const int lx = (c % 3 - 1) * 16 + x, lz = (c / 3 - 1) * 16 + z;
+        const int dx = lx < 0 ? -lx : lx > 15 ? lx - 15 : 0, dz = lz < 0 ? -lz : lz > 15 ? lz - 15 : 0;
+        if (c == 4 || dx + dz > 14)
+            continue; /* the centre's own, or too far for any */
+        /* a luminance just above, at or below the distance to the centre */
+        int level = dx + dz + (int)(mc_test_rand(&rng) % 3);
+        level = level < 1 ? 1 : level > 15 ? 15 : level;
+        char text[32];
+        snprintf(text, sizeof text, "light[level=%d]", level);
+        assert_int_equal(mc_column_set_block(cols[c], x, y, z, state(reg, text)), MC_OK);
+        em[n].x = lx, em[n].y = y, em[n].z = lz, em[n].level = level;
+        n++;
+    }
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *e = mc_light_engine_new(NULL);
+    mc_error err;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            assert_int_equal(mc_light_batch_begin(e, 0), MC_OK);
+        assert_int_equal(mc_light_column(e, cols[4], nb, MC_LIGHT_BLOCK, &err), MC_OK);
+        for (int y = 0; y < 48; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    int want = 0;
+                    for (int k = 0; k < n; k++) {
+                        const int v = em[k].level - iabs(em[k].x - x) - iabs(em[k].y - y) - iabs(em[k].z - z);
+                        want = v > want ? v : want;
+                    }
+                    assert_int_equal(mc_column_get_block_light(cols[4], x, y, z), want);
+                }
+        mc_light_batch_end(e);
+    }
+    mc_light_engine_free(e);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
 /* Random terrain in a 5x5 set of 3-section columns: stone below 16 with
  * air pockets and torches, glass, water, leaves, glowstone and top slabs
  * above it, up to 44. */
@@ -416,7 +475,7 @@ int main(void)
         cmocka_unit_test(test_torch_in_dark_box),     cmocka_unit_test(test_sky_overhang_and_shaft),
         cmocka_unit_test(test_across_chunk_borders),  cmocka_unit_test(test_state_rules),
         cmocka_unit_test(test_slab_faces),            cmocka_unit_test(test_update_equals_full),
-        cmocka_unit_test(test_batch_equals_single),
+        cmocka_unit_test(test_batch_equals_single),   cmocka_unit_test(test_emitters_at_their_reach),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
