@@ -157,10 +157,143 @@ static void test_round_trips(void **st)
     assert_int_equal(bad, 0);
 }
 
+
+/* ------------------------------------------- Bedrock compounds -> Java */
+
+/* The Bedrock compounds as the game writes them, over the blocks a Java
+ * column gave the Bedrock column (white bed, white banner, skull, empty
+ * pot, single chests): they decide the Java blocks. */
+static const struct {
+    const char *java_block; /* the block before the Bedrock block entity decides */
+    int x, y, z;
+    const char *bedrock; /* SNBT of the Bedrock compound (x, y, z added) */
+} natives[] = {
+    {"minecraft:oak_sign[rotation=0,waterlogged=false]", 1, 70, 1,
+     "{id:\"Sign\",Text:\"L1\\nL2\\nL3\\nL4\\nL5\",SignTextColor:-16776961,IgnoreLighting:1b}"},
+    {"minecraft:white_bed[facing=north,occupied=false,part=foot]", 2, 70, 1, "{id:\"Bed\",color:14b}"},
+    {"minecraft:white_banner[rotation=0]", 3, 70, 1,
+     "{id:\"Banner\",Base:0,Type:0,Patterns:[{Pattern:\"bo\",Color:1},{Pattern:\"zz\",Color:2}]}"},
+    {"minecraft:skeleton_skull[powered=false,rotation=0]", 4, 70, 1, "{id:\"Skull\",SkullType:5b,Rotation:90.0f}"},
+    {"minecraft:flower_pot", 5, 70, 1,
+     "{id:\"FlowerPot\",PlantBlock:{name:\"minecraft:poppy\",states:{},version:18168865}}"},
+    {"minecraft:chest[facing=south,type=single,waterlogged=false]", 6, 70, 1,
+     "{id:\"Chest\",CustomName:\"Box\",Items:[{Name:\"minecraft:diamond\",Count:3b,Slot:0b,Damage:0s},"
+     "{Name:\"minecraft:not_an_item\",Count:1b,Slot:1b,Damage:0s}]}"},
+    {"minecraft:spawner", 7, 70, 1, "{id:\"MobSpawner\",EntityIdentifier:\"minecraft:skeleton\"}"},
+    {"minecraft:stone", 8, 70, 1, "{id:\"NetherReactor\"}"},
+};
+#define NNATIVES (sizeof natives / sizeof natives[0])
+
+static mc_column *from_natives(const mc_registry *java, mc_be_report *rep)
+{
+    const mc_registry *src = mc_registry_find("1.21.5");
+    const mc_registry *bed = mc_registry_find_bedrock("1.21.60");
+    mc_column *col = mc_column_new(src, 2, -1, 0, 16, NULL);
+    for (size_t i = 0; i < NNATIVES; i++)
+        assert_int_equal(mc_column_set_block(col, BX + natives[i].x, natives[i].y, BZ + natives[i].z,
+                                             state(src, natives[i].java_block)),
+                         MC_OK);
+    mc_bedrock_ids ids;
+    assert_int_equal(mc_bedrock_ids_init(&ids, src, bed, false), MC_OK);
+    mc_bedrock_column bc;
+    mc_error err;
+    assert_int_equal(mc_bedrock_column_from_mc_column(&bc, col, 0, &ids, NULL, &err), MC_OK);
+    for (uint32_t i = 0; i < bc.count; i++)
+        bc.block_entities[i].len = 0;
+    for (size_t i = 0; i < NNATIVES; i++) {
+        mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+        assert_int_equal(mc_snbt_parse(d, natives[i].bedrock, strlen(natives[i].bedrock), NULL, &err), MC_OK);
+        mc_nbt_tag *r = mc_nbt_doc_root(d);
+        mc_nbt_put_int(d, r, "x", BX + natives[i].x);
+        mc_nbt_put_int(d, r, "y", natives[i].y);
+        mc_nbt_put_int(d, r, "z", BZ + natives[i].z);
+        assert_int_equal(mc_nbt_write(d, MC_NBT_BEDROCK_NETWORK, &bc.block_entities[natives[i].y >> 4], NULL), MC_OK);
+        mc_nbt_doc_free(d);
+    }
+    mc_column *back = mc_bedrock_column_to_mc_column_report(&bc, bed, false, java, NULL, rep, &err);
+    assert_non_null(back);
+    mc_bedrock_column_free(&bc);
+    mc_column_free(col);
+    return back;
+}
+
+static void expect(const mc_column *col, int i, const char *block, const char *be)
+{
+    const mc_registry *reg = mc_column_registry(col);
+    int32_t x = BX + natives[i].x, y = natives[i].y, z = BZ + natives[i].z;
+    char a[512], b[2048];
+    mc_registry_format_state(reg, mc_column_get_block(col, x, y, z), a, sizeof a, MC_FORMAT_SORTED);
+    const mc_nbt_tag *got = mc_column_block_entity(col, x, y, z);
+    snbt(got, b, sizeof b);
+    mc_nbt_doc *d = NULL;
+    if (be) {
+        d = mc_nbt_doc_new(NULL);
+        assert_int_equal(mc_snbt_parse(d, be, strlen(be), NULL, NULL), MC_OK);
+    }
+    bool same = be ? got && mc_nbt_equal(got, mc_nbt_doc_root(d)) : !got;
+    mc_nbt_doc_free(d);
+    if (strcmp(a, block) || !same)
+        fail_msg("%s: got %s %s, want %s %s", natives[i].bedrock, a, b, block, be ? be : "(none)");
+}
+
+static void test_bedrock_to_java(void **st)
+{
+    (void)st;
+    if (!mc_registry_find("1.21.5") || !mc_registry_find_bedrock("1.21.60"))
+        skip();
+    mc_be_report rep;
+    memset(&rep, 0, sizeof rep);
+    mc_column *c = from_natives(mc_registry_find("1.20.1"), &rep);
+    expect(c, 0, "minecraft:oak_sign[rotation=0,waterlogged=false]",
+           "{id:\"minecraft:sign\",front_text:{messages:['{\"text\":\"L1\"}','{\"text\":\"L2\"}',"
+           "'{\"text\":\"L3\"}','{\"text\":\"L4\"}'],color:\"blue\",has_glowing_text:1b},"
+           "back_text:{messages:['{\"text\":\"\"}','{\"text\":\"\"}','{\"text\":\"\"}','{\"text\":\"\"}'],"
+           "color:\"black\",has_glowing_text:0b},is_waxed:0b}");
+    expect(c, 1, "minecraft:red_bed[facing=north,occupied=false,part=foot]", "{id:\"minecraft:bed\"}");
+    expect(c, 2, "minecraft:black_banner[rotation=0]", "{id:\"minecraft:banner\",Patterns:[{Pattern:\"bo\",Color:14}]}");
+    expect(c, 3, "minecraft:dragon_head[rotation=4]", "{id:\"minecraft:skull\"}");
+    expect(c, 4, "minecraft:potted_poppy", NULL);
+    expect(c, 5, "minecraft:chest[facing=south,type=single,waterlogged=false]",
+           "{id:\"minecraft:chest\",CustomName:'{\"text\":\"Box\"}',Items:[{Slot:0b,id:\"minecraft:diamond\",Count:3b}]}");
+    expect(c, 6, "minecraft:spawner", "{id:\"minecraft:mob_spawner\",SpawnData:{entity:{id:\"minecraft:skeleton\"}}}");
+    expect(c, 7, "minecraft:stone", NULL);
+    assert_int_equal(rep.lost[MC_BE_LOSS_TEXT], 1);    /* the fifth line */
+    assert_int_equal(rep.lost[MC_BE_LOSS_PATTERN], 1); /* "zz" */
+    assert_int_equal(rep.lost[MC_BE_LOSS_ITEM], 1);    /* not_an_item */
+    assert_int_equal(rep.lost[MC_BE_LOSS_BLOCK_ENTITY], 1); /* NetherReactor */
+    mc_column_free(c);
+
+    /* 1.12: colours and kinds in the block entities, the pot's too */
+    c = from_natives(mc_registry_find("1.12.2"), NULL);
+    const mc_nbt_tag *t = mc_column_block_entity(c, BX + 2, 70, BZ + 1);
+    int64_t v = -1;
+    mc_nbt_get_integer(mc_nbt_get(t, "color"), &v);
+    assert_int_equal(v, 14);
+    t = mc_column_block_entity(c, BX + 3, 70, BZ + 1);
+    mc_nbt_get_integer(mc_nbt_get(t, "Base"), &v);
+    assert_int_equal(v, 0); /* black in 1.8-1.12's numbering */
+    t = mc_column_block_entity(c, BX + 4, 70, BZ + 1);
+    mc_nbt_get_integer(mc_nbt_get(t, "SkullType"), &v);
+    assert_int_equal(v, 5);
+    mc_nbt_get_integer(mc_nbt_get(t, "Rot"), &v);
+    assert_int_equal(v, 4);
+    char b[512];
+    snbt(mc_column_block_entity(c, BX + 5, 70, BZ + 1), b, sizeof b);
+    assert_non_null(strstr(b, "Item:\"minecraft:red_flower\""));
+    const char *text;
+    size_t n;
+    assert_int_equal(mc_nbt_get_string(mc_nbt_get(mc_column_block_entity(c, BX + 1, 70, BZ + 1), "Text4"), &text, &n),
+                     MC_OK);
+    assert_int_equal(n, 13);
+    assert_memory_equal(text, "{\"text\":\"L4\"}", 13);
+    mc_column_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trips),
+        cmocka_unit_test(test_bedrock_to_java),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
