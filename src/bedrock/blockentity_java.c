@@ -26,11 +26,13 @@
  *               <dye>_wall_banner block and patterns [{pattern, color}];
  *               unknown codes are dropped and counted; Type 1 (ominous)
  *               is counted as a field;
- *   Skull       SkullType (skeleton 0, wither 1, zombie 2, player 3,
- *               creeper 4, dragon 5, piglin 6) and Rotation (degrees) ->
- *               the skull or head block (standing: rotation = degrees /
- *               22.5; on a wall: its facing; older Bedrock "skull" blocks
- *               by facing_direction, 1 standing, 2-5 north/south/west/east);
+ *   Skull       the kind from SkullType (skeleton 0, wither 1, zombie 2,
+ *               player 3, creeper 4, dragon 5, piglin 6), else from the
+ *               block (Bedrock 1.20.50+ has one per kind); Rotation
+ *               (degrees) -> the skull or head block
+ *               (standing: rotation = degrees / 22.5; on a wall: its
+ *               facing; an old "skull" block's facing_direction: 1
+ *               standing, 2-5 north/south/west/east);
  *   FlowerPot   PlantBlock {name, states} -> the potted_<plant> block (a
  *               plant Java cannot pot: an empty pot, counted as a variant);
  *   Chest       pairx/pairz -> type=left/right of the chest block (the
@@ -242,8 +244,10 @@ static void skull(jb *j)
         {"creeper_head", "creeper_wall_head"},     {"dragon_head", "dragon_wall_head"},
         {"piglin_head", "piglin_wall_head"},
     };
+    /* SkullType first (our Java -> Bedrock side writes it beside the block
+     * the state map gives, which for a 1.8-1.12 skull is a skeleton
+     * skull), else the block (Bedrock 1.20.50+ has one per kind) */
     int64_t type = get_int(j->be, "SkullType", -1);
-    /* Bedrock 1.20.50+ has a block per kind: it decides when the tag is absent */
     for (int k = 0; type < 0 && k < 7; k++)
         for (int w = 0; w < 2; w++) {
             char n[64];

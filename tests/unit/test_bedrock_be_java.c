@@ -173,7 +173,7 @@ static const struct {
     {"minecraft:white_bed[facing=north,occupied=false,part=foot]", 2, 70, 1, "{id:\"Bed\",color:14b}"},
     {"minecraft:white_banner[rotation=0]", 3, 70, 1,
      "{id:\"Banner\",Base:0,Type:0,Patterns:[{Pattern:\"bo\",Color:1},{Pattern:\"zz\",Color:2}]}"},
-    {"minecraft:skeleton_skull[powered=false,rotation=0]", 4, 70, 1, "{id:\"Skull\",SkullType:5b,Rotation:90.0f}"},
+    {"minecraft:dragon_head[powered=false,rotation=0]", 4, 70, 1, "{id:\"Skull\",SkullType:5b,Rotation:90.0f}"},
     {"minecraft:flower_pot", 5, 70, 1,
      "{id:\"FlowerPot\",PlantBlock:{name:\"minecraft:poppy\",states:{},version:18168865}}"},
     {"minecraft:chest[facing=south,type=single,waterlogged=false]", 6, 70, 1,
