@@ -184,10 +184,11 @@ static const struct {
 };
 #define NNATIVES (sizeof natives / sizeof natives[0])
 
-static mc_column *from_natives(const mc_registry *java, mc_be_report *rep)
+static mc_column *from_natives(const mc_registry *java, const char *bedrock, mc_be_report *rep)
 {
     const mc_registry *src = mc_registry_find("1.21.5");
-    const mc_registry *bed = mc_registry_find_bedrock("1.21.60");
+    const mc_registry *bed = mc_registry_find_bedrock(bedrock);
+    assert_non_null(bed);
     mc_column *col = mc_column_new(src, 2, -1, 0, 16, NULL);
     for (size_t i = 0; i < NNATIVES; i++)
         assert_int_equal(mc_column_set_block(col, BX + natives[i].x, natives[i].y, BZ + natives[i].z,
@@ -243,7 +244,7 @@ static void test_bedrock_to_java(void **st)
         skip();
     mc_be_report rep;
     memset(&rep, 0, sizeof rep);
-    mc_column *c = from_natives(mc_registry_find("1.20.1"), &rep);
+    mc_column *c = from_natives(mc_registry_find("1.20.1"), "1.21.60", &rep);
     expect(c, 0, "minecraft:oak_sign[rotation=0,waterlogged=false]",
            "{id:\"minecraft:sign\",front_text:{messages:['{\"text\":\"L1\"}','{\"text\":\"L2\"}',"
            "'{\"text\":\"L3\"}','{\"text\":\"L4\"}'],color:\"blue\",has_glowing_text:1b},"
@@ -264,7 +265,7 @@ static void test_bedrock_to_java(void **st)
     mc_column_free(c);
 
     /* 1.12: colours and kinds in the block entities, the pot's too */
-    c = from_natives(mc_registry_find("1.12.2"), NULL);
+    c = from_natives(mc_registry_find("1.12.2"), "1.21.60", NULL);
     const mc_nbt_tag *t = mc_column_block_entity(c, BX + 2, 70, BZ + 1);
     int64_t v = -1;
     mc_nbt_get_integer(mc_nbt_get(t, "color"), &v);
@@ -286,6 +287,12 @@ static void test_bedrock_to_java(void **st)
                      MC_OK);
     assert_int_equal(n, 13);
     assert_memory_equal(text, "{\"text\":\"L4\"}", 13);
+    mc_column_free(c);
+
+    /* Bedrock 1.19.80: one "skull" block for every kind (SkullType decides) */
+    c = from_natives(mc_registry_find("1.20.1"), "1.19.80", NULL);
+    expect(c, 3, "minecraft:dragon_head[rotation=4]", "{id:\"minecraft:skull\"}");
+    expect(c, 1, "minecraft:red_bed[facing=north,occupied=false,part=foot]", "{id:\"minecraft:bed\"}");
     mc_column_free(c);
 }
 
