@@ -75,6 +75,12 @@ mc_status mc__bedrock_pot_from_java(const mc_registry *java, uint32_t java_state
                                     int32_t x, int32_t y, int32_t z, const mc_registry *bedrock, mc_buf *out,
                                     mc_error *err);
 
+/* The Bedrock block a Java 1.8-1.12 block entity decides (a skull's kind:
+ * Bedrock 1.20.50+ has a block per kind), through the newest Java
+ * registry; MC_STATE_NONE for 1.13+ Java (the block already says). */
+uint32_t mc__bedrock_state_from_java_be(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
+                                        int32_t x, int32_t y, int32_t z, const mc_registry *bedrock);
+
 /* Bedrock block entities for a Java column (blockentity_java.c). */
 typedef struct mc__bedrock_to_java {
     const mc_registry *bedrock;          /* the column's registry */

@@ -900,21 +900,58 @@ bool mc__bedrock_is_pot(const mc_registry *java, uint32_t state)
     return n && !strncmp(n, "minecraft:potted_", 17);
 }
 
-mc_status mc__bedrock_pot_from_java(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
-                                    int32_t x, int32_t y, int32_t z, const mc_registry *bedrock, mc_buf *out,
-                                    mc_error *err)
+/* The newest Java registry and its DataVersion, and `java`'s (-1 if none). */
+static const mc_registry *pivot_of(const mc_registry *java, int32_t *pivot_dv, int32_t *java_dv)
 {
     const mc_registry *pivot = NULL;
-    int32_t pivot_dv = 0, java_dv = -1;
+    *java_dv = -1;
     mc_version_info vi;
     for (size_t i = 0; mc_java_version_at(i, &vi); i++) {
         if (vi.registry) {
             pivot = vi.registry;
-            pivot_dv = vi.data_version;
+            *pivot_dv = vi.data_version;
         }
         if (vi.registry == java)
-            java_dv = vi.data_version;
+            *java_dv = vi.data_version;
     }
+    return pivot;
+}
+
+#define DV_FLATTENING 1451 /* 1.13: colours and kinds moved into block states */
+
+uint32_t mc__bedrock_state_from_java_be(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
+                                        int32_t x, int32_t y, int32_t z, const mc_registry *bedrock)
+{
+    int32_t pivot_dv = 0, java_dv;
+    const mc_registry *pivot = pivot_of(java, &pivot_dv, &java_dv);
+    const char *id;
+    size_t n;
+    if (!pivot || java_dv < 0 || java_dv >= DV_FLATTENING ||
+        mc_nbt_get_string(mc_nbt_get(java_be, "id"), &id, &n) != MC_OK ||
+        !((n == 15 && !memcmp(id, "minecraft:skull", 15)) || (n == 5 && !memcmp(id, "Skull", 5))))
+        return MC_STATE_NONE; /* beds, banners, pots: one Bedrock block for every colour and plant */
+    const uint32_t *to_pivot = mc_registry_map(java, pivot), *to_bedrock = mc_registry_map(pivot, bedrock);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    if (!to_pivot || !to_bedrock || !doc) {
+        mc_nbt_doc_free(doc);
+        return MC_STATE_NONE;
+    }
+    uint32_t ps = mc_registry_map_apply(to_pivot, mc_registry_state_count(java), java_state, mc_registry_air(pivot));
+    mc_be_translation tr = {java, pivot, java_dv, pivot_dv, NULL};
+    mc_nbt_tag *none = NULL;
+    uint32_t out = MC_STATE_NONE;
+    if (mc_block_entity_translate(&tr, java_be, x, y, z, java_state, &ps, doc, &none) == MC_OK)
+        out = mc_registry_map_apply(to_bedrock, mc_registry_state_count(pivot), ps, MC_STATE_NONE);
+    mc_nbt_doc_free(doc);
+    return out;
+}
+
+mc_status mc__bedrock_pot_from_java(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
+                                    int32_t x, int32_t y, int32_t z, const mc_registry *bedrock, mc_buf *out,
+                                    mc_error *err)
+{
+    int32_t pivot_dv = 0, java_dv;
+    const mc_registry *pivot = pivot_of(java, &pivot_dv, &java_dv);
     const uint32_t *to_pivot = pivot ? mc_registry_map(java, pivot) : NULL;
     const uint32_t *to_bedrock = pivot ? mc_registry_map(pivot, bedrock) : NULL;
     if (!to_pivot || !to_bedrock || java_dv < 0)

@@ -646,6 +646,26 @@ static mc_status layers_from_extra(mc_bedrock_column *out, const mc_column *col,
 
 /* ------------------------------------------------------------- columns */
 
+/* A Java block entity into subchunk idx's list; a 1.8-1.12 one that keeps
+ * its block's kind (skulls) sets the Bedrock block it decides. */
+static mc_status be_from_java(mc_bedrock_column *out, const mc_column *col, const mc_bedrock_ids *ids,
+                              const mc_nbt_tag *t, int32_t x, int32_t y, int32_t z, int32_t idx, mc_error *err)
+{
+    uint32_t java_state = mc_column_get_block(col, x, y, z);
+    mc_bedrock_subchunk *sc = &out->subchunks[idx];
+    uint32_t b = sc->storage_count ? mc__bedrock_state_from_java_be(ids->from, java_state, t, x, y, z, ids->to)
+                                   : MC_STATE_NONE;
+    if (b != MC_STATE_NONE && b != mc_registry_air(ids->to)) {
+        uint32_t v = ids->hashed ? mc_registry_state_hash(ids->to, b) : b;
+        mc_status st = mc_bedrock_storage_set(&sc->storages[0],
+                                              mc_bedrock_index((unsigned)x & 15, (unsigned)y & 15, (unsigned)z & 15), v,
+                                              out->alloc);
+        if (st != MC_OK)
+            return mc_error_set(err, st, SIZE_MAX, "bedrock: out of memory");
+    }
+    return mc__bedrock_be_from_java(col, t, x, y, z, &out->block_entities[idx], err);
+}
+
 /* A Java 1.8-1.12 flower pot's block entity ("minecraft:flower_pot",
  * "FlowerPot"). */
 static bool is_java_pot_be(const mc_nbt_tag *t)
@@ -747,7 +767,7 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
             st = mc__bedrock_pot_from_java(from, mc_column_get_block(col, x, y, z), t, x, y, z, ids->to,
                                            &out->block_entities[idx], err);
         else if (ids->from_java)
-            st = mc__bedrock_be_from_java(col, t, x, y, z, &out->block_entities[idx], err);
+            st = be_from_java(out, col, ids, t, x, y, z, idx, err);
         else
             st = mc_nbt_write_tag(t, "", 0, MC_NBT_BEDROCK_NETWORK, &out->block_entities[idx], err);
     }
