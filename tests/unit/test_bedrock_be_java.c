@@ -125,7 +125,8 @@ static void test_round_trips(void **st)
         if (!strcmp(versions[v], "1.12.2")) {
             /* 1.12's skull kinds are in the block entity; Bedrock 1.21.60 has a block per kind */
             const mc_bedrock_subchunk *sc = &bc.subchunks[70 >> 4];
-            uint32_t b = mc_bedrock_storage_get(&sc->storages[0], mc_bedrock_index((BX + 7) & 15, 70 & 15, (BZ + 7) & 15));
+            unsigned at = mc_bedrock_index((BX + 7) & 15, 70 & 15, (BZ + 7) & 15);
+            uint32_t b = mc_bedrock_storage_get(&sc->storages[0], at);
             assert_string_equal(mc_registry_state_name(bed, b), "minecraft:creeper_head");
         }
         mc_be_report rep;
@@ -257,11 +258,13 @@ static void test_bedrock_to_java(void **st)
            "back_text:{messages:['{\"text\":\"\"}','{\"text\":\"\"}','{\"text\":\"\"}','{\"text\":\"\"}'],"
            "color:\"black\",has_glowing_text:0b},is_waxed:0b}");
     expect(c, 1, "minecraft:red_bed[facing=north,occupied=false,part=foot]", "{id:\"minecraft:bed\"}");
-    expect(c, 2, "minecraft:black_banner[rotation=0]", "{id:\"minecraft:banner\",Patterns:[{Pattern:\"bo\",Color:14}]}");
+    expect(c, 2, "minecraft:black_banner[rotation=0]",
+           "{id:\"minecraft:banner\",Patterns:[{Pattern:\"bo\",Color:14}]}");
     expect(c, 3, "minecraft:dragon_head[rotation=4]", "{id:\"minecraft:skull\"}");
     expect(c, 4, "minecraft:potted_poppy", NULL);
     expect(c, 5, "minecraft:chest[facing=south,type=single,waterlogged=false]",
-           "{id:\"minecraft:chest\",CustomName:'{\"text\":\"Box\"}',Items:[{Slot:0b,id:\"minecraft:diamond\",Count:3b}]}");
+           "{id:\"minecraft:chest\",CustomName:'{\"text\":\"Box\"}',"
+           "Items:[{Slot:0b,id:\"minecraft:diamond\",Count:3b}]}");
     expect(c, 6, "minecraft:spawner", "{id:\"minecraft:mob_spawner\",SpawnData:{entity:{id:\"minecraft:skeleton\"}}}");
     expect(c, 7, "minecraft:stone", NULL);
     assert_int_equal(rep.lost[MC_BE_LOSS_TEXT], 1);    /* the fifth line */
