@@ -155,6 +155,49 @@ static bool block_has(const jb *j, const char *part)
     return n && strstr(n, part);
 }
 
+/* Bedrock strings are bytes; Java NBT holds (modified) UTF-8 only: each
+ * byte sequence that is not UTF-8 becomes U+FFFD. */
+static void put_utf8_clean(mc_buf *out, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c < 0xE0 ? 2 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xF0 && c < 0xF5 ? 4 : 0;
+        bool ok = len && i + len <= n;
+        for (size_t k = 1; ok && k < len; k++)
+            ok = (s[i + k] & 0xC0) == 0x80;
+        if (ok && len == 3) /* no overlong forms, no surrogates */
+            ok = !(c == 0xE0 && s[i + 1] < 0xA0) && !(c == 0xED && s[i + 1] >= 0xA0);
+        if (ok && len == 4) /* no overlong forms, nothing past U+10FFFF */
+            ok = !(c == 0xF0 && s[i + 1] < 0x90) && !(c == 0xF4 && s[i + 1] >= 0x90);
+        if (ok) {
+            mc_buf_put(out, s + i, len);
+            i += len;
+        } else {
+            mc_buf_put(out, "\xEF\xBF\xBD", 3);
+            i++;
+        }
+    }
+}
+
+/* A string tag (or list element when key is NULL: `dst` is then the
+ * element) from Bedrock bytes. */
+static void put_string(jb *j, mc_nbt_tag *dst, const char *key, const char *str, size_t n)
+{
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    put_utf8_clean(&b, str, n);
+    const char *t = b.data ? (const char *)b.data : "";
+    if (!mc_buf_ok(&b))
+        ok(j, MC_ERR_NOMEM);
+    else if (key)
+        ok(j, mc_nbt_put_string(j->doc, dst, key, t, b.len));
+    else
+        ok(j, mc_nbt_set_string(j->doc, dst, t, b.len));
+    mc_buf_free(&b);
+}
+
 /* -------------------------------------------------------------- kinds */
 
 /* One side: Text split into 4 plain lines (NBT text at the pivot). */
@@ -175,7 +218,10 @@ static void sign_side(jb *j, const mc_nbt_tag *src, const char *key)
         while (end < n && text[end] != '\n')
             end++;
         mc_nbt_tag *m = mc_nbt_list_append(j->doc, msgs, MC_NBT_STRING);
-        ok(j, m ? mc_nbt_set_string(j->doc, m, text + at, end - at) : MC_ERR_NOMEM);
+        if (m)
+            put_string(j, m, NULL, text + at, end - at);
+        else
+            ok(j, MC_ERR_NOMEM);
         at = end < n ? end + 1 : n;
     }
     if (at < n)
@@ -338,7 +384,10 @@ static void spawner(jb *j)
         return;
     mc_nbt_tag *sd = mc_nbt_put_compound(j->doc, j->out, "SpawnData");
     mc_nbt_tag *e = sd ? mc_nbt_put_compound(j->doc, sd, "entity") : NULL;
-    ok(j, e ? mc_nbt_put_string(j->doc, e, "id", s, n) : MC_ERR_NOMEM);
+    if (e)
+        put_string(j, e, "id", s, n);
+    else
+        ok(j, MC_ERR_NOMEM);
 }
 
 /* Items [{Slot, Name, Count, Damage, tag}] -> [{Slot, id, count}]. */
@@ -401,7 +450,7 @@ static bool build(jb *j, int32_t x, int32_t z)
     const char *name;
     size_t nl;
     if (mc_nbt_get_string(mc_nbt_get(j->be, "CustomName"), &name, &nl) == MC_OK && nl)
-        ok(j, mc_nbt_put_string(j->doc, j->out, "CustomName", name, nl));
+        put_string(j, j->out, "CustomName", name, nl);
     items(j);
     const char *k = jid + 10;
     if (!strcmp(k, "sign") || !strcmp(k, "hanging_sign"))
