@@ -35,7 +35,12 @@
  *               SkullType, Rotation in degrees (rotation * 22.5) for
  *               standing skulls;
  *   MobSpawner  EntityIdentifier from SpawnData (1.18+: SpawnData.entity.id,
- *               1.9-1.17: SpawnData.id; namespaced ids only).
+ *               1.9-1.17: SpawnData.id; namespaced ids only);
+ *   FlowerPot   PlantBlock {name, states, version}: the plant's Bedrock
+ *               state, from a 1.13+ potted_* block (no Java block entity)
+ *               or a 1.8-1.12 flower_pot block entity (below).
+ * A 1.8-1.12 skull's kind lives in its block entity; Bedrock 1.20.50+ has
+ * a block per kind, which convert.c sets from mc__bedrock_state_from_java_be.
  * Dropped: container contents (Items: item names are not translated between
  * the editions, and clients get contents when they open a container), lock,
  * loot tables, custom data and every field not listed above.
