@@ -632,12 +632,26 @@ MC_API mc_column *mc_bedrock_column_to_mc_column(const mc_bedrock_column *c, con
 /* The same into any registry `target` (NULL: `reg`): blocks and biomes
  * translated from `reg`. For a Bedrock target the storages past 0 go into
  * the extra NBT ("mcchunk:bedrock_layers"); for a Java target the water
- * layer becomes waterlogged states and block entity ids are renamed back
- * (mc_bedrock_block_entity_java_id; their other fields stay Bedrock's). */
+ * layer becomes waterlogged states and the block entities take the Java
+ * shape of the target's version together with the blocks they decide (a
+ * Bedrock bed of color 14 becomes red_bed, a Banner's Base the banner's
+ * colour, a Skull's SkullType the skull or head block, a FlowerPot's
+ * PlantBlock the potted_* block, a Chest's pairx/pairz type=left/right;
+ * sign text, banner patterns, spawner entity, names and the items Java
+ * has: src/bedrock/blockentity_java.c lists the rules); a block entity
+ * Java has no kind for is left out. */
 MC_API mc_column *mc_bedrock_column_to_mc_column_in(const mc_bedrock_column *c,
                                                     const mc_registry *reg, bool hashed,
                                                     const mc_registry *target,
                                                     const mc_allocator *alloc, mc_error *err);
+/* The same, adding to *report (translate.h's mc_be_report; may be NULL)
+ * what the block entities' translation to Java dropped, per kind. */
+struct mc_be_report;
+MC_API mc_column *mc_bedrock_column_to_mc_column_report(const mc_bedrock_column *c,
+                                                        const mc_registry *reg, bool hashed,
+                                                        const mc_registry *target,
+                                                        const mc_allocator *alloc,
+                                                        struct mc_be_report *report, mc_error *err);
 
 /* Block entities between the editions (src/bedrock/blockentity.c lists
  * the rules: which fields are translated for chests, signs, beds, banners,

@@ -237,6 +237,11 @@ MC_API mc_status mc_block_entity_translate(const mc_be_translation *t, const mc_
                                            int32_t y, int32_t z, uint32_t from_state, uint32_t *to_state,
                                            mc_nbt_doc *doc, mc_nbt_tag **out);
 
+/* Whether Java 1.13+ has the item `name` ("minecraft:" optional) at
+ * `data_version` (the generated item table, minecraft-data's items.json of
+ * each release); false before 1.13 and for names no release has. */
+MC_API bool mc_java_item_exists(const char *name, int32_t data_version);
+
 /* Whether a block of `from_state` without a block entity may need one made
  * (or its state decided) by the translation: 1.13+ potted plants and note
  * blocks, and the colour blocks, for a 1.8-1.12 target; 1.8-1.11 beds for

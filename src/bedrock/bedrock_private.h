@@ -59,6 +59,48 @@ mc_status mc__bedrock_be_from_java(const mc_column *col, const mc_nbt_tag *t, in
 /* Renames a Bedrock block entity's id to the Java one, where known. */
 mc_status mc__bedrock_be_rename_to_java(mc_nbt_doc *doc, mc_nbt_tag *root);
 
+/* blockentity.c's tables for blockentity_java.c: dye names (Java 1.13+
+ * numbering), the dye of the sign text colour nearest `argb`, the pattern
+ * name ("stripe_top") of a short code ("ts"), NULL when unknown. */
+const char *mc__bedrock_dye_name(int dye);
+int mc__bedrock_dye_of_text_color(uint32_t argb);
+const char *mc__bedrock_pattern_name(const char *code, size_t n);
+
+/* Flower pots (blockentity.c): whether a Java state is a potted_* block;
+ * appends the Bedrock FlowerPot block entity of the Java pot at (x, y, z)
+ * (`java_be`: its 1.8-1.12 block entity, else NULL); nothing for an empty
+ * pot or a plant Bedrock lacks. */
+bool mc__bedrock_is_pot(const mc_registry *java, uint32_t state);
+mc_status mc__bedrock_pot_from_java(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
+                                    int32_t x, int32_t y, int32_t z, const mc_registry *bedrock, mc_buf *out,
+                                    mc_error *err);
+
+/* The Bedrock block a Java 1.8-1.12 block entity decides (a skull's kind:
+ * Bedrock 1.20.50+ has a block per kind), through the newest Java
+ * registry; MC_STATE_NONE for 1.13+ Java (the block already says). */
+uint32_t mc__bedrock_state_from_java_be(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
+                                        int32_t x, int32_t y, int32_t z, const mc_registry *bedrock);
+
+/* Bedrock block entities for a Java column (blockentity_java.c). */
+typedef struct mc__bedrock_to_java {
+    const mc_registry *bedrock;          /* the column's registry */
+    const mc_registry *pivot, *target;   /* the newest Java registry; the target */
+    const uint32_t *to_pivot, *pivot_to_target; /* registry maps (NULL: same registry) */
+    int32_t pivot_dv, target_dv;
+    struct mc_be_report *report;         /* may be NULL */
+} mc__bedrock_to_java;
+
+/* false when `target` is not a Java registry or a map cannot be made. */
+bool mc__bedrock_to_java_init(mc__bedrock_to_java *t, const mc_registry *bedrock, const mc_registry *target,
+                              struct mc_be_report *report);
+/* The Java block entity of Bedrock block entity `be` at (x, y, z), whose
+ * block is `bedrock_state`: *out a detached compound of `doc` (NULL when
+ * the target has none there); *target_state in: the block as the section
+ * translation gave it, out: the block the block entity decides. */
+mc_status mc__bedrock_be_to_java(const mc__bedrock_to_java *t, const mc_nbt_tag *be, int32_t x, int32_t y,
+                                 int32_t z, uint32_t bedrock_state, uint32_t *target_state, mc_nbt_doc *doc,
+                                 mc_nbt_tag **out);
+
 static inline uint32_t mc__zz_to_u32(int32_t v) { return (uint32_t)v; }
 
 #endif

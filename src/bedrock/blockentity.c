@@ -35,7 +35,12 @@
  *               SkullType, Rotation in degrees (rotation * 22.5) for
  *               standing skulls;
  *   MobSpawner  EntityIdentifier from SpawnData (1.18+: SpawnData.entity.id,
- *               1.9-1.17: SpawnData.id; namespaced ids only).
+ *               1.9-1.17: SpawnData.id; namespaced ids only);
+ *   FlowerPot   PlantBlock {name, states, version}: the plant's Bedrock
+ *               state, from a 1.13+ potted_* block (no Java block entity)
+ *               or a 1.8-1.12 flower_pot block entity (below).
+ * A 1.8-1.12 skull's kind lives in its block entity; Bedrock 1.20.50+ has
+ * a block per kind, which convert.c sets from mc__bedrock_state_from_java_be.
  * Dropped: container contents (Items: item names are not translated between
  * the editions, and clients get contents when they open a container), lock,
  * loot tables, custom data and every field not listed above.
@@ -51,6 +56,7 @@
 #include <string.h>
 
 #include "bedrock_private.h"
+#include "mcchunk/translate.h"
 
 /* ------------------------------------------------------------- id table */
 
@@ -289,6 +295,38 @@ static const char *pattern_code(const char *s, size_t n)
     for (size_t i = 0; i < sizeof pattern_codes / sizeof *pattern_codes; i++)
         if (name_eq(s, n, pattern_codes[i][0]))
             return pattern_codes[i][1];
+    return NULL;
+}
+
+/* For the way back (blockentity_java.c): a dye's name, the dye whose sign
+ * text colour is nearest an ARGB value, a pattern's name by short code. */
+const char *mc__bedrock_dye_name(int dye)
+{
+    return dye >= 0 && dye < 16 ? dye_names[dye] : NULL;
+}
+
+int mc__bedrock_dye_of_text_color(uint32_t argb)
+{
+    int best = 15;
+    uint32_t best_d = UINT32_MAX;
+    for (int i = 0; i < 16; i++) {
+        int dr = (int)((argb >> 16) & 255) - (int)(dye_text_rgb[i] >> 16);
+        int dg = (int)((argb >> 8) & 255) - (int)((dye_text_rgb[i] >> 8) & 255);
+        int db = (int)(argb & 255) - (int)(dye_text_rgb[i] & 255);
+        uint32_t d = (uint32_t)(dr * dr + dg * dg + db * db);
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+const char *mc__bedrock_pattern_name(const char *code, size_t n)
+{
+    for (size_t i = 0; i < sizeof pattern_codes / sizeof *pattern_codes; i++)
+        if (name_eq(code, n, pattern_codes[i][1]))
+            return pattern_codes[i][0];
     return NULL;
 }
 
@@ -823,6 +861,141 @@ mc_status mc_bedrock_block_entity_from_java(const mc_nbt_tag *java, int32_t x, i
     else
         mc_error_set(err, st, SIZE_MAX, "bedrock: cannot build the %s block entity", bid);
     mc_nbt_doc_free(c.doc);
+    return st;
+}
+
+/* ------------------------------------------------------- flower pots */
+
+/* Java keeps a pot's plant in the block (1.13+ potted_<plant>) or, before
+ * 1.13, in a flower_pot block entity {Item, Data}; Bedrock in a FlowerPot
+ * block entity {PlantBlock: the plant's Bedrock state {name, states,
+ * version}} beside a plain flower_pot block. Both Java forms go through
+ * the newest Java registry (the 1.12 block entity folded into its potted
+ * block by mc_block_entity_translate), whose plant maps to Bedrock. */
+static mc_status state_compound(mc_nbt_doc *doc, mc_nbt_tag *dst, const char *key, const mc_registry *reg,
+                                uint32_t state)
+{
+    mc_nbt_tag *c = mc_nbt_put_compound(doc, dst, key);
+    const char *name = mc_registry_state_name(reg, state);
+    mc_nbt_tag *states = c && name ? mc_nbt_put_compound(doc, c, "states") : NULL;
+    if (!states || mc_nbt_put_string(doc, c, "name", name, strlen(name)) != MC_OK)
+        return MC_ERR_NOMEM;
+    unsigned n = mc_registry_state_prop_count(reg, state);
+    mc_status st = MC_OK;
+    for (unsigned i = 0; i < n && st == MC_OK; i++) {
+        const char *k, *v;
+        if (!mc_registry_state_prop(reg, state, i, &k, &v))
+            continue;
+        char *end;
+        long iv = strtol(v, &end, 10);
+        if (!strcmp(v, "true") || !strcmp(v, "false"))
+            st = mc_nbt_put_byte(doc, states, k, v[0] == 't');
+        else if (*v && !*end)
+            st = mc_nbt_put_int(doc, states, k, (int32_t)iv);
+        else
+            st = mc_nbt_put_string(doc, states, k, v, strlen(v));
+    }
+    /* the block-state version Bedrock 1.21 writes (1.21.60: 18168865) */
+    return st == MC_OK ? mc_nbt_put_int(doc, c, "version", 18168865) : st;
+}
+
+bool mc__bedrock_is_pot(const mc_registry *java, uint32_t state)
+{
+    const char *n = mc_registry_state_name(java, state);
+    return n && !strncmp(n, "minecraft:potted_", 17);
+}
+
+/* The newest Java registry and its DataVersion, and `java`'s (-1 if none). */
+static const mc_registry *pivot_of(const mc_registry *java, int32_t *pivot_dv, int32_t *java_dv)
+{
+    const mc_registry *pivot = NULL;
+    *java_dv = -1;
+    mc_version_info vi;
+    for (size_t i = 0; mc_java_version_at(i, &vi); i++) {
+        if (vi.registry) {
+            pivot = vi.registry;
+            *pivot_dv = vi.data_version;
+        }
+        if (vi.registry == java)
+            *java_dv = vi.data_version;
+    }
+    return pivot;
+}
+
+#define DV_FLATTENING 1451 /* 1.13: colours and kinds moved into block states */
+
+uint32_t mc__bedrock_state_from_java_be(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
+                                        int32_t x, int32_t y, int32_t z, const mc_registry *bedrock)
+{
+    int32_t pivot_dv = 0, java_dv;
+    const mc_registry *pivot = pivot_of(java, &pivot_dv, &java_dv);
+    const char *id;
+    size_t n;
+    if (!pivot || java_dv < 0 || java_dv >= DV_FLATTENING ||
+        mc_nbt_get_string(mc_nbt_get(java_be, "id"), &id, &n) != MC_OK ||
+        !((n == 15 && !memcmp(id, "minecraft:skull", 15)) || (n == 5 && !memcmp(id, "Skull", 5))))
+        return MC_STATE_NONE; /* beds, banners, pots: one Bedrock block for every colour and plant */
+    const uint32_t *to_pivot = mc_registry_map(java, pivot), *to_bedrock = mc_registry_map(pivot, bedrock);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    if (!to_pivot || !to_bedrock || !doc) {
+        mc_nbt_doc_free(doc);
+        return MC_STATE_NONE;
+    }
+    uint32_t ps = mc_registry_map_apply(to_pivot, mc_registry_state_count(java), java_state, mc_registry_air(pivot));
+    mc_be_translation tr = {java, pivot, java_dv, pivot_dv, NULL};
+    mc_nbt_tag *none = NULL;
+    uint32_t out = MC_STATE_NONE;
+    if (mc_block_entity_translate(&tr, java_be, x, y, z, java_state, &ps, doc, &none) == MC_OK)
+        out = mc_registry_map_apply(to_bedrock, mc_registry_state_count(pivot), ps, MC_STATE_NONE);
+    mc_nbt_doc_free(doc);
+    return out;
+}
+
+mc_status mc__bedrock_pot_from_java(const mc_registry *java, uint32_t java_state, const mc_nbt_tag *java_be,
+                                    int32_t x, int32_t y, int32_t z, const mc_registry *bedrock, mc_buf *out,
+                                    mc_error *err)
+{
+    int32_t pivot_dv = 0, java_dv;
+    const mc_registry *pivot = pivot_of(java, &pivot_dv, &java_dv);
+    const uint32_t *to_pivot = pivot ? mc_registry_map(java, pivot) : NULL;
+    const uint32_t *to_bedrock = pivot ? mc_registry_map(pivot, bedrock) : NULL;
+    if (!to_pivot || !to_bedrock || java_dv < 0)
+        return MC_OK;
+    uint32_t ps = mc_registry_map_apply(to_pivot, mc_registry_state_count(java), java_state, mc_registry_air(pivot));
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    mc_nbt_tag *root = doc ? mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND) : NULL;
+    mc_status st = root ? MC_OK : MC_ERR_NOMEM;
+    if (st == MC_OK && java_be) { /* 1.8-1.12: the plant is in the block entity */
+        mc_be_translation tr = {java, pivot, java_dv, pivot_dv, NULL};
+        mc_nbt_tag *none = NULL;
+        st = mc_block_entity_translate(&tr, java_be, x, y, z, java_state, &ps, doc, &none);
+    }
+    const char *potted = mc_registry_state_name(pivot, ps);
+    if (st != MC_OK || !potted || strncmp(potted, "minecraft:potted_", 17)) {
+        mc_nbt_doc_free(doc);
+        return st == MC_OK ? MC_OK : mc_error_set(err, st, SIZE_MAX, "bedrock: out of memory");
+    }
+    char plant[96];
+    snprintf(plant, sizeof plant, "minecraft:%s", potted + 17);
+    uint32_t plant_state = mc_registry_default_state(pivot, plant);
+    uint32_t bs = plant_state == MC_STATE_NONE
+                      ? MC_STATE_NONE
+                      : mc_registry_map_apply(to_bedrock, mc_registry_state_count(pivot), plant_state, MC_STATE_NONE);
+    if (bs == MC_STATE_NONE || bs == mc_registry_air(bedrock)) {
+        mc_nbt_doc_free(doc);
+        return MC_OK; /* a plant Bedrock lacks: an empty pot */
+    }
+    if (mc_nbt_put_string(doc, root, "id", "FlowerPot", 9) != MC_OK || mc_nbt_put_int(doc, root, "x", x) != MC_OK ||
+        mc_nbt_put_int(doc, root, "y", y) != MC_OK || mc_nbt_put_int(doc, root, "z", z) != MC_OK ||
+        mc_nbt_put_byte(doc, root, "isMovable", 1) != MC_OK)
+        st = MC_ERR_NOMEM;
+    if (st == MC_OK)
+        st = state_compound(doc, root, "PlantBlock", bedrock, bs);
+    if (st == MC_OK)
+        st = mc_nbt_write(doc, MC_NBT_BEDROCK_NETWORK, out, err);
+    else
+        mc_error_set(err, st, SIZE_MAX, "bedrock: out of memory");
+    mc_nbt_doc_free(doc);
     return st;
 }
 

@@ -351,28 +351,33 @@ mc_status mc_bedrock_subchunk_from_section(mc_bedrock_subchunk *sc, const mc_sec
 
 /* ------------------------------------------------------ subchunk -> section */
 
+/* The registry state of entry i of storage k's palette. */
+static mc_status palette_state(const mc_bedrock_subchunk *sc, unsigned k, uint32_t i, const mc_registry *reg,
+                               bool hashed, uint32_t *out, mc_error *err)
+{
+    uint32_t v = sc->storages[k].palette[i];
+    if (sc->kind == MC_BEDROCK_PALETTE_RUNTIME) {
+        uint32_t state = hashed ? mc_registry_state_from_hash(reg, v) : v;
+        if (state == MC_STATE_NONE || !mc_registry_state_valid(reg, state))
+            return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "bedrock: runtime id %u names no state of %s", v,
+                                mc_registry_name(reg));
+        *out = state;
+        return MC_OK;
+    }
+    size_t len;
+    const uint8_t *t = mc_bedrock_subchunk_tag(sc, v, &len);
+    return t ? mc_bedrock_state_from_nbt(reg, t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, out, err)
+             : mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "bedrock: palette value without tag");
+}
+
 /* The registry states of storage k's palette (pal[palette_len]). */
 static mc_status storage_states(const mc_bedrock_subchunk *sc, unsigned k, const mc_registry *reg, bool hashed,
                                 uint32_t *pal, mc_error *err)
 {
-    const mc_bedrock_storage *st = &sc->storages[k];
-    for (uint32_t i = 0; i < st->palette_len; i++) {
-        uint32_t v = st->palette[i];
-        if (sc->kind == MC_BEDROCK_PALETTE_RUNTIME) {
-            uint32_t state = hashed ? mc_registry_state_from_hash(reg, v) : v;
-            if (state == MC_STATE_NONE || !mc_registry_state_valid(reg, state))
-                return mc_error_set(err, MC_ERR_NOT_FOUND, SIZE_MAX, "bedrock: runtime id %u names no state of %s", v,
-                                    mc_registry_name(reg));
-            pal[i] = state;
-        } else {
-            size_t len;
-            const uint8_t *t = mc_bedrock_subchunk_tag(sc, v, &len);
-            mc_status status =
-                t ? mc_bedrock_state_from_nbt(reg, t, len, sc->kind == MC_BEDROCK_PALETTE_PERSISTENT, &pal[i], err)
-                  : mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "bedrock: palette value without tag");
-            if (status != MC_OK)
-                return status;
-        }
+    for (uint32_t i = 0; i < sc->storages[k].palette_len; i++) {
+        mc_status status = palette_state(sc, k, i, reg, hashed, &pal[i], err);
+        if (status != MC_OK)
+            return status;
     }
     return MC_OK;
 }
@@ -641,6 +646,71 @@ static mc_status layers_from_extra(mc_bedrock_column *out, const mc_column *col,
 
 /* ------------------------------------------------------------- columns */
 
+/* A Java block entity into subchunk idx's list; a 1.8-1.12 one that keeps
+ * its block's kind (skulls) sets the Bedrock block it decides. */
+static mc_status be_from_java(mc_bedrock_column *out, const mc_column *col, const mc_bedrock_ids *ids,
+                              const mc_nbt_tag *t, int32_t x, int32_t y, int32_t z, int32_t idx, mc_error *err)
+{
+    uint32_t java_state = mc_column_get_block(col, x, y, z);
+    mc_bedrock_subchunk *sc = &out->subchunks[idx];
+    uint32_t b = sc->storage_count ? mc__bedrock_state_from_java_be(ids->from, java_state, t, x, y, z, ids->to)
+                                   : MC_STATE_NONE;
+    if (b != MC_STATE_NONE && b != mc_registry_air(ids->to)) {
+        uint32_t v = ids->hashed ? mc_registry_state_hash(ids->to, b) : b;
+        mc_status st = mc_bedrock_storage_set(&sc->storages[0],
+                                              mc_bedrock_index((unsigned)x & 15, (unsigned)y & 15, (unsigned)z & 15), v,
+                                              out->alloc);
+        if (st != MC_OK)
+            return mc_error_set(err, st, SIZE_MAX, "bedrock: out of memory");
+    }
+    return mc__bedrock_be_from_java(col, t, x, y, z, &out->block_entities[idx], err);
+}
+
+/* A Java 1.8-1.12 flower pot's block entity ("minecraft:flower_pot",
+ * "FlowerPot"). */
+static bool is_java_pot_be(const mc_nbt_tag *t)
+{
+    const char *s;
+    size_t n;
+    if (mc_nbt_get_string(mc_nbt_get(t, "id"), &s, &n) != MC_OK)
+        return false;
+    return (n == 20 && !memcmp(s, "minecraft:flower_pot", 20)) || (n == 9 && !memcmp(s, "FlowerPot", 9));
+}
+
+/* Bedrock FlowerPot block entities for a 1.13+ Java column's potted blocks
+ * (the plant is in the block: blockentity.c). Only sections whose palette
+ * holds a potted block are walked, block by block. */
+static mc_status pots_from_java(mc_bedrock_column *out, const mc_column *col, const mc_bedrock_ids *ids, mc_error *err)
+{
+    const mc_registry *java = ids->from;
+    if (mc_registry_default_state(java, "minecraft:potted_poppy") == MC_STATE_NONE)
+        return MC_OK; /* before 1.13 */
+    int32_t min_sy = mc_column_min_section(col);
+    uint32_t count = mc_column_section_count(col);
+    mc_status st = MC_OK;
+    for (uint32_t i = 0; i < count && st == MC_OK; i++) {
+        const mc_container *c = &mc_column_section_const(col, min_sy + (int32_t)i)->blocks;
+        bool any = mc_container_get_kind(c) == MC_CONTAINER_DIRECT;
+        if (mc_container_get_kind(c) == MC_CONTAINER_SINGLE) {
+            any = mc__bedrock_is_pot(java, c->value);
+        } else if (mc_container_get_kind(c) == MC_CONTAINER_INDIRECT) {
+            size_t plen;
+            const uint32_t *pal = mc_container_palette(c, &plen);
+            for (size_t k = 0; k < plen && !any; k++)
+                any = mc__bedrock_is_pot(java, pal[k]);
+        }
+        int32_t x0 = mc_column_x(col) * 16, y0 = (min_sy + (int32_t)i) * 16, z0 = mc_column_z(col) * 16;
+        for (int32_t y = y0; any && y < y0 + 16 && st == MC_OK; y++)
+            for (int32_t z = z0; z < z0 + 16 && st == MC_OK; z++)
+                for (int32_t x = x0; x < x0 + 16 && st == MC_OK; x++) {
+                    uint32_t s = mc_column_get_block(col, x, y, z);
+                    if (mc__bedrock_is_pot(java, s))
+                        st = mc__bedrock_pot_from_java(java, s, NULL, x, y, z, ids->to, &out->block_entities[i], err);
+                }
+    }
+    return st;
+}
+
 mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_column *col, int32_t dimension,
                                            const mc_bedrock_ids *ids, const mc_allocator *alloc, mc_error *err)
 {
@@ -693,11 +763,16 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
         int32_t idx = (y >> 4) - min_sy;
         if (!t || idx < 0 || (uint32_t)idx >= count)
             continue;
-        if (ids->from_java)
-            st = mc__bedrock_be_from_java(col, t, x, y, z, &out->block_entities[idx], err);
+        if (ids->from_java && is_java_pot_be(t))
+            st = mc__bedrock_pot_from_java(from, mc_column_get_block(col, x, y, z), t, x, y, z, ids->to,
+                                           &out->block_entities[idx], err);
+        else if (ids->from_java)
+            st = be_from_java(out, col, ids, t, x, y, z, idx, err);
         else
             st = mc_nbt_write_tag(t, "", 0, MC_NBT_BEDROCK_NETWORK, &out->block_entities[idx], err);
     }
+    if (st == MC_OK && ids->from_java)
+        st = pots_from_java(out, col, ids, err);
     if (st != MC_OK) {
         mc_bedrock_column_free(out);
         if (err && err->status == MC_OK)
@@ -708,8 +783,53 @@ mc_status mc_bedrock_column_from_mc_column(mc_bedrock_column *out, const mc_colu
     return MC_OK;
 }
 
+/* The Bedrock block at absolute (x, y, z) of `c` (storage 0; air outside). */
+static uint32_t bedrock_state_at(const mc_bedrock_column *c, const mc_registry *reg, bool hashed, int32_t x,
+                                 int32_t y, int32_t z)
+{
+    int64_t i = (int64_t)(y >> 4) - c->min_y;
+    uint32_t state = mc_registry_air(reg);
+    if (i < 0 || i >= (int64_t)c->count || c->subchunks[i].storage_count == 0)
+        return state;
+    const mc_bedrock_subchunk *sc = &c->subchunks[i];
+    uint32_t pi = mc_bedrock_storage_get_index(&sc->storages[0], mc_bedrock_index((unsigned)x & 15, (unsigned)y & 15,
+                                                                                    (unsigned)z & 15));
+    if (pi >= sc->storages[0].palette_len || palette_state(sc, 0, pi, reg, hashed, &state, NULL) != MC_OK)
+        state = mc_registry_air(reg);
+    return state;
+}
+
+/* One Bedrock block entity into the Java column: the Java shape of the
+ * target's version, the block it decides (blockentity_java.c). */
+static mc_status be_to_java(mc_column *col, const mc__bedrock_to_java *tj, const mc_bedrock_column *c, bool hashed,
+                            const mc_nbt_tag *root, int32_t x, int32_t y, int32_t z, mc_nbt_doc *doc, mc_error *err)
+{
+    if (y < mc_column_min_section(col) * 16 ||
+        y >= (mc_column_min_section(col) + (int32_t)mc_column_section_count(col)) * 16 ||
+        (x >> 4) != mc_column_x(col) || (z >> 4) != mc_column_z(col))
+        return MC_OK; /* not in this column */
+    uint32_t before = mc_column_get_block(col, x, y, z), state = before;
+    mc_nbt_tag *java = NULL;
+    mc_status st = mc__bedrock_be_to_java(tj, root, x, y, z, bedrock_state_at(c, tj->bedrock, hashed, x, y, z), &state,
+                                          doc, &java);
+    if (st == MC_OK && state != before)
+        st = mc_column_set_block(col, x, y, z, state);
+    if (st == MC_OK && java)
+        st = mc_column_put_block_entity(col, x, y, z, java);
+    if (st != MC_OK)
+        mc_error_set(err, st, SIZE_MAX, "bedrock: cannot translate the block entity at %d %d %d", x, y, z);
+    return st;
+}
+
 mc_column *mc_bedrock_column_to_mc_column_in(const mc_bedrock_column *c, const mc_registry *reg, bool hashed,
                                              const mc_registry *target, const mc_allocator *alloc, mc_error *err)
+{
+    return mc_bedrock_column_to_mc_column_report(c, reg, hashed, target, alloc, NULL, err);
+}
+
+mc_column *mc_bedrock_column_to_mc_column_report(const mc_bedrock_column *c, const mc_registry *reg, bool hashed,
+                                                 const mc_registry *target, const mc_allocator *alloc,
+                                                 struct mc_be_report *report, mc_error *err)
 {
     if (!target)
         target = reg;
@@ -744,7 +864,11 @@ mc_column *mc_bedrock_column_to_mc_column_in(const mc_bedrock_column *c, const m
                     }
     }
     /* block entities: network NBT compounds with x, y, z */
+    mc__bedrock_to_java tj;
+    bool to_java = java && st == MC_OK && mc__bedrock_to_java_init(&tj, reg, target, report);
     mc_nbt_doc *doc = st == MC_OK ? mc_nbt_doc_new(alloc) : NULL;
+    if (st == MC_OK && !doc)
+        st = MC_ERR_NOMEM;
     for (uint32_t i = 0; doc && i < c->count && st == MC_OK; i++) {
         const mc_buf *be = &c->block_entities[i];
         size_t off = 0;
@@ -758,9 +882,11 @@ mc_column *mc_bedrock_column_to_mc_column_in(const mc_bedrock_column *c, const m
             int32_t x, y, z;
             if (mc_nbt_get_int(mc_nbt_get(root, "x"), &x) == MC_OK && mc_nbt_get_int(mc_nbt_get(root, "y"), &y) == MC_OK &&
                 mc_nbt_get_int(mc_nbt_get(root, "z"), &z) == MC_OK) {
-                if (java)
+                if (to_java)
+                    st = be_to_java(col, &tj, c, hashed, root, x, y, z, doc, err);
+                else if (java)
                     st = mc__bedrock_be_rename_to_java(doc, root);
-                if (st == MC_OK)
+                if (st == MC_OK && !to_java)
                     st = mc_column_put_block_entity(col, x, y, z, root);
             }
             off += used ? used : be->len;

@@ -124,6 +124,26 @@ static bool item_exists(const char *name, int32_t dv)
     return true;
 }
 
+bool mc_java_item_exists(const char *name, int32_t data_version)
+{
+    if (!name)
+        return false;
+    if (!strncmp(name, "minecraft:", 10))
+        name += 10;
+    size_t lo = 0, hi = mc__item_span_count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(mc__item_spans[mid].name, name);
+        if (c == 0)
+            return data_version >= MC__BE_DV_FLATTENING && item_exists(name, data_version);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
 /* ------------------------------------------------------------- helpers */
 
 static mc_nbt_tag *get_or_put_compound(mc_nbt_doc *doc, mc_nbt_tag *parent, const char *key)

@@ -21,6 +21,14 @@
 // the banner's Base, the skull's SkullType, the pot's Item and Data); and
 // the same packets as `mcchunk packet encode --block-entities-out` writes
 // them are read by minecraft-protocol's 1.8 deserializer, every byte.
+// Bedrock: a bedrock-protocol 1.21.60 client of the same server asks for
+// the subchunk holding them, and prismarine-chunk decodes its payload (the
+// blocks, then the block entities as little-endian varint NBT with
+// prismarine-nbt): Sign FrontText.Text = the lines joined by "\n", Banner
+// Base 4 (blue: 15 - the Java dye) and Patterns [{cre, 1}], Skull
+// SkullType 4, Bed color 11, FlowerPot PlantBlock naming allium (from the
+// potted_allium block), a Chest without a pair, each at its position over
+// the block Bedrock shows there.
 // Skipped, with a message, when the corpus is absent.
 'use strict'
 const assert = require('assert')
@@ -32,11 +40,13 @@ const mineflayer = require('mineflayer')
 const nbt = require('prismarine-nbt')
 const { Vec3 } = require('vec3')
 const { createDeserializer } = require('minecraft-protocol/src/transforms/serializer')
-const { startServer, bin, createBot, spawned, checks } = require('./server_util')
+const { bin, createBot, spawned, checks } = require('./server_util')
+const { startBedrock, join, requestSubchunks, columnClass } = require('./bedrock_server_util')
 const { CX, CZ, X, Z, placed, sourceChunk } = require('./blockentity_fixture')
 
 const corpus = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus')
 const SRC = path.join(corpus, 'anvil/1.12.2/mcaselector-r.0.0.mca')
+const VERSION = '1.21.60' // the Bedrock client
 
 function run (...args) {
   const r = spawnSync(bin(), args, { maxBuffer: 1 << 28 })
@@ -135,7 +145,10 @@ const expectations = {
     fs.mkdirSync(path.join(world, 'region'), { recursive: true })
     r = run('chunk', 'put', path.join(world, 'region', 'r.0.0.mca'), String(CX), String(CZ), modern)
     assert.strictEqual(r.status, 0, r.err)
-    srv = await startServer(['--world', world, '--view-distance', '2'])
+    const started = await startBedrock(['--world', world, '--view-distance', '2'])
+    srv = started.srv
+    const bport = started.port
+    let client
     // both clients at once (the test stays short)
     await Promise.all(Object.keys(expectations).map(v =>
       check(`1.21.4 world as ${v}: sign text, banner colour, head, pot, bed in ${v}'s shape`, async () => {
@@ -155,6 +168,46 @@ const expectations = {
           expectations[v](bot, packetBlockEntities(raw), extra)
         } finally { bot.end() }
       }, srv)))
+    await check(`1.21.4 world as Bedrock ${VERSION}: block entities in Bedrock's shape in the SubChunk payload`, async () => {
+      const joined = await join({ port: bport, version: VERSION, radius: 2, every: false, name: 'BeTester' })
+      client = joined.client
+      const sy = placed.sign.y >> 4
+      const answers = await requestSubchunks(client, VERSION, [[CX, sy, CZ, 0]])
+      const a = answers.get(`${CX},${sy},${CZ},0`)
+      assert.ok(a && a.result === 'success', `subchunk ${CX} ${sy} ${CZ}: ${a && a.result}`)
+      const { Column } = columnClass(VERSION, true) // the server's default: hashed runtime ids
+      const column = new Column({ x: CX, z: CZ })
+      await column.networkDecodeSubChunkNoCache(sy, a.payload)
+      const byY = new Map()
+      for (const tag of Object.values(column.blockEntities)) {
+        const s = nbt.simplify(tag)
+        assert.deepStrictEqual([s.x, s.z], [CX * 16 + X, CZ * 16 + Z], `${s.id} position`)
+        byY.set(s.y, s)
+      }
+      const be = (p, id) => {
+        const s = byY.get(p.y)
+        assert.ok(s, `no block entity at y ${p.y} (have ${[...byY.keys()].join(', ')})`)
+        assert.strictEqual(s.id, id, `y ${p.y}`)
+        return s
+      }
+      const block = (p) => column.getBlock({ x: X, y: p.y, z: Z }).name
+      const sign = be(placed.sign, 'Sign')
+      assert.strictEqual(sign.FrontText.Text, 'Hello\nfrom mcchunk\n\n')
+      assert.strictEqual(sign.Text, 'Hello\nfrom mcchunk\n\n', 'top-level Text for older clients')
+      assert.ok(/sign/.test(block(placed.sign)), `sign block: ${block(placed.sign)}`)
+      const banner = be(placed.banner, 'Banner')
+      assert.strictEqual(banner.Base, 4, 'banner base (blue)')
+      assert.deepStrictEqual(banner.Patterns, [{ Pattern: 'cre', Color: 1 }], 'a red creeper')
+      assert.ok(/banner/.test(block(placed.banner)), `banner block: ${block(placed.banner)}`)
+      assert.strictEqual(be(placed.skull, 'Skull').SkullType, 4, 'creeper head')
+      assert.strictEqual(be(placed.bed, 'Bed').color, 11, 'blue bed')
+      assert.strictEqual(block(placed.bed), 'bed')
+      const pot = be(placed.pot, 'FlowerPot')
+      assert.strictEqual(pot.PlantBlock.name, 'minecraft:allium', 'potted allium')
+      assert.strictEqual(block(placed.pot), 'flower_pot')
+      const chest = be(placed.chest, 'Chest')
+      assert.ok(chest.pairx === undefined, 'a single chest has no pair')
+    }, srv).finally(() => { if (client) client.close() })
     // 1.8 has no block entities in Chunk Data: the packets that follow it,
     // as minecraft-protocol's 1.8 deserializer reads them
     await check('1.21.4 chunk for 1.8: Update Sign and Update Block Entity packets in 1.8\'s shape', async () => {
