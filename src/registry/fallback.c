@@ -513,6 +513,9 @@ static const char *const renames[][2] = {
     {"standing_banner", "white_banner"}, {"wall_banner", "white_wall_banner"},
     {"darkoak_wall_sign", "dark_oak_wall_sign"}, {"darkoak_standing_sign", "dark_oak_sign"},
     {"silver_glazed_terracotta", "light_gray_glazed_terracotta"}, {"beetroot", "beetroots"},
+    /* before 1.20.50 one skull block whose kind is in its block entity
+     * (src/bedrock/blockentity_java.c reads it when there is one) */
+    {"skull", "skeleton_skull"},
 };
 
 /* Bedrock's double slabs are blocks of their own (X_double_slab,
