@@ -57,6 +57,19 @@ typedef struct tint_memo {
     mc_block_color color;
 } tint_memo;
 
+/* A column's colour after the first n blocks of a run of water of one
+ * tinted colour from its surface, n = 0..len (len: the first n where the
+ * column is opaque, at most WATER_RUN_MAX): add_block's arithmetic done
+ * once per colour, so a column of water costs a lookup, not a compositing
+ * per block. */
+#define WATER_RUN_MAX 16
+#define WATER_RUN_MEMO 64
+typedef struct water_run {
+    uint32_t key; /* water_run_key; 0: empty */
+    unsigned len;
+    float r[WATER_RUN_MAX + 1], g[WATER_RUN_MAX + 1], b[WATER_RUN_MAX + 1], a[WATER_RUN_MAX + 1];
+} water_run;
+
 struct map_reader {
     const map_world *world;  /* NULL: columns from make */
     map_make_column make;
@@ -84,6 +97,8 @@ struct map_reader {
     /* tinted colours by (state, biome), direct-mapped; emptied when the
      * registry changes (state UINT32_MAX: empty) */
     tint_memo tints[TINT_MEMO];
+    /* water runs by tinted colour, direct-mapped (emptied with the tints) */
+    water_run water_runs[WATER_RUN_MEMO];
 };
 
 bool map_mode_parse(const char *name, map_mode *out)
@@ -203,6 +218,8 @@ static bool use_registry(map_reader *r, const mc_registry *reg)
     drop_registry_cache(rc);
     for (size_t i = 0; i < TINT_MEMO; i++)
         r->tints[i].state = UINT32_MAX;
+    for (size_t i = 0; i < WATER_RUN_MEMO; i++)
+        r->water_runs[i].key = 0;
     size_t flag_count;
     rc->colors = mc_registry_color_table(reg, &rc->count);
     rc->flags = mc_registry_state_flag_table(reg, &flag_count);
@@ -291,10 +308,14 @@ typedef struct column_acc {
     uint8_t water_depth; /* water blocks seen in the current run */
     bool opaque;         /* the colour is complete */
     bool done;           /* colour and height complete */
+    /* nonzero: r, g, b, a are those of a water run from the surface of
+     * this key (water_run_key) and water_depth blocks, nothing else */
+    uint32_t run_key;
 } column_acc;
 
 static void composite(column_acc *acc, mc_block_color c, float alpha)
 {
+    acc->run_key = 0;
     float w = (1.0f - acc->a) * alpha;
     acc->r += w * c.r;
     acc->g += w * c.g;
@@ -405,34 +426,89 @@ static inline __attribute__((always_inline)) void add_block(map_reader *r, colum
     acc->done = acc->opaque && acc->height != MAP_NO_HEIGHT;
 }
 
-/* A block of water (state) right below the water block just added to a
- * column whose height is known, in normal or light mode: what add_block
- * does with it, the same arithmetic in the same order. */
-static inline void add_water(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, int32_t x, int32_t y,
-                             int32_t z)
+/* The key of a water run: its tinted colour and the alpha of its state's
+ * own colour (add_block's alpha), never 0 (a water colour with alpha 0 is
+ * never drawn). */
+static inline uint32_t water_run_key(mc_block_color tinted, uint8_t alpha)
 {
-    mc_block_color c = r->rc.colors[state];
-    float alpha = c.a / 255.0f;
-    c = tinted_color(r, sc, state, c, x, y, z);
-    unsigned k = acc->water_depth < 8 ? acc->water_depth : 8;
-    acc->water_depth++;
-    c.r = (uint8_t)(c.r * (25 - k) / 25);
-    c.g = (uint8_t)(c.g * (25 - k) / 25);
-    c.b = (uint8_t)(c.b * (25 - k) / 25);
-    alpha *= 0.5f;
-    composite(acc, c, alpha);
-    acc->opaque = acc->a >= 0.996f;
-    acc->done = acc->opaque;
+    return (uint32_t)tinted.r << 24 | (uint32_t)tinted.g << 16 | (uint32_t)tinted.b << 8 | alpha;
 }
 
-/* Whether the block just added to a column was water that add_water may
- * go on with (the same state right below: a run of water is added
- * without add_block's questions; not in the reader of
- * map_reader_full_model, the reference). */
-static inline bool water_run_may_follow(const map_reader *r, const column_acc *acc, uint32_t state)
+/* The memo of the water run of `key`, made when missing: a fresh column
+ * composited block by block as add_block does with water. */
+static const water_run *water_run_of(map_reader *r, uint32_t key, mc_block_color tinted, uint8_t alpha)
 {
-    return r->rc.colors[state].tint == MC_TINT_WATER && acc->height != MAP_NO_HEIGHT &&
-           r->mode != MAP_MODE_HEIGHT && r->mode != MAP_MODE_BIOME && !r->full_model;
+    water_run *w = &r->water_runs[(key * 0x9E3779B1u) >> 26];
+    if (w->key == key)
+        return w;
+    column_acc acc = {0};
+    w->key = key;
+    w->r[0] = w->g[0] = w->b[0] = w->a[0] = 0.0f;
+    unsigned n = 0;
+    while (n < WATER_RUN_MAX && !(n && acc.a >= 0.996f)) {
+        mc_block_color c = tinted;
+        unsigned k = n < 8 ? n : 8;
+        c.r = (uint8_t)(c.r * (25 - k) / 25);
+        c.g = (uint8_t)(c.g * (25 - k) / 25);
+        c.b = (uint8_t)(c.b * (25 - k) / 25);
+        composite(&acc, c, alpha / 255.0f * 0.5f);
+        n++;
+        w->r[n] = acc.r;
+        w->g[n] = acc.g;
+        w->b[n] = acc.b;
+        w->a[n] = acc.a;
+    }
+    w->len = n;
+    return w;
+}
+
+/* Adds the top `avail` (>= 1) blocks of a run of water (state) from local
+ * y down at column i of a section (base_y its lowest y) where that helps:
+ * a column with nothing composited yet, or whose colour is a water run of
+ * the same tinted colour (carried over from the section above). The same
+ * colour as add_block block by block (water_run_of). Returns how many
+ * blocks it took; 0: none (add_block then). Only in normal and light mode
+ * and not in the reference reader (map_reader_full_model). */
+static unsigned add_water_run(map_reader *r, column_acc *acc, section_ctx *sc, uint32_t state, unsigned i,
+                              int32_t base_y, int y, unsigned avail)
+{
+    const mc_block_color c = r->rc.colors[state];
+    if (c.tint != MC_TINT_WATER || r->mode == MAP_MODE_HEIGHT || r->mode == MAP_MODE_BIOME || r->full_model)
+        return 0;
+    const bool fresh = acc->a == 0.0f; /* nothing added: no height, no first_y */
+    if (fresh && !(r->rc.flags[state] & (MC_STATE_BLOCKS_MOTION | MC_STATE_FLUID)))
+        return 0;
+    const int32_t x = (int32_t)(i & 15), z = (int32_t)(i >> 4);
+    const mc_block_color t = tinted_color(r, sc, state, c, x, base_y + y, z);
+    const uint32_t key = water_run_key(t, c.a);
+    if (!fresh && acc->run_key != key)
+        return 0;
+    const water_run *w = water_run_of(r, key, t, c.a);
+    const unsigned from = fresh ? 0 : acc->water_depth;
+    if (from >= w->len)
+        return 0;
+    unsigned take = 1;
+    while (take < avail && from + take < w->len) {
+        const int yy = y - (int)take;
+        if ((yy & 3) == 3) { /* a new biome cell: its tint may differ */
+            const mc_block_color below = tinted_color(r, sc, state, c, x, base_y + yy, z);
+            if (water_run_key(below, c.a) != key)
+                break;
+        }
+        take++;
+    }
+    if (fresh)
+        acc->first_y = acc->height = (int16_t)(base_y + y);
+    const unsigned n = from + take;
+    acc->r = w->r[n];
+    acc->g = w->g[n];
+    acc->b = w->b[n];
+    acc->a = w->a[n];
+    acc->water_depth = (uint8_t)n;
+    acc->run_key = key;
+    acc->opaque = acc->a >= 0.996f;
+    acc->done = acc->opaque;
+    return take;
 }
 
 /* The colour of a column in the modes that colour by height or biome. */
@@ -523,13 +599,19 @@ static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *ope
             const uint32_t state = (uint32_t)blocks[at] << 4 | (data[at >> 1] >> ((at & 1) << 2) & 15u);
             if (!colors[state].a)
                 continue;
+            if (colors[state].tint == MC_TINT_WATER) {
+                unsigned avail = 1;
+                for (unsigned b = at - 256; avail <= (unsigned)y && avail < WATER_RUN_MAX && blocks[b] == blocks[at] &&
+                                            (data[b >> 1] >> ((b & 1) << 2) & 15u) == (state & 15u);
+                     b -= 256)
+                    avail++;
+                const unsigned took = add_water_run(r, a, sc, state, i, base_y, y, avail);
+                if (took) {
+                    y -= (int)took - 1;
+                    continue;
+                }
+            }
             add_block(r, a, sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
-            if (!water_run_may_follow(r, a, state))
-                continue;
-            for (unsigned b = at - 256; !a->done && y > 0 && blocks[b] == blocks[at] &&
-                                        (data[b >> 1] >> ((b & 1) << 2) & 15u) == (state & 15u);
-                 b -= 256)
-                add_water(r, a, sc, state, (int32_t)(i & 15), base_y + --y, (int32_t)(i >> 4));
         }
         if (!a->done)
             open[kept++] = (uint8_t)i;
@@ -546,7 +628,7 @@ static void draw_chunk(map_reader *r, const mc_column *col)
     column_acc acc[256];
     uint8_t open[256];
     for (int i = 0; i < 256; i++) {
-        acc[i] = (column_acc){0, 0, 0, 0, MAP_NO_HEIGHT, MAP_NO_HEIGHT, 0, false, false};
+        acc[i] = (column_acc){0, 0, 0, 0, MAP_NO_HEIGHT, MAP_NO_HEIGHT, 0, false, false, 0};
         open[i] = (uint8_t)i;
     }
     unsigned nopen = 256;
@@ -595,11 +677,18 @@ static void draw_chunk(map_reader *r, const mc_column *col)
                         continue;
                     state = state_of[v];
                 }
+                if (!per_block && rc->colors[state].tint == MC_TINT_WATER) {
+                    unsigned avail = 1;
+                    while (avail <= (unsigned)y && avail < WATER_RUN_MAX &&
+                           (single || r->indices[(unsigned)(y - (int)avail) << 8 | i] == v))
+                        avail++;
+                    const unsigned took = add_water_run(r, a, &sc, state, i, base_y, y, avail);
+                    if (took) {
+                        y -= (int)took - 1;
+                        continue;
+                    }
+                }
                 add_block(r, a, &sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
-                if (per_block || !water_run_may_follow(r, a, state))
-                    continue;
-                while (!a->done && y > 0 && (single || r->indices[(y - 1) << 8 | i] == v))
-                    add_water(r, a, &sc, state, (int32_t)(i & 15), base_y + --y, (int32_t)(i >> 4));
             }
             if (!a->done)
                 open[kept++] = (uint8_t)i;
