@@ -487,16 +487,13 @@ static unsigned add_water_run(map_reader *r, column_acc *acc, section_ctx *sc, u
     const unsigned from = fresh ? 0 : acc->water_depth;
     if (from >= w->len)
         return 0;
-    unsigned take = 1;
-    while (take < avail && from + take < w->len) {
-        const int yy = y - (int)take;
-        if ((yy & 3) == 3) { /* a new biome cell: its tint may differ */
-            const mc_block_color below = tinted_color(r, sc, state, c, x, base_y + yy, z);
-            if (water_run_key(below, c.a) != key)
-                break;
+    unsigned take = avail < w->len - from ? avail : w->len - from;
+    /* the tint may differ only in the biome cells below y's (their top y: 3 mod 4) */
+    for (int top = (y & ~3) - 1; top > y - (int)take; top -= 4)
+        if (water_run_key(tinted_color(r, sc, state, c, x, base_y + top, z), c.a) != key) {
+            take = (unsigned)(y - top);
+            break;
         }
-        take++;
-    }
     if (fresh)
         acc->first_y = acc->height = (int16_t)(base_y + y);
     const unsigned n = from + take;
@@ -619,6 +616,55 @@ static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *ope
     return kept;
 }
 
+/* Walks column i of a paletted section (its indices unpacked, NULL: a
+ * single value, index 0) down from its top until the column is done: the
+ * blocks whose palette entry has no colour (vis 0) skipped in a tight loop,
+ * a run of water taken at once where add_water_run can. */
+static void walk_column_paletted(map_reader *r, column_acc *a, section_ctx *sc, const uint16_t *indices,
+                                 const uint32_t *state_of, const uint8_t *vis, unsigned i, int32_t base_y)
+{
+    for (int y = 15;; y--) {
+        uint32_t v = 0;
+        if (indices)
+            while (y >= 0 && !vis[v = indices[(unsigned)y << 8 | i]])
+                y--;
+        if (y < 0)
+            return;
+        const uint32_t state = state_of[v];
+        if (r->rc.colors[state].tint == MC_TINT_WATER) {
+            unsigned avail = 1;
+            while (avail <= (unsigned)y && avail < WATER_RUN_MAX &&
+                   (!indices || indices[(unsigned)(y - (int)avail) << 8 | i] == v))
+                avail++;
+            const unsigned took = add_water_run(r, a, sc, state, i, base_y, y, avail);
+            if (took) {
+                y -= (int)took - 1;
+                if (a->done)
+                    return;
+                continue;
+            }
+        }
+        add_block(r, a, sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
+        if (a->done)
+            return;
+    }
+}
+
+/* Walks column i of a section whose states are looked up block by block
+ * (direct, or a palette wider than 8 bits) down until it is done. */
+static void walk_column_per_block(map_reader *r, column_acc *a, section_ctx *sc, const mc_container *c, unsigned i,
+                                  int32_t base_y)
+{
+    size_t plen;
+    const uint32_t *palette = mc_container_palette(c, &plen);
+    for (int y = 15; y >= 0 && !a->done; y--) {
+        const uint32_t v = r->indices[y << 8 | i];
+        const uint32_t state = c->kind == MC_CONTAINER_DIRECT ? v : v < plen ? palette[v] : 0;
+        if (state < r->rc.count && r->rc.colors[state].a != 0)
+            add_block(r, a, sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
+    }
+}
+
 /* Draws one column into r->chunk_rgba / r->chunk_height. Sections from the
  * top; in each, every column still open is walked down until it is done
  * (the same blocks in the same order as a walk layer by layer, with no
@@ -653,8 +699,6 @@ static void draw_chunk(map_reader *r, const mc_column *col)
         if (!section_states(rc, c, state_of, vis, &per_block))
             continue;
         const bool single = c->kind == MC_CONTAINER_SINGLE;
-        size_t plen;
-        const uint32_t *palette = mc_container_palette(c, &plen);
         size_t nlongs;
         const uint64_t *longs = mc_container_longs(c, &nlongs);
         if (!single)
@@ -665,31 +709,10 @@ static void draw_chunk(map_reader *r, const mc_column *col)
         for (unsigned j = 0; j < nopen; j++) {
             const unsigned i = open[j];
             column_acc *a = &acc[i];
-            for (int y = 15; y >= 0 && !a->done; y--) {
-                const uint32_t v = single ? 0 : r->indices[y << 8 | i];
-                uint32_t state;
-                if (per_block) {
-                    state = c->kind == MC_CONTAINER_DIRECT ? v : v < plen ? palette[v] : 0;
-                    if (state >= rc->count || rc->colors[state].a == 0)
-                        continue;
-                } else {
-                    if (!vis[v])
-                        continue;
-                    state = state_of[v];
-                }
-                if (!per_block && rc->colors[state].tint == MC_TINT_WATER) {
-                    unsigned avail = 1;
-                    while (avail <= (unsigned)y && avail < WATER_RUN_MAX &&
-                           (single || r->indices[(unsigned)(y - (int)avail) << 8 | i] == v))
-                        avail++;
-                    const unsigned took = add_water_run(r, a, &sc, state, i, base_y, y, avail);
-                    if (took) {
-                        y -= (int)took - 1;
-                        continue;
-                    }
-                }
-                add_block(r, a, &sc, state, (int32_t)(i & 15), base_y + y, (int32_t)(i >> 4));
-            }
+            if (per_block)
+                walk_column_per_block(r, a, &sc, c, i, base_y);
+            else
+                walk_column_paletted(r, a, &sc, single ? NULL : r->indices, state_of, vis, i, base_y);
             if (!a->done)
                 open[kept++] = (uint8_t)i;
         }
