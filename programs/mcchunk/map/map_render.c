@@ -99,6 +99,8 @@ struct map_reader {
     tint_memo tints[TINT_MEMO];
     /* water runs by tinted colour, direct-mapped (emptied with the tints) */
     water_run water_runs[WATER_RUN_MEMO];
+    /* shade_channel(c, step) at [step + 4][c] */
+    uint8_t shade_lut[9][256];
 };
 
 bool map_mode_parse(const char *name, map_mode *out)
@@ -118,6 +120,8 @@ const char *map_mode_name(map_mode mode)
     return names[mode];
 }
 
+static uint8_t shade_channel(uint32_t c, int step);
+
 map_reader *map_reader_new(const map_world *w, map_mode mode)
 {
     map_reader *r = calloc(1, sizeof *r);
@@ -134,6 +138,9 @@ map_reader *map_reader_new(const map_world *w, map_mode mode)
         map_reader_free(r);
         return NULL;
     }
+    for (int step = -4; step <= 4; step++)
+        for (uint32_t c = 0; c < 256; c++)
+            r->shade_lut[step + 4][c] = shade_channel(c, step);
     return r;
 }
 
@@ -780,14 +787,20 @@ static int clamp_step(int d)
     return d < -4 ? -4 : d > 4 ? 4 : d;
 }
 
-static uint32_t shade(uint32_t rgba, int step)
+/* A channel value c shaded by a height step (-4..4): c * (220 + 9 step) / 220,
+ * rounded, at most 255 (map_reader's shade_lut holds it for every c). */
+static uint8_t shade_channel(uint32_t c, int step)
 {
-    uint32_t s = (uint32_t)(220 + 9 * step), out = rgba & 255;
-    for (int shift = 24; shift >= 8; shift -= 8) {
-        uint32_t c = ((rgba >> shift & 255) * s + 110) / 220;
-        out |= (c > 255 ? 255 : c) << shift;
-    }
-    return out;
+    uint32_t v = (c * (uint32_t)(220 + 9 * step) + 110) / 220;
+    return (uint8_t)(v > 255 ? 255 : v);
+}
+
+/* rgba shaded by a height step (-4..4; alpha kept). */
+static uint32_t shade(const map_reader *r, uint32_t rgba, int step)
+{
+    const uint8_t *lut = r->shade_lut[step + 4];
+    return (uint32_t)lut[rgba >> 24] << 24 | (uint32_t)lut[rgba >> 16 & 255] << 16 |
+           (uint32_t)lut[rgba >> 8 & 255] << 8 | (rgba & 255);
 }
 
 #define HEIGHT(x, z) r->heights[(size_t)((z) + 1) * (MAP_REGION_BLOCKS + 1) + (size_t)((x) + 1)]
@@ -838,7 +851,7 @@ bool map_render_region(map_reader *r, int32_t rx, int32_t rz, uint8_t *rgba, map
                     step += h - hn;
                 if (h != MAP_NO_HEIGHT && hw != MAP_NO_HEIGHT)
                     step += h - hw;
-                px = shade(px, clamp_step(step));
+                px = shade(r, px, clamp_step(step));
             }
             uint8_t *out = rgba + ((size_t)z * MAP_REGION_BLOCKS + (size_t)x) * 4;
             out[0] = (uint8_t)(px >> 24);
