@@ -623,14 +623,31 @@ static unsigned walk_stored_section(map_reader *r, column_acc *acc, uint8_t *ope
     return kept;
 }
 
+/* The highest layer of a section's unpacked indices with an index other
+ * than `clear` (a palette index without colour), -1 when none: the
+ * layers above it hold no colour and no column need walk them. */
+static int top_layer_not_clear(const uint16_t *indices, uint16_t clear)
+{
+    const uint64_t pattern = clear * 0x0001000100010001ull;
+    for (int y = 15; y >= 0; y--) {
+        uint64_t diff = 0, w[64];
+        memcpy(w, indices + ((unsigned)y << 8), sizeof w);
+        for (unsigned k = 0; k < 64; k++)
+            diff |= w[k] ^ pattern;
+        if (diff)
+            return y;
+    }
+    return -1;
+}
+
 /* Walks column i of a paletted section (its indices unpacked, NULL: a
- * single value, index 0) down from its top until the column is done: the
+ * single value, index 0) down from layer top until the column is done: the
  * blocks whose palette entry has no colour (vis 0) skipped in a tight loop,
  * a run of water taken at once where add_water_run can. */
 static void walk_column_paletted(map_reader *r, column_acc *a, section_ctx *sc, const uint16_t *indices,
-                                 const uint32_t *state_of, const uint8_t *vis, unsigned i, int32_t base_y)
+                                 const uint32_t *state_of, const uint8_t *vis, unsigned i, int32_t base_y, int top)
 {
-    for (int y = 15;; y--) {
+    for (int y = top;; y--) {
         uint32_t v = 0;
         if (indices)
             while (y >= 0 && !vis[v = indices[(unsigned)y << 8 | i]])
@@ -710,6 +727,14 @@ static void draw_chunk(map_reader *r, const mc_column *col)
         const uint64_t *longs = mc_container_longs(c, &nlongs);
         if (!single)
             mc_bits_unpack_u16(longs, MC_SECTION_BLOCKS, c->bits, MC_BITS_PADDED, r->indices);
+        int top = 15;
+        for (unsigned p = 0; !single && !per_block && p < (1u << c->bits); p++)
+            if (!vis[p]) {
+                top = top_layer_not_clear(r->indices, (uint16_t)p);
+                break;
+            }
+        if (top < 0)
+            continue;
         section_begin(&sc);
         const int32_t base_y = min_y + (int32_t)k * 16;
         unsigned kept = 0;
@@ -719,7 +744,7 @@ static void draw_chunk(map_reader *r, const mc_column *col)
             if (per_block)
                 walk_column_per_block(r, a, &sc, c, i, base_y);
             else
-                walk_column_paletted(r, a, &sc, single ? NULL : r->indices, state_of, vis, i, base_y);
+                walk_column_paletted(r, a, &sc, single ? NULL : r->indices, state_of, vis, i, base_y, top);
             if (!a->done)
                 open[kept++] = (uint8_t)i;
         }
