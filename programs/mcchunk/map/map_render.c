@@ -830,25 +830,65 @@ static uint32_t shade(const map_reader *r, uint32_t rgba, int step)
 
 #define HEIGHT(x, z) r->heights[(size_t)((z) + 1) * (MAP_REGION_BLOCKS + 1) + (size_t)((x) + 1)]
 
+/* Writes the pixels of chunk (lx, lz) of the region into rgba: its
+ * colours hillshaded (when shaded) by the heights north and west, or
+ * transparent when the chunk is absent (present false). */
+static void output_chunk(const map_reader *r, int lx, int lz, bool present, bool shaded, uint8_t *rgba)
+{
+    for (int z = lz * 16; z < lz * 16 + 16; z++) {
+        uint8_t *out = rgba + ((size_t)z * MAP_REGION_BLOCKS + (size_t)lx * 16) * 4;
+        if (!present) {
+            memset(out, 0, 16 * 4);
+            continue;
+        }
+        for (int x = lx * 16; x < lx * 16 + 16; x++, out += 4) {
+            uint32_t px = r->colors[(size_t)z * MAP_REGION_BLOCKS + (size_t)x];
+            if (px && shaded) {
+                int h = HEIGHT(x, z), hn = HEIGHT(x, z - 1), hw = HEIGHT(x - 1, z), step = 0;
+                if (h != MAP_NO_HEIGHT && hn != MAP_NO_HEIGHT)
+                    step += h - hn;
+                if (h != MAP_NO_HEIGHT && hw != MAP_NO_HEIGHT)
+                    step += h - hw;
+                px = shade(r, px, clamp_step(step));
+            }
+            out[0] = (uint8_t)(px >> 24);
+            out[1] = (uint8_t)(px >> 16);
+            out[2] = (uint8_t)(px >> 8);
+            out[3] = (uint8_t)px;
+        }
+    }
+}
+
+/* Only the present chunks' pixels are computed (a region often holds a
+ * few hundred of its 1024 chunks: the rest cost a memset, not a pass over
+ * 512 x 512 pixels). */
 bool map_render_region(map_reader *r, int32_t rx, int32_t rz, uint8_t *rgba, map_stats *stats)
 {
     map_stats local = {0};
     if (!stats)
         stats = &local;
-    for (size_t i = 0; i < (size_t)(MAP_REGION_BLOCKS + 1) * (MAP_REGION_BLOCKS + 1); i++)
-        r->heights[i] = MAP_NO_HEIGHT;
-    memset(r->colors, 0, sizeof *r->colors * MAP_REGION_BLOCKS * MAP_REGION_BLOCKS);
-    bool any = false;
+    for (int i = -1; i < MAP_REGION_BLOCKS; i++) {
+        HEIGHT(i, -1) = MAP_NO_HEIGHT;
+        HEIGHT(-1, i) = MAP_NO_HEIGHT;
+    }
+    bool any = false, present[32][32];
     for (int lz = 0; lz < 32; lz++)
         for (int lx = 0; lx < 32; lx++) {
-            if (!read_and_draw(r, rx * 32 + lx, rz * 32 + lz, &stats->bad_chunks))
-                continue;
-            stats->chunks++;
-            any = true;
-            for (int i = 0; i < 256; i++) {
-                int x = lx * 16 + (i & 15), z = lz * 16 + (i >> 4);
-                r->colors[(size_t)z * MAP_REGION_BLOCKS + (size_t)x] = r->chunk_rgba[i];
-                HEIGHT(x, z) = r->chunk_height[i];
+            present[lz][lx] = read_and_draw(r, rx * 32 + lx, rz * 32 + lz, &stats->bad_chunks);
+            if (present[lz][lx]) {
+                stats->chunks++;
+                any = true;
+            }
+            for (int z = lz * 16; z < lz * 16 + 16; z++) {
+                const int row = (z & 15) * 16;
+                if (!present[lz][lx]) { /* its colours are not looked at */
+                    for (int x = lx * 16; x < lx * 16 + 16; x++)
+                        HEIGHT(x, z) = MAP_NO_HEIGHT;
+                    continue;
+                }
+                memcpy(&r->colors[(size_t)z * MAP_REGION_BLOCKS + (size_t)lx * 16], &r->chunk_rgba[row],
+                       16 * sizeof *r->colors);
+                memcpy(&HEIGHT(lx * 16, z), &r->chunk_height[row], 16 * sizeof *r->heights);
             }
         }
     bool shaded = r->mode != MAP_MODE_HEIGHT;
@@ -867,23 +907,9 @@ bool map_render_region(map_reader *r, int32_t rx, int32_t rz, uint8_t *rgba, map
             }
         }
     }
-    for (int z = 0; z < MAP_REGION_BLOCKS; z++)
-        for (int x = 0; x < MAP_REGION_BLOCKS; x++) {
-            uint32_t px = r->colors[(size_t)z * MAP_REGION_BLOCKS + (size_t)x];
-            if (px && shaded) {
-                int h = HEIGHT(x, z), hn = HEIGHT(x, z - 1), hw = HEIGHT(x - 1, z), step = 0;
-                if (h != MAP_NO_HEIGHT && hn != MAP_NO_HEIGHT)
-                    step += h - hn;
-                if (h != MAP_NO_HEIGHT && hw != MAP_NO_HEIGHT)
-                    step += h - hw;
-                px = shade(r, px, clamp_step(step));
-            }
-            uint8_t *out = rgba + ((size_t)z * MAP_REGION_BLOCKS + (size_t)x) * 4;
-            out[0] = (uint8_t)(px >> 24);
-            out[1] = (uint8_t)(px >> 16);
-            out[2] = (uint8_t)(px >> 8);
-            out[3] = (uint8_t)px;
-        }
+    for (int lz = 0; lz < 32; lz++)
+        for (int lx = 0; lx < 32; lx++)
+            output_chunk(r, lx, lz, present[lz][lx], shaded, rgba);
     return true;
 }
 
