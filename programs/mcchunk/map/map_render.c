@@ -14,7 +14,12 @@
  * colours come from the registry's colour table (one lookup per palette
  * entry, not per block) and the biome tints from a per-registry table by
  * biome id, both cached in the reader; a tinted colour is remembered by
- * (state, biome), and by each biome cell of the section being walked.
+ * (state, biome), and by each biome cell of the section being walked. A
+ * run of water from a column's surface is not composited block by block:
+ * its colour after n blocks is made once per tinted colour and looked up
+ * (the same float operations, so the same pixels). A paletted section's
+ * layers that hold only its colourless index above the others are skipped
+ * by comparing words. Only the present chunks' pixels are shaded.
  *
  * A region's hillshade needs the heights one block north and west of it,
  * which lie in the neighbouring regions: their 32 + 32 edge chunks are read
