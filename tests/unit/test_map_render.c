@@ -405,6 +405,74 @@ static void test_stored_sections_equal_full_model(void **state)
     mc_test_free_list(files);
 }
 
+/* Columns of deep water over sand whose biome changes from one 4-block
+ * cell to the next down the water (swamp, warm ocean, river: three water
+ * tints), across section borders: the runs of water the renderer adds in
+ * a row must stop where the tint changes, as the reference reader's block
+ * by block compositing does. Generated, so it runs without the corpus. */
+typedef struct tint_source {
+    const mc_registry *reg;
+    uint32_t water, sand, biomes[3];
+} tint_source;
+
+static mc_column *make_tinted_water(void *user, int32_t cx, int32_t cz)
+{
+    const tint_source *t = user;
+    if (cx < 0 || cz < 0 || cx > 3 || cz > 3)
+        return NULL;
+    mc_column *col = mc_column_new(t->reg, cx, cz, -4, 24, NULL);
+    assert_non_null(col);
+    for (int32_t z = 0; z < 16; z++)
+        for (int32_t x = 0; x < 16; x++) {
+            int32_t bottom = 20 + (x + z + cx * 3) % 30; /* 13..43 blocks of water */
+            for (int32_t y = bottom - 3; y < bottom; y++)
+                assert_int_equal(mc_column_set_block(col, x, y, z, t->sand), MC_OK);
+            for (int32_t y = bottom; y <= 62; y++)
+                assert_int_equal(mc_column_set_block(col, x, y, z, t->water), MC_OK);
+        }
+    for (int32_t cy = -16; cy < 80; cy++)
+        for (int32_t bz = 0; bz < 4; bz++)
+            for (int32_t bx = 0; bx < 4; bx++) { /* some cells alike, to make runs */
+                unsigned k = (unsigned)((cy / ((bx + cz) % 3 + 1)) + bz + cx) % 3;
+                assert_int_equal(mc_column_set_biome(col, bx, cy, bz, t->biomes[k]), MC_OK);
+            }
+    return col;
+}
+
+static void test_water_runs_follow_the_tint(void **state)
+{
+    (void)state;
+    tint_source t = {.reg = mc_registry_find("1.19.4")};
+    assert_non_null(t.reg);
+    static const char water[] = "minecraft:water[level=0]", sand[] = "minecraft:sand";
+    assert_int_equal(mc_registry_parse_state(t.reg, water, sizeof water - 1, &t.water, NULL), MC_OK);
+    assert_int_equal(mc_registry_parse_state(t.reg, sand, sizeof sand - 1, &t.sand, NULL), MC_OK);
+    static const char *const names[3] = {"minecraft:swamp", "minecraft:warm_ocean", "minecraft:river"};
+    for (int k = 0; k < 3; k++) {
+        t.biomes[k] = mc_registry_biome_id(t.reg, names[k]);
+        assert_int_not_equal(t.biomes[k], MC_STATE_NONE);
+    }
+    uint8_t *lean = malloc(MAP_REGION_BYTES), *whole = malloc(MAP_REGION_BYTES);
+    map_reader *rl = map_reader_new_columns(make_tinted_water, &t, MAP_MODE_NORMAL);
+    map_reader *rw = map_reader_new_columns(make_tinted_water, &t, MAP_MODE_NORMAL);
+    map_reader_full_model(rw, true);
+    assert_true(map_render_region(rl, 0, 0, lean, NULL));
+    assert_true(map_render_region(rw, 0, 0, whole, NULL));
+    size_t distinct = 0;
+    for (size_t p = 1; p < 64 * 512; p++) /* the drawn rows: many colours, not one */
+        distinct += p % 512 < 64 && memcmp(whole + p * 4, whole + (p - 1) * 4, 3) != 0;
+    assert_true(distinct > 500);
+    for (size_t at = 0; at < MAP_REGION_BYTES; at += 4)
+        if (memcmp(lean + at, whole + at, 4))
+            fail_msg("pixel %zu %zu: %02x%02x%02x%02x, the reference reader %02x%02x%02x%02x", at / 4 % 512,
+                     at / 4 / 512, lean[at], lean[at + 1], lean[at + 2], lean[at + 3], whole[at], whole[at + 1],
+                     whole[at + 2], whole[at + 3]);
+    map_reader_free(rl);
+    map_reader_free(rw);
+    free(lean);
+    free(whole);
+}
+
 /* Downsampling: alpha-weighted average of each 2x2, transparent quarters. */
 static void test_downsample(void **state)
 {
@@ -428,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_pixels_match_blocks),
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_made_columns),
+        cmocka_unit_test(test_water_runs_follow_the_tint),
         cmocka_unit_test(test_stored_sections_equal_full_model),
         cmocka_unit_test(test_downsample),
     };
