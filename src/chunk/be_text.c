@@ -237,7 +237,8 @@ static bool object_into(json_in *j, mc_nbt_tag *obj)
         skip_ws(j);
         if (!read_string(j) || j->scratch.len >= sizeof key)
             return false;
-        memcpy(key, j->scratch.data, j->scratch.len);
+        if (j->scratch.len) /* an empty key ("") may have no buffer yet */
+            memcpy(key, j->scratch.data, j->scratch.len);
         const size_t klen = j->scratch.len;
         skip_ws(j);
         if (j->p >= j->end || *j->p++ != ':')
