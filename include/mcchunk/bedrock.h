@@ -585,6 +585,13 @@ MC_API uint32_t mc_bedrock_ids_map(const mc_bedrock_ids *ids, uint32_t state);
  * are matched as false/true (what the registries print) or as numbers. */
 MC_API mc_status mc_bedrock_state_from_nbt(const mc_registry *reg, const uint8_t *nbt, size_t len,
                                            bool network, uint32_t *state, mc_error *err);
+/* The other way: state `state` of Bedrock registry `reg` as a palette NBT
+ * compound {name, states, version} appended to `out` (little-endian, or
+ * network NBT when `network`), as the game writes it: "true"/"false"
+ * values as bytes, numbers as ints, the rest as strings; version is the
+ * block-state version of 1.21.60. MC_ERR_NOT_FOUND for a state `reg` lacks. */
+MC_API mc_status mc_bedrock_state_to_nbt(const mc_registry *reg, uint32_t state, bool network, mc_buf *out,
+                                         mc_error *err);
 
 /* A section's blocks as a network subchunk (storage 0, RUNTIME palette, the
  * smallest valid width; an all-air section gives storage_count 0), and for

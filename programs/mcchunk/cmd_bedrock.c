@@ -782,45 +782,28 @@ static mc_status gen_column(mc_bedrock_column *col, int protocol, const mc_regis
     return st;
 }
 
-/* The state tag of a registry state: {name, states: {...}, version}; state
- * values "true"/"false" become bytes, numbers ints, the rest strings. */
-static mc_status gen_state_tag(const mc_registry *reg, uint32_t state, bool network, mc_buf *out)
+/* The state tag of runtime id `id` (a registry state, or its hash when
+ * `hashed`): mc_bedrock_state_to_nbt; an id no registry names (a protocol
+ * without one) as {name: minecraft:test_<id>}. */
+static mc_status gen_state_tag(const mc_registry *reg, bool hashed, uint32_t id, bool network, mc_buf *out)
 {
+    uint32_t state = !reg ? MC_STATE_NONE : hashed ? mc_registry_state_from_hash(reg, id) : id;
+    if (state != MC_STATE_NONE && mc_registry_state_valid(reg, state))
+        return mc_bedrock_state_to_nbt(reg, state, network, out, NULL);
     mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
-    if (!doc)
-        return MC_ERR_NOMEM;
-    mc_nbt_tag *root = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
-    const char *name = reg ? mc_registry_state_name(reg, state) : NULL;
-    char fallback[32];
-    if (!name) {
-        snprintf(fallback, sizeof fallback, "minecraft:test_%u", state);
-        name = fallback;
-    }
-    mc_nbt_put_string(doc, root, "name", name, strlen(name));
-    mc_nbt_tag *states = mc_nbt_put_compound(doc, root, "states");
-    unsigned n = reg ? mc_registry_state_prop_count(reg, state) : 0;
-    for (unsigned i = 0; i < n; i++) {
-        const char *k, *v;
-        if (!mc_registry_state_prop(reg, state, i, &k, &v))
-            continue;
-        char *end;
-        long iv = strtol(v, &end, 10);
-        if (!strcmp(v, "true") || !strcmp(v, "false"))
-            mc_nbt_put_byte(doc, states, k, v[0] == 't');
-        else if (*v && !*end)
-            mc_nbt_put_int(doc, states, k, (int32_t)iv);
-        else
-            mc_nbt_put_string(doc, states, k, v, strlen(v));
-    }
-    mc_nbt_put_int(doc, root, "version", 18168865);
-    mc_status st = mc_nbt_write(doc, network ? MC_NBT_BEDROCK_NETWORK : MC_NBT_BEDROCK, out, NULL);
+    mc_nbt_tag *root = doc ? mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND) : NULL;
+    char name[32];
+    snprintf(name, sizeof name, "minecraft:test_%u", id);
+    mc_status st = root ? mc_nbt_put_string(doc, root, "name", name, strlen(name)) : MC_ERR_NOMEM;
+    if (st == MC_OK)
+        st = mc_nbt_write(doc, network ? MC_NBT_BEDROCK_NETWORK : MC_NBT_BEDROCK, out, NULL);
     mc_nbt_doc_free(doc);
     return st;
 }
 
 /* --tiny: every non-air subchunk as sub_{net,disk,persist}_<i>.bin, and the
  * biomes as biomes_net.bin and data3d.bin (fuzz seeds). */
-static int gen_tiny_files(const char *dir, const mc_bedrock_column *col, const mc_registry *reg)
+static int gen_tiny_files(const char *dir, const mc_bedrock_column *col, const mc_registry *reg, bool hashed)
 {
     mc_buf b;
     mc_buf_init(&b, NULL);
@@ -848,7 +831,7 @@ static int gen_tiny_files(const char *dir, const mc_bedrock_column *col, const m
                     mc_buf tag;
                     mc_buf_init(&tag, NULL);
                     uint32_t idx = 0;
-                    if (gen_state_tag(reg, t.storages[k].palette[p], network, &tag) != MC_OK ||
+                    if (gen_state_tag(reg, hashed, t.storages[k].palette[p], network, &tag) != MC_OK ||
                         mc_bedrock_subchunk_add_tag(&t, tag.data, tag.len, &idx) != MC_OK)
                         rc = MC_EXIT_FAIL;
                     t.storages[k].palette[p] = idx;
@@ -1163,7 +1146,7 @@ static int cmd_generate(int argc, char **argv)
     if (!rc && a.protocol >= MC_BEDROCK_PROTO_1_17_40)
         rc = gen_write_request_files(&a, &w, &pkt, &err);
     if (!rc && a.tiny)
-        rc = gen_tiny_files(a.dir, &w.col, a.reg);
+        rc = gen_tiny_files(a.dir, &w.col, a.reg, a.hashed);
     if (!rc)
         rc = gen_write_block_lists(a.dir, &w.col);
     if (!rc && jcol)

@@ -25,6 +25,10 @@ mc_status mc__bedrock_storage_alloc(mc_bedrock_storage *s, unsigned bits, uint32
 bool mc__bedrock_read_words(mc_reader *r, mc_bedrock_storage *s);
 /* Appends the words as u32 LE. */
 void mc__bedrock_put_words(mc_buf *out, const mc_bedrock_storage *s);
+/* Fills compound `c` of `doc` with state `state` of Bedrock registry `reg`
+ * as {name, states, version} (state_nbt.c; mc_bedrock_state_to_nbt's
+ * tag). MC_ERR_NOT_FOUND for a state `reg` lacks, MC_ERR_NOMEM. */
+mc_status mc__bedrock_state_fill(mc_nbt_doc *doc, mc_nbt_tag *c, const mc_registry *reg, uint32_t state);
 /* Checks that every index is below palette_len; records an error otherwise. */
 bool mc__bedrock_check_indices(mc_reader *r, const mc_bedrock_storage *s, size_t at);
 /* All 4096 palette indices (XZY order). */

@@ -876,27 +876,7 @@ static mc_status state_compound(mc_nbt_doc *doc, mc_nbt_tag *dst, const char *ke
                                 uint32_t state)
 {
     mc_nbt_tag *c = mc_nbt_put_compound(doc, dst, key);
-    const char *name = mc_registry_state_name(reg, state);
-    mc_nbt_tag *states = c && name ? mc_nbt_put_compound(doc, c, "states") : NULL;
-    if (!states || mc_nbt_put_string(doc, c, "name", name, strlen(name)) != MC_OK)
-        return MC_ERR_NOMEM;
-    unsigned n = mc_registry_state_prop_count(reg, state);
-    mc_status st = MC_OK;
-    for (unsigned i = 0; i < n && st == MC_OK; i++) {
-        const char *k, *v;
-        if (!mc_registry_state_prop(reg, state, i, &k, &v))
-            continue;
-        char *end;
-        long iv = strtol(v, &end, 10);
-        if (!strcmp(v, "true") || !strcmp(v, "false"))
-            st = mc_nbt_put_byte(doc, states, k, v[0] == 't');
-        else if (*v && !*end)
-            st = mc_nbt_put_int(doc, states, k, (int32_t)iv);
-        else
-            st = mc_nbt_put_string(doc, states, k, v, strlen(v));
-    }
-    /* the block-state version Bedrock 1.21 writes (1.21.60: 18168865) */
-    return st == MC_OK ? mc_nbt_put_int(doc, c, "version", 18168865) : st;
+    return c ? mc__bedrock_state_fill(doc, c, reg, state) : MC_ERR_NOMEM;
 }
 
 bool mc__bedrock_is_pot(const mc_registry *java, uint32_t state)

@@ -138,3 +138,23 @@ void mc_test_free_list(char **v)
     free(v);
 }
 
+
+const mc_registry *mc_test_registry(const char *version)
+{
+    const mc_registry *reg = mc_registry_find(version);
+    if (!reg)
+        reg = mc_registry_find_bedrock(version);
+    if (!reg)
+        fail_msg("no registry for %s", version);
+    return reg;
+}
+
+uint32_t mc_test_state(const mc_registry *reg, const char *text)
+{
+    uint32_t s = MC_STATE_NONE;
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_registry_parse_state(reg, text, strlen(text), &s, &err) != MC_OK)
+        fail_msg("%s: %s", text, err.message);
+    return s;
+}

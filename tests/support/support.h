@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "mcchunk/core.h"
+#include "mcchunk/registry.h"
 
 /* Root of the corpus, or NULL when it is not there. */
 const char *mc_test_corpus_dir(void);
@@ -35,6 +36,13 @@ const char *mc_test_tool(void);
 /* Runs `mcchunk ARGS` (args: a shell-quoted argument string), output
  * discarded; returns its exit status (-1 when it did not exit). */
 int mc_test_run_tool(const char *args);
+/* The registry of a Java or Bedrock version name; fails the test when
+ * there is none. */
+const mc_registry *mc_test_registry(const char *version);
+/* A state of `reg` from its text (minecraft:name[k=v,...], as
+ * mc_registry_parse_state reads it); fails the test naming the text when
+ * `reg` has no such state. */
+uint32_t mc_test_state(const mc_registry *reg, const char *text);
 /* A small deterministic PRNG (xorshift64*) for property tests. */
 typedef struct { uint64_t s; } mc_test_rng;
 static inline uint64_t mc_test_rand(mc_test_rng *r)

@@ -20,15 +20,6 @@
 #include "mcchunk/translate.h"
 #include "support.h"
 
-static uint32_t state(const mc_registry *reg, const char *text)
-{
-    uint32_t s;
-    mc_error err;
-    if (mc_registry_parse_state(reg, text, strlen(text), &s, &err) != MC_OK)
-        fail_msg("%s: %s", text, err.message);
-    return s;
-}
-
 static void put_be(mc_column *col, int32_t x, int32_t y, int32_t z, const char *snbt)
 {
     mc_nbt_doc *d = mc_nbt_doc_new(NULL);
@@ -83,7 +74,7 @@ static mc_column *source_column(const mc_registry *java)
     assert_non_null(col);
     for (size_t i = 0; i < NBLOCKS; i++) {
         int32_t x = BX + blocks[i].x, y = blocks[i].y, z = BZ + blocks[i].z;
-        assert_int_equal(mc_column_set_block(col, x, y, z, state(java, blocks[i].block)), MC_OK);
+        assert_int_equal(mc_column_set_block(col, x, y, z, mc_test_state(java, blocks[i].block)), MC_OK);
         if (blocks[i].be)
             put_be(col, x, y, z, blocks[i].be);
     }
@@ -199,7 +190,7 @@ static mc_column *from_natives(const mc_registry *java, const char *bedrock, mc_
     mc_column *col = mc_column_new(src, 2, -1, 0, 16, NULL);
     for (size_t i = 0; i < NNATIVES; i++)
         assert_int_equal(mc_column_set_block(col, BX + natives[i].x, natives[i].y, BZ + natives[i].z,
-                                             state(src, natives[i].java_block)),
+                                             mc_test_state(src, natives[i].java_block)),
                          MC_OK);
     mc_bedrock_ids ids;
     assert_int_equal(mc_bedrock_ids_init(&ids, src, bed, false), MC_OK);

@@ -20,15 +20,6 @@
 #include "mcchunk/translate.h"
 #include "support.h"
 
-static uint32_t state(const mc_registry *reg, const char *text)
-{
-    uint32_t s;
-    mc_error err;
-    if (mc_registry_parse_state(reg, text, strlen(text), &s, &err) != MC_OK)
-        fail_msg("%s: %s", text, err.message);
-    return s;
-}
-
 static bool waterlogged(const mc_registry *reg, uint32_t s)
 {
     const char *v = mc_registry_state_prop_value(reg, s, "waterlogged");
@@ -51,11 +42,11 @@ static void test_java_waterlogged_to_bedrock(void **st)
         skip();
     mc_column *col = mc_column_new(java, 0, 0, -4, 24, NULL);
     assert_non_null(col);
-    uint32_t stairs_wl = state(java, "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=true]");
-    uint32_t stairs = state(java, "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]");
-    uint32_t chest_wl = state(java, "minecraft:chest[facing=east,type=single,waterlogged=true]");
-    uint32_t water = state(java, "minecraft:water[level=0]");
-    uint32_t slab_wl = state(java, "minecraft:stone_slab[type=bottom,waterlogged=true]");
+    uint32_t stairs_wl = mc_test_state(java, "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=true]");
+    uint32_t stairs = mc_test_state(java, "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]");
+    uint32_t chest_wl = mc_test_state(java, "minecraft:chest[facing=east,type=single,waterlogged=true]");
+    uint32_t water = mc_test_state(java, "minecraft:water[level=0]");
+    uint32_t slab_wl = mc_test_state(java, "minecraft:stone_slab[type=bottom,waterlogged=true]");
     uint32_t stone = mc_registry_default_state(java, "stone");
     /* section 0 (y 0..15): paletted, a mix */
     for (int x = 0; x < 16; x++)
@@ -86,7 +77,7 @@ static void test_java_waterlogged_to_bedrock(void **st)
         mc_bedrock_ids ids;
         assert_int_equal(mc_bedrock_ids_init(&ids, java, bed, hashed), MC_OK);
         assert_true(ids.from_java);
-        uint32_t bwater = state(bed, "minecraft:water[liquid_depth=0]");
+        uint32_t bwater = mc_test_state(bed, "minecraft:water[liquid_depth=0]");
         assert_int_equal(ids.water, hashed ? mc_registry_state_hash(bed, bwater) : bwater);
         mc_bedrock_column bc;
         mc_error err;
@@ -179,7 +170,7 @@ static void test_layers_roundtrip_generated(void **st)
     if (!bed)
         skip();
     uint32_t air = mc_registry_air(bed);
-    uint32_t water = state(bed, "minecraft:water[liquid_depth=0]");
+    uint32_t water = mc_test_state(bed, "minecraft:water[liquid_depth=0]");
     uint32_t stone = mc_registry_default_state(bed, "stone");
     uint32_t kelp = mc_registry_default_state(bed, "kelp");
     uint32_t fence = mc_registry_default_state(bed, "oak_fence");
@@ -247,7 +238,7 @@ static void test_layers_roundtrip_generated(void **st)
             assert_int_equal(mc_bedrock_column_from_mc_column(&again, t, 0, &ids, NULL, &err), MC_OK);
             assert_int_equal(again.subchunks[1].storage_count, 2);
             assert_int_equal(mc_bedrock_storage_get(&again.subchunks[1].storages[1], 0),
-                             state(old, "minecraft:water[liquid_depth=0]"));
+                             mc_test_state(old, "minecraft:water[liquid_depth=0]"));
             mc_bedrock_column_free(&again);
             mc_column_free(t);
         }
@@ -280,7 +271,7 @@ static void test_water_only_subchunk(void **st)
     mc_bedrock_subchunk *sc = &bc.subchunks[6];
     assert_int_equal(mc_bedrock_storage_init_single(&sc->storages[0], air, NULL), MC_OK);
     assert_int_equal(mc_bedrock_storage_init_single(&sc->storages[1], air, NULL), MC_OK);
-    assert_int_equal(mc_bedrock_storage_set(&sc->storages[1], 5, state(bed, "minecraft:water[liquid_depth=0]"), NULL),
+    assert_int_equal(mc_bedrock_storage_set(&sc->storages[1], 5, mc_test_state(bed, "minecraft:water[liquid_depth=0]"), NULL),
                      MC_OK);
     sc->storage_count = 2;
     mc_bedrock_column_update_heights(&bc);
@@ -502,7 +493,7 @@ static mc_column *be_column(const mc_registry *java)
     };
     for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
         assert_int_equal(mc_column_set_block(col, bx + blocks[i].x, blocks[i].y, bz + blocks[i].z,
-                                             state(java, blocks[i].block)),
+                                             mc_test_state(java, blocks[i].block)),
                          MC_OK);
     mc_nbt_tag *r;
     mc_nbt_doc *d;
@@ -798,6 +789,84 @@ static void test_sign_text_edge_cases(void **st)
     }
 }
 
+/* mc_bedrock_state_to_nbt's tag of `state` in `b` (emptied first), parsed
+ * back as a document (which points into `b`). */
+static mc_nbt_doc *state_tag(mc_buf *b, const mc_registry *bed, uint32_t state, bool network)
+{
+    b->len = 0;
+    assert_int_equal(mc_bedrock_state_to_nbt(bed, state, network, b, NULL), MC_OK);
+    mc_nbt_doc *d = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_nbt_parse(d, b->data, b->len, network ? MC_NBT_BEDROCK_NETWORK : MC_NBT_BEDROCK, NULL, NULL),
+                     MC_OK);
+    return d;
+}
+
+/* mc_bedrock_state_to_nbt: every state of two Bedrock registries as a
+ * palette tag in both NBT forms reads back (mc_bedrock_state_from_nbt) as
+ * the same state; one tag checked field by field (name, "true"/"false" as
+ * a byte, numbers as ints, other values as strings, the version int). */
+static void test_state_tags_round_trip(void **st)
+{
+    (void)st;
+    const char *versions[] = {"1.21.60", "1.20.80"};
+    for (size_t v = 0; v < 2; v++) {
+        const mc_registry *bed = mc_test_registry(versions[v]);
+        size_t n = 0;
+        for (uint32_t s = mc_registry_next_state(bed, MC_STATE_NONE); s != MC_STATE_NONE;
+             s = mc_registry_next_state(bed, s), n++)
+            for (int network = 0; network < 2; network++) {
+                mc_buf b;
+                mc_buf_init(&b, NULL);
+                assert_int_equal(mc_bedrock_state_to_nbt(bed, s, network, &b, NULL), MC_OK);
+                uint32_t back = MC_STATE_NONE;
+                mc_error err;
+                if (mc_bedrock_state_from_nbt(bed, b.data, b.len, network, &back, &err) != MC_OK || back != s)
+                    fail_msg("%s state %u (%s) came back as %u", versions[v], s, mc_registry_state_name(bed, s),
+                             back);
+                mc_buf_free(&b);
+            }
+        assert_true(n > 10000);
+    }
+    const mc_registry *bed = mc_test_registry("1.21.60");
+    uint32_t door = mc_test_state(bed, "minecraft:warped_door[door_hinge_bit=true,"
+                                       "minecraft:cardinal_direction=west,open_bit=false,upper_block_bit=true]");
+    uint32_t wall = mc_test_state(bed, "minecraft:mossy_cobblestone_wall["
+                                       "wall_connection_type_east=tall,wall_connection_type_north=none,"
+                                       "wall_connection_type_south=short,wall_connection_type_west=none,"
+                                       "wall_post_bit=false]");
+    uint32_t kelp = mc_test_state(bed, "minecraft:kelp[kelp_age=7]");
+    const char *str;
+    size_t len;
+    int64_t iv;
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    mc_nbt_doc *d = state_tag(&b, bed, door, false);
+    mc_nbt_tag *root = mc_nbt_doc_root(d), *states = mc_nbt_get(root, "states");
+    assert_int_equal(mc_nbt_get_string(mc_nbt_get(root, "name"), &str, &len), MC_OK);
+    assert_true(len == 21 && !memcmp(str, "minecraft:warped_door", 21));
+    assert_int_equal(mc_nbt_tag_type(mc_nbt_get(root, "version")), MC_NBT_INT);
+    assert_int_equal(mc_nbt_tag_type(mc_nbt_get(states, "door_hinge_bit")), MC_NBT_BYTE);
+    assert_int_equal(mc_nbt_get_integer(mc_nbt_get(states, "door_hinge_bit"), &iv), MC_OK);
+    assert_int_equal(iv, 1);
+    assert_int_equal(mc_nbt_get_string(mc_nbt_get(states, "minecraft:cardinal_direction"), &str, &len), MC_OK);
+    assert_true(len == 4 && !memcmp(str, "west", 4));
+    mc_nbt_doc_free(d);
+    d = state_tag(&b, bed, kelp, true);
+    states = mc_nbt_get(mc_nbt_doc_root(d), "states");
+    assert_int_equal(mc_nbt_tag_type(mc_nbt_get(states, "kelp_age")), MC_NBT_INT);
+    assert_int_equal(mc_nbt_get_integer(mc_nbt_get(states, "kelp_age"), &iv), MC_OK);
+    assert_int_equal(iv, 7);
+    mc_nbt_doc_free(d);
+    d = state_tag(&b, bed, wall, true);
+    states = mc_nbt_get(mc_nbt_doc_root(d), "states");
+    assert_int_equal(mc_nbt_get_string(mc_nbt_get(states, "wall_connection_type_south"), &str, &len), MC_OK);
+    assert_true(len == 5 && !memcmp(str, "short", 5));
+    assert_int_equal(mc_nbt_tag_type(mc_nbt_get(states, "wall_post_bit")), MC_NBT_BYTE);
+    mc_nbt_doc_free(d);
+    assert_int_equal(mc_bedrock_state_to_nbt(bed, 0xFFFFFFF0u, false, &b, NULL), MC_ERR_NOT_FOUND);
+    mc_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -808,6 +877,7 @@ int main(void)
         cmocka_unit_test(test_java_block_entities),
         cmocka_unit_test(test_engine_block_entities),
         cmocka_unit_test(test_sign_text_edge_cases),
+        cmocka_unit_test(test_state_tags_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,31 +12,13 @@
 
 #include "mcchunk/registry.h"
 
-static const mc_registry *must_find(const char *version)
-{
-    const mc_registry *reg = mc_registry_find(version);
-    if (!reg)
-        fail_msg("no registry for %s", version);
-    return reg;
-}
-
-static uint32_t parse(const mc_registry *reg, const char *text)
-{
-    uint32_t s = MC_STATE_NONE;
-    mc_error err;
-    mc_error_clear(&err);
-    if (mc_registry_parse_state(reg, text, strlen(text), &s, &err) != MC_OK)
-        fail_msg("%s: %s", text, err.message);
-    return s;
-}
-
 static void test_contract_versions(void **state)
 {
     (void)state;
-    const mc_registry *r1214 = must_find("1.21.4");
-    const mc_registry *r1122 = must_find("1.12.2");
-    const mc_registry *r189 = must_find("1.8.9");
-    const mc_registry *r261 = must_find("26.1");
+    const mc_registry *r1214 = mc_test_registry("1.21.4");
+    const mc_registry *r1122 = mc_test_registry("1.12.2");
+    const mc_registry *r189 = mc_test_registry("1.8.9");
+    const mc_registry *r261 = mc_test_registry("26.1");
     assert_string_equal(mc_registry_name(r1214), "1.21.4");
     assert_string_equal(mc_registry_name(r1122), "1.12.2");
     assert_string_equal(mc_registry_name(r189), "1.8.9");
@@ -56,12 +38,12 @@ static void test_contract_versions(void **state)
     assert_null(mc_registry_find("nonsense"));
     assert_null(mc_registry_find(NULL));
     /* releases sharing data: 1.8.x, 1.21.2 -> 1.21.3, 1.21.7 -> 1.21.8 */
-    assert_ptr_equal(must_find("1.8"), r189);
-    assert_ptr_equal(must_find("1.21.2"), must_find("1.21.3"));
-    assert_ptr_equal(must_find("1.21.7"), must_find("1.21.8"));
+    assert_ptr_equal(mc_test_registry("1.8"), r189);
+    assert_ptr_equal(mc_test_registry("1.21.2"), mc_test_registry("1.21.3"));
+    assert_ptr_equal(mc_test_registry("1.21.7"), mc_test_registry("1.21.8"));
     /* biome counts (ORACLES.md: 61 for 1.18.2, 64 for 1.20.x) */
-    assert_int_equal(mc_registry_biome_count(must_find("1.18.2")), 61);
-    assert_int_equal(mc_registry_biome_count(must_find("1.20.6")), 64);
+    assert_int_equal(mc_registry_biome_count(mc_test_registry("1.18.2")), 61);
+    assert_int_equal(mc_registry_biome_count(mc_test_registry("1.20.6")), 64);
 }
 
 /* The flag table agrees with mc_registry_state_flags for every id of every
@@ -89,32 +71,32 @@ static void test_flag_table(void **state)
 static void test_contract_flags(void **state)
 {
     (void)state;
-    const mc_registry *r = must_find("1.21.4");
+    const mc_registry *r = mc_test_registry("1.21.4");
     assert_int_equal(mc_registry_state_flags(r, 0), MC_STATE_AIR | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "cave_air")), MC_STATE_AIR | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "void_air")), MC_STATE_AIR | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "cave_air")), MC_STATE_AIR | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "void_air")), MC_STATE_AIR | MC_STATE_VALID);
     assert_int_equal(mc_registry_state_flags(r, 1), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID); /* stone */
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "water")), MC_STATE_FLUID | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "lava[level=3]")), MC_STATE_FLUID | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_leaves")),
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "water")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "lava[level=3]")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "oak_leaves")),
                      MC_STATE_LEAVES | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_stairs[waterlogged=true]")),
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "oak_stairs[waterlogged=true]")),
                      MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_stairs")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "short_grass")), MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "seagrass")), MC_STATE_FLUID | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "kelp_plant")), MC_STATE_FLUID | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "torch")), MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "white_carpet")), MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "snow[layers=8]")), MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "cobweb")), MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "glass")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_slab[type=bottom]")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
-    assert_int_equal(mc_registry_state_flags(r, parse(r, "oak_fence")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "oak_stairs")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "short_grass")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "seagrass")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "kelp_plant")), MC_STATE_FLUID | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "torch")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "white_carpet")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "snow[layers=8]")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "cobweb")), MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "glass")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "oak_slab[type=bottom]")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
+    assert_int_equal(mc_registry_state_flags(r, mc_test_state(r, "oak_fence")), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
     assert_int_equal(mc_registry_state_flags(r, 27866), 0);
     assert_int_equal(mc_registry_state_flags(r, 0xFFFFFFFFu), 0);
 
-    const mc_registry *l = must_find("1.12.2");
+    const mc_registry *l = mc_test_registry("1.12.2");
     assert_int_equal(mc_registry_state_flags(l, 0), MC_STATE_AIR | MC_STATE_VALID);
     assert_int_equal(mc_registry_state_flags(l, 1 << 4), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
     assert_int_equal(mc_registry_state_flags(l, (8 << 4) | 3), MC_STATE_FLUID | MC_STATE_VALID);
@@ -122,24 +104,24 @@ static void test_contract_flags(void **state)
     assert_int_equal(mc_registry_state_flags(l, (18 << 4) | 2), MC_STATE_LEAVES | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
     assert_int_equal(mc_registry_state_flags(l, (161 << 4) | 1), MC_STATE_LEAVES | MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
     assert_int_equal(mc_registry_state_flags(l, (2 << 4) | 1), 0); /* grass has no meta 1 */
-    assert_int_equal(mc_registry_state_flags(must_find("1.8.9"), 251 << 4), 0); /* concrete is 1.12 */
+    assert_int_equal(mc_registry_state_flags(mc_test_registry("1.8.9"), 251 << 4), 0); /* concrete is 1.12 */
     assert_int_equal(mc_registry_state_flags(l, 251 << 4), MC_STATE_BLOCKS_MOTION | MC_STATE_VALID);
 }
 
 static void test_known_ids(void **state)
 {
     (void)state;
-    const mc_registry *r = must_find("1.21.4");
+    const mc_registry *r = mc_test_registry("1.21.4");
     /* minecraft-data 1.21.4: oak_stairs 2929..3008, default 2940 */
-    assert_int_equal(parse(r, "minecraft:oak_stairs"), 2940);
-    assert_int_equal(parse(r, "oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]"), 2929);
-    assert_int_equal(parse(r, "oak_stairs[waterlogged=false,shape=outer_right,half=bottom,facing=east]"), 3008);
-    assert_int_equal(parse(r, "oak_stairs[]"), 2940);
+    assert_int_equal(mc_test_state(r, "minecraft:oak_stairs"), 2940);
+    assert_int_equal(mc_test_state(r, "oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]"), 2929);
+    assert_int_equal(mc_test_state(r, "oak_stairs[waterlogged=false,shape=outer_right,half=bottom,facing=east]"), 3008);
+    assert_int_equal(mc_test_state(r, "oak_stairs[]"), 2940);
     char buf[256];
     assert_int_equal(mc_registry_format_state(r, 2929, buf, sizeof buf, 0),
                      strlen("minecraft:oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]"));
     assert_string_equal(buf, "minecraft:oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]");
-    mc_registry_format_state(r, parse(r, "redstone_wire"), buf, sizeof buf, MC_FORMAT_SORTED);
+    mc_registry_format_state(r, mc_test_state(r, "redstone_wire"), buf, sizeof buf, MC_FORMAT_SORTED);
     assert_string_equal(buf, "minecraft:redstone_wire[east=none,north=none,power=0,south=none,west=none]");
     mc_registry_format_state(r, 1, buf, sizeof buf, MC_FORMAT_NO_NAMESPACE);
     assert_string_equal(buf, "stone");
@@ -151,24 +133,24 @@ static void test_known_ids(void **state)
     assert_int_equal(mc_registry_default_state(r, "minecraft:oak_stairs"), 2940);
     assert_int_equal(mc_registry_default_state(r, "unknown_block"), MC_STATE_NONE);
 
-    const mc_registry *l = must_find("1.12.2");
-    assert_int_equal(parse(l, "minecraft:stone[meta=3]"), (1 << 4) | 3);
-    assert_int_equal(parse(l, "wool[meta=14]"), (35 << 4) | 14);
-    assert_int_equal(parse(l, "chest"), (54 << 4) | 2); /* 54:0 is not a state; lowest valid meta */
+    const mc_registry *l = mc_test_registry("1.12.2");
+    assert_int_equal(mc_test_state(l, "minecraft:stone[meta=3]"), (1 << 4) | 3);
+    assert_int_equal(mc_test_state(l, "wool[meta=14]"), (35 << 4) | 14);
+    assert_int_equal(mc_test_state(l, "chest"), (54 << 4) | 2); /* 54:0 is not a state; lowest valid meta */
     assert_string_equal(mc_registry_state_name(l, (53 << 4) | 3), "minecraft:oak_stairs");
     mc_registry_format_state(l, (17 << 4) | 5, buf, sizeof buf, MC_FORMAT_SORTED);
     assert_string_equal(buf, "minecraft:log[axis=x,variant=spruce]");
     /* 1.8-1.12 states as the game names them (F3), and the id:meta forms */
-    assert_int_equal(parse(l, "minecraft:stone[variant=granite]"), (1 << 4) | 1);
-    assert_int_equal(parse(l, "minecraft:chest[facing=north]"), (54 << 4) | 2);
-    assert_int_equal(parse(l, "1:1"), (1 << 4) | 1);
-    assert_int_equal(parse(l, "minecraft:stone:3"), (1 << 4) | 3);
-    assert_int_equal(parse(l, "wool[color=silver]"), (35 << 4) | 8);
-    assert_int_equal(parse(l, "log[axis=z]"), (17 << 4) | 8); /* variant: the default's, oak */
-    assert_int_equal(parse(l, "wooden_door[half=upper,hinge=right]"), (64 << 4) | 9);
-    assert_int_equal(parse(l, "stone_slab[half=top,variant=wood_old]"), (44 << 4) | 10);
+    assert_int_equal(mc_test_state(l, "minecraft:stone[variant=granite]"), (1 << 4) | 1);
+    assert_int_equal(mc_test_state(l, "minecraft:chest[facing=north]"), (54 << 4) | 2);
+    assert_int_equal(mc_test_state(l, "1:1"), (1 << 4) | 1);
+    assert_int_equal(mc_test_state(l, "minecraft:stone:3"), (1 << 4) | 3);
+    assert_int_equal(mc_test_state(l, "wool[color=silver]"), (35 << 4) | 8);
+    assert_int_equal(mc_test_state(l, "log[axis=z]"), (17 << 4) | 8); /* variant: the default's, oak */
+    assert_int_equal(mc_test_state(l, "wooden_door[half=upper,hinge=right]"), (64 << 4) | 9);
+    assert_int_equal(mc_test_state(l, "stone_slab[half=top,variant=wood_old]"), (44 << 4) | 10);
     /* what metadata does not store (a fence's connections) takes any valid value */
-    assert_int_equal(parse(l, "fence[east=true,north=false]"), 85 << 4);
+    assert_int_equal(mc_test_state(l, "fence[east=true,north=false]"), 85 << 4);
     mc_registry_format_state(l, (64 << 4) | 9, buf, sizeof buf, MC_FORMAT_SORTED);
     assert_string_equal(buf, "minecraft:wooden_door[facing=east,half=upper,hinge=right,open=false,powered=false]");
     mc_registry_format_state(l, 0x7d3, buf, sizeof buf, MC_FORMAT_SORTED); /* 125:3 */
@@ -187,7 +169,7 @@ static void test_known_ids(void **state)
 static void test_parse_errors(void **state)
 {
     (void)state;
-    const mc_registry *r = must_find("1.21.4");
+    const mc_registry *r = mc_test_registry("1.21.4");
     static const struct { const char *text; mc_status status; } bad[] = {
         {"", MC_ERR_MALFORMED},
         {"[a=b]", MC_ERR_MALFORMED},
@@ -218,7 +200,7 @@ static void test_parse_errors(void **state)
         assert_int_equal(s, 12345);
         assert_true(err.message[0] != '\0');
     }
-    const mc_registry *l = must_find("1.12.2");
+    const mc_registry *l = mc_test_registry("1.12.2");
     uint32_t s;
     assert_int_equal(mc_registry_parse_state(l, "stone[meta=7]", 13, &s, NULL), MC_ERR_NOT_FOUND);
     assert_int_equal(mc_registry_parse_state(l, "stone[meta=16]", 14, &s, NULL), MC_ERR_NOT_FOUND);
@@ -284,7 +266,7 @@ static void test_version_table(void **state)
     assert_true(mc_java_version_find("1.21.4", &v));
     assert_int_equal(v.protocol, 769);
     assert_int_equal(v.data_version, 4189);
-    assert_ptr_equal(v.registry, must_find("1.21.4"));
+    assert_ptr_equal(v.registry, mc_test_registry("1.21.4"));
     assert_true(mc_java_version_find("1.12.2", &v));
     assert_int_equal(v.protocol, 340);
     assert_int_equal(v.data_version, 1343);
@@ -292,16 +274,16 @@ static void test_version_table(void **state)
     assert_int_equal(v.protocol, 775);
     assert_false(mc_java_version_find("1.7.10", &v));
     assert_false(mc_java_version_at(100000, &v));
-    assert_ptr_equal(mc_registry_find_protocol(47), must_find("1.8.9"));
-    assert_ptr_equal(mc_registry_find_protocol(340), must_find("1.12.2"));
-    assert_ptr_equal(mc_registry_find_protocol(769), must_find("1.21.4"));
-    assert_ptr_equal(mc_registry_find_protocol(775), must_find("26.1"));
+    assert_ptr_equal(mc_registry_find_protocol(47), mc_test_registry("1.8.9"));
+    assert_ptr_equal(mc_registry_find_protocol(340), mc_test_registry("1.12.2"));
+    assert_ptr_equal(mc_registry_find_protocol(769), mc_test_registry("1.21.4"));
+    assert_ptr_equal(mc_registry_find_protocol(775), mc_test_registry("26.1"));
     assert_null(mc_registry_find_protocol(12345));
-    assert_ptr_equal(mc_registry_find_data_version(1343), must_find("1.12.2"));
-    assert_ptr_equal(mc_registry_find_data_version(1497), must_find("1.13")); /* 18w22a */
-    assert_ptr_equal(mc_registry_find_data_version(2845), must_find("1.18"));  /* 21w44a */
-    assert_ptr_equal(mc_registry_find_data_version(3829), must_find("1.20.5")); /* 1.20.5-pre1 */
-    assert_ptr_equal(mc_registry_find_data_version(4671), must_find("1.21.11"));
+    assert_ptr_equal(mc_registry_find_data_version(1343), mc_test_registry("1.12.2"));
+    assert_ptr_equal(mc_registry_find_data_version(1497), mc_test_registry("1.13")); /* 18w22a */
+    assert_ptr_equal(mc_registry_find_data_version(2845), mc_test_registry("1.18"));  /* 21w44a */
+    assert_ptr_equal(mc_registry_find_data_version(3829), mc_test_registry("1.20.5")); /* 1.20.5-pre1 */
+    assert_ptr_equal(mc_registry_find_data_version(4671), mc_test_registry("1.21.11"));
     assert_null(mc_registry_find_data_version(1000000));
 }
 

@@ -21,24 +21,6 @@
 
 #include "mcchunk/registry.h"
 
-static const mc_registry *must_find(const char *version)
-{
-    const mc_registry *reg = mc_registry_find(version);
-    if (!reg)
-        fail_msg("no registry for %s", version);
-    return reg;
-}
-
-static uint32_t parse(const mc_registry *reg, const char *text)
-{
-    uint32_t s = MC_STATE_NONE;
-    mc_error err;
-    mc_error_clear(&err);
-    if (mc_registry_parse_state(reg, text, strlen(text), &s, &err) != MC_OK)
-        fail_msg("%s: %s", text, err.message);
-    return s;
-}
-
 typedef struct {
     const char *from_version, *from, *to_version, *to;
 } case_t;
@@ -131,8 +113,8 @@ static void test_tricky_blocks(void **state)
     int bad = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const case_t *c = &cases[i];
-        const mc_registry *from = must_find(c->from_version), *to = must_find(c->to_version);
-        uint32_t s = parse(from, c->from);
+        const mc_registry *from = mc_test_registry(c->from_version), *to = mc_test_registry(c->to_version);
+        uint32_t s = mc_test_state(from, c->from);
         unsigned how = 0;
         uint32_t t = mc_registry_translate_state(from, to, s, &how);
         mc_registry_format_state(to, t, got, sizeof got, MC_FORMAT_SORTED);
@@ -203,9 +185,9 @@ static void test_stand_ins(void **state)
     int bad = 0;
     for (size_t i = 0; i < sizeof stand_ins / sizeof stand_ins[0]; i++) {
         const stand_in_t *c = &stand_ins[i];
-        const mc_registry *from = must_find(c->from_version), *to = must_find(c->to_version);
+        const mc_registry *from = mc_test_registry(c->from_version), *to = mc_test_registry(c->to_version);
         unsigned how = 0;
-        uint32_t t = mc_registry_translate_state(from, to, parse(from, c->from), &how);
+        uint32_t t = mc_registry_translate_state(from, to, mc_test_state(from, c->from), &how);
         mc_registry_format_state(to, t, got, sizeof got, MC_FORMAT_SORTED);
         const char *name = mc_registry_state_name(to, t);
         size_t nl = strlen(name), el = strlen(c->name_end);
@@ -223,42 +205,42 @@ static void test_stand_ins(void **state)
 static void test_how_bits(void **state)
 {
     (void)state;
-    const mc_registry *a = must_find("1.20.2"), *b = must_find("1.20.3");
+    const mc_registry *a = mc_test_registry("1.20.2"), *b = mc_test_registry("1.20.3");
     unsigned how;
-    mc_registry_translate_state(b, a, parse(b, "short_grass"), &how);
+    mc_registry_translate_state(b, a, mc_test_state(b, "short_grass"), &how);
     assert_int_equal(how, MC_TRANSLATE_RENAMED);
-    mc_registry_translate_state(a, b, parse(a, "stone"), &how);
+    mc_registry_translate_state(a, b, mc_test_state(a, "stone"), &how);
     assert_int_equal(how, 0);
-    const mc_registry *n = must_find("1.19"), *o = must_find("1.18.2");
-    mc_registry_translate_state(n, o, parse(n, "oak_leaves[waterlogged=true]"), &how);
+    const mc_registry *n = mc_test_registry("1.19"), *o = mc_test_registry("1.18.2");
+    mc_registry_translate_state(n, o, mc_test_state(n, "oak_leaves[waterlogged=true]"), &how);
     assert_int_equal(how, MC_TRANSLATE_PROP_DROPPED);
-    uint32_t roots = mc_registry_translate_state(n, o, parse(n, "mangrove_roots"), &how);
+    uint32_t roots = mc_registry_translate_state(n, o, mc_test_state(n, "mangrove_roots"), &how);
     assert_false(how & MC_TRANSLATE_AIR); /* a block 1.18 lacks: a stand-in, never air */
     assert_true(how & (MC_TRANSLATE_SAME_FAMILY | MC_TRANSLATE_NEAREST_COLOR));
     assert_false(mc_registry_state_flags(o, roots) & MC_STATE_AIR);
-    mc_registry_translate_state(n, o, parse(n, "cave_air"), &how);
+    mc_registry_translate_state(n, o, mc_test_state(n, "cave_air"), &how);
     assert_int_equal(how, 0); /* 1.18.2 has cave_air */
-    assert_int_equal(mc_registry_translate_state(n, must_find("1.12.2"), parse(n, "cave_air"), &how), 0);
+    assert_int_equal(mc_registry_translate_state(n, mc_test_registry("1.12.2"), mc_test_state(n, "cave_air"), &how), 0);
     assert_int_equal(mc_translate_kind_of(how), MC_TRANSLATE_KIND_AIR_LIKE);
     assert_string_equal(mc_translate_kind_name(MC_TRANSLATE_KIND_NEAREST_COLOR), "nearest-colour");
 
-    const mc_registry *w = must_find("1.16.1"), *v = must_find("1.15.2");
-    mc_registry_translate_state(w, v, parse(w, "cobblestone_wall[east=tall]"), &how);
+    const mc_registry *w = mc_test_registry("1.16.1"), *v = mc_test_registry("1.15.2");
+    mc_registry_translate_state(w, v, mc_test_state(w, "cobblestone_wall[east=tall]"), &how);
     assert_int_equal(how, 0); /* tall -> true */
     /* 1.14 added note-block instruments 1.13 lacks: the default (harp) */
-    const mc_registry *r1144 = must_find("1.14.4"), *r1132 = must_find("1.13.2");
-    uint32_t t = mc_registry_translate_state(r1144, r1132, parse(r1144, "note_block[instrument=iron_xylophone,note=3]"), &how);
+    const mc_registry *r1144 = mc_test_registry("1.14.4"), *r1132 = mc_test_registry("1.13.2");
+    uint32_t t = mc_registry_translate_state(r1144, r1132, mc_test_state(r1144, "note_block[instrument=iron_xylophone,note=3]"), &how);
     assert_int_equal(how, MC_TRANSLATE_VALUE_DEFAULTED);
     assert_string_equal(mc_registry_state_prop_value(r1132, t, "instrument"), "harp");
     assert_string_equal(mc_registry_state_prop_value(r1132, t, "note"), "3");
-    const mc_registry *r1214 = must_find("1.21.4"), *r1213 = must_find("1.21.3");
+    const mc_registry *r1214 = mc_test_registry("1.21.4"), *r1213 = mc_test_registry("1.21.3");
     /* 1.21.4 creaking_heart has active and natural; 1.21.3 has creaking instead */
-    mc_registry_translate_state(r1214, r1213, parse(r1214, "creaking_heart"), &how);
+    mc_registry_translate_state(r1214, r1213, mc_test_state(r1214, "creaking_heart"), &how);
     assert_true(how & MC_TRANSLATE_PROP_DROPPED);
     /* invalid source ids become the target's air */
     assert_int_equal(mc_registry_translate_state(n, o, 0xFFFFFF, &how), 0);
     assert_true(how & MC_TRANSLATE_AIR);
-    const mc_registry *l = must_find("1.12.2");
+    const mc_registry *l = mc_test_registry("1.12.2");
     assert_int_equal(mc_registry_translate_state(l, n, (2 << 4) | 5, &how), 0); /* 2:5 is no state */
 }
 
@@ -294,10 +276,10 @@ static void test_maps_match_translation(void **state)
         check_map(mc_registry_at(i), mc_registry_at(i + 1));
         check_map(mc_registry_at(i + 1), mc_registry_at(i));
     }
-    check_map(must_find("26.1"), must_find("1.8.9"));
-    check_map(must_find("1.8.9"), must_find("26.1"));
-    check_map(must_find("1.21.4"), must_find("1.12.2"));
-    check_map(must_find("1.12.2"), must_find("1.21.4"));
+    check_map(mc_test_registry("26.1"), mc_test_registry("1.8.9"));
+    check_map(mc_test_registry("1.8.9"), mc_test_registry("26.1"));
+    check_map(mc_test_registry("1.21.4"), mc_test_registry("1.12.2"));
+    check_map(mc_test_registry("1.12.2"), mc_test_registry("1.21.4"));
 }
 
 static void test_identity_and_round_trip(void **state)
@@ -340,7 +322,7 @@ static void test_identity_and_round_trip(void **state)
 static void test_legacy_round_trip(void **state)
 {
     (void)state;
-    const mc_registry *l = must_find("1.12.2"), *f = must_find("1.13");
+    const mc_registry *l = mc_test_registry("1.12.2"), *f = mc_test_registry("1.13");
     const uint32_t *lf = mc_registry_map(l, f), *fl = mc_registry_map(f, l);
     uint32_t valid = 0, back = 0;
     for (uint32_t s = 0; s < 4096; s++) {
@@ -357,7 +339,7 @@ static void test_bedrock(void **state)
 {
     (void)state;
     const mc_registry *b = mc_registry_find_bedrock("1.21.60");
-    const mc_registry *j = must_find("1.21.4");
+    const mc_registry *j = mc_test_registry("1.21.4");
     assert_non_null(b);
     assert_int_equal(mc_registry_edition(b), MC_EDITION_BEDROCK);
     assert_ptr_equal(mc_registry_find_edition(MC_EDITION_BEDROCK, "1.21.60"), b);
@@ -386,7 +368,7 @@ static void test_bedrock(void **state)
     };
     char got[512];
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        uint32_t js = parse(j, pairs[i][0]);
+        uint32_t js = mc_test_state(j, pairs[i][0]);
         uint32_t bs = mc_registry_translate_state(j, b, js, NULL);
         mc_registry_format_state(b, bs, got, sizeof got, MC_FORMAT_SORTED);
         if (strcmp(got, pairs[i][1]))
@@ -396,8 +378,8 @@ static void test_bedrock(void **state)
         assert_int_equal(mc_registry_map(b, j)[bs], js);
     }
     /* 26.1 -> Bedrock goes through the Java version of the mapping */
-    const mc_registry *n = must_find("26.1");
-    uint32_t t = mc_registry_translate_state(n, b, parse(n, "stone"), NULL);
+    const mc_registry *n = mc_test_registry("26.1");
+    uint32_t t = mc_registry_translate_state(n, b, mc_test_state(n, "stone"), NULL);
     assert_string_equal(mc_registry_state_name(b, t), "minecraft:stone");
     /* every map entry is a valid state, both ways, for every Bedrock registry */
     for (size_t i = 0; i < mc_registry_count(); i++) {
@@ -434,7 +416,7 @@ static void test_threads(void **state)
     enum { N = 8 };
     pthread_t th[N];
     thread_arg args[N];
-    const mc_registry *a = must_find("1.19.4"), *b = must_find("1.9.4");
+    const mc_registry *a = mc_test_registry("1.19.4"), *b = mc_test_registry("1.9.4");
     for (int i = 0; i < N; i++) {
         args[i] = (thread_arg){a, b, NULL, 0};
         assert_int_equal(pthread_create(&th[i], NULL, thread_main, &args[i]), 0);
