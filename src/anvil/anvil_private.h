@@ -37,11 +37,13 @@ mc_status mc__lz4block_decode(const void *in, size_t in_len, mc_buf *out, size_t
 mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, const void *in,
                          size_t in_len, mc_buf *out, size_t max_out, mc_error *err);
 
-/* mc_region_compress with a deflate compressor kept in *reuse (made on
- * first use for `level`, NULL at first; the caller frees it with
- * libdeflate_free_compressor). */
-struct libdeflate_compressor;
-mc_status mc__compress(struct libdeflate_compressor **reuse, mc_compression compression, int level,
+/* A deflate compressor kept between records (region_compress.c): level 1
+ * is ISA-L's igzip, 2-12 libdeflate's. */
+typedef struct mc__deflater mc__deflater;
+void mc__deflater_free(mc__deflater *d);
+/* mc_region_compress with the compressor kept in *reuse (made on first use
+ * for `level`, NULL at first; the caller frees it with mc__deflater_free). */
+mc_status mc__compress(mc__deflater **reuse, mc_compression compression, int level,
                        const void *in, size_t in_len, mc_buf *out, mc_error *err);
 
 #define MC__DEFAULT_MAX_CHUNK ((size_t)256 << 20)

@@ -36,7 +36,6 @@
  * region is no region), so pruning the last chunk of a file deletes it.
  */
 #include <errno.h>
-#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +62,7 @@ struct mc_region_writer {
     uint8_t *batch;          /* padded records from sector batch_first on, not yet written */
     size_t batch_len;        /* bytes in it (whole sectors) */
     uint64_t batch_first;
-    struct libdeflate_compressor *deflater; /* put_chunk's, kept between records */
+    mc__deflater *deflater;              /* put_chunk's, kept between records */
     mc_buf packed;                          /* put_chunk's output, reused */
     uint32_t loc[1024], ts[1024];
     uint8_t old_external[1024];  /* compression byte of the old file's external chunks, else 0 */
@@ -95,8 +94,7 @@ static void writer_free(mc_region_writer *w)
         return;
     if (w->file)
         w->io->close(w->io->user, w->file);
-    if (w->deflater)
-        libdeflate_free_compressor(w->deflater);
+    mc__deflater_free(w->deflater);
     mc_buf_free(&w->packed);
     mem_free(w->alloc, w->batch, BATCH_BYTES);
     mem_free(w->alloc, w->path, w->path_cap);

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -668,6 +669,58 @@ static void test_writer_batches(void **state)
     rm_tmpdir();
 }
 
+/* Deflate at every level the writers use, zlib and gzip: level 1 is
+ * ISA-L's igzip, the others libdeflate's. Chunk NBT, incompressible bytes
+ * (stored blocks: the output bound), a megabyte of one byte and nothing at
+ * all each come back exactly through mc_region_decompress (libdeflate);
+ * level 1 of chunk NBT is smaller than the input and, being another
+ * encoder, not byte-identical to libdeflate's level 1 of the same data. */
+static void test_compress_levels(void **st)
+{
+    (void)st;
+    size_t n;
+    uint8_t *nbt = make_chunk_nbt(3, 4, 200000, 4, false, &n);
+    size_t rn = 300000;
+    uint8_t *noise = malloc(rn), *flat = calloc(1, 1 << 20);
+    mc_test_rng rng = {42};
+    for (size_t i = 0; i < rn; i++)
+        noise[i] = (uint8_t)(mc_test_rand(&rng) >> 56);
+    const struct { const uint8_t *p; size_t n; } in[] = {{nbt, n}, {noise, rn}, {flat, 1 << 20}, {flat, 0}};
+    const int levels[] = {1, 2, 6, 12};
+    const mc_compression kinds[] = {MC_COMPRESSION_ZLIB, MC_COMPRESSION_GZIP};
+    mc_buf z, back, ld1;
+    mc_buf_init(&z, NULL);
+    mc_buf_init(&back, NULL);
+    mc_buf_init(&ld1, NULL);
+    mc_error err;
+    for (size_t k = 0; k < 2; k++)
+        for (size_t l = 0; l < 4; l++)
+            for (size_t i = 0; i < 4; i++) {
+                z.len = back.len = 0;
+                assert_int_equal(mc_region_compress(kinds[k], levels[l], in[i].p, in[i].n, &z, &err), MC_OK);
+                assert_int_equal(mc_region_decompress(kinds[k], z.data, z.len, &back, 0, &err), MC_OK);
+                assert_int_equal(back.len, in[i].n);
+                if (in[i].n)
+                    assert_memory_equal(back.data, in[i].p, in[i].n);
+                if (i == 0)
+                    assert_true(z.len < n / 2);
+            }
+    z.len = 0;
+    assert_int_equal(mc_region_compress(MC_COMPRESSION_ZLIB, 1, nbt, n, &z, &err), MC_OK);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
+    assert_true(mc_buf_reserve(&ld1, libdeflate_zlib_compress_bound(c, n)));
+    ld1.len = libdeflate_zlib_compress(c, nbt, n, ld1.data, libdeflate_zlib_compress_bound(c, n));
+    libdeflate_free_compressor(c);
+    assert_true(ld1.len > 0);
+    assert_true(z.len != ld1.len || memcmp(z.data, ld1.data, z.len) != 0);
+    mc_buf_free(&z);
+    mc_buf_free(&back);
+    mc_buf_free(&ld1);
+    free(nbt);
+    free(noise);
+    free(flat);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -703,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_paper_oversized_and_mcr),
         cmocka_unit_test(test_salvage_external),
         cmocka_unit_test(test_writer_batches),
+        cmocka_unit_test(test_compress_levels),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
