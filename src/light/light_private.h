@@ -315,8 +315,34 @@ typedef struct mc__qvec {
 #define MC__GRID_ROW 64
 #define MC__GRID_PLANE 3200
 
+/* The bit floods of the full relight (bitflood.c): per grid row ("layer")
+ * of a run, sets of 50 words, one a row z = -1..48 of the nine columns
+ * (word r = z + 1; rows -1 and 48 stay empty), bit x = local x + 16
+ * (0..47). */
+#define MC__BROWS 50
+
+typedef struct mc__bitwork {
+    uint64_t *p;     /* light passes, losing 1: opacity 0 or 1 */
+    uint64_t *z;     /* opacity 0: sky light at 15 falls through */
+    uint64_t *v;     /* lit at the level being flooded or brighter */
+    uint64_t *f, *n; /* lit at exactly the last level, at this one */
+    int8_t *fr, *nr; /* per layer: the rows (lo, hi) where f, n have bits */
+    int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
+    uint64_t *faces; /* per shaped layer: 6 exit masks, 6 entry masks */
+    uint16_t *planes; /* per layer: 16 rows of the centre column, 4 bit planes of the level */
+    size_t layers_cap, faces_cap;
+    int32_t nfaces;
+    uint32_t *ebucket; /* emitters (indexes into e->emit) by level */
+    size_t ebucket_cap;
+    uint64_t runs_bits, runs_queue; /* runs lit by each kind of flood (for the tests) */
+    uint64_t xm[16][MC__BROWS]; /* per level L: the cells less than L from the centre column */
+} mc__bitwork;
+
 struct mc_light_engine {
     mc_allocator alloc;
+    bool exact_only; /* tests: the queue floods only (no bit floods) */
+    bool bits_out;   /* write_rows takes the bit floods' planes */
+    mc__bitwork bw;
     mc__light_table tabs[MC__LIGHT_MAX_TABLES];
     unsigned ntabs, next_tab;
     const mc__light_table *tab; /* the call's registry */
@@ -355,6 +381,21 @@ struct mc_light_engine {
     uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */
     bool edge_valid[2];
 };
+
+/* bitflood.c: sets the run's layers up for rows ya..yb (e->ylo, e->gh as
+ * fill_grid does) from the slices: 1 done, 0 the run has blocks the bit
+ * floods do not model (opacity 2..14: use the queue floods), -1 no memory. */
+int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb);
+/* Floods sky light (sky band sky_lo..sky_hi inside the run; the tops
+ * known) or block light (e->emit) through the prepared layers; the
+ * centre column's levels end up in bw.planes. False: no memory. */
+bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi);
+bool mc__light_bits_block(mc_light_engine *e);
+/* Packs grid row gy of the centre column's planes into a light array's
+ * layer (128 bytes). */
+void mc__light_bits_put_layer(const mc_light_engine *e, int32_t gy, uint8_t *out);
+void mc__light_bits_init(mc_light_engine *e);
+void mc__light_bits_free(mc_light_engine *e);
 
 /* Distance (x plus z) of column-local x, z from the centre column. */
 static inline unsigned mc__light_dist(int32_t lx, int32_t lz)

@@ -1,0 +1,491 @@
+/*
+ * bitflood.c: the full relight's floods (engine.c's light_run) as level
+ * sets over bitsets instead of a queue of blocks.
+ *
+ * THE IDEA
+ * Light spreads by the rule of light.h: into the next block at the level
+ * less max(1, opacity). When every block of a run has opacity 0, 1 or 15
+ * (real terrain: air, water and leaves, stone), the set of blocks lit at
+ * level L or brighter is
+ *     S_L = S_{L+1} | (dilate(S_{L+1}) & passable)        (| emitters >= L)
+ * where passable is opacity <= 1 and dilate moves every bit one step in
+ * the six directions. Only the blocks new at level L+1 (the frontier)
+ * can add anything, so each level dilates just its frontier, and only in
+ * the layers and rows where it has bits. Sky light's level 15 is what
+ * falls straight down through opacity-0 blocks: a layer is the one above
+ * it ANDed with its opacity-0 set.
+ *
+ * A grid row (layer) of the nine columns is 48 rows z of 48 bits x: a
+ * word a row, so x+-1 is a shift, z+-1 the next word and y+-1 the next
+ * layer. A block whose shape covers some faces (slabs, stairs, snow
+ * layers) stops light through those faces: a layer holding such blocks
+ * gets per-direction exit and entry masks and its rows take the slower
+ * step that applies them. Blocks of opacity 2..14 are not modelled: a run
+ * holding one goes to the queue floods (engine.c).
+ *
+ * As the queue floods do, level L keeps only the blocks less than L from
+ * the centre column (light no brighter than its distance cannot reach it):
+ * the result in the centre column is the same, and the far rows of the
+ * neighbours are never looked at. The centre column's levels are summed
+ * into four bit planes as the levels come (a block's level is the level
+ * at which it joins), and packed into nibbles at the end.
+ *
+ * The world's edges follow engine.c: light leaves the world into the
+ * sections below and above it but does not come back, except the straight
+ * fall of sky light.
+ */
+#include "light/blocks.h"
+
+#include <string.h>
+
+#define ROWS MC__BROWS
+#define LAYER(a, gy) ((a) + (size_t)(gy) * ROWS)
+#define ALL48 0xFFFFFFFFFFFFull
+
+enum { DOWN, UP, NORTH, SOUTH, WEST, EAST };
+static const uint8_t face_bit[6] = {MC__FACE_DOWN, MC__FACE_UP, MC__FACE_NORTH, MC__FACE_SOUTH,
+                                    MC__FACE_WEST, MC__FACE_EAST};
+static const uint8_t face_opp[6] = {MC__FACE_UP, MC__FACE_DOWN, MC__FACE_SOUTH, MC__FACE_NORTH,
+                                    MC__FACE_EAST, MC__FACE_WEST};
+
+void mc__light_bits_init(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    memset(b->xm, 0, sizeof b->xm);
+    for (int L = 1; L < 16; L++)
+        for (int32_t z = 0; z < 48; z++)
+            for (int32_t x = 0; x < 48; x++)
+                if (mc__light_dist(x - 16, z - 16) < (unsigned)L)
+                    b->xm[L][z + 1] |= 1ull << x;
+}
+
+/* Frees the per-layer arrays (layers_cap of each). */
+static void free_layers(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    const size_t n = b->layers_cap;
+    uint64_t **sets[5] = {&b->p, &b->z, &b->v, &b->f, &b->n};
+    for (int i = 0; i < 5; i++) {
+        if (*sets[i])
+            e->alloc.free(e->alloc.user, *sets[i], n * ROWS * sizeof(uint64_t));
+        *sets[i] = NULL;
+    }
+    int8_t **ranges[2] = {&b->fr, &b->nr};
+    for (int i = 0; i < 2; i++) {
+        if (*ranges[i])
+            e->alloc.free(e->alloc.user, *ranges[i], n * 2);
+        *ranges[i] = NULL;
+    }
+    if (b->slot)
+        e->alloc.free(e->alloc.user, b->slot, n * sizeof *b->slot);
+    if (b->planes)
+        e->alloc.free(e->alloc.user, b->planes, n * 64 * sizeof *b->planes);
+    b->slot = NULL;
+    b->planes = NULL;
+    b->layers_cap = 0;
+}
+
+void mc__light_bits_free(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    free_layers(e);
+    if (b->faces)
+        e->alloc.free(e->alloc.user, b->faces, b->faces_cap * 12 * ROWS * sizeof(uint64_t));
+    if (b->ebucket)
+        e->alloc.free(e->alloc.user, b->ebucket, b->ebucket_cap * sizeof *b->ebucket);
+    b->faces = NULL;
+    b->ebucket = NULL;
+    b->faces_cap = b->ebucket_cap = 0;
+}
+
+/* Room for `layers` layers (the old arrays' contents are not kept). */
+static bool grow_layers(mc_light_engine *e, size_t layers)
+{
+    mc__bitwork *b = &e->bw;
+    if (layers <= b->layers_cap)
+        return true;
+    free_layers(e);
+    const size_t n = layers < 64 ? 64 : layers;
+    uint64_t **sets[5] = {&b->p, &b->z, &b->v, &b->f, &b->n};
+    bool ok = true;
+    for (int i = 0; i < 5; i++)
+        ok = (*sets[i] = e->alloc.alloc(e->alloc.user, n * ROWS * sizeof(uint64_t))) && ok;
+    ok = (b->fr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
+    ok = (b->nr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
+    ok = (b->slot = e->alloc.alloc(e->alloc.user, n * sizeof *b->slot)) && ok;
+    ok = (b->planes = e->alloc.alloc(e->alloc.user, n * 64 * sizeof *b->planes)) && ok;
+    b->layers_cap = n;
+    if (!ok)
+        free_layers(e); /* frees what was had (alloc.free takes the sizes asked) */
+    return ok;
+}
+
+/* ------------------------------------------------------------- the layers */
+
+/* The face masks of layer gy (made on first use: every block may pass). */
+static uint64_t *layer_faces(mc_light_engine *e, int32_t gy)
+{
+    mc__bitwork *b = &e->bw;
+    if (b->slot[gy] < 0) {
+        uint64_t *f = mc__light_grow(e, b->faces, &b->faces_cap, (size_t)b->nfaces + 1, 12 * ROWS * sizeof(uint64_t),
+                                     8);
+        if (!f)
+            return NULL;
+        b->faces = f;
+        b->slot[gy] = b->nfaces++;
+        memset(b->faces + (size_t)b->slot[gy] * 12 * ROWS, 0xFF, 12 * ROWS * sizeof(uint64_t));
+    }
+    return b->faces + (size_t)b->slot[gy] * 12 * ROWS;
+}
+
+/* A block of special kind k at bit x of row r of layer gy: its opacity
+ * into p, z; its faces into the layer's masks. False: opacity 2..14 (or no
+ * memory: e->nomem). */
+static bool special_block(mc_light_engine *e, int32_t gy, int32_t r, int x, unsigned k, uint64_t *p, uint64_t *z)
+{
+    const mc__light_kinds *K = &e->tab->kinds;
+    const unsigned o = K->opacity[k], f = K->faces[k];
+    const uint64_t bit = 1ull << x;
+    if (o > 1 && o < 15)
+        return false;
+    if (o <= 1)
+        *p |= bit;
+    if (o == 0)
+        *z |= bit;
+    if (f) {
+        uint64_t *m = layer_faces(e, gy);
+        if (!m) {
+            e->nomem = true;
+            return false;
+        }
+        for (int d = 0; d < 6; d++) {
+            if (f & face_bit[d])
+                m[d * ROWS + r] &= ~bit; /* cannot leave that way */
+            if (f & face_opp[d])
+                m[(6 + d) * ROWS + r] &= ~bit; /* cannot come in moving that way */
+        }
+    }
+    return true;
+}
+
+/* Sets the 16 bits at x0 of row r of layer gy from a row of 16 kinds. */
+static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const uint8_t *kinds, uint64_t *p, uint64_t *z)
+{
+    const mc__row16 v = mc__row_load(kinds);
+    const unsigned special = mc__row_bits(v); /* kinds 128.. */
+    if (mc__row_bits(mc__row_in(v, 2, 15)))
+        return false; /* opacity 2..14 */
+    *p |= (uint64_t)mc__row_bits(mc__row_in(v, 0, 2)) << x0;
+    *z |= (uint64_t)mc__row_bits(mc__row_in(v, 0, 1)) << x0;
+    for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
+        const int x = mc__lowest_bit(lanes);
+        if (!special_block(e, gy, r, x0 + x, kinds[x], p, z))
+            return false;
+    }
+    return true;
+}
+
+static inline int32_t floor16(int32_t y)
+{
+    return y >= 0 ? y / 16 : -((15 - y) / 16);
+}
+
+int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
+{
+    mc__bitwork *b = &e->bw;
+    e->ylo = ya;
+    e->gh = yb - ya + 3;
+    if (!grow_layers(e, (size_t)e->gh))
+        return -1;
+    b->nfaces = 0;
+    memset(b->p, 0, ROWS * sizeof *b->p); /* the walls: nothing passes */
+    memset(b->z, 0, ROWS * sizeof *b->z);
+    memset(LAYER(b->p, e->gh - 1), 0, ROWS * sizeof *b->p);
+    memset(LAYER(b->z, e->gh - 1), 0, ROWS * sizeof *b->z);
+    b->slot[0] = b->slot[e->gh - 1] = -1;
+    uint8_t uni[16];
+    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+        const int32_t y = ya + gy - 1, k = floor16(y) - e->min_sy;
+        uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
+        memset(p, 0, ROWS * sizeof *p);
+        memset(z, 0, ROWS * sizeof *z);
+        b->slot[gy] = -1;
+        for (int c = 0; c < 9; c++) {
+            if (!e->cols[c])
+                continue; /* not loaded: a wall */
+            const int x0 = (c % 3) * 16;
+            const int32_t r0 = 1 + (c / 3) * 16;
+            const mc__slice *sl = NULL;
+            unsigned fill = 0; /* the air below and above the world */
+            if (k >= 0 && (uint32_t)k < e->nsec) {
+                if (!(sl = mc__light_slice(e, c, (uint32_t)k, true)))
+                    return -1;
+                if (sl->uniform >= 0) {
+                    fill = (unsigned)sl->uniform;
+                    sl = NULL;
+                }
+            }
+            if (!sl && fill < MC__KIND_PLAIN) { /* a plain uniform run of 16 x 16 */
+                if (fill > 1 && fill < 15)
+                    return 0;
+                const uint64_t pm = fill <= 1 ? 0xFFFFull << x0 : 0, zm = fill == 0 ? 0xFFFFull << x0 : 0;
+                for (int32_t r = r0; r < r0 + 16; r++)
+                    p[r] |= pm, z[r] |= zm;
+                continue;
+            }
+            if (!sl)
+                memset(uni, (int)fill, sizeof uni);
+            const uint8_t *src = sl ? sl->kinds + ((y & 15) << 8) : uni;
+            for (int32_t r = r0; r < r0 + 16; r++, src += sl ? 16 : 0)
+                if (!row_bits(e, gy, r, x0, src, &p[r], &z[r]))
+                    return e->nomem ? -1 : 0;
+        }
+    }
+    return 1;
+}
+
+/* -------------------------------------------------------------- flooding */
+
+/* Notes the bits n (new at level L) of row r of layer gy: the range of
+ * rows with bits, and the centre column's planes. */
+static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int L)
+{
+    int8_t *nr = b->nr + 2 * gy;
+    if (r < nr[0])
+        nr[0] = (int8_t)r;
+    if (r > nr[1])
+        nr[1] = (int8_t)r;
+    if (r >= 17 && r < 33) {
+        const uint16_t c = (uint16_t)(n >> 16);
+        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
+        for (int k = 0; k < 4; k++)
+            if (L >> k & 1)
+                pl[k] |= c;
+    }
+}
+
+/* One level's step in layer gy, rows lo..hi: the blocks that the frontier
+ * (f, level L + 1) lights at L. up_ok: light may come up from layer gy - 1;
+ * down_ok: down from gy + 1. */
+static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+{
+    const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
+    const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
+    const uint64_t mb = up_ok ? ~0ull : 0, ma = down_ok ? ~0ull : 0;
+    uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
+    for (int32_t r = lo; r <= hi; r++) {
+        const uint64_t a = f[r] << 1 | f[r] >> 1 | f[r - 1] | f[r + 1] | (fb[r] & mb) | (fa[r] & ma);
+        const uint64_t lit = a & p[r] & xm[r] & ~v[r];
+        if (lit) {
+            n[r] = lit;
+            v[r] |= lit;
+            joined(b, gy, r, lit, L);
+        }
+    }
+}
+
+/* The same where layer gy or one next to it has blocks that cover faces. */
+static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+{
+    const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
+    const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
+    const int32_t sb = b->slot[gy - 1], s = b->slot[gy], sa = b->slot[gy + 1];
+    const uint64_t *mb = sb >= 0 ? b->faces + (size_t)sb * 12 * ROWS : NULL;
+    const uint64_t *m = s >= 0 ? b->faces + (size_t)s * 12 * ROWS : NULL;
+    const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
+#define MASK(mm, i, r) ((mm) ? (mm)[(i) * ROWS + (r)] : ~0ull)
+    uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
+    for (int32_t r = lo; r <= hi; r++) {
+        uint64_t a = ((f[r] & MASK(m, EAST, r)) << 1 & MASK(m, 6 + EAST, r)) |
+                     ((f[r] & MASK(m, WEST, r)) >> 1 & MASK(m, 6 + WEST, r)) |
+                     (f[r - 1] & MASK(m, SOUTH, r - 1) & MASK(m, 6 + SOUTH, r)) |
+                     (f[r + 1] & MASK(m, NORTH, r + 1) & MASK(m, 6 + NORTH, r));
+        if (up_ok)
+            a |= fb[r] & MASK(mb, UP, r) & MASK(m, 6 + UP, r);
+        if (down_ok)
+            a |= fa[r] & MASK(ma, DOWN, r) & MASK(m, 6 + DOWN, r);
+        const uint64_t lit = a & p[r] & xm[r] & ~v[r];
+        if (lit) {
+            n[r] = lit;
+            v[r] |= lit;
+            joined(b, gy, r, lit, L);
+        }
+    }
+#undef MASK
+}
+
+static inline int32_t imin(int32_t a, int32_t b)
+{
+    return a < b ? a : b;
+}
+static inline int32_t imax(int32_t a, int32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Level L from the frontier of level L + 1 (b->f, b->fr) into b->n,
+ * b->nr; fall: sky light at 15 may still fall from the section above the
+ * world into it (the level-14 step of sky light: see engine.c's sky_fall). */
+static void step(mc_light_engine *e, int L, bool fall)
+{
+    mc__bitwork *b = &e->bw;
+    const int32_t below_top = e->min_y - 1 - e->ylo + 1, above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
+    const int32_t rmin = imax(1, 18 - L), rmax = imin(48, 31 + L);
+    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+        const int8_t *fb = b->fr + 2 * (gy - 1), *f = b->fr + 2 * gy, *fa = b->fr + 2 * (gy + 1);
+        const int32_t lo = imax(rmin, imin(f[0] - 1, imin(fb[0], fa[0])));
+        const int32_t hi = imin(rmax, imax(f[1] + 1, imax(fb[1], fa[1])));
+        if (lo > hi)
+            continue;
+        const bool up_ok = gy - 1 != below_top, down_ok = gy + 1 != above_bottom || fall;
+        if (b->slot[gy - 1] >= 0 || b->slot[gy] >= 0 || b->slot[gy + 1] >= 0)
+            step_faces(b, gy, lo, hi, L, up_ok, down_ok);
+        else
+            step_plain(b, gy, lo, hi, L, up_ok, down_ok);
+    }
+}
+
+/* The frontier moves on: n becomes f (f's rows cleared for the next n). */
+static void next_level(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+        int8_t *fr = b->fr + 2 * gy;
+        if (fr[0] <= fr[1])
+            memset(LAYER(b->f, gy) + fr[0], 0, (size_t)(fr[1] - fr[0] + 1) * sizeof(uint64_t));
+        fr[0] = 127;
+        fr[1] = -1;
+    }
+    uint64_t *t = b->f;
+    b->f = b->n;
+    b->n = t;
+    int8_t *tr = b->fr;
+    b->fr = b->nr;
+    b->nr = tr;
+}
+
+/* Empty sets, ranges and planes over the run. */
+static void clear_sets(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    const size_t words = (size_t)e->gh * ROWS * sizeof(uint64_t);
+    memset(b->v, 0, words);
+    memset(b->f, 0, words);
+    memset(b->n, 0, words);
+    for (int32_t gy = 0; gy < e->gh; gy++) {
+        b->fr[2 * gy] = b->nr[2 * gy] = 127;
+        b->fr[2 * gy + 1] = b->nr[2 * gy + 1] = -1;
+    }
+    memset(b->planes, 0, (size_t)e->gh * 64 * sizeof *b->planes);
+}
+
+bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+{
+    mc__bitwork *b = &e->bw;
+    (void)sky_lo;
+    clear_sets(e);
+    const int32_t gtop = sky_hi - e->ylo + 1;
+    for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) /* all at 15 above the band */
+        memset(LAYER(b->v, gy), 0xFF, ROWS * sizeof(uint64_t));
+    /* level 15: the band's top layer from the tops, then straight down */
+    uint64_t fall[ROWS] = {0};
+    for (int32_t r = 1; r < 49; r++)
+        for (int32_t x = 0; x < 48; x++) {
+            const int32_t t = e->top[(r - 1) * 48 + x];
+            if (t != MC__TOP_NONE && sky_hi >= t)
+                fall[r] |= 1ull << x;
+        }
+    for (int32_t gy = gtop; gy >= 1; gy--) {
+        uint64_t any = 0;
+        if (gy < gtop) {
+            const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
+            const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
+            const uint64_t *m = s >= 0 ? b->faces + (size_t)s * 12 * ROWS : NULL;
+            const uint64_t *z = LAYER(b->z, gy);
+            for (int32_t r = 1; r < 49; r++) {
+                fall[r] &= z[r];
+                if (ma)
+                    fall[r] &= ma[DOWN * ROWS + r];
+                if (m)
+                    fall[r] &= m[(6 + DOWN) * ROWS + r];
+            }
+        }
+        for (int32_t r = 1; r < 49; r++) {
+            const uint64_t lit = fall[r] & b->xm[15][r];
+            any |= fall[r];
+            if (lit) {
+                LAYER(b->n, gy)[r] = lit;
+                LAYER(b->v, gy)[r] = lit;
+                joined(b, gy, r, lit, 15);
+            }
+        }
+        if (!any)
+            break;
+    }
+    next_level(e);
+    for (int L = 14; L >= 1; L--) {
+        step(e, L, L == 14);
+        next_level(e);
+    }
+    return true;
+}
+
+bool mc__light_bits_block(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    clear_sets(e);
+    /* the emitters of the run by level (a counting sort) */
+    size_t count[17] = {0};
+    for (size_t k = 0; k < e->nemit; k++)
+        count[e->emit[k].level + 1]++;
+    for (int L = 1; L < 17; L++)
+        count[L] += count[L - 1];
+    uint32_t *eb = mc__light_grow(e, b->ebucket, &b->ebucket_cap, e->nemit ? e->nemit : 1, sizeof *eb, 256);
+    if (!eb)
+        return false;
+    b->ebucket = eb;
+    size_t at[16];
+    memcpy(at, count, sizeof at);
+    for (size_t k = 0; k < e->nemit; k++)
+        eb[at[e->emit[k].level]++] = (uint32_t)k;
+    for (int L = 15; L >= 1; L--) {
+        if (L < 15)
+            step(e, L, false);
+        for (size_t i = count[L]; i < count[L + 1]; i++) {
+            const mc__emitter *m = &e->emit[eb[i]];
+            const int32_t gy = m->y - e->ylo + 1, r = m->lz + 17;
+            if (gy < 1 || gy > e->gh - 2)
+                continue;
+            const uint64_t bit = 1ull << (m->lx + 16);
+            uint64_t *v = LAYER(b->v, gy) + r;
+            if (*v & bit)
+                continue;
+            *v |= bit;
+            LAYER(b->n, gy)[r] |= bit;
+            joined(b, gy, r, bit, L);
+        }
+        next_level(e);
+    }
+    return true;
+}
+
+/* The 16 bits of x at bits 0, 4, 8, ... 60. */
+static inline uint64_t spread16(uint64_t x)
+{
+    x = (x | x << 24) & 0x000000FF000000FFull;
+    x = (x | x << 12) & 0x000F000F000F000Full;
+    x = (x | x << 6) & 0x0303030303030303ull;
+    return (x | x << 3) & 0x1111111111111111ull;
+}
+
+void mc__light_bits_put_layer(const mc_light_engine *e, int32_t gy, uint8_t *out)
+{
+    const uint16_t *pl = e->bw.planes + (size_t)gy * 64;
+    for (int z = 0; z < 16; z++, pl += 4) {
+        const uint64_t w = spread16(pl[0]) | spread16(pl[1]) << 1 | spread16(pl[2]) << 2 | spread16(pl[3]) << 3;
+        uint8_t bytes[8]; /* little-endian: the even x in the low nibble */
+        for (int i = 0; i < 8; i++)
+            bytes[i] = (uint8_t)(w >> (8 * i));
+        memcpy(out + z * 8, bytes, 8);
+    }
+}

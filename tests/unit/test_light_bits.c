@@ -1,0 +1,239 @@
+/*
+ * test_light_bits.c: the full relight's bit floods (src/light/bitflood.c)
+ * against the queue floods they replace (the engine with exact_only set),
+ * both lights, every position of every section and of the sections below
+ * and above the world:
+ *  - real terrain: columns with their eight neighbours from every corpus
+ *    region (a few per region; MCCHUNK_LONG=1: all of them);
+ *  - random columns: 3x3 columns of random blocks (air, stone, glass,
+ *    water, leaves, slabs both ways, stairs, snow layers, torches,
+ *    glowstone, lava, lit and unlit lamps, sea pickles, cobweb), up to the
+ *    top of the world, with neighbours missing at times;
+ * and counts how many runs the bit floods took (they must take most).
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "light/light_private.h"
+#include "mcchunk/mcchunk.h"
+
+static bool long_run(void)
+{
+    const char *v = getenv("MCCHUNK_LONG");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* All the light of col (every section's two arrays, then the edges)
+ * into out; absent arrays read as 0xEE bytes. */
+static size_t save_light(const mc_light_engine *e, const mc_column *col, uint8_t *out)
+{
+    size_t n = 0;
+    for (uint32_t k = 0; k < mc_column_section_count(col); k++) {
+        const mc_section *s = mc_column_section_at((mc_column *)col, k);
+        const uint8_t *arr[2] = {s->sky_light, s->block_light};
+        for (int i = 0; i < 2; i++, n += MC_LIGHT_BYTES) {
+            if (arr[i])
+                memcpy(out + n, arr[i], MC_LIGHT_BYTES);
+            else
+                memset(out + n, 0xEE, MC_LIGHT_BYTES);
+        }
+    }
+    assert_true(mc_light_edges(e, out + n, out + n + MC_LIGHT_BYTES, out + n + 2 * MC_LIGHT_BYTES,
+                               out + n + 3 * MC_LIGHT_BYTES));
+    return n + 4 * MC_LIGHT_BYTES;
+}
+
+/* Lights col with both engines and fails at the first position where
+ * they differ (its absolute coordinates in the message). */
+static void compare(mc_light_engine *bits, mc_light_engine *exact, mc_column *col, const mc_column *nb[8],
+                    const char *what, uint8_t *a, uint8_t *b)
+{
+    mc_error err;
+    assert_int_equal(mc_light_column(exact, col, nb, MC_LIGHT_BOTH, &err), MC_OK);
+    const size_t n = save_light(exact, col, a);
+    assert_int_equal(mc_light_column(bits, col, nb, MC_LIGHT_BOTH, &err), MC_OK);
+    save_light(bits, col, b);
+    if (memcmp(a, b, n) == 0)
+        return;
+    const uint32_t nsec = mc_column_section_count(col);
+    for (size_t i = 0; i < n * 2; i++) {
+        const unsigned va = a[i / 2] >> (4 * (i & 1)) & 15u, vb = b[i / 2] >> (4 * (i & 1)) & 15u;
+        if (va == vb)
+            continue;
+        const size_t arr = i / (2 * MC_LIGHT_BYTES), idx = i % (2 * MC_LIGHT_BYTES);
+        const bool edge = arr >= 2 * nsec;
+        const int32_t sy = edge ? (arr - 2 * nsec) % 2 ? mc_column_min_section(col) + (int32_t)nsec
+                                                       : mc_column_min_section(col) - 1
+                                : mc_column_min_section(col) + (int32_t)(arr / 2);
+        const bool sky = edge ? arr - 2 * nsec < 2 : arr % 2 == 0;
+        fail_msg("%s: %s light at %d %d %d: queue floods %u, bit floods %u", what, sky ? "sky" : "block",
+                 (int)(mc_column_x(col) * 16 + (int32_t)(idx & 15)), (int)(sy * 16 + (int32_t)(idx >> 8)),
+                 (int)(mc_column_z(col) * 16 + (int32_t)(idx >> 4 & 15)), va, vb);
+    }
+}
+
+static mc_light_engine *engine(bool exact)
+{
+    mc_light_engine *e = mc_light_engine_new(NULL);
+    assert_non_null(e);
+    e->exact_only = exact;
+    return e;
+}
+
+/* ------------------------------------------------------------ the corpus */
+
+static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_engine *exact, unsigned cap)
+{
+    mc_region *region;
+    mc_error err;
+    if (mc_region_open(path, NULL, &region, &err) != MC_OK)
+        return 0;
+    static mc_column *cols[32][32];
+    memset(cols, 0, sizeof cols);
+    mc_buf nbt;
+    mc_buf_init(&nbt, NULL);
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++) {
+            nbt.len = 0;
+            if (mc_region_has_chunk(region, x, z) && mc_region_read_chunk(region, x, z, &nbt, NULL, &err) == MC_OK)
+                if (mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &cols[z][x], &err) != MC_OK)
+                    cols[z][x] = NULL;
+        }
+    mc_buf_free(&nbt);
+    mc_region_close(region);
+    unsigned done = 0;
+    uint8_t *a = NULL, *b = NULL;
+    for (int z = 1; z < 31 && done < cap; z++)
+        for (int x = 1; x < 31 && done < cap; x++) {
+            mc_column *col = cols[z][x];
+            if (!col || (x + z) % 3)
+                continue; /* a third of them: neighbours of others are seen anyway */
+            const mc_column *nb[8] = {cols[z - 1][x - 1], cols[z - 1][x], cols[z - 1][x + 1], cols[z][x - 1],
+                                      cols[z][x + 1],     cols[z + 1][x - 1], cols[z + 1][x], cols[z + 1][x + 1]};
+            if (!a) {
+                const size_t n = ((size_t)mc_column_section_count(col) * 2 + 4) * MC_LIGHT_BYTES;
+                a = malloc(n);
+                b = malloc(n);
+            }
+            compare(bits, exact, col, nb, path, a, b);
+            done++;
+        }
+    free(a);
+    free(b);
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++)
+            mc_column_free(cols[z][x]);
+    return done;
+}
+
+static void test_corpus(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    char **files = mc_test_list_corpus("anvil", ".mca");
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    const unsigned cap = long_run() ? 1024 : 6;
+    unsigned regions = 0, columns = 0;
+    for (char **f = files; *f; f++) {
+        if (strstr(*f, "poi") || strstr(*f, "entities"))
+            continue;
+        const unsigned n = check_region(*f, bits, exact, cap);
+        regions += n > 0;
+        columns += n;
+    }
+    mc_test_free_list(files);
+    print_message("%u columns of %u regions: bit floods == queue floods at every position; %llu of %llu runs "
+                  "took the bit floods\n",
+                  columns, regions, (unsigned long long)bits->bw.runs_bits,
+                  (unsigned long long)(bits->bw.runs_bits + bits->bw.runs_queue));
+    assert_true(regions >= 10);
+    assert_true(bits->bw.runs_bits * 10 >= (bits->bw.runs_bits + bits->bw.runs_queue) * 9);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+}
+
+/* ------------------------------------------------------- random columns */
+
+static uint32_t state(const mc_registry *reg, const char *text)
+{
+    uint32_t s;
+    mc_error err;
+    assert_int_equal(mc_registry_parse_state(reg, text, strlen(text), &s, &err), MC_OK);
+    return s;
+}
+
+static void test_random(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    static const char *const names[] = {
+        "stone", "glass", "water", "oak_leaves", "oak_slab[type=top]", "oak_slab[type=bottom]",
+        "oak_stairs[facing=east,half=bottom]", "oak_stairs[facing=north,half=top]", "snow[layers=1]",
+        "snow[layers=8]", "torch", "glowstone", "lava", "redstone_lamp[lit=true]", "redstone_lamp[lit=false]",
+        "sea_pickle[pickles=3,waterlogged=true]", "ice", "oak_slab[type=bottom,waterlogged=true]", "dirt_path",
+        "soul_campfire[lit=true]", "light[level=5]"};
+    const size_t nn = sizeof names / sizeof names[0];
+    uint32_t pick[32];
+    for (size_t i = 0; i < nn; i++)
+        pick[i] = state(reg, names[i]);
+    const uint32_t air = mc_registry_air(reg), stone = pick[0];
+    mc_test_rng rng = {0x5eed1234u};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    const int rounds = long_run() ? 200 : 12;
+    for (int round = 0; round < rounds; round++) {
+        mc_column *cols[9];
+        /* terrain: stone to a random height per column, caves of air,
+         * random blocks above (denser in some rounds), some up to the top */
+        const unsigned density = 2 + (unsigned)(mc_test_rand(&rng) % 30);
+        for (int c = 0; c < 9; c++) {
+            cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+            const int ground = 10 + (int)(mc_test_rand(&rng) % 40);
+            for (int y = 0; y < 64; y++)
+                for (int z = 0; z < 16; z++)
+                    for (int x = 0; x < 16; x++) {
+                        const uint64_t r = mc_test_rand(&rng) % 100;
+                        uint32_t s = air;
+                        if (y < ground)
+                            s = r < 70 ? stone : r < 96 ? air : pick[(size_t)(r % nn)];
+                        else if (r < density)
+                            s = pick[(size_t)(mc_test_rand(&rng) % nn)];
+                        if (s != air)
+                            mc_column_set_block(cols[c], x, y, z, s);
+                    }
+        }
+        const bool gaps = round % 3 == 2; /* some neighbours not loaded */
+        const mc_column *nb[8];
+        int k = 0;
+        for (int c = 0; c < 9; c++)
+            if (c != 4)
+                nb[k++] = gaps && (mc_test_rand(&rng) & 1) ? NULL : cols[c];
+        char what[64];
+        snprintf(what, sizeof what, "random round %d", round);
+        compare(bits, exact, cols[4], nb, what, a, b);
+        for (int c = 0; c < 9; c++)
+            mc_column_free(cols[c]);
+    }
+    print_message("%d random rounds: bit floods == queue floods; %llu of %llu runs took the bit floods\n", rounds,
+                  (unsigned long long)bits->bw.runs_bits,
+                  (unsigned long long)(bits->bw.runs_bits + bits->bw.runs_queue));
+    assert_true(bits->bw.runs_bits > 0);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
