@@ -115,9 +115,17 @@ static bool grow_layers(mc_light_engine *e, size_t layers)
     ok = (b->slot = e->alloc.alloc(e->alloc.user, n * sizeof *b->slot)) && ok;
     ok = (b->planes = e->alloc.alloc(e->alloc.user, n * 64 * sizeof *b->planes)) && ok;
     b->layers_cap = n;
-    if (!ok)
+    if (!ok) {
         free_layers(e); /* frees what was had (alloc.free takes the sizes asked) */
-    return ok;
+        return false;
+    }
+    memset(b->f, 0, n * ROWS * sizeof(uint64_t));
+    memset(b->n, 0, n * ROWS * sizeof(uint64_t));
+    for (size_t i = 0; i < n; i++) {
+        b->fr[2 * i] = b->nr[2 * i] = 127;
+        b->fr[2 * i + 1] = b->nr[2 * i + 1] = -1;
+    }
+    return true;
 }
 
 /* ------------------------------------------------------------- the layers */
@@ -173,10 +181,11 @@ static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const ui
 {
     const mc__row16 v = mc__row_load(kinds);
     const unsigned special = mc__row_bits(v); /* kinds 128.. */
-    if (mc__row_bits(mc__row_in(v, 2, 15)))
+    const unsigned le1 = mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)));
+    if ((le1 | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
         return false; /* opacity 2..14 */
-    *p |= (uint64_t)mc__row_bits(mc__row_in(v, 0, 2)) << x0;
-    *z |= (uint64_t)mc__row_bits(mc__row_in(v, 0, 1)) << x0;
+    *p |= (uint64_t)le1 << x0;
+    *z |= (uint64_t)mc__row_bits(mc__row_eq(v, mc__row_splat(0))) << x0;
     for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
         const int x = mc__lowest_bit(lanes);
         if (!special_block(e, gy, r, x0 + x, kinds[x], p, z))
@@ -364,18 +373,12 @@ static void next_level(mc_light_engine *e)
     b->nr = tr;
 }
 
-/* Empty sets, ranges and planes over the run. */
+/* Empty sets and planes over the run (f and n are kept empty between
+ * floods: next_level clears what it consumed). */
 static void clear_sets(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
-    const size_t words = (size_t)e->gh * ROWS * sizeof(uint64_t);
-    memset(b->v, 0, words);
-    memset(b->f, 0, words);
-    memset(b->n, 0, words);
-    for (int32_t gy = 0; gy < e->gh; gy++) {
-        b->fr[2 * gy] = b->nr[2 * gy] = 127;
-        b->fr[2 * gy + 1] = b->nr[2 * gy + 1] = -1;
-    }
+    memset(b->v, 0, (size_t)e->gh * ROWS * sizeof(uint64_t));
     memset(b->planes, 0, (size_t)e->gh * 64 * sizeof *b->planes);
 }
 
@@ -427,6 +430,7 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
         step(e, L, L == 14);
         next_level(e);
     }
+    next_level(e); /* f and n empty again */
     return true;
 }
 
@@ -466,26 +470,38 @@ bool mc__light_bits_block(mc_light_engine *e)
         }
         next_level(e);
     }
+    next_level(e); /* f and n empty again */
     return true;
 }
 
-/* The 16 bits of x at bits 0, 4, 8, ... 60. */
-static inline uint64_t spread16(uint64_t x)
+/* Byte i spread to bits 0, 4, ... 28 (the planes to nibbles). */
+#define SPREAD(i)                                                                                                      \
+    (((i) & 1u) | ((i) >> 1 & 1u) << 4 | ((i) >> 2 & 1u) << 8 | ((i) >> 3 & 1u) << 12 | ((i) >> 4 & 1u) << 16 |     \
+     ((i) >> 5 & 1u) << 20 | ((i) >> 6 & 1u) << 24 | ((i) >> 7 & 1u) << 28)
+#define SPREAD4(i) SPREAD(i), SPREAD((i) + 1), SPREAD((i) + 2), SPREAD((i) + 3)
+#define SPREAD16(i) SPREAD4(i), SPREAD4((i) + 4), SPREAD4((i) + 8), SPREAD4((i) + 12)
+#define SPREAD64(i) SPREAD16(i), SPREAD16((i) + 16), SPREAD16((i) + 32), SPREAD16((i) + 48)
+static const uint32_t spread8[256] = {SPREAD64(0u), SPREAD64(64u), SPREAD64(128u), SPREAD64(192u)};
+
+static inline uint64_t spread16(unsigned x)
 {
-    x = (x | x << 24) & 0x000000FF000000FFull;
-    x = (x | x << 12) & 0x000F000F000F000Full;
-    x = (x | x << 6) & 0x0303030303030303ull;
-    return (x | x << 3) & 0x1111111111111111ull;
+    return (uint64_t)spread8[x & 255u] | (uint64_t)spread8[x >> 8] << 32;
 }
 
 void mc__light_bits_put_layer(const mc_light_engine *e, int32_t gy, uint8_t *out)
 {
     const uint16_t *pl = e->bw.planes + (size_t)gy * 64;
     for (int z = 0; z < 16; z++, pl += 4) {
-        const uint64_t w = spread16(pl[0]) | spread16(pl[1]) << 1 | spread16(pl[2]) << 2 | spread16(pl[3]) << 3;
-        uint8_t bytes[8]; /* little-endian: the even x in the low nibble */
+        uint64_t w = 0;
+        if ((pl[0] & pl[1] & pl[2] & pl[3]) == 0xFFFFu)
+            w = ~0ull; /* all 15 */
+        else if (pl[0] | pl[1] | pl[2] | pl[3])
+            w = spread16(pl[0]) | spread16(pl[1]) << 1 | spread16(pl[2]) << 2 | spread16(pl[3]) << 3;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out + z * 8, &w, 8); /* the even x in the low nibble */
+#else
         for (int i = 0; i < 8; i++)
-            bytes[i] = (uint8_t)(w >> (8 * i));
-        memcpy(out + z * 8, bytes, 8);
+            out[z * 8 + i] = (uint8_t)(w >> (8 * i));
+#endif
     }
 }

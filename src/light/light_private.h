@@ -109,6 +109,10 @@ static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
 {
     return (mc__row16)(a > b);
 }
+static inline mc__row16 mc__row_eq(mc__row16 a, mc__row16 b)
+{
+    return (mc__row16)(a == b);
+}
 static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
 {
     return a + b;
@@ -127,6 +131,12 @@ static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
 {
     for (int i = 0; i < 16; i++)
         a.b[i] = a.b[i] > b.b[i] ? 0xFF : 0;
+    return a;
+}
+static inline mc__row16 mc__row_eq(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = a.b[i] == b.b[i] ? 0xFF : 0;
     return a;
 }
 static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
