@@ -194,6 +194,34 @@ static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const ui
     return true;
 }
 
+/* Makes a mixed slice's rows as bits, once: bits_state 1, or 2 when it
+ * holds blocks whose faces or opacity (2..14) the rows do not say. */
+static void slice_bits(const mc__light_kinds *K, mc__slice *sl)
+{
+    uint16_t *bp = (uint16_t *)(void *)(sl->kinds + MC_SECTION_BLOCKS), *bz = bp + 256;
+    sl->bits_state = 2;
+    for (int i = 0; i < 256; i++) {
+        const uint8_t *row = sl->kinds + i * 16;
+        const mc__row16 v = mc__row_load(row);
+        const unsigned special = mc__row_bits(v);
+        unsigned p = mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)));
+        unsigned z = mc__row_bits(mc__row_eq(v, mc__row_splat(0)));
+        if ((p | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
+            return;
+        for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
+            const int x = mc__lowest_bit(lanes);
+            const unsigned o = K->opacity[row[x]];
+            if (K->faces[row[x]] || (o > 1 && o < 15))
+                return;
+            p |= (o <= 1 ? 1u : 0u) << x;
+            z |= (o == 0 ? 1u : 0u) << x;
+        }
+        bp[i] = (uint16_t)p;
+        bz[i] = (uint16_t)z;
+    }
+    sl->bits_state = 1;
+}
+
 static inline int32_t floor16(int32_t y)
 {
     return y >= 0 ? y / 16 : -((15 - y) / 16);
@@ -240,6 +268,16 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
                 const uint64_t pm = fill <= 1 ? 0xFFFFull << x0 : 0, zm = fill == 0 ? 0xFFFFull << x0 : 0;
                 for (int32_t r = r0; r < r0 + 16; r++)
                     p[r] |= pm, z[r] |= zm;
+                continue;
+            }
+            if (sl && sl->bits_state == 0 && e->ce[c]) /* kept by a batch: made once for the nine calls that see it */
+                slice_bits(&e->tab->kinds, (mc__slice *)sl); /* the engine's own slice */
+            if (sl && sl->bits_state == 1) {
+                const uint16_t *bp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ((y & 15) << 4);
+                for (int32_t i = 0; i < 16; i++) {
+                    p[r0 + i] |= (uint64_t)bp[i] << x0;
+                    z[r0 + i] |= (uint64_t)bp[256 + i] << x0;
+                }
                 continue;
             }
             if (!sl)

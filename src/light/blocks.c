@@ -40,7 +40,7 @@ static bool pool_take(mc_light_engine *e, uint8_t **out)
         if (!pool)
             return false;
         e->pool = pool;
-        uint8_t *block = e->alloc.alloc(e->alloc.user, MC_SECTION_BLOCKS);
+        uint8_t *block = e->alloc.alloc(e->alloc.user, MC__SLICE_BYTES);
         if (!block)
             return false;
         e->pool[e->pool_len++] = block;
@@ -136,7 +136,7 @@ void mc__light_entry_clear(mc_light_engine *e, mc__col_entry *ce)
     if (ce->slices) {
         for (uint32_t k = 0; k < ce->nsec; k++)
             if (ce->slices[k].ready && ce->slices[k].kinds)
-                e->alloc.free(e->alloc.user, ce->slices[k].kinds, MC_SECTION_BLOCKS);
+                e->alloc.free(e->alloc.user, ce->slices[k].kinds, MC__SLICE_BYTES);
         e->alloc.free(e->alloc.user, ce->slices, ce->nsec * sizeof *ce->slices);
     }
     if (ce->emit)
@@ -187,11 +187,12 @@ const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, boo
     }
     if (want_kinds && sl->uniform < 0 && !sl->kinds) {
         uint8_t *arr = NULL;
-        if (e->ce[c] ? !(arr = e->alloc.alloc(e->alloc.user, MC_SECTION_BLOCKS)) : !pool_take(e, &arr)) {
+        if (e->ce[c] ? !(arr = e->alloc.alloc(e->alloc.user, MC__SLICE_BYTES)) : !pool_take(e, &arr)) {
             e->nomem = true;
             return NULL;
         }
         unpack_kinds(e, s, arr);
+        sl->bits_state = 0; /* the bit floods' rows: made when first asked for */
         sl->kinds = arr; /* a batch entry's own, or the pool's for this call */
     }
     return sl;

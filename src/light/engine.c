@@ -100,7 +100,7 @@ void mc_light_engine_free(mc_light_engine *e)
     for (int i = 0; i < 16; i++)
         xfree(e, e->q[i].v, e->q[i].cap * sizeof(uint32_t));
     for (size_t i = 0; i < e->pool_len; i++)
-        xfree(e, e->pool[i], MC_SECTION_BLOCKS);
+        xfree(e, e->pool[i], MC__SLICE_BYTES);
     xfree(e, e->pool, e->pool_cap * sizeof *e->pool);
     xfree(e, e->slices, e->slices_cap * sizeof *e->slices);
     xfree(e, e->emit, e->emit_cap * sizeof *e->emit);

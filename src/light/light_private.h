@@ -282,8 +282,13 @@ typedef struct mc__slice {
     int16_t uniform; /* the kind of all its blocks, or -1: see kinds */
     bool ready;       /* classified (uniform, emit_max) */
     uint8_t emit_max; /* the highest luminance of its palette's states (0: none shines) */
-    uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x) */
+    uint8_t bits_state; /* its rows as bits (bitflood.c): 0 not made, 1 made, 2 blocks they do not hold */
+    uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
+
+/* A mixed slice's array: 4096 kinds, then for the bit floods per row
+ * (y * 16 + z) 16 bits "opacity <= 1" and (256 rows on) "opacity 0". */
+#define MC__SLICE_BYTES (MC_SECTION_BLOCKS + 2 * 256 * sizeof(uint16_t))
 
 /* A block that shines into the centre column: column-local x, z (-16..31),
  * absolute y, luminance. */

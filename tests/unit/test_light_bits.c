@@ -4,11 +4,13 @@
  * both lights, every position of every section and of the sections below
  * and above the world:
  *  - real terrain: columns with their eight neighbours from every corpus
- *    region (a few per region; MCCHUNK_LONG=1: all of them);
+ *    region (a few per region; MCCHUNK_LONG=1: all of them), in a batch
+ *    (the rows of a section as bits are kept with it);
  *  - random columns: 3x3 columns of random blocks (air, stone, glass,
  *    water, leaves, slabs both ways, stairs, snow layers, torches,
  *    glowstone, lava, lit and unlit lamps, sea pickles, cobweb), up to the
- *    top of the world, with neighbours missing at times;
+ *    top of the world, with neighbours missing at times, single calls and
+ *    batches;
  * and counts how many runs the bit floods took (they must take most).
  */
 #include "support.h"
@@ -106,6 +108,7 @@ static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_e
     mc_region_close(region);
     unsigned done = 0;
     uint8_t *a = NULL, *b = NULL;
+    assert_int_equal(mc_light_batch_begin(bits, 0), MC_OK); /* the rows a batch keeps as bits */
     for (int z = 1; z < 31 && done < cap; z++)
         for (int x = 1; x < 31 && done < cap; x++) {
             mc_column *col = cols[z][x];
@@ -121,6 +124,7 @@ static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_e
             compare(bits, exact, col, nb, path, a, b);
             done++;
         }
+    mc_light_batch_end(bits);
     free(a);
     free(b);
     for (int z = 0; z < 32; z++)
@@ -171,15 +175,17 @@ static void test_random(void **st)
     const mc_registry *reg = mc_registry_find("1.21.4");
     if (!reg)
         skip();
+    /* the blocks without shapes first: rounds 1, 5, 9, ... take only these
+     * (sections whose rows a batch keeps as bits) */
     static const char *const names[] = {
-        "stone", "glass", "water", "oak_leaves", "oak_slab[type=top]", "oak_slab[type=bottom]",
-        "oak_stairs[facing=east,half=bottom]", "oak_stairs[facing=north,half=top]", "snow[layers=1]",
-        "snow[layers=8]", "torch", "glowstone", "lava", "redstone_lamp[lit=true]", "redstone_lamp[lit=false]",
-        "sea_pickle[pickles=3,waterlogged=true]", "ice", "oak_slab[type=bottom,waterlogged=true]", "dirt_path",
-        "soul_campfire[lit=true]", "light[level=5]"};
-    const size_t nn = sizeof names / sizeof names[0];
+        "stone", "glass", "water", "oak_leaves", "torch", "glowstone", "lava", "redstone_lamp[lit=true]",
+        "redstone_lamp[lit=false]", "sea_pickle[pickles=3,waterlogged=true]", "ice", "soul_campfire[lit=true]",
+        "light[level=5]", "oak_slab[type=top]", "oak_slab[type=bottom]", "oak_stairs[facing=east,half=bottom]",
+        "oak_stairs[facing=north,half=top]", "snow[layers=1]", "snow[layers=8]",
+        "oak_slab[type=bottom,waterlogged=true]", "dirt_path"};
+    const size_t nall = sizeof names / sizeof names[0], nplain = 13;
     uint32_t pick[32];
-    for (size_t i = 0; i < nn; i++)
+    for (size_t i = 0; i < nall; i++)
         pick[i] = state(reg, names[i]);
     const uint32_t air = mc_registry_air(reg), stone = pick[0];
     mc_test_rng rng = {0x5eed1234u};
@@ -191,6 +197,7 @@ static void test_random(void **st)
         /* terrain: stone to a random height per column, caves of air,
          * random blocks above (denser in some rounds), some up to the top */
         const unsigned density = 2 + (unsigned)(mc_test_rand(&rng) % 30);
+        const size_t nn = round % 4 == 1 ? nplain : nall;
         for (int c = 0; c < 9; c++) {
             cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
             const int ground = 10 + (int)(mc_test_rand(&rng) % 40);
@@ -215,7 +222,10 @@ static void test_random(void **st)
                 nb[k++] = gaps && (mc_test_rand(&rng) & 1) ? NULL : cols[c];
         char what[64];
         snprintf(what, sizeof what, "random round %d", round);
+        if (round % 2) /* every other round in a batch: the sections' rows as bits kept with them */
+            assert_int_equal(mc_light_batch_begin(bits, 0), MC_OK);
         compare(bits, exact, cols[4], nb, what, a, b);
+        mc_light_batch_end(bits);
         for (int c = 0; c < 9; c++)
             mc_column_free(cols[c]);
     }
