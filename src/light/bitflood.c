@@ -298,6 +298,10 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
 static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int L)
 {
     int8_t *nr = b->nr + 2 * gy;
+    if (gy < b->ny0)
+        b->ny0 = gy;
+    if (gy > b->ny1)
+        b->ny1 = gy;
     if (r < nr[0])
         nr[0] = (int8_t)r;
     if (r > nr[1])
@@ -378,7 +382,8 @@ static void step(mc_light_engine *e, int L, bool fall)
     mc__bitwork *b = &e->bw;
     const int32_t below_top = e->min_y - 1 - e->ylo + 1, above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
     const int32_t rmin = imax(1, 18 - L), rmax = imin(48, 31 + L);
-    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+    const int32_t gy0 = imax(1, b->fy0 - 1), gy1 = imin(e->gh - 2, b->fy1 + 1);
+    for (int32_t gy = gy0; gy <= gy1; gy++) {
         const int8_t *fb = b->fr + 2 * (gy - 1), *f = b->fr + 2 * gy, *fa = b->fr + 2 * (gy + 1);
         const int32_t lo = imax(rmin, imin(f[0] - 1, imin(fb[0], fa[0])));
         const int32_t hi = imin(rmax, imax(f[1] + 1, imax(fb[1], fa[1])));
@@ -396,13 +401,17 @@ static void step(mc_light_engine *e, int L, bool fall)
 static void next_level(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
-    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+    for (int32_t gy = b->fy0; gy <= b->fy1; gy++) {
         int8_t *fr = b->fr + 2 * gy;
         if (fr[0] <= fr[1])
             memset(LAYER(b->f, gy) + fr[0], 0, (size_t)(fr[1] - fr[0] + 1) * sizeof(uint64_t));
         fr[0] = 127;
         fr[1] = -1;
     }
+    b->fy0 = b->ny0;
+    b->fy1 = b->ny1;
+    b->ny0 = INT32_MAX;
+    b->ny1 = -1;
     uint64_t *t = b->f;
     b->f = b->n;
     b->n = t;
@@ -417,6 +426,8 @@ static void clear_sets(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
     memset(b->v, 0, (size_t)e->gh * ROWS * sizeof(uint64_t));
+    b->fy0 = b->ny0 = INT32_MAX;
+    b->fy1 = b->ny1 = -1;
     memset(b->planes, 0, (size_t)e->gh * 64 * sizeof *b->planes);
 }
 
@@ -472,12 +483,11 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     return true;
 }
 
-bool mc__light_bits_block(mc_light_engine *e)
+bool mc__light_bits_sort_emitters(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
-    clear_sets(e);
-    /* the emitters of the run by level (a counting sort) */
-    size_t count[17] = {0};
+    size_t *count = b->ecount;
+    memset(b->ecount, 0, sizeof b->ecount);
     for (size_t k = 0; k < e->nemit; k++)
         count[e->emit[k].level + 1]++;
     for (int L = 1; L < 17; L++)
@@ -490,6 +500,15 @@ bool mc__light_bits_block(mc_light_engine *e)
     memcpy(at, count, sizeof at);
     for (size_t k = 0; k < e->nemit; k++)
         eb[at[e->emit[k].level]++] = (uint32_t)k;
+    return true;
+}
+
+bool mc__light_bits_block(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    clear_sets(e);
+    const uint32_t *eb = b->ebucket;
+    const size_t *count = b->ecount;
     for (int L = 15; L >= 1; L--) {
         if (L < 15)
             step(e, L, false);

@@ -387,14 +387,19 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
                 return false;
             continue;
         }
+        mc__emitter *out = mc__light_grow(e, e->emit, &e->emit_cap, e->nemit + ce->nemit, sizeof *e->emit, 256);
+        if (!out)
+            return false;
+        e->emit = out; /* room for all of them: appended without a check each */
+        size_t n = e->nemit;
         for (size_t i = 0; i < ce->nemit; i++) {
             const mc__emitter *m = &ce->emit[i];
             if (m->lx < x0 || m->lx >= x1 || m->lz < z0 || m->lz >= z1 ||
                 m->level <= mc__light_dist(ox + m->lx, oz + m->lz))
                 continue;
-            if (!add_emitter(e, all, ox + m->lx, m->y, oz + m->lz, m->level))
-                return false;
+            out[n++] = (mc__emitter){(int16_t)(ox + m->lx), (int16_t)(oz + m->lz), m->y, m->level};
         }
+        e->nemit = n;
     }
     return true;
 }

@@ -814,7 +814,7 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
         sky_hi = sky_hi > hi ? hi : sky_hi;
     }
     if (what & MC_LIGHT_BLOCK) {
-        if (!mc__light_emitters(e, -16, 32, -16, 32))
+        if (!mc__light_emitters(e, -16, 32, -16, 32) || !mc__light_bits_sort_emitters(e))
             return nomem(err);
         for (size_t k = 0; k < e->nemit; k++) {
             const mc__emitter *m = &e->emit[k];

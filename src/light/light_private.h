@@ -342,12 +342,14 @@ typedef struct mc__bitwork {
     uint64_t *v;     /* lit at the level being flooded or brighter */
     uint64_t *f, *n; /* lit at exactly the last level, at this one */
     int8_t *fr, *nr; /* per layer: the rows (lo, hi) where f, n have bits */
+    int32_t fy0, fy1, ny0, ny1; /* the layers where f, n have bits */
     int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
     uint64_t *faces; /* per shaped layer: 6 exit masks, 6 entry masks */
     uint16_t *planes; /* per layer: 16 rows of the centre column, 4 bit planes of the level */
     size_t layers_cap, faces_cap;
     int32_t nfaces;
-    uint32_t *ebucket; /* emitters (indexes into e->emit) by level */
+    uint32_t *ebucket; /* emitters (indexes into e->emit) by level: those of level L from ecount[L] */
+    size_t ecount[17];
     size_t ebucket_cap;
     uint64_t runs_bits, runs_queue; /* runs lit by each kind of flood (for the tests) */
     uint64_t xm[16][MC__BROWS]; /* per level L: the cells less than L from the centre column */
@@ -406,6 +408,9 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb);
  * centre column's levels end up in bw.planes. False: no memory. */
 bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi);
 bool mc__light_bits_block(mc_light_engine *e);
+/* Sorts e->emit by level into bw.ebucket (once a call, before the runs'
+ * block floods). False: no memory. */
+bool mc__light_bits_sort_emitters(mc_light_engine *e);
 /* Packs grid row gy of the centre column's planes into a light array's
  * layer (128 bytes). */
 void mc__light_bits_put_layer(const mc_light_engine *e, int32_t gy, uint8_t *out);
