@@ -387,6 +387,8 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
                 return false;
             continue;
         }
+        if (!ce->nemit)
+            continue; /* (and e->emit may still be NULL) */
         mc__emitter *out = mc__light_grow(e, e->emit, &e->emit_cap, e->nemit + ce->nemit, sizeof *e->emit, 256);
         if (!out)
             return false;

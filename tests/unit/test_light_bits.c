@@ -239,9 +239,40 @@ static void test_random(void **st)
     mc_light_engine_free(exact);
 }
 
+/* A fresh engine in a batch, columns with nothing that shines (its
+ * emitter list never allocated): lit as without a batch. */
+static void test_batch_without_emitters(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 20 + c; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, state(reg, (x + z) % 5 ? "stone" : "water"));
+    }
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    assert_int_equal(mc_light_batch_begin(bits, 0), MC_OK);
+    compare(bits, exact, cols[4], nb, "batch without emitters", a, b);
+    mc_light_batch_end(bits);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_batch_without_emitters),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_corpus),
     };
