@@ -251,6 +251,9 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
             if (!e->cols[c])
                 continue; /* not loaded: a wall */
             const int x0 = (c % 3) * 16;
+            /* the rows z0..z1-1 of the column that come within 14 of the
+             * centre column (the others stay empty: nothing there counts) */
+            const int near = c % 3 == 1 ? 0 : 1, z0 = c / 3 == 0 ? 2 + near : 0, z1 = c / 3 == 2 ? 14 - near : 16;
             const int32_t r0 = 1 + (c / 3) * 16;
             const mc__slice *sl = NULL;
             unsigned fill = 0; /* the air below and above the world */
@@ -266,7 +269,7 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
                 if (fill > 1 && fill < 15)
                     return 0;
                 const uint64_t pm = fill <= 1 ? 0xFFFFull << x0 : 0, zm = fill == 0 ? 0xFFFFull << x0 : 0;
-                for (int32_t r = r0; r < r0 + 16; r++)
+                for (int32_t r = r0 + z0; r < r0 + z1; r++)
                     p[r] |= pm, z[r] |= zm;
                 continue;
             }
@@ -274,7 +277,7 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
                 slice_bits(&e->tab->kinds, (mc__slice *)sl); /* the engine's own slice */
             if (sl && sl->bits_state == 1) {
                 const uint16_t *bp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ((y & 15) << 4);
-                for (int32_t i = 0; i < 16; i++) {
+                for (int32_t i = z0; i < z1; i++) {
                     p[r0 + i] |= (uint64_t)bp[i] << x0;
                     z[r0 + i] |= (uint64_t)bp[256 + i] << x0;
                 }
@@ -282,8 +285,8 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
             }
             if (!sl)
                 memset(uni, (int)fill, sizeof uni);
-            const uint8_t *src = sl ? sl->kinds + ((y & 15) << 8) : uni;
-            for (int32_t r = r0; r < r0 + 16; r++, src += sl ? 16 : 0)
+            const uint8_t *src = sl ? sl->kinds + ((y & 15) << 8) + z0 * 16 : uni;
+            for (int32_t r = r0 + z0; r < r0 + z1; r++, src += sl ? 16 : 0)
                 if (!row_bits(e, gy, r, x0, src, &p[r], &z[r]))
                     return e->nomem ? -1 : 0;
         }

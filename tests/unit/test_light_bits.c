@@ -269,10 +269,55 @@ static void test_batch_without_emitters(void **st)
         mc_column_free(cols[c]);
 }
 
+/* Sky light that reaches the centre column from the farthest block it can
+ * come from: a shaft at distance 14 in the corner neighbour (local x -1,
+ * z -13) and a tunnel of 14 steps to the centre column's (0, 10, 0),
+ * which gets 1; and a lamp at distance 14 likewise. */
+static void test_at_the_reach(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    const uint32_t stone = state(reg, "stone"), air = mc_registry_air(reg);
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 40; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, stone);
+    }
+    for (int y = 10; y < 40; y++) /* the shaft: corner column (0), local x -1, z -13 */
+        mc_column_set_block(cols[0], 15, y, 3, air);
+    mc_column_set_block(cols[1], 0, 10, 3, air); /* the tunnel: local x 0, z -13 .. -1 */
+    for (int z = 3; z < 16; z++)
+        mc_column_set_block(cols[1], 0, 10, z, air);
+    mc_column_set_block(cols[4], 0, 10, 0, air);
+    /* a lamp 14 away on the other side: local x 16 + 13, z 0 (no: 13 + 1 = 14) */
+    mc_column_set_block(cols[5], 13, 20, 0, state(reg, "redstone_lamp[lit=true]"));
+    for (int x = 0; x < 13; x++)
+        mc_column_set_block(cols[5], x, 20, 0, air);
+    mc_column_set_block(cols[4], 15, 20, 0, air);
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    compare(bits, exact, cols[4], nb, "at the reach", a, b);
+    assert_int_equal(mc_column_get_sky_light(cols[4], 0, 10, 0), 1);
+    assert_int_equal(mc_column_get_block_light(cols[4], 15, 20, 0), 1);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_without_emitters),
+        cmocka_unit_test(test_at_the_reach),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_corpus),
     };
