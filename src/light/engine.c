@@ -648,11 +648,13 @@ static void need_rows(mc_light_engine *e, int32_t a, int32_t b)
 static bool rows_begin(mc_light_engine *e)
 {
     const size_t n = (size_t)e->height + 33;
-    int32_t *rows = mc__light_grow(e, e->rows, &e->rows_cap, n, sizeof *e->rows, n);
+    int32_t *rows = mc__light_grow(e, e->rows, &e->rows_cap, 2 * n, sizeof *e->rows, 2 * n);
     if (!rows)
         return false;
     e->rows = rows;
+    e->reach = rows + n;
     memset(e->rows, 0, n * sizeof *e->rows);
+    memset(e->reach, 0xFF, n * sizeof *e->reach); /* -1: nothing shines from that row */
     return true;
 }
 
@@ -704,13 +706,13 @@ static mc_status nomem(mc_error *err)
 static bool block_rows(const mc_light_engine *e, int32_t ya, int32_t yb, int32_t *plo, int32_t *phi)
 {
     int32_t lo = INT32_MAX, hi = INT32_MIN;
-    for (size_t k = 0; k < e->nemit; k++) {
-        const mc__emitter *m = &e->emit[k];
-        if (m->y < ya || m->y > yb)
+    const int32_t base = e->min_y - 16, n = (int32_t)e->height + 32;
+    for (int32_t y = ya; y <= yb; y++) {
+        const int32_t reach = y - base >= 0 && y - base < n ? e->reach[y - base] : -1;
+        if (reach < 0)
             continue;
-        const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
-        lo = m->y - reach < lo ? m->y - reach : lo;
-        hi = m->y + reach > hi ? m->y + reach : hi;
+        lo = y - reach < lo ? y - reach : lo;
+        hi = y + reach > hi ? y + reach : hi;
     }
     *plo = lo < ya ? ya : lo;
     *phi = hi > yb ? yb : hi;
@@ -816,11 +818,19 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
     if (what & MC_LIGHT_BLOCK) {
         if (!mc__light_emitters(e, -16, 32, -16, 32) || !mc__light_bits_sort_emitters(e))
             return nomem(err);
-        for (size_t k = 0; k < e->nemit; k++) {
+        const int32_t base = e->min_y - 16;
+        int32_t ylo = INT32_MAX, yhi = INT32_MIN;
+        for (size_t k = 0; k < e->nemit; k++) { /* per row, the farthest any of its emitters reaches */
             const mc__emitter *m = &e->emit[k];
             const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
-            need_rows(e, m->y - reach, m->y + reach);
+            int32_t *r = &e->reach[m->y - base];
+            *r = reach > *r ? reach : *r;
+            ylo = m->y < ylo ? m->y : ylo;
+            yhi = m->y > yhi ? m->y : yhi;
         }
+        for (int32_t y = ylo; y <= yhi; y++)
+            if (e->reach[y - base] >= 0)
+                need_rows(e, y - e->reach[y - base], y + e->reach[y - base]);
     } else {
         e->nemit = 0;
     }

@@ -387,6 +387,9 @@ struct mc_light_engine {
      * its end (index y - min_y + 16) */
     int32_t *rows;
     size_t rows_cap;
+    /* per row (same index): how far the light of its brightest emitter
+     * reaches up and down into the centre column; -1: none (in rows) */
+    int32_t *reach;
     /* the grid */
     uint8_t *kind, *sky, *blk;
     size_t grid_rows; /* allocated planes */
