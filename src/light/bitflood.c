@@ -309,12 +309,13 @@ static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int
         nr[0] = (int8_t)r;
     if (r > nr[1])
         nr[1] = (int8_t)r;
-    if (r >= 17 && r < 33) {
+    if (r >= 17 && r < 33) { /* the centre column: the level's bits into the planes */
         const uint16_t c = (uint16_t)(n >> 16);
         uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
-        for (int k = 0; k < 4; k++)
-            if (L >> k & 1)
-                pl[k] |= c;
+        pl[0] |= c & (uint16_t)-(L & 1);
+        pl[1] |= c & (uint16_t)-(L >> 1 & 1);
+        pl[2] |= c & (uint16_t)-(L >> 2 & 1);
+        pl[3] |= c & (uint16_t)-(L >> 3 & 1);
     }
 }
 
@@ -443,13 +444,11 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) /* all at 15 above the band */
         memset(LAYER(b->v, gy), 0xFF, ROWS * sizeof(uint64_t));
     /* level 15: the band's top layer from the tops, then straight down */
-    uint64_t fall[ROWS] = {0};
-    for (int32_t r = 1; r < 49; r++)
-        for (int32_t x = 0; x < 48; x++) {
-            const int32_t t = e->top[(r - 1) * 48 + x];
-            if (t != MC__TOP_NONE && sky_hi >= t)
-                fall[r] |= 1ull << x;
-        }
+    uint64_t fall[ROWS] = {0}; /* at sky_hi, the highest top within 14 of the centre column: all of them */
+    for (int c = 0; c < 9; c++)
+        if (e->cols[c])
+            for (int32_t r = 1 + (c / 3) * 16; r < 17 + (c / 3) * 16; r++)
+                fall[r] |= (0xFFFFull << (c % 3) * 16) & b->xm[15][r];
     for (int32_t gy = gtop; gy >= 1; gy--) {
         uint64_t any = 0;
         if (gy < gtop) {
