@@ -28,6 +28,12 @@
  *     not exceed its distance to the centre column: that light could not
  *     reach the centre, so most of the neighbours is never visited.
  *
+ * A run whose blocks all have opacity 0, 1 or 15 (real terrain: nearly
+ * every run) is flooded instead by bitflood.c, as level sets over
+ * bitsets, with the same result in the centre column (test_light_bits
+ * checks it at every position); the queue floods (fill_grid, sky_fall,
+ * sky_seeds, flood) take the other runs and mc_light_update.
+ *
  * Light moves by the rule of light.h: into the next block at the level less
  * max(1, that block's opacity), none across a face that a block's shape
  * covers, and sky light at 15 down into a block of opacity 0 stays 15.
