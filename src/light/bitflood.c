@@ -286,6 +286,15 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
             if (!sl)
                 memset(uni, (int)fill, sizeof uni);
             const uint8_t *src = sl ? sl->kinds + ((y & 15) << 8) + z0 * 16 : uni;
+            if (sl && sl->plain) { /* kinds 0, 1, 15 only: two tests a row */
+                for (int32_t r = r0 + z0; r < r0 + z1; r++, src += 16) {
+                    const mc__row16 v = mc__row_load(src);
+                    p[r] |= (uint64_t)mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)))
+                            << x0;
+                    z[r] |= (uint64_t)mc__row_bits(mc__row_eq(v, mc__row_splat(0))) << x0;
+                }
+                continue;
+            }
             for (int32_t r = r0 + z0; r < r0 + z1; r++, src += sl ? 16 : 0)
                 if (!row_bits(e, gy, r, x0, src, &p[r], &z[r]))
                     return e->nomem ? -1 : 0;

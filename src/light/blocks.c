@@ -62,6 +62,7 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
     const mc_container *c = &s->blocks;
     sl->kinds = NULL;
     sl->emit_max = 0;
+    sl->plain = false;
     const mc_container_kind kind = mc_container_get_kind(c);
     if (kind == MC_CONTAINER_SINGLE) {
         sl->uniform = kind_of(t, c->value);
@@ -71,9 +72,11 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
     if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
         const uint8_t k0 = kind_of(t, c->palette[0]);
         bool same = true;
+        sl->plain = true;
         for (uint32_t p = 0; p < c->palette_len; p++) {
             const uint8_t k = kind_of(t, c->palette[p]);
             same = same && k == k0;
+            sl->plain = sl->plain && (k <= 1 || k == 15);
             sl->emit_max = t->kinds.emission[k] > sl->emit_max ? t->kinds.emission[k] : sl->emit_max;
         }
         sl->uniform = same ? k0 : -1;

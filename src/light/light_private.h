@@ -283,6 +283,7 @@ typedef struct mc__slice {
     bool ready;       /* classified (uniform, emit_max) */
     uint8_t emit_max; /* the highest luminance of its palette's states (0: none shines) */
     uint8_t bits_state; /* its rows as bits (bitflood.c): 0 not made, 1 made, 2 blocks they do not hold */
+    bool plain;         /* every state of its palette has opacity 0, 1 or 15, no shape, no light */
     uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
 

@@ -5,7 +5,7 @@
  * and above the world:
  *  - real terrain: columns with their eight neighbours from every corpus
  *    region (a few per region; MCCHUNK_LONG=1: all of them), in a batch
- *    (the rows of a section as bits are kept with it);
+ *    (the rows of a section as bits are kept with it) and in single calls;
  *  - random columns: 3x3 columns of random blocks (air, stone, glass,
  *    water, leaves, slabs both ways, stairs, snow layers, torches,
  *    glowstone, lava, lit and unlit lamps, sea pickles, cobweb), up to the
@@ -87,7 +87,8 @@ static mc_light_engine *engine(bool exact)
 
 /* ------------------------------------------------------------ the corpus */
 
-static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_engine *exact, unsigned cap)
+static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_engine *single, mc_light_engine *exact,
+                             unsigned cap)
 {
     mc_region *region;
     mc_error err;
@@ -122,6 +123,7 @@ static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_e
                 b = malloc(n);
             }
             compare(bits, exact, col, nb, path, a, b);
+            compare(single, exact, col, nb, path, a, b); /* the rows classified afresh each call */
             done++;
         }
     mc_light_batch_end(bits);
@@ -138,13 +140,13 @@ static void test_corpus(void **state)
     (void)state;
     MC_SKIP_WITHOUT_CORPUS();
     char **files = mc_test_list_corpus("anvil", ".mca");
-    mc_light_engine *bits = engine(false), *exact = engine(true);
+    mc_light_engine *bits = engine(false), *single = engine(false), *exact = engine(true);
     const unsigned cap = long_run() ? 1024 : 6;
     unsigned regions = 0, columns = 0;
     for (char **f = files; *f; f++) {
         if (strstr(*f, "poi") || strstr(*f, "entities"))
             continue;
-        const unsigned n = check_region(*f, bits, exact, cap);
+        const unsigned n = check_region(*f, bits, single, exact, cap);
         regions += n > 0;
         columns += n;
     }
@@ -156,6 +158,7 @@ static void test_corpus(void **state)
     assert_true(regions >= 10);
     assert_true(bits->bw.runs_bits * 10 >= (bits->bw.runs_bits + bits->bw.runs_queue) * 9);
     mc_light_engine_free(bits);
+    mc_light_engine_free(single);
     mc_light_engine_free(exact);
 }
 
