@@ -233,11 +233,8 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
                 const mc__row16 stop = mc__row_or(mc__row_and(alive[z], held[z]),
                                                   mc__row_andnot(alive[z], mc__row_sky_enters(K, kd)));
                 if (mc__row_any(stop)) {
-                    uint8_t m[16];
-                    memcpy(m, &stop, 16);
-                    for (int x = 0; x < 16; x++)
-                        if (m[x])
-                            top[z * 16 + x] = base + y + 1;
+                    for (unsigned lanes = mc__row_bits(stop); lanes; lanes &= lanes - 1)
+                        top[z * 16 + mc__lowest_bit(lanes)] = base + y + 1;
                     alive[z] = mc__row_andnot(alive[z], stop);
                 }
                 held[z] = mc__row_sky_held(K, kd);
@@ -273,9 +270,14 @@ bool mc__light_tops(mc_light_engine *e)
                 ce->tops_ok = true;
             }
         }
-        for (int z = 0; z < 16; z++)
-            for (int x = 0; x < 16; x++)
-                e->top[(dz * 16 + z) * 48 + dx * 16 + x] = e->cols[c] ? t[z * 16 + x] : MC__TOP_NONE;
+        for (int z = 0; z < 16; z++) {
+            int32_t *dst = &e->top[(dz * 16 + z) * 48 + dx * 16];
+            if (e->cols[c])
+                memcpy(dst, &t[z * 16], 16 * sizeof *dst);
+            else
+                for (int x = 0; x < 16; x++)
+                    dst[x] = MC__TOP_NONE;
+        }
     }
     return true;
 }
