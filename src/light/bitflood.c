@@ -121,6 +121,10 @@ static bool grow_layers(mc_light_engine *e, size_t layers)
     }
     memset(b->f, 0, n * ROWS * sizeof(uint64_t));
     memset(b->n, 0, n * ROWS * sizeof(uint64_t));
+    memset(b->v, 0, n * ROWS * sizeof(uint64_t));
+    memset(b->planes, 0, n * 64 * sizeof *b->planes);
+    b->dirty0 = INT32_MAX;
+    b->dirty1 = -1;
     for (size_t i = 0; i < n; i++) {
         b->fr[2 * i] = b->nr[2 * i] = 127;
         b->fr[2 * i + 1] = b->nr[2 * i + 1] = -1;
@@ -423,6 +427,8 @@ static void next_level(mc_light_engine *e)
     }
     b->fy0 = b->ny0;
     b->fy1 = b->ny1;
+    b->dirty0 = imin(b->dirty0, b->ny0); /* v and the planes have bits there */
+    b->dirty1 = imax(b->dirty1, b->ny1);
     b->ny0 = INT32_MAX;
     b->ny1 = -1;
     uint64_t *t = b->f;
@@ -438,10 +444,14 @@ static void next_level(mc_light_engine *e)
 static void clear_sets(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
-    memset(b->v, 0, (size_t)e->gh * ROWS * sizeof(uint64_t));
+    if (b->dirty0 <= b->dirty1) { /* only the layers the last flood touched (the others are empty) */
+        memset(LAYER(b->v, b->dirty0), 0, (size_t)(b->dirty1 - b->dirty0 + 1) * ROWS * sizeof(uint64_t));
+        memset(b->planes + (size_t)b->dirty0 * 64, 0, (size_t)(b->dirty1 - b->dirty0 + 1) * 64 * sizeof *b->planes);
+    }
+    b->dirty0 = INT32_MAX;
+    b->dirty1 = -1;
     b->fy0 = b->ny0 = INT32_MAX;
     b->fy1 = b->ny1 = -1;
-    memset(b->planes, 0, (size_t)e->gh * 64 * sizeof *b->planes);
 }
 
 bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
@@ -452,6 +462,10 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     const int32_t gtop = sky_hi - e->ylo + 1;
     for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) /* all at 15 above the band */
         memset(LAYER(b->v, gy), 0xFF, ROWS * sizeof(uint64_t));
+    if (gtop + 1 < e->gh - 1) {
+        b->dirty0 = gtop + 1;
+        b->dirty1 = e->gh - 2;
+    }
     /* level 15: the band's top layer from the tops, then straight down */
     uint64_t fall[ROWS] = {0}; /* at sky_hi, the highest top within 14 of the centre column: all of them */
     for (int c = 0; c < 9; c++)

@@ -344,6 +344,7 @@ typedef struct mc__bitwork {
     uint64_t *f, *n; /* lit at exactly the last level, at this one */
     int8_t *fr, *nr; /* per layer: the rows (lo, hi) where f, n have bits */
     int32_t fy0, fy1, ny0, ny1; /* the layers where f, n have bits */
+    int32_t dirty0, dirty1;     /* the layers where v and the planes may have bits (empty elsewhere) */
     int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
     uint64_t *faces; /* per shaped layer: 6 exit masks, 6 entry masks */
     uint16_t *planes; /* per layer: 16 rows of the centre column, 4 bit planes of the level */
