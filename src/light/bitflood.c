@@ -332,6 +332,33 @@ static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int
     }
 }
 
+/* Notes the rows first..last of layer gy where a step lit blocks at level
+ * L (they are in n, and nothing else is there yet): as joined(), for the
+ * whole layer at once. */
+static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L)
+{
+    int8_t *nr = b->nr + 2 * gy;
+    if (gy < b->ny0)
+        b->ny0 = gy;
+    if (gy > b->ny1)
+        b->ny1 = gy;
+    if (first < nr[0])
+        nr[0] = (int8_t)first;
+    if (last > nr[1])
+        nr[1] = (int8_t)last;
+    const uint64_t *n = LAYER(b->n, gy);
+    const uint16_t m0 = (uint16_t)-(L & 1), m1 = (uint16_t)-(L >> 1 & 1), m2 = (uint16_t)-(L >> 2 & 1),
+                   m3 = (uint16_t)-(L >> 3 & 1);
+    for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) { /* the centre column */
+        const uint16_t c = (uint16_t)(n[r] >> 16);
+        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
+        pl[0] |= c & m0;
+        pl[1] |= c & m1;
+        pl[2] |= c & m2;
+        pl[3] |= c & m3;
+    }
+}
+
 /* One level's step in layer gy, rows lo..hi: the blocks that the frontier
  * (f, level L + 1) lights at L. up_ok: light may come up from layer gy - 1;
  * down_ok: down from gy + 1. */
@@ -341,15 +368,19 @@ static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
     const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
     const uint64_t mb = up_ok ? ~0ull : 0, ma = down_ok ? ~0ull : 0;
     uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
+    int32_t first = INT32_MAX, last = -1;
     for (int32_t r = lo; r <= hi; r++) {
         const uint64_t a = f[r] << 1 | f[r] >> 1 | f[r - 1] | f[r + 1] | (fb[r] & mb) | (fa[r] & ma);
         const uint64_t lit = a & p[r] & xm[r] & ~v[r];
+        n[r] = lit; /* (n is empty here before) */
+        v[r] |= lit;
         if (lit) {
-            n[r] = lit;
-            v[r] |= lit;
-            joined(b, gy, r, lit, L);
+            first = first < r ? first : r;
+            last = r;
         }
     }
+    if (first <= last)
+        layer_joined(b, gy, first, last, L);
 }
 
 /* The same where layer gy or one next to it has blocks that cover faces. */
@@ -363,6 +394,7 @@ static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
     const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
 #define MASK(mm, i, r) ((mm) ? (mm)[(i) * ROWS + (r)] : ~0ull)
     uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
+    int32_t first = INT32_MAX, last = -1;
     for (int32_t r = lo; r <= hi; r++) {
         uint64_t a = ((f[r] & MASK(m, EAST, r)) << 1 & MASK(m, 6 + EAST, r)) |
                      ((f[r] & MASK(m, WEST, r)) >> 1 & MASK(m, 6 + WEST, r)) |
@@ -373,12 +405,15 @@ static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
         if (down_ok)
             a |= fa[r] & MASK(ma, DOWN, r) & MASK(m, 6 + DOWN, r);
         const uint64_t lit = a & p[r] & xm[r] & ~v[r];
+        n[r] = lit; /* (n is empty here before) */
+        v[r] |= lit;
         if (lit) {
-            n[r] = lit;
-            v[r] |= lit;
-            joined(b, gy, r, lit, L);
+            first = first < r ? first : r;
+            last = r;
         }
     }
+    if (first <= last)
+        layer_joined(b, gy, first, last, L);
 #undef MASK
 }
 
