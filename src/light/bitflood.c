@@ -369,7 +369,33 @@ static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
     const uint64_t mb = up_ok ? ~0ull : 0, ma = down_ok ? ~0ull : 0;
     uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
     int32_t first = INT32_MAX, last = -1;
-    for (int32_t r = lo; r <= hi; r++) {
+    int32_t r = lo;
+#if defined(__GNUC__)
+    typedef uint64_t v2u64 __attribute__((vector_size(16)));
+    const v2u64 vmb = {mb, mb}, vma = {ma, ma};
+    for (; r + 1 <= hi; r += 2) { /* two rows at a time (SSE2, NEON) */
+        v2u64 fr, fm, fp, fbr, far, pr, xr, vr;
+        memcpy(&fr, f + r, 16);
+        memcpy(&fm, f + r - 1, 16);
+        memcpy(&fp, f + r + 1, 16);
+        memcpy(&fbr, fb + r, 16);
+        memcpy(&far, fa + r, 16);
+        memcpy(&pr, p + r, 16);
+        memcpy(&xr, xm + r, 16);
+        memcpy(&vr, v + r, 16);
+        const v2u64 a = fr << 1 | fr >> 1 | fm | fp | (fbr & vmb) | (far & vma);
+        const v2u64 lit = a & pr & xr & ~vr;
+        vr |= lit;
+        memcpy(n + r, &lit, 16); /* (n is empty here before) */
+        memcpy(v + r, &vr, 16);
+        if (lit[0] | lit[1]) {
+            const int32_t r0 = lit[0] ? r : r + 1, r1 = lit[1] ? r + 1 : r;
+            first = first < r0 ? first : r0;
+            last = r1;
+        }
+    }
+#endif
+    for (; r <= hi; r++) {
         const uint64_t a = f[r] << 1 | f[r] >> 1 | f[r - 1] | f[r + 1] | (fb[r] & mb) | (fa[r] & ma);
         const uint64_t lit = a & p[r] & xm[r] & ~v[r];
         n[r] = lit; /* (n is empty here before) */
