@@ -668,19 +668,25 @@ static bool rows_begin(mc_light_engine *e)
  * 0 for every block that matters. */
 static void sky_band(const mc_light_engine *e, int32_t *lo, int32_t *hi)
 {
-    *lo = INT32_MAX;
-    *hi = INT32_MIN;
-    for (int32_t gz = 1; gz < 49; gz++)
-        for (int32_t gx = 1; gx < 49; gx++) {
-            const unsigned d = e->dist[gz * ROW + gx];
-            const int32_t t = e->top[(gz - 1) * 48 + gx - 1];
-            if (d > MARGIN || t == MC__TOP_NONE)
-                continue;
-            if (t - 15 + (int32_t)d < *lo)
-                *lo = t - 15 + (int32_t)d;
-            if (t > *hi)
-                *hi = t;
+    int32_t l = INT32_MAX, h = INT32_MIN;
+    for (int c = 0; c < 9; c++) {
+        if (!e->cols[c])
+            continue; /* its tops are MC__TOP_NONE */
+        const int32_t gx0 = 1 + (c % 3) * 16, gz0 = 1 + (c / 3) * 16;
+        for (int32_t gz = gz0; gz < gz0 + 16; gz++) {
+            const uint8_t *dist = e->dist + gz * ROW;
+            const int32_t *top = e->top + (gz - 1) * 48 - 1;
+            for (int32_t gx = gx0; gx < gx0 + 16; gx++) {
+                const int32_t d = dist[gx], t = top[gx];
+                if (d > MARGIN)
+                    continue;
+                l = t - 15 + d < l ? t - 15 + d : l;
+                h = t > h ? t : h;
+            }
         }
+    }
+    *lo = l;
+    *hi = h;
 }
 
 /* The whole column's rows (and the edge sections') set to what they are
