@@ -113,8 +113,8 @@ static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_e
     for (int z = 1; z < 31 && done < cap; z++)
         for (int x = 1; x < 31 && done < cap; x++) {
             mc_column *col = cols[z][x];
-            if (!col || (x + z) % 3)
-                continue; /* a third of them: neighbours of others are seen anyway */
+            if (!col || (!long_run() && (x + z) % 3))
+                continue; /* a third of them (MCCHUNK_LONG: all): neighbours of others are seen anyway */
             const mc_column *nb[8] = {cols[z - 1][x - 1], cols[z - 1][x], cols[z - 1][x + 1], cols[z][x - 1],
                                       cols[z][x + 1],     cols[z + 1][x - 1], cols[z + 1][x], cols[z + 1][x + 1]};
             if (!a) {
