@@ -8,9 +8,14 @@
  *    (the rows of a section as bits are kept with it) and in single calls;
  *  - random columns: 3x3 columns of random blocks (air, stone, glass,
  *    water, leaves, slabs both ways, stairs, snow layers, torches,
- *    glowstone, lava, lit and unlit lamps, sea pickles, cobweb), up to the
+ *    glowstone, lava, lit and unlit lamps, sea pickles, ice, campfires,
+ *    light blocks, dirt paths), up to the
  *    top of the world, with neighbours missing at times, single calls and
  *    batches;
+ *  - cases made for the edges: sky light and a lamp from exactly 14 away,
+ *    a batch of columns where nothing shines, and blocks of opacity 7
+ *    (none exists today: the tables are altered) that must send their
+ *    runs to the queue floods;
  * and counts how many runs the bit floods took (they must take most).
  */
 #include "support.h"
@@ -316,11 +321,65 @@ static void test_at_the_reach(void **st)
         mc_column_free(cols[c]);
 }
 
+/* No state of any registry has opacity 2..14 today; a run holding one
+ * must go to the queue floods. Glass is made opacity 7 in both engines'
+ * tables (kind 7, a plain kind): a glass box round a torch and a glass
+ * roof over a pit, lit alike by both, and the bit engine fell back. */
+static void force_kind(mc_light_engine *e, const mc_registry *reg, uint32_t s, uint8_t kind)
+{
+    for (unsigned i = 0; i < e->ntabs; i++)
+        if (e->tabs[i].reg == reg)
+            e->tabs[i].kind[s] = kind;
+}
+
+static void test_opacity_2_to_14(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    const uint32_t stone = state(reg, "stone"), glass = state(reg, "glass"), air = mc_registry_air(reg);
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 30; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, stone);
+    }
+    for (int y = 5; y < 30; y++) /* a pit under a glass roof, a torch in a glass box beside it */
+        for (int z = 2; z < 14; z++)
+            for (int x = 2; x < 14; x++)
+                mc_column_set_block(cols[4], x, y, z, y == 29 ? glass : air);
+    for (int y = 8; y < 13; y++)
+        for (int z = 4; z < 9; z++)
+            for (int x = 4; x < 9; x++)
+                mc_column_set_block(cols[4], x, y, z, glass);
+    mc_column_set_block(cols[4], 6, 10, 6, state(reg, "torch"));
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    compare(bits, exact, cols[4], nb, "glass as it is", a, b); /* builds the tables */
+    force_kind(bits, reg, glass, 7);
+    force_kind(exact, reg, glass, 7);
+    const uint64_t queue_runs = bits->bw.runs_queue;
+    compare(bits, exact, cols[4], nb, "glass of opacity 7", a, b);
+    assert_true(bits->bw.runs_queue > queue_runs);
+    assert_int_equal(mc_column_get_block_light(cols[4], 6, 10, 7), 14 - 7); /* the glass next to the torch */
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_without_emitters),
         cmocka_unit_test(test_at_the_reach),
+        cmocka_unit_test(test_opacity_2_to_14),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_corpus),
     };
