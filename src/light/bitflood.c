@@ -231,6 +231,61 @@ static inline int32_t floor16(int32_t y)
     return y >= 0 ? y / 16 : -((15 - y) / 16);
 }
 
+/* ORs column c's part of layer gy (absolute y, section index k) into its
+ * rows p, z: 1 done, 0 a block the bit floods do not model, -1 no memory. */
+static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_t k, uint64_t *p, uint64_t *z)
+{
+    const int x0 = (c % 3) * 16;
+    /* the rows z0..z1-1 of the column that come within 14 of the centre
+     * column (the others stay empty: nothing there counts) */
+    const int near = c % 3 == 1 ? 0 : 1, z0 = c / 3 == 0 ? 2 + near : 0, z1 = c / 3 == 2 ? 14 - near : 16;
+    const int32_t r0 = 1 + (c / 3) * 16;
+    const mc__slice *sl = NULL;
+    unsigned fill = 0; /* the air below and above the world */
+    if (k >= 0 && (uint32_t)k < e->nsec) {
+        if (!(sl = mc__light_slice(e, c, (uint32_t)k, true)))
+            return -1;
+        if (sl->uniform >= 0) {
+            fill = (unsigned)sl->uniform;
+            sl = NULL;
+        }
+    }
+    if (!sl && fill < MC__KIND_PLAIN) { /* a plain uniform 16 x 16 */
+        if (fill > 1 && fill < 15)
+            return 0;
+        const uint64_t pm = fill <= 1 ? 0xFFFFull << x0 : 0, zm = fill == 0 ? 0xFFFFull << x0 : 0;
+        for (int32_t r = r0 + z0; r < r0 + z1; r++)
+            p[r] |= pm, z[r] |= zm;
+        return 1;
+    }
+    if (sl && sl->bits_state == 0 && e->ce[c]) /* kept by a batch: made once for the nine calls that see it */
+        slice_bits(&e->tab->kinds, (mc__slice *)sl); /* the engine's own slice */
+    if (sl && sl->bits_state == 1) {
+        const uint16_t *bp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ((y & 15) << 4);
+        for (int32_t i = z0; i < z1; i++) {
+            p[r0 + i] |= (uint64_t)bp[i] << x0;
+            z[r0 + i] |= (uint64_t)bp[256 + i] << x0;
+        }
+        return 1;
+    }
+    uint8_t uni[16];
+    if (!sl)
+        memset(uni, (int)fill, sizeof uni);
+    const uint8_t *src = sl ? sl->kinds + ((y & 15) << 8) + z0 * 16 : uni;
+    if (sl && sl->plain) { /* kinds 0, 1, 15 only: two tests a row */
+        for (int32_t r = r0 + z0; r < r0 + z1; r++, src += 16) {
+            const mc__row16 v = mc__row_load(src);
+            p[r] |= (uint64_t)mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0))) << x0;
+            z[r] |= (uint64_t)mc__row_bits(mc__row_eq(v, mc__row_splat(0))) << x0;
+        }
+        return 1;
+    }
+    for (int32_t r = r0 + z0; r < r0 + z1; r++, src += sl ? 16 : 0)
+        if (!row_bits(e, gy, r, x0, src, &p[r], &z[r]))
+            return e->nomem ? -1 : 0;
+    return 1;
+}
+
 int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
 {
     mc__bitwork *b = &e->bw;
@@ -244,7 +299,6 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
     memset(LAYER(b->p, e->gh - 1), 0, ROWS * sizeof *b->p);
     memset(LAYER(b->z, e->gh - 1), 0, ROWS * sizeof *b->z);
     b->slot[0] = b->slot[e->gh - 1] = -1;
-    uint8_t uni[16];
     for (int32_t gy = 1; gy < e->gh - 1; gy++) {
         const int32_t y = ya + gy - 1, k = floor16(y) - e->min_sy;
         uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
@@ -252,56 +306,9 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
         memset(z, 0, ROWS * sizeof *z);
         b->slot[gy] = -1;
         for (int c = 0; c < 9; c++) {
-            if (!e->cols[c])
-                continue; /* not loaded: a wall */
-            const int x0 = (c % 3) * 16;
-            /* the rows z0..z1-1 of the column that come within 14 of the
-             * centre column (the others stay empty: nothing there counts) */
-            const int near = c % 3 == 1 ? 0 : 1, z0 = c / 3 == 0 ? 2 + near : 0, z1 = c / 3 == 2 ? 14 - near : 16;
-            const int32_t r0 = 1 + (c / 3) * 16;
-            const mc__slice *sl = NULL;
-            unsigned fill = 0; /* the air below and above the world */
-            if (k >= 0 && (uint32_t)k < e->nsec) {
-                if (!(sl = mc__light_slice(e, c, (uint32_t)k, true)))
-                    return -1;
-                if (sl->uniform >= 0) {
-                    fill = (unsigned)sl->uniform;
-                    sl = NULL;
-                }
-            }
-            if (!sl && fill < MC__KIND_PLAIN) { /* a plain uniform run of 16 x 16 */
-                if (fill > 1 && fill < 15)
-                    return 0;
-                const uint64_t pm = fill <= 1 ? 0xFFFFull << x0 : 0, zm = fill == 0 ? 0xFFFFull << x0 : 0;
-                for (int32_t r = r0 + z0; r < r0 + z1; r++)
-                    p[r] |= pm, z[r] |= zm;
-                continue;
-            }
-            if (sl && sl->bits_state == 0 && e->ce[c]) /* kept by a batch: made once for the nine calls that see it */
-                slice_bits(&e->tab->kinds, (mc__slice *)sl); /* the engine's own slice */
-            if (sl && sl->bits_state == 1) {
-                const uint16_t *bp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ((y & 15) << 4);
-                for (int32_t i = z0; i < z1; i++) {
-                    p[r0 + i] |= (uint64_t)bp[i] << x0;
-                    z[r0 + i] |= (uint64_t)bp[256 + i] << x0;
-                }
-                continue;
-            }
-            if (!sl)
-                memset(uni, (int)fill, sizeof uni);
-            const uint8_t *src = sl ? sl->kinds + ((y & 15) << 8) + z0 * 16 : uni;
-            if (sl && sl->plain) { /* kinds 0, 1, 15 only: two tests a row */
-                for (int32_t r = r0 + z0; r < r0 + z1; r++, src += 16) {
-                    const mc__row16 v = mc__row_load(src);
-                    p[r] |= (uint64_t)mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)))
-                            << x0;
-                    z[r] |= (uint64_t)mc__row_bits(mc__row_eq(v, mc__row_splat(0))) << x0;
-                }
-                continue;
-            }
-            for (int32_t r = r0 + z0; r < r0 + z1; r++, src += sl ? 16 : 0)
-                if (!row_bits(e, gy, r, x0, src, &p[r], &z[r]))
-                    return e->nomem ? -1 : 0;
+            const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
+            if (ready <= 0)
+                return ready;
         }
     }
     return 1;
