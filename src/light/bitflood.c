@@ -33,6 +33,11 @@
  * The world's edges follow engine.c: light leaves the world into the
  * sections below and above it but does not come back, except the straight
  * fall of sky light.
+ *
+ * A layer's sets are made from the slices' kinds (blocks.c), 16 blocks a
+ * test; in a batch a mixed section's rows as bits are kept after its kinds,
+ * so that the nine calls that see it make them once. Blocks that shine are
+ * put in at their level from e->emit.
  */
 #include "light/blocks.h"
 
