@@ -52,9 +52,10 @@
  * work area covers the nine columns over the rows where light is not
  * simply full sky or dark (for real terrain a few dozen; at most the whole
  * height): three bytes a block (kind, sky, block light), 3200 bytes a row
- * each, plus 4 KB per section whose blocks it had to unpack; grown on
- * demand and kept between calls (a full 384-block column with its edge
- * sections: about 4 MB). It is not thread-safe: use one engine per thread.
+ * each, and the bit floods' sets, about 2.2 KB a row, plus 5 KB per
+ * section whose blocks it had to unpack; grown on demand and kept between
+ * calls (a full 384-block column with its edge sections: about 5 MB). It
+ * is not thread-safe: use one engine per thread.
  * Columns are only read, apart from the centre column's light arrays.
  */
 #ifndef MCCHUNK_LIGHT_H
@@ -120,7 +121,7 @@ MC_API mc_status mc_light_update(mc_light_engine *e, mc_column *col,
  * column's blocks (their light kinds, where sky light stops falling, the
  * blocks that shine) and uses it again when the same column (the same
  * address) comes back, for at most max_columns columns (0: 128; at least
- * 16), the least recently used given up first: 4 KB per section of mixed
+ * 16), the least recently used given up first: 5 KB per section of mixed
  * blocks and at most 50 KB more per column (its shining blocks, when
  * there are at most 4096 of them). The results are the same as
  * without a batch. While a batch is open, a column given to the engine

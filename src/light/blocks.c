@@ -40,7 +40,7 @@ static bool pool_take(mc_light_engine *e, uint8_t **out)
         if (!pool)
             return false;
         e->pool = pool;
-        uint8_t *block = e->alloc.alloc(e->alloc.user, MC_SECTION_BLOCKS);
+        uint8_t *block = e->alloc.alloc(e->alloc.user, MC__SLICE_BYTES);
         if (!block)
             return false;
         e->pool[e->pool_len++] = block;
@@ -62,6 +62,7 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
     const mc_container *c = &s->blocks;
     sl->kinds = NULL;
     sl->emit_max = 0;
+    sl->plain = false;
     const mc_container_kind kind = mc_container_get_kind(c);
     if (kind == MC_CONTAINER_SINGLE) {
         sl->uniform = kind_of(t, c->value);
@@ -71,9 +72,11 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
     if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
         const uint8_t k0 = kind_of(t, c->palette[0]);
         bool same = true;
+        sl->plain = true;
         for (uint32_t p = 0; p < c->palette_len; p++) {
             const uint8_t k = kind_of(t, c->palette[p]);
             same = same && k == k0;
+            sl->plain = sl->plain && (k <= 1 || k == 15);
             sl->emit_max = t->kinds.emission[k] > sl->emit_max ? t->kinds.emission[k] : sl->emit_max;
         }
         sl->uniform = same ? k0 : -1;
@@ -136,7 +139,7 @@ void mc__light_entry_clear(mc_light_engine *e, mc__col_entry *ce)
     if (ce->slices) {
         for (uint32_t k = 0; k < ce->nsec; k++)
             if (ce->slices[k].ready && ce->slices[k].kinds)
-                e->alloc.free(e->alloc.user, ce->slices[k].kinds, MC_SECTION_BLOCKS);
+                e->alloc.free(e->alloc.user, ce->slices[k].kinds, MC__SLICE_BYTES);
         e->alloc.free(e->alloc.user, ce->slices, ce->nsec * sizeof *ce->slices);
     }
     if (ce->emit)
@@ -187,11 +190,12 @@ const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, boo
     }
     if (want_kinds && sl->uniform < 0 && !sl->kinds) {
         uint8_t *arr = NULL;
-        if (e->ce[c] ? !(arr = e->alloc.alloc(e->alloc.user, MC_SECTION_BLOCKS)) : !pool_take(e, &arr)) {
+        if (e->ce[c] ? !(arr = e->alloc.alloc(e->alloc.user, MC__SLICE_BYTES)) : !pool_take(e, &arr)) {
             e->nomem = true;
             return NULL;
         }
         unpack_kinds(e, s, arr);
+        sl->bits_state = 0; /* the bit floods' rows: made when first asked for */
         sl->kinds = arr; /* a batch entry's own, or the pool's for this call */
     }
     return sl;
@@ -229,11 +233,8 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
                 const mc__row16 stop = mc__row_or(mc__row_and(alive[z], held[z]),
                                                   mc__row_andnot(alive[z], mc__row_sky_enters(K, kd)));
                 if (mc__row_any(stop)) {
-                    uint8_t m[16];
-                    memcpy(m, &stop, 16);
-                    for (int x = 0; x < 16; x++)
-                        if (m[x])
-                            top[z * 16 + x] = base + y + 1;
+                    for (unsigned lanes = mc__row_bits(stop); lanes; lanes &= lanes - 1)
+                        top[z * 16 + mc__lowest_bit(lanes)] = base + y + 1;
                     alive[z] = mc__row_andnot(alive[z], stop);
                 }
                 held[z] = mc__row_sky_held(K, kd);
@@ -269,9 +270,14 @@ bool mc__light_tops(mc_light_engine *e)
                 ce->tops_ok = true;
             }
         }
-        for (int z = 0; z < 16; z++)
-            for (int x = 0; x < 16; x++)
-                e->top[(dz * 16 + z) * 48 + dx * 16 + x] = e->cols[c] ? t[z * 16 + x] : MC__TOP_NONE;
+        for (int z = 0; z < 16; z++) {
+            int32_t *dst = &e->top[(dz * 16 + z) * 48 + dx * 16];
+            if (e->cols[c])
+                memcpy(dst, &t[z * 16], 16 * sizeof *dst);
+            else
+                for (int x = 0; x < 16; x++)
+                    dst[x] = MC__TOP_NONE;
+        }
     }
     return true;
 }
@@ -386,14 +392,21 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
                 return false;
             continue;
         }
+        if (!ce->nemit)
+            continue; /* (and e->emit may still be NULL) */
+        mc__emitter *out = mc__light_grow(e, e->emit, &e->emit_cap, e->nemit + ce->nemit, sizeof *e->emit, 256);
+        if (!out)
+            return false;
+        e->emit = out; /* room for all of them: appended without a check each */
+        size_t n = e->nemit;
         for (size_t i = 0; i < ce->nemit; i++) {
             const mc__emitter *m = &ce->emit[i];
             if (m->lx < x0 || m->lx >= x1 || m->lz < z0 || m->lz >= z1 ||
                 m->level <= mc__light_dist(ox + m->lx, oz + m->lz))
                 continue;
-            if (!add_emitter(e, all, ox + m->lx, m->y, oz + m->lz, m->level))
-                return false;
+            out[n++] = (mc__emitter){(int16_t)(ox + m->lx), (int16_t)(oz + m->lz), m->y, m->level};
         }
+        e->nemit = n;
     }
     return true;
 }

@@ -28,6 +28,12 @@
  *     not exceed its distance to the centre column: that light could not
  *     reach the centre, so most of the neighbours is never visited.
  *
+ * A run whose blocks all have opacity 0, 1 or 15 (real terrain: nearly
+ * every run) is flooded instead by bitflood.c, as level sets over
+ * bitsets, with the same result in the centre column (test_light_bits
+ * checks it at every position); the queue floods (fill_grid, sky_fall,
+ * sky_seeds, flood) take the other runs and mc_light_update.
+ *
  * Light moves by the rule of light.h: into the next block at the level less
  * max(1, that block's opacity), none across a face that a block's shape
  * covers, and sky light at 15 down into a block of opacity 0 stays 15.
@@ -70,6 +76,7 @@ mc_light_engine *mc_light_engine_new(const mc_allocator *alloc)
         return NULL;
     memset(e, 0, sizeof *e);
     e->alloc = *alloc;
+    mc__light_bits_init(e);
     memset(e->dist, 255, sizeof e->dist);
     for (int32_t lz = -16; lz < 32; lz++)
         for (int32_t lx = -16; lx < 32; lx++)
@@ -95,10 +102,11 @@ void mc_light_engine_free(mc_light_engine *e)
     for (unsigned i = 0; i < e->ntabs; i++)
         mc__light_table_free(&e->tabs[i], &e->alloc);
     free_grid(e);
+    mc__light_bits_free(e);
     for (int i = 0; i < 16; i++)
         xfree(e, e->q[i].v, e->q[i].cap * sizeof(uint32_t));
     for (size_t i = 0; i < e->pool_len; i++)
-        xfree(e, e->pool[i], MC_SECTION_BLOCKS);
+        xfree(e, e->pool[i], MC__SLICE_BYTES);
     xfree(e, e->pool, e->pool_cap * sizeof *e->pool);
     xfree(e, e->slices, e->slices_cap * sizeof *e->slices);
     xfree(e, e->emit, e->emit_cap * sizeof *e->emit);
@@ -538,6 +546,10 @@ static void put_rows(const mc_light_engine *e, const uint8_t *L, uint8_t *arr, i
     for (int32_t y = y0; y <= y1; y++) {
         const int32_t gy = y - e->ylo + 1;
         const unsigned ry = (unsigned)(y - sy * 16);
+        if (!L) { /* the bit floods' planes (always whole layers) */
+            mc__light_bits_put_layer(e, gy, arr + (ry << 7));
+            continue;
+        }
         if (x0 == 0 && x1 == 15 && z0 == 0 && z1 == 15) { /* a whole layer */
             put_layer(L + cell(GX(0), GX(0), gy), arr + (ry << 7));
             continue;
@@ -596,7 +608,7 @@ static uint8_t *centre_array(mc_light_engine *e, mc_column *col, int32_t sy, uns
 static mc_status write_rows(mc_light_engine *e, mc_column *col, unsigned what, int32_t ya, int32_t yb, int32_t x0,
                             int32_t x1, int32_t z0, int32_t z1, mc_error *err)
 {
-    const uint8_t *L = what == MC_LIGHT_SKY ? e->sky : e->blk;
+    const uint8_t *L = e->bits_out ? NULL : what == MC_LIGHT_SKY ? e->sky : e->blk;
     const int32_t grid_top = e->ylo + e->gh - 3;
     for (int32_t sy = floor16(ya); sy <= floor16(yb); sy++) {
         uint8_t *arr = centre_array(e, col, sy, what);
@@ -642,11 +654,13 @@ static void need_rows(mc_light_engine *e, int32_t a, int32_t b)
 static bool rows_begin(mc_light_engine *e)
 {
     const size_t n = (size_t)e->height + 33;
-    int32_t *rows = mc__light_grow(e, e->rows, &e->rows_cap, n, sizeof *e->rows, n);
+    int32_t *rows = mc__light_grow(e, e->rows, &e->rows_cap, 2 * n, sizeof *e->rows, 2 * n);
     if (!rows)
         return false;
     e->rows = rows;
+    e->reach = rows + n;
     memset(e->rows, 0, n * sizeof *e->rows);
+    memset(e->reach, 0xFF, n * sizeof *e->reach); /* -1: nothing shines from that row */
     return true;
 }
 
@@ -654,19 +668,25 @@ static bool rows_begin(mc_light_engine *e)
  * 0 for every block that matters. */
 static void sky_band(const mc_light_engine *e, int32_t *lo, int32_t *hi)
 {
-    *lo = INT32_MAX;
-    *hi = INT32_MIN;
-    for (int32_t gz = 1; gz < 49; gz++)
-        for (int32_t gx = 1; gx < 49; gx++) {
-            const unsigned d = e->dist[gz * ROW + gx];
-            const int32_t t = e->top[(gz - 1) * 48 + gx - 1];
-            if (d > MARGIN || t == MC__TOP_NONE)
-                continue;
-            if (t - 15 + (int32_t)d < *lo)
-                *lo = t - 15 + (int32_t)d;
-            if (t > *hi)
-                *hi = t;
+    int32_t l = INT32_MAX, h = INT32_MIN;
+    for (int c = 0; c < 9; c++) {
+        if (!e->cols[c])
+            continue; /* its tops are MC__TOP_NONE */
+        const int32_t gx0 = 1 + (c % 3) * 16, gz0 = 1 + (c / 3) * 16;
+        for (int32_t gz = gz0; gz < gz0 + 16; gz++) {
+            const uint8_t *dist = e->dist + gz * ROW;
+            const int32_t *top = e->top + (gz - 1) * 48 - 1;
+            for (int32_t gx = gx0; gx < gx0 + 16; gx++) {
+                const int32_t d = dist[gx], t = top[gx];
+                if (d > MARGIN)
+                    continue;
+                l = t - 15 + d < l ? t - 15 + d : l;
+                h = t > h ? t : h;
+            }
         }
+    }
+    *lo = l;
+    *hi = h;
 }
 
 /* The whole column's rows (and the edge sections') set to what they are
@@ -693,10 +713,63 @@ static mc_status nomem(mc_error *err)
     return mc_error_set(err, MC_ERR_NOMEM, 0, "light: no memory for the work area");
 }
 
-/* Lights one run of rows ya..yb. */
+/* The rows the emitters of the run ya..yb reach, inside it: false when
+ * none shines into the centre column from there. */
+static bool block_rows(const mc_light_engine *e, int32_t ya, int32_t yb, int32_t *plo, int32_t *phi)
+{
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    const int32_t base = e->min_y - 16, n = (int32_t)e->height + 32;
+    for (int32_t y = ya; y <= yb; y++) {
+        const int32_t reach = y - base >= 0 && y - base < n ? e->reach[y - base] : -1;
+        if (reach < 0)
+            continue;
+        lo = y - reach < lo ? y - reach : lo;
+        hi = y + reach > hi ? y + reach : hi;
+    }
+    *plo = lo < ya ? ya : lo;
+    *phi = hi > yb ? yb : hi;
+    return lo <= hi;
+}
+
+/* Lights one run of rows ya..yb with the bit floods (bitflood.c), whose
+ * layers are prepared. */
+static mc_status light_run_bits(mc_light_engine *e, mc_column *col, unsigned what, int32_t ya, int32_t yb,
+                                int32_t sky_lo, int32_t sky_hi, mc_error *err)
+{
+    mc_status st = MC_OK;
+    int32_t lo, hi;
+    e->bits_out = true;
+    if ((what & MC_LIGHT_SKY) && sky_lo >= ya && sky_hi <= yb) {
+        if (!mc__light_bits_sky(e, sky_lo, sky_hi))
+            st = nomem(err);
+        else
+            st = write_rows(e, col, MC_LIGHT_SKY, sky_lo, sky_hi, 0, 15, 0, 15, err);
+    }
+    if (st == MC_OK && (what & MC_LIGHT_BLOCK) && block_rows(e, ya, yb, &lo, &hi)) {
+        if (!mc__light_bits_block(e))
+            st = nomem(err);
+        else
+            st = write_rows(e, col, MC_LIGHT_BLOCK, lo, hi, 0, 15, 0, 15, err);
+    }
+    e->bits_out = false;
+    return st;
+}
+
+/* Lights one run of rows ya..yb: with the bit floods when they model
+ * every block of it, else with the queue floods. */
 static mc_status light_run(mc_light_engine *e, mc_column *col, unsigned what, int32_t ya, int32_t yb, int32_t sky_lo,
                            int32_t sky_hi, mc_error *err)
 {
+    if (!e->exact_only) {
+        const int ready = mc__light_bits_prepare(e, ya, yb);
+        if (ready < 0)
+            return nomem(err);
+        if (ready > 0) {
+            e->bw.runs_bits++;
+            return light_run_bits(e, col, what, ya, yb, sky_lo, sky_hi, err);
+        }
+    }
+    e->bw.runs_queue++;
     if (!fill_grid(e, ya, yb))
         return nomem(err);
     if ((what & MC_LIGHT_SKY) && sky_lo >= ya && sky_hi <= yb) {
@@ -708,21 +781,8 @@ static mc_status light_run(mc_light_engine *e, mc_column *col, unsigned what, in
         if (st != MC_OK)
             return st;
     }
-    if (what & MC_LIGHT_BLOCK) {
-        /* the rows the emitters of this run reach */
-        int32_t lo = INT32_MAX, hi = INT32_MIN;
-        for (size_t k = 0; k < e->nemit; k++) {
-            const mc__emitter *m = &e->emit[k];
-            if (m->y < ya || m->y > yb)
-                continue;
-            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
-            lo = m->y - reach < lo ? m->y - reach : lo;
-            hi = m->y + reach > hi ? m->y + reach : hi;
-        }
-        if (lo > hi)
-            return MC_OK; /* dark: the constants hold */
-        lo = lo < ya ? ya : lo;
-        hi = hi > yb ? yb : hi;
+    int32_t lo, hi;
+    if ((what & MC_LIGHT_BLOCK) && block_rows(e, ya, yb, &lo, &hi)) { /* else dark: the constants hold */
         clear_queues(e);
         memset(e->blk + (size_t)(lo - ya) * PLANE, 0, (size_t)(hi - lo + 3) * PLANE); /* and a row either side */
         if (!block_seeds(e) || !flood(e, e->blk, false))
@@ -768,13 +828,21 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
         sky_hi = sky_hi > hi ? hi : sky_hi;
     }
     if (what & MC_LIGHT_BLOCK) {
-        if (!mc__light_emitters(e, -16, 32, -16, 32))
+        if (!mc__light_emitters(e, -16, 32, -16, 32) || !mc__light_bits_sort_emitters(e))
             return nomem(err);
-        for (size_t k = 0; k < e->nemit; k++) {
+        const int32_t base = e->min_y - 16;
+        int32_t ylo = INT32_MAX, yhi = INT32_MIN;
+        for (size_t k = 0; k < e->nemit; k++) { /* per row, the farthest any of its emitters reaches */
             const mc__emitter *m = &e->emit[k];
             const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
-            need_rows(e, m->y - reach, m->y + reach);
+            int32_t *r = &e->reach[m->y - base];
+            *r = reach > *r ? reach : *r;
+            ylo = m->y < ylo ? m->y : ylo;
+            yhi = m->y > yhi ? m->y : yhi;
         }
+        for (int32_t y = ylo; y <= yhi; y++)
+            if (e->reach[y - base] >= 0)
+                need_rows(e, y - e->reach[y - base], y + e->reach[y - base]);
     } else {
         e->nemit = 0;
     }

@@ -109,6 +109,10 @@ static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
 {
     return (mc__row16)(a > b);
 }
+static inline mc__row16 mc__row_eq(mc__row16 a, mc__row16 b)
+{
+    return (mc__row16)(a == b);
+}
 static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
 {
     return a + b;
@@ -127,6 +131,12 @@ static inline mc__row16 mc__row_gt(mc__row16 a, mc__row16 b)
 {
     for (int i = 0; i < 16; i++)
         a.b[i] = a.b[i] > b.b[i] ? 0xFF : 0;
+    return a;
+}
+static inline mc__row16 mc__row_eq(mc__row16 a, mc__row16 b)
+{
+    for (int i = 0; i < 16; i++)
+        a.b[i] = a.b[i] == b.b[i] ? 0xFF : 0;
     return a;
 }
 static inline mc__row16 mc__row_add(mc__row16 a, mc__row16 b)
@@ -272,8 +282,14 @@ typedef struct mc__slice {
     int16_t uniform; /* the kind of all its blocks, or -1: see kinds */
     bool ready;       /* classified (uniform, emit_max) */
     uint8_t emit_max; /* the highest luminance of its palette's states (0: none shines) */
-    uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x) */
+    uint8_t bits_state; /* its rows as bits (bitflood.c): 0 not made, 1 made, 2 blocks they do not hold */
+    bool plain;         /* every state of its palette has opacity 0, 1 or 15, no shape, no light */
+    uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
+
+/* A mixed slice's array: 4096 kinds, then for the bit floods per row
+ * (y * 16 + z) 16 bits "opacity <= 1" and (256 rows on) "opacity 0". */
+#define MC__SLICE_BYTES (MC_SECTION_BLOCKS + 2 * 256 * sizeof(uint16_t))
 
 /* A block that shines into the centre column: column-local x, z (-16..31),
  * absolute y, luminance. */
@@ -315,8 +331,37 @@ typedef struct mc__qvec {
 #define MC__GRID_ROW 64
 #define MC__GRID_PLANE 3200
 
+/* The bit floods of the full relight (bitflood.c): per grid row ("layer")
+ * of a run, sets of 50 words, one a row z = -1..48 of the nine columns
+ * (word r = z + 1; rows -1 and 48 stay empty), bit x = local x + 16
+ * (0..47). */
+#define MC__BROWS 50
+
+typedef struct mc__bitwork {
+    uint64_t *p;     /* light passes, losing 1: opacity 0 or 1 */
+    uint64_t *z;     /* opacity 0: sky light at 15 falls through */
+    uint64_t *v;     /* lit at the level being flooded or brighter */
+    uint64_t *f, *n; /* lit at exactly the last level, at this one */
+    int8_t *fr, *nr; /* per layer: the rows (lo, hi) where f, n have bits */
+    int32_t fy0, fy1, ny0, ny1; /* the layers where f, n have bits */
+    int32_t dirty0, dirty1;     /* the layers where v and the planes may have bits (empty elsewhere) */
+    int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
+    uint64_t *faces; /* per shaped layer: 6 exit masks, 6 entry masks */
+    uint16_t *planes; /* per layer: 16 rows of the centre column, 4 bit planes of the level */
+    size_t layers_cap, faces_cap;
+    int32_t nfaces;
+    uint32_t *ebucket; /* emitters (indexes into e->emit) by level: those of level L from ecount[L] */
+    size_t ecount[17];
+    size_t ebucket_cap;
+    uint64_t runs_bits, runs_queue; /* runs lit by each kind of flood (for the tests) */
+    uint64_t xm[16][MC__BROWS]; /* per level L: the cells less than L from the centre column */
+} mc__bitwork;
+
 struct mc_light_engine {
     mc_allocator alloc;
+    bool exact_only; /* tests: the queue floods only (no bit floods) */
+    bool bits_out;   /* write_rows takes the bit floods' planes */
+    mc__bitwork bw;
     mc__light_table tabs[MC__LIGHT_MAX_TABLES];
     unsigned ntabs, next_tab;
     const mc__light_table *tab; /* the call's registry */
@@ -344,6 +389,9 @@ struct mc_light_engine {
      * its end (index y - min_y + 16) */
     int32_t *rows;
     size_t rows_cap;
+    /* per row (same index): how far the light of its brightest emitter
+     * reaches up and down into the centre column; -1: none (in rows) */
+    int32_t *reach;
     /* the grid */
     uint8_t *kind, *sky, *blk;
     size_t grid_rows; /* allocated planes */
@@ -355,6 +403,24 @@ struct mc_light_engine {
     uint8_t edge[4][MC_LIGHT_BYTES]; /* sky below, sky above, block below, block above */
     bool edge_valid[2];
 };
+
+/* bitflood.c: sets the run's layers up for rows ya..yb (e->ylo, e->gh as
+ * fill_grid does) from the slices: 1 done, 0 the run has blocks the bit
+ * floods do not model (opacity 2..14: use the queue floods), -1 no memory. */
+int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb);
+/* Floods sky light (sky band sky_lo..sky_hi inside the run; the tops
+ * known) or block light (e->emit) through the prepared layers; the
+ * centre column's levels end up in bw.planes. False: no memory. */
+bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi);
+bool mc__light_bits_block(mc_light_engine *e);
+/* Sorts e->emit by level into bw.ebucket (once a call, before the runs'
+ * block floods). False: no memory. */
+bool mc__light_bits_sort_emitters(mc_light_engine *e);
+/* Packs grid row gy of the centre column's planes into a light array's
+ * layer (128 bytes). */
+void mc__light_bits_put_layer(const mc_light_engine *e, int32_t gy, uint8_t *out);
+void mc__light_bits_init(mc_light_engine *e);
+void mc__light_bits_free(mc_light_engine *e);
 
 /* Distance (x plus z) of column-local x, z from the centre column. */
 static inline unsigned mc__light_dist(int32_t lx, int32_t lz)

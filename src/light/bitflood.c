@@ -1,0 +1,662 @@
+/*
+ * bitflood.c: the full relight's floods (engine.c's light_run) as level
+ * sets over bitsets instead of a queue of blocks.
+ *
+ * THE IDEA
+ * Light spreads by the rule of light.h: into the next block at the level
+ * less max(1, opacity). When every block of a run has opacity 0, 1 or 15
+ * (real terrain: air, water and leaves, stone), the set of blocks lit at
+ * level L or brighter is
+ *     S_L = S_{L+1} | (dilate(S_{L+1}) & passable)        (| emitters >= L)
+ * where passable is opacity <= 1 and dilate moves every bit one step in
+ * the six directions. Only the blocks new at level L+1 (the frontier)
+ * can add anything, so each level dilates just its frontier, and only in
+ * the layers and rows where it has bits. Sky light's level 15 is what
+ * falls straight down through opacity-0 blocks: a layer is the one above
+ * it ANDed with its opacity-0 set.
+ *
+ * A grid row (layer) of the nine columns is 48 rows z of 48 bits x: a
+ * word a row, so x+-1 is a shift, z+-1 the next word and y+-1 the next
+ * layer. A block whose shape covers some faces (slabs, stairs, snow
+ * layers) stops light through those faces: a layer holding such blocks
+ * gets per-direction exit and entry masks and its rows take the slower
+ * step that applies them. Blocks of opacity 2..14 are not modelled: a run
+ * holding one goes to the queue floods (engine.c).
+ *
+ * As the queue floods do, level L keeps only the blocks less than L from
+ * the centre column (light no brighter than its distance cannot reach it):
+ * the result in the centre column is the same, and the far rows of the
+ * neighbours are never looked at. The centre column's levels are summed
+ * into four bit planes as the levels come (a block's level is the level
+ * at which it joins), and packed into nibbles at the end.
+ *
+ * The world's edges follow engine.c: light leaves the world into the
+ * sections below and above it but does not come back, except the straight
+ * fall of sky light.
+ *
+ * A layer's sets are made from the slices' kinds (blocks.c), 16 blocks a
+ * test; in a batch a mixed section's rows as bits are kept after its kinds,
+ * so that the nine calls that see it make them once. Blocks that shine are
+ * put in at their level from e->emit.
+ */
+#include "light/blocks.h"
+
+#include <string.h>
+
+#define ROWS MC__BROWS
+#define LAYER(a, gy) ((a) + (size_t)(gy) * ROWS)
+#define ALL48 0xFFFFFFFFFFFFull
+
+enum { DOWN, UP, NORTH, SOUTH, WEST, EAST };
+static const uint8_t face_bit[6] = {MC__FACE_DOWN, MC__FACE_UP, MC__FACE_NORTH, MC__FACE_SOUTH,
+                                    MC__FACE_WEST, MC__FACE_EAST};
+static const uint8_t face_opp[6] = {MC__FACE_UP, MC__FACE_DOWN, MC__FACE_SOUTH, MC__FACE_NORTH,
+                                    MC__FACE_EAST, MC__FACE_WEST};
+
+void mc__light_bits_init(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    memset(b->xm, 0, sizeof b->xm);
+    for (int L = 1; L < 16; L++)
+        for (int32_t z = 0; z < 48; z++)
+            for (int32_t x = 0; x < 48; x++)
+                if (mc__light_dist(x - 16, z - 16) < (unsigned)L)
+                    b->xm[L][z + 1] |= 1ull << x;
+}
+
+/* Frees the per-layer arrays (layers_cap of each). */
+static void free_layers(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    const size_t n = b->layers_cap;
+    uint64_t **sets[5] = {&b->p, &b->z, &b->v, &b->f, &b->n};
+    for (int i = 0; i < 5; i++) {
+        if (*sets[i])
+            e->alloc.free(e->alloc.user, *sets[i], n * ROWS * sizeof(uint64_t));
+        *sets[i] = NULL;
+    }
+    int8_t **ranges[2] = {&b->fr, &b->nr};
+    for (int i = 0; i < 2; i++) {
+        if (*ranges[i])
+            e->alloc.free(e->alloc.user, *ranges[i], n * 2);
+        *ranges[i] = NULL;
+    }
+    if (b->slot)
+        e->alloc.free(e->alloc.user, b->slot, n * sizeof *b->slot);
+    if (b->planes)
+        e->alloc.free(e->alloc.user, b->planes, n * 64 * sizeof *b->planes);
+    b->slot = NULL;
+    b->planes = NULL;
+    b->layers_cap = 0;
+}
+
+void mc__light_bits_free(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    free_layers(e);
+    if (b->faces)
+        e->alloc.free(e->alloc.user, b->faces, b->faces_cap * 12 * ROWS * sizeof(uint64_t));
+    if (b->ebucket)
+        e->alloc.free(e->alloc.user, b->ebucket, b->ebucket_cap * sizeof *b->ebucket);
+    b->faces = NULL;
+    b->ebucket = NULL;
+    b->faces_cap = b->ebucket_cap = 0;
+}
+
+/* Room for `layers` layers (the old arrays' contents are not kept). */
+static bool grow_layers(mc_light_engine *e, size_t layers)
+{
+    mc__bitwork *b = &e->bw;
+    if (layers <= b->layers_cap)
+        return true;
+    free_layers(e);
+    const size_t n = layers < 64 ? 64 : layers;
+    uint64_t **sets[5] = {&b->p, &b->z, &b->v, &b->f, &b->n};
+    bool ok = true;
+    for (int i = 0; i < 5; i++)
+        ok = (*sets[i] = e->alloc.alloc(e->alloc.user, n * ROWS * sizeof(uint64_t))) && ok;
+    ok = (b->fr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
+    ok = (b->nr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
+    ok = (b->slot = e->alloc.alloc(e->alloc.user, n * sizeof *b->slot)) && ok;
+    ok = (b->planes = e->alloc.alloc(e->alloc.user, n * 64 * sizeof *b->planes)) && ok;
+    b->layers_cap = n;
+    if (!ok) {
+        free_layers(e); /* frees what was had (alloc.free takes the sizes asked) */
+        return false;
+    }
+    memset(b->f, 0, n * ROWS * sizeof(uint64_t));
+    memset(b->n, 0, n * ROWS * sizeof(uint64_t));
+    memset(b->v, 0, n * ROWS * sizeof(uint64_t));
+    memset(b->planes, 0, n * 64 * sizeof *b->planes);
+    b->dirty0 = INT32_MAX;
+    b->dirty1 = -1;
+    for (size_t i = 0; i < n; i++) {
+        b->fr[2 * i] = b->nr[2 * i] = 127;
+        b->fr[2 * i + 1] = b->nr[2 * i + 1] = -1;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------- the layers */
+
+/* The face masks of layer gy (made on first use: every block may pass). */
+static uint64_t *layer_faces(mc_light_engine *e, int32_t gy)
+{
+    mc__bitwork *b = &e->bw;
+    if (b->slot[gy] < 0) {
+        uint64_t *f = mc__light_grow(e, b->faces, &b->faces_cap, (size_t)b->nfaces + 1, 12 * ROWS * sizeof(uint64_t),
+                                     8);
+        if (!f)
+            return NULL;
+        b->faces = f;
+        b->slot[gy] = b->nfaces++;
+        memset(b->faces + (size_t)b->slot[gy] * 12 * ROWS, 0xFF, 12 * ROWS * sizeof(uint64_t));
+    }
+    return b->faces + (size_t)b->slot[gy] * 12 * ROWS;
+}
+
+/* A block of special kind k at bit x of row r of layer gy: its opacity
+ * into p, z; its faces into the layer's masks. False: opacity 2..14 (or no
+ * memory: e->nomem). */
+static bool special_block(mc_light_engine *e, int32_t gy, int32_t r, int x, unsigned k, uint64_t *p, uint64_t *z)
+{
+    const mc__light_kinds *K = &e->tab->kinds;
+    const unsigned o = K->opacity[k], f = K->faces[k];
+    const uint64_t bit = 1ull << x;
+    if (o > 1 && o < 15)
+        return false;
+    if (o <= 1)
+        *p |= bit;
+    if (o == 0)
+        *z |= bit;
+    if (f) {
+        uint64_t *m = layer_faces(e, gy);
+        if (!m) {
+            e->nomem = true;
+            return false;
+        }
+        for (int d = 0; d < 6; d++) {
+            if (f & face_bit[d])
+                m[d * ROWS + r] &= ~bit; /* cannot leave that way */
+            if (f & face_opp[d])
+                m[(6 + d) * ROWS + r] &= ~bit; /* cannot come in moving that way */
+        }
+    }
+    return true;
+}
+
+/* Sets the 16 bits at x0 of row r of layer gy from a row of 16 kinds. */
+static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const uint8_t *kinds, uint64_t *p, uint64_t *z)
+{
+    const mc__row16 v = mc__row_load(kinds);
+    const unsigned special = mc__row_bits(v); /* kinds 128.. */
+    const unsigned le1 = mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)));
+    if ((le1 | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
+        return false; /* opacity 2..14 */
+    *p |= (uint64_t)le1 << x0;
+    *z |= (uint64_t)mc__row_bits(mc__row_eq(v, mc__row_splat(0))) << x0;
+    for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
+        const int x = mc__lowest_bit(lanes);
+        if (!special_block(e, gy, r, x0 + x, kinds[x], p, z))
+            return false;
+    }
+    return true;
+}
+
+/* Makes a mixed slice's rows as bits, once: bits_state 1, or 2 when it
+ * holds blocks whose faces or opacity (2..14) the rows do not say. */
+static void slice_bits(const mc__light_kinds *K, mc__slice *sl)
+{
+    uint16_t *bp = (uint16_t *)(void *)(sl->kinds + MC_SECTION_BLOCKS), *bz = bp + 256;
+    sl->bits_state = 2;
+    for (int i = 0; i < 256; i++) {
+        const uint8_t *row = sl->kinds + i * 16;
+        const mc__row16 v = mc__row_load(row);
+        const unsigned special = mc__row_bits(v);
+        unsigned p = mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)));
+        unsigned z = mc__row_bits(mc__row_eq(v, mc__row_splat(0)));
+        if ((p | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
+            return;
+        for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
+            const int x = mc__lowest_bit(lanes);
+            const unsigned o = K->opacity[row[x]];
+            if (K->faces[row[x]] || (o > 1 && o < 15))
+                return;
+            p |= (o <= 1 ? 1u : 0u) << x;
+            z |= (o == 0 ? 1u : 0u) << x;
+        }
+        bp[i] = (uint16_t)p;
+        bz[i] = (uint16_t)z;
+    }
+    sl->bits_state = 1;
+}
+
+static inline int32_t floor16(int32_t y)
+{
+    return y >= 0 ? y / 16 : -((15 - y) / 16);
+}
+
+/* ORs column c's part of layer gy (absolute y, section index k) into its
+ * rows p, z: 1 done, 0 a block the bit floods do not model, -1 no memory. */
+static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_t k, uint64_t *p, uint64_t *z)
+{
+    const int x0 = (c % 3) * 16;
+    /* the rows z0..z1-1 of the column that come within 14 of the centre
+     * column (the others stay empty: nothing there counts) */
+    const int near = c % 3 == 1 ? 0 : 1, z0 = c / 3 == 0 ? 2 + near : 0, z1 = c / 3 == 2 ? 14 - near : 16;
+    const int32_t r0 = 1 + (c / 3) * 16;
+    const mc__slice *sl = NULL;
+    unsigned fill = 0; /* the air below and above the world */
+    if (k >= 0 && (uint32_t)k < e->nsec) {
+        if (!(sl = mc__light_slice(e, c, (uint32_t)k, true)))
+            return -1;
+        if (sl->uniform >= 0) {
+            fill = (unsigned)sl->uniform;
+            sl = NULL;
+        }
+    }
+    if (!sl && fill < MC__KIND_PLAIN) { /* a plain uniform 16 x 16 */
+        if (fill > 1 && fill < 15)
+            return 0;
+        const uint64_t pm = fill <= 1 ? 0xFFFFull << x0 : 0, zm = fill == 0 ? 0xFFFFull << x0 : 0;
+        for (int32_t r = r0 + z0; r < r0 + z1; r++)
+            p[r] |= pm, z[r] |= zm;
+        return 1;
+    }
+    if (sl && sl->bits_state == 0 && e->ce[c]) /* kept by a batch: made once for the nine calls that see it */
+        slice_bits(&e->tab->kinds, (mc__slice *)sl); /* the engine's own slice */
+    if (sl && sl->bits_state == 1) {
+        const uint16_t *bp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ((y & 15) << 4);
+        for (int32_t i = z0; i < z1; i++) {
+            p[r0 + i] |= (uint64_t)bp[i] << x0;
+            z[r0 + i] |= (uint64_t)bp[256 + i] << x0;
+        }
+        return 1;
+    }
+    uint8_t uni[16];
+    if (!sl)
+        memset(uni, (int)fill, sizeof uni);
+    const uint8_t *src = sl ? sl->kinds + ((y & 15) << 8) + z0 * 16 : uni;
+    if (sl && sl->plain) { /* kinds 0, 1, 15 only: two tests a row */
+        for (int32_t r = r0 + z0; r < r0 + z1; r++, src += 16) {
+            const mc__row16 v = mc__row_load(src);
+            p[r] |= (uint64_t)mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0))) << x0;
+            z[r] |= (uint64_t)mc__row_bits(mc__row_eq(v, mc__row_splat(0))) << x0;
+        }
+        return 1;
+    }
+    for (int32_t r = r0 + z0; r < r0 + z1; r++, src += sl ? 16 : 0)
+        if (!row_bits(e, gy, r, x0, src, &p[r], &z[r]))
+            return e->nomem ? -1 : 0;
+    return 1;
+}
+
+int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
+{
+    mc__bitwork *b = &e->bw;
+    e->ylo = ya;
+    e->gh = yb - ya + 3;
+    if (!grow_layers(e, (size_t)e->gh))
+        return -1;
+    b->nfaces = 0;
+    memset(b->p, 0, ROWS * sizeof *b->p); /* the walls: nothing passes */
+    memset(b->z, 0, ROWS * sizeof *b->z);
+    memset(LAYER(b->p, e->gh - 1), 0, ROWS * sizeof *b->p);
+    memset(LAYER(b->z, e->gh - 1), 0, ROWS * sizeof *b->z);
+    b->slot[0] = b->slot[e->gh - 1] = -1;
+    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
+        const int32_t y = ya + gy - 1, k = floor16(y) - e->min_sy;
+        uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
+        memset(p, 0, ROWS * sizeof *p);
+        memset(z, 0, ROWS * sizeof *z);
+        b->slot[gy] = -1;
+        for (int c = 0; c < 9; c++) {
+            const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
+            if (ready <= 0)
+                return ready;
+        }
+    }
+    return 1;
+}
+
+/* -------------------------------------------------------------- flooding */
+
+/* Notes the bits n (new at level L) of row r of layer gy: the range of
+ * rows with bits, and the centre column's planes. */
+static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int L)
+{
+    int8_t *nr = b->nr + 2 * gy;
+    if (gy < b->ny0)
+        b->ny0 = gy;
+    if (gy > b->ny1)
+        b->ny1 = gy;
+    if (r < nr[0])
+        nr[0] = (int8_t)r;
+    if (r > nr[1])
+        nr[1] = (int8_t)r;
+    if (r >= 17 && r < 33) { /* the centre column: the level's bits into the planes */
+        const uint16_t c = (uint16_t)(n >> 16);
+        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
+        pl[0] |= c & (uint16_t)-(L & 1);
+        pl[1] |= c & (uint16_t)-(L >> 1 & 1);
+        pl[2] |= c & (uint16_t)-(L >> 2 & 1);
+        pl[3] |= c & (uint16_t)-(L >> 3 & 1);
+    }
+}
+
+/* Notes the rows first..last of layer gy where a step lit blocks at level
+ * L (they are in n, and nothing else is there yet): as joined(), for the
+ * whole layer at once. */
+static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L)
+{
+    int8_t *nr = b->nr + 2 * gy;
+    if (gy < b->ny0)
+        b->ny0 = gy;
+    if (gy > b->ny1)
+        b->ny1 = gy;
+    if (first < nr[0])
+        nr[0] = (int8_t)first;
+    if (last > nr[1])
+        nr[1] = (int8_t)last;
+    const uint64_t *n = LAYER(b->n, gy);
+    const uint16_t m0 = (uint16_t)-(L & 1), m1 = (uint16_t)-(L >> 1 & 1), m2 = (uint16_t)-(L >> 2 & 1),
+                   m3 = (uint16_t)-(L >> 3 & 1);
+    for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) { /* the centre column */
+        const uint16_t c = (uint16_t)(n[r] >> 16);
+        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
+        pl[0] |= c & m0;
+        pl[1] |= c & m1;
+        pl[2] |= c & m2;
+        pl[3] |= c & m3;
+    }
+}
+
+/* One level's step in layer gy, rows lo..hi: the blocks that the frontier
+ * (f, level L + 1) lights at L. up_ok: light may come up from layer gy - 1;
+ * down_ok: down from gy + 1. */
+static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+{
+    const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
+    const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
+    const uint64_t mb = up_ok ? ~0ull : 0, ma = down_ok ? ~0ull : 0;
+    uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
+    int32_t first = INT32_MAX, last = -1;
+    int32_t r = lo;
+#if defined(__GNUC__)
+    typedef uint64_t v2u64 __attribute__((vector_size(16)));
+    const v2u64 vmb = {mb, mb}, vma = {ma, ma};
+    for (; r + 1 <= hi; r += 2) { /* two rows at a time (SSE2, NEON) */
+        v2u64 fr, fm, fp, fbr, far, pr, xr, vr;
+        memcpy(&fr, f + r, 16);
+        memcpy(&fm, f + r - 1, 16);
+        memcpy(&fp, f + r + 1, 16);
+        memcpy(&fbr, fb + r, 16);
+        memcpy(&far, fa + r, 16);
+        memcpy(&pr, p + r, 16);
+        memcpy(&xr, xm + r, 16);
+        memcpy(&vr, v + r, 16);
+        const v2u64 a = fr << 1 | fr >> 1 | fm | fp | (fbr & vmb) | (far & vma);
+        const v2u64 lit = a & pr & xr & ~vr;
+        vr |= lit;
+        memcpy(n + r, &lit, 16); /* (n is empty here before) */
+        memcpy(v + r, &vr, 16);
+        if (lit[0] | lit[1]) {
+            const int32_t r0 = lit[0] ? r : r + 1, r1 = lit[1] ? r + 1 : r;
+            first = first < r0 ? first : r0;
+            last = r1;
+        }
+    }
+#endif
+    for (; r <= hi; r++) {
+        const uint64_t a = f[r] << 1 | f[r] >> 1 | f[r - 1] | f[r + 1] | (fb[r] & mb) | (fa[r] & ma);
+        const uint64_t lit = a & p[r] & xm[r] & ~v[r];
+        n[r] = lit; /* (n is empty here before) */
+        v[r] |= lit;
+        if (lit) {
+            first = first < r ? first : r;
+            last = r;
+        }
+    }
+    if (first <= last)
+        layer_joined(b, gy, first, last, L);
+}
+
+/* The same where layer gy or one next to it has blocks that cover faces. */
+static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+{
+    const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
+    const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
+    const int32_t sb = b->slot[gy - 1], s = b->slot[gy], sa = b->slot[gy + 1];
+    const uint64_t *mb = sb >= 0 ? b->faces + (size_t)sb * 12 * ROWS : NULL;
+    const uint64_t *m = s >= 0 ? b->faces + (size_t)s * 12 * ROWS : NULL;
+    const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
+#define MASK(mm, i, r) ((mm) ? (mm)[(i) * ROWS + (r)] : ~0ull)
+    uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
+    int32_t first = INT32_MAX, last = -1;
+    for (int32_t r = lo; r <= hi; r++) {
+        uint64_t a = ((f[r] & MASK(m, EAST, r)) << 1 & MASK(m, 6 + EAST, r)) |
+                     ((f[r] & MASK(m, WEST, r)) >> 1 & MASK(m, 6 + WEST, r)) |
+                     (f[r - 1] & MASK(m, SOUTH, r - 1) & MASK(m, 6 + SOUTH, r)) |
+                     (f[r + 1] & MASK(m, NORTH, r + 1) & MASK(m, 6 + NORTH, r));
+        if (up_ok)
+            a |= fb[r] & MASK(mb, UP, r) & MASK(m, 6 + UP, r);
+        if (down_ok)
+            a |= fa[r] & MASK(ma, DOWN, r) & MASK(m, 6 + DOWN, r);
+        const uint64_t lit = a & p[r] & xm[r] & ~v[r];
+        n[r] = lit; /* (n is empty here before) */
+        v[r] |= lit;
+        if (lit) {
+            first = first < r ? first : r;
+            last = r;
+        }
+    }
+    if (first <= last)
+        layer_joined(b, gy, first, last, L);
+#undef MASK
+}
+
+static inline int32_t imin(int32_t a, int32_t b)
+{
+    return a < b ? a : b;
+}
+static inline int32_t imax(int32_t a, int32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Level L from the frontier of level L + 1 (b->f, b->fr) into b->n,
+ * b->nr; fall: sky light at 15 may still fall from the section above the
+ * world into it (the level-14 step of sky light: see engine.c's sky_fall). */
+static void step(mc_light_engine *e, int L, bool fall)
+{
+    mc__bitwork *b = &e->bw;
+    const int32_t below_top = e->min_y - 1 - e->ylo + 1, above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
+    const int32_t rmin = imax(1, 18 - L), rmax = imin(48, 31 + L);
+    const int32_t gy0 = imax(1, b->fy0 - 1), gy1 = imin(e->gh - 2, b->fy1 + 1);
+    for (int32_t gy = gy0; gy <= gy1; gy++) {
+        const int8_t *fb = b->fr + 2 * (gy - 1), *f = b->fr + 2 * gy, *fa = b->fr + 2 * (gy + 1);
+        const int32_t lo = imax(rmin, imin(f[0] - 1, imin(fb[0], fa[0])));
+        const int32_t hi = imin(rmax, imax(f[1] + 1, imax(fb[1], fa[1])));
+        if (lo > hi)
+            continue;
+        const bool up_ok = gy - 1 != below_top, down_ok = gy + 1 != above_bottom || fall;
+        if (b->slot[gy - 1] >= 0 || b->slot[gy] >= 0 || b->slot[gy + 1] >= 0)
+            step_faces(b, gy, lo, hi, L, up_ok, down_ok);
+        else
+            step_plain(b, gy, lo, hi, L, up_ok, down_ok);
+    }
+}
+
+/* The frontier moves on: n becomes f (f's rows cleared for the next n). */
+static void next_level(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    for (int32_t gy = b->fy0; gy <= b->fy1; gy++) {
+        int8_t *fr = b->fr + 2 * gy;
+        if (fr[0] <= fr[1])
+            memset(LAYER(b->f, gy) + fr[0], 0, (size_t)(fr[1] - fr[0] + 1) * sizeof(uint64_t));
+        fr[0] = 127;
+        fr[1] = -1;
+    }
+    b->fy0 = b->ny0;
+    b->fy1 = b->ny1;
+    b->dirty0 = imin(b->dirty0, b->ny0); /* v and the planes have bits there */
+    b->dirty1 = imax(b->dirty1, b->ny1);
+    b->ny0 = INT32_MAX;
+    b->ny1 = -1;
+    uint64_t *t = b->f;
+    b->f = b->n;
+    b->n = t;
+    int8_t *tr = b->fr;
+    b->fr = b->nr;
+    b->nr = tr;
+}
+
+/* Empty sets and planes over the run (f and n are kept empty between
+ * floods: next_level clears what it consumed). */
+static void clear_sets(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    if (b->dirty0 <= b->dirty1) { /* only the layers the last flood touched (the others are empty) */
+        memset(LAYER(b->v, b->dirty0), 0, (size_t)(b->dirty1 - b->dirty0 + 1) * ROWS * sizeof(uint64_t));
+        memset(b->planes + (size_t)b->dirty0 * 64, 0, (size_t)(b->dirty1 - b->dirty0 + 1) * 64 * sizeof *b->planes);
+    }
+    b->dirty0 = INT32_MAX;
+    b->dirty1 = -1;
+    b->fy0 = b->ny0 = INT32_MAX;
+    b->fy1 = b->ny1 = -1;
+}
+
+bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+{
+    mc__bitwork *b = &e->bw;
+    (void)sky_lo;
+    clear_sets(e);
+    const int32_t gtop = sky_hi - e->ylo + 1;
+    for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) /* all at 15 above the band */
+        memset(LAYER(b->v, gy), 0xFF, ROWS * sizeof(uint64_t));
+    if (gtop + 1 < e->gh - 1) {
+        b->dirty0 = gtop + 1;
+        b->dirty1 = e->gh - 2;
+    }
+    /* level 15: the band's top layer from the tops, then straight down */
+    uint64_t fall[ROWS] = {0}; /* at sky_hi, the highest top within 14 of the centre column: all of them */
+    for (int c = 0; c < 9; c++)
+        if (e->cols[c])
+            for (int32_t r = 1 + (c / 3) * 16; r < 17 + (c / 3) * 16; r++)
+                fall[r] |= (0xFFFFull << (c % 3) * 16) & b->xm[15][r];
+    for (int32_t gy = gtop; gy >= 1; gy--) {
+        uint64_t any = 0;
+        if (gy < gtop) {
+            const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
+            const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
+            const uint64_t *m = s >= 0 ? b->faces + (size_t)s * 12 * ROWS : NULL;
+            const uint64_t *z = LAYER(b->z, gy);
+            for (int32_t r = 1; r < 49; r++) {
+                fall[r] &= z[r];
+                if (ma)
+                    fall[r] &= ma[DOWN * ROWS + r];
+                if (m)
+                    fall[r] &= m[(6 + DOWN) * ROWS + r];
+            }
+        }
+        for (int32_t r = 1; r < 49; r++) {
+            const uint64_t lit = fall[r] & b->xm[15][r];
+            any |= fall[r];
+            if (lit) {
+                LAYER(b->n, gy)[r] = lit;
+                LAYER(b->v, gy)[r] = lit;
+                joined(b, gy, r, lit, 15);
+            }
+        }
+        if (!any)
+            break;
+    }
+    next_level(e);
+    for (int L = 14; L >= 1; L--) {
+        step(e, L, L == 14);
+        next_level(e);
+    }
+    next_level(e); /* f and n empty again */
+    return true;
+}
+
+bool mc__light_bits_sort_emitters(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    size_t *count = b->ecount;
+    memset(b->ecount, 0, sizeof b->ecount);
+    for (size_t k = 0; k < e->nemit; k++)
+        count[e->emit[k].level + 1]++;
+    for (int L = 1; L < 17; L++)
+        count[L] += count[L - 1];
+    uint32_t *eb = mc__light_grow(e, b->ebucket, &b->ebucket_cap, e->nemit ? e->nemit : 1, sizeof *eb, 256);
+    if (!eb)
+        return false;
+    b->ebucket = eb;
+    size_t at[16];
+    memcpy(at, count, sizeof at);
+    for (size_t k = 0; k < e->nemit; k++)
+        eb[at[e->emit[k].level]++] = (uint32_t)k;
+    return true;
+}
+
+bool mc__light_bits_block(mc_light_engine *e)
+{
+    mc__bitwork *b = &e->bw;
+    clear_sets(e);
+    const uint32_t *eb = b->ebucket;
+    const size_t *count = b->ecount;
+    for (int L = 15; L >= 1; L--) {
+        if (L < 15)
+            step(e, L, false);
+        for (size_t i = count[L]; i < count[L + 1]; i++) {
+            const mc__emitter *m = &e->emit[eb[i]];
+            const int32_t gy = m->y - e->ylo + 1, r = m->lz + 17;
+            if (gy < 1 || gy > e->gh - 2)
+                continue;
+            const uint64_t bit = 1ull << (m->lx + 16);
+            uint64_t *v = LAYER(b->v, gy) + r;
+            if (*v & bit)
+                continue;
+            *v |= bit;
+            LAYER(b->n, gy)[r] |= bit;
+            joined(b, gy, r, bit, L);
+        }
+        next_level(e);
+    }
+    next_level(e); /* f and n empty again */
+    return true;
+}
+
+/* Byte i spread to bits 0, 4, ... 28 (the planes to nibbles). */
+#define SPREAD(i)                                                                                                      \
+    (((i) & 1u) | ((i) >> 1 & 1u) << 4 | ((i) >> 2 & 1u) << 8 | ((i) >> 3 & 1u) << 12 | ((i) >> 4 & 1u) << 16 |     \
+     ((i) >> 5 & 1u) << 20 | ((i) >> 6 & 1u) << 24 | ((i) >> 7 & 1u) << 28)
+#define SPREAD4(i) SPREAD(i), SPREAD((i) + 1), SPREAD((i) + 2), SPREAD((i) + 3)
+#define SPREAD16(i) SPREAD4(i), SPREAD4((i) + 4), SPREAD4((i) + 8), SPREAD4((i) + 12)
+#define SPREAD64(i) SPREAD16(i), SPREAD16((i) + 16), SPREAD16((i) + 32), SPREAD16((i) + 48)
+static const uint32_t spread8[256] = {SPREAD64(0u), SPREAD64(64u), SPREAD64(128u), SPREAD64(192u)};
+
+static inline uint64_t spread16(unsigned x)
+{
+    return (uint64_t)spread8[x & 255u] | (uint64_t)spread8[x >> 8] << 32;
+}
+
+void mc__light_bits_put_layer(const mc_light_engine *e, int32_t gy, uint8_t *out)
+{
+    const uint16_t *pl = e->bw.planes + (size_t)gy * 64;
+    for (int z = 0; z < 16; z++, pl += 4) {
+        uint64_t w = 0;
+        if ((pl[0] & pl[1] & pl[2] & pl[3]) == 0xFFFFu)
+            w = ~0ull; /* all 15 */
+        else if (pl[0] | pl[1] | pl[2] | pl[3])
+            w = spread16(pl[0]) | spread16(pl[1]) << 1 | spread16(pl[2]) << 2 | spread16(pl[3]) << 3;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out + z * 8, &w, 8); /* the even x in the low nibble */
+#else
+        for (int i = 0; i < 8; i++)
+            out[z * 8 + i] = (uint8_t)(w >> (8 * i));
+#endif
+    }
+}

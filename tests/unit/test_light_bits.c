@@ -1,0 +1,408 @@
+/*
+ * test_light_bits.c: the full relight's bit floods (src/light/bitflood.c)
+ * against the queue floods they replace (the engine with exact_only set),
+ * both lights, every position of every section and of the sections below
+ * and above the world:
+ *  - real terrain: columns with their eight neighbours from every corpus
+ *    region (4 spread over each; MCCHUNK_LONG=1: all of them), in a batch
+ *    (the rows of a section as bits are kept with it) and in single calls;
+ *  - random columns: 3x3 columns of random blocks (air, stone, glass,
+ *    water, leaves, slabs both ways, stairs, snow layers, torches,
+ *    glowstone, lava, lit and unlit lamps, sea pickles, ice, campfires,
+ *    light blocks, dirt paths), up to the
+ *    top of the world, with neighbours missing at times, single calls and
+ *    batches;
+ *  - cases made for the edges: sky light and a lamp from exactly 14 away,
+ *    a batch of columns where nothing shines, and blocks of opacity 7
+ *    (none exists today: the tables are altered) that must send their
+ *    runs to the queue floods;
+ * and counts how many runs the bit floods took (they must take most).
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "light/light_private.h"
+#include "mcchunk/mcchunk.h"
+
+static bool long_run(void)
+{
+    const char *v = getenv("MCCHUNK_LONG");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* All the light of col (every section's two arrays, then the edges)
+ * into out; absent arrays read as 0xEE bytes. */
+static size_t save_light(const mc_light_engine *e, const mc_column *col, uint8_t *out)
+{
+    size_t n = 0;
+    for (uint32_t k = 0; k < mc_column_section_count(col); k++) {
+        const mc_section *s = mc_column_section_at((mc_column *)col, k);
+        const uint8_t *arr[2] = {s->sky_light, s->block_light};
+        for (int i = 0; i < 2; i++, n += MC_LIGHT_BYTES) {
+            if (arr[i])
+                memcpy(out + n, arr[i], MC_LIGHT_BYTES);
+            else
+                memset(out + n, 0xEE, MC_LIGHT_BYTES);
+        }
+    }
+    assert_true(mc_light_edges(e, out + n, out + n + MC_LIGHT_BYTES, out + n + 2 * MC_LIGHT_BYTES,
+                               out + n + 3 * MC_LIGHT_BYTES));
+    return n + 4 * MC_LIGHT_BYTES;
+}
+
+/* Lights col with both engines and fails at the first position where
+ * they differ (its absolute coordinates in the message). */
+static void compare(mc_light_engine *bits, mc_light_engine *exact, mc_column *col, const mc_column *nb[8],
+                    const char *what, uint8_t *a, uint8_t *b)
+{
+    mc_error err;
+    assert_int_equal(mc_light_column(exact, col, nb, MC_LIGHT_BOTH, &err), MC_OK);
+    const size_t n = save_light(exact, col, a);
+    assert_int_equal(mc_light_column(bits, col, nb, MC_LIGHT_BOTH, &err), MC_OK);
+    save_light(bits, col, b);
+    if (memcmp(a, b, n) == 0)
+        return;
+    const uint32_t nsec = mc_column_section_count(col);
+    for (size_t i = 0; i < n * 2; i++) {
+        const unsigned va = a[i / 2] >> (4 * (i & 1)) & 15u, vb = b[i / 2] >> (4 * (i & 1)) & 15u;
+        if (va == vb)
+            continue;
+        const size_t arr = i / (2 * MC_LIGHT_BYTES), idx = i % (2 * MC_LIGHT_BYTES);
+        const bool edge = arr >= 2 * nsec;
+        const int32_t sy = edge ? (arr - 2 * nsec) % 2 ? mc_column_min_section(col) + (int32_t)nsec
+                                                       : mc_column_min_section(col) - 1
+                                : mc_column_min_section(col) + (int32_t)(arr / 2);
+        const bool sky = edge ? arr - 2 * nsec < 2 : arr % 2 == 0;
+        fail_msg("%s: %s light at %d %d %d: queue floods %u, bit floods %u", what, sky ? "sky" : "block",
+                 (int)(mc_column_x(col) * 16 + (int32_t)(idx & 15)), (int)(sy * 16 + (int32_t)(idx >> 8)),
+                 (int)(mc_column_z(col) * 16 + (int32_t)(idx >> 4 & 15)), va, vb);
+    }
+}
+
+static mc_light_engine *engine(bool exact)
+{
+    mc_light_engine *e = mc_light_engine_new(NULL);
+    assert_non_null(e);
+    e->exact_only = exact;
+    return e;
+}
+
+/* ------------------------------------------------------------ the corpus */
+
+/* Column x, z of the region (read on first use), or NULL. */
+static mc_column *region_col(mc_region *region, mc_column *cols[32][32], bool tried[32][32], mc_buf *nbt, int x,
+                             int z)
+{
+    mc_error err;
+    if (!tried[z][x]) {
+        tried[z][x] = true;
+        nbt->len = 0;
+        if (mc_region_has_chunk(region, x, z) && mc_region_read_chunk(region, x, z, nbt, NULL, &err) == MC_OK &&
+            mc_chunknbt_read_bytes(nbt->data, nbt->len, NULL, &cols[z][x], &err) != MC_OK)
+            cols[z][x] = NULL;
+    }
+    return cols[z][x];
+}
+
+/* Up to cap columns of the region with their neighbours (MCCHUNK_LONG:
+ * every column; else the first of every third in rows 2, 9, 16, 23, 30):
+ * in a batch and in single calls, each against the queue floods. */
+static unsigned check_region(const char *path, mc_light_engine *bits, mc_light_engine *single, mc_light_engine *exact,
+                             unsigned cap)
+{
+    mc_region *region;
+    mc_error err;
+    if (mc_region_open(path, NULL, &region, &err) != MC_OK)
+        return 0;
+    static mc_column *cols[32][32];
+    static bool tried[32][32];
+    memset(cols, 0, sizeof cols);
+    memset(tried, 0, sizeof tried);
+    mc_buf nbt;
+    mc_buf_init(&nbt, NULL);
+    unsigned done = 0;
+    uint8_t *a = NULL, *b = NULL;
+    assert_int_equal(mc_light_batch_begin(bits, 0), MC_OK); /* the rows a batch keeps as bits */
+    for (int z = 1; z < 31 && done < cap; z++)
+        for (int x = 1; x < 31 && done < cap; x++) {
+            if (!long_run() && (z % 7 != 2 || x % 3))
+                continue;
+            mc_column *col = region_col(region, cols, tried, &nbt, x, z);
+            if (!col)
+                continue;
+            const mc_column *nb[8];
+            int k = 0;
+            for (int dz = -1; dz <= 1; dz++)
+                for (int dx = -1; dx <= 1; dx++)
+                    if (dx || dz)
+                        nb[k++] = region_col(region, cols, tried, &nbt, x + dx, z + dz);
+            if (!a) {
+                const size_t n = ((size_t)mc_column_section_count(col) * 2 + 4) * MC_LIGHT_BYTES;
+                a = malloc(n);
+                b = malloc(n);
+            }
+            compare(bits, exact, col, nb, path, a, b);
+            compare(single, exact, col, nb, path, a, b); /* the rows classified afresh each call */
+            done++;
+            if (!long_run())
+                break; /* one a row: spread over the region */
+        }
+    mc_light_batch_end(bits);
+    mc_buf_free(&nbt);
+    mc_region_close(region);
+    free(a);
+    free(b);
+    for (int z = 0; z < 32; z++)
+        for (int x = 0; x < 32; x++)
+            mc_column_free(cols[z][x]);
+    return done;
+}
+
+static void test_corpus(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    char **files = mc_test_list_corpus("anvil", ".mca");
+    mc_light_engine *bits = engine(false), *single = engine(false), *exact = engine(true);
+    const unsigned cap = long_run() ? 1024 : 4;
+    unsigned regions = 0, columns = 0;
+    for (char **f = files; *f; f++) {
+        if (strstr(*f, "poi") || strstr(*f, "entities"))
+            continue;
+        const unsigned n = check_region(*f, bits, single, exact, cap);
+        regions += n > 0;
+        columns += n;
+    }
+    mc_test_free_list(files);
+    print_message("%u columns of %u regions: bit floods == queue floods at every position; %llu of %llu runs "
+                  "took the bit floods\n",
+                  columns, regions, (unsigned long long)bits->bw.runs_bits,
+                  (unsigned long long)(bits->bw.runs_bits + bits->bw.runs_queue));
+    assert_true(regions >= 10);
+    assert_true(bits->bw.runs_bits * 10 >= (bits->bw.runs_bits + bits->bw.runs_queue) * 9);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(single);
+    mc_light_engine_free(exact);
+}
+
+/* ------------------------------------------------------- random columns */
+
+static uint32_t state(const mc_registry *reg, const char *text)
+{
+    uint32_t s;
+    mc_error err;
+    assert_int_equal(mc_registry_parse_state(reg, text, strlen(text), &s, &err), MC_OK);
+    return s;
+}
+
+static void test_random(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    /* the blocks without shapes first: rounds 1, 5, 9, ... take only these
+     * (sections whose rows a batch keeps as bits) */
+    static const char *const names[] = {
+        "stone", "glass", "water", "oak_leaves", "torch", "glowstone", "lava", "redstone_lamp[lit=true]",
+        "redstone_lamp[lit=false]", "sea_pickle[pickles=3,waterlogged=true]", "ice", "soul_campfire[lit=true]",
+        "light[level=5]", "oak_slab[type=top]", "oak_slab[type=bottom]", "oak_stairs[facing=east,half=bottom]",
+        "oak_stairs[facing=north,half=top]", "snow[layers=1]", "snow[layers=8]",
+        "oak_slab[type=bottom,waterlogged=true]", "dirt_path"};
+    const size_t nall = sizeof names / sizeof names[0], nplain = 13;
+    uint32_t pick[32];
+    for (size_t i = 0; i < nall; i++)
+        pick[i] = state(reg, names[i]);
+    const uint32_t air = mc_registry_air(reg), stone = pick[0];
+    mc_test_rng rng = {0x5eed1234u};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    const int rounds = long_run() ? 200 : 8;
+    for (int round = 0; round < rounds; round++) {
+        mc_column *cols[9];
+        /* terrain: stone to a random height per column, caves of air,
+         * random blocks above (denser in some rounds), some up to the top */
+        const unsigned density = 2 + (unsigned)(mc_test_rand(&rng) % 30);
+        const size_t nn = round % 4 == 1 ? nplain : nall;
+        for (int c = 0; c < 9; c++) {
+            cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+            const int ground = 10 + (int)(mc_test_rand(&rng) % 40);
+            for (int y = 0; y < 64; y++)
+                for (int z = 0; z < 16; z++)
+                    for (int x = 0; x < 16; x++) {
+                        const uint64_t r = mc_test_rand(&rng) % 100;
+                        uint32_t s = air;
+                        if (y < ground)
+                            s = r < 70 ? stone : r < 96 ? air : pick[(size_t)(r % nn)];
+                        else if (r < density)
+                            s = pick[(size_t)(mc_test_rand(&rng) % nn)];
+                        if (s != air)
+                            mc_column_set_block(cols[c], x, y, z, s);
+                    }
+        }
+        const bool gaps = round % 3 == 2; /* some neighbours not loaded */
+        const mc_column *nb[8];
+        int k = 0;
+        for (int c = 0; c < 9; c++)
+            if (c != 4)
+                nb[k++] = gaps && (mc_test_rand(&rng) & 1) ? NULL : cols[c];
+        char what[64];
+        snprintf(what, sizeof what, "random round %d", round);
+        if (round % 2) /* every other round in a batch: the sections' rows as bits kept with them */
+            assert_int_equal(mc_light_batch_begin(bits, 0), MC_OK);
+        compare(bits, exact, cols[4], nb, what, a, b);
+        mc_light_batch_end(bits);
+        for (int c = 0; c < 9; c++)
+            mc_column_free(cols[c]);
+    }
+    print_message("%d random rounds: bit floods == queue floods; %llu of %llu runs took the bit floods\n", rounds,
+                  (unsigned long long)bits->bw.runs_bits,
+                  (unsigned long long)(bits->bw.runs_bits + bits->bw.runs_queue));
+    assert_true(bits->bw.runs_bits > 0);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+}
+
+/* A fresh engine in a batch, columns with nothing that shines (its
+ * emitter list never allocated): lit as without a batch. */
+static void test_batch_without_emitters(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 20 + c; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, state(reg, (x + z) % 5 ? "stone" : "water"));
+    }
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    assert_int_equal(mc_light_batch_begin(bits, 0), MC_OK);
+    compare(bits, exact, cols[4], nb, "batch without emitters", a, b);
+    mc_light_batch_end(bits);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
+/* Sky light that reaches the centre column from the farthest block it can
+ * come from: a shaft at distance 14 in the corner neighbour (local x -1,
+ * z -13) and a tunnel of 14 steps to the centre column's (0, 10, 0),
+ * which gets 1; and a lamp at distance 14 likewise. */
+static void test_at_the_reach(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    const uint32_t stone = state(reg, "stone"), air = mc_registry_air(reg);
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 40; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, stone);
+    }
+    for (int y = 10; y < 40; y++) /* the shaft: corner column (0), local x -1, z -13 */
+        mc_column_set_block(cols[0], 15, y, 3, air);
+    mc_column_set_block(cols[1], 0, 10, 3, air); /* the tunnel: local x 0, z -13 .. -1 */
+    for (int z = 3; z < 16; z++)
+        mc_column_set_block(cols[1], 0, 10, z, air);
+    mc_column_set_block(cols[4], 0, 10, 0, air);
+    /* a lamp 14 away on the other side: local x 16 + 13, z 0 (no: 13 + 1 = 14) */
+    mc_column_set_block(cols[5], 13, 20, 0, state(reg, "redstone_lamp[lit=true]"));
+    for (int x = 0; x < 13; x++)
+        mc_column_set_block(cols[5], x, 20, 0, air);
+    mc_column_set_block(cols[4], 15, 20, 0, air);
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    compare(bits, exact, cols[4], nb, "at the reach", a, b);
+    assert_int_equal(mc_column_get_sky_light(cols[4], 0, 10, 0), 1);
+    assert_int_equal(mc_column_get_block_light(cols[4], 15, 20, 0), 1);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
+/* No state of any registry has opacity 2..14 today; a run holding one
+ * must go to the queue floods. Glass is made opacity 7 in both engines'
+ * tables (kind 7, a plain kind): a glass box round a torch and a glass
+ * roof over a pit, lit alike by both, and the bit engine fell back. */
+static void force_kind(mc_light_engine *e, const mc_registry *reg, uint32_t s, uint8_t kind)
+{
+    for (unsigned i = 0; i < e->ntabs; i++)
+        if (e->tabs[i].reg == reg)
+            e->tabs[i].kind[s] = kind;
+}
+
+static void test_opacity_2_to_14(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    const uint32_t stone = state(reg, "stone"), glass = state(reg, "glass"), air = mc_registry_air(reg);
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 30; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, stone);
+    }
+    for (int y = 5; y < 30; y++) /* a pit under a glass roof, a torch in a glass box beside it */
+        for (int z = 2; z < 14; z++)
+            for (int x = 2; x < 14; x++)
+                mc_column_set_block(cols[4], x, y, z, y == 29 ? glass : air);
+    for (int y = 8; y < 13; y++)
+        for (int z = 4; z < 9; z++)
+            for (int x = 4; x < 9; x++)
+                mc_column_set_block(cols[4], x, y, z, glass);
+    mc_column_set_block(cols[4], 6, 10, 6, state(reg, "torch"));
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    compare(bits, exact, cols[4], nb, "glass as it is", a, b); /* builds the tables */
+    force_kind(bits, reg, glass, 7);
+    force_kind(exact, reg, glass, 7);
+    const uint64_t queue_runs = bits->bw.runs_queue;
+    compare(bits, exact, cols[4], nb, "glass of opacity 7", a, b);
+    assert_true(bits->bw.runs_queue > queue_runs);
+    assert_int_equal(mc_column_get_block_light(cols[4], 6, 10, 7), 14 - 7); /* the glass next to the torch */
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_batch_without_emitters),
+        cmocka_unit_test(test_at_the_reach),
+        cmocka_unit_test(test_opacity_2_to_14),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
