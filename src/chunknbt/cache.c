@@ -297,6 +297,17 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
     return st;
 }
 
+mc_status mc_chunknbt_cache_block_bytes(mc_chunknbt_cache *cache, const mc_registry *reg, const uint8_t *entry,
+                                         size_t len, uint32_t *state)
+{
+    if (!cache || !reg || !entry || !state)
+        return MC_ERR_INVALID_ARG;
+    mc_status st = mc__cache_block_raw(cache, reg, entry, len, state);
+    if (st == MC_ERR_NOT_FOUND)
+        *state = mc_registry_air(reg);
+    return st;
+}
+
 mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const char *name, size_t len,
                           uint32_t *id)
 {
