@@ -516,44 +516,115 @@ raw_result stats_raw_scan(stats_raw *r, const uint8_t *nbt, size_t len, raw_chun
 
 /* ---------------------------------------------------------- counting */
 
-static inline bool row_is(const uint16_t *v, uint16_t x)
+/* Adds `run` to value v's count, listing v when new. */
+static inline void add_run(stats_raw *r, uint16_t v, uint32_t run, uint32_t *nt)
 {
-    uint64_t w[4];
-    memcpy(w, v, sizeof w);
-    const uint64_t x4 = x * 0x0001000100010001ull;
-    return ((w[0] ^ x4) | (w[1] ^ x4) | (w[2] ^ x4) | (w[3] ^ x4)) == 0;
+    if (!r->count[v])
+        r->touched[(*nt)++] = v;
+    r->count[v] = (uint16_t)(r->count[v] + run);
 }
 
-/* Histograms vals[from, to) (whole rows of 16) into r->count, listing the
- * values met in r->touched from *nt on. */
+/* Histograms vals[from, to) (a multiple of 4 long) into r->count, listing
+ * the values met in r->touched from *nt on: by runs of one value, four
+ * values compared at a time (terrain is mostly runs: air, stone, water). */
 static void histogram(stats_raw *r, const uint16_t *vals, unsigned from, unsigned to, uint32_t *nt)
 {
-    uint16_t *cnt = r->count;
-    for (unsigned row = from; row < to; row += 16) {
-        const uint16_t *v = vals + row;
-        if (row_is(v, v[0])) {
-            if (!cnt[v[0]])
-                r->touched[(*nt)++] = v[0];
-            cnt[v[0]] += 16;
+    uint16_t prev = vals[from];
+    uint64_t prev4 = prev * 0x0001000100010001ull;
+    uint32_t run = 0;
+    for (unsigned i = from; i < to; i += 4) {
+        uint64_t w;
+        memcpy(&w, vals + i, sizeof w);
+        if (w == prev4) {
+            run += 4;
             continue;
         }
-        for (unsigned i = 0; i < 16; i++) {
-            if (!cnt[v[i]])
-                r->touched[(*nt)++] = v[i];
-            cnt[v[i]]++;
+        for (unsigned k = 0; k < 4; k++) {
+            const uint16_t v = vals[i + k];
+            if (v == prev) {
+                run++;
+                continue;
+            }
+            add_run(r, prev, run, nt);
+            prev = v;
+            run = 1;
+        }
+        prev4 = prev * 0x0001000100010001ull;
+    }
+    add_run(r, prev, run, nt);
+}
+
+/* The same for a whole section whose values are below `range` (a
+ * multiple of 4, at most 4096): a plain count per value (no branch per
+ * block: mixed terrain mispredicts a run test), then the counts read back
+ * four at a time. */
+static void histogram_direct(stats_raw *r, const uint16_t *vals, unsigned range, uint32_t *nt)
+{
+    uint16_t *cnt = r->count;
+    for (unsigned i = 0; i < SECTION; i++)
+        cnt[vals[i]]++;
+    for (unsigned v = 0; v < range; v += 4) {
+        uint64_t w;
+        memcpy(&w, cnt + v, sizeof w);
+        if (!w)
+            continue;
+        for (unsigned k = 0; k < 4; k++)
+            if (cnt[v + k])
+                r->touched[(*nt)++] = (uint16_t)(v + k);
+    }
+}
+
+/* The same for entries of 4 or 8 bits, straight from their big-endian
+ * longs be[0..n bytes) (no entry spans a byte, and the order of bytes
+ * does not matter to a count): runs of equal longs, then each byte of a
+ * run's long, then the bytes' counts split into the entries. */
+static void histogram_bytes(stats_raw *r, const uint8_t *be, size_t n, unsigned bits, uint32_t *nt)
+{
+    uint32_t bytes[256];
+    memset(bytes, 0, sizeof bytes);
+    uint64_t prev;
+    memcpy(&prev, be, sizeof prev);
+    uint32_t run = 0;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w;
+        memcpy(&w, be + i, sizeof w);
+        if (w == prev) {
+            run++;
+            continue;
+        }
+        for (unsigned k = 0; k < 8; k++)
+            bytes[(prev >> (8 * k)) & 255] += run;
+        prev = w;
+        run = 1;
+    }
+    for (unsigned k = 0; k < 8; k++)
+        bytes[(prev >> (8 * k)) & 255] += run;
+    for (unsigned b = 0; b < 256; b++) {
+        if (!bytes[b])
+            continue;
+        if (bits == 8) {
+            add_run(r, (uint16_t)b, bytes[b], nt);
+        } else {
+            add_run(r, (uint16_t)(b & 15), bytes[b], nt);
+            add_run(r, (uint16_t)(b >> 4), bytes[b], nt);
         }
     }
 }
 
-/* id<<4|meta of every block (Add << 12 too). */
-static void combine(const raw_section *s, uint16_t *out)
+/* id<<4|meta of every block (Add << 12 too); `restrict` lets the
+ * compiler vectorise the loops at -O2. */
+static void combine(const uint8_t *restrict b, const uint8_t *restrict d, const uint8_t *restrict a,
+                    uint16_t *restrict out)
 {
-    const uint8_t *b = s->blocks, *d = s->data, *a = s->add;
     for (unsigned j = 0; j < SECTION / 2; j++) {
-        const unsigned hi0 = a ? (a[j] & 15u) << 12 : 0, hi1 = a ? (unsigned)(a[j] >> 4) << 12 : 0;
-        out[2 * j] = (uint16_t)(hi0 | (unsigned)b[2 * j] << 4 | (d[j] & 15u));
-        out[2 * j + 1] = (uint16_t)(hi1 | (unsigned)b[2 * j + 1] << 4 | (d[j] >> 4));
+        out[2 * j] = (uint16_t)((unsigned)b[2 * j] << 4 | (d[j] & 15u));
+        out[2 * j + 1] = (uint16_t)((unsigned)b[2 * j + 1] << 4 | (d[j] >> 4));
     }
+    if (a)
+        for (unsigned j = 0; j < SECTION / 2; j++) {
+            out[2 * j] = (uint16_t)(out[2 * j] | (a[j] & 15u) << 12);
+            out[2 * j + 1] = (uint16_t)(out[2 * j + 1] | (unsigned)(a[j] >> 4) << 12);
+        }
 }
 
 raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_layer, uint32_t *states,
@@ -562,30 +633,44 @@ raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_la
     const raw_section *s = &c->sec[y];
     const uint32_t *pal = r->states + s->pal_first;
     const uint32_t limit = mc_registry_state_count(c->reg), air = mc_registry_air(c->reg);
+    const unsigned layers = per_layer ? 16 : 1;
+    unsigned bits = 0;  /* of the palette indices, when counted from their bytes */
+    unsigned range = 0; /* the values are below it (0: not known) */
     if (c->legacy) {
-        combine(s, r->vals);
+        combine(s->blocks, s->data, s->add, r->vals);
+        range = s->add ? 0 : SECTION;
     } else if (!s->longs || (s->npal == 1 && s->nlongs == 0)) {
         /* one state, no indices */
-        for (unsigned l = 0; l < (per_layer ? 16u : 1u); l++) {
+        for (unsigned l = 0; l < layers; l++) {
             states[l] = pal[0];
-            counts[l] = per_layer ? 256 : SECTION;
+            counts[l] = SECTION / layers;
             layer_end[l] = l + 1;
         }
         return RAW_OK;
     } else {
-        unsigned bits = mc_bits_ceil_log2(s->npal);
+        bits = mc_bits_ceil_log2(s->npal);
         if (bits < 4)
             bits = 4;
         const mc_bits_layout layout = c->data_version >= MC_CHUNKNBT_DV_PADDED ? MC_BITS_PADDED : MC_BITS_SPANNING;
         if (s->nlongs != mc_bits_longs(SECTION, bits, layout))
             return RAW_DECLINED;
-        mc_bits_unpack_be_u16(s->longs, SECTION, bits, layout, r->vals);
+        if (bits != 4 && bits != 8) {
+            mc_bits_unpack_be_u16(s->longs, SECTION, bits, layout, r->vals);
+            range = (1u << bits) < 4 ? 4 : 1u << bits;
+            bits = 0;
+        }
     }
     uint32_t n = 0;
     raw_result rr = RAW_OK;
-    for (unsigned l = 0; l < (per_layer ? 16u : 1u); l++) {
+    for (unsigned l = 0; l < layers; l++) {
         uint32_t nt = 0;
-        histogram(r, r->vals, per_layer ? l * 256 : 0, per_layer ? l * 256 + 256 : SECTION, &nt);
+        const unsigned from = l * (SECTION / layers), to = from + SECTION / layers;
+        if (bits)
+            histogram_bytes(r, s->longs + from * bits / 8, (to - from) * bits / 8, bits, &nt);
+        else if (range && !per_layer)
+            histogram_direct(r, r->vals, range, &nt);
+        else
+            histogram(r, r->vals, from, to, &nt);
         for (uint32_t i = 0; i < nt; i++) {
             const uint16_t v = r->touched[i];
             if (c->legacy)
