@@ -59,7 +59,7 @@ typedef struct stats_worker {
     mc_chunknbt_cache *cache;
     stats_raw *raw;                         /* NULL: every chunk through the model reader */
     raw_chunk rc;
-    uint64_t raw_chunks;                    /* read by stats_raw */
+    uint64_t raw_chunks[2];                 /* read by stats_raw: [1] 1.8-1.12, [0] 1.13-1.17 */
     uint32_t raw_states[16 * MC_SECTION_BLOCKS], raw_counts[16 * MC_SECTION_BLOCKS]; /* a chunk's pairs */
     mc_nbt_doc *doc, *edoc;
     mc_buf nbt, ebuf;
@@ -489,7 +489,7 @@ static raw_result count_raw(stats_worker *w, stats_job *j, const uint8_t *nbt, s
         (ents && !count_entity_list(w, j, NULL, ents, group)))
         return RAW_NOMEM;
     w->volume += 16 * MC_SECTION_BLOCKS;
-    w->raw_chunks++;
+    w->raw_chunks[c->legacy]++;
     return RAW_OK;
 }
 
@@ -807,14 +807,15 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
         world_outcome out;
         world_job_run(&job, &out);
         rc = MC_EXIT_OK;
-        uint64_t raw = 0, all = 0;
+        uint64_t legacy = 0, flat = 0, all = 0;
         for (int w = 0; w < threads; w++) {
-            raw += j.workers[w].raw_chunks;
+            legacy += j.workers[w].raw_chunks[1];
+            flat += j.workers[w].raw_chunks[0];
             all += j.workers[w].chunks;
         }
         if (reader && !strcmp(reader, "report"))
-            fprintf(stderr, "%s: %" PRIu64 " chunks read from their bytes, %" PRIu64 " by the model reader\n", o->prog,
-                    raw, all - raw);
+            fprintf(stderr, "%s: chunks read from their bytes: %" PRIu64 " 1.8-1.12, %" PRIu64 " 1.13-1.17; %" PRIu64
+                    " by the model reader\n", o->prog, legacy, flat, all - legacy - flat);
         for (int w = 0; w < threads; w++)
             if (!name_counts(res, &scan, by, &j.workers[w])) {
                 fprintf(stderr, "%s: out of memory\n", o->prog);
