@@ -269,11 +269,19 @@ static bool ascii_text(const uint8_t *entry, size_t len, size_t *p, const char *
     *p += 2;
     if (len - *p < *n)
         return false;
-    *s = (const char *)entry + *p;
-    for (size_t i = 0; i < *n; i++)
-        if (entry[*p + i] - 1u >= 0x7Fu)
-            return false;
+    const uint8_t *t = entry + *p;
+    *s = (const char *)t;
     *p += *n;
+    size_t i = 0;
+    /* eight bytes a step: none with the high bit, none zero */
+    for (; i + 8 <= *n; i += 8) {
+        const uint64_t w = mc_load_u64le(t + i);
+        if ((w | ((w - 0x0101010101010101ull) & ~w)) & 0x8080808080808080ull)
+            return false;
+    }
+    for (; i < *n; i++)
+        if (t[i] - 1u >= 0x7Fu)
+            return false;
     return true;
 }
 
