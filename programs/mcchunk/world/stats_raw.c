@@ -173,6 +173,37 @@ static bool skip(cursor *c, unsigned type, unsigned depth)
     }
 }
 
+/* Steps over a palette entry's compound payload: the game's shape
+ * (strings, and one level of compound holding strings) in one loop, any
+ * other tag through skip(). */
+static bool skip_entry(cursor *c)
+{
+    const uint8_t *s;
+    size_t n;
+    bool inner = false; /* inside Properties */
+    for (;;) {
+        unsigned t;
+        if (!take_u8(c, &t))
+            return false;
+        if (t == MC_NBT_END) {
+            if (!inner)
+                return true;
+            inner = false;
+            continue;
+        }
+        if (!take_text(c, &s, &n))
+            return false;
+        if (t == MC_NBT_STRING) {
+            if (!take_text(c, &s, &n))
+                return false;
+        } else if (t == MC_NBT_COMPOUND && !inner) {
+            inner = true;
+        } else if (t > MC_NBT_LONG_ARRAY || !skip(c, t, 2)) {
+            return false;
+        }
+    }
+}
+
 static bool key_is(const uint8_t *k, size_t n, const char *lit)
 {
     return strlen(lit) == n && !memcmp(k, lit, n);
@@ -237,7 +268,7 @@ static raw_result take_palette(stats_raw *r, cursor *c, found *f)
     f->at_first = (uint32_t)r->nat;
     for (uint32_t i = 0; i < f->npal; i++) {
         r->at[r->nat++] = c->p;
-        if (!skip(c, MC_NBT_COMPOUND, 0))
+        if (!skip_entry(c))
             return RAW_DECLINED;
     }
     r->at[r->nat++] = c->p;
