@@ -350,30 +350,23 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
     const char *name;
     size_t name_len, np;
     mc_state_prop props[MAX_PROPS];
-    if (plain_entry(entry, len, &name, &name_len, props, &np)) {
-        uint32_t id = 0;
-        mc_status st = mc_registry_lookup(reg, name, name_len, props, np, &id, NULL);
-        if (st == MC_ERR_NOMEM)
-            return st;
-        if (st != MC_OK && st != MC_ERR_NOT_FOUND)
-            st = MC_ERR_MALFORMED;
-        insert(c, reg, key, len, h, id, st);
-        *state = id;
-        return st;
-    }
-    if (!c->doc && !(c->doc = mc_nbt_doc_new(c->alloc)))
-        return MC_ERR_NOMEM;
-    if (!scratch_reserve(c, len + 3))
-        return MC_ERR_NOMEM;
-    c->scratch[0] = MC_NBT_COMPOUND;
-    c->scratch[1] = c->scratch[2] = 0;
-    memcpy(c->scratch + 3, entry, len);
-    /* a copying parse: mc__cache_block builds its key in the scratch */
-    mc_status st = mc_nbt_parse_ex(c->doc, c->scratch, len + 3, MC_NBT_JAVA, MC_NBT_PARSE_COPY, NULL, NULL,
-                                   NULL);
     uint32_t id = 0;
-    if (st == MC_OK)
-        st = mc__cache_block(c, reg, mc_nbt_doc_root(c->doc), &id, NULL);
+    mc_status st;
+    if (plain_entry(entry, len, &name, &name_len, props, &np)) {
+        st = mc_registry_lookup(reg, name, name_len, props, np, &id, NULL);
+    } else {
+        if (!c->doc && !(c->doc = mc_nbt_doc_new(c->alloc)))
+            return MC_ERR_NOMEM;
+        if (!scratch_reserve(c, len + 3))
+            return MC_ERR_NOMEM;
+        c->scratch[0] = MC_NBT_COMPOUND;
+        c->scratch[1] = c->scratch[2] = 0;
+        memcpy(c->scratch + 3, entry, len);
+        /* a copying parse: mc__cache_block builds its key in the scratch */
+        st = mc_nbt_parse_ex(c->doc, c->scratch, len + 3, MC_NBT_JAVA, MC_NBT_PARSE_COPY, NULL, NULL, NULL);
+        if (st == MC_OK)
+            st = mc__cache_block(c, reg, mc_nbt_doc_root(c->doc), &id, NULL);
+    }
     if (st == MC_ERR_NOMEM)
         return st;
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)

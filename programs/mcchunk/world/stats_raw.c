@@ -672,7 +672,7 @@ raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_la
                             uint32_t *counts, uint32_t *layer_end)
 {
     const raw_section *s = &c->sec[y];
-    const uint32_t *pal = r->states + s->pal_first;
+    const uint32_t *pal = c->legacy ? NULL : r->states + s->pal_first; /* (no states yet: NULL) */
     const uint32_t limit = mc_registry_state_count(c->reg), air = mc_registry_air(c->reg);
     const unsigned layers = per_layer ? 16 : 1;
     unsigned bits = 0;  /* of the palette indices, when counted from their bytes */
