@@ -508,8 +508,28 @@ static void read_biomes(raw_chunk *ch)
     ch->biomes_same = false;
 }
 
+/* Whether the bytes hold a compound tag named "Level" anywhere (every
+ * chunk before 1.18 does, at its root): a search, so that 1.18+ chunks go
+ * to the model reader without a parse here first. */
+static bool may_be_wrapped(const uint8_t *nbt, size_t len)
+{
+    static const uint8_t head[] = {MC_NBT_COMPOUND, 0, 5, 'L', 'e', 'v', 'e', 'l'};
+    const uint8_t *p = nbt + 3, *end = nbt + len;
+    if (len < sizeof head)
+        return false;
+    /* (memchr for the name's first byte, then the whole head: C11 has no memmem) */
+    while ((p = memchr(p, 'L', (size_t)(end - p))) != NULL) {
+        if ((size_t)(end - p) >= 5 && !memcmp(p - 3, head, sizeof head))
+            return true;
+        p++;
+    }
+    return false;
+}
+
 raw_result stats_raw_scan(stats_raw *r, const uint8_t *nbt, size_t len, raw_chunk *ch)
 {
+    if (!may_be_wrapped(nbt, len))
+        return RAW_DECLINED;
     r->chunk = ch;
     r->sections = RAW_OK;
     r->nsections_keys = r->nlevels = r->ntile_lists = 0;
