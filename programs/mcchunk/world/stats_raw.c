@@ -606,7 +606,7 @@ static void histogram(stats_raw *r, const uint16_t *vals, unsigned from, unsigne
 }
 
 /* The same for a whole section whose values are below `range` (a
- * multiple of 4, at most 4096): a plain count per value (no branch per
+ * multiple of 16, at most 4096): a plain count per value (no branch per
  * block: mixed terrain mispredicts a run test) but for rows of 16 equal
  * values, then the counts read back four at a time. */
 static void histogram_direct(stats_raw *r, const uint16_t *vals, unsigned range, uint32_t *nt)
@@ -621,15 +621,20 @@ static void histogram_direct(stats_raw *r, const uint16_t *vals, unsigned range,
             cnt[v[0]] += 16; /* a row of one block: one add, not 16 dependent ones */
             continue;
         }
-        for (unsigned i = 0; i < 16; i++)
+        for (unsigned i = 0; i < 16; i += 4) {
             cnt[v[i]]++;
+            cnt[v[i + 1]]++;
+            cnt[v[i + 2]]++;
+            cnt[v[i + 3]]++;
+        }
     }
-    for (unsigned v = 0; v < range; v += 4) {
-        uint64_t w;
-        memcpy(&w, cnt + v, sizeof w);
-        if (!w)
+    /* sixteen counts a step: a section has a few dozen values at most */
+    for (unsigned v = 0; v < range; v += 16) {
+        uint64_t w[4];
+        memcpy(w, cnt + v, sizeof w);
+        if (!(w[0] | w[1] | w[2] | w[3]))
             continue;
-        for (unsigned k = 0; k < 4; k++)
+        for (unsigned k = 0; k < 16; k++)
             if (cnt[v + k])
                 r->touched[(*nt)++] = (uint16_t)(v + k);
     }
@@ -717,7 +722,7 @@ raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_la
             return RAW_DECLINED;
         if (bits != 4 && bits != 8) {
             mc_bits_unpack_be_u16(s->longs, SECTION, bits, layout, r->vals);
-            range = (1u << bits) < 4 ? 4 : 1u << bits;
+            range = 1u << bits; /* (bits >= 5 here) */
             bits = 0;
         }
     }
