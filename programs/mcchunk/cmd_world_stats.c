@@ -14,6 +14,16 @@
  * once per distinct key at the end. A biome covers its 4x4x4 cell: 64
  * blocks, or 16 per layer of it with --by y.
  *
+ * Chunks of 1.8-1.17 (Level.Sections) are not made into a column at all:
+ * world/stats_raw.c walks their NBT bytes and counts each section's
+ * Blocks/Data or Palette/BlockStates straight from them (the same counts,
+ * which test_world_stats checks on every corpus chunk); whatever it does
+ * not take exactly as the model reader would -- 1.18+ chunks, 1.17 custom
+ * heights, odd sections -- and every chunk with --by biome (biomes by
+ * position) go through the model reader as before. MCCHUNK_STATS_READER=
+ * model sends every chunk there, =report says on stderr how many each
+ * read (for the tests).
+ *
  * Entities come from entities/ region files (1.17+) or the chunk's
  * Level.Entities (before), block entities from the chunk; with --by y or
  * biome they go by their position (an entity of a chunk that has no
@@ -781,9 +791,7 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
         return rc;
     int threads = world_threads(o);
     /* 1.8-1.17 chunks from their bytes (stats_raw.c) but with --by biome
-     * (which looks biomes up by position in the column);
-     * MCCHUNK_STATS_READER=model reads every chunk through the model
-     * reader, =report says on stderr how many each read (for the tests) */
+     * (which looks biomes up by position in the column); see the top */
     const char *reader = getenv("MCCHUNK_STATS_READER");
     const bool raw_reader = by != STAT_BY_BIOME && !(reader && !strcmp(reader, "model"));
     stats_job j = {o, &scan, by, calloc((size_t)threads, sizeof(stats_worker))};
