@@ -1,10 +1,11 @@
 /*
- * stats_raw.c: see stats_raw.h. The chunk is parsed with a key filter
- * that keeps only DataVersion and, under Level, Biomes, TileEntities and
- * Entities as a tree (small, and read as the model reader reads them) and
- * hands Level.Sections over as bytes: that list is walked here with a
- * bounded cursor, recording where each section's arrays and palette
- * entries are. Counting a section then needs no container:
+ * stats_raw.c: see stats_raw.h. The chunk is parsed with the key filter
+ * of the model reader's lean parse (DataVersion, and under Level Biomes,
+ * TileEntities, Heightmaps ... kept as a tree: small, checked and read as
+ * the model reader does) plus Level.Entities, and Level.Sections handed
+ * over as bytes: that list is walked here with a bounded cursor, recording
+ * where each section's arrays and palette entries are. Counting a section
+ * then needs no container:
  *  - 1.8-1.12: Blocks, Data (and Add) combine to id<<4|meta, which is the
  *    state of those releases' registries (a value past the registry is
  *    air, as in read_legacy.c), histogrammed in a table of 65536 counts of
@@ -413,54 +414,48 @@ static raw_result scan_sections(stats_raw *r, cursor *cur, raw_chunk *ch, int *e
 
 /* ------------------------------------------------------------- parse */
 
+/* The keys kept as a tree: those the model reader's lean parse keeps
+ * (lean_key in src/chunknbt/read.c, with MC_CHUNKNBT_BLOCK_ENTITIES), so
+ * that the same values are checked as a full parse checks them (modified
+ * UTF-8 above all) and a chunk the model reader fails on is declined here,
+ * plus Level.Entities; Level.Sections is read from its bytes instead
+ * (take_sections). */
 static bool keep_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
                      size_t key_len)
 {
+    static const char *const used[] = {"DataVersion", "Level", "xPos", "zPos", "yPos", "Status", "sections",
+                                       "Sections", "Heightmaps", "Biomes", "TileEntities", "block_entities",
+                                       "Entities"};
     stats_raw *r = user;
     const uint8_t *k = (const uint8_t *)key;
-    if (depth == 1) {
-        if (key_is(k, key_len, "Level"))
-            r->nlevels++;
-        else if (key_is(k, key_len, "sections"))
-            r->odd = true; /* a 1.18 shape beside Level */
-        return key_is(k, key_len, "Level"); /* (DataVersion: take_value) */
-    }
-    (void)parent;
-    (void)parent_len; /* (only Level's keys are asked at depth 2) */
-    if (key_is(k, key_len, "sections") || key_is(k, key_len, "block_entities"))
-        r->odd = true;
-    if (key_is(k, key_len, "TileEntities") && ++r->ntile_lists > 1)
+    if (depth == 2 && !key_is((const uint8_t *)parent, parent_len, "Level"))
+        return true; /* the insides of another root compound kept */
+    if (depth == 1 && key_is(k, key_len, "Level"))
+        r->nlevels++;
+    if (key_is(k, key_len, "sections") || (depth == 2 && key_is(k, key_len, "block_entities")))
+        r->odd = true; /* 1.18 shapes */
+    if (depth == 2 && key_is(k, key_len, "TileEntities") && ++r->ntile_lists > 1)
         r->odd = true; /* (duplicates would be looked for across both) */
-    return key_is(k, key_len, "Biomes") || key_is(k, key_len, "TileEntities") || key_is(k, key_len, "Entities");
+    if (depth == 2 && key_is(k, key_len, "Sections"))
+        return false;
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+        if (key_is(k, key_len, used[i]))
+            return true;
+    return false;
 }
 
-/* DataVersion as mc_chunknbt_data_version reads it (any integer type;
- * 0 when negative or past int32). */
-static int32_t data_version_of(unsigned type, const uint8_t *v, const uint8_t *end)
-{
-    static const uint8_t size[5] = {0, 1, 2, 4, 8};
-    if (type < MC_NBT_BYTE || type > MC_NBT_LONG || end - v < size[type])
-        return 0;
-    int64_t dv = type == MC_NBT_BYTE ? (int8_t)v[0] : type == MC_NBT_SHORT ? (int16_t)mc_load_u16be(v)
-                 : type == MC_NBT_INT  ? (int32_t)mc_load_u32be(v) : (int64_t)mc_load_u64be(v);
-    return dv >= 0 && dv <= INT32_MAX ? (int32_t)dv : 0;
-}
-
-/* The filter's take: DataVersion's value (stepped over) and
- * Level.Sections (read here, one pass). */
-static const uint8_t *take_value(void *user, unsigned depth, const char *key, size_t key_len, unsigned type,
-                                 const uint8_t *value, const uint8_t *end)
+/* The filter's take: Level.Sections, read here in one pass. */
+static const uint8_t *take_sections(void *user, unsigned depth, const char *key, size_t key_len, unsigned type,
+                                    const uint8_t *value, const uint8_t *end)
 {
     stats_raw *r = user;
     raw_chunk *ch = r->chunk;
-    if (depth == 1 && key_is((const uint8_t *)key, key_len, "DataVersion")) {
-        ch->data_version = data_version_of(type, value, end);
-        return NULL;
-    }
     if (depth != 2 || !key_is((const uint8_t *)key, key_len, "Sections"))
         return NULL;
-    if (r->nsections_keys++ || type != MC_NBT_LIST)
-        return NULL; /* (stats_raw_scan declines) */
+    if (r->nsections_keys++ || type != MC_NBT_LIST) {
+        r->sections = RAW_DECLINED; /* (the model reader's tree checks it) */
+        return NULL;
+    }
     cursor c = {value, end};
     r->sections = scan_sections(r, &c, ch, &r->era, &r->lo, &r->hi);
     return r->sections == RAW_OK ? c.p : NULL; /* (else the parse steps over it, or fails) */
@@ -539,13 +534,14 @@ raw_result stats_raw_scan(stats_raw *r, const uint8_t *nbt, size_t len, raw_chun
     r->odd = false;
     r->nat = 0;
     memset(ch, 0, offsetof(raw_chunk, sec));
-    mc_nbt_filter f = {2, keep_key, r, take_value, false};
+    mc_nbt_filter f = {2, keep_key, r, take_sections, false};
     if (mc_nbt_parse_filtered(r->doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL) != MC_OK)
         return r->sections == RAW_NOMEM ? RAW_NOMEM : RAW_DECLINED;
     if (r->sections != RAW_OK)
         return r->sections;
-    ch->level = mc_nbt_get(mc_nbt_doc_root(r->doc), "Level");
-    const int32_t dv = ch->data_version;
+    const mc_nbt_tag *root = mc_nbt_doc_root(r->doc);
+    ch->level = mc_nbt_get(root, "Level");
+    const int32_t dv = ch->data_version = mc_chunknbt_data_version(root);
     if (r->odd || r->nlevels != 1 || r->nsections_keys > 1 || mc_nbt_tag_type(ch->level) != MC_NBT_COMPOUND ||
         dv >= 2832 /* 1.18's containers */ || !(ch->reg = mc_chunknbt_registry_for(dv)))
         return RAW_DECLINED;
