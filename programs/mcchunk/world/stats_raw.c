@@ -386,7 +386,7 @@ static raw_result scan_sections(stats_raw *r, cursor *cur, raw_chunk *ch, int *e
     cursor c = *cur;
     unsigned t;
     uint32_t n;
-    if (!take_u8(&c, &t) || !take_count(&c, &n) || (t != MC_NBT_COMPOUND && n) || n > 64)
+    if (!take_u8(&c, &t) || !take_count(&c, &n) || t > MC_NBT_LONG_ARRAY || (t != MC_NBT_COMPOUND && n) || n > 64)
         return RAW_DECLINED;
     for (uint32_t i = 0; i < n; i++) {
         found f;
