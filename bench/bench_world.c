@@ -11,10 +11,11 @@
  *      verify   `region verify` of the same files: the read-only baseline
  *               (inflate and parse every chunk);
  *      stats    `world stats`: chunks per CPU second (target >= 20,000),
- *               for the 1.18+ chunks and for the older ones apart, and
- *               the older ones' marginal rate: the same files four times
- *               over less once (what is paid once per distinct palette
- *               entry and state, not per chunk, taken out);
+ *               for the 1.18+ chunks and for the older ones apart (and
+ *               those split: 1.8-1.12, 1.13-1.17), and the older ones'
+ *               marginal rate: the same files four times over less once
+ *               (what is paid once per distinct palette entry and state,
+ *               not per chunk, taken out);
  *      convert  `world convert` to 1.21.4 (light left to the game) in each
  *               region compression (--compression zlib, lz4, none) and
  *               to 1.12.2 (light computed): chunks per CPU second, the
@@ -349,8 +350,10 @@ static void bench_corpus(const char *tmp)
         printf("corpus absent: the real-chunk figures are skipped\n");
         return;
     }
-    char world[4200], modern[4200], old[4200], old4[4200];
+    char world[4200], modern[4200], old[4200], old4[4200], legacy[4200], flat[4200];
     snprintf(world, sizeof world, "%s/corpus", tmp);
+    snprintf(legacy, sizeof legacy, "%s/corpus-1.8-1.12", tmp);
+    snprintf(flat, sizeof flat, "%s/corpus-1.13-1.17", tmp);
     snprintf(modern, sizeof modern, "%s/corpus-1.18+", tmp);
     snprintf(old, sizeof old, "%s/corpus-older", tmp);
     snprintf(old4, sizeof old4, "%s/corpus-older-x4", tmp);
@@ -359,8 +362,13 @@ static void bench_corpus(const char *tmp)
     for (int i = 0; i < n; i++) {
         char dir[4400], to[4600], cmd[9000];
         bool is_modern = strstr(files[i], "/1.18") || strstr(files[i], "/1.19") || strstr(files[i], "/1.2");
-        for (int k = 0; k < 2; k++) {
-            snprintf(dir, sizeof dir, "%s/dimensions/bench/d%d/region", k ? (is_modern ? modern : old) : world, i);
+        bool is_legacy = strstr(files[i], "/1.8") || strstr(files[i], "/1.9") || strstr(files[i], "/1.10") ||
+                         strstr(files[i], "/1.11") || strstr(files[i], "/1.12");
+        for (int k = 0; k < 3; k++) {
+            if (k == 2 && is_modern)
+                break;
+            snprintf(dir, sizeof dir, "%s/dimensions/bench/d%d/region",
+                     k == 2 ? (is_legacy ? legacy : flat) : k ? (is_modern ? modern : old) : world, i);
             snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
             if (system(cmd))
                 return;
@@ -393,21 +401,23 @@ static void bench_corpus(const char *tmp)
     printf("real chunks: %d corpus region files, %ld chunks (1.8.9 .. 1.21.11), one thread\n", n, chunks);
     printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (baseline)\n", "region verify (read only)",
            chunks / v.cpu, verify_us);
-    struct { const char *name, *dir; } sets[3] = {{"world stats, every chunk", world},
+    struct { const char *name, *dir; } sets[5] = {{"world stats, every chunk", world},
                                                   {"world stats, 1.18+ chunks", modern},
+                                                  {"world stats, 1.8-1.12 chunks", legacy},
+                                                  {"world stats, 1.13-1.17 chunks", flat},
                                                   {"world stats, older chunks", old}};
     double old_chunks = 0, old_cpu = 0;
-    for (int k = 0; k < 4; k++) {
-        char *argv[] = {"mcchunk", "world", "stats", k < 3 ? (char *)sets[k].dir : old4, "--threads", "1", "--json",
+    for (int k = 0; k < 6; k++) {
+        char *argv[] = {"mcchunk", "world", "stats", k < 5 ? (char *)sets[k].dir : old4, "--threads", "1", "--json",
                         "--quiet", NULL};
         run_result s = run_tool(argv);
         double c = json_number(s.out, "chunks");
         free(s.out);
-        if (k == 2) {
+        if (k == 4) {
             old_chunks = c;
             old_cpu = s.cpu;
         }
-        if (k < 3) {
+        if (k < 5) {
             printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target >= 20,000 chunks/s)\n",
                    sets[k].name, c / s.cpu, s.cpu / c * 1e6, s.cpu / c * 1e6 / verify_us);
             continue;

@@ -105,6 +105,15 @@ extern "C" {
 typedef struct mc_chunknbt_cache mc_chunknbt_cache;
 MC_API mc_chunknbt_cache *mc_chunknbt_cache_new(const mc_allocator *alloc);
 MC_API void mc_chunknbt_cache_free(mc_chunknbt_cache *cache);
+/* The state of one 1.13+ block palette entry {Name, Properties?} given as
+ * the Java NBT payload of its compound, entry[0..len) (its tags up to and
+ * including the TAG_End), for a reader that walks chunk bytes itself:
+ * keyed by those bytes, so registry `reg` resolves each distinct entry once
+ * per cache; a miss parses the bytes (checking them). MC_OK, MC_ERR_NOT_FOUND
+ * for a state `reg` lacks (*state is then its air, as the chunk reader reads
+ * it), MC_ERR_MALFORMED for bytes that are not such an entry, MC_ERR_NOMEM. */
+MC_API mc_status mc_chunknbt_cache_block_bytes(mc_chunknbt_cache *cache, const mc_registry *reg,
+                                               const uint8_t *entry, size_t len, uint32_t *state);
 
 /* Reader flags. */
 enum {

@@ -14,6 +14,16 @@
  * once per distinct key at the end. A biome covers its 4x4x4 cell: 64
  * blocks, or 16 per layer of it with --by y.
  *
+ * Chunks of 1.8-1.17 (Level.Sections) are not made into a column at all:
+ * world/stats_raw.c walks their NBT bytes and counts each section's
+ * Blocks/Data or Palette/BlockStates straight from them (the same counts,
+ * which test_world_stats checks on every corpus chunk); whatever it does
+ * not take exactly as the model reader would -- 1.18+ chunks, 1.17 custom
+ * heights, odd sections -- and every chunk with --by biome (biomes by
+ * position) go through the model reader as before. MCCHUNK_STATS_READER=
+ * model sends every chunk there, =report says on stderr how many each
+ * read (for the tests).
+ *
  * Entities come from entities/ region files (1.17+) or the chunk's
  * Level.Entities (before), block entities from the chunk; with --by y or
  * biome they go by their position (an entity of a chunk that has no
@@ -31,6 +41,7 @@
 #include "commands.h"
 #include "tool_common.h"
 #include "world/stats.h"
+#include "world/stats_raw.h"
 #include "world/subcommands.h"
 #include "world/world.h"
 
@@ -56,6 +67,10 @@ typedef struct stats_worker {
     dense_counts *cur;                      /* the column's, or NULL */
     world_stat_counter *counter;
     mc_chunknbt_cache *cache;
+    stats_raw *raw;                         /* NULL: every chunk through the model reader */
+    raw_chunk rc;
+    uint64_t raw_chunks[2];                 /* read by stats_raw: [1] 1.8-1.12, [0] 1.13-1.17 */
+    uint32_t raw_states[16 * MC_SECTION_BLOCKS], raw_counts[16 * MC_SECTION_BLOCKS]; /* a chunk's pairs */
     mc_nbt_doc *doc, *edoc;
     mc_buf nbt, ebuf;
     uint64_t chunks, regions, volume;
@@ -392,6 +407,102 @@ static bool count_column(stats_worker *w, stats_job *j, mc_column *col, uint64_t
     return ok;
 }
 
+/* ------------------------------------------------ 1.8-1.17, from bytes */
+
+/* A chunk read by stats_raw (never with --by biome): blocks per section
+ * (per layer with --by y), biomes per cell, block entities. RAW_DECLINED
+ * when a section turns out to be for the model reader (nothing counted:
+ * sections are checked before anything is added). */
+static raw_result count_raw_blocks(stats_worker *w, stats_job *j, const raw_chunk *c, uint64_t group)
+{
+    const bool by_y = j->by == STAT_BY_Y;
+    uint32_t ends[16][16], total = 0;
+    /* the sections' counts first (a declined one leaves the counters as
+     * they were), then added up */
+    for (int y = 0; y < 16; y++)
+        if (c->have >> y & 1) {
+            uint32_t *end = ends[y];
+            raw_result rr = stats_raw_blocks(w->raw, c, y, by_y, w->raw_states + total, w->raw_counts + total, end);
+            if (rr != RAW_OK)
+                return rr;
+            for (int l = 0; l < (by_y ? 16 : 1); l++)
+                end[l] += total;
+            total = end[by_y ? 15 : 0]; /* (at most 4096 a section) */
+        }
+    const mc_registry *reg = c->reg;
+    const uint32_t air = mc_registry_air(reg);
+    bool ok = true;
+    uint32_t at = 0;
+    for (int y = 0; y < 16 && ok; y++) {
+        for (int l = 0; l < (by_y ? 16 : 1) && ok; l++) {
+            const uint64_t g = by_y ? y_group(y * 16 + l) : group;
+            dense_counts *d = by_y ? NULL : w->cur;
+            if (!(c->have >> y & 1)) {
+                ok = tally(w, d, reg, g, STAT_BLOCK, air, by_y ? 256 : MC_SECTION_BLOCKS);
+                continue;
+            }
+            for (; at < ends[y][l] && ok; at++)
+                ok = tally(w, d, reg, g, STAT_BLOCK, w->raw_states[at], w->raw_counts[at]);
+        }
+    }
+    return ok ? RAW_OK : RAW_NOMEM;
+}
+
+static bool count_raw_biomes(stats_worker *w, stats_job *j, const raw_chunk *c, uint64_t group)
+{
+    bool ok = true;
+    for (int y = 0; y < 16 && ok; y++) {
+        const uint32_t *cells = c->biomes[c->biomes_same ? 0 : y];
+        if (j->by == STAT_BY_Y) {
+            for (uint32_t cell = 0; cell < 64 && ok; cell++)
+                for (int l = 0; l < 4 && ok; l++)
+                    ok = world_stat_count(w->counter, c->reg, y_group(y * 16 + (int)(cell >> 4) * 4 + l),
+                                          STAT_BIOME, cells[cell], 16);
+            continue;
+        }
+        if (c->biomes_same && y)
+            break; /* every section the same: counted 16 times below */
+        const uint64_t times = c->biomes_same ? 16 : 1;
+        for (uint32_t cell = 0; cell < 64 && ok; cell++)
+            ok = tally(w, w->cur, c->reg, group, STAT_BIOME, cells[cell], 64 * times);
+    }
+    return ok;
+}
+
+typedef struct raw_place {
+    stats_worker *w;
+    stats_job *j;
+    uint64_t group;
+} raw_place;
+
+static bool count_raw_block_entity(void *user, const mc_nbt_tag *t, int32_t x, int32_t y, int32_t z)
+{
+    raw_place *p = user;
+    return world_stat_count(p->w->counter, NULL, place_group(p->w, p->j, NULL, p->group, x, y, z), STAT_BLOCK_ENTITY,
+                            id_of(p->w, t), 1);
+}
+
+/* The chunk nbt[0..len) through stats_raw: RAW_DECLINED (nothing counted)
+ * sends it to the model reader. */
+static raw_result count_raw(stats_worker *w, stats_job *j, const uint8_t *nbt, size_t len, uint64_t group)
+{
+    raw_chunk *c = &w->rc;
+    raw_result rr = stats_raw_scan(w->raw, nbt, len, c);
+    if (rr != RAW_OK)
+        return rr;
+    w->cur = j->by == STAT_BY_NONE || j->by == STAT_BY_DIMENSION ? dense_for(w, c->reg, group) : NULL;
+    if ((rr = count_raw_blocks(w, j, c, group)) != RAW_OK)
+        return rr;
+    raw_place place = {w, j, group};
+    const mc_nbt_tag *ents = c->data_version < 2681 ? mc_nbt_get(c->level, "Entities") : NULL;
+    if (!count_raw_biomes(w, j, c, group) || !stats_raw_block_entities(c, count_raw_block_entity, &place) ||
+        (ents && !count_entity_list(w, j, NULL, ents, group)))
+        return RAW_NOMEM;
+    w->volume += 16 * MC_SECTION_BLOCKS;
+    w->raw_chunks[c->legacy]++;
+    return RAW_OK;
+}
+
 static bool key_is(const char *k, size_t n, const char *lit)
 {
     return strlen(lit) == n && !memcmp(k, lit, n);
@@ -498,15 +609,30 @@ static int stats_task(void *user, int worker, size_t ti)
         uint64_t group = j->by == STAT_BY_DIMENSION ? t->dim : j->by == STAT_BY_CHUNK ? chunk_group(cx, cz) : 0;
         mc_column *col = NULL;
         mc_error err;
+        raw_result raw = RAW_DECLINED;
         if (has) {
+            w->nbt.len = 0;
+            if (mc_region_read_chunk(reg, lx, lz, &w->nbt, NULL, &err) != MC_OK) {
+                fprintf(stderr, "%s: chunk %d %d: %s\n", j->o->prog, (int)cx, (int)cz, err.message);
+                rc = MC_EXIT_FAIL;
+                break;
+            }
+            if (w->raw && (raw = count_raw(w, j, w->nbt.data, w->nbt.len, group)) == RAW_NOMEM) {
+                fprintf(stderr, "%s: out of memory\n", j->o->prog);
+                rc = MC_EXIT_FAIL;
+                break;
+            }
+        }
+        if (has && raw == RAW_OK) {
+            w->chunks++;
+            world_count_chunks(1);
+        } else if (has) {
             mc_chunknbt_options opt = {0};
             /* blocks, biomes and block entities only */
             opt.flags = MC_CHUNKNBT_NO_LIGHT | MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_BLOCK_ENTITIES;
             opt.cache = w->cache;
             opt.doc = w->doc;
-            w->nbt.len = 0;
-            if (mc_region_read_chunk(reg, lx, lz, &w->nbt, NULL, &err) != MC_OK ||
-                mc_chunknbt_read_bytes(w->nbt.data, w->nbt.len, &opt, &col, &err) != MC_OK) {
+            if (mc_chunknbt_read_bytes(w->nbt.data, w->nbt.len, &opt, &col, &err) != MC_OK) {
                 fprintf(stderr, "%s: chunk %d %d: %s\n", j->o->prog, (int)cx, (int)cz, err.message);
                 rc = MC_EXIT_FAIL;
                 break;
@@ -664,6 +790,10 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
     if (rc)
         return rc;
     int threads = world_threads(o);
+    /* 1.8-1.17 chunks from their bytes (stats_raw.c) but with --by biome
+     * (which looks biomes up by position in the column); see the top */
+    const char *reader = getenv("MCCHUNK_STATS_READER");
+    const bool raw_reader = by != STAT_BY_BIOME && !(reader && !strcmp(reader, "model"));
     stats_job j = {o, &scan, by, calloc((size_t)threads, sizeof(stats_worker))};
     bool ok = j.workers != NULL;
     for (int w = 0; ok && w < threads; w++) {
@@ -672,9 +802,10 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
         sw->cache = mc_chunknbt_cache_new(NULL);
         sw->doc = mc_nbt_doc_new(NULL);
         sw->edoc = mc_nbt_doc_new(NULL);
+        sw->raw = raw_reader && sw->cache ? stats_raw_new(sw->cache) : NULL;
         mc_buf_init(&sw->nbt, NULL);
         mc_buf_init(&sw->ebuf, NULL);
-        ok = sw->counter && sw->cache && sw->doc && sw->edoc;
+        ok = sw->counter && sw->cache && sw->doc && sw->edoc && (sw->raw || !raw_reader);
     }
     rc = MC_EXIT_FAIL;
     if (!ok) {
@@ -684,6 +815,15 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
         world_outcome out;
         world_job_run(&job, &out);
         rc = MC_EXIT_OK;
+        uint64_t legacy = 0, flat = 0, all = 0;
+        for (int w = 0; w < threads; w++) {
+            legacy += j.workers[w].raw_chunks[1];
+            flat += j.workers[w].raw_chunks[0];
+            all += j.workers[w].chunks;
+        }
+        if (reader && !strcmp(reader, "report"))
+            fprintf(stderr, "%s: chunks read from their bytes: %" PRIu64 " 1.8-1.12, %" PRIu64 " 1.13-1.17; %" PRIu64
+                    " by the model reader\n", o->prog, legacy, flat, all - legacy - flat);
         for (int w = 0; w < threads; w++)
             if (!name_counts(res, &scan, by, &j.workers[w])) {
                 fprintf(stderr, "%s: out of memory\n", o->prog);
@@ -700,6 +840,7 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
     for (int w = 0; j.workers && w < threads; w++) {
         stats_worker *sw = &j.workers[w];
         world_stat_counter_free(sw->counter);
+        stats_raw_free(sw->raw);
         mc_chunknbt_cache_free(sw->cache);
         mc_nbt_doc_free(sw->doc);
         mc_nbt_doc_free(sw->edoc);

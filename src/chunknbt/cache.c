@@ -259,6 +259,77 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
     return st;
 }
 
+/* A run of u16-length-prefixed plain ASCII (1..127: modified UTF-8 and
+ * UTF-8 alike) at entry[*p], within len; false otherwise. */
+static bool ascii_text(const uint8_t *entry, size_t len, size_t *p, const char **s, size_t *n)
+{
+    if (len - *p < 2)
+        return false;
+    *n = mc_load_u16be(entry + *p);
+    *p += 2;
+    if (len - *p < *n)
+        return false;
+    const uint8_t *t = entry + *p;
+    *s = (const char *)t;
+    *p += *n;
+    size_t i = 0;
+    /* eight bytes a step: none with the high bit, none zero */
+    for (; i + 8 <= *n; i += 8) {
+        const uint64_t w = mc_load_u64le(t + i);
+        if ((w | ((w - 0x0101010101010101ull) & ~w)) & 0x8080808080808080ull)
+            return false;
+    }
+    for (; i < *n; i++)
+        if (t[i] - 1u >= 0x7Fu)
+            return false;
+    return true;
+}
+
+/* The game's shape of a palette entry, {Name: string, Properties?:
+ * {key: string ...}} in ASCII, read straight from its bytes: the name
+ * and the properties in stored order, as mc__cache_block takes them from
+ * the tree. False for anything else (the parse then reads it). */
+static bool plain_entry(const uint8_t *entry, size_t len, const char **name, size_t *name_len,
+                        mc_state_prop *props, size_t *np)
+{
+    size_t p = 0;
+    bool have_props = false;
+    *name = NULL;
+    *np = 0;
+    for (;;) {
+        if (p >= len)
+            return false;
+        const unsigned t = entry[p++];
+        if (t == MC_NBT_END)
+            return p == len && *name;
+        const char *k;
+        size_t kl;
+        if (!ascii_text(entry, len, &p, &k, &kl))
+            return false;
+        if (t == MC_NBT_STRING && kl == 4 && !memcmp(k, "Name", 4) && !*name) {
+            if (!ascii_text(entry, len, &p, name, name_len))
+                return false;
+        } else if (t == MC_NBT_COMPOUND && kl == 10 && !memcmp(k, "Properties", 10) && !have_props) {
+            have_props = true;
+            for (;;) {
+                if (p >= len)
+                    return false;
+                const unsigned pt = entry[p++];
+                if (pt == MC_NBT_END)
+                    break;
+                if (pt != MC_NBT_STRING || *np == MAX_PROPS)
+                    return false;
+                mc_state_prop *q = &props[(*np)++];
+                if (!ascii_text(entry, len, &p, &q->key, &q->key_len) ||
+                    !ascii_text(entry, len, &p, &q->value, &q->value_len))
+                    return false;
+            }
+        } else {
+            return false;
+        }
+    }
+}
+
 mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, const uint8_t *entry,
                               size_t len, uint32_t *state)
 {
@@ -274,26 +345,45 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
         *state = s->value;
         return (mc_status)s->status;
     }
-    /* a miss: the entry as an NBT root (TAG_Compound, empty name) */
-    if (!c->doc && !(c->doc = mc_nbt_doc_new(c->alloc)))
-        return MC_ERR_NOMEM;
-    if (!scratch_reserve(c, len + 3))
-        return MC_ERR_NOMEM;
-    c->scratch[0] = MC_NBT_COMPOUND;
-    c->scratch[1] = c->scratch[2] = 0;
-    memcpy(c->scratch + 3, entry, len);
-    /* a copying parse: mc__cache_block builds its key in the scratch */
-    mc_status st = mc_nbt_parse_ex(c->doc, c->scratch, len + 3, MC_NBT_JAVA, MC_NBT_PARSE_COPY, NULL, NULL,
-                                   NULL);
+    /* a miss: the common shape read from the bytes, else the entry
+     * parsed as an NBT root (TAG_Compound, empty name) */
+    const char *name;
+    size_t name_len, np;
+    mc_state_prop props[MAX_PROPS];
     uint32_t id = 0;
-    if (st == MC_OK)
-        st = mc__cache_block(c, reg, mc_nbt_doc_root(c->doc), &id, NULL);
+    mc_status st;
+    if (plain_entry(entry, len, &name, &name_len, props, &np)) {
+        st = mc_registry_lookup(reg, name, name_len, props, np, &id, NULL);
+    } else {
+        if (!c->doc && !(c->doc = mc_nbt_doc_new(c->alloc)))
+            return MC_ERR_NOMEM;
+        if (!scratch_reserve(c, len + 3))
+            return MC_ERR_NOMEM;
+        c->scratch[0] = MC_NBT_COMPOUND;
+        c->scratch[1] = c->scratch[2] = 0;
+        memcpy(c->scratch + 3, entry, len);
+        /* a copying parse: mc__cache_block builds its key in the scratch */
+        st = mc_nbt_parse_ex(c->doc, c->scratch, len + 3, MC_NBT_JAVA, MC_NBT_PARSE_COPY, NULL, NULL, NULL);
+        if (st == MC_OK)
+            st = mc__cache_block(c, reg, mc_nbt_doc_root(c->doc), &id, NULL);
+    }
     if (st == MC_ERR_NOMEM)
         return st;
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         st = MC_ERR_MALFORMED;
     insert(c, reg, key, len, h, id, st);
     *state = id;
+    return st;
+}
+
+mc_status mc_chunknbt_cache_block_bytes(mc_chunknbt_cache *cache, const mc_registry *reg, const uint8_t *entry,
+                                         size_t len, uint32_t *state)
+{
+    if (!cache || !reg || !entry || !state)
+        return MC_ERR_INVALID_ARG;
+    mc_status st = mc__cache_block_raw(cache, reg, entry, len, state);
+    if (st == MC_ERR_NOT_FOUND)
+        *state = mc_registry_air(reg);
     return st;
 }
 

@@ -158,6 +158,44 @@ check('--area counts only its chunks', () => {
     assert.deepStrictEqual(Object.fromEntries(Object.entries(a.blocks).filter(([k]) => !AIR.has(k))), listed);
 });
 
+check('1.8-1.17 chunks read from their bytes count as the model reader counts them, every corpus chunk', () => {
+    /* every terrain region file of the corpus before 1.18 (later ones go
+     * to the model reader anyway), each in a dimension of its own;
+     * MCCHUNK_STATS_READER=model reads every chunk through the model
+     * reader (mc_chunknbt_read_bytes), =report says how many the raw
+     * reader (world/stats_raw.c) took. --by chunk compares each chunk's
+     * counts (and the totals), --by y each block layer's. */
+    const corpus = path.join(tmp, 'corpus');
+    const found = [];
+    const walk = (d) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+            if (e.isDirectory()) { if (!/^1\.(1[89]|[2-9]\d)/.test(e.name)) walk(path.join(d, e.name)); }
+            else if (/r\.-?\d+\.-?\d+\.mca$/.test(e.name) && !/poi|entities/.test(e.name)) found.push(path.join(d, e.name));
+        }
+    };
+    walk(U.ANVIL);
+    found.forEach((f, i) => {
+        const to = path.join(corpus, 'dimensions', 'c', `d${i}`, 'region', /r\.-?\d+\.-?\d+\.mca$/.exec(f)[0]);
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        fs.copyFileSync(f, to);
+    });
+    const reader = (mode, args) => {
+        const r = U.ok(['world', 'stats', corpus, ...args, '--json', '--quiet'],
+            { env: { ...process.env, MCCHUNK_STATS_READER: mode } });
+        return { out: r.out, err: r.err };
+    };
+    for (const args of [['--by', 'chunk'], ['--by', 'y']]) {
+        const raw = reader('report', args), model = reader('model', args);
+        const m = /from their bytes: (\d+) 1\.8-1\.12, (\d+) 1\.13-1\.17; (\d+) by the model reader/.exec(raw.err);
+        assert(m, raw.err);
+        assert(+m[1] > 500 && +m[2] > 500, `few chunks read raw: ${m[0]}`);
+        assert(raw.out === model.out, `world stats ${args.join(' ')}: the raw reader's counts differ from the model's`);
+        if (args[1] === 'chunk')
+            console.log(`     ${found.length} files, ${JSON.parse(raw.out).chunks} chunks: ${m[1]} (1.8-1.12) + ${m[2]} ` +
+                `(1.13-1.17) read raw, ${m[3]} by the model reader; the same counts per chunk and per y`);
+    }
+});
+
 check('--merge refuses other files and other groupings', () => {
     const junk = path.join(tmp, 'junk.json');
     fs.writeFileSync(junk, '{"blocks": {"a": 1.5}}');

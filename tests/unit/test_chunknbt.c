@@ -917,6 +917,79 @@ static void test_legacy_sections(void **state)
     mc_chunknbt_cache_free(cache);
 }
 
+/* mc_chunknbt_cache_block_bytes: a palette entry by its payload bytes
+ * gives the registry's state whichever way it is read (the game's shape
+ * straight from the bytes, anything else through a parse), unknown states
+ * air with MC_ERR_NOT_FOUND, bytes that are no entry MC_ERR_MALFORMED. */
+static size_t put_text(uint8_t *p, const char *s)
+{
+    size_t n = strlen(s);
+    p[0] = (uint8_t)(n >> 8);
+    p[1] = (uint8_t)n;
+    memcpy(p + 2, s, n);
+    return n + 2;
+}
+
+static size_t put_string_tag(uint8_t *p, const char *key, const char *value)
+{
+    p[0] = 8;
+    size_t n = 1 + put_text(p + 1, key);
+    return n + put_text(p + n, value);
+}
+
+static void test_cache_block_bytes(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_chunknbt_registry_for(2586);
+    assert_non_null(reg);
+    mc_state_prop prop = {"axis", 4, "x", 1};
+    uint32_t want = 0;
+    assert_int_equal(mc_registry_lookup(reg, "minecraft:oak_log", 17, &prop, 1, &want, NULL), MC_OK);
+    mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
+    uint8_t e[256];
+    /* {Properties: {axis: "x"}, Name: "minecraft:oak_log"}: the game's shape */
+    size_t n = 0;
+    e[n++] = 10;
+    n += put_text(e + n, "Properties");
+    n += put_string_tag(e + n, "axis", "x");
+    e[n++] = 0;
+    n += put_string_tag(e + n, "Name", "minecraft:oak_log");
+    e[n++] = 0;
+    uint32_t got = 12345;
+    for (int again = 0; again < 2; again++) { /* a miss, then the cache */
+        assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, e, n, &got), MC_OK);
+        assert_int_equal(got, want);
+    }
+    /* the same with a tag the game does not write: through the parse */
+    uint8_t f[256];
+    memcpy(f, e, n - 1);
+    size_t m = n - 1;
+    f[m++] = 1; /* TAG_Byte "extra": 1 */
+    m += put_text(f + m, "extra");
+    f[m++] = 1;
+    f[m++] = 0;
+    got = 12345;
+    assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_OK);
+    assert_int_equal(got, want);
+    /* an unknown state: air */
+    m = put_string_tag(f, "Name", "minecraft:no_such_block");
+    f[m++] = 0;
+    assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_ERR_NOT_FOUND);
+    assert_int_equal(got, mc_registry_air(reg));
+    /* no entry: truncated, a Name that is not a string, no Name */
+    assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, e, n - 3, &got), MC_ERR_MALFORMED);
+    m = 0;
+    f[m++] = 3;
+    m += put_text(f + m, "Name");
+    memset(f + m, 0, 4);
+    m += 4;
+    f[m++] = 0;
+    assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_ERR_MALFORMED);
+    f[0] = 0;
+    assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, 1, &got), MC_ERR_MALFORMED);
+    mc_chunknbt_cache_free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -932,6 +1005,7 @@ int main(void)
         cmocka_unit_test(test_read_container),
         cmocka_unit_test(test_partial_sections),
         cmocka_unit_test(test_legacy_sections),
+        cmocka_unit_test(test_cache_block_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

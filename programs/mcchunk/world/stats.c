@@ -366,23 +366,43 @@ static int compare_rows(const print_row *p, const print_row *q, bool by_count)
     return strcmp(p->name, q->name);
 }
 
-static int compare_by_name(const void *a, const void *b) { return compare_rows(a, b, false); }
-static int compare_by_count(const void *a, const void *b) { return compare_rows(a, b, true); }
+/* (the rows are sorted as pointers: qsort moves 8 bytes per step rather
+ * than a whole row, which cost more than the comparisons) */
+static int compare_by_name(const void *a, const void *b)
+{
+    return compare_rows(*(const print_row *const *)a, *(const print_row *const *)b, false);
+}
+
+static int compare_by_count(const void *a, const void *b)
+{
+    return compare_rows(*(const print_row *const *)a, *(const print_row *const *)b, true);
+}
 
 /* The entries in print order (free()); NULL when out of memory. The
  * totals (group 0, order INT64_MIN) come first. */
 static print_row *sorted(const world_stat_result *r, bool by_count)
 {
-    print_row *rows = malloc((r->count ? r->count : 1) * sizeof *rows);
-    if (!rows)
+    const size_t n = r->count ? r->count : 1;
+    print_row *rows = malloc(n * sizeof *rows), *out = malloc(n * sizeof *out);
+    const print_row **order = malloc(n * sizeof *order);
+    if (!rows || !out || !order) {
+        free(rows);
+        free(out);
+        free(order);
         return NULL;
+    }
     for (size_t i = 0; i < r->count; i++) {
         const result_entry *e = &r->entries[i];
         rows[i] = (print_row){e->group ? r->group_order[e->group] : INT64_MIN, r->groups.str[e->group],
                               r->names.str[e->name], e->group, e->kind, e->n};
+        order[i] = &rows[i];
     }
-    qsort(rows, r->count, sizeof *rows, by_count ? compare_by_count : compare_by_name);
-    return rows;
+    qsort(order, r->count, sizeof *order, by_count ? compare_by_count : compare_by_name);
+    for (size_t i = 0; i < r->count; i++)
+        out[i] = *order[i];
+    free(rows);
+    free(order);
+    return out;
 }
 
 /* Prints the kinds of one group: entries idx[*i..] while their group is g. */
