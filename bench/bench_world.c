@@ -16,7 +16,9 @@
  *               over less once (what is paid once per distinct palette
  *               entry and state, not per chunk, taken out);
  *      convert  `world convert` to 1.21.4 (light left to the game) in each
- *               region compression (--compression zlib, lz4, none) and
+ *               region compression (--compression zlib, lz4, none), also
+ *               for the 1.18+ files (mostly the byte path, mc_chunknbt_recode)
+ *               and the older ones apart, and
  *               to 1.12.2 (light computed): chunks per CPU second, the
  *               CPU per chunk as a multiple of verify's (target <= 3),
  *               the bytes written; the 1.21.4 zlib and lz4 outputs read
@@ -341,6 +343,24 @@ static void bench_read_back(const char *dir, const char *comp, double verify_us)
     free(v.out);
 }
 
+/* `world convert` of one part of the corpus (the 1.18+ files or the older
+ * ones), as the line above it: the 1.18+ chunks go mostly by the byte path
+ * (mc_chunknbt_recode), the older ones by the model path. */
+static void bench_convert_part(const char *world, const char *name, const char *tmp, const char *to,
+                               const char *comp, double verify_us)
+{
+    char dst[4400];
+    snprintf(dst, sizeof dst, "%s/converted-%s-%s-%s", tmp, to, comp, name[0] == '1' ? "modern" : "older");
+    char *argv[] = {"mcchunk", "world", "convert", (char *)world, dst, "--to", (char *)to, "--compression",
+                    (char *)comp, "--threads", "1", "--json", NULL};
+    run_result c = run_tool(argv);
+    double read = json_number(c.out, "chunks_read"), recoded = json_number(c.out, "chunks_recoded");
+    if (read > 0)
+        printf("    %-34s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify) [%.0f chunks, %.0f by the byte path]\n",
+               name, read / c.cpu, c.cpu / read * 1e6, c.cpu / read * 1e6 / verify_us, read, recoded);
+    free(c.out);
+}
+
 static void bench_corpus(const char *tmp)
 {
     static char files[64][4096];
@@ -449,6 +469,9 @@ static void bench_corpus(const char *tmp)
             printf(", %.2fx zlib's", bytes / zlib_bytes);
         printf("]\n");
         free(c.out);
+        for (int part = 0; k < 3 && part < 2; part++)
+            bench_convert_part(part ? old : modern, part ? "older files" : "1.18+ files", tmp, targets[k].to,
+                               targets[k].comp, verify_us);
         if (k == 0)
             bench_deflate_levels(dst);
         if (k <= 1)

@@ -83,6 +83,7 @@ struct mc_chunknbt_recoder {
     uint16_t *idx_store;      /* RC_MAX_SECTIONS * (4096 + 64) */
     uint32_t vals[4096], pal[4096], oidx[4096];
     uint8_t be[8 * 4096];
+    uint64_t longs[512];      /* a container's longs in native order (bits <= 8) */
 };
 
 mc_chunknbt_recoder *mc_chunknbt_recoder_new(void)
@@ -124,19 +125,32 @@ static bool rs_need(const rscan *s, size_t n)
     return (size_t)(s->end - s->p) >= n;
 }
 
+/* Whether p[0..n) is ASCII without NUL: eight bytes at a time (a byte is
+ * 0 when (v - 0x01..) & ~v has its top bit, >= 0x80 when v has it). */
+static bool plain_ascii(const uint8_t *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
+    uint64_t bad = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const uint64_t v = mc_load_u64le(p + i);
+        bad |= ((v - ones) & ~v) | v;
+    }
+    for (; i < n; i++)
+        bad |= (uint64_t)(p[i] == 0 || p[i] >= 0x80) << 7;
+    return !(bad & tops);
+}
+
 /* A string or key: u16 length + bytes, plain ASCII without NUL (what the
  * parser keeps byte for byte). */
-static bool rs_str(rscan *s, const uint8_t **str, uint16_t *len)
+static bool rs_str(rscan *s, const uint8_t **str, uint16_t *len, bool check)
 {
     if (!rs_need(s, 2))
         return false;
     const uint16_t n = mc_load_u16be(s->p);
     s->p += 2;
-    if (!rs_need(s, n))
+    if (!rs_need(s, n) || (check && !plain_ascii(s->p, n)))
         return false;
-    for (uint16_t i = 0; i < n; i++)
-        if (s->p[i] == 0 || s->p[i] >= 0x80)
-            return false;
     *str = s->p;
     *len = n;
     s->p += n;
@@ -153,8 +167,9 @@ static bool rs_count(rscan *s, uint32_t *n)
     return v >= 0;
 }
 
-/* Steps over a payload of `type`, checking it as the parser does. */
-static bool rs_skip(rscan *s, unsigned type, unsigned depth)
+/* Steps over a payload of `type`, checking it as the parser does (its
+ * strings plain ASCII too when `check`: for what is copied as bytes). */
+static bool rs_skip(rscan *s, unsigned type, unsigned depth, bool check)
 {
     static const uint8_t fixed[7] = {0, 1, 2, 4, 8, 4, 8};
     if (depth > 64)
@@ -170,7 +185,7 @@ static bool rs_skip(rscan *s, unsigned type, unsigned depth)
         s->p += fixed[type];
         return true;
     case MC_NBT_STRING:
-        return rs_str(s, &k, &kl);
+        return rs_str(s, &k, &kl, check);
     case MC_NBT_BYTE_ARRAY: case MC_NBT_INT_ARRAY: case MC_NBT_LONG_ARRAY: {
         if (!rs_count(s, &n))
             return false;
@@ -187,7 +202,7 @@ static bool rs_skip(rscan *s, unsigned type, unsigned depth)
         if (!rs_count(s, &n) || elem > MC_NBT_LONG_ARRAY || (elem == MC_NBT_END && n))
             return false;
         for (uint32_t i = 0; i < n; i++)
-            if (!rs_skip(s, elem, depth + 1))
+            if (!rs_skip(s, elem, depth + 1, check))
                 return false;
         return true;
     }
@@ -198,7 +213,7 @@ static bool rs_skip(rscan *s, unsigned type, unsigned depth)
             const unsigned t = *s->p++;
             if (t == MC_NBT_END)
                 return true;
-            if (t > MC_NBT_LONG_ARRAY || !rs_str(s, &k, &kl) || !rs_skip(s, t, depth + 1))
+            if (t > MC_NBT_LONG_ARRAY || !rs_str(s, &k, &kl, check) || !rs_skip(s, t, depth + 1, check))
                 return false;
         }
     default:
@@ -206,14 +221,16 @@ static bool rs_skip(rscan *s, unsigned type, unsigned depth)
     }
 }
 
-static bool key_is(const uint8_t *k, uint16_t kl, const char *lit)
+static inline bool key_is(const uint8_t *k, uint16_t kl, const char *lit)
 {
     return strlen(lit) == kl && memcmp(k, lit, kl) == 0;
 }
 
 /* The tags of a compound payload at s (up to its end tag) into out[];
- * false when malformed, too many, or a key repeats. */
-static bool rs_tags(rscan *s, rc_tag *out, size_t cap, size_t *count, unsigned depth)
+ * false when malformed, too many, or a key repeats. `check`: strings plain
+ * ASCII (but in the value of key `unchecked`). */
+static bool rs_tags(rscan *s, rc_tag *out, size_t cap, size_t *count, unsigned depth, bool check,
+                    const char *unchecked)
 {
     size_t n = 0;
     for (;;) {
@@ -226,10 +243,10 @@ static bool rs_tags(rscan *s, rc_tag *out, size_t cap, size_t *count, unsigned d
         if (n == cap || t > MC_NBT_LONG_ARRAY)
             return false;
         rc_tag *g = &out[n];
-        if (!rs_str(s, &g->key, &g->key_len))
+        if (!rs_str(s, &g->key, &g->key_len, check))
             return false;
         g->value = s->p;
-        if (!rs_skip(s, t, depth))
+        if (!rs_skip(s, t, depth, check && !(unchecked && key_is(g->key, g->key_len, unchecked))))
             return false;
         g->start = start;
         g->end = s->p;
@@ -243,7 +260,7 @@ static bool rs_tags(rscan *s, rc_tag *out, size_t cap, size_t *count, unsigned d
     return true;
 }
 
-static const rc_tag *find_tag(const rc_tag *tags, size_t n, const char *key)
+static inline const rc_tag *find_tag(const rc_tag *tags, size_t n, const char *key)
 {
     for (size_t i = 0; i < n; i++)
         if (key_is(tags[i].key, tags[i].key_len, key))
@@ -276,7 +293,7 @@ static bool read_container(mc_chunknbt_recoder *rc, const mc_registry *reg, cons
     rc_tag t[4];
     size_t nt;
     rscan s = {value, end};
-    if (!rs_tags(&s, t, 4, &nt, 3))
+    if (!rs_tags(&s, t, 4, &nt, 3, false, NULL))
         return false;
     const rc_tag *pal = find_tag(t, nt, "palette"), *data = find_tag(t, nt, "data");
     if (!pal || pal->type != MC_NBT_LIST || nt != 1u + (data != NULL) || (data && data->type != MC_NBT_LONG_ARRAY))
@@ -295,9 +312,9 @@ static bool read_container(mc_chunknbt_recoder *rc, const mc_registry *reg, cons
         if (biomes) {
             const uint8_t *name;
             uint16_t nl;
-            if (!rs_str(&p, &name, &nl) || mc__cache_biome(rc->cache, reg, (const char *)name, nl, &ids[i]) != MC_OK)
+            if (!rs_str(&p, &name, &nl, true) || mc__cache_biome(rc->cache, reg, (const char *)name, nl, &ids[i]) != MC_OK)
                 return false;
-        } else if (!rs_skip(&p, MC_NBT_COMPOUND, 4) ||
+        } else if (!(p.p = mc__palette_entry_end(p.p, p.end)) || /* (parsed by the cache on a miss) */
                    mc__cache_block_raw(rc->cache, reg, at, (size_t)(p.p - at), &ids[i]) != MC_OK) {
             return false;
         }
@@ -319,17 +336,24 @@ static bool read_container(mc_chunknbt_recoder *rc, const mc_registry *reg, cons
     c->data = data->value + 4;
     if (c->data_n != mc_bits_longs(size, bits, MC_BITS_PADDED))
         return false;
-    mc_bits_unpack_be_u16(c->data, size, bits, MC_BITS_PADDED, idx);
-    uint16_t top = 0;
-    for (size_t i = 0; i < size; i++)
-        top = idx[i] > top ? idx[i] : top;
-    if (top >= n)
-        return false;
     /* padding bits and the tail of the last long clear (the game's): the
      * model would write them cleared */
-    mc_bits_pack_be_u16(idx, size, bits, MC_BITS_PADDED, rc->be);
-    if (memcmp(rc->be, c->data, (size_t)c->data_n * 8) != 0)
+    const unsigned per = 64 / bits, last = (unsigned)(size - (size_t)(c->data_n - 1) * per);
+    const uint64_t used = per * bits >= 64 ? ~0ull : (1ull << (per * bits)) - 1;
+    uint64_t pad = 0;
+    for (uint32_t i = 0; used != ~0ull && i + 1 < c->data_n; i++)
+        pad |= mc_load_u64be(c->data + 8 * i) & ~used;
+    pad |= mc_load_u64be(c->data + 8 * (c->data_n - 1)) & ~(last * bits >= 64 ? ~0ull : (1ull << (last * bits)) - 1);
+    if (pad)
         return false;
+    if (n < (1u << bits)) { /* every index inside the palette */
+        if (c->data_n > sizeof rc->longs / sizeof rc->longs[0])
+            return false;
+        mc_bits_load_be(c->data, c->data_n, rc->longs);
+        if (!mc_bits_all_below(rc->longs, size, bits, n))
+            return false;
+    }
+    mc_bits_unpack_be_u16(c->data, size, bits, MC_BITS_PADDED, idx);
     c->idx = idx;
     return true;
 }
@@ -340,7 +364,7 @@ static bool read_section(mc_chunknbt_recoder *rc, const mc_registry *reg, rscan 
     rc_tag t[8];
     size_t nt;
     sec->start = s->p;
-    if (!rs_tags(s, t, 8, &nt, 2))
+    if (!rs_tags(s, t, 8, &nt, 2, false, NULL))
         return false;
     sec->end = s->p;
     const rc_tag *y = find_tag(t, nt, "Y"), *bs = find_tag(t, nt, "block_states"), *bi = find_tag(t, nt, "biomes");
@@ -356,8 +380,10 @@ static bool read_section(mc_chunknbt_recoder *rc, const mc_registry *reg, rscan 
     sec->block_light = bl ? bl->value + 4 : NULL;
     sec->sky_light = sl ? sl->value + 4 : NULL;
     sec->in_range = bs != NULL;
-    if (!bs)
-        return true;
+    if (!bs) {
+        rscan again = {sec->start, sec->end}; /* copied as it is: its strings checked */
+        return rs_skip(&again, MC_NBT_COMPOUND, 2, true);
+    }
     if (bs->type != MC_NBT_COMPOUND || bi->type != MC_NBT_COMPOUND)
         return false;
     uint16_t *idx = rc->idx_store + i * (4096 + 64);
@@ -407,12 +433,29 @@ static bool read_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, const
     return expect == hi + 1;
 }
 
-/* Whether a block state keeps, in the target, the flags heightmaps test
- * (else mc_column_translate recomputes the heightmaps). */
-static bool heightmap_flags_kept(const mc_registry *from, const mc_registry *to, uint32_t s, uint32_t t)
+/* A state's MC_STATE_* flags, from the registry's table when it has one. */
+static uint32_t flags_of(const uint8_t *table, size_t n, const mc_registry *reg, uint32_t s)
+{
+    return table ? (s < n ? table[s] : 0) : mc_registry_state_flags(reg, s);
+}
+
+/* Whether every block state of the column keeps, in the target, the flags
+ * heightmaps test (else mc_column_translate recomputes the heightmaps). */
+static bool heightmap_flags_kept(const mc_chunknbt_recoder *rc, const mc_registry *from, const mc_registry *to,
+                                 const uint32_t *map, uint32_t map_len, uint32_t tair)
 {
     const uint32_t f = MC_STATE_AIR | MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_LEAVES;
-    return !((mc_registry_state_flags(from, s) ^ mc_registry_state_flags(to, t)) & f);
+    size_t nf, nt;
+    const uint8_t *ff = mc_registry_state_flag_table(from, &nf), *tf = mc_registry_state_flag_table(to, &nt);
+    for (size_t i = 0; i < rc->nsec; i++) {
+        const rc_container *b = &rc->sec[i].blocks;
+        for (uint32_t k = 0; rc->sec[i].in_range && k < b->n; k++) {
+            const uint32_t s = rc->ids[b->first + k], t = mc_registry_map_apply(map, map_len, s, tair);
+            if ((flags_of(ff, nf, from, s) ^ flags_of(tf, nt, to, t)) & f)
+                return false;
+        }
+    }
+    return true;
 }
 
 /* ------------------------------------------------------------ phase 2 */
@@ -483,6 +526,35 @@ static bool entry_bytes(mc_chunknbt_recoder *rc, const mc_registry *to, uint32_t
     return true;
 }
 
+/* Whether every index below n occurs in idx[0..size): looked at after each
+ * run of 256 (most palettes are all seen long before the end). */
+static bool all_used(const uint16_t *idx, size_t size, uint32_t n)
+{
+    uint64_t seen[4] = {0};
+    const uint64_t full[4] = {
+        n >= 64 ? ~0ull : (1ull << n) - 1, n >= 128 ? ~0ull : n <= 64 ? 0 : (1ull << (n - 64)) - 1,
+        n >= 192 ? ~0ull : n <= 128 ? 0 : (1ull << (n - 128)) - 1, n >= 256 ? ~0ull : n <= 192 ? 0 : (1ull << (n - 192)) - 1};
+    for (size_t from = 0; from < size; from += 256) {
+        const size_t to = from + 256 < size ? from + 256 : size;
+        if (n <= 64) {
+            uint64_t g0 = 0, g1 = 0;
+            size_t i = from;
+            for (; i + 2 <= to; i += 2) {
+                g0 |= 1ull << (idx[i] & 63);
+                g1 |= 1ull << (idx[i + 1] & 63);
+            }
+            seen[0] |= g0 | g1;
+        } else {
+            for (size_t i = from; i < to; i++)
+                seen[idx[i] >> 6] |= 1ull << (idx[i] & 63);
+        }
+        if ((seen[0] & full[0]) == full[0] && (seen[1] & full[1]) == full[1] && (seen[2] & full[2]) == full[2] &&
+            (seen[3] & full[3]) == full[3])
+            return true;
+    }
+    return false;
+}
+
 /* A container written for the target: the mapped palette kept with the
  * source's longs when its entries stay distinct and are all used, else a
  * palette rebuilt in first-occurrence order of the mapped values. */
@@ -498,13 +570,8 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, const rc_contain
     for (uint32_t i = 0; keep && i < c->n; i++)
         for (uint32_t j = i + 1; keep && j < c->n; j++)
             keep = mapped[i] != mapped[j];
-    if (keep) {
-        uint64_t seen[4] = {0};
-        for (size_t i = 0; i < size; i++)
-            seen[c->idx[i] >> 6] |= 1ull << (c->idx[i] & 63);
-        for (uint32_t i = 0; keep && i < c->n; i++)
-            keep = (seen[i >> 6] >> (i & 63)) & 1;
-    }
+    if (keep)
+        keep = all_used(c->idx, size, c->n);
     uint32_t n = c->n;
     const uint8_t *data = NULL;
     unsigned bits = 0;
@@ -582,8 +649,8 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
     rscan s = {nbt, nbt + len};
     const uint8_t *rn;
     uint16_t rnl;
-    if (len < 4 || nbt[0] != MC_NBT_COMPOUND || (s.p++, !rs_str(&s, &rn, &rnl)) ||
-        !rs_tags(&s, rc->tags, RC_MAX_TAGS, &rc->ntags, 1) || s.p != s.end)
+    if (len < 4 || nbt[0] != MC_NBT_COMPOUND || (s.p++, !rs_str(&s, &rn, &rnl, true)) ||
+        !rs_tags(&s, rc->tags, RC_MAX_TAGS, &rc->ntags, 1, true, "sections") || s.p != s.end)
         return no;
     const rc_tag *t = rc->tags;
     const size_t nt = rc->ntags;
@@ -632,15 +699,7 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
         const uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
         bfall = fb == MC_STATE_NONE ? 0 : fb;
         /* heightmaps the translation would recompute: the model path */
-        bool kept = true;
-        for (size_t i = 0; i < rc->nsec && kept; i++) {
-            const rc_container *b = &rc->sec[i].blocks;
-            for (uint32_t k = 0; rc->sec[i].in_range && k < b->n && kept; k++) {
-                const uint32_t s0 = rc->ids[b->first + k];
-                kept = heightmap_flags_kept(f.registry, to, s0, mc_registry_map_apply(map, map_len, s0, tair));
-            }
-        }
-        if (!kept && hm && hm->value[0] != MC_NBT_END)
+        if (hm && hm->value[0] != MC_NBT_END && !heightmap_flags_kept(rc, f.registry, to, map, map_len, tair))
             return no;
     }
     const unsigned how = opt->decide ? opt->decide(opt->user, &f) : 0;
