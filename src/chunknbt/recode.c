@@ -43,7 +43,8 @@
 /* A container of one section: its palette (resolved) and indices. */
 typedef struct rc_container {
     uint32_t n;            /* palette entries */
-    uint32_t first;        /* their ids: rc->ids[first .. first + n) */
+    uint32_t first;        /* their starts rc->at[first .. first + n], then
+                            * their ids rc->ids[first .. first + n) */
     const uint8_t *data;   /* big-endian longs (NULL: none) */
     uint32_t data_n;
     unsigned bits;         /* of the data */
@@ -78,6 +79,8 @@ struct mc_chunknbt_recoder {
     size_t ntags;
     rc_section sec[RC_MAX_SECTIONS];
     size_t nsec;
+    const uint8_t **at;       /* palette entry starts (each container's n + 1) */
+    size_t at_len, at_cap;
     uint32_t *ids;
     size_t ids_len, ids_cap;
     uint16_t *idx_store;      /* RC_MAX_SECTIONS * (4096 + 64) */
@@ -110,6 +113,7 @@ void mc_chunknbt_recoder_free(mc_chunknbt_recoder *rc)
     free(rc->entry_len);
     mc_buf_free(&rc->entries);
     free(rc->ids);
+    free(rc->at);
     free(rc->idx_store);
     free(rc);
 }
@@ -226,40 +230,6 @@ static inline bool key_is(const uint8_t *k, uint16_t kl, const char *lit)
     return strlen(lit) == kl && memcmp(k, lit, kl) == 0;
 }
 
-/* The tags of a compound payload at s (up to its end tag) into out[];
- * false when malformed, too many, or a key repeats. `check`: strings plain
- * ASCII (but in the value of key `unchecked`). */
-static bool rs_tags(rscan *s, rc_tag *out, size_t cap, size_t *count, unsigned depth, bool check,
-                    const char *unchecked)
-{
-    size_t n = 0;
-    for (;;) {
-        if (!rs_need(s, 1))
-            return false;
-        const uint8_t *start = s->p;
-        const unsigned t = *s->p++;
-        if (t == MC_NBT_END)
-            break;
-        if (n == cap || t > MC_NBT_LONG_ARRAY)
-            return false;
-        rc_tag *g = &out[n];
-        if (!rs_str(s, &g->key, &g->key_len, check))
-            return false;
-        g->value = s->p;
-        if (!rs_skip(s, t, depth, check && !(unchecked && key_is(g->key, g->key_len, unchecked))))
-            return false;
-        g->start = start;
-        g->end = s->p;
-        g->type = (uint8_t)t;
-        for (size_t i = 0; i < n; i++)
-            if (out[i].key_len == g->key_len && !memcmp(out[i].key, g->key, g->key_len))
-                return false;
-        n++;
-    }
-    *count = n;
-    return true;
-}
-
 static inline const rc_tag *find_tag(const rc_tag *tags, size_t n, const char *key)
 {
     for (size_t i = 0; i < n; i++)
@@ -268,7 +238,171 @@ static inline const rc_tag *find_tag(const rc_tag *tags, size_t n, const char *k
     return NULL;
 }
 
+/* One tag's head at s: its type (0: the compound's end) and key. */
+static bool rs_head(rscan *s, unsigned *type, const uint8_t **key, uint16_t *kl, bool check)
+{
+    if (!rs_need(s, 1))
+        return false;
+    *type = *s->p++;
+    if (*type == MC_NBT_END)
+        return true;
+    return *type <= MC_NBT_LONG_ARRAY && rs_str(s, key, kl, check);
+}
+
 /* ------------------------------------------------------------ phase 1 */
+
+static bool at_push(mc_chunknbt_recoder *rc, const uint8_t *p)
+{
+    if (rc->at_len == rc->at_cap) {
+        size_t cap = rc->at_cap ? rc->at_cap * 2 : 1024;
+        const uint8_t **n = realloc(rc->at, cap * sizeof *n);
+        if (!n)
+            return false;
+        rc->at = n;
+        rc->at_cap = cap;
+    }
+    rc->at[rc->at_len++] = p;
+    return true;
+}
+
+/* A block_states or biomes compound {palette, data?} stepped over once:
+ * where its entries start (rc->at) and where its longs are. */
+static bool scan_container(mc_chunknbt_recoder *rc, rscan *s, bool biomes, rc_container *c)
+{
+    bool have_pal = false, have_data = false;
+    for (;;) {
+        unsigned t;
+        const uint8_t *k = NULL;
+        uint16_t kl = 0;
+        if (!rs_head(s, &t, &k, &kl, false))
+            return false;
+        if (t == MC_NBT_END)
+            return have_pal;
+        if (t == MC_NBT_LIST && key_is(k, kl, "palette") && !have_pal) {
+            if (!rs_need(s, 1))
+                return false;
+            const unsigned elem = *s->p++;
+            uint32_t n;
+            if (!rs_count(s, &n) || n == 0 || n > (biomes ? 64u : 256u) ||
+                elem != (biomes ? MC_NBT_STRING : MC_NBT_COMPOUND))
+                return false;
+            c->n = n;
+            c->first = (uint32_t)rc->at_len;
+            for (uint32_t i = 0; i < n; i++) {
+                const uint8_t *str;
+                uint16_t sl;
+                if (!at_push(rc, s->p) ||
+                    !(biomes ? rs_str(s, &str, &sl, false) : (s->p = mc__palette_entry_end(s->p, s->end)) != NULL))
+                    return false;
+            }
+            if (!at_push(rc, s->p))
+                return false;
+            have_pal = true;
+        } else if (t == MC_NBT_LONG_ARRAY && key_is(k, kl, "data") && !have_data) {
+            if (!rs_count(s, &c->data_n) || (uint64_t)c->data_n * 8 > (uint64_t)(s->end - s->p))
+                return false;
+            c->data = s->p;
+            s->p += (size_t)c->data_n * 8;
+            have_data = true;
+        } else {
+            return false;
+        }
+    }
+}
+
+/* One section compound: Y, block_states, biomes, BlockLight, SkyLight
+ * (each once); one without block data is copied as it is, so its strings
+ * are checked. */
+static bool scan_section(mc_chunknbt_recoder *rc, rscan *s, rc_section *sec)
+{
+    memset(sec, 0, sizeof *sec);
+    sec->start = s->p;
+    bool have_y = false, have_b = false, have_m = false;
+    for (;;) {
+        unsigned t;
+        const uint8_t *k = NULL;
+        uint16_t kl = 0;
+        if (!rs_head(s, &t, &k, &kl, false))
+            return false;
+        if (t == MC_NBT_END)
+            break;
+        if (t == MC_NBT_BYTE && key_is(k, kl, "Y") && !have_y) {
+            if (!rs_need(s, 1))
+                return false;
+            sec->y = (int8_t)*s->p++;
+            have_y = true;
+        } else if (t == MC_NBT_COMPOUND && key_is(k, kl, "block_states") && !have_b) {
+            if (!scan_container(rc, s, false, &sec->blocks))
+                return false;
+            have_b = true;
+        } else if (t == MC_NBT_COMPOUND && key_is(k, kl, "biomes") && !have_m) {
+            if (!scan_container(rc, s, true, &sec->biomes))
+                return false;
+            have_m = true;
+        } else if (t == MC_NBT_BYTE_ARRAY && (key_is(k, kl, "BlockLight") || key_is(k, kl, "SkyLight"))) {
+            const uint8_t **dst = kl == 10 ? &sec->block_light : &sec->sky_light;
+            uint32_t n;
+            if (*dst || !rs_count(s, &n) || n != MC_LIGHT_BYTES || !rs_need(s, n))
+                return false;
+            *dst = s->p;
+            s->p += n;
+        } else {
+            return false;
+        }
+    }
+    sec->end = s->p;
+    sec->in_range = have_b;
+    if (!have_y || have_b != have_m)
+        return false;
+    rscan again = {sec->start, sec->end}; /* copied as it is: its strings checked */
+    return have_b || rs_skip(&again, MC_NBT_COMPOUND, 2, true);
+}
+
+/* The sections list's payload at s, each section scanned. */
+static bool scan_sections(mc_chunknbt_recoder *rc, rscan *s)
+{
+    if (!rs_need(s, 1))
+        return false;
+    const unsigned elem = *s->p++;
+    uint32_t n;
+    if (!rs_count(s, &n) || elem != MC_NBT_COMPOUND || n == 0 || n > RC_MAX_SECTIONS || rc->nsec)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!scan_section(rc, s, &rc->sec[i]))
+            return false;
+    rc->nsec = n;
+    return true;
+}
+
+/* The root compound's tags (the sections scanned on the way), no key twice;
+ * the bytes of every other tag are checked as they are copied. */
+static bool scan_root(mc_chunknbt_recoder *rc, rscan *s)
+{
+    size_t n = 0;
+    for (;;) {
+        unsigned t;
+        rc_tag tag;
+        tag.start = s->p;
+        if (!rs_head(s, &t, &tag.key, &tag.key_len, true))
+            return false;
+        if (t == MC_NBT_END)
+            break;
+        if (n == RC_MAX_TAGS)
+            return false;
+        tag.value = s->p;
+        tag.type = (uint8_t)t;
+        const bool sections = t == MC_NBT_LIST && key_is(tag.key, tag.key_len, "sections");
+        if (!(sections ? scan_sections(rc, s) : rs_skip(s, t, 1, true)))
+            return false;
+        tag.end = s->p;
+        for (size_t i = 0; i < n; i++)
+            if (rc->tags[i].key_len == tag.key_len && !memcmp(rc->tags[i].key, tag.key, tag.key_len))
+                return false;
+        rc->tags[n++] = tag;
+    }
+    rc->ntags = n;
+    return true;
+}
 
 static bool ids_room(mc_chunknbt_recoder *rc, size_t n)
 {
@@ -285,55 +419,38 @@ static bool ids_room(mc_chunknbt_recoder *rc, size_t n)
     return true;
 }
 
-/* A block_states or biomes compound {palette, data?} at `value`: palette
- * resolved in `reg`, indices unpacked into `idx` and checked. */
-static bool read_container(mc_chunknbt_recoder *rc, const mc_registry *reg, const uint8_t *value,
-                           const uint8_t *end, bool biomes, uint16_t *idx, rc_container *c)
+/* A scanned container resolved in `reg` (c->first becomes the ids' start)
+ * and its longs checked and unpacked into idx. */
+static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, uint16_t *idx,
+                              rc_container *c)
 {
-    rc_tag t[4];
-    size_t nt;
-    rscan s = {value, end};
-    if (!rs_tags(&s, t, 4, &nt, 3, false, NULL))
+    const uint32_t n = c->n;
+    if (!ids_room(rc, n))
         return false;
-    const rc_tag *pal = find_tag(t, nt, "palette"), *data = find_tag(t, nt, "data");
-    if (!pal || pal->type != MC_NBT_LIST || nt != 1u + (data != NULL) || (data && data->type != MC_NBT_LONG_ARRAY))
-        return false;
-    rscan p = {pal->value, pal->end};
-    const unsigned elem = *p.p++;
-    uint32_t n;
-    if (!rs_count(&p, &n) || n == 0 || n > (biomes ? 64u : 256u) ||
-        elem != (biomes ? MC_NBT_STRING : MC_NBT_COMPOUND) || !ids_room(rc, n))
-        return false;
-    c->n = n;
-    c->first = (uint32_t)rc->ids_len;
+    const uint8_t *const *at = rc->at + c->first;
     uint32_t *ids = rc->ids + rc->ids_len;
     for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *at = p.p;
         if (biomes) {
-            const uint8_t *name;
-            uint16_t nl;
-            if (!rs_str(&p, &name, &nl, true) || mc__cache_biome(rc->cache, reg, (const char *)name, nl, &ids[i]) != MC_OK)
+            const uint8_t *name = at[i] + 2;
+            const size_t nl = (size_t)(at[i + 1] - name);
+            if (!plain_ascii(name, nl) || mc__cache_biome(rc->cache, reg, (const char *)name, nl, &ids[i]) != MC_OK)
                 return false;
-        } else if (!(p.p = mc__palette_entry_end(p.p, p.end)) || /* (parsed by the cache on a miss) */
-                   mc__cache_block_raw(rc->cache, reg, at, (size_t)(p.p - at), &ids[i]) != MC_OK) {
+        } else if (mc__cache_block_raw(rc->cache, reg, at[i], (size_t)(at[i + 1] - at[i]), &ids[i]) != MC_OK) {
             return false;
         }
     }
+    c->first = (uint32_t)rc->ids_len;
     rc->ids_len += n;
     const size_t size = biomes ? 64 : 4096;
     c->idx = NULL;
-    c->data = NULL;
-    c->data_n = 0;
     if (n == 1)
-        return !data || mc_load_u32be(data->value) == 0;
-    if (!data)
+        return !c->data || c->data_n == 0;
+    if (!c->data)
         return false;
     unsigned bits = mc_bits_ceil_log2(n);
     if (!biomes && bits < 4)
         bits = 4;
     c->bits = bits;
-    c->data_n = mc_load_u32be(data->value);
-    c->data = data->value + 4;
     if (c->data_n != mc_bits_longs(size, bits, MC_BITS_PADDED))
         return false;
     /* padding bits and the tail of the last long clear (the game's): the
@@ -358,63 +475,22 @@ static bool read_container(mc_chunknbt_recoder *rc, const mc_registry *reg, cons
     return true;
 }
 
-/* One section compound: Y, block_states, biomes, BlockLight, SkyLight. */
-static bool read_section(mc_chunknbt_recoder *rc, const mc_registry *reg, rscan *s, rc_section *sec, size_t i)
-{
-    rc_tag t[8];
-    size_t nt;
-    sec->start = s->p;
-    if (!rs_tags(s, t, 8, &nt, 2, false, NULL))
-        return false;
-    sec->end = s->p;
-    const rc_tag *y = find_tag(t, nt, "Y"), *bs = find_tag(t, nt, "block_states"), *bi = find_tag(t, nt, "biomes");
-    const rc_tag *bl = find_tag(t, nt, "BlockLight"), *sl = find_tag(t, nt, "SkyLight");
-    if (!y || y->type != MC_NBT_BYTE || nt != 1u + !!bs + !!bi + !!bl + !!sl || !bs != !bi)
-        return false;
-    sec->y = (int8_t)y->value[0];
-    for (int k = 0; k < 2; k++) {
-        const rc_tag *l = k ? sl : bl;
-        if (l && (l->type != MC_NBT_BYTE_ARRAY || mc_load_u32be(l->value) != MC_LIGHT_BYTES))
-            return false;
-    }
-    sec->block_light = bl ? bl->value + 4 : NULL;
-    sec->sky_light = sl ? sl->value + 4 : NULL;
-    sec->in_range = bs != NULL;
-    if (!bs) {
-        rscan again = {sec->start, sec->end}; /* copied as it is: its strings checked */
-        return rs_skip(&again, MC_NBT_COMPOUND, 2, true);
-    }
-    if (bs->type != MC_NBT_COMPOUND || bi->type != MC_NBT_COMPOUND)
-        return false;
-    uint16_t *idx = rc->idx_store + i * (4096 + 64);
-    return read_container(rc, reg, bs->value, bs->end, false, idx, &sec->blocks) &&
-           read_container(rc, reg, bi->value, bi->end, true, idx + 4096, &sec->biomes);
-}
-
 static int by_y(const void *a, const void *b)
 {
     const rc_section *x = a, *y = b;
     return (x->y > y->y) - (x->y < y->y);
 }
 
-/* The sections list: each read, sorted by Y (the order the writer puts
- * them in), the column's range checked: every Y from yPos up to the
- * highest with data has data, and no section without data lies inside. */
-static bool read_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, const rc_tag *list, int32_t ypos,
-                          int32_t *count)
+/* The scanned sections sorted by Y (the order the writer puts them in),
+ * the column's range checked -- every Y from yPos up to the highest with
+ * data has data, no section without data lies inside -- and those inside
+ * resolved in `reg`. */
+static bool resolve_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, int32_t ypos, int32_t *count)
 {
-    rscan s = {list->value, list->end};
-    const unsigned elem = *s.p++;
-    uint32_t n;
-    if (!rs_count(&s, &n) || elem != MC_NBT_COMPOUND || n == 0 || n > RC_MAX_SECTIONS)
-        return false;
-    for (uint32_t i = 0; i < n; i++)
-        if (!read_section(rc, reg, &s, &rc->sec[i], i))
-            return false;
-    rc->nsec = n;
+    const size_t n = rc->nsec;
     qsort(rc->sec, n, sizeof rc->sec[0], by_y);
     int32_t hi = INT32_MIN;
-    for (uint32_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i && rc->sec[i].y == rc->sec[i - 1].y)
             return false;
         if (rc->sec[i].in_range)
@@ -424,10 +500,14 @@ static bool read_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, const
         return false;
     *count = hi - ypos + 1;
     int32_t expect = ypos;
-    for (uint32_t i = 0; i < n; i++) {
-        const rc_section *c = &rc->sec[i];
+    for (size_t i = 0; i < n; i++) {
+        rc_section *c = &rc->sec[i];
         const bool inside = c->y >= ypos && c->y <= hi;
         if (inside != c->in_range || (inside && c->y != expect++))
+            return false;
+        uint16_t *idx = rc->idx_store + i * (4096 + 64);
+        if (inside && (!resolve_container(rc, reg, false, idx, &c->blocks) ||
+                       !resolve_container(rc, reg, true, idx + 4096, &c->biomes)))
             return false;
     }
     return expect == hi + 1;
@@ -460,13 +540,23 @@ static bool heightmap_flags_kept(const mc_chunknbt_recoder *rc, const mc_registr
 
 /* ------------------------------------------------------------ phase 2 */
 
+static void put_key_n(mc_buf *o, unsigned type, const char *key, size_t n)
+{
+    uint8_t *p = mc_buf_extend(o, 3 + n);
+    if (!p)
+        return;
+    p[0] = (uint8_t)type;
+    mc_store_u16be(p + 1, (uint16_t)n);
+    memcpy(p + 3, key, n);
+}
+
 static void put_key(mc_buf *o, unsigned type, const char *key)
 {
-    const size_t n = strlen(key);
-    mc_buf_put_u8(o, (uint8_t)type);
-    mc_buf_put_u16be(o, (uint16_t)n);
-    mc_buf_put(o, key, n);
+    put_key_n(o, type, key, strlen(key));
 }
+
+/* A key given as a string literal: its length known at compile time. */
+#define PUT_KEY(o, type, lit) put_key_n((o), (type), (lit), sizeof(lit) - 1)
 
 static void put_string(mc_buf *o, const char *s)
 {
@@ -491,6 +581,11 @@ static bool entry_bytes(mc_chunknbt_recoder *rc, const mc_registry *to, uint32_t
         if (!rc->treg)
             return false;
     }
+    if (state < rc->entry_states && rc->entry_at[state]) {
+        *p = rc->entries.data + rc->entry_at[state] - 1;
+        *len = rc->entry_len[state];
+        return true;
+    }
     const char *name = state < rc->entry_states ? mc_registry_state_name(to, state) : NULL;
     if (!name) {
         state = mc_registry_air(to);
@@ -501,11 +596,11 @@ static bool entry_bytes(mc_chunknbt_recoder *rc, const mc_registry *to, uint32_t
     if (!rc->entry_at[state]) {
         mc_buf *o = &rc->entries;
         const size_t at = o->len;
-        put_key(o, MC_NBT_STRING, "Name");
+        PUT_KEY(o, MC_NBT_STRING, "Name");
         put_string(o, name);
         const unsigned np = mc_registry_state_prop_count(to, state);
         if (np) {
-            put_key(o, MC_NBT_COMPOUND, "Properties");
+            PUT_KEY(o, MC_NBT_COMPOUND, "Properties");
             for (unsigned i = 0; i < np; i++) {
                 const char *k, *v;
                 if (mc_registry_state_prop(to, state, i, &k, &v)) {
@@ -607,7 +702,7 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, const rc_contain
             data = rc->be;
         }
     }
-    put_key(o, MC_NBT_LIST, "palette");
+    PUT_KEY(o, MC_NBT_LIST, "palette");
     mc_buf_put_u8(o, biomes ? MC_NBT_STRING : MC_NBT_COMPOUND);
     mc_buf_put_u32be(o, n);
     for (uint32_t i = 0; i < n; i++) {
@@ -624,7 +719,7 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, const rc_contain
     }
     if (data) {
         const size_t nl = mc_bits_longs(size, bits, MC_BITS_PADDED);
-        put_key(o, MC_NBT_LONG_ARRAY, "data");
+        PUT_KEY(o, MC_NBT_LONG_ARRAY, "data");
         mc_buf_put_u32be(o, (uint32_t)nl);
         mc_buf_put(o, data, nl * 8);
     }
@@ -649,8 +744,10 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
     rscan s = {nbt, nbt + len};
     const uint8_t *rn;
     uint16_t rnl;
-    if (len < 4 || nbt[0] != MC_NBT_COMPOUND || (s.p++, !rs_str(&s, &rn, &rnl, true)) ||
-        !rs_tags(&s, rc->tags, RC_MAX_TAGS, &rc->ntags, 1, true, "sections") || s.p != s.end)
+    rc->at_len = rc->ids_len = 0;
+    rc->nsec = 0;
+    if (len < 4 || nbt[0] != MC_NBT_COMPOUND || (s.p++, !rs_str(&s, &rn, &rnl, true)) || !scan_root(rc, &s) ||
+        s.p != s.end)
         return no;
     const rc_tag *t = rc->tags;
     const size_t nt = rc->ntags;
@@ -681,9 +778,8 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
     f.min_section = (int32_t)mc_load_u32be(yp->value);
     if (f.min_section < -2048 || f.min_section > 2048)
         return no;
-    rc->ids_len = 0;
     int32_t count = 0;
-    if (!read_sections(rc, f.registry, secs, f.min_section, &count))
+    if (!resolve_sections(rc, f.registry, f.min_section, &count))
         return no;
     f.section_count = (uint32_t)count;
     f.translated = f.registry != to;
@@ -723,23 +819,23 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
         if (g == secs || g == hm || g == xp || g == zp || g == yp)
             continue;
         if (g == dv) {
-            put_key(out, MC_NBT_INT, "DataVersion");
+            PUT_KEY(out, MC_NBT_INT, "DataVersion");
             mc_buf_put_u32be(out, (uint32_t)opt->data_version);
         } else if (g == lit && drop_light) {
-            put_key(out, MC_NBT_BYTE, "isLightOn");
+            PUT_KEY(out, MC_NBT_BYTE, "isLightOn");
             mc_buf_put_u8(out, 0);
         } else {
             put_tag(out, g);
         }
     }
     if (!lit && drop_light) {
-        put_key(out, MC_NBT_BYTE, "isLightOn");
+        PUT_KEY(out, MC_NBT_BYTE, "isLightOn");
         mc_buf_put_u8(out, 0);
     }
     put_tag(out, xp);
     put_tag(out, zp);
     put_tag(out, yp);
-    put_key(out, MC_NBT_LIST, "sections");
+    PUT_KEY(out, MC_NBT_LIST, "sections");
     mc_buf_put_u8(out, MC_NBT_COMPOUND);
     mc_buf_put_u32be(out, (uint32_t)rc->nsec);
     bool ok = true;
@@ -749,11 +845,11 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
             mc_buf_put(out, c->start, (size_t)(c->end - c->start)); /* outside the column: as it is */
             continue;
         }
-        put_key(out, MC_NBT_BYTE, "Y");
+        PUT_KEY(out, MC_NBT_BYTE, "Y");
         mc_buf_put_u8(out, (uint8_t)c->y);
-        put_key(out, MC_NBT_COMPOUND, "block_states");
+        PUT_KEY(out, MC_NBT_COMPOUND, "block_states");
         ok = write_container(rc, out, &c->blocks, false, map, map_len, tair, to);
-        put_key(out, MC_NBT_COMPOUND, "biomes");
+        PUT_KEY(out, MC_NBT_COMPOUND, "biomes");
         ok = ok && write_container(rc, out, &c->biomes, true, bmap, bmap_len, bfall, to);
         for (int k = 0; k < 2 && !drop_light; k++) {
             const uint8_t *l = k ? c->sky_light : c->block_light;
@@ -768,7 +864,7 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
     if (hm)
         put_tag(out, hm);
     if (!be) {
-        put_key(out, MC_NBT_LIST, "block_entities");
+        PUT_KEY(out, MC_NBT_LIST, "block_entities");
         mc_buf_put_u8(out, MC_NBT_END);
         mc_buf_put_u32be(out, 0);
     }
