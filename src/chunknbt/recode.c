@@ -205,6 +205,12 @@ static bool rs_skip(rscan *s, unsigned type, unsigned depth, bool check)
         const unsigned elem = *s->p++;
         if (!rs_count(s, &n) || elem > MC_NBT_LONG_ARRAY || (elem == MC_NBT_END && n))
             return false;
+        if (elem >= MC_NBT_BYTE && elem <= MC_NBT_DOUBLE) { /* fixed size: stepped over at once */
+            if ((uint64_t)n * fixed[elem] > (uint64_t)(s->end - s->p))
+                return false;
+            s->p += (size_t)n * fixed[elem];
+            return true;
+        }
         for (uint32_t i = 0; i < n; i++)
             if (!rs_skip(s, elem, depth + 1, check))
                 return false;
@@ -621,9 +627,28 @@ static bool entry_bytes(mc_chunknbt_recoder *rc, const mc_registry *to, uint32_t
     return true;
 }
 
+/* all_used for 4-bit indices past the first runs: the bytes of the longs
+ * (two indices each) marked in a table of 256, then the indices of the
+ * bytes seen (a section with a rare block would otherwise be walked index
+ * by index to its end). */
+static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n)
+{
+    uint8_t seen[256] = {0};
+    for (size_t i = 0; i < bytes; i++)
+        seen[be[i]] = 1;
+    uint32_t got = 0;
+    for (unsigned b = 0; b < 256; b++)
+        if (seen[b])
+            got |= (1u << (b & 15)) | (1u << (b >> 4));
+    const uint32_t all = n >= 32 ? ~0u : (1u << n) - 1;
+    return (got & all) == all;
+}
+
 /* Whether every index below n occurs in idx[0..size): looked at after each
- * run of 256 (most palettes are all seen long before the end). */
-static bool all_used(const uint16_t *idx, size_t size, uint32_t n)
+ * run of 256 (most palettes are all seen long before the end); 4-bit
+ * indices not all seen in the first 512 go to all_used_nibbles (be: the
+ * packed longs, NULL when not 4-bit). */
+static bool all_used(const uint16_t *idx, size_t size, uint32_t n, const uint8_t *be)
 {
     uint64_t seen[4] = {0};
     const uint64_t full[4] = {
@@ -646,6 +671,8 @@ static bool all_used(const uint16_t *idx, size_t size, uint32_t n)
         if ((seen[0] & full[0]) == full[0] && (seen[1] & full[1]) == full[1] && (seen[2] & full[2]) == full[2] &&
             (seen[3] & full[3]) == full[3])
             return true;
+        if (be && to == 512 && size == 4096)
+            return all_used_nibbles(be, size / 2, n);
     }
     return false;
 }
@@ -666,7 +693,7 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, const rc_contain
         for (uint32_t j = i + 1; keep && j < c->n; j++)
             keep = mapped[i] != mapped[j];
     if (keep)
-        keep = all_used(c->idx, size, c->n);
+        keep = all_used(c->idx, size, c->n, c->bits == 4 ? c->data : NULL);
     uint32_t n = c->n;
     const uint8_t *data = NULL;
     unsigned bits = 0;
