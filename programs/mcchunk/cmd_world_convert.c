@@ -182,6 +182,9 @@ typedef struct convert_run {
     bool changed[1024];               /* own chunks whose blocks or height the conversion changed */
     int32_t src_dv[1024];
     int32_t min_section, sections;    /* the target dimension's range (sections = 0: the column's) */
+    int raw_chunk;                    /* own chunk whose NBT bytes w->nbt holds (the byte path
+                                       * declined it), -1: none */
+    size_t nbt_len;                   /* their length */
 } convert_run;
 
 /* ------------------------------------------------------ target heights */
@@ -508,7 +511,11 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
     opt.doc = w->doc;
     opt.flags = own ? 0 : MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_NO_LIGHT;
     mc_column *col = NULL;
-    if (mc_region_read_chunk(r, lx, lz, &w->nbt, NULL, &err) != MC_OK ||
+    const bool have = own && run->raw_chunk == i; /* read already by recode_chunk */
+    if (have)
+        w->nbt.len = run->nbt_len;
+    run->raw_chunk = -1;
+    if ((!have && mc_region_read_chunk(r, lx, lz, &w->nbt, NULL, &err) != MC_OK) ||
         mc_chunknbt_read_bytes(w->nbt.data, w->nbt.len, &opt, &col, &err) != MC_OK) {
         if (own) {
             w->rep.unreadable++;
@@ -803,8 +810,11 @@ static mc_status recode_chunk(convert_run *run, mc_region_writer *out, int lx, i
     mc_chunknbt_recode_options ro = {run->j->target.data_version, recode_decide, recode_count, &c};
     w->bytes.len = 0;
     mc_status st = mc_chunknbt_recode(w->recoder, w->nbt.data, w->nbt.len, &ro, &w->bytes, err);
-    if (st == MC_ERR_UNSUPPORTED)
+    if (st == MC_ERR_UNSUPPORTED) {
+        run->raw_chunk = i; /* the model path reads these bytes, not the file again */
+        run->nbt_len = w->nbt.len;
         return MC_OK;
+    }
     if (st)
         return st;
     *done = true;
@@ -980,6 +990,7 @@ static int convert_task(void *user, int worker, size_t next)
     run->j = j;
     run->w = &j->workers[worker];
     run->t = &j->scan->tasks[ti];
+    run->raw_chunk = -1;
     target_range(j, j->scan->dims[run->t->dim], &run->min_section, &run->sections);
     mc_error err;
     mc_error_clear(&err);

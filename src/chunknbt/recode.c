@@ -759,6 +759,20 @@ static void put_tag(mc_buf *o, const rc_tag *t)
     mc_buf_put(o, t->start, (size_t)(t->end - t->start));
 }
 
+/* The value of the first TAG_Int "DataVersion" in nbt[0..len), NULL when
+ * there is none (a memchr for its 'D', then the whole tag head). */
+static const uint8_t *find_data_version(const uint8_t *nbt, size_t len)
+{
+    static const uint8_t key[14] = {MC_NBT_INT, 0, 11, 'D', 'a', 't', 'a', 'V', 'e', 'r', 's', 'i', 'o', 'n'};
+    const uint8_t *end = nbt + len, *p = nbt + 3;
+    while (p < end && (p = memchr(p, 'D', (size_t)(end - p))) != NULL) {
+        if (end - p >= 15 && !memcmp(p - 3, key, sizeof key))
+            return p + 11;
+        p++;
+    }
+    return NULL;
+}
+
 mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t len,
                              const mc_chunknbt_recode_options *opt, mc_buf *out, mc_error *err)
 {
@@ -766,6 +780,12 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
     if (!rc || !nbt || !opt || !out)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk recode: missing argument");
     if (opt->data_version < RC_DV_FIRST)
+        return no;
+    /* an older chunk (Level, DataVersion below 2844; the rest of the
+     * world) declined at the cost of a search: the first DataVersion int
+     * in the bytes (a root key in every chunk that gets further) */
+    const uint8_t *dvk = find_data_version(nbt, len);
+    if (!dvk || (int32_t)mc_load_u32be(dvk) < RC_DV_FIRST)
         return no;
     /* phase 1: the root's tags, the facts, the sections */
     rscan s = {nbt, nbt + len};
