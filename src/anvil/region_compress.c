@@ -10,6 +10,7 @@
  */
 #include <libdeflate.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "anvil/anvil_private.h"
 #include "core/inflate.h"
@@ -95,8 +96,17 @@ mc_status mc_region_decompress(int compression, const void *in, size_t in_len, m
     return mc__decompress(NULL, compression, in, in_len, out, max_out, err);
 }
 
-mc_status mc__compress(struct libdeflate_compressor **reuse, mc_compression compression, int level,
-                       const void *in, size_t in_len, mc_buf *out, mc_error *err)
+void mc__compressors_free(mc__compressors *c)
+{
+    if (c->deflater)
+        libdeflate_free_compressor(c->deflater);
+    free(c->lz4);
+    c->deflater = NULL;
+    c->lz4 = NULL;
+}
+
+mc_status mc__compress(mc__compressors *reuse, mc_compression compression, int level, const void *in,
+                       size_t in_len, mc_buf *out, mc_error *err)
 {
     if (level <= 0)
         level = 6;
@@ -109,15 +119,15 @@ mc_status mc__compress(struct libdeflate_compressor **reuse, mc_compression comp
         return mc_buf_ok(out) ? MC_OK
                               : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
     case MC_COMPRESSION_LZ4:
-        return mc__lz4block_encode(in, in_len, out, err);
+        return mc__lz4block_encode(&reuse->lz4, in, in_len, out, err);
     case MC_COMPRESSION_GZIP:
     case MC_COMPRESSION_ZLIB: {
         /* a compressor costs its tables (hundreds of KB) to set up: kept
          * by callers that compress many records (*reuse) */
-        struct libdeflate_compressor *c = *reuse ? *reuse : libdeflate_alloc_compressor(level);
+        struct libdeflate_compressor *c = reuse->deflater ? reuse->deflater : libdeflate_alloc_compressor(level);
         if (!c)
             return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
-        *reuse = c;
+        reuse->deflater = c;
         bool gz = compression == MC_COMPRESSION_GZIP;
         size_t bound = gz ? libdeflate_gzip_compress_bound(c, in_len)
                           : libdeflate_zlib_compress_bound(c, in_len);
@@ -139,9 +149,8 @@ mc_status mc__compress(struct libdeflate_compressor **reuse, mc_compression comp
 mc_status mc_region_compress(mc_compression compression, int level, const void *in,
                              size_t in_len, mc_buf *out, mc_error *err)
 {
-    struct libdeflate_compressor *c = NULL;
+    mc__compressors c = {NULL, NULL};
     mc_status st = mc__compress(&c, compression, level, in, in_len, out, err);
-    if (c)
-        libdeflate_free_compressor(c);
+    mc__compressors_free(&c);
     return st;
 }
