@@ -345,6 +345,38 @@ static bool all_used(const mc_container *c)
     return false;
 }
 
+/* first_occurrence for an indirect container, over its indices: each
+ * palette entry is mapped (tstate, tbiome) once, when first met, and given
+ * its place in the new palette then (entries mapping to one target share
+ * it), so no value of the 4,096 is hashed and no table cleared. Fills pal
+ * and w->idx as first_occurrence does; returns the new palette's length. */
+static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool biomes, bool translated,
+                                       uint32_t *pal)
+{
+    uint16_t idx[4096];
+    uint32_t out_of[256];
+    const size_t size = c->rules.size;
+    mc_bits_unpack_u16(c->longs, size, c->bits, MC_BITS_PADDED, idx);
+    for (uint32_t k = 0; k < c->palette_len; k++)
+        out_of[k] = UINT32_MAX;
+    size_t n = 0;
+    for (size_t i = 0; i < size; i++) {
+        const uint16_t k = idx[i];
+        if (out_of[k] == UINT32_MAX) {
+            const uint32_t s = c->palette[k];
+            const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
+            uint32_t j = 0;
+            while (j < n && pal[j] != v)
+                j++;
+            if (j == n)
+                pal[n++] = v;
+            out_of[k] = j;
+        }
+        w->idx[i] = out_of[k];
+    }
+    return n;
+}
+
 /* Palette entry {Name, Properties?} of a target state. */
 static mc_status put_block_entry(writer *w, mc_nbt_tag *list, uint32_t state)
 {
@@ -406,6 +438,9 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
         pal = c->palette;
         n = c->palette_len;
         direct_idx = true;
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !decided && c->rules.size <= 4096 && c->palette_len <= 256) {
+        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf);
+        pal = pal_buf;
     } else {
         size_t size = c->rules.size;
         mc_container_get_all(c, w->vals);
