@@ -265,17 +265,18 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
 }
 
 /* all_used for 4-bit indices (palettes of up to 16 entries, most block
- * sections): the indices read straight from the longs, instead of
- * unpacking 4,096 first. */
+ * sections), without unpacking 4,096 indices: the first longs read as bits
+ * of a word, looked at every eight (most palettes are all seen within
+ * them); the rest, if need be, as the bytes of the longs (two indices
+ * each) marked in a table of 256, whose entries seen are then read (a
+ * section with a rare block is read to its end). */
 static bool all_used_nibbles(const mc_container *c)
 {
-    /* the indices of each long as bits of a word, looked at every eight
-     * longs (most palettes are all seen within the first few) */
     const uint32_t all = (1u << c->palette_len) - 1;
     uint32_t got = 0;
-    const size_t nl = c->rules.size / 16;
-    for (size_t i = 0; i < nl; i += 8) {
-        const size_t end = i + 8 < nl ? i + 8 : nl;
+    const size_t nl = c->rules.size / 16, first = nl < 32 ? nl : 32;
+    for (size_t i = 0; i < first; i += 8) {
+        const size_t end = i + 8 < first ? i + 8 : first;
         uint32_t g0 = 0, g1 = 0;
         for (size_t l = i; l < end; l++) {
             const uint64_t v = c->longs[l];
@@ -288,7 +289,16 @@ static bool all_used_nibbles(const mc_container *c)
         if ((got & all) == all)
             return true;
     }
-    return false;
+    uint8_t seen[256] = {0};
+    for (size_t i = first; i < nl; i++) {
+        const uint64_t v = c->longs[i];
+        for (unsigned k = 0; k < 64; k += 8)
+            seen[(v >> k) & 255] = 1;
+    }
+    for (unsigned b = 0; b < 256; b++)
+        if (seen[b])
+            got |= (1u << (b & 15)) | (1u << (b >> 4));
+    return (got & all) == all;
 }
 
 /* Whether an indirect container's palette has no entry twice and every
