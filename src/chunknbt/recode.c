@@ -759,6 +759,24 @@ static void put_tag(mc_buf *o, const rc_tag *t)
     mc_buf_put(o, t->start, (size_t)(t->end - t->start));
 }
 
+/* Whether a compound tag (scanned already) has a key the writer takes for
+ * its own bookkeeping ("mcchunk:..."), which the model path leaves out. */
+static bool has_bookkeeping_key(const rc_tag *t)
+{
+    rscan s = {t->value, t->end};
+    for (;;) {
+        unsigned type;
+        const uint8_t *k = NULL;
+        uint16_t kl = 0;
+        if (!rs_head(&s, &type, &k, &kl, false) || type == MC_NBT_END)
+            return false;
+        if (kl >= 8 && !memcmp(k, MC__KEY_PREFIX, 8))
+            return true;
+        if (!rs_skip(&s, type, 2, false))
+            return false;
+    }
+}
+
 /* The value of the first TAG_Int "DataVersion" in nbt[0..len), NULL when
  * there is none (a memchr for its 'D', then the whole tag head). */
 static const uint8_t *find_data_version(const uint8_t *nbt, size_t len)
@@ -807,7 +825,8 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
     const rc_tag *lit = find_tag(t, nt, "isLightOn");
     if (!dv || dv->type != MC_NBT_INT || !xp || xp->type != MC_NBT_INT || !zp || zp->type != MC_NBT_INT || !yp ||
         yp->type != MC_NBT_INT || !secs || secs->type != MC_NBT_LIST || (hm && hm->type != MC_NBT_COMPOUND) ||
-        (lit && lit->type != MC_NBT_BYTE) || (be && (be->type != MC_NBT_LIST || mc_load_u32be(be->value + 1))))
+        (lit && lit->type != MC_NBT_BYTE) || (be && (be->type != MC_NBT_LIST || mc_load_u32be(be->value + 1))) ||
+        (hm && has_bookkeeping_key(hm)))
         return no;
     mc_chunknbt_recode_facts f;
     memset(&f, 0, sizeof f);
