@@ -17,7 +17,11 @@
  *               (what is paid once per distinct palette entry and state,
  *               not per chunk, taken out);
  *      convert  `world convert` to 1.21.4 (light left to the game) in each
- *               region compression (--compression zlib, lz4, none) and
+ *               region compression (--compression zlib, lz4, none), also
+ *               for the 1.18+ files (mostly the byte path, mc_chunknbt_recode;
+ *               and again with MCCHUNK_CONVERT_MODEL=1, the model path
+ *               only, as the byte path's baseline) and the older ones
+ *               apart, and
  *               to 1.12.2 (light computed): chunks per CPU second, the
  *               CPU per chunk as a multiple of verify's (target <= 3),
  *               the bytes written; the 1.21.4 zlib and lz4 outputs read
@@ -342,6 +346,54 @@ static void bench_read_back(const char *dir, const char *comp, double verify_us)
     free(v.out);
 }
 
+/* CPU per chunk of `region verify` over the region files under dir. */
+static double verify_us_of(const char *dir)
+{
+    static char files[256][4096];
+    int n = list_regions(dir, files, 256, 0, true);
+    if (n > 76)
+        n = 76;
+    char *argv[80] = {"mcchunk", "region", "verify", "-q"};
+    for (int i = 0; i < n; i++)
+        argv[4 + i] = files[i];
+    argv[4 + n] = NULL;
+    run_result v = run_tool(argv);
+    const char *p = v.out ? strstr(v.out, "problems, ") : NULL;
+    long chunks = p ? strtol(p + 10, NULL, 10) : 0;
+    free(v.out);
+    return chunks ? v.cpu / (double)chunks * 1e6 : 0;
+}
+
+/* `world convert` of one part of the corpus (the 1.18+ files or the older
+ * ones), as the line above it: the 1.18+ chunks go mostly by the byte path
+ * (mc_chunknbt_recode), the older ones by the model path. Beside the ratio
+ * to the whole corpus' verify, the ratio to `region verify` of the part's
+ * own files in this run (the 1.18+ chunks read faster than the average). */
+static void bench_convert_part(const char *world, const char *name, const char *tmp, const char *to,
+                               const char *comp, double verify_us, bool model)
+{
+    static double own_verify[2];
+    const int part = name[0] == '1' ? 0 : 1;
+    if (!own_verify[part])
+        own_verify[part] = verify_us_of(world);
+    char dst[4400];
+    snprintf(dst, sizeof dst, "%s/converted-%s-%s-%s%s", tmp, to, comp, name[0] == '1' ? "modern" : "older",
+             model ? "-model" : "");
+    if (model)
+        setenv("MCCHUNK_CONVERT_MODEL", "1", 1); /* the model path only: the baseline of the byte path */
+    char *argv[] = {"mcchunk", "world", "convert", (char *)world, dst, "--to", (char *)to, "--compression",
+                    (char *)comp, "--threads", "1", "--json", NULL};
+    run_result c = run_tool(argv);
+    unsetenv("MCCHUNK_CONVERT_MODEL");
+    double read = json_number(c.out, "chunks_read"), recoded = json_number(c.out, "chunks_recoded");
+    if (read > 0)
+        printf("    %-34s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; %.1fx its files' verify, %.1f us) "
+               "[%.0f chunks, %.0f by the byte path]\n",
+               name, read / c.cpu, c.cpu / read * 1e6, c.cpu / read * 1e6 / verify_us,
+               own_verify[part] ? c.cpu / read * 1e6 / own_verify[part] : 0, own_verify[part], read, recoded);
+    free(c.out);
+}
+
 static void bench_corpus(const char *tmp)
 {
     static char files[64][4096];
@@ -459,6 +511,10 @@ static void bench_corpus(const char *tmp)
             printf(", %.2fx zlib's", bytes / zlib_bytes);
         printf("]\n");
         free(c.out);
+        for (int part = 0; k < 3 && part < 3; part++)
+            bench_convert_part(part == 2 ? old : modern,
+                               part == 2 ? "older files" : part ? "1.18+ files, model path only" : "1.18+ files", tmp,
+                               targets[k].to, targets[k].comp, verify_us, part == 1);
         if (k == 0)
             bench_deflate_levels(dst);
         if (k <= 1)

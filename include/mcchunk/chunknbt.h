@@ -303,6 +303,61 @@ MC_API mc_status mc_chunknbt_read_container(const mc_nbt_tag *container, bool bi
                                             bool lenient, uint32_t *unknown, mc_container *out,
                                             const mc_allocator *alloc, mc_error *err);
 
+/* ---------------------------------------------------- recode (1.18+ only) */
+
+/* Chunk NBT of a 1.18+ DataVersion (21w43a, 2844, or later) written again
+ * for another such DataVersion straight from its bytes, without a tree or
+ * a column: palettes remapped entry by entry (block states through
+ * mc_registry_map, biomes through mc_biome_map), packed indices copied when
+ * the palette keeps its entries, every other key copied as its bytes,
+ * DataVersion set. Its output equals, as NBT content (key order aside),
+ * what mc_chunknbt_read_bytes + mc_column_translate + mc_chunknbt_write
+ * give for the chunk, with an absent block_entities written as an empty
+ * list and, when decide() asks, the light dropped and isLightOn 0. A chunk
+ * it does not handle the same way (block entities, unknown palette
+ * entries, heightmaps the translation would recompute, sections of another
+ * shape, non-ASCII strings, snapshot layouts, ...) is declined:
+ * MC_ERR_UNSUPPORTED, nothing written, no callback run; the caller then
+ * takes the model path. One recoder per thread (it keeps scratch space
+ * and caches); free with mc_chunknbt_recoder_free. */
+typedef struct mc_chunknbt_recoder mc_chunknbt_recoder;
+
+/* What the recoder found, for the caller's decide(). */
+typedef struct mc_chunknbt_recode_facts {
+    int32_t data_version;         /* the chunk's */
+    const mc_registry *registry;  /* the chunk's (mc_chunknbt_registry_for) */
+    const char *status;           /* Status (into the input), NULL when absent */
+    size_t status_len;
+    int32_t min_section;          /* yPos */
+    uint32_t section_count;       /* yPos up to the highest section with data */
+    bool translated;              /* the target's registry is another */
+} mc_chunknbt_recode_facts;
+
+enum {
+    MC_RECODE_DECLINE = 1u << 0,   /* decide(): take the model path */
+    MC_RECODE_DROP_LIGHT = 1u << 1 /* decide(): no light in the sections, isLightOn 0 */
+};
+
+typedef struct mc_chunknbt_recode_options {
+    int32_t data_version;          /* the target's (2844 or later) */
+    /* After every check, before anything is written: MC_RECODE_* bits. */
+    unsigned (*decide)(void *user, const mc_chunknbt_recode_facts *f);
+    /* Each section's blocks (biomes false) and biomes as read, in the
+     * chunk's registry: palette[0..n) and the indices (4096 or 64; NULL
+     * when n is 1). Called after decide(), for the sections of the column. */
+    void (*container)(void *user, const mc_registry *from, bool biomes, const uint32_t *palette, size_t n,
+                      const uint16_t *indices);
+    void *user;
+} mc_chunknbt_recode_options;
+
+MC_API mc_chunknbt_recoder *mc_chunknbt_recoder_new(void);
+MC_API void mc_chunknbt_recoder_free(mc_chunknbt_recoder *rc);
+/* Appends the chunk nbt[0..len) recoded for opt->data_version to `out`.
+ * MC_OK, MC_ERR_UNSUPPORTED (declined: out unchanged), MC_ERR_NOMEM,
+ * MC_ERR_INVALID_ARG. */
+MC_API mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t len,
+                                    const mc_chunknbt_recode_options *opt, mc_buf *out, mc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

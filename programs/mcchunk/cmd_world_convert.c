@@ -118,6 +118,7 @@ typedef struct convert_report {
     uint64_t entities_carried, entities_untranslated, entities_outside, entities_no_chunk;
     uint64_t poi_carried, poi_sections_outside, poi_dropped;
     uint64_t regions_written, bytes_written;
+    uint64_t chunks_recoded;          /* of chunks_written: by the byte path (recode_chunk) */
 } convert_report;
 
 static void report_add(convert_report *a, const convert_report *b)
@@ -139,6 +140,7 @@ typedef struct how_table {
 
 typedef struct convert_worker {
     mc_chunknbt_cache *cache;
+    mc_chunknbt_recoder *recoder;     /* 1.18+ -> 1.18+ bytes to bytes (NULL: model path only) */
     mc_nbt_doc *doc, *out_doc, *edoc;
     mc_buf nbt, raw, bytes;
     world_relight_worker light;       /* the light engine (when lighting) */
@@ -180,6 +182,9 @@ typedef struct convert_run {
     bool changed[1024];               /* own chunks whose blocks or height the conversion changed */
     int32_t src_dv[1024];
     int32_t min_section, sections;    /* the target dimension's range (sections = 0: the column's) */
+    int raw_chunk;                    /* own chunk whose NBT bytes w->nbt holds (the byte path
+                                       * declined it), -1: none */
+    size_t nbt_len;                   /* their length */
 } convert_run;
 
 /* ------------------------------------------------------ target heights */
@@ -298,6 +303,23 @@ static unsigned biome_cells_fallback(how_table *h, const mc_registry *from, cons
     for (uint32_t cell = 0; cell < 64; cell++)
         n += biome_falls_back(h, from, to, mc_container_get(biomes, cell));
     return n;
+}
+
+/* Counts a section's blocks given as palette[0..n) and indices (NULL: n is
+ * 1), as account_translation counts a container of that palette. */
+static void count_indexed_blocks(convert_worker *w, how_table *h, const mc_registry *to, const uint32_t *pal,
+                                 size_t n, const uint16_t *idx)
+{
+    if (n == 1 || !idx || exact_palette(h, to, pal, n)) {
+        count_state(w, h, to, pal[0], MC_SECTION_BLOCKS);
+        return;
+    }
+    memset(w->hist, 0, n * sizeof *w->hist);
+    for (size_t i = 0; i < MC_SECTION_BLOCKS; i++)
+        w->hist[idx[i]]++;
+    for (size_t k = 0; k < n; k++)
+        if (w->hist[k])
+            count_state(w, h, to, pal[k], w->hist[k]);
 }
 
 /* Counts how the blocks and biomes of col will translate to `to`. */
@@ -489,7 +511,11 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
     opt.doc = w->doc;
     opt.flags = own ? 0 : MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_NO_LIGHT;
     mc_column *col = NULL;
-    if (mc_region_read_chunk(r, lx, lz, &w->nbt, NULL, &err) != MC_OK ||
+    const bool have = own && run->raw_chunk == i; /* read already by recode_chunk */
+    if (have)
+        w->nbt.len = run->nbt_len;
+    run->raw_chunk = -1;
+    if ((!have && mc_region_read_chunk(r, lx, lz, &w->nbt, NULL, &err) != MC_OK) ||
         mc_chunknbt_read_bytes(w->nbt.data, w->nbt.len, &opt, &col, &err) != MC_OK) {
         if (own) {
             w->rep.unreadable++;
@@ -712,6 +738,100 @@ static mc_status write_poi(convert_run *run, mc_region_writer *out, int i, int32
     return st;
 }
 
+/* ------------------------------------------------------ 1.18+ byte path */
+
+/* A chunk of 1.18 or later going to 1.18 or later, light left as the model
+ * path leaves it: mc_chunknbt_recode writes it from its bytes (no tree, no
+ * column), with the counts and the light decided here exactly as
+ * load_converted and write_chunk decide them; what it declines goes the
+ * model path. MCCHUNK_CONVERT_MODEL=1 in the environment turns it off (for
+ * tests/unit/test_world_recode.c, which checks that both give the same
+ * chunks and the same report). */
+typedef struct recode_ctx {
+    convert_run *run;
+    how_table *h;             /* NULL: not translated (nothing counted) */
+    bool full, drop_light;
+    int32_t dv, min_section, sections;
+} recode_ctx;
+
+static unsigned recode_decide(void *user, const mc_chunknbt_recode_facts *f)
+{
+    recode_ctx *c = user;
+    convert_run *run = c->run;
+    /* a column of another range is fitted by the model path (fit_height) */
+    if (run->sections && (f->min_section != run->min_section || f->section_count != (uint32_t)run->sections))
+        return MC_RECODE_DECLINE;
+    c->full = f->status && world_status_rank(f->status, f->status_len) == WORLD_STATUS_FULL;
+    c->drop_light = leaves_light_to_game(run->j, c->full, f->translated);
+    c->h = f->translated ? how_for(run->w, f->registry, run->j->target.registry) : NULL;
+    if (f->translated && !c->h)
+        return MC_RECODE_DECLINE;
+    c->dv = f->data_version;
+    c->min_section = f->min_section;
+    c->sections = (int32_t)f->section_count;
+    return c->drop_light ? MC_RECODE_DROP_LIGHT : 0;
+}
+
+/* account_translation's counts, from a section's palette and indices. */
+static void recode_count(void *user, const mc_registry *from, bool biomes, const uint32_t *pal, size_t n,
+                         const uint16_t *idx)
+{
+    recode_ctx *c = user;
+    convert_worker *w = c->run->w;
+    const mc_registry *to = c->run->j->target.registry;
+    if (!c->h)
+        return;
+    if (!biomes) {
+        count_indexed_blocks(w, c->h, to, pal, n, idx);
+        return;
+    }
+    bool any = false;
+    for (size_t k = 0; k < n && !any; k++)
+        any = biome_falls_back(c->h, from, to, pal[k]);
+    for (unsigned cell = 0; any && cell < 64; cell++)
+        w->rep.biome_cells_fallback += biome_falls_back(c->h, from, to, pal[idx ? idx[cell] : 0]);
+}
+
+/* Own chunk (lx, lz) through the byte path into `out`; *done false when
+ * the path declined it (or could not read it: the model path says why).
+ * *lo, *hi: the heights its entities and poi must fit. */
+static mc_status recode_chunk(convert_run *run, mc_region_writer *out, int lx, int lz, int32_t *lo, int32_t *hi,
+                              bool *done, mc_error *err)
+{
+    convert_worker *w = run->w;
+    const int i = lx + 32 * lz;
+    *done = false;
+    w->nbt.len = 0;
+    if (mc_region_read_chunk(run->src[4], lx, lz, &w->nbt, NULL, err) != MC_OK)
+        return MC_OK;
+    recode_ctx c;
+    memset(&c, 0, sizeof c);
+    c.run = run;
+    mc_chunknbt_recode_options ro = {run->j->target.data_version, recode_decide, recode_count, &c};
+    w->bytes.len = 0;
+    mc_status st = mc_chunknbt_recode(w->recoder, w->nbt.data, w->nbt.len, &ro, &w->bytes, err);
+    if (st == MC_ERR_UNSUPPORTED) {
+        run->raw_chunk = i; /* the model path reads these bytes, not the file again */
+        run->nbt_len = w->nbt.len;
+        return MC_OK;
+    }
+    if (st)
+        return st;
+    *done = true;
+    w->rep.chunks_read++;
+    w->rep.chunks_recoded++;
+    w->rep.light_left_to_game += c.drop_light;
+    run->src_dv[i] = c.dv;
+    run->full[i] = c.full;
+    *lo = c.min_section * 16;
+    *hi = *lo + c.sections * 16;
+    if (out)
+        st = mc_region_writer_put_chunk(out, lx, lz, w->bytes.data, w->bytes.len, run->j->compression, 0, err);
+    if (!st)
+        w->rep.chunks_written++;
+    return st;
+}
+
 /* ----------------------------------------------------------- per region */
 
 static mc_status open_writer(convert_run *run, mc_region_kind kind, mc_region_writer **out, mc_error *err)
@@ -801,10 +921,15 @@ static mc_status convert_region(convert_run *run, mc_error *err)
                 break;
             }
             bool has = run->src[4] && mc_region_has_chunk(run->src[4], lx, lz);
-            mc_column *col = has ? world_window_get(&win, lx) : NULL;
-            in_row += has;
             int32_t lo = -2048, hi = 2048; /* the height entities and poi must fit */
-            if (col) {
+            bool recoded = false;
+            if (has && run->w->recoder && (st = recode_chunk(run, out, lx, lz, &lo, &hi, &recoded, err)) != MC_OK)
+                break;
+            mc_column *col = has && !recoded ? world_window_get(&win, lx) : NULL;
+            in_row += has;
+            if (recoded) {
+                /* written from its bytes */
+            } else if (col) {
                 lo = mc_column_min_y(col);
                 hi = lo + (int32_t)mc_column_height(col);
                 st = write_chunk(run, &win, out, lx, lz, col, err);
@@ -865,6 +990,7 @@ static int convert_task(void *user, int worker, size_t next)
     run->j = j;
     run->w = &j->workers[worker];
     run->t = &j->scan->tasks[ti];
+    run->raw_chunk = -1;
     target_range(j, j->scan->dims[run->t->dim], &run->min_section, &run->sections);
     mc_error err;
     mc_error_clear(&err);
@@ -1196,6 +1322,7 @@ static void print_report_json(const convert_job *j, const convert_report *r, con
     world_json_uint(&js, "extra_keys_dropped", r->extra_keys_dropped);
     world_json_uint(&js, "light_computed", r->light_computed);
     world_json_uint(&js, "light_left_to_game", r->light_left_to_game);
+    world_json_uint(&js, "chunks_recoded", r->chunks_recoded);
     world_json_uint(&js, "entities_carried", r->entities_carried);
     world_json_uint(&js, "entities_untranslated", r->entities_untranslated);
     world_json_uint(&js, "entities_outside", r->entities_outside);
@@ -1457,6 +1584,10 @@ int world_cmd_convert(int argc, char **argv)
         cw->out_doc = mc_nbt_doc_new(NULL);
         cw->edoc = mc_nbt_doc_new(NULL);
         cw->inexact = world_stat_counter_new();
+        const char *model_only = getenv("MCCHUNK_CONVERT_MODEL");
+        if (!j.compute_light && j.target.data_version >= MC_CHUNKNBT_DV_NO_LEVEL &&
+            !(model_only && *model_only && strcmp(model_only, "0")))
+            cw->recoder = mc_chunknbt_recoder_new();
         mc_buf_init(&cw->nbt, NULL);
         mc_buf_init(&cw->raw, NULL);
         mc_buf_init(&cw->bytes, NULL);
@@ -1539,6 +1670,7 @@ int world_cmd_convert(int argc, char **argv)
     for (int w = 0; j.workers && w < threads; w++) {
         convert_worker *cw = &j.workers[w];
         mc_chunknbt_cache_free(cw->cache);
+        mc_chunknbt_recoder_free(cw->recoder);
         mc_nbt_doc_free(cw->doc);
         mc_nbt_doc_free(cw->out_doc);
         mc_nbt_doc_free(cw->edoc);

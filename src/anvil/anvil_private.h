@@ -24,7 +24,7 @@ struct libdeflate_decompressor;
 /* Appends the block stream of `in` to `out` (blocks of 1 << (10 + level)
  * bytes, level 6 as the game writes; RAW blocks where LZ4 does not shrink;
  * the empty terminator block). */
-mc_status mc__lz4block_encode(const void *in, size_t in_len, mc_buf *out, mc_error *err);
+mc_status mc__lz4block_encode(void **stream, const void *in, size_t in_len, mc_buf *out, mc_error *err);
 /* Decodes a block stream, appending to `out`. Stops after the empty
  * terminator block (bytes after it are ignored, as the game's sector padding
  * follows); the end of the input at a block boundary also ends the stream.
@@ -37,14 +37,20 @@ mc_status mc__lz4block_decode(const void *in, size_t in_len, mc_buf *out, size_t
 mc_status mc__decompress(struct libdeflate_decompressor *dec, int compression, const void *in,
                          size_t in_len, mc_buf *out, size_t max_out, mc_error *err);
 
-/* A deflate compressor kept between records (region_compress.c): level 1
- * is ISA-L's igzip, 2-12 libdeflate's. */
+/* The compressors a caller that compresses many records keeps between
+ * them (zero at first; each made on first use; mc__compressors_free):
+ * deflate at level 1 is ISA-L's igzip, levels 2-12 libdeflate's
+ * (region_compress.c). */
 typedef struct mc__deflater mc__deflater;
-void mc__deflater_free(mc__deflater *d);
-/* mc_region_compress with the compressor kept in *reuse (made on first use
- * for `level`, NULL at first; the caller frees it with mc__deflater_free). */
-mc_status mc__compress(mc__deflater **reuse, mc_compression compression, int level,
-                       const void *in, size_t in_len, mc_buf *out, mc_error *err);
+typedef struct mc__compressors {
+    mc__deflater *deflater; /* for the level of the first use */
+    void *lz4;              /* an LZ4_stream_t, reset per block */
+} mc__compressors;
+void mc__compressors_free(mc__compressors *c);
+
+/* mc_region_compress with the compressors kept in *reuse. */
+mc_status mc__compress(mc__compressors *reuse, mc_compression compression, int level, const void *in,
+                       size_t in_len, mc_buf *out, mc_error *err);
 
 #define MC__DEFAULT_MAX_CHUNK ((size_t)256 << 20)
 

@@ -109,7 +109,7 @@ struct mc__deflater {
     uint8_t *isal_buf;                /* level 1: igzip's hash tables */
 };
 
-void mc__deflater_free(mc__deflater *d)
+static void deflater_free(mc__deflater *d)
 {
     if (!d)
         return;
@@ -123,7 +123,7 @@ static mc__deflater *deflater_for(mc__deflater **reuse, int level)
 {
     if (*reuse && (*reuse)->level == level)
         return *reuse;
-    mc__deflater_free(*reuse);
+    deflater_free(*reuse);
     *reuse = NULL;
     mc__deflater *d = calloc(1, sizeof *d);
     if (!d)
@@ -134,7 +134,7 @@ static mc__deflater *deflater_for(mc__deflater **reuse, int level)
     else
         d->ld = libdeflate_alloc_compressor(level);
     if (!d->isal_buf && !d->ld) {
-        mc__deflater_free(d);
+        deflater_free(d);
         return NULL;
     }
     return *reuse = d;
@@ -171,8 +171,16 @@ static mc_status isal_compress(uint8_t *level_buf, bool gz, const void *in, size
     return MC_OK;
 }
 
-mc_status mc__compress(mc__deflater **reuse, mc_compression compression, int level,
-                       const void *in, size_t in_len, mc_buf *out, mc_error *err)
+void mc__compressors_free(mc__compressors *c)
+{
+    deflater_free(c->deflater);
+    free(c->lz4);
+    c->deflater = NULL;
+    c->lz4 = NULL;
+}
+
+mc_status mc__compress(mc__compressors *reuse, mc_compression compression, int level, const void *in,
+                       size_t in_len, mc_buf *out, mc_error *err)
 {
     if (level <= 0)
         level = 6;
@@ -185,12 +193,12 @@ mc_status mc__compress(mc__deflater **reuse, mc_compression compression, int lev
         return mc_buf_ok(out) ? MC_OK
                               : mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
     case MC_COMPRESSION_LZ4:
-        return mc__lz4block_encode(in, in_len, out, err);
+        return mc__lz4block_encode(&reuse->lz4, in, in_len, out, err);
     case MC_COMPRESSION_GZIP:
     case MC_COMPRESSION_ZLIB: {
         /* a compressor costs its tables (hundreds of KB) to set up: kept
          * by callers that compress many records (*reuse) */
-        mc__deflater *d = deflater_for(reuse, level);
+        mc__deflater *d = deflater_for(&reuse->deflater, level);
         if (!d)
             return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
         bool gz = compression == MC_COMPRESSION_GZIP;
@@ -216,8 +224,8 @@ mc_status mc__compress(mc__deflater **reuse, mc_compression compression, int lev
 mc_status mc_region_compress(mc_compression compression, int level, const void *in,
                              size_t in_len, mc_buf *out, mc_error *err)
 {
-    mc__deflater *d = NULL;
-    mc_status st = mc__compress(&d, compression, level, in, in_len, out, err);
-    mc__deflater_free(d);
+    mc__compressors c = {NULL, NULL};
+    mc_status st = mc__compress(&c, compression, level, in, in_len, out, err);
+    mc__compressors_free(&c);
     return st;
 }

@@ -62,7 +62,7 @@ struct mc_region_writer {
     uint8_t *batch;          /* padded records from sector batch_first on, not yet written */
     size_t batch_len;        /* bytes in it (whole sectors) */
     uint64_t batch_first;
-    mc__deflater *deflater;              /* put_chunk's, kept between records */
+    mc__compressors comp;                   /* put_chunk's, kept between records */
     mc_buf packed;                          /* put_chunk's output, reused */
     uint32_t loc[1024], ts[1024];
     uint8_t old_external[1024];  /* compression byte of the old file's external chunks, else 0 */
@@ -94,7 +94,7 @@ static void writer_free(mc_region_writer *w)
         return;
     if (w->file)
         w->io->close(w->io->user, w->file);
-    mc__deflater_free(w->deflater);
+    mc__compressors_free(&w->comp);
     mc_buf_free(&w->packed);
     mem_free(w->alloc, w->batch, BATCH_BYTES);
     mem_free(w->alloc, w->path, w->path_cap);
@@ -306,13 +306,13 @@ mc_status mc_region_writer_put_chunk(mc_region_writer *w, int lx, int lz, const 
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: bad chunk %d %d", lx, lz);
     mc_buf *packed = &w->packed;
     packed->len = 0;
-    mc_status st = mc__compress(&w->deflater, compression, w->level, nbt, len, packed, err);
+    mc_status st = mc__compress(&w->comp, compression, w->level, nbt, len, packed, err);
     int old = w->old_external[lx + 32 * lz];
     if (!st && packed->len + 5 > 255 * SECTOR && old && (old & 0x7F) != (int)compression) {
         /* the old file's stub names its compression (see the top) */
         compression = (mc_compression)(old & 0x7F);
         packed->len = 0;
-        st = mc__compress(&w->deflater, compression, w->level, nbt, len, packed, err);
+        st = mc__compress(&w->comp, compression, w->level, nbt, len, packed, err);
     }
     if (!st)
         st = mc_region_writer_put_raw(w, lx, lz, packed->data, packed->len, (int)compression, timestamp, err);

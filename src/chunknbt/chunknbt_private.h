@@ -174,6 +174,11 @@ mc_status mc__cache_block(mc_chunknbt_cache *cache, const mc_registry *reg,
  * them) and asking mc__cache_block. Same results. */
 mc_status mc__cache_block_raw(mc_chunknbt_cache *cache, const mc_registry *reg, const uint8_t *entry,
                               size_t len, uint32_t *state);
+/* Where the block palette entry (a compound's payload: {Name,
+ * Properties?} in the game's shapes, any other compound in a general walk)
+ * at p ends, NULL when it is malformed or runs past end (read.c's byte
+ * scan, shared with recode.c). */
+const uint8_t *mc__palette_entry_end(const uint8_t *p, const uint8_t *end);
 /* Every value a pre-1.13 block can have: (Add << 8 | Blocks) << 4 | Data. */
 #define MC__LEGACY_STATES 65536u
 /* The cache's table of MC__LEGACY_STATES palette slots for

@@ -801,6 +801,12 @@ static bool bs_skip_entry(bscan *b)
     }
 }
 
+const uint8_t *mc__palette_entry_end(const uint8_t *p, const uint8_t *end)
+{
+    bscan b = {p, end};
+    return bs_skip_entry(&b) ? b.p : NULL;
+}
+
 #define BS_KEY_IS(k, kl, lit) ((kl) == sizeof lit - 1 && memcmp((k), lit, sizeof lit - 1) == 0)
 
 /* A palette list's payload (element type, count, entries) into c. */

@@ -265,21 +265,39 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
 }
 
 /* all_used for 4-bit indices (palettes of up to 16 entries, most block
- * sections): the bytes of the longs (two indices each) marked in a table of
- * 256, then the indices of the bytes seen, instead of unpacking 4,096. */
+ * sections), without unpacking 4,096 indices: the first longs read as bits
+ * of a word, looked at every eight (most palettes are all seen within
+ * them); the rest, if need be, as the bytes of the longs (two indices
+ * each) marked in a table of 256, whose entries seen are then read (a
+ * section with a rare block is read to its end). */
 static bool all_used_nibbles(const mc_container *c)
 {
+    const uint32_t all = (1u << c->palette_len) - 1;
+    uint32_t got = 0;
+    const size_t nl = c->rules.size / 16, first = nl < 32 ? nl : 32;
+    for (size_t i = 0; i < first; i += 8) {
+        const size_t end = i + 8 < first ? i + 8 : first;
+        uint32_t g0 = 0, g1 = 0;
+        for (size_t l = i; l < end; l++) {
+            const uint64_t v = c->longs[l];
+            for (unsigned k = 0; k < 64; k += 8) {
+                g0 |= 1u << ((v >> k) & 15);
+                g1 |= 1u << ((v >> (k + 4)) & 15);
+            }
+        }
+        got |= g0 | g1;
+        if ((got & all) == all)
+            return true;
+    }
     uint8_t seen[256] = {0};
-    for (size_t i = 0; i < c->rules.size / 16; i++) {
+    for (size_t i = first; i < nl; i++) {
         const uint64_t v = c->longs[i];
         for (unsigned k = 0; k < 64; k += 8)
             seen[(v >> k) & 255] = 1;
     }
-    uint32_t got = 0;
     for (unsigned b = 0; b < 256; b++)
         if (seen[b])
             got |= (1u << (b & 15)) | (1u << (b >> 4));
-    const uint32_t all = (1u << c->palette_len) - 1;
     return (got & all) == all;
 }
 
@@ -345,6 +363,38 @@ static bool all_used(const mc_container *c)
     return false;
 }
 
+/* first_occurrence for an indirect container, over its indices: each
+ * palette entry is mapped (tstate, tbiome) once, when first met, and given
+ * its place in the new palette then (entries mapping to one target share
+ * it), so no value of the 4,096 is hashed and no table cleared. Fills pal
+ * and w->idx as first_occurrence does; returns the new palette's length. */
+static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool biomes, bool translated,
+                                       uint32_t *pal)
+{
+    uint16_t idx[4096];
+    uint32_t out_of[256];
+    const size_t size = c->rules.size;
+    mc_bits_unpack_u16(c->longs, size, c->bits, MC_BITS_PADDED, idx);
+    for (uint32_t k = 0; k < c->palette_len; k++)
+        out_of[k] = UINT32_MAX;
+    size_t n = 0;
+    for (size_t i = 0; i < size; i++) {
+        const uint16_t k = idx[i];
+        if (out_of[k] == UINT32_MAX) {
+            const uint32_t s = c->palette[k];
+            const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
+            uint32_t j = 0;
+            while (j < n && pal[j] != v)
+                j++;
+            if (j == n)
+                pal[n++] = v;
+            out_of[k] = j;
+        }
+        w->idx[i] = out_of[k];
+    }
+    return n;
+}
+
 /* Palette entry {Name, Properties?} of a target state. */
 static mc_status put_block_entry(writer *w, mc_nbt_tag *list, uint32_t state)
 {
@@ -406,6 +456,9 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
         pal = c->palette;
         n = c->palette_len;
         direct_idx = true;
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !decided && c->rules.size <= 4096 && c->palette_len <= 256) {
+        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf);
+        pal = pal_buf;
     } else {
         size_t size = c->rules.size;
         mc_container_get_all(c, w->vals);

@@ -1,0 +1,271 @@
+/*
+ * test_world_recode.c: `world convert`'s byte path (mc_chunknbt_recode, for
+ * 1.18+ chunks going to a 1.18+ release) against its model path (read into
+ * a column, translate, write), on every 1.18+ chunk of the corpus.
+ *
+ * The corpus's 1.18+ region files go into a world of their own (one
+ * datapack dimension each, so that no height is fitted), which is
+ * converted twice per target -- as it is, and with MCCHUNK_CONVERT_MODEL=1
+ * (the model path only) -- and every chunk record of the two results is
+ * parsed and compared as NBT content (mc_nbt_equal: compounds as key sets,
+ * lists in order). A key lost, added or changed by the byte path fails the
+ * test, naming the chunk and the first key path that differs; so does a
+ * different report (--json, but for the byte path's own count), and a byte
+ * path that took no chunk. Targets: 1.21.4 (what bench_world measures;
+ * every file, four in a sanitizer build) and 1.20.1 (down from the newer
+ * files, up from the older: four files); MCCHUNK_LONG=1 takes every file
+ * for both.
+ */
+#include "support.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mcchunk/anvil.h"
+#include "mcchunk/nbt.h"
+
+static char tmp[256];
+
+static bool is_modern_region(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return (strstr(path, "/1.18") || strstr(path, "/1.19") || strstr(path, "/1.2")) && !strstr(base, "poi") &&
+           !strstr(base, "entities");
+}
+
+/* The world of the corpus's 1.18+ region files (only those whose path
+ * holds one of `only`, when given); returns how many. */
+static int make_world(const char *const *only)
+{
+    char **files = mc_test_list_corpus("anvil", ".mca");
+    int n = 0;
+    for (char **f = files; *f; f++) {
+        bool wanted = !only;
+        for (const char *const *o = only; o && *o && !wanted; o++)
+            wanted = strstr(*f, *o) != NULL;
+        if (!is_modern_region(*f) || !wanted)
+            continue;
+        const char *base = strrchr(*f, '/') + 1;
+        const char *r = strstr(base, "r.");
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/w/dimensions/test/d%d/region' && cp '%s' '%s/w/dimensions/test/d%d/region/%s'",
+                 tmp, n, *f, tmp, n, r);
+        assert_int_equal(system(cmd), 0);
+        n++;
+    }
+    mc_test_free_list(files);
+    return n;
+}
+
+static char *convert(const char *to, const char *name, bool model)
+{
+    static char json[2][200000];
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "%s'%s' world convert '%s/w' '%s/%s' --to %s --compression none --threads 1 --json --quiet > '%s/%s.json'",
+             model ? "MCCHUNK_CONVERT_MODEL=1 " : "", mc_test_tool(), tmp, tmp, name, to, tmp, name);
+    assert_int_equal(system(cmd), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.json", tmp, name);
+    size_t len;
+    uint8_t *data = mc_test_read_file(path, &len);
+    char *out = json[model];
+    snprintf(out, sizeof json[0], "%.*s", (int)len, (char *)data);
+    free(data);
+    return out;
+}
+
+/* The first key path where a and b differ, into path. */
+static void first_difference(const mc_nbt_tag *a, const mc_nbt_tag *b, char *path, size_t cap)
+{
+    if (mc_nbt_tag_type(a) != mc_nbt_tag_type(b) ||
+        (mc_nbt_tag_type(a) != MC_NBT_COMPOUND && mc_nbt_tag_type(a) != MC_NBT_LIST) ||
+        (mc_nbt_tag_type(a) == MC_NBT_LIST && mc_nbt_count(a) != mc_nbt_count(b)))
+        return;
+    if (mc_nbt_tag_type(a) == MC_NBT_LIST) {
+        size_t i = 0;
+        for (mc_nbt_tag *x = mc_nbt_first(a), *y = mc_nbt_first(b); x && y; x = mc_nbt_next(x), y = mc_nbt_next(y), i++)
+            if (!mc_nbt_equal(x, y)) {
+                size_t l = strlen(path);
+                snprintf(path + l, cap - l, "[%zu]", i);
+                first_difference(x, y, path, cap);
+                return;
+            }
+        return;
+    }
+    for (mc_nbt_tag *x = mc_nbt_first(a); x; x = mc_nbt_next(x)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(x, &kl);
+        const mc_nbt_tag *y = mc_nbt_get_n(b, k, kl);
+        if (!y || !mc_nbt_equal(x, y)) {
+            size_t l = strlen(path);
+            snprintf(path + l, cap - l, ".%.*s%s", (int)kl, k, y ? "" : " (absent in the model's)");
+            if (y)
+                first_difference(x, y, path, cap);
+            return;
+        }
+    }
+    for (mc_nbt_tag *y = mc_nbt_first(b); y; y = mc_nbt_next(y)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(y, &kl);
+        if (!mc_nbt_get_n(a, k, kl)) {
+            size_t l = strlen(path);
+            snprintf(path + l, cap - l, ".%.*s (absent in the byte path's)", (int)kl, k);
+            return;
+        }
+    }
+}
+
+/* Compares every chunk of every region file under dirs a and b; returns
+ * the chunks compared. */
+static long compare_worlds(const char *a, const char *b, int dims)
+{
+    long compared = 0;
+    mc_nbt_doc *da = mc_nbt_doc_new(NULL), *db = mc_nbt_doc_new(NULL);
+    mc_buf ba, bb;
+    mc_buf_init(&ba, NULL);
+    mc_buf_init(&bb, NULL);
+    for (int d = 0; d < dims; d++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/dimensions/test/d%d/region", a, d);
+        DIR *dh = opendir(dir);
+        if (!dh)
+            continue; /* (a file of nothing but declined proto-chunks: none written either way) */
+        struct dirent *e;
+        while ((e = readdir(dh))) {
+            if (!strstr(e->d_name, ".mca"))
+                continue;
+            char pa[2048], pb[2048];
+            snprintf(pa, sizeof pa, "%s/%s", dir, e->d_name);
+            snprintf(pb, sizeof pb, "%s/dimensions/test/d%d/region/%s", b, d, e->d_name);
+            mc_region *ra = NULL, *rb = NULL;
+            mc_error err;
+            assert_int_equal(mc_region_open(pa, NULL, &ra, &err), MC_OK);
+            assert_int_equal(mc_region_open(pb, NULL, &rb, &err), MC_OK);
+            for (int i = 0; i < 1024; i++) {
+                const int lx = i & 31, lz = i >> 5;
+                assert_int_equal(mc_region_has_chunk(ra, lx, lz), mc_region_has_chunk(rb, lx, lz));
+                if (!mc_region_has_chunk(ra, lx, lz))
+                    continue;
+                ba.len = bb.len = 0;
+                assert_int_equal(mc_region_read_chunk(ra, lx, lz, &ba, NULL, &err), MC_OK);
+                assert_int_equal(mc_region_read_chunk(rb, lx, lz, &bb, NULL, &err), MC_OK);
+                assert_int_equal(mc_nbt_parse(da, ba.data, ba.len, MC_NBT_JAVA, NULL, &err), MC_OK);
+                assert_int_equal(mc_nbt_parse(db, bb.data, bb.len, MC_NBT_JAVA, NULL, &err), MC_OK);
+                if (!mc_nbt_equal(mc_nbt_doc_root(da), mc_nbt_doc_root(db))) {
+                    char path[1024] = "";
+                    first_difference(mc_nbt_doc_root(da), mc_nbt_doc_root(db), path, sizeof path);
+                    fail_msg("%s chunk %d %d: the byte path's differs from the model path's at %s", pa, lx, lz,
+                             path[0] ? path : "(root)");
+                }
+                compared++;
+            }
+            mc_region_close(ra);
+            mc_region_close(rb);
+        }
+        closedir(dh);
+    }
+    mc_buf_free(&ba);
+    mc_buf_free(&bb);
+    mc_nbt_doc_free(da);
+    mc_nbt_doc_free(db);
+    return compared;
+}
+
+/* The --json report less the destination and the byte path's count. */
+static void strip_report(char *json)
+{
+    static const char *const keys[] = {"\"destination\"", "\"chunks_recoded\""};
+    for (int k = 0; k < 2; k++) {
+        char *p = strstr(json, keys[k]);
+        assert_non_null(p);
+        char *end = strpbrk(p, ",}\n");
+        memmove(p, end, strlen(end) + 1);
+    }
+}
+
+static long json_count(const char *json, const char *key)
+{
+    const char *p = strstr(json, key);
+    assert_non_null(p);
+    return strtol(strchr(p, ':') + 1, NULL, 10);
+}
+
+static void byte_path_equals_model_path(const char *to, const char *const *only)
+{
+    snprintf(tmp, sizeof tmp, "/tmp/mcchunk-test-recode-XXXXXX");
+    assert_non_null(mkdtemp(tmp));
+    const int dims = make_world(only);
+    assert_true(dims >= (only ? 3 : 5));
+    char fast_name[64], model_name[64], fast_dir[512], model_dir[512];
+    snprintf(fast_name, sizeof fast_name, "fast-%s", to);
+    snprintf(model_name, sizeof model_name, "model-%s", to);
+    char *fast = convert(to, fast_name, false);
+    char *model = convert(to, model_name, true);
+    const long recoded = json_count(fast, "\"chunks_recoded\""), written = json_count(fast, "\"chunks_written\"");
+    assert_int_equal(json_count(model, "\"chunks_recoded\""), 0);
+    print_message("-> %s: %ld of %ld chunks written by the byte path\n", to, recoded, written);
+    assert_true(recoded > written / 2);
+    snprintf(fast_dir, sizeof fast_dir, "%s/%s", tmp, fast_name);
+    snprintf(model_dir, sizeof model_dir, "%s/%s", tmp, model_name);
+    assert_int_equal(compare_worlds(fast_dir, model_dir, dims), written);
+    /* the same counts (and bytes written: the same keys, in another order) */
+    strip_report(fast);
+    strip_report(model);
+    assert_string_equal(fast, model);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RECODE_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(RECODE_SANITIZED)
+#define RECODE_SANITIZED 1
+#endif
+
+/* Files older and newer than 1.20.1 (up and down), for the runs that take a
+ * few rather than every file (MCCHUNK_LONG=1: every file always). */
+static const char *const *some_files(bool few)
+{
+    static const char *const some[] = {"/1.18/", "/1.19.4/", "/1.20.6/", "/1.21.11/", NULL};
+    const char *slow = getenv("MCCHUNK_LONG");
+    return few && !(slow && *slow && strcmp(slow, "0")) ? some : NULL;
+}
+
+static void test_to_1_21_4(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    mc_test_tool();
+#ifdef RECODE_SANITIZED
+    byte_path_equals_model_path("1.21.4", some_files(true)); /* (a sanitizer build is 20x slower) */
+#else
+    byte_path_equals_model_path("1.21.4", some_files(false));
+#endif
+}
+
+static void test_to_1_20_1(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    mc_test_tool();
+    byte_path_equals_model_path("1.20.1", some_files(true));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_to_1_21_4),
+        cmocka_unit_test(test_to_1_20_1),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
