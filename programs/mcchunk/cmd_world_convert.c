@@ -93,11 +93,11 @@
 #define DV_TALL_OVERWORLD 2825 /* 1.18: the overworld is y -64..319 */
 #define TRANSLATE_BITS 16      /* kinds counted (MC_TRANSLATE_* bits) */
 /* The deflate level of the records written. The game writes zlib at level
- * 6; libdeflate's level 1 deflates a converted chunk in about half the CPU
- * of its level 6 (bench_world: the corpus converted to 1.21.4, where
- * deflating was a third of the run), for records 9% larger in bytes but
- * region files only 3% larger, as most chunks fit in the same whole
- * 4 KiB sectors either way (bench_world prints both levels' sizes). */
+ * 6; level 1 (ISA-L's igzip, region_compress.c) deflates a converted chunk
+ * in a quarter of libdeflate level 6's CPU (bench_world: the corpus
+ * converted to 1.21.4), for records 14% larger in bytes but region files
+ * only 5% larger, as most chunks fit in the same whole 4 KiB sectors
+ * either way (bench_world prints both levels' sizes). */
 #define CONVERT_DEFLATE_LEVEL 1
 
 /* The chunk writer's format eras (extras are carried only within one). */
