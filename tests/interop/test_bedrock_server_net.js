@@ -226,7 +226,10 @@ async function folderWorld () {
   fs.copyFileSync(src, path.join(dir, 'region', 'r.-1.-1.mca'))
   const { srv, port } = await startBedrock(['--world', dir, '--view-distance', '2'])
   try {
-    const { client, chunks } = await join({ port, version: '1.21.60', radius: 1, every: false })
+    // jsp-raknet, as in limits(): raknet-native's client can free memory
+    // twice when its connection closes while datagrams still come (a
+    // fresh-clone CI run aborted node here once: free(): invalid next size)
+    const { client, chunks } = await join({ port, version: '1.21.60', radius: 1, every: false, backend: 'jsp-raknet' })
     try {
       const [x, z] = [...chunks.keys()][0].split(',').map(Number)
       const answers = await requestSubchunks(client, '1.21.60', [[x + 40, 0, z + 40, 0], [x, 0, z, 0]])
@@ -258,7 +261,7 @@ async function earlyRadius () {
         ? setTimeout(() => write(name, params), 1500)
         : write(name, params)
     }
-    const early = await join({ port, version: '1.26.51', radius: 1, name: 'Early', prepare })
+    const early = await join({ port, version: '1.26.51', radius: 1, name: 'Early', prepare, backend: 'jsp-raknet' })
     console.log(`ok a RequestChunkRadius before StartGame: kept, the client joined with ${early.chunks.size} LevelChunks`)
     early.client.close()
   } catch (e) {
