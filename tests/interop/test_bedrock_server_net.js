@@ -278,4 +278,23 @@ async function main () {
   await Promise.all([hostile(), encryption().then(lossy), limits().then(folderWorld).then(earlyRadius)])
 }
 
-main().then(() => process.exit(0), e => { console.error(e); process.exit(1) })
+// raknet-native's client (the oracle's native RakNet) can corrupt node's
+// heap when a connection closes while datagrams still come: node then
+// aborts (glibc "free(): invalid next size") with no assertion failed;
+// fresh-clone CI runs saw it twice in three. The checks run in a child
+// node; a child killed by SIGABRT is run once more, said on stderr. A
+// failed check (exit 1) or a second abort fails the test.
+if (process.env.MCCHUNK_NET_CHILD) {
+  main().then(() => process.exit(0), e => { console.error(e); process.exit(1) })
+} else {
+  const { spawnSync } = require('child_process')
+  const run = () => spawnSync(process.execPath, [__filename], {
+    stdio: 'inherit', env: { ...process.env, MCCHUNK_NET_CHILD: '1' }
+  })
+  let r = run()
+  if (r.signal === 'SIGABRT') {
+    console.error('test_bedrock_server_net: node aborted inside raknet-native (its known double free); running the checks once more')
+    r = run()
+  }
+  process.exit(r.status === null ? 1 : r.status)
+}
