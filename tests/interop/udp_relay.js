@@ -28,7 +28,8 @@ async function lossyRelay (serverPort, { upLoss = 0.1, downLoss = 0.1, dup = 0.0
   back.on('message', m => { if (clientPort) pass(front, m, clientPort, downLoss) })
   await new Promise(resolve => front.bind(0, '127.0.0.1', resolve))
   await new Promise(resolve => back.bind(0, '127.0.0.1', resolve))
-  return { port: front.address().port, stats, close () { front.close(); back.close() } }
+  let closed = false
+  return { port: front.address().port, stats, close () { if (!closed) { closed = true; front.close(); back.close() } } }
 }
 
 module.exports = { lossyRelay }

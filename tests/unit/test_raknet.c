@@ -623,6 +623,28 @@ static void test_send_window_and_peer_that_never_acks(void **state)
     link_free(net);
 }
 
+/* One message in flight and no acknowledgement: each retransmission
+ * timeout takes the only datagram out of flight, and its resend must not
+ * count as a fresh start (it did: such a peer was never dropped). */
+static void test_single_message_never_acked(void **state)
+{
+    (void)state;
+    link *net = link_new(1, small_window);
+    connect_client(net, 1);
+    srv_rak_peer *sp = server_peer(net, 1);
+    run(net, 100);
+    net->filter = drop_client_acks;
+    uint8_t buf[100];
+    make_msg(buf, 0, 0, sizeof buf);
+    assert_int_equal(srv_rak_send(sp, buf, sizeof buf, MC_RAK_RELIABLE_ORDERED, 0), MC_RAK_SENT);
+    run(net, 2500);
+    assert_int_equal(net->s[0].disconnects, 0);
+    run(net, 4000);
+    assert_int_equal(net->s[0].disconnects, 1);
+    assert_string_equal(net->s[0].reason, "nothing acknowledged for 3000 ms");
+    link_free(net);
+}
+
 static bool cut_everything(link *net, int from, const uint8_t *d, size_t len) { return false; }
 
 static void test_idle_timeout(void **state)
@@ -910,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_lossy_link_delivers_reliable_once_in_order),
         cmocka_unit_test(test_disconnect_after_queued_messages),
         cmocka_unit_test(test_send_window_and_peer_that_never_acks),
+        cmocka_unit_test(test_single_message_never_acked),
         cmocka_unit_test(test_idle_timeout),
         cmocka_unit_test(test_limits_drop_only_the_offender),
         cmocka_unit_test(test_garbage_is_ignored),

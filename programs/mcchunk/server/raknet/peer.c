@@ -404,6 +404,9 @@ static void send_datagrams(srv_rak_peer *p)
         flight *fl = &rs->ring[rs->next_seq % RING];
         if (fl->used)
             break;
+        /* a datagram of resent frames is no fresh start for the ACK
+         * watchdog, even when the timeout took every datagram out of flight */
+        bool resending = rs->resend.head != NULL;
         uint8_t *d = rs->dgram;
         d[0] = MC__RAK_VALID | MC__RAK_NEEDS_B_AND_AS;
         srv__rak_put_u24le(d + 1, rs->next_seq);
@@ -434,7 +437,7 @@ static void send_datagrams(srv_rak_peer *p)
         }
         srv__rak_emit(p->rak, &p->addr, d, len);
         if (chain) {
-            if (rs->in_flight == 0)
+            if (rs->in_flight == 0 && !resending)
                 rs->last_ack_ms = p->rak->now;
             fl->used = true;
             fl->seq = rs->next_seq;
