@@ -153,6 +153,15 @@ async function main () {
     fs.symlinkSync(outside.rfile, path.join(w, 'region', 'r.0.0.mca'))
     refused(run('chunk', 'get', w, '1', '0', '--raw'), 'chunk get through a linked r.0.0.mca', /r\.0\.0\.mca is a symbolic link/)
     refused(run('chunk', 'put', w, '1', '0', secretNbt), 'chunk put through a linked r.0.0.mca', /symbolic link/)
+    // Whole-world commands read neither the link nor a file the game would
+    // not read (a name other than r.<x>.<z>.mca), and say so on stderr.
+    fs.copyFileSync(outside.rfile, path.join(w, 'region', 'mcaselector-r.0.0.mca'))
+    const info = run('world', 'info', w, '--json')
+    assert.strictEqual(info.status, 0, info.err)
+    assert.strictEqual(JSON.parse(info.text).files.region.chunks, 0, info.text)
+    assert.match(info.err, /skipping \S+\/region\/r\.0\.0\.mca: a symbolic link \(not followed\)/)
+    assert.match(info.err, /skipping \S+\/region\/mcaselector-r\.0\.0\.mca: not a region file name/)
+    assert.ok(!info.text.includes(SECRET) && !info.err.includes(SECRET))
     const w2 = path.join(tmp, 'linked-folder')
     fs.mkdirSync(w2)
     fs.symlinkSync(outside.region, path.join(w2, 'region'))

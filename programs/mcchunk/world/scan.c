@@ -11,10 +11,12 @@
  * every machine and for every file kind, and neighbouring regions land on
  * different shards (balanced load for worlds that grew from the centre).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "world/world.h"
@@ -89,6 +91,49 @@ static bool add_kind(world_scan *s, size_t first, uint16_t dim, mc_region_kind k
     return true;
 }
 
+/* The game reads only files named r.<x>.<z>.mca, and the library takes
+ * only those (and no symbolic links: file safety). Anything else ending
+ * in .mca in a region folder is someone's file that the command will not
+ * read or touch: said on stderr, so that "0 chunks" is never a surprise. */
+static void warn_skipped(const world_opts *o, const world_scan *s, uint16_t dim, mc_region_kind kind)
+{
+    char dir[4096];
+    mc_error err;
+    mc_error_clear(&err);
+    if (mc_world_region_dir(o->dir, s->layout, s->dims[dim], kind, dir, sizeof dir, &err))
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 4, ".mca"))
+            continue;
+        int rx, rz, used = 0;
+        char canonical[64], path[4400];
+        bool named = sscanf(e->d_name, "r.%d.%d.mca%n", &rx, &rz, &used) == 2 && used && !e->d_name[used];
+        if (named) {
+            snprintf(canonical, sizeof canonical, "r.%d.%d.mca", rx, rz);
+            named = !strcmp(canonical, e->d_name);
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        const char *why = NULL;
+        if (!named)
+            why = "not a region file name (r.<x>.<z>.mca, as the game names them)";
+        else if (lstat(path, &sb) != 0)
+            why = strerror(errno);
+        else if (S_ISLNK(sb.st_mode))
+            why = "a symbolic link (not followed)";
+        else if (!S_ISREG(sb.st_mode))
+            why = "not a regular file";
+        if (why)
+            fprintf(stderr, "%s: skipping %s: %s\n", o->prog, path, why);
+    }
+    closedir(d);
+}
+
 int world_scan_build(const world_opts *o, unsigned kinds, world_scan *out)
 {
     memset(out, 0, sizeof *out);
@@ -130,6 +175,7 @@ int world_scan_build(const world_opts *o, unsigned kinds, world_scan *out)
                 world_scan_free(out);
                 return MC_EXIT_FAIL;
             }
+            warn_skipped(o, out, (uint16_t)d, (mc_region_kind)k);
             bool ok = add_kind(out, first, (uint16_t)d, (mc_region_kind)k, c, n, &cap, o);
             free(c);
             if (!ok) {
