@@ -292,30 +292,40 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
     return n;
 }
 
+/* Whether a 4-bit index k is among the nibbles of longs [from, to): each
+ * long XORed with k in every nibble has a zero nibble where k is, which the
+ * borrow of subtracting 1 from every nibble shows in its top bit (exact as
+ * a yes or no: a false top bit only ever sits above a true zero nibble). */
+static bool nibble_in(const uint64_t *longs, size_t from, size_t to, uint32_t k)
+{
+    const uint64_t ones = 0x1111111111111111ull, pattern = ones * k;
+    for (size_t i = from; i < to; i++) {
+        const uint64_t v = longs[i] ^ pattern;
+        if ((v - ones) & ~v & (ones << 3))
+            return true;
+    }
+    return false;
+}
+
 /* all_used for 4-bit indices (palettes of up to 16 entries, most block
- * sections), without unpacking 4,096 indices: the first longs read as bits
- * of a word, looked at every eight (most palettes are all seen within
- * them); the rest, if need be, as the bytes of the longs (two indices
- * each) marked in a table of 256, whose entries seen are then read (a
- * section with a rare block is read to its end). */
+ * sections), without unpacking 4,096 indices: each entry looked for in the
+ * first longs, where most are met within a long or two; a few still
+ * missing (a rare block) are looked for in the rest one by one, more of
+ * them through the bytes of the rest (two indices each) marked in a table
+ * of 256, whose entries seen are then read. */
 static bool all_used_nibbles(const mc_container *c)
 {
-    const uint32_t all = (1u << c->palette_len) - 1;
-    uint32_t got = 0;
     const size_t nl = c->rules.size / 16, first = nl < 32 ? nl : 32;
-    for (size_t i = 0; i < first; i += 8) {
-        const size_t end = i + 8 < first ? i + 8 : first;
-        uint32_t g0 = 0, g1 = 0;
-        for (size_t l = i; l < end; l++) {
-            const uint64_t v = c->longs[l];
-            for (unsigned k = 0; k < 64; k += 8) {
-                g0 |= 1u << ((v >> k) & 15);
-                g1 |= 1u << ((v >> (k + 4)) & 15);
-            }
-        }
-        got |= g0 | g1;
-        if ((got & all) == all)
-            return true;
+    uint32_t missing[16];
+    size_t m = 0;
+    for (uint32_t k = 0; k < c->palette_len; k++)
+        if (!nibble_in(c->longs, 0, first, k))
+            missing[m++] = k;
+    if (m <= 3) {
+        for (size_t i = 0; i < m; i++)
+            if (!nibble_in(c->longs, first, nl, missing[i]))
+                return false;
+        return true;
     }
     uint8_t seen[256] = {0};
     for (size_t i = first; i < nl; i++) {
@@ -323,10 +333,14 @@ static bool all_used_nibbles(const mc_container *c)
         for (unsigned k = 0; k < 64; k += 8)
             seen[(v >> k) & 255] = 1;
     }
+    uint32_t got = 0;
     for (unsigned b = 0; b < 256; b++)
         if (seen[b])
             got |= (1u << (b & 15)) | (1u << (b >> 4));
-    return (got & all) == all;
+    for (size_t i = 0; i < m; i++)
+        if (!(got >> missing[i] & 1))
+            return false;
+    return true;
 }
 
 /* Whether an indirect container's palette has no entry twice and every

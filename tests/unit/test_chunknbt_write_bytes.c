@@ -13,7 +13,9 @@
  * And the tree of mc_chunknbt_writer_build, changed the way `world convert`
  * changes it (a key set, a key added, a key removed and put again), must
  * serialise to what mc_nbt_write makes of the same change to the tree path's
- * tree; a tree whose sections list was removed is refused.
+ * tree; a tree whose sections list was removed is refused. And the check
+ * that decides whether a 1.18+ palette of 4-bit indices is kept as it is
+ * (every entry used) must see entries met late, or never.
  */
 #include "support.h"
 
@@ -202,10 +204,100 @@ static void test_built(void **state)
     mc_column_free(col);
 }
 
+/* The palette of section Y=0 as written for `dv`: entry count and the
+ * Name of entry `at`. */
+static size_t written_palette(const mc_column *col, int32_t dv, size_t at, char *name, size_t cap)
+{
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    mc_error err;
+    assert_int_equal(mc_chunknbt_write_bytes(col, dv, &b, NULL, &err), MC_OK);
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_nbt_parse(doc, b.data, b.len, MC_NBT_JAVA, NULL, &err), MC_OK);
+    size_t n = 0;
+    for (mc_nbt_tag *s = mc_nbt_first(mc_nbt_get(mc_nbt_doc_root(doc), "sections")); s; s = mc_nbt_next(s)) {
+        int8_t y = -1;
+        if (mc_nbt_get_byte(mc_nbt_get(s, "Y"), &y) != MC_OK || y != 0)
+            continue;
+        mc_nbt_tag *pal = mc_nbt_path(s, "block_states.palette");
+        n = mc_nbt_count(pal);
+        const char *str = NULL;
+        size_t len = 0;
+        assert_int_equal(mc_nbt_get_string(mc_nbt_get(mc_nbt_list_at(pal, at), "Name"), &str, &len), MC_OK);
+        snprintf(name, cap, "%.*s", (int)len, str);
+    }
+    mc_nbt_doc_free(doc);
+    mc_buf_free(&b);
+    return n;
+}
+
+/* A 1.18+ palette of 4-bit indices is kept as it is (its order, its
+ * indices) when every entry is used, else rebuilt in first-occurrence
+ * order: entries met late (past the first 32 longs: one, or more than
+ * three of them) or never, and all sixteen. */
+static void test_palette_kept(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    assert_non_null(reg);
+    static const char *const names[16] = {"stone", "dirt", "granite", "diorite", "andesite", "gravel", "sand",
+                                          "clay", "glass", "oak_log", "oak_planks", "bricks", "tnt",
+                                          "bookshelf", "obsidian", "ice"};
+    uint32_t pal[16];
+    for (int i = 0; i < 16; i++)
+        pal[i] = mc_registry_default_state(reg, names[i]);
+    struct {
+        unsigned n;       /* palette entries */
+        unsigned late;    /* entries n-late .. n-1 only past long 32 */
+        bool one_unused;  /* entry n-1 nowhere */
+    } cases[] = {{6, 1, false}, {6, 1, true}, {6, 3, false}, {6, 3, true}, {8, 5, false},
+                 {8, 5, true},  {16, 0, false}, {16, 12, false}, {16, 12, true}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const unsigned n = cases[c].n, late = cases[c].late;
+        uint64_t longs[256];
+        /* the early indices: entries 1, 0, 2, 3 .. (first occurrence is not the
+         * palette's order), then entry 0; the late ones near the end */
+        uint8_t idx[4096];
+        memset(idx, 0, sizeof idx);
+        for (unsigned i = 0; i < n - late; i++)
+            idx[i] = (uint8_t)(i == 0 ? 1 : i == 1 ? 0 : i);
+        for (unsigned k = n - late; k < n; k++)
+            if (!(cases[c].one_unused && k == n - 1))
+                idx[4000 + k] = (uint8_t)k;
+        if (cases[c].one_unused && late == 0)
+            idx[n - 1] = 0;
+        for (int l = 0; l < 256; l++) {
+            longs[l] = 0;
+            for (int j = 0; j < 16; j++)
+                longs[l] |= (uint64_t)idx[l * 16 + j] << (4 * j);
+        }
+        mc_column *col = mc_column_new(reg, 0, 0, -4, 24, NULL);
+        assert_non_null(col);
+        mc_section *s = mc_column_section(col, 0);
+        mc_container_rules rules = s->blocks.rules;
+        mc_container_free(&s->blocks);
+        mc_error err;
+        assert_int_equal(mc_container_from_longs(&s->blocks, &rules, 4, MC_BITS_PADDED, pal, n, longs, 256, NULL,
+                                                 &err),
+                         MC_OK);
+        char name[64];
+        const size_t got = written_palette(col, 4189, 0, name, sizeof name);
+        if (cases[c].one_unused) { /* rebuilt: the unused entry dropped, entry 1 first */
+            assert_int_equal(got, n - 1);
+            assert_string_equal(name + 10, names[1]);
+        } else { /* kept */
+            assert_int_equal(got, n);
+            assert_string_equal(name + 10, names[0]);
+        }
+        mc_column_free(col);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_built),
+        cmocka_unit_test(test_palette_kept),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
