@@ -1,7 +1,8 @@
 /*
  * fuzz_chunknbt.c: chunk NBT -> model, for every era, and what a program
  * does next with an accepted column: write it back for its own DataVersion
- * (which must read again) and for another era's.
+ * (which must read again) and for another era's, where the writer's bytes
+ * path (mc_chunknbt_writer) must write what its tree path writes.
  *
  * Input: uncompressed Java NBT (a chunk root). The reader must refuse bad
  * structure with an error, never crash, read out of bounds or leak; and
@@ -122,6 +123,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int32_t dv = mc_chunknbt_data_version(mc_nbt_doc_root(doc)) >= 2844 ? 1343 : 3955;
         if (out)
             (void)mc_chunknbt_write(col, dv, out, &rep, &err);
+        /* the writer's bytes path (mc_chunknbt_writer) writes what the
+         * tree path writes, for both DataVersions */
+        for (int k = 0; out && k < 2; k++) {
+            const int32_t to = k ? dv : MC_CHUNKNBT_OWN_VERSION;
+            mc_buf a, b;
+            mc_buf_init(&a, NULL);
+            mc_buf_init(&b, NULL);
+            mc_status sa = mc_chunknbt_write(col, to, out, NULL, &err);
+            if (sa == MC_OK)
+                sa = mc_nbt_write(out, MC_NBT_JAVA, &a, &err);
+            mc_status sb = mc_chunknbt_write_bytes(col, to, &b, NULL, &err);
+            if (sa != sb || a.len != b.len || (a.len && memcmp(a.data, b.data, a.len) != 0))
+                abort();
+            mc_buf_free(&a);
+            mc_buf_free(&b);
+        }
         mc_nbt_doc_free(out);
         mc_column_free(col);
     }

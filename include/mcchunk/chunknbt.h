@@ -288,6 +288,33 @@ MC_API mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, m
 MC_API mc_status mc_chunknbt_write_bytes(const mc_column *col, int32_t data_version, mc_buf *out,
                                          mc_chunknbt_report *dropped, mc_error *err);
 
+/* A reusable chunk writer for one thread: the bytes path. It writes the
+ * same bytes as mc_chunknbt_write + mc_nbt_write (MC_NBT_JAVA), but the
+ * sections list -- most of a chunk -- goes straight from the model into
+ * bytes, its palette entries made once per state and kept, instead of
+ * through a tree. Not for two threads at once. */
+typedef struct mc_chunknbt_writer mc_chunknbt_writer;
+
+/* A new writer, NULL without memory. Free with mc_chunknbt_writer_free. */
+MC_API mc_chunknbt_writer *mc_chunknbt_writer_new(void);
+MC_API void mc_chunknbt_writer_free(mc_chunknbt_writer *wr);
+/* mc_chunknbt_write_bytes through `wr` (faster when it writes many chunks). */
+MC_API mc_status mc_chunknbt_writer_write_bytes(mc_chunknbt_writer *wr, const mc_column *col, int32_t data_version,
+                                                mc_buf *out, mc_chunknbt_report *dropped, mc_error *err);
+/* For a caller that changes the chunk before writing it: mc_chunknbt_write
+ * into `out`, except that the sections list is left empty in the tree and
+ * held by `wr` as bytes until mc_chunknbt_writer_serialise. Any other key
+ * may be added, changed or removed in between; the sections list itself
+ * must stay in the tree untouched (and `out` must not be reset). */
+MC_API mc_status mc_chunknbt_writer_build(mc_chunknbt_writer *wr, const mc_column *col, int32_t data_version,
+                                          mc_nbt_doc *out, mc_chunknbt_report *dropped, mc_error *err);
+/* Appends `doc`, the tree of the writer's last mc_chunknbt_writer_build, to
+ * `out` as Java NBT (what mc_nbt_write writes), the held sections list in
+ * its place. MC_ERR_INVALID_ARG when the list is no longer in the tree;
+ * a tree without a sections list is written as it is. */
+MC_API mc_status mc_chunknbt_writer_serialise(const mc_chunknbt_writer *wr, const mc_nbt_doc *doc, mc_buf *out,
+                                              mc_error *err);
+
 /* ----------------------------------------------------------- fast path */
 
 /* Reads a 1.18+ paletted container compound ({palette, data?}) of a section:

@@ -69,7 +69,35 @@ typedef struct writer {
     } *ov;
     size_t ov_n, ov_cap;
     int32_t cur_sy;          /* the section being written */
+    /* the bytes path (NULL: the tree only): the sections list goes into
+     * wr->sections as Java NBT bytes, its tag in the tree stays empty */
+    mc_chunknbt_writer *wr;
+    uint32_t sec_n;          /* sections written into wr->sections */
 } writer;
+
+/* A reusable writer (mcchunk/chunknbt.h): the scratch of one chunk, the
+ * sections list of the chunk last built, and the Java NBT bytes of every
+ * palette entry written so far (by target state or biome, for one registry
+ * and DataVersion at a time). */
+typedef struct entry_cache {
+    const mc_registry *reg;
+    int32_t dv;              /* (biome names depend on the DataVersion) */
+    size_t n;
+    uint32_t *at;            /* offset + 1 into bytes, 0: not made yet */
+    uint16_t *len;
+    mc_buf bytes;
+} entry_cache;
+
+struct mc_chunknbt_writer {
+    mc_buf sections;          /* the held list's payload: type, count, elements */
+    const mc_nbt_tag *held;   /* the empty list standing for it in the tree */
+    const mc_nbt_tag *held_in; /* the compound holding that list */
+    mc_nbt_doc *scratch;      /* one entry or one section made as a tree */
+    mc_nbt_doc *doc;          /* mc_chunknbt_writer_write_bytes' tree */
+    entry_cache blocks, biomes;
+    uint32_t *vals, *idx;     /* 4096 each */
+    uint8_t *be;              /* 4096 longs */
+};
 
 static void report(writer *w, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -264,30 +292,40 @@ static size_t first_occurrence(const uint32_t *vals, size_t count, uint32_t *pal
     return n;
 }
 
+/* Whether a 4-bit index k is among the nibbles of longs [from, to): each
+ * long XORed with k in every nibble has a zero nibble where k is, which the
+ * borrow of subtracting 1 from every nibble shows in its top bit (exact as
+ * a yes or no: a false top bit only ever sits above a true zero nibble). */
+static bool nibble_in(const uint64_t *longs, size_t from, size_t to, uint32_t k)
+{
+    const uint64_t ones = 0x1111111111111111ull, pattern = ones * k;
+    for (size_t i = from; i < to; i++) {
+        const uint64_t v = longs[i] ^ pattern;
+        if ((v - ones) & ~v & (ones << 3))
+            return true;
+    }
+    return false;
+}
+
 /* all_used for 4-bit indices (palettes of up to 16 entries, most block
- * sections), without unpacking 4,096 indices: the first longs read as bits
- * of a word, looked at every eight (most palettes are all seen within
- * them); the rest, if need be, as the bytes of the longs (two indices
- * each) marked in a table of 256, whose entries seen are then read (a
- * section with a rare block is read to its end). */
+ * sections), without unpacking 4,096 indices: each entry looked for in the
+ * first longs, where most are met within a long or two; a few still
+ * missing (a rare block) are looked for in the rest one by one, more of
+ * them through the bytes of the rest (two indices each) marked in a table
+ * of 256, whose entries seen are then read. */
 static bool all_used_nibbles(const mc_container *c)
 {
-    const uint32_t all = (1u << c->palette_len) - 1;
-    uint32_t got = 0;
     const size_t nl = c->rules.size / 16, first = nl < 32 ? nl : 32;
-    for (size_t i = 0; i < first; i += 8) {
-        const size_t end = i + 8 < first ? i + 8 : first;
-        uint32_t g0 = 0, g1 = 0;
-        for (size_t l = i; l < end; l++) {
-            const uint64_t v = c->longs[l];
-            for (unsigned k = 0; k < 64; k += 8) {
-                g0 |= 1u << ((v >> k) & 15);
-                g1 |= 1u << ((v >> (k + 4)) & 15);
-            }
-        }
-        got |= g0 | g1;
-        if ((got & all) == all)
-            return true;
+    uint32_t missing[16];
+    size_t m = 0;
+    for (uint32_t k = 0; k < c->palette_len; k++)
+        if (!nibble_in(c->longs, 0, first, k))
+            missing[m++] = k;
+    if (m <= 3) {
+        for (size_t i = 0; i < m; i++)
+            if (!nibble_in(c->longs, first, nl, missing[i]))
+                return false;
+        return true;
     }
     uint8_t seen[256] = {0};
     for (size_t i = first; i < nl; i++) {
@@ -295,10 +333,14 @@ static bool all_used_nibbles(const mc_container *c)
         for (unsigned k = 0; k < 64; k += 8)
             seen[(v >> k) & 255] = 1;
     }
+    uint32_t got = 0;
     for (unsigned b = 0; b < 256; b++)
         if (seen[b])
             got |= (1u << (b & 15)) | (1u << (b >> 4));
-    return (got & all) == all;
+    for (size_t i = 0; i < m; i++)
+        if (!(got >> missing[i] & 1))
+            return false;
+    return true;
 }
 
 /* Whether an indirect container's palette has no entry twice and every
@@ -431,12 +473,192 @@ static mc_status put_longs(writer *w, mc_nbt_tag *parent, const char *key, const
     return MC_OK;
 }
 
+/* ---------------------------------------------------------- the sink */
+
+/* Where a section's keys go: a compound of the tree (tag), or, on the bytes
+ * path, the Java NBT payload of one appended to buf. Both give the same
+ * bytes once the tree is written (tests/unit/test_chunknbt_write_bytes.c). */
+typedef struct sink {
+    mc_nbt_tag *tag;
+    mc_buf *buf;
+} sink;
+
+/* A key's header: type, then the name (ASCII: the writer's own keys). */
+static void emit_key(mc_buf *b, unsigned type, const char *key)
+{
+    const size_t n = strlen(key);
+    uint8_t *p = mc_buf_extend(b, 3 + n);
+    if (!p)
+        return;
+    p[0] = (uint8_t)type;
+    mc_store_u16be(p + 1, (uint16_t)n);
+    memcpy(p + 3, key, n);
+}
+
+/* Appends the payload of `tag` as Java NBT: the tag written as a root
+ * named "" (type, empty name, payload), its three header bytes dropped. */
+static mc_status emit_payload(writer *w, mc_buf *b, const mc_nbt_tag *tag)
+{
+    const size_t start = b->len;
+    mc_status st = mc_nbt_write_tag(tag, "", 0, MC_NBT_JAVA, b, w->err);
+    if (st != MC_OK)
+        return st;
+    memmove(b->data + start, b->data + start + 3, b->len - start - 3);
+    b->len -= 3;
+    return MC_OK;
+}
+
+static mc_status sk_byte(writer *w, sink *o, const char *key, int8_t v)
+{
+    if (o->buf) {
+        emit_key(o->buf, MC_NBT_BYTE, key);
+        mc_buf_put_u8(o->buf, (uint8_t)v);
+        return MC_OK;
+    }
+    return mc_nbt_put_byte(w->doc, o->tag, key, v) == MC_OK ? MC_OK : nomem(w);
+}
+
+static mc_status sk_byte_array(writer *w, sink *o, const char *key, const void *v, size_t n)
+{
+    if (o->buf) {
+        emit_key(o->buf, MC_NBT_BYTE_ARRAY, key);
+        mc_buf_put_u32be(o->buf, (uint32_t)n);
+        mc_buf_put(o->buf, v, n);
+        return MC_OK;
+    }
+    return mc_nbt_put_byte_array(w->doc, o->tag, key, v, n) == MC_OK ? MC_OK : nomem(w);
+}
+
+/* n big-endian longs at be. */
+static mc_status sk_longs(writer *w, sink *o, const char *key, const uint8_t *be, size_t n)
+{
+    if (o->buf) {
+        emit_key(o->buf, MC_NBT_LONG_ARRAY, key);
+        mc_buf_put_u32be(o->buf, (uint32_t)n);
+        mc_buf_put(o->buf, be, n * 8);
+        return MC_OK;
+    }
+    return put_longs(w, o->tag, key, be, n);
+}
+
+/* A compound under `key`: its keys go to *child, closed by sk_end. */
+static mc_status sk_compound(writer *w, sink *o, const char *key, sink *child)
+{
+    child->buf = o->buf;
+    child->tag = NULL;
+    if (o->buf) {
+        emit_key(o->buf, MC_NBT_COMPOUND, key);
+        return MC_OK;
+    }
+    child->tag = mc_nbt_put_compound(w->doc, o->tag, key);
+    return child->tag ? MC_OK : nomem(w);
+}
+
+static void sk_end(sink *o)
+{
+    if (o->buf)
+        mc_buf_put_u8(o->buf, MC_NBT_END);
+}
+
+/* The payload bytes of the palette entry of target state (blocks) or
+ * biome id `v`: made once as the tree path makes it (put_block_entry, the
+ * biome's name) and written by the tree writer, then kept. */
+static mc_status cached_entry(writer *w, bool biomes, uint32_t v, const uint8_t **p, size_t *len)
+{
+    mc_chunknbt_writer *wr = w->wr;
+    entry_cache *c = biomes ? &wr->biomes : &wr->blocks;
+    const int32_t dv = biomes ? w->tdv : 0;
+    if (c->reg != w->treg || c->dv != dv) {
+        free(c->at);
+        free(c->len);
+        c->n = biomes ? mc_registry_biome_count(w->treg) : mc_registry_state_count(w->treg);
+        c->at = calloc(c->n + 1, sizeof *c->at);
+        c->len = calloc(c->n + 1, sizeof *c->len);
+        c->bytes.len = 0;
+        c->reg = c->at && c->len ? w->treg : NULL;
+        c->dv = dv;
+        if (!c->reg)
+            return nomem(w);
+    }
+    const size_t slot = v < c->n ? v : c->n; /* (ids past the registry: made each time) */
+    if (slot == c->n || !c->at[slot]) {
+        mc_nbt_doc *tree = w->doc;
+        w->doc = wr->scratch;
+        mc_nbt_doc_reset(wr->scratch);
+        mc_nbt_tag *root = mc_nbt_doc_new_root(wr->scratch, MC_NBT_COMPOUND);
+        mc_nbt_tag *list = root ? mc_nbt_put_list(wr->scratch, root, "", biomes ? MC_NBT_STRING : MC_NBT_COMPOUND)
+                                : NULL;
+        mc_status st = list ? MC_OK : nomem(w);
+        if (st == MC_OK && biomes) {
+            const char *nm = mc_registry_biome_name(w->treg, v);
+            nm = biome_name_for(w, nm ? nm : "minecraft:plains");
+            mc_nbt_tag *s = mc_nbt_list_append(wr->scratch, list, MC_NBT_STRING);
+            if (!s || mc_nbt_set_string(wr->scratch, s, nm, strlen(nm)) != MC_OK)
+                st = nomem(w);
+        } else if (st == MC_OK) {
+            st = put_block_entry(w, list, v);
+        }
+        w->doc = tree;
+        const size_t at = c->bytes.len;
+        if (st == MC_OK)
+            st = emit_payload(w, &c->bytes, mc_nbt_first(list));
+        if (st == MC_OK && (!mc_buf_ok(&c->bytes) || c->bytes.len - at > 0xFFFF || at >= UINT32_MAX))
+            st = nomem(w);
+        if (st != MC_OK)
+            return st;
+        c->at[slot] = (uint32_t)at + 1;
+        c->len[slot] = (uint16_t)(c->bytes.len - at);
+    }
+    *p = c->bytes.data + c->at[slot] - 1;
+    *len = c->len[slot];
+    return MC_OK;
+}
+
+/* A palette list: {Name, Properties?} compounds of target states, or the
+ * names of target biomes. */
+static mc_status sk_palette(writer *w, sink *o, const char *key, bool biomes, const uint32_t *pal, size_t n)
+{
+    if (o->buf) {
+        emit_key(o->buf, MC_NBT_LIST, key);
+        mc_buf_put_u8(o->buf, biomes ? MC_NBT_STRING : MC_NBT_COMPOUND);
+        mc_buf_put_u32be(o->buf, (uint32_t)n);
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *p = NULL;
+            size_t len = 0;
+            mc_status st = cached_entry(w, biomes, pal[i], &p, &len);
+            if (st != MC_OK)
+                return st;
+            mc_buf_put(o->buf, p, len);
+        }
+        return MC_OK;
+    }
+    mc_nbt_tag *list = mc_nbt_put_list(w->doc, o->tag, key, biomes ? MC_NBT_STRING : MC_NBT_COMPOUND);
+    if (!list)
+        return nomem(w);
+    for (size_t i = 0; i < n; i++) {
+        if (biomes) {
+            const char *nm = mc_registry_biome_name(w->treg, pal[i]);
+            if (!nm)
+                nm = "minecraft:plains";
+            nm = biome_name_for(w, nm);
+            mc_nbt_tag *s = mc_nbt_list_append(w->doc, list, MC_NBT_STRING);
+            if (!s || mc_nbt_set_string(w->doc, s, nm, strlen(nm)) != MC_OK)
+                return nomem(w);
+        } else {
+            mc_status st = put_block_entry(w, list, pal[i]);
+            if (st != MC_OK)
+                return st;
+        }
+    }
+    return MC_OK;
+}
+
 /* Writes a block or biome container as palette + packed data.
  *   blocks: palette list of {Name, Properties} at pal_key, data at data_key;
  *   biomes: palette list of strings.
  * min_bits 4 (blocks) or 0 (biomes); always_data: 1.13-1.17 write the longs
  * even for one entry. */
-static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container *c, bool biomes,
+static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bool biomes,
                               const char *pal_key, const char *data_key, unsigned min_bits,
                               mc_bits_layout layout, bool always_data, bool keep_unused)
 {
@@ -470,24 +692,9 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
         n = first_occurrence(w->vals, size, pal_buf, w->idx);
         pal = pal_buf;
     }
-    mc_nbt_tag *list = mc_nbt_put_list(w->doc, parent, pal_key, biomes ? MC_NBT_STRING : MC_NBT_COMPOUND);
-    if (!list)
-        return nomem(w);
-    for (size_t i = 0; i < n; i++) {
-        if (biomes) {
-            const char *nm = mc_registry_biome_name(w->treg, pal[i]);
-            if (!nm)
-                nm = "minecraft:plains";
-            nm = biome_name_for(w, nm);
-            mc_nbt_tag *s = mc_nbt_list_append(w->doc, list, MC_NBT_STRING);
-            if (!s || mc_nbt_set_string(w->doc, s, nm, strlen(nm)) != MC_OK)
-                return nomem(w);
-        } else {
-            mc_status st = put_block_entry(w, list, pal[i]);
-            if (st != MC_OK)
-                return st;
-        }
-    }
+    mc_status st = sk_palette(w, parent, pal_key, biomes, pal, n);
+    if (st != MC_OK)
+        return st;
     if (n == 1 && !always_data)
         return MC_OK;
     unsigned bits = mc_bits_ceil_log2(n);
@@ -503,7 +710,7 @@ static mc_status put_paletted(writer *w, mc_nbt_tag *parent, const mc_container 
     } else {
         mc_bits_pack_be_u32(w->idx, size, bits, layout, w->be);
     }
-    return put_longs(w, parent, data_key, w->be, nl);
+    return sk_longs(w, parent, data_key, w->be, nl);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -756,7 +963,7 @@ static const uint8_t *sky_fill(writer *w, int32_t y)
 /* The section's light; where the target stores light in every section
  * (mc__section_rules), what it lacks is filled: block light 0, sky light
  * by sky_fill. */
-static mc_status put_light(writer *w, mc_nbt_tag *sec, int32_t y, const mc_section *s)
+static mc_status put_light(writer *w, sink *sec, int32_t y, const mc_section *s)
 {
     const uint8_t *block = s->block_light, *sky = s->sky_light;
     static const uint8_t dark[MC_LIGHT_BYTES];
@@ -767,14 +974,13 @@ static mc_status put_light(writer *w, mc_nbt_tag *sec, int32_t y, const mc_secti
             return nomem(w);
         w->light_filled++;
     }
-    if (block && mc_nbt_put_byte_array(w->doc, sec, "BlockLight", (const int8_t *)block, MC_LIGHT_BYTES) != MC_OK)
-        return nomem(w);
-    if (sky && mc_nbt_put_byte_array(w->doc, sec, "SkyLight", (const int8_t *)sky, MC_LIGHT_BYTES) != MC_OK)
-        return nomem(w);
-    return MC_OK;
+    mc_status st = block ? sk_byte_array(w, sec, "BlockLight", block, MC_LIGHT_BYTES) : MC_OK;
+    if (st == MC_OK && sky)
+        st = sk_byte_array(w, sec, "SkyLight", sky, MC_LIGHT_BYTES);
+    return st;
 }
 
-static mc_status put_legacy_blocks(writer *w, mc_nbt_tag *sec, const mc_section *s)
+static mc_status put_legacy_blocks(writer *w, sink *sec, const mc_section *s)
 {
     mc_container_get_all(&s->blocks, w->vals);
     int8_t blocks[4096], data[2048], add[2048];
@@ -794,11 +1000,10 @@ static mc_status put_legacy_blocks(writer *w, mc_nbt_tag *sec, const mc_section 
             add[i >> 1] = (int8_t)(add[i >> 1] | (int8_t)(((id >> 8) & 15) << ((i & 1) * 4)));
         }
     }
-    if (mc_nbt_put_byte_array(w->doc, sec, "Blocks", blocks, 4096) != MC_OK ||
-        (need_add && mc_nbt_put_byte_array(w->doc, sec, "Add", add, 2048) != MC_OK) ||
-        mc_nbt_put_byte_array(w->doc, sec, "Data", data, 2048) != MC_OK)
-        return nomem(w);
-    return MC_OK;
+    mc_status st = sk_byte_array(w, sec, "Blocks", blocks, 4096);
+    if (st == MC_OK && need_add)
+        st = sk_byte_array(w, sec, "Add", add, 2048);
+    return st == MC_OK ? sk_byte_array(w, sec, "Data", data, 2048) : st;
 }
 
 /* A section whose palette named states (or biomes) the registry lacks kept
@@ -839,6 +1044,43 @@ static bool keep_raw(writer *w, const mc_nbt_tag *xs, const mc_section *s, bool 
 }
 
 static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_section *s,
+                             const mc_nbt_tag *xs);
+
+/* A carried section entry of the extras, as it is, into the list. */
+static mc_status put_extra_section(writer *w, mc_nbt_tag *list, const mc_nbt_tag *xs)
+{
+    if (w->wr) {
+        if (mc_nbt_tag_type(xs) != MC_NBT_COMPOUND)
+            return MC_ERR_UNSUPPORTED; /* (a list of other tags: the tree path writes it) */
+        w->sec_n++;
+        return emit_payload(w, &w->wr->sections, xs);
+    }
+    mc_nbt_tag *c = mc_nbt_copy(w->doc, xs);
+    return c && mc_nbt_list_attach(w->doc, list, c) == MC_OK ? MC_OK : nomem(w);
+}
+
+/* The bytes path's section with extra keys: made as a tree (in the
+ * scratch document), then written as bytes. */
+static mc_status section_via_tree(writer *w, int32_t y, const mc_section *s, const mc_nbt_tag *xs)
+{
+    mc_chunknbt_writer *wr = w->wr;
+    mc_nbt_doc *tree = w->doc;
+    w->doc = wr->scratch;
+    w->wr = NULL;
+    mc_nbt_doc_reset(wr->scratch);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(wr->scratch, MC_NBT_COMPOUND);
+    mc_nbt_tag *list = root ? mc_nbt_put_list(wr->scratch, root, "", MC_NBT_END) : NULL;
+    mc_status st = list ? put_section(w, list, y, s, xs) : nomem(w);
+    w->doc = tree;
+    w->wr = wr;
+    if (st == MC_OK && mc_nbt_count(list)) {
+        w->sec_n++;
+        st = emit_payload(w, &wr->sections, mc_nbt_first(list));
+    }
+    return st;
+}
+
+static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_section *s,
                              const mc_nbt_tag *xs)
 {
     bool blocks_out;
@@ -859,41 +1101,47 @@ static mc_status put_section(writer *w, mc_nbt_tag *list, int32_t y, const mc_se
         if (!w->rules->without_blocks)
             blocks_out = true;
     }
-    mc_nbt_tag *sec = mc_nbt_list_append(w->doc, list, MC_NBT_COMPOUND);
-    if (!sec)
+    if (w->wr && xs)
+        return section_via_tree(w, y, s, xs); /* its extra keys come first, as the tree has them */
+    sink sec = {NULL, NULL};
+    if (w->wr) {
+        sec.buf = &w->wr->sections;
+        w->sec_n++;
+    } else if (!(sec.tag = mc_nbt_list_append(w->doc, list, MC_NBT_COMPOUND))) {
         return nomem(w);
+    }
     mc_status st = MC_OK;
     if (xs)
-        st = copy_keys(w, sec, xs);
-    if (st == MC_OK && mc_nbt_put_byte(w->doc, sec, "Y", (int8_t)y) != MC_OK)
-        st = nomem(w);
+        st = copy_keys(w, sec.tag, xs);
+    if (st == MC_OK)
+        st = sk_byte(w, &sec, "Y", (int8_t)y);
     if (st != MC_OK)
         return st;
     bool raw_blocks = xs && !overridden(w, y) && keep_raw(w, xs, s, false, y);
     bool raw_biomes = xs && w->tera == MC__ERA_MODERN && keep_raw(w, xs, s, true, y);
     if (w->tera == MC__ERA_MODERN && blocks_out) {
         /* 1.18+ disk: blocks max(4, ceil(log2 n)) bits, biomes ceil(log2 n), no data for one entry */
-        if (!raw_blocks) {
-            mc_nbt_tag *bs = mc_nbt_put_compound(w->doc, sec, "block_states");
-            st = bs ? put_paletted(w, bs, &s->blocks, false, "palette", "data", 4, MC_BITS_PADDED, false, false)
-                    : nomem(w);
+        sink c;
+        if (!raw_blocks && (st = sk_compound(w, &sec, "block_states", &c)) == MC_OK) {
+            st = put_paletted(w, &c, &s->blocks, false, "palette", "data", 4, MC_BITS_PADDED, false, false);
+            sk_end(&c);
         }
-        if (st == MC_OK && !raw_biomes) {
-            mc_nbt_tag *bi = mc_nbt_put_compound(w->doc, sec, "biomes");
-            st = bi ? put_paletted(w, bi, &s->biomes, true, "palette", "data", 0, MC_BITS_PADDED, false, false)
-                    : nomem(w);
+        if (st == MC_OK && !raw_biomes && (st = sk_compound(w, &sec, "biomes", &c)) == MC_OK) {
+            st = put_paletted(w, &c, &s->biomes, true, "palette", "data", 0, MC_BITS_PADDED, false, false);
+            sk_end(&c);
         }
     } else if (w->tera == MC__ERA_FLAT) {
         /* 1.13-1.17 disk: max(4, ceil(log2 n)) bits, spanning before 2527 */
         if (blocks_out && !raw_blocks)
-            st = put_paletted(w, sec, &s->blocks, false, "Palette", "BlockStates", 4,
+            st = put_paletted(w, &sec, &s->blocks, false, "Palette", "BlockStates", 4,
                               w->tdv >= MC_CHUNKNBT_DV_PADDED ? MC_BITS_PADDED : MC_BITS_SPANNING, true,
                               true);
     } else {
-        st = put_legacy_blocks(w, sec, s);
+        st = put_legacy_blocks(w, &sec, s);
     }
     if (st == MC_OK)
-        st = put_light(w, sec, y, s);
+        st = put_light(w, &sec, y, s);
+    sk_end(&sec);
     return st;
 }
 
@@ -902,6 +1150,14 @@ static mc_status put_sections(writer *w, mc_nbt_tag *parent, const char *key)
     mc_nbt_tag *list = mc_nbt_put_list(w->doc, parent, key, MC_NBT_END);
     if (!list)
         return nomem(w);
+    if (w->wr) {
+        /* the list stays empty in the tree; its payload goes to the bytes,
+         * its element type and count set when it is done */
+        w->wr->held = list;
+        w->wr->held_in = parent;
+        w->wr->sections.len = 0;
+        mc_buf_put(&w->wr->sections, "\0\0\0\0\0", 5);
+    }
     int32_t cmin = mc_column_min_section(w->col);
     int32_t cmax = cmin + (int32_t)mc_column_section_count(w->col) - 1;
     int32_t lo = w->tmin, hi = w->tmin + w->tcount - 1;
@@ -951,8 +1207,7 @@ static mc_status put_sections(writer *w, mc_nbt_tag *parent, const char *key)
             st = put_section(w, list, (int32_t)cur, &air, xs);
             mc_section_free(&air);
         } else if (xs) {
-            mc_nbt_tag *c = mc_nbt_copy(w->doc, xs);
-            st = c && mc_nbt_list_attach(w->doc, list, c) == MC_OK ? MC_OK : nomem(w);
+            st = put_extra_section(w, list, xs);
         }
         if (st != MC_OK)
             break;
@@ -965,9 +1220,15 @@ static mc_status put_sections(writer *w, mc_nbt_tag *parent, const char *key)
         int64_t v;
         if (mc_nbt_get_integer(mc_nbt_get(e, "Y"), &v) == MC_OK)
             continue;
-        mc_nbt_tag *c = mc_nbt_copy(w->doc, e);
-        if (!c || mc_nbt_list_attach(w->doc, list, c) != MC_OK)
+        if ((st = put_extra_section(w, list, e)) != MC_OK)
+            return st;
+    }
+    if (w->wr) {
+        mc_buf *b = &w->wr->sections;
+        if (!mc_buf_ok(b))
             return nomem(w);
+        b->data[0] = w->sec_n ? MC_NBT_COMPOUND : MC_NBT_END;
+        mc_store_u32be(b->data + 1, w->sec_n);
     }
     /* column sections the target cannot hold */
     for (int32_t y = cmin; y <= cmax; y++) {
@@ -1381,7 +1642,9 @@ static mc_status put_defaults(writer *w, mc_nbt_tag *level)
 
 /* -------------------------------------------------------------- write */
 
-mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_doc *out,
+/* mc_chunknbt_write, and with wr the bytes path's tree (the sections list
+ * held in wr as bytes). */
+static mc_status write_tree(mc_chunknbt_writer *wr, const mc_column *col, int32_t data_version, mc_nbt_doc *out,
                             mc_chunknbt_report *dropped, mc_error *err)
 {
     if (!col || !out)
@@ -1466,9 +1729,17 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
         if (mc_nbt_tag_type(w.xsections) != MC_NBT_LIST)
             w.xsections = NULL;
     }
-    w.vals = malloc(4096 * sizeof *w.vals);
-    w.idx = malloc(4096 * sizeof *w.idx);
-    w.be = malloc(8 * 4096);
+    w.wr = wr;
+    if (wr) {
+        wr->held = wr->held_in = NULL;
+        w.vals = wr->vals;
+        w.idx = wr->idx;
+        w.be = wr->be;
+    } else {
+        w.vals = malloc(4096 * sizeof *w.vals);
+        w.idx = malloc(4096 * sizeof *w.idx);
+        w.be = malloc(8 * 4096);
+    }
     mc_status st = MC_OK;
     if (!w.vals || !w.idx || !w.be) {
         st = nomem(&w);
@@ -1564,9 +1835,11 @@ mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_d
         st = put_block_entities(&w, level, chunk_key(w.tdv, KEY_BLOCK_ENTITIES));
 
 done:
-    free(w.vals);
-    free(w.idx);
-    free(w.be);
+    if (!wr) {
+        free(w.vals);
+        free(w.idx);
+        free(w.be);
+    }
     free(w.bmap);
     free(w.seen);
     free(w.sky_fill);
@@ -1578,15 +1851,149 @@ done:
     return st;
 }
 
+mc_status mc_chunknbt_write(const mc_column *col, int32_t data_version, mc_nbt_doc *out,
+                            mc_chunknbt_report *dropped, mc_error *err)
+{
+    return write_tree(NULL, col, data_version, out, dropped, err);
+}
+
+/* ------------------------------------------------------ the bytes path */
+
+mc_chunknbt_writer *mc_chunknbt_writer_new(void)
+{
+    mc_chunknbt_writer *wr = calloc(1, sizeof *wr);
+    if (!wr)
+        return NULL;
+    wr->scratch = mc_nbt_doc_new(NULL);
+    wr->doc = mc_nbt_doc_new(NULL);
+    wr->vals = malloc(4096 * sizeof *wr->vals);
+    wr->idx = malloc(4096 * sizeof *wr->idx);
+    wr->be = malloc(8 * 4096);
+    if (!wr->scratch || !wr->doc || !wr->vals || !wr->idx || !wr->be) {
+        mc_chunknbt_writer_free(wr);
+        return NULL;
+    }
+    return wr;
+}
+
+static void entry_cache_free(entry_cache *c)
+{
+    free(c->at);
+    free(c->len);
+    mc_buf_free(&c->bytes);
+}
+
+void mc_chunknbt_writer_free(mc_chunknbt_writer *wr)
+{
+    if (!wr)
+        return;
+    mc_buf_free(&wr->sections);
+    mc_nbt_doc_free(wr->scratch);
+    mc_nbt_doc_free(wr->doc);
+    entry_cache_free(&wr->blocks);
+    entry_cache_free(&wr->biomes);
+    free(wr->vals);
+    free(wr->idx);
+    free(wr->be);
+    free(wr);
+}
+
+mc_status mc_chunknbt_writer_build(mc_chunknbt_writer *wr, const mc_column *col, int32_t data_version,
+                                   mc_nbt_doc *out, mc_chunknbt_report *dropped, mc_error *err)
+{
+    if (!wr)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: no writer");
+    mc_status st = write_tree(wr, col, data_version, out, dropped, err);
+    if (st == MC_ERR_UNSUPPORTED) /* a section list the bytes cannot hold as the tree does */
+        st = write_tree(NULL, col, data_version, out, dropped, err);
+    if (st != MC_OK)
+        wr->held = wr->held_in = NULL;
+    return st;
+}
+
+/* A key's header from the tree (type, name), the name as it is when it
+ * needs no modified-UTF-8 form (the writer's own keys always). */
+static bool emit_tree_key(mc_buf *out, unsigned type, const mc_nbt_tag *t)
+{
+    size_t kl;
+    const char *k = mc_nbt_tag_key(t, &kl);
+    for (size_t i = 0; i < kl; i++)
+        if (k[i] == 0 || (uint8_t)k[i] >= 0x80)
+            return false;
+    mc_buf_put_u8(out, (uint8_t)type);
+    mc_buf_put_u16be(out, (uint16_t)kl);
+    mc_buf_put(out, k, kl);
+    return true;
+}
+
+/* A compound's payload from the tree, the held sections list spliced in. */
+static mc_status emit_compound(const mc_chunknbt_writer *wr, const mc_nbt_tag *c, mc_buf *out, bool *found,
+                               mc_error *err)
+{
+    for (const mc_nbt_tag *t = mc_nbt_first(c); t; t = mc_nbt_next(t)) {
+        if (t == wr->held || t == wr->held_in) {
+            if (!emit_tree_key(out, mc_nbt_tag_type(t), t))
+                return mc_error_set(err, MC_ERR_UNSUPPORTED, SIZE_MAX, "chunk nbt: key not plain ASCII");
+            if (t == wr->held) {
+                mc_buf_put(out, wr->sections.data, wr->sections.len);
+                *found = true;
+                continue;
+            }
+            mc_status st = emit_compound(wr, t, out, found, err);
+            if (st != MC_OK)
+                return st;
+            continue;
+        }
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        mc_status st = mc_nbt_write_tag(t, k, kl, MC_NBT_JAVA, out, err);
+        if (st != MC_OK)
+            return st;
+    }
+    mc_buf_put_u8(out, MC_NBT_END);
+    return MC_OK;
+}
+
+mc_status mc_chunknbt_writer_serialise(const mc_chunknbt_writer *wr, const mc_nbt_doc *doc, mc_buf *out,
+                                       mc_error *err)
+{
+    if (!wr || !doc || !out)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: serialise needs a writer, a tree and a buffer");
+    const mc_nbt_tag *root = mc_nbt_doc_root(doc);
+    if (!wr->held || !root)
+        return mc_nbt_write(doc, MC_NBT_JAVA, out, err); /* no sections list held */
+    size_t nl;
+    const char *name = mc_nbt_doc_root_name(doc, &nl);
+    if (mc_nbt_tag_type(root) != MC_NBT_COMPOUND || nl)
+        return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: not the tree the writer built");
+    (void)name;
+    const size_t start = out->len;
+    mc_buf_put(out, "\x0a\0\0", 3);
+    bool found = false;
+    mc_status st = emit_compound(wr, root, out, &found, err);
+    if (st == MC_OK && !found)
+        st = mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "chunk nbt: the sections list left the tree");
+    if (st == MC_OK && !mc_buf_ok(out))
+        st = mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
+    if (st != MC_OK && mc_buf_ok(out))
+        out->len = start;
+    return st;
+}
+
+mc_status mc_chunknbt_writer_write_bytes(mc_chunknbt_writer *wr, const mc_column *col, int32_t data_version,
+                                         mc_buf *out, mc_chunknbt_report *dropped, mc_error *err)
+{
+    mc_status st = mc_chunknbt_writer_build(wr, col, data_version, wr ? wr->doc : NULL, dropped, err);
+    return st == MC_OK ? mc_chunknbt_writer_serialise(wr, wr->doc, out, err) : st;
+}
+
 mc_status mc_chunknbt_write_bytes(const mc_column *col, int32_t data_version, mc_buf *out,
                                   mc_chunknbt_report *dropped, mc_error *err)
 {
-    mc_nbt_doc *doc = mc_nbt_doc_new(out ? out->alloc : NULL);
-    if (!doc)
+    mc_chunknbt_writer *wr = mc_chunknbt_writer_new();
+    if (!wr)
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk nbt: out of memory");
-    mc_status st = mc_chunknbt_write(col, data_version, doc, dropped, err);
-    if (st == MC_OK)
-        st = mc_nbt_write(doc, MC_NBT_JAVA, out, err);
-    mc_nbt_doc_free(doc);
+    mc_status st = mc_chunknbt_writer_write_bytes(wr, col, data_version, out, dropped, err);
+    mc_chunknbt_writer_free(wr);
     return st;
 }
