@@ -21,7 +21,7 @@
  * layers) stops light through those faces: a layer holding such blocks
  * gets per-direction exit and entry masks and its rows take the slower
  * step that applies them. Blocks of opacity 2..14 are not modelled: a run
- * holding one goes to the queue floods (engine.c).
+ * whose floods come to one goes to the queue floods (engine.c).
  *
  * As the queue floods do, level L keeps only the blocks less than L from
  * the centre column (light no brighter than its distance cannot reach it):
@@ -35,7 +35,9 @@
  * fall of sky light.
  *
  * A layer's sets are made from the slices' kinds (blocks.c), 16 blocks a
- * test; in a batch a mixed section's rows as bits are kept after its kinds,
+ * test, when a flood first comes next to it: the layers no light reaches
+ * are never made, and a block of opacity 2..14 sends the run to the queue
+ * floods only when a flood comes to its layer. In a batch a mixed section's rows as bits are kept after its kinds,
  * so that the nine calls that see it make them once. Blocks that shine are
  * put in at their level from e->emit.
  */
@@ -291,6 +293,8 @@ static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_
     return 1;
 }
 
+#define UNBUILT (-2) /* slot of a layer whose sets are not made yet */
+
 int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
 {
     mc__bitwork *b = &e->bw;
@@ -304,19 +308,34 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
     memset(LAYER(b->p, e->gh - 1), 0, ROWS * sizeof *b->p);
     memset(LAYER(b->z, e->gh - 1), 0, ROWS * sizeof *b->z);
     b->slot[0] = b->slot[e->gh - 1] = -1;
-    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
-        const int32_t y = ya + gy - 1, k = floor16(y) - e->min_sy;
-        uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
-        memset(p, 0, ROWS * sizeof *p);
-        memset(z, 0, ROWS * sizeof *z);
-        b->slot[gy] = -1;
-        for (int c = 0; c < 9; c++) {
-            const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
-            if (ready <= 0)
-                return ready;
-        }
+    for (int32_t gy = 1; gy < e->gh - 1; gy++)
+        b->slot[gy] = UNBUILT;
+    return 1;
+}
+
+/* Makes layer gy's sets from the nine columns, the first time a flood
+ * comes near it (a layer no light reaches is never made): 1 done, 0 it
+ * holds a block the bit floods do not model, -1 no
+ * memory. */
+static int build_layer(mc_light_engine *e, int32_t gy)
+{
+    mc__bitwork *b = &e->bw;
+    const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy;
+    uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
+    memset(p, 0, ROWS * sizeof *p);
+    memset(z, 0, ROWS * sizeof *z);
+    b->slot[gy] = -1;
+    for (int c = 0; c < 9; c++) {
+        const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
+        if (ready <= 0)
+            return ready;
     }
     return 1;
+}
+
+static inline int layer_ready(mc_light_engine *e, int32_t gy)
+{
+    return e->bw.slot[gy] != UNBUILT ? 1 : build_layer(e, gy);
 }
 
 /* -------------------------------------------------------------- flooding */
@@ -466,8 +485,9 @@ static inline int32_t imax(int32_t a, int32_t b)
 
 /* Level L from the frontier of level L + 1 (b->f, b->fr) into b->n,
  * b->nr; fall: sky light at 15 may still fall from the section above the
- * world into it (the level-14 step of sky light: see engine.c's sky_fall). */
-static void step(mc_light_engine *e, int L, bool fall)
+ * world into it (the level-14 step of sky light: see engine.c's sky_fall).
+ * 1 done, else what layer_ready said of a layer it came to. */
+static int step(mc_light_engine *e, int L, bool fall)
 {
     mc__bitwork *b = &e->bw;
     const int32_t below_top = e->min_y - 1 - e->ylo + 1, above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
@@ -479,12 +499,16 @@ static void step(mc_light_engine *e, int L, bool fall)
         const int32_t hi = imin(rmax, imax(f[1] + 1, imax(fb[1], fa[1])));
         if (lo > hi)
             continue;
+        const int ready = layer_ready(e, gy);
+        if (ready <= 0)
+            return ready;
         const bool up_ok = gy - 1 != below_top, down_ok = gy + 1 != above_bottom || fall;
         if (b->slot[gy - 1] >= 0 || b->slot[gy] >= 0 || b->slot[gy + 1] >= 0)
             step_faces(b, gy, lo, hi, L, up_ok, down_ok);
         else
             step_plain(b, gy, lo, hi, L, up_ok, down_ok);
     }
+    return 1;
 }
 
 /* The frontier moves on: n becomes f (f's rows cleared for the next n). */
@@ -527,7 +551,24 @@ static void clear_sets(mc_light_engine *e)
     b->fy1 = b->ny1 = -1;
 }
 
-bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+/* A flood given up half way (a layer it came to holds a block the bit
+ * floods do not model, or no memory): f and n emptied, as floods leave
+ * them, and v and the planes marked for clearing; returns `ready`. */
+static int give_up(mc_light_engine *e, int ready)
+{
+    mc__bitwork *b = &e->bw;
+    memset(b->f, 0, (size_t)e->gh * ROWS * sizeof(uint64_t));
+    memset(b->n, 0, (size_t)e->gh * ROWS * sizeof(uint64_t));
+    for (int32_t gy = 0; gy < e->gh; gy++) {
+        b->fr[2 * gy] = b->nr[2 * gy] = 127;
+        b->fr[2 * gy + 1] = b->nr[2 * gy + 1] = -1;
+    }
+    b->dirty0 = 0;
+    b->dirty1 = e->gh - 1;
+    return ready;
+}
+
+int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
 {
     mc__bitwork *b = &e->bw;
     (void)sky_lo;
@@ -547,6 +588,9 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
                 fall[r] |= (0xFFFFull << (c % 3) * 16) & b->xm[15][r];
     for (int32_t gy = gtop; gy >= 1; gy--) {
         uint64_t any = 0;
+        const int ready = layer_ready(e, gy);
+        if (ready <= 0)
+            return give_up(e, ready);
         if (gy < gtop) {
             const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
             const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
@@ -574,11 +618,13 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     }
     next_level(e);
     for (int L = 14; L >= 1; L--) {
-        step(e, L, L == 14);
+        const int ready = step(e, L, L == 14);
+        if (ready <= 0)
+            return give_up(e, ready);
         next_level(e);
     }
     next_level(e); /* f and n empty again */
-    return true;
+    return 1;
 }
 
 bool mc__light_bits_sort_emitters(mc_light_engine *e)
@@ -601,20 +647,24 @@ bool mc__light_bits_sort_emitters(mc_light_engine *e)
     return true;
 }
 
-bool mc__light_bits_block(mc_light_engine *e)
+int mc__light_bits_block(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
     clear_sets(e);
     const uint32_t *eb = b->ebucket;
     const size_t *count = b->ecount;
     for (int L = 15; L >= 1; L--) {
-        if (L < 15)
-            step(e, L, false);
+        const int stepped = L < 15 ? step(e, L, false) : 1;
+        if (stepped <= 0)
+            return give_up(e, stepped);
         for (size_t i = count[L]; i < count[L + 1]; i++) {
             const mc__emitter *m = &e->emit[eb[i]];
             const int32_t gy = m->y - e->ylo + 1, r = m->lz + 17;
             if (gy < 1 || gy > e->gh - 2)
                 continue;
+            const int ready = layer_ready(e, gy);
+            if (ready <= 0)
+                return give_up(e, ready);
             const uint64_t bit = 1ull << (m->lx + 16);
             uint64_t *v = LAYER(b->v, gy) + r;
             if (*v & bit)
@@ -626,7 +676,7 @@ bool mc__light_bits_block(mc_light_engine *e)
         next_level(e);
     }
     next_level(e); /* f and n empty again */
-    return true;
+    return 1;
 }
 
 /* Byte i spread to bits 0, 4, ... 28 (the planes to nibbles). */

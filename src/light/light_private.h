@@ -405,14 +405,16 @@ struct mc_light_engine {
 };
 
 /* bitflood.c: sets the run's layers up for rows ya..yb (e->ylo, e->gh as
- * fill_grid does) from the slices: 1 done, 0 the run has blocks the bit
- * floods do not model (opacity 2..14: use the queue floods), -1 no memory. */
+ * fill_grid does); each layer's sets are made from the slices when a flood
+ * first comes near it. 1 done, -1 no memory. */
 int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb);
 /* Floods sky light (sky band sky_lo..sky_hi inside the run; the tops
  * known) or block light (e->emit) through the prepared layers; the
- * centre column's levels end up in bw.planes. False: no memory. */
-bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi);
-bool mc__light_bits_block(mc_light_engine *e);
+ * centre column's levels end up in bw.planes. 1 done; 0 the flood came to
+ * a block the bit floods do not model (opacity 2..14: the run goes to the
+ * queue floods); -1 no memory. */
+int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi);
+int mc__light_bits_block(mc_light_engine *e);
 /* Sorts e->emit by level into bw.ebucket (once a call, before the runs'
  * block floods). False: no memory. */
 bool mc__light_bits_sort_emitters(mc_light_engine *e);
