@@ -205,31 +205,46 @@ static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const ui
     return true;
 }
 
-/* Makes a mixed slice's rows as bits, once: bits_state 1, or 2 when it
- * holds blocks whose faces or opacity (2..14) the rows do not say. */
-static void slice_bits(const mc__light_kinds *K, mc__slice *sl)
+/* The 16 rows (z) of one layer of a mixed slice's kinds (`kinds`, 256
+ * of them) as bits: "opacity <= 1" into bp[0..15], "opacity 0" into
+ * bz[0..15]. False when the layer holds blocks whose faces or opacity
+ * (2..14) the rows do not say. plain: the slice's kinds are 0, 1, 15. */
+static bool layer_bits(const mc__light_kinds *K, const uint8_t *kinds, bool plain, uint16_t *bp, uint16_t *bz)
 {
-    uint16_t *bp = (uint16_t *)(void *)(sl->kinds + MC_SECTION_BLOCKS), *bz = bp + 256;
-    sl->bits_state = 2;
-    for (int i = 0; i < 256; i++) {
-        const uint8_t *row = sl->kinds + i * 16;
+    for (int i = 0; i < 16; i++) {
+        const uint8_t *row = kinds + i * 16;
         const mc__row16 v = mc__row_load(row);
-        const unsigned special = mc__row_bits(v);
         unsigned p = mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)));
         unsigned z = mc__row_bits(mc__row_eq(v, mc__row_splat(0)));
-        if ((p | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
-            return;
-        for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
-            const int x = mc__lowest_bit(lanes);
-            const unsigned o = K->opacity[row[x]];
-            if (K->faces[row[x]] || (o > 1 && o < 15))
-                return;
-            p |= (o <= 1 ? 1u : 0u) << x;
-            z |= (o == 0 ? 1u : 0u) << x;
+        if (!plain) {
+            const unsigned special = mc__row_bits(v);
+            if ((p | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
+                return false;
+            for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
+                const int x = mc__lowest_bit(lanes);
+                const unsigned o = K->opacity[row[x]];
+                if (K->faces[row[x]] || (o > 1 && o < 15))
+                    return false;
+                p |= (o <= 1 ? 1u : 0u) << x;
+                z |= (o == 0 ? 1u : 0u) << x;
+            }
         }
         bp[i] = (uint16_t)p;
         bz[i] = (uint16_t)z;
     }
+    return true;
+}
+
+/* Makes a mixed slice's rows as bits, once (a batch keeps them for the
+ * nine calls that see the slice): bits_state 1, or 2 when it holds blocks
+ * whose faces or opacity (2..14) the rows do not say. */
+static void slice_bits(const mc__light_kinds *K, mc__slice *sl)
+{
+    uint16_t *bp = (uint16_t *)(void *)(sl->kinds + MC_SECTION_BLOCKS), *bz = bp + 256;
+    sl->bits_state = 2;
+    for (int y = 0; y < 16; y++)
+        if (!layer_bits(K, sl->kinds + y * 256, sl->plain, bp + y * 16, bz + y * 16))
+            return;
     sl->bits_state = 1;
 }
 
@@ -313,22 +328,83 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
     return 1;
 }
 
+/* The 16 rows (z) of column c's part of a layer (section index k; ry:
+ * its y in the section times 16) as bits, when they are to be had without
+ * looking at blocks: *pp, *zp point at its "opacity <= 1" and "opacity 0"
+ * rows (a batch's mixed slice's kept rows, or `own` filled with a uniform
+ * section's). 1 done; 0 not so (the call's own mixed slice, or shaped or
+ * shining blocks: column_layer does them); -1 no memory; -2 a block the
+ * bit floods do not model. */
+static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_t own[32], const uint16_t **pp,
+                       const uint16_t **zp)
+{
+    unsigned fill = 0; /* an absent column's wall: nothing passes; the air below and above the world */
+    if (!e->cols[c]) {
+        fill = 15;
+    } else if (k >= 0 && (uint32_t)k < e->nsec) {
+        mc__slice *sl = (mc__slice *)mc__light_slice(e, c, (uint32_t)k, true); /* the call's or the batch's own */
+        if (!sl)
+            return -1;
+        if (sl->uniform < 0) {
+            if (sl->bits_state == 0 && e->ce[c])
+                slice_bits(&e->tab->kinds, sl); /* a batch's: once for the nine calls that see it */
+            if (sl->bits_state == 1) {
+                *pp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ry;
+                *zp = *pp + 256;
+                return 1;
+            }
+            return 0; /* the call's own slice: column_layer makes this layer's rows only */
+        }
+        fill = (unsigned)sl->uniform;
+        if (fill >= MC__KIND_PLAIN)
+            return 0;
+        if (fill > 1 && fill < 15)
+            return -2;
+    }
+    const uint16_t pm = fill <= 1 ? 0xFFFFu : 0, zm = fill == 0 ? 0xFFFFu : 0;
+    for (int i = 0; i < 16; i++)
+        own[i] = pm, own[16 + i] = zm;
+    *pp = own;
+    *zp = own + 16;
+    return 1;
+}
+
 /* Makes layer gy's sets from the nine columns, the first time a flood
  * comes near it (a layer no light reaches is never made): 1 done, 0 it
- * holds a block the bit floods do not model, -1 no
- * memory. */
+ * holds a block the bit floods do not model, -1 no memory. A row of
+ * three columns whose rows are to be had as bits (column_rows) is three
+ * words ORed a row; the others go block by block (column_layer). */
 static int build_layer(mc_light_engine *e, int32_t gy)
 {
     mc__bitwork *b = &e->bw;
-    const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy;
+    const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy, ry = (y & 15) << 4;
     uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
-    memset(p, 0, ROWS * sizeof *p);
-    memset(z, 0, ROWS * sizeof *z);
+    p[0] = z[0] = p[ROWS - 1] = z[ROWS - 1] = 0; /* the walls */
     b->slot[gy] = -1;
-    for (int c = 0; c < 9; c++) {
-        const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
-        if (ready <= 0)
-            return ready;
+    for (int dz = 0; dz < 3; dz++) {
+        uint16_t own[3][32];
+        const uint16_t *pp[3], *zp[3];
+        int fast = 1;
+        for (int dx = 0; dx < 3 && fast == 1; dx++) {
+            fast = column_rows(e, dz * 3 + dx, k, ry, own[dx], &pp[dx], &zp[dx]);
+        }
+        uint64_t *pr = p + 1 + dz * 16, *zr = z + 1 + dz * 16;
+        if (fast < 0)
+            return fast == -1 ? -1 : 0;
+        if (fast == 1) {
+            for (int i = 0; i < 16; i++) {
+                pr[i] = pp[0][i] | (uint64_t)pp[1][i] << 16 | (uint64_t)pp[2][i] << 32;
+                zr[i] = zp[0][i] | (uint64_t)zp[1][i] << 16 | (uint64_t)zp[2][i] << 32;
+            }
+            continue;
+        }
+        memset(pr, 0, 16 * sizeof *pr);
+        memset(zr, 0, 16 * sizeof *zr);
+        for (int c = dz * 3; c < dz * 3 + 3; c++) {
+            const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
+            if (ready <= 0)
+                return ready;
+        }
     }
     return 1;
 }
