@@ -338,7 +338,14 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         if (!(sl = mc__light_slice(e, c, k, true)))
             return false;
         const int32_t base = (e->min_sy + (int32_t)k) * 16;
-        for (int32_t y = 0; y < 16; y++)
+        for (int32_t y = 0; y < 16; y++) {
+            if (sl->kinds) { /* a layer without shaped or shining blocks (kinds 128..) is passed over whole */
+                mc__row16 any_special = mc__row_splat(0);
+                for (int32_t z = z0; z < z1; z++)
+                    any_special = mc__row_or(any_special, mc__row_load(sl->kinds + (y << 8 | z << 4)));
+                if (!mc__row_bits(any_special))
+                    continue;
+            }
             for (int32_t z = z0; z < z1; z++) {
                 if (!zlanes[z])
                     continue;
@@ -352,12 +359,13 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
                     if (!mc__kind_emits(K, kd))
                         continue;
                     const unsigned level = K->emission[kd];
-                    if (near_only && level <= mc__light_dist(ox + x, oz + z))
+                    if (near_only && level <= mc__light_dist_at(e, ox + x, oz + z))
                         continue;
                     if (!add_emitter(e, out, ox + x, base + y, oz + z, level))
                         return false;
                 }
             }
+        }
     }
     return true;
 }
@@ -402,7 +410,7 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
         for (size_t i = 0; i < ce->nemit; i++) {
             const mc__emitter *m = &ce->emit[i];
             if (m->lx < x0 || m->lx >= x1 || m->lz < z0 || m->lz >= z1 ||
-                m->level <= mc__light_dist(ox + m->lx, oz + m->lz))
+                m->level <= mc__light_dist_at(e, ox + m->lx, oz + m->lz))
                 continue;
             out[n++] = (mc__emitter){(int16_t)(ox + m->lx), (int16_t)(oz + m->lz), m->y, m->level};
         }

@@ -835,7 +835,7 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
         int32_t ylo = INT32_MAX, yhi = INT32_MIN;
         for (size_t k = 0; k < e->nemit; k++) { /* per row, the farthest any of its emitters reaches */
             const mc__emitter *m = &e->emit[k];
-            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
+            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist_at(e, m->lx, m->lz) - 1;
             int32_t *r = &e->reach[m->y - base];
             *r = reach > *r ? reach : *r;
             ylo = m->y < ylo ? m->y : ylo;

@@ -431,4 +431,10 @@ static inline unsigned mc__light_dist(int32_t lx, int32_t lz)
     return (unsigned)(dx + dz);
 }
 
+/* The same from the engine's table (lx, lz in -16..31). */
+static inline unsigned mc__light_dist_at(const mc_light_engine *e, int32_t lx, int32_t lz)
+{
+    return e->dist[(lz + 17) * MC__GRID_ROW + lx + 17];
+}
+
 #endif
