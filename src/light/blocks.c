@@ -203,6 +203,37 @@ const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, boo
 
 /* ----------------------------------------------------------------- tops */
 
+/* Whether a block of the row below the section above holds sky light
+ * (then the first layer of the next section stops it). */
+static bool any_held_above(const mc__row16 held[16])
+{
+    mc__row16 any = mc__row_splat(0);
+    for (int z = 0; z < 16; z++)
+        any = mc__row_or(any, held[z]);
+    return mc__row_any(any);
+}
+
+/* column_tops for a mixed section of plain kinds (0, 1, 15), below no
+ * block that holds sky light: it falls into kind 0 only, and no block of
+ * the section holds it. */
+static void plain_tops(const uint8_t *kinds, int32_t base, mc__row16 alive[16], mc__row16 held[16], int32_t *top)
+{
+    const mc__row16 zero = mc__row_splat(0);
+    for (int z = 0; z < 16; z++) {
+        held[z] = zero;
+        mc__row16 a = alive[z];
+        for (int32_t y = 15; y >= 0 && mc__row_any(a); y--) {
+            const mc__row16 stop = mc__row_andnot(a, mc__row_eq(mc__row_load(kinds + (y << 8 | z << 4)), zero));
+            const unsigned lanes0 = mc__row_bits(stop);
+            for (unsigned lanes = lanes0; lanes; lanes &= lanes - 1)
+                top[z * 16 + mc__lowest_bit(lanes)] = base + y + 1;
+            if (lanes0)
+                a = mc__row_andnot(a, stop);
+        }
+        alive[z] = a;
+    }
+}
+
 /* The tops of one present column: top[z * 16 + x] (absolute y). A row of
  * 16 blocks (x) at a time, downwards from the highest section, until sky
  * light has stopped in every block column. */
@@ -227,6 +258,12 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
         const int32_t ylow = sl->kinds ? 0 : 14;
         const mc__row16 same = mc__row_splat(sl->kinds ? 0 : (unsigned)sl->uniform);
         any = any_held = false;
+        if (sl->kinds && sl->plain && !any_held_above(held)) { /* kinds 0, 1, 15 only: sky light enters kind 0 */
+            plain_tops(sl->kinds, base, alive, held, top);
+            for (int z = 0; z < 16; z++)
+                any = any || mc__row_any(alive[z]);
+            continue;
+        }
         for (int z = 0; z < 16; z++) {
             for (int32_t y = 15; y >= ylow && mc__row_any(alive[z]); y--) {
                 const mc__row16 kd = sl->kinds ? mc__row_load(sl->kinds + (y << 8 | z << 4)) : same;
