@@ -43,7 +43,40 @@
  */
 #include "light/blocks.h"
 
+#include "bits/bits_private.h"
+
 #include <string.h>
+#ifdef MC_HAVE_AVX512_KERNELS /* x86-64, GNU C, not MC_PORTABLE */
+#include <tmmintrin.h>
+
+/* Rows z0..z1-1 of a layer of a 4-bit section (its longs from the layer's
+ * first: a long a row of 16) as bits, ORed at x0 into p, z (the layer's
+ * rows of the column): each long's nibbles through the class table cls
+ * (bit 0 into p, bit 1 into z) with a byte shuffle. */
+__attribute__((target("ssse3"))) static void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
+                                                          int z1, int x0, uint64_t *p, uint64_t *z)
+{
+    const __m128i tab = _mm_loadu_si128((const __m128i *)(const void *)cls), nibble = _mm_set1_epi8(15);
+    int i = z0;
+    for (; i + 1 < z1; i += 2) { /* two rows a step */
+        const __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(longs + i));
+        const __m128i lo = _mm_and_si128(w, nibble), hi = _mm_and_si128(_mm_srli_epi16(w, 4), nibble);
+        const __m128i c0 = _mm_shuffle_epi8(tab, _mm_unpacklo_epi8(lo, hi)); /* row i's entries in order */
+        const __m128i c1 = _mm_shuffle_epi8(tab, _mm_unpackhi_epi8(lo, hi));
+        p[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c0, 7)) << x0;
+        z[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c0, 6)) << x0;
+        p[i + 1] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c1, 7)) << x0;
+        z[i + 1] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c1, 6)) << x0;
+    }
+    for (; i < z1; i++) {
+        const __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)(longs + i));
+        const __m128i lo = _mm_and_si128(w, nibble), hi = _mm_and_si128(_mm_srli_epi16(w, 4), nibble);
+        const __m128i c = _mm_shuffle_epi8(tab, _mm_unpacklo_epi8(lo, hi)); /* entries 0..15 in order */
+        p[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c, 7)) << x0;
+        z[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c, 6)) << x0;
+    }
+}
+#endif
 
 #define ROWS MC__BROWS
 #define LAYER(a, gy) ((a) + (size_t)(gy) * ROWS)
@@ -265,6 +298,14 @@ static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_
     const mc__slice *sl = NULL;
     unsigned fill = 0; /* the air below and above the world */
     if (k >= 0 && (uint32_t)k < e->nsec) {
+#ifdef MC_HAVE_AVX512_KERNELS
+        sl = mc__light_slice(e, c, (uint32_t)k, false);
+        if (sl->direct4 && sl->bits_state != 1 && mc__bits_have_avx2()) { /* from the packed array, no kinds */
+            const mc_container *bc = &mc_column_section_const(e->cols[c], e->min_sy + k)->blocks;
+            rows_direct4(bc->longs + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
+            return 1;
+        }
+#endif
         if (!(sl = mc__light_slice(e, c, (uint32_t)k, true)))
             return -1;
         if (sl->uniform >= 0) {

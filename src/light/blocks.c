@@ -63,6 +63,7 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
     sl->kinds = NULL;
     sl->emit_max = 0;
     sl->plain = false;
+    sl->direct4 = false;
     const mc_container_kind kind = mc_container_get_kind(c);
     if (kind == MC_CONTAINER_SINGLE) {
         sl->uniform = kind_of(t, c->value);
@@ -80,6 +81,15 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
             sl->emit_max = t->kinds.emission[k] > sl->emit_max ? t->kinds.emission[k] : sl->emit_max;
         }
         sl->uniform = same ? k0 : -1;
+        if (c->bits == 4 && !same) {
+            sl->direct4 = true;
+            for (unsigned p = 0; p < 16; p++) { /* an index past the palette reads as its first entry */
+                const uint8_t k = kind_of(t, c->palette[p < c->palette_len ? p : 0]);
+                const unsigned o = t->kinds.opacity[k];
+                sl->direct4 = sl->direct4 && !t->kinds.faces[k] && (o <= 1 || o == 15);
+                sl->cls4[p] = (uint8_t)((o <= 1 ? 1u : 0u) | (o == 0 ? 2u : 0u));
+            }
+        }
         return;
     }
     sl->uniform = -1;

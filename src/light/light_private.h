@@ -284,6 +284,11 @@ typedef struct mc__slice {
     uint8_t emit_max; /* the highest luminance of its palette's states (0: none shines) */
     uint8_t bits_state; /* its rows as bits (bitflood.c): 0 not made, 1 made, 2 blocks they do not hold */
     bool plain;         /* every state of its palette has opacity 0, 1 or 15, no shape, no light */
+    /* a palette of 4 bits an entry whose states all have opacity 0, 1 or
+     * 15 and no shape: cls4[index] is bit 0 "opacity <= 1", bit 1
+     * "opacity 0", and the bit floods' rows come from the packed array */
+    bool direct4;
+    uint8_t cls4[16];
     uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
 
