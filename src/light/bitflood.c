@@ -34,12 +34,15 @@
  * sections below and above it but does not come back, except the straight
  * fall of sky light.
  *
- * A layer's sets are made from the slices' kinds (blocks.c), 16 blocks a
- * test, when a flood first comes next to it: the layers no light reaches
- * are never made, and a block of opacity 2..14 sends the run to the queue
- * floods only when a flood comes to its layer. In a batch a mixed section's rows as bits are kept after its kinds,
- * so that the nine calls that see it make them once. Blocks that shine are
- * put in at their level from e->emit.
+ * A layer's sets are made when a flood first comes next to it: the layers
+ * no light reaches are never made, and a block of opacity 2..14 sends the
+ * run to the queue floods only when a flood comes to its layer. They come
+ * from the slices' kinds (blocks.c), 16 blocks a test, or for a 4-bit
+ * section of unshaped blocks straight from its packed array (a class byte
+ * per palette index, a byte shuffle per two rows). In a batch a mixed
+ * section's rows as bits are kept after its kinds, so that the nine calls
+ * that see it make them once, and a row of three columns is three words
+ * ORed. Blocks that shine are put in at their level from e->emit.
  */
 #include "light/blocks.h"
 
