@@ -8,7 +8,10 @@
  * entries per byte, low nibble first, so a byte shuffle with the 16-entry
  * table looks up 32 entries at once: AVX2 does 64 entries per step, the
  * portable loop one long (16 entries) per step. Other widths unpack to 16
- * bits with the dispatched kernels and look up from there.
+ * bits with the dispatched kernels and look up from there: widths 5..8
+ * (palettes of 17..256 states) with AVX2 as 2..16 byte shuffles of the
+ * table's 16-entry pieces (the high bits of an entry pick the piece), 32
+ * entries a step, the others (and CPUs without AVX2) an entry at a time.
  */
 #include "bits_private.h"
 
@@ -36,6 +39,30 @@ static MC_AVX2 size_t map4_avx2(const uint64_t *longs, size_t count, const uint8
         const __m256i a = _mm256_unpacklo_epi8(lo, hi), b = _mm256_unpackhi_epi8(lo, hi);
         _mm256_storeu_si256((__m256i *)(out + i), _mm256_permute2x128_si256(a, b, 0x20));
         _mm256_storeu_si256((__m256i *)(out + i + 32), _mm256_permute2x128_si256(a, b, 0x31));
+    }
+    return i;
+}
+
+/* out[k] = table[idx[k]] for the whole 32-entry steps of n entries of
+ * `bits` (5..8) bits each; returns entries done. */
+static MC_AVX2 size_t map_u16_avx2(const uint16_t *idx, size_t n, unsigned bits, const uint8_t *table, uint8_t *out)
+{
+    const unsigned pieces = 1u << (bits - 4);
+    __m256i tab[16];
+    for (unsigned j = 0; j < pieces; j++)
+        tab[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(table + 16 * j)));
+    const __m256i nibble = _mm256_set1_epi8(15);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(idx + i));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(idx + i + 16));
+        /* 32 entries as bytes, in order (packus works within 128-bit lanes) */
+        const __m256i v = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+        const __m256i lo = _mm256_and_si256(v, nibble), hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
+        __m256i r = _mm256_shuffle_epi8(tab[0], lo);
+        for (unsigned j = 1; j < pieces; j++)
+            r = _mm256_blendv_epi8(r, _mm256_shuffle_epi8(tab[j], lo), _mm256_cmpeq_epi8(hi, _mm256_set1_epi8((char)j)));
+        _mm256_storeu_si256((__m256i *)(out + i), r);
     }
     return i;
 }
@@ -72,7 +99,12 @@ void mc_bits_unpack_map_u8(const uint64_t *longs, size_t count, unsigned bits, m
         const size_t n = count - i < step ? count - i : step;
         const size_t first_long = layout == MC_BITS_PADDED ? i / per : i / 64 * bits;
         mc_bits_unpack_u16(longs + first_long, n, bits, layout, tmp);
-        for (size_t k = 0; k < n; k++)
+        size_t k = 0;
+#ifdef MC_HAVE_AVX512_KERNELS
+        if (bits >= 5 && mc__bits_have_avx2())
+            k = map_u16_avx2(tmp, n, bits, table, out + i);
+#endif
+        for (; k < n; k++)
             out[i + k] = table[tmp[k]];
         i += n;
     }

@@ -21,7 +21,7 @@
  * layers) stops light through those faces: a layer holding such blocks
  * gets per-direction exit and entry masks and its rows take the slower
  * step that applies them. Blocks of opacity 2..14 are not modelled: a run
- * holding one goes to the queue floods (engine.c).
+ * whose floods come to one goes to the queue floods (engine.c).
  *
  * As the queue floods do, level L keeps only the blocks less than L from
  * the centre column (light no brighter than its distance cannot reach it):
@@ -34,14 +34,52 @@
  * sections below and above it but does not come back, except the straight
  * fall of sky light.
  *
- * A layer's sets are made from the slices' kinds (blocks.c), 16 blocks a
- * test; in a batch a mixed section's rows as bits are kept after its kinds,
- * so that the nine calls that see it make them once. Blocks that shine are
- * put in at their level from e->emit.
+ * A layer's sets are made when a flood first comes next to it: the layers
+ * no light reaches are never made, and a block of opacity 2..14 sends the
+ * run to the queue floods only when a flood comes to its layer. They come
+ * from the slices' kinds (blocks.c), 16 blocks a test, or for a 4-bit
+ * section of unshaped blocks straight from its packed array (a class byte
+ * per palette index, a byte shuffle per two rows). In a batch a mixed
+ * section's rows as bits are kept after its kinds, so that the nine calls
+ * that see it make them once, and a row of three columns is three words
+ * ORed. Blocks that shine are put in at their level from e->emit.
  */
 #include "light/blocks.h"
 
+#include "bits/bits_private.h"
+
 #include <string.h>
+#ifdef MC_HAVE_AVX512_KERNELS /* x86-64, GNU C, not MC_PORTABLE */
+#include <tmmintrin.h>
+
+/* Rows z0..z1-1 of a layer of a 4-bit section (its longs from the layer's
+ * first: a long a row of 16) as bits, ORed at x0 into p, z (the layer's
+ * rows of the column): each long's nibbles through the class table cls
+ * (bit 0 into p, bit 1 into z) with a byte shuffle. */
+__attribute__((target("ssse3"))) static void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
+                                                          int z1, int x0, uint64_t *p, uint64_t *z)
+{
+    const __m128i tab = _mm_loadu_si128((const __m128i *)(const void *)cls), nibble = _mm_set1_epi8(15);
+    int i = z0;
+    for (; i + 1 < z1; i += 2) { /* two rows a step */
+        const __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(longs + i));
+        const __m128i lo = _mm_and_si128(w, nibble), hi = _mm_and_si128(_mm_srli_epi16(w, 4), nibble);
+        const __m128i c0 = _mm_shuffle_epi8(tab, _mm_unpacklo_epi8(lo, hi)); /* row i's entries in order */
+        const __m128i c1 = _mm_shuffle_epi8(tab, _mm_unpackhi_epi8(lo, hi));
+        p[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c0, 7)) << x0;
+        z[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c0, 6)) << x0;
+        p[i + 1] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c1, 7)) << x0;
+        z[i + 1] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c1, 6)) << x0;
+    }
+    for (; i < z1; i++) {
+        const __m128i w = _mm_loadl_epi64((const __m128i *)(const void *)(longs + i));
+        const __m128i lo = _mm_and_si128(w, nibble), hi = _mm_and_si128(_mm_srli_epi16(w, 4), nibble);
+        const __m128i c = _mm_shuffle_epi8(tab, _mm_unpacklo_epi8(lo, hi)); /* entries 0..15 in order */
+        p[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c, 7)) << x0;
+        z[i] |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_slli_epi16(c, 6)) << x0;
+    }
+}
+#endif
 
 #define ROWS MC__BROWS
 #define LAYER(a, gy) ((a) + (size_t)(gy) * ROWS)
@@ -203,31 +241,46 @@ static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const ui
     return true;
 }
 
-/* Makes a mixed slice's rows as bits, once: bits_state 1, or 2 when it
- * holds blocks whose faces or opacity (2..14) the rows do not say. */
-static void slice_bits(const mc__light_kinds *K, mc__slice *sl)
+/* The 16 rows (z) of one layer of a mixed slice's kinds (`kinds`, 256
+ * of them) as bits: "opacity <= 1" into bp[0..15], "opacity 0" into
+ * bz[0..15]. False when the layer holds blocks whose faces or opacity
+ * (2..14) the rows do not say. plain: the slice's kinds are 0, 1, 15. */
+static bool layer_bits(const mc__light_kinds *K, const uint8_t *kinds, bool plain, uint16_t *bp, uint16_t *bz)
 {
-    uint16_t *bp = (uint16_t *)(void *)(sl->kinds + MC_SECTION_BLOCKS), *bz = bp + 256;
-    sl->bits_state = 2;
-    for (int i = 0; i < 256; i++) {
-        const uint8_t *row = sl->kinds + i * 16;
+    for (int i = 0; i < 16; i++) {
+        const uint8_t *row = kinds + i * 16;
         const mc__row16 v = mc__row_load(row);
-        const unsigned special = mc__row_bits(v);
         unsigned p = mc__row_bits(mc__row_eq(mc__row_and(v, mc__row_splat(0xFE)), mc__row_splat(0)));
         unsigned z = mc__row_bits(mc__row_eq(v, mc__row_splat(0)));
-        if ((p | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
-            return;
-        for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
-            const int x = mc__lowest_bit(lanes);
-            const unsigned o = K->opacity[row[x]];
-            if (K->faces[row[x]] || (o > 1 && o < 15))
-                return;
-            p |= (o <= 1 ? 1u : 0u) << x;
-            z |= (o == 0 ? 1u : 0u) << x;
+        if (!plain) {
+            const unsigned special = mc__row_bits(v);
+            if ((p | special | mc__row_bits(mc__row_eq(v, mc__row_splat(15)))) != 0xFFFFu)
+                return false;
+            for (unsigned lanes = special; lanes; lanes &= lanes - 1) {
+                const int x = mc__lowest_bit(lanes);
+                const unsigned o = K->opacity[row[x]];
+                if (K->faces[row[x]] || (o > 1 && o < 15))
+                    return false;
+                p |= (o <= 1 ? 1u : 0u) << x;
+                z |= (o == 0 ? 1u : 0u) << x;
+            }
         }
         bp[i] = (uint16_t)p;
         bz[i] = (uint16_t)z;
     }
+    return true;
+}
+
+/* Makes a mixed slice's rows as bits, once (a batch keeps them for the
+ * nine calls that see the slice): bits_state 1, or 2 when it holds blocks
+ * whose faces or opacity (2..14) the rows do not say. */
+static void slice_bits(const mc__light_kinds *K, mc__slice *sl)
+{
+    uint16_t *bp = (uint16_t *)(void *)(sl->kinds + MC_SECTION_BLOCKS), *bz = bp + 256;
+    sl->bits_state = 2;
+    for (int y = 0; y < 16; y++)
+        if (!layer_bits(K, sl->kinds + y * 256, sl->plain, bp + y * 16, bz + y * 16))
+            return;
     sl->bits_state = 1;
 }
 
@@ -248,6 +301,14 @@ static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_
     const mc__slice *sl = NULL;
     unsigned fill = 0; /* the air below and above the world */
     if (k >= 0 && (uint32_t)k < e->nsec) {
+#ifdef MC_HAVE_AVX512_KERNELS
+        sl = mc__light_slice(e, c, (uint32_t)k, false);
+        if (sl->direct4 && sl->bits_state != 1 && mc__bits_have_avx2()) { /* from the packed array, no kinds */
+            const mc_container *bc = &mc_column_section_const(e->cols[c], e->min_sy + k)->blocks;
+            rows_direct4(bc->longs + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
+            return 1;
+        }
+#endif
         if (!(sl = mc__light_slice(e, c, (uint32_t)k, true)))
             return -1;
         if (sl->uniform >= 0) {
@@ -291,6 +352,8 @@ static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_
     return 1;
 }
 
+#define UNBUILT (-2) /* slot of a layer whose sets are not made yet */
+
 int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
 {
     mc__bitwork *b = &e->bw;
@@ -304,19 +367,95 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
     memset(LAYER(b->p, e->gh - 1), 0, ROWS * sizeof *b->p);
     memset(LAYER(b->z, e->gh - 1), 0, ROWS * sizeof *b->z);
     b->slot[0] = b->slot[e->gh - 1] = -1;
-    for (int32_t gy = 1; gy < e->gh - 1; gy++) {
-        const int32_t y = ya + gy - 1, k = floor16(y) - e->min_sy;
-        uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
-        memset(p, 0, ROWS * sizeof *p);
-        memset(z, 0, ROWS * sizeof *z);
-        b->slot[gy] = -1;
-        for (int c = 0; c < 9; c++) {
+    for (int32_t gy = 1; gy < e->gh - 1; gy++)
+        b->slot[gy] = UNBUILT;
+    return 1;
+}
+
+/* The 16 rows (z) of column c's part of a layer (section index k; ry:
+ * its y in the section times 16) as bits, when they are to be had without
+ * looking at blocks: *pp, *zp point at its "opacity <= 1" and "opacity 0"
+ * rows (a batch's mixed slice's kept rows, or `own` filled with a uniform
+ * section's). 1 done; 0 not so (the call's own mixed slice, or shaped or
+ * shining blocks: column_layer does them); -1 no memory; -2 a block the
+ * bit floods do not model. */
+static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_t own[32], const uint16_t **pp,
+                       const uint16_t **zp)
+{
+    unsigned fill = 0; /* an absent column's wall: nothing passes; the air below and above the world */
+    if (!e->cols[c]) {
+        fill = 15;
+    } else if (k >= 0 && (uint32_t)k < e->nsec) {
+        mc__slice *sl = (mc__slice *)mc__light_slice(e, c, (uint32_t)k, true); /* the call's or the batch's own */
+        if (!sl)
+            return -1;
+        if (sl->uniform < 0) {
+            if (sl->bits_state == 0 && e->ce[c])
+                slice_bits(&e->tab->kinds, sl); /* a batch's: once for the nine calls that see it */
+            if (sl->bits_state == 1) {
+                *pp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ry;
+                *zp = *pp + 256;
+                return 1;
+            }
+            return 0; /* the call's own slice: column_layer makes this layer's rows only */
+        }
+        fill = (unsigned)sl->uniform;
+        if (fill >= MC__KIND_PLAIN)
+            return 0;
+        if (fill > 1 && fill < 15)
+            return -2;
+    }
+    const uint16_t pm = fill <= 1 ? 0xFFFFu : 0, zm = fill == 0 ? 0xFFFFu : 0;
+    for (int i = 0; i < 16; i++)
+        own[i] = pm, own[16 + i] = zm;
+    *pp = own;
+    *zp = own + 16;
+    return 1;
+}
+
+/* Makes layer gy's sets from the nine columns, the first time a flood
+ * comes near it (a layer no light reaches is never made): 1 done, 0 it
+ * holds a block the bit floods do not model, -1 no memory. A row of
+ * three columns whose rows are to be had as bits (column_rows) is three
+ * words ORed a row; the others go block by block (column_layer). */
+static int build_layer(mc_light_engine *e, int32_t gy)
+{
+    mc__bitwork *b = &e->bw;
+    const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy, ry = (y & 15) << 4;
+    uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
+    p[0] = z[0] = p[ROWS - 1] = z[ROWS - 1] = 0; /* the walls */
+    b->slot[gy] = -1;
+    for (int dz = 0; dz < 3; dz++) {
+        uint16_t own[3][32];
+        const uint16_t *pp[3], *zp[3];
+        int fast = 1;
+        for (int dx = 0; dx < 3 && fast == 1; dx++) {
+            fast = column_rows(e, dz * 3 + dx, k, ry, own[dx], &pp[dx], &zp[dx]);
+        }
+        uint64_t *pr = p + 1 + dz * 16, *zr = z + 1 + dz * 16;
+        if (fast < 0)
+            return fast == -1 ? -1 : 0;
+        if (fast == 1) {
+            for (int i = 0; i < 16; i++) {
+                pr[i] = pp[0][i] | (uint64_t)pp[1][i] << 16 | (uint64_t)pp[2][i] << 32;
+                zr[i] = zp[0][i] | (uint64_t)zp[1][i] << 16 | (uint64_t)zp[2][i] << 32;
+            }
+            continue;
+        }
+        memset(pr, 0, 16 * sizeof *pr);
+        memset(zr, 0, 16 * sizeof *zr);
+        for (int c = dz * 3; c < dz * 3 + 3; c++) {
             const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
             if (ready <= 0)
                 return ready;
         }
     }
     return 1;
+}
+
+static inline int layer_ready(mc_light_engine *e, int32_t gy)
+{
+    return e->bw.slot[gy] != UNBUILT ? 1 : build_layer(e, gy);
 }
 
 /* -------------------------------------------------------------- flooding */
@@ -466,8 +605,9 @@ static inline int32_t imax(int32_t a, int32_t b)
 
 /* Level L from the frontier of level L + 1 (b->f, b->fr) into b->n,
  * b->nr; fall: sky light at 15 may still fall from the section above the
- * world into it (the level-14 step of sky light: see engine.c's sky_fall). */
-static void step(mc_light_engine *e, int L, bool fall)
+ * world into it (the level-14 step of sky light: see engine.c's sky_fall).
+ * 1 done, else what layer_ready said of a layer it came to. */
+static int step(mc_light_engine *e, int L, bool fall)
 {
     mc__bitwork *b = &e->bw;
     const int32_t below_top = e->min_y - 1 - e->ylo + 1, above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
@@ -479,12 +619,16 @@ static void step(mc_light_engine *e, int L, bool fall)
         const int32_t hi = imin(rmax, imax(f[1] + 1, imax(fb[1], fa[1])));
         if (lo > hi)
             continue;
+        const int ready = layer_ready(e, gy);
+        if (ready <= 0)
+            return ready;
         const bool up_ok = gy - 1 != below_top, down_ok = gy + 1 != above_bottom || fall;
         if (b->slot[gy - 1] >= 0 || b->slot[gy] >= 0 || b->slot[gy + 1] >= 0)
             step_faces(b, gy, lo, hi, L, up_ok, down_ok);
         else
             step_plain(b, gy, lo, hi, L, up_ok, down_ok);
     }
+    return 1;
 }
 
 /* The frontier moves on: n becomes f (f's rows cleared for the next n). */
@@ -527,7 +671,24 @@ static void clear_sets(mc_light_engine *e)
     b->fy1 = b->ny1 = -1;
 }
 
-bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+/* A flood given up half way (a layer it came to holds a block the bit
+ * floods do not model, or no memory): f and n emptied, as floods leave
+ * them, and v and the planes marked for clearing; returns `ready`. */
+static int give_up(mc_light_engine *e, int ready)
+{
+    mc__bitwork *b = &e->bw;
+    memset(b->f, 0, (size_t)e->gh * ROWS * sizeof(uint64_t));
+    memset(b->n, 0, (size_t)e->gh * ROWS * sizeof(uint64_t));
+    for (int32_t gy = 0; gy < e->gh; gy++) {
+        b->fr[2 * gy] = b->nr[2 * gy] = 127;
+        b->fr[2 * gy + 1] = b->nr[2 * gy + 1] = -1;
+    }
+    b->dirty0 = 0;
+    b->dirty1 = e->gh - 1;
+    return ready;
+}
+
+int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
 {
     mc__bitwork *b = &e->bw;
     (void)sky_lo;
@@ -547,6 +708,9 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
                 fall[r] |= (0xFFFFull << (c % 3) * 16) & b->xm[15][r];
     for (int32_t gy = gtop; gy >= 1; gy--) {
         uint64_t any = 0;
+        const int ready = layer_ready(e, gy);
+        if (ready <= 0)
+            return give_up(e, ready);
         if (gy < gtop) {
             const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
             const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
@@ -574,11 +738,13 @@ bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     }
     next_level(e);
     for (int L = 14; L >= 1; L--) {
-        step(e, L, L == 14);
+        const int ready = step(e, L, L == 14);
+        if (ready <= 0)
+            return give_up(e, ready);
         next_level(e);
     }
     next_level(e); /* f and n empty again */
-    return true;
+    return 1;
 }
 
 bool mc__light_bits_sort_emitters(mc_light_engine *e)
@@ -601,20 +767,24 @@ bool mc__light_bits_sort_emitters(mc_light_engine *e)
     return true;
 }
 
-bool mc__light_bits_block(mc_light_engine *e)
+int mc__light_bits_block(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
     clear_sets(e);
     const uint32_t *eb = b->ebucket;
     const size_t *count = b->ecount;
     for (int L = 15; L >= 1; L--) {
-        if (L < 15)
-            step(e, L, false);
+        const int stepped = L < 15 ? step(e, L, false) : 1;
+        if (stepped <= 0)
+            return give_up(e, stepped);
         for (size_t i = count[L]; i < count[L + 1]; i++) {
             const mc__emitter *m = &e->emit[eb[i]];
             const int32_t gy = m->y - e->ylo + 1, r = m->lz + 17;
             if (gy < 1 || gy > e->gh - 2)
                 continue;
+            const int ready = layer_ready(e, gy);
+            if (ready <= 0)
+                return give_up(e, ready);
             const uint64_t bit = 1ull << (m->lx + 16);
             uint64_t *v = LAYER(b->v, gy) + r;
             if (*v & bit)
@@ -626,7 +796,7 @@ bool mc__light_bits_block(mc_light_engine *e)
         next_level(e);
     }
     next_level(e); /* f and n empty again */
-    return true;
+    return 1;
 }
 
 /* Byte i spread to bits 0, 4, ... 28 (the planes to nibbles). */

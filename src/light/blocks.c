@@ -63,6 +63,7 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
     sl->kinds = NULL;
     sl->emit_max = 0;
     sl->plain = false;
+    sl->direct4 = false;
     const mc_container_kind kind = mc_container_get_kind(c);
     if (kind == MC_CONTAINER_SINGLE) {
         sl->uniform = kind_of(t, c->value);
@@ -80,6 +81,15 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
             sl->emit_max = t->kinds.emission[k] > sl->emit_max ? t->kinds.emission[k] : sl->emit_max;
         }
         sl->uniform = same ? k0 : -1;
+        if (c->bits == 4 && !same) {
+            sl->direct4 = true;
+            for (unsigned p = 0; p < 16; p++) { /* an index past the palette reads as its first entry */
+                const uint8_t k = kind_of(t, c->palette[p < c->palette_len ? p : 0]);
+                const unsigned o = t->kinds.opacity[k];
+                sl->direct4 = sl->direct4 && !t->kinds.faces[k] && (o <= 1 || o == 15);
+                sl->cls4[p] = (uint8_t)((o <= 1 ? 1u : 0u) | (o == 0 ? 2u : 0u));
+            }
+        }
         return;
     }
     sl->uniform = -1;
@@ -203,6 +213,37 @@ const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, boo
 
 /* ----------------------------------------------------------------- tops */
 
+/* Whether a block of the row below the section above holds sky light
+ * (then the first layer of the next section stops it). */
+static bool any_held_above(const mc__row16 held[16])
+{
+    mc__row16 any = mc__row_splat(0);
+    for (int z = 0; z < 16; z++)
+        any = mc__row_or(any, held[z]);
+    return mc__row_any(any);
+}
+
+/* column_tops for a mixed section of plain kinds (0, 1, 15), below no
+ * block that holds sky light: it falls into kind 0 only, and no block of
+ * the section holds it. */
+static void plain_tops(const uint8_t *kinds, int32_t base, mc__row16 alive[16], mc__row16 held[16], int32_t *top)
+{
+    const mc__row16 zero = mc__row_splat(0);
+    for (int z = 0; z < 16; z++) {
+        held[z] = zero;
+        mc__row16 a = alive[z];
+        for (int32_t y = 15; y >= 0 && mc__row_any(a); y--) {
+            const mc__row16 stop = mc__row_andnot(a, mc__row_eq(mc__row_load(kinds + (y << 8 | z << 4)), zero));
+            const unsigned lanes0 = mc__row_bits(stop);
+            for (unsigned lanes = lanes0; lanes; lanes &= lanes - 1)
+                top[z * 16 + mc__lowest_bit(lanes)] = base + y + 1;
+            if (lanes0)
+                a = mc__row_andnot(a, stop);
+        }
+        alive[z] = a;
+    }
+}
+
 /* The tops of one present column: top[z * 16 + x] (absolute y). A row of
  * 16 blocks (x) at a time, downwards from the highest section, until sky
  * light has stopped in every block column. */
@@ -227,6 +268,12 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
         const int32_t ylow = sl->kinds ? 0 : 14;
         const mc__row16 same = mc__row_splat(sl->kinds ? 0 : (unsigned)sl->uniform);
         any = any_held = false;
+        if (sl->kinds && sl->plain && !any_held_above(held)) { /* kinds 0, 1, 15 only: sky light enters kind 0 */
+            plain_tops(sl->kinds, base, alive, held, top);
+            for (int z = 0; z < 16; z++)
+                any = any || mc__row_any(alive[z]);
+            continue;
+        }
         for (int z = 0; z < 16; z++) {
             for (int32_t y = 15; y >= ylow && mc__row_any(alive[z]); y--) {
                 const mc__row16 kd = sl->kinds ? mc__row_load(sl->kinds + (y << 8 | z << 4)) : same;
@@ -338,7 +385,14 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         if (!(sl = mc__light_slice(e, c, k, true)))
             return false;
         const int32_t base = (e->min_sy + (int32_t)k) * 16;
-        for (int32_t y = 0; y < 16; y++)
+        for (int32_t y = 0; y < 16; y++) {
+            if (sl->kinds) { /* a layer without shaped or shining blocks (kinds 128..) is passed over whole */
+                mc__row16 any_special = mc__row_splat(0);
+                for (int32_t z = z0; z < z1; z++)
+                    any_special = mc__row_or(any_special, mc__row_load(sl->kinds + (y << 8 | z << 4)));
+                if (!mc__row_bits(any_special))
+                    continue;
+            }
             for (int32_t z = z0; z < z1; z++) {
                 if (!zlanes[z])
                     continue;
@@ -352,12 +406,13 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
                     if (!mc__kind_emits(K, kd))
                         continue;
                     const unsigned level = K->emission[kd];
-                    if (near_only && level <= mc__light_dist(ox + x, oz + z))
+                    if (near_only && level <= mc__light_dist_at(e, ox + x, oz + z))
                         continue;
                     if (!add_emitter(e, out, ox + x, base + y, oz + z, level))
                         return false;
                 }
             }
+        }
     }
     return true;
 }
@@ -402,7 +457,7 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
         for (size_t i = 0; i < ce->nemit; i++) {
             const mc__emitter *m = &ce->emit[i];
             if (m->lx < x0 || m->lx >= x1 || m->lz < z0 || m->lz >= z1 ||
-                m->level <= mc__light_dist(ox + m->lx, oz + m->lz))
+                m->level <= mc__light_dist_at(e, ox + m->lx, oz + m->lz))
                 continue;
             out[n++] = (mc__emitter){(int16_t)(ox + m->lx), (int16_t)(oz + m->lz), m->y, m->level};
         }

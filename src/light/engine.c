@@ -732,7 +732,8 @@ static bool block_rows(const mc_light_engine *e, int32_t ya, int32_t yb, int32_t
 }
 
 /* Lights one run of rows ya..yb with the bit floods (bitflood.c), whose
- * layers are prepared. */
+ * layers are prepared: MC_OK, or MC_ERR_UNSUPPORTED (nothing in err) when
+ * a flood came to a block they do not model. */
 static mc_status light_run_bits(mc_light_engine *e, mc_column *col, unsigned what, int32_t ya, int32_t yb,
                                 int32_t sky_lo, int32_t sky_hi, mc_error *err)
 {
@@ -740,33 +741,33 @@ static mc_status light_run_bits(mc_light_engine *e, mc_column *col, unsigned wha
     int32_t lo, hi;
     e->bits_out = true;
     if ((what & MC_LIGHT_SKY) && sky_lo >= ya && sky_hi <= yb) {
-        if (!mc__light_bits_sky(e, sky_lo, sky_hi))
-            st = nomem(err);
-        else
-            st = write_rows(e, col, MC_LIGHT_SKY, sky_lo, sky_hi, 0, 15, 0, 15, err);
+        const int done = mc__light_bits_sky(e, sky_lo, sky_hi);
+        st = done < 0   ? nomem(err)
+             : done == 0 ? MC_ERR_UNSUPPORTED
+                         : write_rows(e, col, MC_LIGHT_SKY, sky_lo, sky_hi, 0, 15, 0, 15, err);
     }
     if (st == MC_OK && (what & MC_LIGHT_BLOCK) && block_rows(e, ya, yb, &lo, &hi)) {
-        if (!mc__light_bits_block(e))
-            st = nomem(err);
-        else
-            st = write_rows(e, col, MC_LIGHT_BLOCK, lo, hi, 0, 15, 0, 15, err);
+        const int done = mc__light_bits_block(e);
+        st = done < 0   ? nomem(err)
+             : done == 0 ? MC_ERR_UNSUPPORTED
+                         : write_rows(e, col, MC_LIGHT_BLOCK, lo, hi, 0, 15, 0, 15, err);
     }
     e->bits_out = false;
     return st;
 }
 
-/* Lights one run of rows ya..yb: with the bit floods when they model
- * every block of it, else with the queue floods. */
+/* Lights one run of rows ya..yb: with the bit floods unless they come to
+ * a block they do not model, then (all of it again) with the queue floods. */
 static mc_status light_run(mc_light_engine *e, mc_column *col, unsigned what, int32_t ya, int32_t yb, int32_t sky_lo,
                            int32_t sky_hi, mc_error *err)
 {
     if (!e->exact_only) {
-        const int ready = mc__light_bits_prepare(e, ya, yb);
-        if (ready < 0)
+        if (mc__light_bits_prepare(e, ya, yb) < 0)
             return nomem(err);
-        if (ready > 0) {
-            e->bw.runs_bits++;
-            return light_run_bits(e, col, what, ya, yb, sky_lo, sky_hi, err);
+        const mc_status st = light_run_bits(e, col, what, ya, yb, sky_lo, sky_hi, err);
+        if (st != MC_ERR_UNSUPPORTED) {
+            e->bw.runs_bits += st == MC_OK;
+            return st;
         }
     }
     e->bw.runs_queue++;
@@ -834,7 +835,7 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
         int32_t ylo = INT32_MAX, yhi = INT32_MIN;
         for (size_t k = 0; k < e->nemit; k++) { /* per row, the farthest any of its emitters reaches */
             const mc__emitter *m = &e->emit[k];
-            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist(m->lx, m->lz) - 1;
+            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist_at(e, m->lx, m->lz) - 1;
             int32_t *r = &e->reach[m->y - base];
             *r = reach > *r ? reach : *r;
             ylo = m->y < ylo ? m->y : ylo;

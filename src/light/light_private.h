@@ -284,6 +284,11 @@ typedef struct mc__slice {
     uint8_t emit_max; /* the highest luminance of its palette's states (0: none shines) */
     uint8_t bits_state; /* its rows as bits (bitflood.c): 0 not made, 1 made, 2 blocks they do not hold */
     bool plain;         /* every state of its palette has opacity 0, 1 or 15, no shape, no light */
+    /* a palette of 4 bits an entry whose states all have opacity 0, 1 or
+     * 15 and no shape: cls4[index] is bit 0 "opacity <= 1", bit 1
+     * "opacity 0", and the bit floods' rows come from the packed array */
+    bool direct4;
+    uint8_t cls4[16];
     uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
 
@@ -405,14 +410,16 @@ struct mc_light_engine {
 };
 
 /* bitflood.c: sets the run's layers up for rows ya..yb (e->ylo, e->gh as
- * fill_grid does) from the slices: 1 done, 0 the run has blocks the bit
- * floods do not model (opacity 2..14: use the queue floods), -1 no memory. */
+ * fill_grid does); each layer's sets are made from the slices when a flood
+ * first comes near it. 1 done, -1 no memory. */
 int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb);
 /* Floods sky light (sky band sky_lo..sky_hi inside the run; the tops
  * known) or block light (e->emit) through the prepared layers; the
- * centre column's levels end up in bw.planes. False: no memory. */
-bool mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi);
-bool mc__light_bits_block(mc_light_engine *e);
+ * centre column's levels end up in bw.planes. 1 done; 0 the flood came to
+ * a block the bit floods do not model (opacity 2..14: the run goes to the
+ * queue floods); -1 no memory. */
+int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi);
+int mc__light_bits_block(mc_light_engine *e);
 /* Sorts e->emit by level into bw.ebucket (once a call, before the runs'
  * block floods). False: no memory. */
 bool mc__light_bits_sort_emitters(mc_light_engine *e);
@@ -427,6 +434,12 @@ static inline unsigned mc__light_dist(int32_t lx, int32_t lz)
 {
     const int32_t dx = lx < 0 ? -lx : lx > 15 ? lx - 15 : 0, dz = lz < 0 ? -lz : lz > 15 ? lz - 15 : 0;
     return (unsigned)(dx + dz);
+}
+
+/* The same from the engine's table (lx, lz in -16..31). */
+static inline unsigned mc__light_dist_at(const mc_light_engine *e, int32_t lx, int32_t lz)
+{
+    return e->dist[(lz + 17) * MC__GRID_ROW + lx + 17];
 }
 
 #endif

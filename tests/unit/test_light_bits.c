@@ -395,12 +395,58 @@ static void test_opacity_2_to_14(void **st)
         mc_column_free(cols[c]);
 }
 
+/* Layers are made only when a flood comes near them: an opacity-7 block
+ * (glass altered as above) sealed in stone where no light comes leaves
+ * the run to the bit floods; one that only block light reaches, after the
+ * run's sky flood is done, sends the run to the queue floods half way;
+ * both lit as the queue floods light them. */
+static void test_opacity_unreached(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    const uint32_t stone = state(reg, "stone"), glass = state(reg, "glass"), air = mc_registry_air(reg);
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 30; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, stone);
+    }
+    mc_column_set_block(cols[4], 7, 22, 7, glass); /* sealed: in the sky band's rows, reached by nothing */
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    compare(bits, exact, cols[4], nb, "sealed glass as it is", a, b); /* builds the tables */
+    force_kind(bits, reg, glass, 7);
+    force_kind(exact, reg, glass, 7);
+    uint64_t queue_runs = bits->bw.runs_queue;
+    compare(bits, exact, cols[4], nb, "sealed glass of opacity 7", a, b);
+    assert_true(bits->bw.runs_queue == queue_runs);
+    for (int y = 16; y < 22; y++) /* a pocket under the glass with a torch at its bottom */
+        mc_column_set_block(cols[4], 7, y, 7, air);
+    mc_column_set_block(cols[4], 7, 16, 7, state(reg, "torch"));
+    queue_runs = bits->bw.runs_queue;
+    compare(bits, exact, cols[4], nb, "glass of opacity 7 over a torch", a, b);
+    assert_true(bits->bw.runs_queue > queue_runs);
+    assert_int_equal(mc_column_get_block_light(cols[4], 7, 22, 7), 14 - 5 - 7);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_without_emitters),
         cmocka_unit_test(test_at_the_reach),
         cmocka_unit_test(test_opacity_2_to_14),
+        cmocka_unit_test(test_opacity_unreached),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_corpus),
     };
