@@ -836,7 +836,9 @@ size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *bu
 {
     if (cap && buf)
         buf[0] = '\0';
-    if (!mc_registry_state_valid(reg, state))
+    /* (mc__state_class, not the flag table: naming a few states of a
+     * registry need not build its table of every state) */
+    if (!reg || !(mc__state_class(reg, state) & MC_STATE_VALID))
         return 0;
     const char *name, *keys[MC__MAX_PROPS], *values[MC__MAX_PROPS];
     const unsigned n = state_parts(reg, state, &name, keys, values);
