@@ -208,7 +208,8 @@ static bool skip_entry(cursor *c)
     }
 }
 
-static bool key_is(const uint8_t *k, size_t n, const char *lit)
+/* (inline: the length of a literal folds to a constant) */
+static inline bool key_is(const uint8_t *k, size_t n, const char *lit)
 {
     return strlen(lit) == n && !memcmp(k, lit, n);
 }
@@ -426,9 +427,12 @@ static raw_result scan_sections(stats_raw *r, cursor *cur, raw_chunk *ch, int *e
 static bool keep_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
                      size_t key_len)
 {
-    static const char *const used[] = {"DataVersion", "Level", "xPos", "zPos", "yPos", "Status", "sections",
-                                       "Sections", "Heightmaps", "Biomes", "TileEntities", "block_entities",
-                                       "Entities"};
+#define USED(s) {s, sizeof s - 1}
+    static const struct { const char *s; size_t n; } used[] = {
+        USED("DataVersion"), USED("Level"), USED("xPos"), USED("zPos"), USED("yPos"), USED("Status"),
+        USED("sections"), USED("Sections"), USED("Heightmaps"), USED("Biomes"), USED("TileEntities"),
+        USED("block_entities"), USED("Entities")};
+#undef USED
     stats_raw *r = user;
     const uint8_t *k = (const uint8_t *)key;
     if (depth == 2 && !key_is((const uint8_t *)parent, parent_len, "Level"))
@@ -442,7 +446,7 @@ static bool keep_key(void *user, unsigned depth, const char *parent, size_t pare
     if (depth == 2 && key_is(k, key_len, "Sections"))
         return false;
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
-        if (key_is(k, key_len, used[i]))
+        if (key_len == used[i].n && !memcmp(k, used[i].s, key_len))
             return true;
     return false;
 }
