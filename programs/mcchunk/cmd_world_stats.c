@@ -451,22 +451,39 @@ static raw_result count_raw_blocks(stats_worker *w, stats_job *j, const raw_chun
 static bool count_raw_biomes(stats_worker *w, stats_job *j, const raw_chunk *c, uint64_t group)
 {
     bool ok = true;
+    uint32_t run_biome = 0;
+    uint64_t run = 0; /* blocks of run_biome not yet counted */
     for (int y = 0; y < 16 && ok; y++) {
         const uint32_t *cells = c->biomes[c->biomes_same ? 0 : y];
         if (j->by == STAT_BY_Y) {
-            for (uint32_t cell = 0; cell < 64 && ok; cell++)
+            /* per band of 4 layers (16 cells), by runs of one biome */
+            for (uint32_t cell = 0; cell < 64 && ok;) {
+                const uint32_t b = cells[cell], band_end = (cell | 15) + 1;
+                uint32_t n = 0;
+                for (; cell < band_end && cells[cell] == b; cell++)
+                    n++;
                 for (int l = 0; l < 4 && ok; l++)
-                    ok = world_stat_count(w->counter, c->reg, y_group(y * 16 + (int)(cell >> 4) * 4 + l),
-                                          STAT_BIOME, cells[cell], 16);
+                    ok = world_stat_count(w->counter, c->reg, y_group(y * 16 + (int)((band_end - 1) >> 4) * 4 + l),
+                                          STAT_BIOME, b, 16 * n);
+            }
             continue;
         }
         if (c->biomes_same && y)
             break; /* every section the same: counted 16 times below */
+        /* by runs of one biome (most cells have their neighbours' biome),
+         * a run going on into the next section */
         const uint64_t times = c->biomes_same ? 16 : 1;
-        for (uint32_t cell = 0; cell < 64 && ok; cell++)
-            ok = tally(w, w->cur, c->reg, group, STAT_BIOME, cells[cell], 64 * times);
+        for (uint32_t cell = 0; cell < 64 && ok; cell++) {
+            if (cells[cell] == run_biome) {
+                run += 64 * times;
+                continue;
+            }
+            ok = !run || tally(w, w->cur, c->reg, group, STAT_BIOME, run_biome, run);
+            run_biome = cells[cell];
+            run = 64 * times;
+        }
     }
-    return ok;
+    return ok && (!run || tally(w, w->cur, c->reg, group, STAT_BIOME, run_biome, run));
 }
 
 typedef struct raw_place {

@@ -259,9 +259,18 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
     return st;
 }
 
+/* Whether the 8 bytes of w (little-endian) are all plain ASCII, none 0. */
+static inline bool ascii_word(uint64_t w)
+{
+    return !((w | ((w - 0x0101010101010101ull) & ~w)) & 0x8080808080808080ull);
+}
+
 /* A run of u16-length-prefixed plain ASCII (1..127: modified UTF-8 and
- * UTF-8 alike) at entry[*p], within len; false otherwise. */
-static bool ascii_text(const uint8_t *entry, size_t len, size_t *p, const char **s, size_t *n)
+ * UTF-8 alike) at entry[*p], within len; false otherwise. Eight bytes a
+ * step; the last few (most keys and values are short) in one word too
+ * when the entry goes on for 8 more bytes (a string is always followed by
+ * a tag type or the end tag), the bytes past the string made 1s. */
+static inline bool ascii_text(const uint8_t *entry, size_t len, size_t *p, const char **s, size_t *n)
 {
     if (len - *p < 2)
         return false;
@@ -273,11 +282,15 @@ static bool ascii_text(const uint8_t *entry, size_t len, size_t *p, const char *
     *s = (const char *)t;
     *p += *n;
     size_t i = 0;
-    /* eight bytes a step: none with the high bit, none zero */
-    for (; i + 8 <= *n; i += 8) {
-        const uint64_t w = mc_load_u64le(t + i);
-        if ((w | ((w - 0x0101010101010101ull) & ~w)) & 0x8080808080808080ull)
+    for (; i + 8 <= *n; i += 8)
+        if (!ascii_word(mc_load_u64le(t + i)))
             return false;
+    const size_t rest = *n - i;
+    if (!rest)
+        return true;
+    if (len - (size_t)(t + i - entry) >= 8) {
+        const uint64_t keep = (1ull << (8 * rest)) - 1; /* (rest < 8) */
+        return ascii_word((mc_load_u64le(t + i) & keep) | (0x0101010101010101ull & ~keep));
     }
     for (; i < *n; i++)
         if (t[i] - 1u >= 0x7Fu)
@@ -348,7 +361,7 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
     /* a miss: the common shape read from the bytes, else the entry
      * parsed as an NBT root (TAG_Compound, empty name) */
     const char *name;
-    size_t name_len, np;
+    size_t name_len = 0, np = 0;
     mc_state_prop props[MAX_PROPS];
     uint32_t id = 0;
     mc_status st;

@@ -770,16 +770,65 @@ mc_status mc_registry_parse_state(const mc_registry *reg, const char *text, size
 
 /* --------------------------------------------------------------- format */
 
+/* The state's text as it is being written: what fits in buf (cap - 1
+ * characters, then a NUL), len counting every character. */
 typedef struct {
     char *buf;
     size_t cap, len;
 } text_out;
 
-static void out_str(text_out *o, const char *s)
+static void out_bytes(text_out *o, const char *s, size_t n)
 {
-    for (; *s; s++, o->len++)
-        if (o->len + 1 < o->cap)
-            o->buf[o->len] = *s;
+    if (o->len + 1 < o->cap) {
+        const size_t room = o->cap - 1 - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
+}
+
+/* The name and properties (key, value, in the registry's order) of a
+ * valid state, the block found once (not once per property). */
+static unsigned state_parts(const mc_registry *reg, uint32_t state, const char **name, const char **keys,
+                            const char **values)
+{
+    unsigned n;
+    if (reg->kind == MC__KIND_LEGACY) {
+        const mc__legacy_block *lb = &reg->legacy[state >> 4];
+        const mc__legacy_schema *s = schema_of(lb);
+        *name = mc__str(lb->name);
+        n = s ? s->nprops : 0;
+        for (unsigned i = 0; i < n && i < MC__MAX_PROPS; i++) {
+            const mc__propdef *p = &mc__reg_propdefs[mc__reg_prop_lists[s->props + i]];
+            keys[i] = mc__str(p->name);
+            values[i] = mc__str(mc__reg_value_refs[p->values + legacy_digit(s, state & 15, i)]);
+        }
+        return n < MC__MAX_PROPS ? n : MC__MAX_PROPS;
+    }
+    const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
+    const uint32_t b = mc__block_of_state(reg, t, state);
+    const mc__kind *k = mc__kind_of(t, b);
+    *name = mc__str(k->name);
+    n = k->nprops < MC__MAX_PROPS ? k->nprops : MC__MAX_PROPS;
+    uint32_t offset = state - t->block_min[b];
+    if (k->explicit_digits != MC__NONE) {
+        for (unsigned i = 0; i < n; i++) {
+            const mc__propdef *p = mc__propdef_of(k, i);
+            keys[i] = mc__str(p->name);
+            values[i] = mc__str(mc__reg_value_refs[p->values + mc__prop_digit(k, offset, i)]);
+        }
+        return n;
+    }
+    /* mixed radix, the last property least significant (mc__prop_digit) */
+    for (unsigned i = k->nprops; i-- > 0;) {
+        const mc__propdef *p = mc__propdef_of(k, i);
+        const uint32_t digit = offset % p->count;
+        offset /= p->count;
+        if (i < n) {
+            keys[i] = mc__str(p->name);
+            values[i] = mc__str(mc__reg_value_refs[p->values + digit]);
+        }
+    }
+    return n;
 }
 
 size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *buf, size_t cap,
@@ -787,19 +836,16 @@ size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *bu
 {
     if (cap && buf)
         buf[0] = '\0';
-    const char *name = mc_registry_state_name(reg, state);
-    if (!name)
+    /* (mc__state_class, not the flag table: naming a few states of a
+     * registry need not build its table of every state) */
+    if (!reg || !(mc__state_class(reg, state) & MC_STATE_VALID))
         return 0;
+    const char *name, *keys[MC__MAX_PROPS], *values[MC__MAX_PROPS];
+    const unsigned n = state_parts(reg, state, &name, keys, values);
     text_out o = {buf, buf ? cap : 0, 0};
     if ((options & MC_FORMAT_NO_NAMESPACE) && !strncmp(name, ns, NS_LEN))
         name += NS_LEN;
-    out_str(&o, name);
-    unsigned n = mc_registry_state_prop_count(reg, state);
-    const char *keys[MC__MAX_PROPS], *values[MC__MAX_PROPS];
-    if (n > MC__MAX_PROPS)
-        n = MC__MAX_PROPS;
-    for (unsigned i = 0; i < n; i++)
-        mc_registry_state_prop(reg, state, i, &keys[i], &values[i]);
+    out_bytes(&o, name, strlen(name));
     if (options & MC_FORMAT_SORTED) {
         for (unsigned i = 1; i < n; i++) { /* insertion sort: a handful of keys */
             const char *k = keys[i], *v = values[i];
@@ -812,17 +858,14 @@ size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *bu
             values[j] = v;
         }
     }
-    if (n) {
-        out_str(&o, "[");
-        for (unsigned i = 0; i < n; i++) {
-            if (i)
-                out_str(&o, ",");
-            out_str(&o, keys[i]);
-            out_str(&o, "=");
-            out_str(&o, values[i]);
-        }
-        out_str(&o, "]");
+    for (unsigned i = 0; i < n; i++) {
+        out_bytes(&o, i ? "," : "[", 1);
+        out_bytes(&o, keys[i], strlen(keys[i]));
+        out_bytes(&o, "=", 1);
+        out_bytes(&o, values[i], strlen(values[i]));
     }
+    if (n)
+        out_bytes(&o, "]", 1);
     if (o.cap)
         o.buf[o.len < o.cap ? o.len : o.cap - 1] = '\0';
     return o.len;

@@ -210,5 +210,16 @@ check('--merge refuses other files and other groupings', () => {
     assert(r.status === 2 && r.out === '', r.err);
 });
 
+check('--merge prints back what it read, names that need escaping too', () => {
+    const doc = { chunks: 1, regions: 1, volume: 5,
+        blocks: { 'a"b': 1, c: 2, 'd\\e': 3, 'f\u0001g': 4, 'line\nbreak': 5, z: 9007199254740991 },
+        biomes: { 'minecraft:plains': 7 }, block_entities: { x: 0 }, entities: {} };
+    const f = path.join(tmp, 'escapes.json');
+    fs.writeFileSync(f, JSON.stringify(doc));
+    const back = U.ok(['world', 'stats', '--json', '--merge', f]).out;
+    assert.deepStrictEqual(JSON.parse(back), doc);
+    assert(back.includes('\n    "a\\"b": 1,\n    "c": 2,'), back); /* pretty, as world_json prints it */
+});
+
 fs.rmSync(tmp, { recursive: true, force: true });
 finish(t0);

@@ -987,6 +987,22 @@ static void test_cache_block_bytes(void **state)
     assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_ERR_MALFORMED);
     f[0] = 0;
     assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, 1, &got), MC_ERR_MALFORMED);
+    /* bytes that are not modified UTF-8 (0xFF; a raw 0) in a string's
+     * last bytes, the entry going on after it: the parse refuses them,
+     * whether the string is shorter than 8 bytes or not */
+    static const char *const bad[] = {"x\xff", "\xff", "x\x01\x02\x03\x04\x05\x06\x07\xff", "minecraft:oak_lo\xff"};
+    for (size_t b = 0; b < 5; b++) {
+        m = 0;
+        f[m++] = 10;
+        m += put_text(f + m, "Properties");
+        m += put_string_tag(f + m, "axis", b < 4 ? bad[b] : "x");
+        if (b == 4)
+            f[m - 1] = 0; /* "x" made a raw 0 */
+        f[m++] = 0;
+        m += put_string_tag(f + m, "Name", b == 3 ? bad[3] : "minecraft:oak_log");
+        f[m++] = 0;
+        assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_ERR_MALFORMED);
+    }
     mc_chunknbt_cache_free(cache);
 }
 

@@ -405,14 +405,70 @@ static print_row *sorted(const world_stat_result *r, bool by_count)
     return out;
 }
 
+/* Whether s[0..n) prints as is in a JSON string. */
+static bool json_plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '"' || s[i] == '\\' || (unsigned char)s[i] < 0x20)
+            return false;
+    return true;
+}
+
+/* rows[from, to) as "name": count members of the open object: the bytes
+ * world_json_uint prints (pretty), made in a buffer and written a few KB
+ * at a time -- five stdio calls a row cost more than the rest of the
+ * output; a name that needs escaping goes through world_json_uint. */
+static void json_counts(world_json *j, const print_row *rows, size_t from, size_t to)
+{
+    char buf[8192];
+    size_t n = 0;
+    const size_t spaces = 2 * (size_t)j->depth;
+    for (size_t i = from; i < to; i++) {
+        const size_t len = strlen(rows[i].name);
+        if (!j->pretty || len > 4096 || !json_plain(rows[i].name, len)) {
+            fwrite(buf, 1, n, j->out);
+            n = 0;
+            world_json_uint(j, rows[i].name, rows[i].n);
+            continue;
+        }
+        if (n + len + spaces + 32 > sizeof buf) {
+            fwrite(buf, 1, n, j->out);
+            n = 0;
+        }
+        if (j->need_comma[j->depth])
+            buf[n++] = ',';
+        j->need_comma[j->depth] = true;
+        buf[n++] = '\n';
+        memset(buf + n, ' ', spaces);
+        n += spaces;
+        buf[n++] = '"';
+        memcpy(buf + n, rows[i].name, len);
+        n += len;
+        memcpy(buf + n, "\": ", 3);
+        n += 3;
+        char digits[24];
+        size_t d = 0;
+        uint64_t v = rows[i].n;
+        do
+            digits[d++] = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        while (d)
+            buf[n++] = digits[--d];
+    }
+    fwrite(buf, 1, n, j->out);
+}
+
 /* Prints the kinds of one group: entries idx[*i..] while their group is g. */
 static void json_group(world_json *j, const world_stat_result *r, const print_row *rows, size_t *i, uint32_t g)
 {
     size_t k = *i;
     for (int kind = 0; kind < STAT_KINDS; kind++) {
         world_json_begin_object(j, kind_keys[kind]);
-        for (; k < r->count && rows[k].g == g && rows[k].kind == (uint32_t)kind; k++)
-            world_json_uint(j, rows[k].name, rows[k].n);
+        size_t end = k;
+        while (end < r->count && rows[end].g == g && rows[end].kind == (uint32_t)kind)
+            end++;
+        json_counts(j, rows, k, end);
+        k = end;
         world_json_end_object(j);
     }
     *i = k;

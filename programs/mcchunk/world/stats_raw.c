@@ -27,6 +27,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+#include <emmintrin.h>
+#endif
 
 #define SECTION 4096u
 #define MAX_PALETTE 4096u
@@ -205,7 +208,8 @@ static bool skip_entry(cursor *c)
     }
 }
 
-static bool key_is(const uint8_t *k, size_t n, const char *lit)
+/* (inline: the length of a literal folds to a constant) */
+static inline bool key_is(const uint8_t *k, size_t n, const char *lit)
 {
     return strlen(lit) == n && !memcmp(k, lit, n);
 }
@@ -423,9 +427,12 @@ static raw_result scan_sections(stats_raw *r, cursor *cur, raw_chunk *ch, int *e
 static bool keep_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
                      size_t key_len)
 {
-    static const char *const used[] = {"DataVersion", "Level", "xPos", "zPos", "yPos", "Status", "sections",
-                                       "Sections", "Heightmaps", "Biomes", "TileEntities", "block_entities",
-                                       "Entities"};
+#define USED(s) {s, sizeof s - 1}
+    static const struct { const char *s; size_t n; } used[] = {
+        USED("DataVersion"), USED("Level"), USED("xPos"), USED("zPos"), USED("yPos"), USED("Status"),
+        USED("sections"), USED("Sections"), USED("Heightmaps"), USED("Biomes"), USED("TileEntities"),
+        USED("block_entities"), USED("Entities")};
+#undef USED
     stats_raw *r = user;
     const uint8_t *k = (const uint8_t *)key;
     if (depth == 2 && !key_is((const uint8_t *)parent, parent_len, "Level"))
@@ -439,7 +446,7 @@ static bool keep_key(void *user, unsigned depth, const char *parent, size_t pare
     if (depth == 2 && key_is(k, key_len, "Sections"))
         return false;
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
-        if (key_is(k, key_len, used[i]))
+        if (key_len == used[i].n && !memcmp(k, used[i].s, key_len))
             return true;
     return false;
 }
@@ -601,6 +608,24 @@ static void histogram(stats_raw *r, const uint16_t *vals, unsigned from, unsigne
     add_run(r, prev, run, nt);
 }
 
+/* Whether any of the 64 counts c[0..64) is not 0. */
+static inline bool any_count(const uint16_t *c)
+{
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    __m128i a = _mm_or_si128(_mm_loadu_si128((const __m128i *)c), _mm_loadu_si128((const __m128i *)(c + 8)));
+    for (unsigned k = 16; k < 64; k += 16)
+        a = _mm_or_si128(a, _mm_or_si128(_mm_loadu_si128((const __m128i *)(c + k)),
+                                         _mm_loadu_si128((const __m128i *)(c + k + 8))));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128())) != 0xFFFF;
+#else
+    uint64_t w[16], any = 0;
+    memcpy(w, c, sizeof w);
+    for (unsigned k = 0; k < 16; k++)
+        any |= w[k];
+    return any != 0;
+#endif
+}
+
 /* The same for a whole section whose values are below `range` (a
  * multiple of 16, at most 4096): a plain count per value (no branch per
  * block: mixed terrain mispredicts a run test) but for rows of 16 equal
@@ -624,15 +649,20 @@ static void histogram_direct(stats_raw *r, const uint16_t *vals, unsigned range,
             cnt[v[i + 3]]++;
         }
     }
-    /* sixteen counts a step: a section has a few dozen values at most */
-    for (unsigned v = 0; v < range; v += 16) {
-        uint64_t w[4];
-        memcpy(w, cnt + v, sizeof w);
-        if (!(w[0] | w[1] | w[2] | w[3]))
+    /* 64 counts a step (from range 64 on: a multiple of 64), then 16: a
+     * section has a few dozen values at most */
+    for (unsigned v = 0; v < range; v += 64) {
+        if (range >= 64 && !any_count(cnt + v))
             continue;
-        for (unsigned k = 0; k < 16; k++)
-            if (cnt[v + k])
-                r->touched[(*nt)++] = (uint16_t)(v + k);
+        for (unsigned q = v; q < v + 64 && q < range; q += 16) {
+            uint64_t w[4];
+            memcpy(w, cnt + q, sizeof w);
+            if (!(w[0] | w[1] | w[2] | w[3]))
+                continue;
+            for (unsigned k = 0; k < 16; k++)
+                if (cnt[q + k])
+                    r->touched[(*nt)++] = (uint16_t)(q + k);
+        }
     }
 }
 
