@@ -418,24 +418,17 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
                     continue;
                 }
                 const uint8_t *row = sl->kinds + (y << 8 | z << 4);
-                /* the lanes of shaped or shining blocks, near enough */
-                unsigned lanes = mc__row_bits(mc__row_special(mc__row_load(row))) & zlanes[z];
-                unsigned level = 0, same = 0; /* the lanes of one luminance so far (a row's usually share one) */
+                /* the lanes of shaped or shining blocks, near enough, a kind at a
+                 * time (a row's are mostly of one: lava, a line of lanterns) */
+                const mc__row16 kinds = mc__row_load(row);
+                unsigned lanes = mc__row_bits(mc__row_special(kinds)) & zlanes[z];
                 while (lanes) {
-                    const int32_t x = mc__lowest_bit(lanes);
-                    lanes &= lanes - 1;
-                    const unsigned lv = K->emission[row[x]];
-                    if (!lv || lv == level) {
-                        same |= lv ? 1u << x : 0;
-                        continue;
-                    }
-                    if (!put_row(e, out, ox, base + y, oz + z, level, same, near_only))
+                    const unsigned kd = row[mc__lowest_bit(lanes)];
+                    const unsigned same = mc__row_bits(mc__row_eq(kinds, mc__row_splat(kd))) & lanes;
+                    lanes &= ~same;
+                    if (!put_row(e, out, ox, base + y, oz + z, K->emission[kd], same, near_only))
                         return false;
-                    level = lv;
-                    same = 1u << x;
                 }
-                if (!put_row(e, out, ox, base + y, oz + z, level, same, near_only))
-                    return false;
             }
         }
     }
