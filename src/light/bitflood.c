@@ -42,7 +42,8 @@
  * per palette index, a byte shuffle per two rows). In a batch a mixed
  * section's rows as bits are kept after its kinds, so that the nine calls
  * that see it make them once, and a row of three columns is three words
- * ORed. Blocks that shine are put in at their level from e->emit.
+ * ORed. Blocks that shine are put in at their level from e->emit, a row
+ * of a layer as one word (e->emit holds rows of 16 as lanes).
  */
 #include "light/blocks.h"
 
@@ -777,21 +778,34 @@ int mc__light_bits_block(mc_light_engine *e)
         const int stepped = L < 15 ? step(e, L, false) : 1;
         if (stepped <= 0)
             return give_up(e, stepped);
-        for (size_t i = count[L]; i < count[L + 1]; i++) {
-            const mc__emitter *m = &e->emit[eb[i]];
+        int32_t ready_gy = -1; /* the last layer made ready */
+        for (size_t i = count[L]; i < count[L + 1];) {
+            /* a level's emitters come in scan order: the rows of 16 of one
+             * row of a layer follow each other and go in as one word */
+            const mc__emitter *m = &e->emit[eb[i++]];
             const int32_t gy = m->y - e->ylo + 1, r = m->lz + 17;
+            uint64_t bits = (uint64_t)m->lanes << (m->lx + 16);
+            for (; i < count[L + 1]; i++) {
+                const mc__emitter *o = &e->emit[eb[i]];
+                if (o->y != m->y || o->lz != m->lz)
+                    break;
+                bits |= (uint64_t)o->lanes << (o->lx + 16);
+            }
             if (gy < 1 || gy > e->gh - 2)
                 continue;
-            const int ready = layer_ready(e, gy);
-            if (ready <= 0)
-                return give_up(e, ready);
-            const uint64_t bit = 1ull << (m->lx + 16);
+            if (gy != ready_gy) {
+                const int ready = layer_ready(e, gy);
+                if (ready <= 0)
+                    return give_up(e, ready);
+                ready_gy = gy;
+            }
             uint64_t *v = LAYER(b->v, gy) + r;
-            if (*v & bit)
+            bits &= ~*v; /* not lit brighter already */
+            if (!bits)
                 continue;
-            *v |= bit;
-            LAYER(b->n, gy)[r] |= bit;
-            joined(b, gy, r, bit, L);
+            *v |= bits;
+            LAYER(b->n, gy)[r] |= bits;
+            joined(b, gy, r, bits, L);
         }
         next_level(e);
     }

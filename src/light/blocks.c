@@ -11,7 +11,9 @@
  *
  * On top of the slices: where sky light stops falling straight down in
  * each block column of the nine (mc__light_tops), and the blocks that shine
- * far enough to reach the centre column (mc__light_emitters).
+ * far enough to reach the centre column (mc__light_emitters), a row of 16
+ * of one luminance as one entry of lanes (a uniform section's row at once;
+ * a mixed one's shining lanes from one compare of its kinds).
  */
 #include "light/blocks.h"
 
@@ -337,13 +339,14 @@ typedef struct emit_list {
     size_t *n, *cap;
 } emit_list;
 
-static bool add_emitter(mc_light_engine *e, emit_list out, int32_t lx, int32_t y, int32_t lz, unsigned level)
+static bool add_emitters(mc_light_engine *e, emit_list out, int32_t ox, int32_t y, int32_t lz, unsigned level,
+                         unsigned lanes)
 {
     mc__emitter *emit = mc__light_grow(e, *out.arr, out.cap, *out.n + 1, sizeof **out.arr, 256);
     if (!emit)
         return false;
     *out.arr = emit;
-    emit[(*out.n)++] = (mc__emitter){(int16_t)lx, (int16_t)lz, y, (uint8_t)level};
+    emit[(*out.n)++] = (mc__emitter){(int16_t)ox, (int16_t)lz, y, (uint8_t)level, (uint16_t)lanes};
     return true;
 }
 
@@ -360,6 +363,19 @@ static unsigned near_lanes(int32_t ox, int32_t lz, unsigned level)
     if (ox < 0) /* x - 16 .. : distance 16 - x, below rem from x = 17 - rem */
         return rem >= 17 ? 0xFFFFu : (0xFFFFu << (17 - rem)) & 0xFFFFu;
     return rem - 1 >= 16 ? 0xFFFFu : (1u << (rem - 1)) - 1u; /* 16 + x: distance x + 1 */
+}
+
+/* Appends to `out` the blocks `lanes` of a row (luminance level; none
+ * when lanes is 0), with `near_only` only those whose luminance exceeds
+ * their distance to the centre column. */
+static bool put_row(mc_light_engine *e, emit_list out, int32_t ox, int32_t y, int32_t lz, unsigned level,
+                    unsigned lanes, bool near_only)
+{
+    if (!level)
+        return true;
+    if (near_only)
+        lanes &= near_lanes(ox, lz, level);
+    return !lanes || add_emitters(e, out, ox, y, lz, level, lanes);
 }
 
 /* Appends to `out` the shining blocks of column c with column-local x in
@@ -396,19 +412,21 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
             for (int32_t z = z0; z < z1; z++) {
                 if (!zlanes[z])
                     continue;
-                const uint8_t *row = sl->kinds ? sl->kinds + (y << 8 | z << 4) : NULL;
-                /* the lanes of shaped or shining blocks, near enough */
-                unsigned lanes = (row ? mc__row_bits(mc__row_special(mc__row_load(row))) : 0xFFFFu) & zlanes[z];
+                if (!sl->kinds) { /* all one kind: the lanes near enough for its luminance */
+                    if (!put_row(e, out, ox, base + y, oz + z, K->emission[sl->uniform], zlanes[z], near_only))
+                        return false;
+                    continue;
+                }
+                const uint8_t *row = sl->kinds + (y << 8 | z << 4);
+                /* the lanes of shaped or shining blocks, near enough, a kind at a
+                 * time (a row's are mostly of one: lava, a line of lanterns) */
+                const mc__row16 kinds = mc__row_load(row);
+                unsigned lanes = mc__row_bits(mc__row_special(kinds)) & zlanes[z];
                 while (lanes) {
-                    const int32_t x = mc__lowest_bit(lanes);
-                    lanes &= lanes - 1;
-                    const unsigned kd = row ? row[x] : (unsigned)sl->uniform;
-                    if (!mc__kind_emits(K, kd))
-                        continue;
-                    const unsigned level = K->emission[kd];
-                    if (near_only && level <= mc__light_dist_at(e, ox + x, oz + z))
-                        continue;
-                    if (!add_emitter(e, out, ox + x, base + y, oz + z, level))
+                    const unsigned kd = row[mc__lowest_bit(lanes)];
+                    const unsigned same = mc__row_bits(mc__row_eq(kinds, mc__row_splat(kd))) & lanes;
+                    lanes &= ~same;
+                    if (!put_row(e, out, ox, base + y, oz + z, K->emission[kd], same, near_only))
                         return false;
                 }
             }
@@ -454,12 +472,12 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
             return false;
         e->emit = out; /* room for all of them: appended without a check each */
         size_t n = e->nemit;
+        const unsigned window = (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
         for (size_t i = 0; i < ce->nemit; i++) {
             const mc__emitter *m = &ce->emit[i];
-            if (m->lx < x0 || m->lx >= x1 || m->lz < z0 || m->lz >= z1 ||
-                m->level <= mc__light_dist_at(e, ox + m->lx, oz + m->lz))
-                continue;
-            out[n++] = (mc__emitter){(int16_t)(ox + m->lx), (int16_t)(oz + m->lz), m->y, m->level};
+            const unsigned lanes = m->lz < z0 || m->lz >= z1 ? 0 : m->lanes & window & near_lanes(ox, oz + m->lz, m->level);
+            if (lanes)
+                out[n++] = (mc__emitter){(int16_t)ox, (int16_t)(oz + m->lz), m->y, m->level, (uint16_t)lanes};
         }
         e->nemit = n;
     }

@@ -36,8 +36,8 @@ static inline const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32
 /* Fills e->top. False: no memory. */
 bool mc__light_tops(mc_light_engine *e);
 /* Collects into e->emit the blocks with local x in lx0..lx1-1 and z in
- * lz0..lz1-1 whose luminance exceeds their distance to the centre column.
- * False: no memory. */
+ * lz0..lz1-1 whose luminance exceeds their distance to the centre column,
+ * as rows of lanes (mc__emitter). False: no memory. */
 bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz0, int32_t lz1);
 
 #endif

@@ -495,7 +495,7 @@ static bool sky_seeds(mc_light_engine *e, int32_t gx0, int32_t gx1, int32_t gz0,
 
 /* ------------------------------------------------------------ block light */
 
-/* Puts the emitters of e->emit that lie in the grid's rows into blk. */
+/* Puts the blocks of e->emit that lie in the grid's rows into blk. */
 static bool block_seeds(mc_light_engine *e)
 {
     for (size_t k = 0; k < e->nemit; k++) {
@@ -503,12 +503,14 @@ static bool block_seeds(mc_light_engine *e)
         const int32_t gy = m->y - e->ylo + 1;
         if (gy < 1 || gy > e->gh - 2)
             continue;
-        const size_t i = cell(GX(m->lx), GX(m->lz), gy);
-        if (e->blk[i] >= m->level)
-            continue;
-        e->blk[i] = m->level;
-        if (m->level >= 2 && !qpush(e, &e->q[m->level], (uint32_t)i))
-            return false;
+        for (unsigned lanes = m->lanes; lanes; lanes &= lanes - 1) {
+            const size_t i = cell(GX(m->lx + mc__lowest_bit(lanes)), GX(m->lz), gy);
+            if (e->blk[i] >= m->level)
+                continue;
+            e->blk[i] = m->level;
+            if (m->level >= 2 && !qpush(e, &e->q[m->level], (uint32_t)i))
+                return false;
+        }
     }
     return true;
 }
@@ -835,7 +837,8 @@ mc_status mc_light_column(mc_light_engine *e, mc_column *col, const mc_column *c
         int32_t ylo = INT32_MAX, yhi = INT32_MIN;
         for (size_t k = 0; k < e->nemit; k++) { /* per row, the farthest any of its emitters reaches */
             const mc__emitter *m = &e->emit[k];
-            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist_at(e, m->lx, m->lz) - 1;
+            const int32_t nearest = m->lx + (m->lx < 0 ? mc__highest_bit(m->lanes) : mc__lowest_bit(m->lanes));
+            const int32_t reach = (int32_t)m->level - (int32_t)mc__light_dist_at(e, nearest, m->lz) - 1;
             int32_t *r = &e->reach[m->y - base];
             *r = reach > *r ? reach : *r;
             ylo = m->y < ylo ? m->y : ylo;

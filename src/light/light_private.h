@@ -227,6 +227,19 @@ static inline unsigned mc__row_bits(mc__row16 v)
 #endif
 }
 
+/* The highest set bit of x (not 0). */
+static inline int mc__highest_bit(unsigned x)
+{
+#if defined(__GNUC__)
+    return 31 - __builtin_clz(x);
+#else
+    int i = 0;
+    while (x >>= 1)
+        i++;
+    return i;
+#endif
+}
+
 /* The lowest set bit of x (not 0). */
 static inline int mc__lowest_bit(unsigned x)
 {
@@ -296,12 +309,16 @@ typedef struct mc__slice {
  * (y * 16 + z) 16 bits "opacity <= 1" and (256 rows on) "opacity 0". */
 #define MC__SLICE_BYTES (MC_SECTION_BLOCKS + 2 * 256 * sizeof(uint16_t))
 
-/* A block that shines into the centre column: column-local x, z (-16..31),
- * absolute y, luminance. */
+/* Blocks of one luminance in a row of 16 of one column that shine into
+ * the centre column: the blocks at column-local x lx + i (lx the column's
+ * x offset: -16, 0 or 16) for each bit i of lanes, z lz (-16..31),
+ * absolute y. A row's blocks go in together (the bit floods OR the lanes
+ * in as one word). */
 typedef struct mc__emitter {
     int16_t lx, lz;
     int32_t y;
     uint8_t level;
+    uint16_t lanes; /* not 0 */
 } mc__emitter;
 
 /* What a batch (mc_light_batch_begin) keeps of one column between calls:
@@ -316,9 +333,9 @@ typedef struct mc__col_entry {
     uint32_t nsec;
     mc__slice *slices; /* nsec of them */
     bool tops_ok, emit_ok;
-    bool emit_many; /* more than MC__BATCH_MAX_EMIT shine: not kept */
+    bool emit_many; /* more than MC__BATCH_MAX_EMIT rows of emitters: not kept */
     int32_t top[256]; /* z * 16 + x */
-    mc__emitter *emit; /* column-local x, z (0..15) */
+    mc__emitter *emit; /* column-local: lx 0, lz 0..15 */
     size_t nemit, emit_cap;
 } mc__col_entry;
 
