@@ -150,6 +150,10 @@ static mc_status rebuild(mc_container *c, const uint32_t *map, uint32_t map_len,
     return MC_OK;
 }
 
+static mc_status reindex_into(const mc_container *src, const uint32_t *target, const mc_container_rules *rules,
+                              mc_container *out);
+static bool has_duplicate(const uint32_t *v, uint32_t n);
+
 mc_status mc_container_translate(mc_container *c, const uint32_t *map, uint32_t map_len,
                                  uint32_t fallback, const mc_container_rules *rules)
 {
@@ -165,11 +169,18 @@ mc_status mc_container_translate(mc_container *c, const uint32_t *map, uint32_t 
         const uint32_t len = c->palette_len;
         if (len > 256 || c->bits > rules->max_indirect_bits)
             return rebuild(c, map, map_len, fallback, rules);
-        for (uint32_t i = 0; i < len; i++) {
+        for (uint32_t i = 0; i < len; i++)
             mapped[i] = mc_registry_map_apply(map, map_len, c->palette[i], fallback);
-            for (uint32_t j = 0; j < i; j++)
-                if (mapped[j] == mapped[i])
-                    return rebuild(c, map, map_len, fallback, rules); /* entries merged */
+        if (has_duplicate(mapped, len)) {
+            /* entries merged: the indices remapped (rebuilding the
+             * container from its 4096 mapped values cost 4x as much) */
+            mc_container fresh;
+            mc_status st = reindex_into(c, mapped, rules, &fresh);
+            if (st != MC_OK)
+                return st;
+            mc_container_free(c);
+            *c = fresh;
+            return MC_OK;
         }
         memcpy(c->palette, mapped, len * sizeof *mapped);
         c->rules = *rules;
@@ -365,20 +376,22 @@ static bool heightmaps_kept(const mc_column *src, const mc_registry *to, const u
 }
 
 static bool java_pair(const mc_registry *from, const mc_registry *to);
-static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const mc_registry *to,
-                                          const mc_container_rules *brules, bool *heightmaps_ok);
+static const uint32_t *packed_map(const mc_registry *from, const mc_registry *to);
+static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const uint32_t *packed,
+                                          const mc_registry *to, const mc_container_rules *brules,
+                                          bool *heightmaps_ok);
 
 /* A column whose block entities were translated: their DataVersion is the
  * target's from now on, recorded beside the DataVersion the reader
  * recorded (which stays: it says the layout of the rest of the extra
  * data). A column built in memory records neither: its registry's release
  * says both. */
-static mc_status record_data_version(mc_column *dst, const mc_registry *to)
+static mc_status record_data_version(mc_column *dst, int32_t to_dv)
 {
     mc_nbt_tag *x = mc_column_extra(dst);
     if (!x || !mc_nbt_get(x, MC__KEY_COLUMN_DV))
         return MC_OK;
-    return mc__column_put_extra_int(dst, MC__KEY_COLUMN_BE_DV, mc__registry_data_version(to));
+    return mc__column_put_extra_int(dst, MC__KEY_COLUMN_BE_DV, to_dv);
 }
 
 mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
@@ -412,6 +425,13 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         const uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
         bm->fallback = fb == MC_STATE_NONE ? 0 : fb;
     }
+    /* a Java pair (block entities translated) and the target's
+     * DataVersion: from the pair's packed map, which the block entities
+     * need anyway (each asked of the registries was a search of the
+     * version table, twice a column) */
+    const uint32_t *packed = same ? NULL : packed_map(from, to);
+    const bool java = packed ? (packed[map_len] >> 24) & MC__PACKED_JAVA : !same && java_pair(from, to);
+    const int32_t to_dv = packed ? (int32_t)packed[map_len + 2] : mc__registry_data_version(to);
     const uint32_t count = mc_column_section_count(src);
     mc_column *dst = mc_column_new(to, mc_column_x(src), mc_column_z(src),
                                    mc_column_min_section(src), count, alloc);
@@ -434,9 +454,9 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
     mc_column *msrc = (mc_column *)src;
     size_t nbe = mc_column_block_entity_count(src);
     bool overrides_keep_heightmaps = true;
-    if (st == MC_OK && !same && java_pair(from, to))
-        st = translate_block_entities(dst, src, to, &brules, &overrides_keep_heightmaps);
-    for (size_t i = 0; i < nbe && st == MC_OK && (same || !java_pair(from, to)); i++) {
+    if (st == MC_OK && java)
+        st = translate_block_entities(dst, src, packed, to, &brules, &overrides_keep_heightmaps);
+    for (size_t i = 0; i < nbe && st == MC_OK && !java; i++) {
         int32_t x, y, z;
         mc_nbt_tag *tag = mc_column_block_entity_at(src, i, &x, &y, &z);
         st = mc_column_put_block_entity(dst, x, y, z, tag);
@@ -453,8 +473,8 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
             }
             if (st == MC_OK)
                 st = translate_extra(dst, bm);
-            if (st == MC_OK && !same && java_pair(from, to))
-                st = record_data_version(dst, to);
+            if (st == MC_OK && java)
+                st = record_data_version(dst, to_dv);
         }
     }
     /* Heightmaps: copied when the registry is the same or every state keeps
@@ -709,13 +729,18 @@ static void *packed_map_build(const mc_registry *from, const mc_registry *to)
 
 static _Atomic(pair_slot *) packed_maps;
 
+static const uint32_t *packed_map(const mc_registry *from, const mc_registry *to)
+{
+    return pair_cache_get(&packed_maps, from, to, packed_map_build);
+}
+
 /* mc_column_translate's block entities: the set a view would hold, put
  * into dst, and the states they decide into dst's sections (recounted).
  * *heightmaps_ok false when such a state changes a heightmap flag. */
-static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const mc_registry *to,
-                                          const mc_container_rules *brules, bool *heightmaps_ok)
+static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const uint32_t *packed,
+                                          const mc_registry *to, const mc_container_rules *brules,
+                                          bool *heightmaps_ok)
 {
-    const uint32_t *packed = pair_cache_get(&packed_maps, mc_column_registry(src), to, packed_map_build);
     if (!packed)
         return MC_ERR_NOMEM;
     mc__be_set set;
@@ -799,16 +824,32 @@ static bool has_duplicate(const uint32_t *v, uint32_t n)
 static mc_status view_reindex(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
                               const flag_pair *fp, const mc_container_rules *rules, mc_container *out)
 {
-    const size_t n = src->rules.size;
-    uint16_t idx[MC_SECTION_BLOCKS];
-    uint16_t to_new[256];
-    uint32_t target[256], pal[256];
+    uint32_t target[256];
     const uint32_t len = src->palette_len;
     for (uint32_t i = 0; i < len; i++) {
         const uint32_t s = src->palette[i];
         target[i] = s < map_len ? (fp ? map[s] & PACKED_STATE : map[s]) : fallback;
-        to_new[i] = 0xFFFF;
     }
+    return reindex_into(src, target, rules, out);
+}
+
+/* An indirect container (at most 256 entries) whose entries become
+ * target[0..palette_len), some of them equal: built afresh into `out` by
+ * remapping its indices (each old index to the first-occurring index of
+ * its target value) instead of hashing 4096 values, which gives the
+ * container mc_container_set_all makes of the targets. */
+static mc_status reindex_into(const mc_container *src, const uint32_t *target, const mc_container_rules *rules,
+                              mc_container *out)
+{
+    const size_t n = src->rules.size;
+    if (n > MC_SECTION_BLOCKS || rules->size != n || src->kind != MC_CONTAINER_INDIRECT || !src->palette_len ||
+        src->palette_len > 256)
+        return MC_ERR_INVALID_ARG;
+    uint16_t idx[MC_SECTION_BLOCKS];
+    uint16_t to_new[256];
+    uint32_t pal[256];
+    for (uint32_t i = 0; i < src->palette_len; i++)
+        to_new[i] = 0xFFFF;
     mc_bits_unpack_u16(src->longs, n, src->bits, MC_BITS_PADDED, idx);
     size_t npal = 0;
     for (size_t k = 0; k < n; k++) {
@@ -993,7 +1034,7 @@ mc_column_view *mc_column_view_new(const mc_column *src, const mc_registry *to, 
     const size_t size = sizeof(mc_column_view) + nsec * (sizeof(mc_section) + VIEW_PALETTE * 4 + 1);
     mc_column_view *v = a->alloc(a->user, size);
     const uint32_t *bmap = same ? NULL : mc_biome_map(from, to);
-    const uint32_t *packed = same ? NULL : pair_cache_get(&packed_maps, from, to, packed_map_build);
+    const uint32_t *packed = same ? NULL : packed_map(from, to);
     if (!v || (!same && (!packed || !bmap))) {
         if (v)
             a->free(a->user, v, size);
