@@ -534,6 +534,22 @@ mc_nbt_tag *mc_column_extra(mc_column *col)
     return x && undefer(col) ? x : NULL;
 }
 
+bool mc__column_lend_nbt(mc_column *dst, mc_column *src)
+{
+    if (dst->nbt || dst->deferred || dst->extra || (!src->nbt && !src->deferred) || dst->alloc != src->alloc)
+        return false;
+    dst->nbt = src->nbt;
+    dst->extra = src->extra;
+    dst->deferred = src->deferred;
+    dst->deferred_len = src->deferred_len;
+    /* what mc_column_extra_peek(src) gave: the root, now in dst's document */
+    src->extra = src->extra ? src->extra : src->nbt ? mc_nbt_doc_root(src->nbt) : NULL;
+    src->nbt = NULL;
+    src->deferred = NULL;
+    src->deferred_len = 0;
+    return true;
+}
+
 mc_status mc__column_put_extra_int(mc_column *col, const char *key, int32_t v)
 {
     mc_nbt_tag *x = mc_column_extra(col);

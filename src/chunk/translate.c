@@ -240,29 +240,14 @@ static void flag_pair_init(flag_pair *fp, const mc_registry *from, const mc_regi
 #define HEIGHTMAP_FLAGS (MC_STATE_AIR | MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_LEAVES)
 
 
+/* The pair's biome map (mc_biome_map: built once a pair and kept, where a
+ * map filled lazily per column cost a 4 KB clear and a name search for
+ * the fallback each column), its first `count` entries used. */
 typedef struct biome_map {
-    const mc_registry *from, *to;
+    const uint32_t *map;
     uint32_t count;
-    uint32_t fallback;  /* the target's MC_BIOME_FALLBACK (0 if none): looked up once
-                         * a column, not a section (a scan of the target's names) */
-    uint32_t map[1024];
+    uint32_t fallback;  /* the target's MC_BIOME_FALLBACK (0 if none) */
 } biome_map;
-
-/* Makes sure the entries a container uses are in the lazily filled map. */
-static void biome_map_fill(biome_map *bm, const mc_container *c)
-{
-    size_t len;
-    const uint32_t *pal = mc_container_palette(c, &len);
-    uint32_t vals[MC_SECTION_BIOMES];
-    if (!pal && c->rules.size == MC_SECTION_BIOMES) {
-        mc_container_get_all(c, vals);
-        pal = vals;
-        len = MC_SECTION_BIOMES;
-    }
-    for (size_t i = 0; pal && i < len; i++)
-        if (pal[i] < bm->count && bm->map[pal[i]] == MC_STATE_NONE)
-            bm->map[pal[i]] = mc_biome_translate(bm->from, bm->to, pal[i], NULL);
-}
 
 static mc_status copy_section(mc_section *dst, const mc_section *src, const uint32_t *map,
                               uint32_t map_len, uint32_t air, biome_map *bm,
@@ -280,7 +265,6 @@ static mc_status copy_section(mc_section *dst, const mc_section *src, const uint
     if (map)
         st = mc_container_translate(&blocks, map, map_len, air, brules);
     if (st == MC_OK && bm) {
-        biome_map_fill(bm, &biomes);
         st = mc_container_translate(&biomes, bm->map, bm->count, bm->fallback, mrules);
     }
     if (st == MC_OK)
@@ -315,8 +299,6 @@ static void map_2d(biome_map *bm, int32_t *vals)
 {
     for (size_t i = 0; i < 256; i++) {
         uint32_t v = (uint32_t)vals[i];
-        if (v < bm->count && bm->map[v] == MC_STATE_NONE)
-            bm->map[v] = mc_biome_translate(bm->from, bm->to, v, NULL);
         vals[i] = (int32_t)(v < bm->count ? bm->map[v] : 0);
     }
 }
@@ -394,8 +376,11 @@ static mc_status record_data_version(mc_column *dst, int32_t to_dv)
     return mc__column_put_extra_int(dst, MC__KEY_COLUMN_BE_DV, to_dv);
 }
 
-mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
-                               const mc_allocator *alloc, mc_error *err)
+/* mc_column_translate; with `take`, src's NBT document (its extra NBT)
+ * is lent to the result instead of its keys copied (src is then only read
+ * until the caller frees it). */
+static mc_column *translate_impl(mc_column *src, const mc_registry *to, const mc_allocator *alloc, bool take,
+                                 mc_error *err)
 {
     if (!src || !to) {
         mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "translate: NULL column or registry");
@@ -416,14 +401,14 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
     biome_map *bm = NULL, bm_store;
     if (!same) {
         bm = &bm_store;
-        bm->from = from;
-        bm->to = to;
-        bm->count = mc_registry_biome_count(from);
-        if (bm->count > 1024)
-            bm->count = 1024;
-        memset(bm->map, 0xFF, sizeof bm->map);
-        const uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
-        bm->fallback = fb == MC_STATE_NONE ? 0 : fb;
+        const uint32_t n = mc_registry_biome_count(from);
+        bm->map = mc_biome_map(from, to);
+        if (!bm->map) {
+            mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "translate: no memory for the biome map");
+            return NULL;
+        }
+        bm->count = n > 1024 ? 1024 : n;
+        bm->fallback = bm->map[n]; /* the map's hidden last entry */
     }
     /* a Java pair (block entities translated) and the target's
      * DataVersion: from the pair's packed map, which the block entities
@@ -439,6 +424,7 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "translate: no memory for the column");
         return NULL;
     }
+    const bool lent = take && mc__column_lend_nbt(dst, src);
     const mc_container_rules brules = mc_container_rules_blocks(mc_registry_direct_bits(to));
     const mc_container_rules mrules = mc_container_rules_biomes(mc_registry_biome_direct_bits(to));
     const uint32_t air = mc_registry_air(to);
@@ -461,7 +447,14 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         mc_nbt_tag *tag = mc_column_block_entity_at(src, i, &x, &y, &z);
         st = mc_column_put_block_entity(dst, x, y, z, tag);
     }
-    if (st == MC_OK && (nbe || mc_column_nbt(msrc))) {
+    if (st == MC_OK && lent) {
+        /* the extra keys are dst's already */
+        mc_nbt_tag *extra = mc_column_extra(dst);
+        if (!extra)
+            st = MC_ERR_NOMEM;
+        else if (mc_nbt_count(extra) && (st = translate_extra(dst, bm)) == MC_OK && java)
+            st = record_data_version(dst, to_dv);
+    } else if (st == MC_OK && (nbe || mc_column_nbt(msrc))) {
         mc_nbt_tag *extra = mc_nbt_doc_root(mc_column_nbt(msrc)) ? mc_column_extra(msrc) : NULL;
         if (extra && mc_nbt_count(extra)) {
             mc_nbt_tag *dextra = mc_column_extra(dst);
@@ -502,6 +495,22 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         return NULL;
     }
     return dst;
+}
+
+mc_column *mc_column_translate(const mc_column *src, const mc_registry *to, const mc_allocator *alloc,
+                               mc_error *err)
+{
+    /* (the accessors are not const: the column creates its NBT document on
+     * first use) */
+    return translate_impl((mc_column *)src, to, alloc, false, err);
+}
+
+mc_column *mc_column_translate_take(mc_column *src, const mc_registry *to, const mc_allocator *alloc,
+                                    mc_error *err)
+{
+    mc_column *t = translate_impl(src, to, alloc, true, err);
+    mc_column_free(src);
+    return t;
 }
 
 mc_column *mc_column_reshape(const mc_column *src, int32_t min_section, uint32_t count,
