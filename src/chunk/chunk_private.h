@@ -153,6 +153,11 @@ int32_t mc__registry_data_version(const mc_registry *reg);
  * differ (column.c). */
 bool mc__column_lend_nbt(mc_column *dst, mc_column *src);
 
+/* Moves src's heightmap `type` to dst, as mc_column_heightmap_get_all of
+ * src and set_all of dst would copy it (the same height; dst without that
+ * map), for mc_column_translate_take; false when it cannot (column.c). */
+bool mc__column_lend_heightmap(mc_column *dst, mc_column *src, mc_heightmap_type type);
+
 /* Sets int `key` of the column's extra NBT (column.c). */
 mc_status mc__column_put_extra_int(mc_column *col, const char *key, int32_t v);
 

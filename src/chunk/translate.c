@@ -481,7 +481,7 @@ static mc_column *translate_impl(mc_column *src, const mc_registry *to, const mc
         if (same || (overrides_keep_heightmaps && heightmaps_kept(src, to, map, map_len))) {
             uint16_t vals[256];
             for (int t = 0; t < MC_HEIGHTMAP_COUNT && st == MC_OK; t++)
-                if ((mask >> t) & 1u) {
+                if (((mask >> t) & 1u) && !(take && mc__column_lend_heightmap(dst, src, (mc_heightmap_type)t))) {
                     mc_column_heightmap_get_all(src, (mc_heightmap_type)t, vals);
                     st = mc_column_heightmap_set_all(dst, (mc_heightmap_type)t, vals);
                 }

@@ -218,18 +218,20 @@ static void test_merge_reindex(void **state)
     assert_true(merges > 30);
 }
 
-/* mc_column_translate_take (the source's extra NBT moved, not copied)
- * against mc_column_translate on real older chunks read as world convert
+/* mc_column_translate_take (the source's extra NBT and heightmaps moved,
+ * not copied) against mc_column_translate on real older chunks (1.12.2,
+ * 1.15.2) read as world convert
  * reads them (extra NBT kept, partly deferred; block entities): the two
- * results write the same chunk NBT for 1.21.4 and for the source's own
- * era's last release. */
+ * results have the same heightmaps (moved by take where they are kept)
+ * and write the same chunk NBT for 1.21.4 and for the source's own era's
+ * last release. */
 static void test_translate_take(void **state)
 {
     (void)state;
     MC_SKIP_WITHOUT_CORPUS();
-    static const char *const files[] = {"anvil/1.12.2", "anvil/1.16.5"};
+    static const char *const files[] = {"anvil/1.12.2", "anvil/1.15.2"};
     const mc_registry *to = mc_registry_find("1.21.4");
-    size_t compared = 0;
+    size_t compared = 0, heightmaps = 0;
     for (size_t f = 0; f < 2; f++) {
         char **list = mc_test_list_corpus(files[f], ".mca");
         char **terrain = list;
@@ -256,6 +258,17 @@ static void test_translate_take(void **state)
             assert_non_null(t1);
             assert_non_null(t2);
             mc_column_free(c1);
+            for (int h = 0; h < MC_HEIGHTMAP_COUNT; h++) {
+                assert_int_equal(mc_column_has_heightmap(t1, (mc_heightmap_type)h),
+                                 mc_column_has_heightmap(t2, (mc_heightmap_type)h));
+                uint16_t v1[256], v2[256];
+                if (!mc_column_has_heightmap(t1, (mc_heightmap_type)h))
+                    continue;
+                mc_column_heightmap_get_all(t1, (mc_heightmap_type)h, v1);
+                mc_column_heightmap_get_all(t2, (mc_heightmap_type)h, v2);
+                assert_memory_equal(v1, v2, sizeof v1);
+                heightmaps++;
+            }
             const int32_t dvs[2] = {4189, f ? 2730 : 1343};
             for (int k = 0; k < 2; k++) {
                 a.len = b.len = 0;
@@ -275,7 +288,8 @@ static void test_translate_take(void **state)
         mc_region_close(r);
         mc_test_free_list(list);
     }
-    assert_true(compared > 50); /* 40 of 1.12.2, the 16 of the 1.16.5 file */
+    assert_int_equal(compared, 80);
+    assert_true(heightmaps >= 80); /* (the 1.15.2 chunks' are kept: moved by take, not copied) */
 }
 
 /* A 0..255 column reshaped to -64..319 and back. */
