@@ -6,8 +6,8 @@
  *
  * Input: uncompressed Java NBT (a chunk root). The reader must refuse bad
  * structure with an error, never crash, read out of bounds or leak; and
- * mc_chunknbt_read_bytes (which reads 1.18+ sections from their bytes,
- * and with MC_CHUNKNBT_NO_EXTRA the Level.Sections of older chunks too)
+ * mc_chunknbt_read_bytes (which reads 1.18+ sections and the
+ * Level.Sections of older chunks from their bytes)
  * must give the same status, message and column as the tree reader; with
  * MC_CHUNKNBT_LEGACY_RAW the same status, and the blocks of the sections
  * it leaves as stored are those of the column read without it.

@@ -197,10 +197,10 @@ MC_API mc_status mc_chunknbt_read_ex(const mc_nbt_tag *root, const mc_chunknbt_o
  * read a chunk. The sections of a 1.18+ chunk are read straight from their
  * bytes (no tree is built for them: palette entries are looked up in the
  * cache by their stored bytes, long arrays and light go to the column as
- * they are), and with MC_CHUNKNBT_NO_EXTRA the Level.Sections of older
- * chunks too (Palette + BlockStates, or Blocks, Data and Add); a chunk with anything that reader does not take (an unknown
- * state, a warning, a key of its own in a section, a section outside the
- * column, another era) is parsed whole and read by mc_chunknbt_read. The
+ * they are), and so are the Level.Sections of older chunks (Palette +
+ * BlockStates, or Blocks, Data and Add); a chunk with anything that reader
+ * does not take (an unknown state, a warning, a key of its own in a
+ * section) is parsed whole and read by mc_chunknbt_read. The
  * root keys the model does not read (ticks, structures, post-processing,
  * ...) are checked as a full parse checks them but not built: the column
  * keeps their bytes and parses them into its extra NBT, in the chunk's

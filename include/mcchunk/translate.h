@@ -59,6 +59,12 @@ MC_API uint32_t mc_biome_translate(const mc_registry *from, const mc_registry *t
 MC_API mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
                                       const mc_allocator *alloc, mc_error *err);
 
+/* mc_column_translate for a caller done with `src`: src is freed (in every
+ * case), and its extra NBT becomes the result's instead of being copied
+ * (world convert: the copy was a sixth of translating an older chunk). */
+MC_API mc_column *mc_column_translate_take(mc_column *src, const mc_registry *to, const mc_allocator *alloc,
+                                           mc_error *err);
+
 /* A copy of `src` over sections min_section .. min_section+count-1: the
  * sections both ranges share are copied, the others are dropped or added
  * as air (biome: the nearest kept section's lowest cells; no light), and

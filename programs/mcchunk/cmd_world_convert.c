@@ -563,11 +563,16 @@ static mc_column *load_converted(void *user, int32_t cx, int32_t cz, bool own)
      * the window holds a translated copy. */
     const bool legacy_target = era_of(tdv) == 0;
     if (col && mc_column_registry(col) != to && (!legacy_target || run->j->compute_light)) {
-        mc_column *t = mc_column_translate(col, to, NULL, &err);
-        if (own && t && legacy_target)
-            run->source[i] = col;
-        else
-            mc_column_free(col);
+        mc_column *t;
+        if (own && legacy_target) {
+            t = mc_column_translate(col, to, NULL, &err);
+            if (t)
+                run->source[i] = col;
+            else
+                mc_column_free(col);
+        } else {
+            t = mc_column_translate_take(col, to, NULL, &err); /* (its extra NBT moved, not copied) */
+        }
         col = t;
     }
     if (!col && own) {

@@ -144,6 +144,20 @@ int32_t mc__registry_data_version(const mc_registry *reg);
  * MC__KEY_BLOCK_ENTITIES_DV). */
 #define MC__KEY_COLUMN_BE_DV "mcchunk:block_entities_data_version"
 
+/* For a copy `dst` of `src` that replaces it (mc_column_translate_take):
+ * src's NBT document -- its extra NBT, deferred tags and block entity
+ * tags -- becomes dst's instead of being copied. src still reads its extra
+ * NBT (mc_column_extra_peek) and block entities from it until it is freed,
+ * which must be before dst, and must not be changed. False (nothing lent)
+ * when dst has a document already, src has none, or their allocators
+ * differ (column.c). */
+bool mc__column_lend_nbt(mc_column *dst, mc_column *src);
+
+/* Moves src's heightmap `type` to dst, as mc_column_heightmap_get_all of
+ * src and set_all of dst would copy it (the same height; dst without that
+ * map), for mc_column_translate_take; false when it cannot (column.c). */
+bool mc__column_lend_heightmap(mc_column *dst, mc_column *src, mc_heightmap_type type);
+
 /* Sets int `key` of the column's extra NBT (column.c). */
 mc_status mc__column_put_extra_int(mc_column *col, const char *key, int32_t v);
 

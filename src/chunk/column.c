@@ -534,6 +534,33 @@ mc_nbt_tag *mc_column_extra(mc_column *col)
     return x && undefer(col) ? x : NULL;
 }
 
+bool mc__column_lend_nbt(mc_column *dst, mc_column *src)
+{
+    if (dst->nbt || dst->deferred || dst->extra || (!src->nbt && !src->deferred) || dst->alloc != src->alloc)
+        return false;
+    dst->nbt = src->nbt;
+    dst->extra = src->extra;
+    dst->deferred = src->deferred;
+    dst->deferred_len = src->deferred_len;
+    /* what mc_column_extra_peek(src) gave: the root, now in dst's document */
+    src->extra = src->extra ? src->extra : src->nbt ? mc_nbt_doc_root(src->nbt) : NULL;
+    src->nbt = NULL;
+    src->deferred = NULL;
+    src->deferred_len = 0;
+    return true;
+}
+
+bool mc__column_lend_heightmap(mc_column *dst, mc_column *src, mc_heightmap_type type)
+{
+    if ((unsigned)type >= MC_HEIGHTMAP_COUNT || !src->heightmaps[type] || dst->heightmaps[type] ||
+        dst->alloc != src->alloc || dst->hm_bits != src->hm_bits || dst->hm_longs != src->hm_longs ||
+        !mc_bits_all_below(src->heightmaps[type], 256, src->hm_bits, (uint64_t)mc_column_height(dst) + 1))
+        return false; /* (a height past the column: mc_column_heightmap_set_all refuses it) */
+    dst->heightmaps[type] = src->heightmaps[type];
+    src->heightmaps[type] = NULL;
+    return true;
+}
+
 mc_status mc__column_put_extra_int(mc_column *col, const char *key, int32_t v)
 {
     mc_nbt_tag *x = mc_column_extra(col);

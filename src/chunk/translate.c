@@ -150,6 +150,10 @@ static mc_status rebuild(mc_container *c, const uint32_t *map, uint32_t map_len,
     return MC_OK;
 }
 
+static mc_status reindex_into(const mc_container *src, const uint32_t *target, const mc_container_rules *rules,
+                              mc_container *out);
+static bool has_duplicate(const uint32_t *v, uint32_t n);
+
 mc_status mc_container_translate(mc_container *c, const uint32_t *map, uint32_t map_len,
                                  uint32_t fallback, const mc_container_rules *rules)
 {
@@ -165,11 +169,18 @@ mc_status mc_container_translate(mc_container *c, const uint32_t *map, uint32_t 
         const uint32_t len = c->palette_len;
         if (len > 256 || c->bits > rules->max_indirect_bits)
             return rebuild(c, map, map_len, fallback, rules);
-        for (uint32_t i = 0; i < len; i++) {
+        for (uint32_t i = 0; i < len; i++)
             mapped[i] = mc_registry_map_apply(map, map_len, c->palette[i], fallback);
-            for (uint32_t j = 0; j < i; j++)
-                if (mapped[j] == mapped[i])
-                    return rebuild(c, map, map_len, fallback, rules); /* entries merged */
+        if (has_duplicate(mapped, len)) {
+            /* entries merged: the indices remapped (rebuilding the
+             * container from its 4096 mapped values cost 4x as much) */
+            mc_container fresh;
+            mc_status st = reindex_into(c, mapped, rules, &fresh);
+            if (st != MC_OK)
+                return st;
+            mc_container_free(c);
+            *c = fresh;
+            return MC_OK;
         }
         memcpy(c->palette, mapped, len * sizeof *mapped);
         c->rules = *rules;
@@ -229,29 +240,14 @@ static void flag_pair_init(flag_pair *fp, const mc_registry *from, const mc_regi
 #define HEIGHTMAP_FLAGS (MC_STATE_AIR | MC_STATE_FLUID | MC_STATE_BLOCKS_MOTION | MC_STATE_LEAVES)
 
 
+/* The pair's biome map (mc_biome_map: built once a pair and kept, where a
+ * map filled lazily per column cost a 4 KB clear and a name search for
+ * the fallback each column), its first `count` entries used. */
 typedef struct biome_map {
-    const mc_registry *from, *to;
+    const uint32_t *map;
     uint32_t count;
-    uint32_t fallback;  /* the target's MC_BIOME_FALLBACK (0 if none): looked up once
-                         * a column, not a section (a scan of the target's names) */
-    uint32_t map[1024];
+    uint32_t fallback;  /* the target's MC_BIOME_FALLBACK (0 if none) */
 } biome_map;
-
-/* Makes sure the entries a container uses are in the lazily filled map. */
-static void biome_map_fill(biome_map *bm, const mc_container *c)
-{
-    size_t len;
-    const uint32_t *pal = mc_container_palette(c, &len);
-    uint32_t vals[MC_SECTION_BIOMES];
-    if (!pal && c->rules.size == MC_SECTION_BIOMES) {
-        mc_container_get_all(c, vals);
-        pal = vals;
-        len = MC_SECTION_BIOMES;
-    }
-    for (size_t i = 0; pal && i < len; i++)
-        if (pal[i] < bm->count && bm->map[pal[i]] == MC_STATE_NONE)
-            bm->map[pal[i]] = mc_biome_translate(bm->from, bm->to, pal[i], NULL);
-}
 
 static mc_status copy_section(mc_section *dst, const mc_section *src, const uint32_t *map,
                               uint32_t map_len, uint32_t air, biome_map *bm,
@@ -269,7 +265,6 @@ static mc_status copy_section(mc_section *dst, const mc_section *src, const uint
     if (map)
         st = mc_container_translate(&blocks, map, map_len, air, brules);
     if (st == MC_OK && bm) {
-        biome_map_fill(bm, &biomes);
         st = mc_container_translate(&biomes, bm->map, bm->count, bm->fallback, mrules);
     }
     if (st == MC_OK)
@@ -304,8 +299,6 @@ static void map_2d(biome_map *bm, int32_t *vals)
 {
     for (size_t i = 0; i < 256; i++) {
         uint32_t v = (uint32_t)vals[i];
-        if (v < bm->count && bm->map[v] == MC_STATE_NONE)
-            bm->map[v] = mc_biome_translate(bm->from, bm->to, v, NULL);
         vals[i] = (int32_t)(v < bm->count ? bm->map[v] : 0);
     }
 }
@@ -365,24 +358,29 @@ static bool heightmaps_kept(const mc_column *src, const mc_registry *to, const u
 }
 
 static bool java_pair(const mc_registry *from, const mc_registry *to);
-static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const mc_registry *to,
-                                          const mc_container_rules *brules, bool *heightmaps_ok);
+static const uint32_t *packed_map(const mc_registry *from, const mc_registry *to);
+static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const uint32_t *packed,
+                                          const mc_registry *to, const mc_container_rules *brules,
+                                          bool *heightmaps_ok);
 
 /* A column whose block entities were translated: their DataVersion is the
  * target's from now on, recorded beside the DataVersion the reader
  * recorded (which stays: it says the layout of the rest of the extra
  * data). A column built in memory records neither: its registry's release
  * says both. */
-static mc_status record_data_version(mc_column *dst, const mc_registry *to)
+static mc_status record_data_version(mc_column *dst, int32_t to_dv)
 {
     mc_nbt_tag *x = mc_column_extra(dst);
     if (!x || !mc_nbt_get(x, MC__KEY_COLUMN_DV))
         return MC_OK;
-    return mc__column_put_extra_int(dst, MC__KEY_COLUMN_BE_DV, mc__registry_data_version(to));
+    return mc__column_put_extra_int(dst, MC__KEY_COLUMN_BE_DV, to_dv);
 }
 
-mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
-                               const mc_allocator *alloc, mc_error *err)
+/* mc_column_translate; with `take`, src's NBT document (its extra NBT)
+ * is lent to the result instead of its keys copied (src is then only read
+ * until the caller frees it). */
+static mc_column *translate_impl(mc_column *src, const mc_registry *to, const mc_allocator *alloc, bool take,
+                                 mc_error *err)
 {
     if (!src || !to) {
         mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "translate: NULL column or registry");
@@ -403,15 +401,22 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
     biome_map *bm = NULL, bm_store;
     if (!same) {
         bm = &bm_store;
-        bm->from = from;
-        bm->to = to;
-        bm->count = mc_registry_biome_count(from);
-        if (bm->count > 1024)
-            bm->count = 1024;
-        memset(bm->map, 0xFF, sizeof bm->map);
-        const uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
-        bm->fallback = fb == MC_STATE_NONE ? 0 : fb;
+        const uint32_t n = mc_registry_biome_count(from);
+        bm->map = mc_biome_map(from, to);
+        if (!bm->map) {
+            mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "translate: no memory for the biome map");
+            return NULL;
+        }
+        bm->count = n > 1024 ? 1024 : n;
+        bm->fallback = bm->map[n]; /* the map's hidden last entry */
     }
+    /* a Java pair (block entities translated) and the target's
+     * DataVersion: from the pair's packed map, which the block entities
+     * need anyway (each asked of the registries was a search of the
+     * version table, twice a column) */
+    const uint32_t *packed = same ? NULL : packed_map(from, to);
+    const bool java = packed ? (packed[map_len] >> 24) & MC__PACKED_JAVA : !same && java_pair(from, to);
+    const int32_t to_dv = packed ? (int32_t)packed[map_len + 2] : mc__registry_data_version(to);
     const uint32_t count = mc_column_section_count(src);
     mc_column *dst = mc_column_new(to, mc_column_x(src), mc_column_z(src),
                                    mc_column_min_section(src), count, alloc);
@@ -419,6 +424,7 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "translate: no memory for the column");
         return NULL;
     }
+    const bool lent = take && mc__column_lend_nbt(dst, src);
     const mc_container_rules brules = mc_container_rules_blocks(mc_registry_direct_bits(to));
     const mc_container_rules mrules = mc_container_rules_biomes(mc_registry_biome_direct_bits(to));
     const uint32_t air = mc_registry_air(to);
@@ -434,14 +440,21 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
     mc_column *msrc = (mc_column *)src;
     size_t nbe = mc_column_block_entity_count(src);
     bool overrides_keep_heightmaps = true;
-    if (st == MC_OK && !same && java_pair(from, to))
-        st = translate_block_entities(dst, src, to, &brules, &overrides_keep_heightmaps);
-    for (size_t i = 0; i < nbe && st == MC_OK && (same || !java_pair(from, to)); i++) {
+    if (st == MC_OK && java)
+        st = translate_block_entities(dst, src, packed, to, &brules, &overrides_keep_heightmaps);
+    for (size_t i = 0; i < nbe && st == MC_OK && !java; i++) {
         int32_t x, y, z;
         mc_nbt_tag *tag = mc_column_block_entity_at(src, i, &x, &y, &z);
         st = mc_column_put_block_entity(dst, x, y, z, tag);
     }
-    if (st == MC_OK && (nbe || mc_column_nbt(msrc))) {
+    if (st == MC_OK && lent) {
+        /* the extra keys are dst's already */
+        mc_nbt_tag *extra = mc_column_extra(dst);
+        if (!extra)
+            st = MC_ERR_NOMEM;
+        else if (mc_nbt_count(extra) && (st = translate_extra(dst, bm)) == MC_OK && java)
+            st = record_data_version(dst, to_dv);
+    } else if (st == MC_OK && (nbe || mc_column_nbt(msrc))) {
         mc_nbt_tag *extra = mc_nbt_doc_root(mc_column_nbt(msrc)) ? mc_column_extra(msrc) : NULL;
         if (extra && mc_nbt_count(extra)) {
             mc_nbt_tag *dextra = mc_column_extra(dst);
@@ -453,8 +466,8 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
             }
             if (st == MC_OK)
                 st = translate_extra(dst, bm);
-            if (st == MC_OK && !same && java_pair(from, to))
-                st = record_data_version(dst, to);
+            if (st == MC_OK && java)
+                st = record_data_version(dst, to_dv);
         }
     }
     /* Heightmaps: copied when the registry is the same or every state keeps
@@ -468,7 +481,7 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         if (same || (overrides_keep_heightmaps && heightmaps_kept(src, to, map, map_len))) {
             uint16_t vals[256];
             for (int t = 0; t < MC_HEIGHTMAP_COUNT && st == MC_OK; t++)
-                if ((mask >> t) & 1u) {
+                if (((mask >> t) & 1u) && !(take && mc__column_lend_heightmap(dst, src, (mc_heightmap_type)t))) {
                     mc_column_heightmap_get_all(src, (mc_heightmap_type)t, vals);
                     st = mc_column_heightmap_set_all(dst, (mc_heightmap_type)t, vals);
                 }
@@ -482,6 +495,22 @@ mc_column *mc_column_translate(const mc_column *src, const mc_registry *to,
         return NULL;
     }
     return dst;
+}
+
+mc_column *mc_column_translate(const mc_column *src, const mc_registry *to, const mc_allocator *alloc,
+                               mc_error *err)
+{
+    /* (the accessors are not const: the column creates its NBT document on
+     * first use) */
+    return translate_impl((mc_column *)src, to, alloc, false, err);
+}
+
+mc_column *mc_column_translate_take(mc_column *src, const mc_registry *to, const mc_allocator *alloc,
+                                    mc_error *err)
+{
+    mc_column *t = translate_impl(src, to, alloc, true, err);
+    mc_column_free(src);
+    return t;
 }
 
 mc_column *mc_column_reshape(const mc_column *src, int32_t min_section, uint32_t count,
@@ -709,13 +738,18 @@ static void *packed_map_build(const mc_registry *from, const mc_registry *to)
 
 static _Atomic(pair_slot *) packed_maps;
 
+static const uint32_t *packed_map(const mc_registry *from, const mc_registry *to)
+{
+    return pair_cache_get(&packed_maps, from, to, packed_map_build);
+}
+
 /* mc_column_translate's block entities: the set a view would hold, put
  * into dst, and the states they decide into dst's sections (recounted).
  * *heightmaps_ok false when such a state changes a heightmap flag. */
-static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const mc_registry *to,
-                                          const mc_container_rules *brules, bool *heightmaps_ok)
+static mc_status translate_block_entities(mc_column *dst, const mc_column *src, const uint32_t *packed,
+                                          const mc_registry *to, const mc_container_rules *brules,
+                                          bool *heightmaps_ok)
 {
-    const uint32_t *packed = pair_cache_get(&packed_maps, mc_column_registry(src), to, packed_map_build);
     if (!packed)
         return MC_ERR_NOMEM;
     mc__be_set set;
@@ -799,16 +833,32 @@ static bool has_duplicate(const uint32_t *v, uint32_t n)
 static mc_status view_reindex(const mc_container *src, const uint32_t *map, uint32_t map_len, uint32_t fallback,
                               const flag_pair *fp, const mc_container_rules *rules, mc_container *out)
 {
-    const size_t n = src->rules.size;
-    uint16_t idx[MC_SECTION_BLOCKS];
-    uint16_t to_new[256];
-    uint32_t target[256], pal[256];
+    uint32_t target[256];
     const uint32_t len = src->palette_len;
     for (uint32_t i = 0; i < len; i++) {
         const uint32_t s = src->palette[i];
         target[i] = s < map_len ? (fp ? map[s] & PACKED_STATE : map[s]) : fallback;
-        to_new[i] = 0xFFFF;
     }
+    return reindex_into(src, target, rules, out);
+}
+
+/* An indirect container (at most 256 entries) whose entries become
+ * target[0..palette_len), some of them equal: built afresh into `out` by
+ * remapping its indices (each old index to the first-occurring index of
+ * its target value) instead of hashing 4096 values, which gives the
+ * container mc_container_set_all makes of the targets. */
+static mc_status reindex_into(const mc_container *src, const uint32_t *target, const mc_container_rules *rules,
+                              mc_container *out)
+{
+    const size_t n = src->rules.size;
+    if (n > MC_SECTION_BLOCKS || rules->size != n || src->kind != MC_CONTAINER_INDIRECT || !src->palette_len ||
+        src->palette_len > 256)
+        return MC_ERR_INVALID_ARG;
+    uint16_t idx[MC_SECTION_BLOCKS];
+    uint16_t to_new[256];
+    uint32_t pal[256];
+    for (uint32_t i = 0; i < src->palette_len; i++)
+        to_new[i] = 0xFFFF;
     mc_bits_unpack_u16(src->longs, n, src->bits, MC_BITS_PADDED, idx);
     size_t npal = 0;
     for (size_t k = 0; k < n; k++) {
@@ -993,7 +1043,7 @@ mc_column_view *mc_column_view_new(const mc_column *src, const mc_registry *to, 
     const size_t size = sizeof(mc_column_view) + nsec * (sizeof(mc_section) + VIEW_PALETTE * 4 + 1);
     mc_column_view *v = a->alloc(a->user, size);
     const uint32_t *bmap = same ? NULL : mc_biome_map(from, to);
-    const uint32_t *packed = same ? NULL : pair_cache_get(&packed_maps, from, to, packed_map_build);
+    const uint32_t *packed = same ? NULL : packed_map(from, to);
     if (!v || (!same && (!packed || !bmap))) {
         if (v)
             a->free(a->user, v, size);

@@ -541,12 +541,15 @@ static mc_status read_section(reader *r, const mc_nbt_tag *sec, const mc_nbt_tag
  * containers as they are, and no tag is built for the whole section list.
  * It takes only sections the tree reader would read without a warning or
  * an extra key: {Y: byte, block_states{palette, data?}, biomes{palette,
- * data?}, BlockLight/SkyLight byte[2048]}, each inside the column. Without
- * the extra NBT (MC_CHUNKNBT_NO_EXTRA: the tree reader would drop every
- * other key of a section) it reads the Level.Sections of older chunks the
- * same way: {Y: byte, Palette: list, BlockStates: long[]} (1.13-1.17,
- * spanning or padded longs) or {Y, Blocks, Data, Add?} (1.8-1.12, through
- * read_legacy.c), with their light. For
+ * data?}, BlockLight/SkyLight byte[2048]}; a section outside the column
+ * (1.14-1.17 store the light of the sections below and above it) goes
+ * whole into the extra NBT from its bytes, as the tree reader copies it.
+ * It reads the Level.Sections of older chunks the same way: {Y: byte,
+ * Palette: list, BlockStates: long[]} (1.13-1.17, spanning or padded longs)
+ * or {Y, Blocks, Data, Add?} (1.8-1.12, through read_legacy.c), with their
+ * light; the parse then builds a tree of Level's other keys only (world
+ * convert reads every older chunk so: the section list was a third of the
+ * tree it built). For
  * anything else it gives up (r->declined, or a failed scan) and the caller
  * reads the chunk with the tree reader, which then gives the column, the
  * warnings and the errors. So both readers give the same column, which
@@ -563,6 +566,8 @@ typedef struct fpal {
 
 typedef struct fsec {
     int32_t y;
+    const uint8_t *start;  /* the section compound's payload (its tags and end tag) */
+    size_t len;
     fpal blocks, biomes;   /* Level.Sections: blocks is Palette + BlockStates */
     const uint8_t *block_light, *sky_light;
     /* Level.Sections of 1.8-1.12: Blocks, Data, Add and their lengths
@@ -920,6 +925,7 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
     for (uint32_t i = 0; i < n; i++) {
         fsec *s = &f->sec[i];
         bool have_y = false, have_states = false;
+        s->start = b.p;
         for (;;) {
             if (!bs_need(&b, 1))
                 return NULL;
@@ -955,6 +961,7 @@ static const uint8_t *scan_sections(const uint8_t *v, const uint8_t *end, fscan 
         }
         if (!have_y || (have_states && !s->blocks.present))
             return NULL;
+        s->len = (size_t)(b.p - s->start);
     }
     f->n = n;
     return b.p;
@@ -1273,7 +1280,7 @@ static mc_status find_sections(reader *r, chunk_shape *c)
         c->level = c->root;
     c->era = mc__era_of(r->dv);
     const bool wrapped_scan = r->fast && r->scan->wrapped;
-    if (r->fast && (wrapped_scan ? !c->wrapped || r->keep_extra || c->era == MC__ERA_MODERN
+    if (r->fast && (wrapped_scan ? !c->wrapped || c->era == MC__ERA_MODERN
                                  : c->wrapped || c->era != MC__ERA_MODERN || r->dv < MC__DV_YPOS))
         return MC_ERR_UNSUPPORTED; /* sections of another shape: for the tree reader */
     c->sections = NULL;
@@ -1304,7 +1311,7 @@ static mc_status find_sections(reader *r, chunk_shape *c)
             return mc_error_set(r->err, MC_ERR_MALFORMED, SIZE_MAX, "chunk nbt: sections is not a list");
         c->sections = NULL;
     }
-    r->sections_key = r->fast ? "sections"
+    r->sections_key = r->fast ? (wrapped_scan ? "Sections" : "sections")
                       : c->sections ? (KEY_IS(c->sections, "Sections") ? "Sections" : "sections")
                                     : (c->wrapped ? "Sections" : "sections");
     c->layout = r->dv >= MC_CHUNKNBT_DV_PADDED || c->era == MC__ERA_MODERN ? MC_BITS_PADDED : MC_BITS_SPANNING;
@@ -1460,8 +1467,13 @@ static mc_status read_sections(reader *r, const chunk_shape *c)
         if (!mc_column_section(r->col, c->fs[i].y)) {
             if (!r->keep_extra)
                 continue; /* as the tree reader does: nowhere to keep it */
-            st = MC_ERR_UNSUPPORTED; /* kept whole in the extra NBT: for the tree reader */
-            break;
+            /* kept whole in the extra NBT, as the tree reader copies it
+             * (1.14-1.17 keep the light of the sections below and above) */
+            mc_nbt_tag *e = ensure_xsections(r) ? mc_nbt_list_append(r->xdoc, r->xsections, MC_NBT_COMPOUND) : NULL;
+            if (!e || mc_nbt_parse_into(r->xdoc, e, c->fs[i].start, c->fs[i].len, MC_NBT_JAVA, MC_NBT_PARSE_COPY,
+                                        NULL) != MC_OK)
+                st = MC_ERR_UNSUPPORTED; /* (out of memory) for the tree reader */
+            continue;
         }
         bool air_with_data = false, with_data = false;
         st = read_section_fast(r, &c->fs[i], c->era, c->layout, &with_data, &air_with_data);
@@ -1681,8 +1693,8 @@ mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsign
     return mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, err);
 }
 
-/* The parse of the fast path: "sections" at the root is read by
- * scan_sections instead of the parser, and the root keys the model does
+/* The parse of the fast path: "sections" at the root (or "Sections" under
+ * Level) is read by scan_sections instead of the parser, and the root keys the model does
  * not read are stepped over: with MC_CHUNKNBT_NO_EXTRA dropped (what
  * lean_key leaves out), else checked as a full parse checks them and
  * deferred as bytes into the column's extra NBT, which parses them only if
@@ -1725,9 +1737,11 @@ static bool fast_key(void *user, unsigned depth, const char *parent, size_t pare
     if (depth == 1 && key_len == 8 && !memcmp(key, "sections", 8)) {
         keep = false;
         kind = ROOT_TAKEN;
-    } else if (depth == 2 && !fp->defer && key_len == 8 && !memcmp(key, "Sections", 8) && parent_len == 5 &&
+    } else if (depth == 2 && key_len == 8 && !memcmp(key, "Sections", 8) && parent_len == 5 &&
                !memcmp(parent, "Level", 5)) {
         return false; /* Level.Sections: for fast_take */
+    } else if (depth == 2 && fp->defer) {
+        return true; /* the other keys under the root's compounds: all kept (the extra NBT) */
     } else if (depth == 1 && fp->defer &&
                ((key_len == 11 && !memcmp(key, "DataVersion", 11)) || (key_len == 6 && !memcmp(key, "Status", 6)))) {
         keep = false; /* deferred; read_impl is told them from their bytes */
@@ -1850,7 +1864,7 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     fp.defer = !(flags & MC_CHUNKNBT_NO_EXTRA);
     fp.in = nbt;
     fp.in_end = nbt + len;
-    mc_nbt_filter f = {fp.defer ? 1 : 2, fast_key, &fp, fast_take, fp.defer};
+    mc_nbt_filter f = {2, fast_key, &fp, fast_take, fp.defer};
     mc_status st = mc_nbt_parse_filtered(doc, nbt, len, MC_NBT_JAVA, 0, &f, NULL, NULL, NULL);
     root_facts facts;
     const root_facts *rf = NULL;

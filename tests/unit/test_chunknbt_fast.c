@@ -8,9 +8,9 @@
  * back for their own DataVersion (the NBT bytes must be identical: blocks,
  * biomes, light, heightmaps, block entities and extra NBT in order). And the
  * fast way must really be taken where it should (info.sections_from_bytes)
- * and declined where it must not decide (a section key of its own, a light
- * section outside the column, an unknown state, a warning, another era,
- * malformed bytes). Inputs: chunks built here (random palettes of 1 to 600
+ * and declined where it must not decide (a section key of its own, an
+ * unknown state, a warning, malformed bytes); a light section outside the
+ * column is taken (kept whole in the extra NBT from its bytes). Inputs: chunks built here (random palettes of 1 to 600
  * states, light, biomes, block entities, ticks) for three DataVersions, the
  * same with one thing changed per case, truncations and corruptions, and
  * every chunk of every region file in the corpus.
@@ -327,7 +327,7 @@ static void test_declines(void **state)
     (void)state;
     static const struct { const char *name; change_fn fn; bool fast; } cases[] = {
         {"a section key of its own", section_key, false},
-        {"a light section below the column", light_section_below, false},
+        {"a light section below the column (into the extra NBT from its bytes)", light_section_below, true},
         {"an unknown block state", unknown_state, false},
         {"an unknown non-ASCII biome", unknown_biome, false},
         {"BlockLight of 100 bytes", short_light, false},
@@ -345,8 +345,7 @@ static void test_declines(void **state)
         to_bytes(doc, &b);
         for (size_t f = 0; f < NFLAGS; f++) {
             bool fast = agree(b.data, b.len, flag_sets[f], NULL);
-            /* without extra NBT a section outside the column is dropped either way */
-            bool want = cases[c].fast || (c == 1 && (flag_sets[f] & MC_CHUNKNBT_NO_EXTRA));
+            bool want = cases[c].fast;
             if (fast != want && !(flag_sets[f] & MC_CHUNKNBT_NO_LIGHT && c == 4))
                 fail_msg("%s, flags %u: sections_from_bytes %d", cases[c].name, flag_sets[f], fast);
         }
@@ -463,10 +462,11 @@ static void test_malformed(void **state)
     mc_buf_free(&b);
 }
 
-/* Chunks before 1.18 read their Level.Sections from bytes when the extra
- * NBT is not kept (NO_EXTRA), and the tree's way otherwise: generated
- * 1.12 (Blocks, Data, Add for ids past 255), 1.13 and 1.15 (spanning
- * longs), 1.16 (padded) chunks with palettes of 1 to 600 states. */
+/* Chunks before 1.18 read their Level.Sections from bytes, with the extra
+ * NBT kept or not (the other keys of Level go to the extra NBT from the
+ * tree): generated 1.12 (Blocks, Data, Add for ids past 255), 1.13 and
+ * 1.15 (spanning longs), 1.16 (padded) chunks with palettes of 1 to 600
+ * states, given a key under Level the model does not read (ticks). */
 static void test_older_eras(void **state)
 {
     (void)state;
@@ -489,14 +489,21 @@ static void test_older_eras(void **state)
                                                      pal[(i >> 4) % 3 ? mc_test_rand(&rng) % sizes[k] : 0]),
                                  MC_OK);
         }
-        mc_buf b;
-        mc_buf_init(&b, NULL);
+        mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
         mc_error err;
-        assert_int_equal(mc_chunknbt_write_bytes(col, dvs[d], &b, NULL, &err), MC_OK);
+        assert_int_equal(mc_chunknbt_write(col, dvs[d], doc, NULL, &err), MC_OK);
+        mc_nbt_tag *level = mc_nbt_get(mc_nbt_doc_root(doc), "Level");
+        mc_nbt_tag *ticks = mc_nbt_put_list(doc, level, "mod:ticks", MC_NBT_COMPOUND);
+        mc_nbt_tag *tick = mc_nbt_list_append(doc, ticks, MC_NBT_COMPOUND);
+        assert_non_null(tick);
+        mc_nbt_put_string(doc, tick, "i", "minecraft:water", 15);
+        mc_nbt_put_int(doc, tick, "t", 3);
+        mc_buf b;
+        to_bytes(doc, &b);
+        mc_nbt_doc_free(doc);
         for (size_t f = 0; f < NFLAGS; f++)
-            if (agree(b.data, b.len, flag_sets[f], NULL) != ((flag_sets[f] & MC_CHUNKNBT_NO_EXTRA) != 0))
-                fail_msg("DataVersion %d, flags %u: read from bytes %s", (int)dvs[d], flag_sets[f],
-                         flag_sets[f] & MC_CHUNKNBT_NO_EXTRA ? "not taken" : "taken with the extra NBT");
+            if (!agree(b.data, b.len, flag_sets[f], NULL))
+                fail_msg("DataVersion %d, flags %u: not read from bytes", (int)dvs[d], flag_sets[f]);
         mc_buf_free(&b);
         mc_column_free(col);
     }
@@ -514,7 +521,7 @@ static void test_corpus(void **state)
      * chunk, a different third in each file; the normal build every one. */
     const char *sample = getenv("MCCHUNK_SAMPLE");
     const int step = sample && !strcmp(sample, "1") ? 3 : 1;
-    size_t chunks = 0, modern_chunks = 0, fast = 0, nfiles = 0, old_chunks = 0, fast_old = 0;
+    size_t chunks = 0, modern_chunks = 0, fast = 0, nfiles = 0, old_chunks = 0, fast_old = 0, fast_old_extra = 0;
     for (char **f = files; *f; f++, nfiles++) {
         mc_region *r = NULL;
         mc_error err;
@@ -544,24 +551,28 @@ static void test_corpus(void **state)
                     fast += took;
                 if (flag_sets[k] == (MC_CHUNKNBT_NO_EXTRA | MC_CHUNKNBT_NO_LIGHT))
                     fast_old += took && is_old;
-                if (took && !is_modern && !(is_old && (flag_sets[k] & MC_CHUNKNBT_NO_EXTRA)))
-                    fail_msg("%s chunk %d: read from bytes but neither a 1.18+ terrain chunk nor an older one "
-                             "without its extra NBT", *f, i);
+                if (k == 0)
+                    fast_old_extra += took && is_old;
+                if (took && !is_modern && !is_old)
+                    fail_msg("%s chunk %d: read from bytes but neither a 1.18+ terrain chunk nor an older one",
+                             *f, i);
             }
         }
         mc_buf_free(&buf);
         mc_region_close(r);
     }
     print_message("%zu files, %zu chunks, %zu of 1.18+, %zu read from bytes; %zu older, %zu of them from bytes "
-                  "without the extra NBT\n", nfiles, chunks, modern_chunks, fast, old_chunks, fast_old);
+                  "without the extra NBT, %zu with it\n", nfiles, chunks, modern_chunks, fast, old_chunks, fast_old,
+                  fast_old_extra);
     mc_chunknbt_cache_free(cache);
     mc_test_free_list(files);
     assert_true(nfiles > 0);
     assert_true(modern_chunks > 1000 / (size_t)step);
     /* every 1.18+ terrain chunk of the corpus is plain enough, and nearly
      * every older one (2491 of 2501: the others hold unknown states) */
-    assert_int_equal(fast, modern_chunks);
+    assert_int_equal(fast, modern_chunks + fast_old_extra);
     assert_true(old_chunks > 2000 / (size_t)step && fast_old * 100 >= old_chunks * 99);
+    assert_true(fast_old_extra * 100 >= old_chunks * 98);
 }
 
 int main(void)

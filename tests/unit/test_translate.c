@@ -6,7 +6,7 @@
  * position with mc_registry_translate_state (except where a block entity
  * of the result decides its block: test_java_chunk_be checks those against
  * the chunk NBT writer); palettes that merge are rebuilt without
- * duplicates; biomes go by name with the 1.18 renames and the plains
+ * duplicates (as mc_container_set_all builds them); biomes go by name with the 1.18 renames and the plains
  * fallback; light and heightmaps survive; block entities are the column's
  * within one registry, and those of the translated view otherwise.
  */
@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "chunk_gen.h"
+#include "mcchunk/anvil.h"
+#include "mcchunk/bits.h"
+#include "mcchunk/chunknbt.h"
 #include "mcchunk/translate.h"
 
 static void check_translation(const char *from_name, const char *to_name, uint64_t seed)
@@ -147,6 +150,148 @@ static void test_merge(void **state)
     mc_column_free(col);
 }
 
+/* mc_container_translate of indirect containers whose entries merge (a
+ * map sending values to value % k): the same container, palette order and
+ * bits as mc_container_set_all of the mapped values (what it rebuilt
+ * before it remapped indices instead), for palettes of 3 to 256 entries in
+ * another order than the values first occur in, one of them unused. */
+static void test_merge_reindex(void **state)
+{
+    (void)state;
+    const mc_container_rules rules = mc_container_rules_blocks(15);
+    static uint32_t map[5000];
+    static uint32_t vals[4096], mapped[4096];
+    mc_test_rng rng = {77};
+    unsigned merges = 0;
+    for (int round = 0; round < 60; round++) {
+        const uint32_t k = 1 + (uint32_t)(mc_test_rand(&rng) % 40);
+        for (uint32_t v = 0; v < 5000; v++)
+            map[v] = 7000 + v % k;
+        const uint32_t pal_n = 2 + (uint32_t)(mc_test_rand(&rng) % 254);
+        for (int i = 0; i < 4096; i++)
+            vals[i] = i < (int)pal_n ? (uint32_t)i * 13 % 5000 + 1 : vals[mc_test_rand(&rng) % pal_n];
+        /* the palette reversed, and an unused entry first: its order is
+         * not the order the values first occur in */
+        uint32_t pal[256];
+        uint16_t idx[4096];
+        pal[0] = 4999;
+        for (uint32_t i = 0; i < pal_n; i++)
+            pal[1 + i] = (pal_n - 1 - i) * 13 % 5000 + 1;
+        for (int i = 0; i < 4096; i++)
+            for (uint16_t j = 1; j <= pal_n; j++)
+                if (pal[j] == vals[i])
+                    idx[i] = j;
+        const unsigned bits = mc_container_rules_bits(&rules, pal_n + 1);
+        uint64_t longs[4096];
+        mc_bits_pack_u16(idx, 4096, bits, MC_BITS_PADDED, longs);
+        mc_container c, want;
+        mc_error err;
+        assert_int_equal(mc_container_from_longs(&c, &rules, bits, MC_BITS_PADDED, pal, pal_n + 1, longs,
+                                                 mc_bits_longs(4096, bits, MC_BITS_PADDED), NULL, &err),
+                         MC_OK);
+        assert_int_equal(mc_container_get_kind(&c), MC_CONTAINER_INDIRECT);
+        for (int i = 0; i < 4096; i++)
+            mapped[i] = map[vals[i]];
+        mc_container_init(&want, &rules, 0, NULL);
+        assert_int_equal(mc_container_set_all(&want, mapped), MC_OK);
+        /* entries merge when two palette entries (the unused one too) map
+         * alike: k values at most, so whenever k <= pal_n */
+        const bool merge = k <= pal_n;
+        merges += merge;
+        assert_int_equal(mc_container_translate(&c, map, 5000, 0, &rules), MC_OK);
+        assert_true(mc_container_equal(&c, &want));
+        if (!merge) { /* the palette remapped in place, unused entry kept */
+            mc_container_free(&c);
+            mc_container_free(&want);
+            continue;
+        }
+        assert_int_equal(mc_container_get_kind(&c), mc_container_get_kind(&want));
+        assert_int_equal(mc_container_bits(&c), mc_container_bits(&want));
+        size_t na = 0, nb = 0;
+        const uint32_t *pa = mc_container_palette(&c, &na), *pb = mc_container_palette(&want, &nb);
+        assert_int_equal(na, nb);
+        if (na)
+            assert_memory_equal(pa, pb, na * sizeof *pa);
+        mc_container_free(&c);
+        mc_container_free(&want);
+    }
+    assert_true(merges > 30);
+}
+
+/* mc_column_translate_take (the source's extra NBT and heightmaps moved,
+ * not copied) against mc_column_translate on real older chunks (1.12.2,
+ * 1.15.2) read as world convert
+ * reads them (extra NBT kept, partly deferred; block entities): the two
+ * results have the same heightmaps (moved by take where they are kept)
+ * and write the same chunk NBT for 1.21.4 and for the source's own era's
+ * last release. */
+static void test_translate_take(void **state)
+{
+    (void)state;
+    MC_SKIP_WITHOUT_CORPUS();
+    static const char *const files[] = {"anvil/1.12.2", "anvil/1.15.2"};
+    const mc_registry *to = mc_registry_find("1.21.4");
+    size_t compared = 0, heightmaps = 0;
+    for (size_t f = 0; f < 2; f++) {
+        char **list = mc_test_list_corpus(files[f], ".mca");
+        char **terrain = list;
+        while (*terrain && (strstr(*terrain, "poi") || strstr(*terrain, "entities")))
+            terrain++;
+        mc_region *r = NULL;
+        mc_error err;
+        assert_non_null(*terrain);
+        assert_int_equal(mc_region_open(*terrain, NULL, &r, &err), MC_OK);
+        mc_buf nbt, a, b;
+        mc_buf_init(&nbt, NULL);
+        mc_buf_init(&a, NULL);
+        mc_buf_init(&b, NULL);
+        for (int i = 0, n = 0; i < 1024 && n < 40; i++) {
+            nbt.len = 0;
+            if (!mc_region_has_chunk(r, i & 31, i >> 5) ||
+                mc_region_read_chunk(r, i & 31, i >> 5, &nbt, NULL, &err) != MC_OK)
+                continue;
+            mc_column *c1 = NULL, *c2 = NULL;
+            assert_int_equal(mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &c1, &err), MC_OK);
+            assert_int_equal(mc_chunknbt_read_bytes(nbt.data, nbt.len, NULL, &c2, &err), MC_OK);
+            mc_column *t1 = mc_column_translate(c1, to, NULL, &err);
+            mc_column *t2 = mc_column_translate_take(c2, to, NULL, &err);
+            assert_non_null(t1);
+            assert_non_null(t2);
+            mc_column_free(c1);
+            for (int h = 0; h < MC_HEIGHTMAP_COUNT; h++) {
+                assert_int_equal(mc_column_has_heightmap(t1, (mc_heightmap_type)h),
+                                 mc_column_has_heightmap(t2, (mc_heightmap_type)h));
+                uint16_t v1[256], v2[256];
+                if (!mc_column_has_heightmap(t1, (mc_heightmap_type)h))
+                    continue;
+                mc_column_heightmap_get_all(t1, (mc_heightmap_type)h, v1);
+                mc_column_heightmap_get_all(t2, (mc_heightmap_type)h, v2);
+                assert_memory_equal(v1, v2, sizeof v1);
+                heightmaps++;
+            }
+            const int32_t dvs[2] = {4189, f ? 2730 : 1343};
+            for (int k = 0; k < 2; k++) {
+                a.len = b.len = 0;
+                assert_int_equal(mc_chunknbt_write_bytes(t1, dvs[k], &a, NULL, &err), MC_OK);
+                assert_int_equal(mc_chunknbt_write_bytes(t2, dvs[k], &b, NULL, &err), MC_OK);
+                assert_int_equal(a.len, b.len);
+                assert_memory_equal(a.data, b.data, a.len);
+            }
+            mc_column_free(t1);
+            mc_column_free(t2);
+            n++;
+            compared++;
+        }
+        mc_buf_free(&nbt);
+        mc_buf_free(&a);
+        mc_buf_free(&b);
+        mc_region_close(r);
+        mc_test_free_list(list);
+    }
+    assert_int_equal(compared, 80);
+    assert_true(heightmaps >= 80); /* (the 1.15.2 chunks' are kept: moved by take, not copied) */
+}
+
 /* A 0..255 column reshaped to -64..319 and back. */
 static void test_reshape(void **state)
 {
@@ -178,6 +323,8 @@ int main(void)
         cmocka_unit_test(test_translate_pairs),
         cmocka_unit_test(test_biomes),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_merge_reindex),
+        cmocka_unit_test(test_translate_take),
         cmocka_unit_test(test_reshape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
