@@ -142,6 +142,7 @@ typedef struct convert_worker {
     mc_chunknbt_cache *cache;
     mc_chunknbt_recoder *recoder;     /* 1.18+ -> 1.18+ bytes to bytes (NULL: model path only) */
     mc_nbt_doc *doc, *out_doc, *edoc;
+    mc_chunknbt_writer *chunk_writer; /* the sections list straight to bytes */
     mc_buf nbt, raw, bytes;
     world_relight_worker light;       /* the light engine (when lighting) */
     how_table how[8];
@@ -635,7 +636,7 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
     mc_chunknbt_report rep;
     memset(&rep, 0, sizeof rep);
     mc_nbt_doc_reset(w->out_doc);
-    st = mc_chunknbt_write(col, tdv < 169 ? 0 : tdv, w->out_doc, &rep, err);
+    st = mc_chunknbt_writer_build(w->chunk_writer, col, tdv < 169 ? 0 : tdv, w->out_doc, &rep, err);
     if (st)
         return st;
     w->rep.extra_keys_dropped += rep.extra_dropped;
@@ -659,7 +660,7 @@ static mc_status write_chunk(convert_run *run, world_window *win, mc_region_writ
             return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
     }
     w->bytes.len = 0;
-    st = mc_nbt_write(w->out_doc, MC_NBT_JAVA, &w->bytes, err);
+    st = mc_chunknbt_writer_serialise(w->chunk_writer, w->out_doc, &w->bytes, err);
     if (!st && out)
         st = mc_region_writer_put_chunk(out, lx, lz, w->bytes.data, w->bytes.len, j->compression, 0, err);
     if (!st)
@@ -1587,6 +1588,7 @@ int world_cmd_convert(int argc, char **argv)
         cw->cache = mc_chunknbt_cache_new(NULL);
         cw->doc = mc_nbt_doc_new(NULL);
         cw->out_doc = mc_nbt_doc_new(NULL);
+        cw->chunk_writer = mc_chunknbt_writer_new();
         cw->edoc = mc_nbt_doc_new(NULL);
         cw->inexact = world_stat_counter_new();
         const char *model_only = getenv("MCCHUNK_CONVERT_MODEL");
@@ -1596,7 +1598,7 @@ int world_cmd_convert(int argc, char **argv)
         mc_buf_init(&cw->nbt, NULL);
         mc_buf_init(&cw->raw, NULL);
         mc_buf_init(&cw->bytes, NULL);
-        bool ok = cw->cache && cw->doc && cw->out_doc && cw->edoc && cw->inexact &&
+        bool ok = cw->cache && cw->doc && cw->out_doc && cw->chunk_writer && cw->edoc && cw->inexact &&
                   (!j.compute_light || world_relight_worker_init(&cw->light));
         if (!ok) {
             fprintf(stderr, "%s: out of memory\n", o.prog);
@@ -1678,6 +1680,7 @@ int world_cmd_convert(int argc, char **argv)
         mc_chunknbt_recoder_free(cw->recoder);
         mc_nbt_doc_free(cw->doc);
         mc_nbt_doc_free(cw->out_doc);
+        mc_chunknbt_writer_free(cw->chunk_writer);
         mc_nbt_doc_free(cw->edoc);
         world_stat_counter_free(cw->inexact);
         mc_buf_free(&cw->nbt);
