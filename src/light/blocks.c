@@ -73,24 +73,26 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
         return;
     }
     if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
-        const uint8_t k0 = kind_of(t, c->palette[0]);
-        bool same = true;
-        sl->plain = true;
-        for (uint32_t p = 0; p < c->palette_len; p++) {
-            const uint8_t k = kind_of(t, c->palette[p]);
-            same = same && k == k0;
-            sl->plain = sl->plain && (k <= 1 || k == 15);
-            sl->emit_max = t->kinds.emission[k] > sl->emit_max ? t->kinds.emission[k] : sl->emit_max;
+        uint8_t pk[256];
+        unsigned differ = 0, all = 0xFF, emit_max = 0; /* all: the cls bits every state has */
+        const uint32_t n = c->palette_len < 256 ? c->palette_len : 256;
+        for (uint32_t p = 0; p < n; p++) {
+            const uint8_t k = pk[p] = kind_of(t, c->palette[p]);
+            differ |= k ^ pk[0];
+            all &= t->kinds.cls[k];
+            emit_max = t->kinds.emission[k] > emit_max ? t->kinds.emission[k] : emit_max;
         }
-        sl->uniform = same ? k0 : -1;
-        if (c->bits == 4 && !same) {
-            sl->direct4 = true;
+        sl->emit_max = (uint8_t)emit_max;
+        sl->plain = (all & MC__CLS_PLAIN) != 0;
+        sl->uniform = differ ? -1 : pk[0];
+        if (c->bits == 4 && differ) {
+            unsigned direct = MC__CLS_DIRECT;
             for (unsigned p = 0; p < 16; p++) { /* an index past the palette reads as its first entry */
-                const uint8_t k = kind_of(t, c->palette[p < c->palette_len ? p : 0]);
-                const unsigned o = t->kinds.opacity[k];
-                sl->direct4 = sl->direct4 && !t->kinds.faces[k] && (o <= 1 || o == 15);
-                sl->cls4[p] = (uint8_t)((o <= 1 ? 1u : 0u) | (o == 0 ? 2u : 0u));
+                const uint8_t cl = t->kinds.cls[pk[p < n ? p : 0]];
+                direct &= cl;
+                sl->cls4[p] = (uint8_t)(cl & (MC__CLS_PASS | MC__CLS_CLEAR));
             }
+            sl->direct4 = direct != 0;
         }
         return;
     }
