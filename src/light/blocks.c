@@ -294,7 +294,9 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
             any_held = any_held || mc__row_any(held[z]);
         }
     }
-    for (int z = 0; z < 16; z++) { /* through the world: down the air below it */
+    for (int z = 0; z < 16 && any; z++) { /* through the world: down the air below it */
+        if (!mc__row_any(alive[z]))
+            continue;
         uint8_t a[16], h[16];
         memcpy(a, &alive[z], 16);
         memcpy(h, &held[z], 16);
