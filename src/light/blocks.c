@@ -398,8 +398,12 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         if (!sl->emit_max)
             continue;
         unsigned zlanes[16], any = 0; /* per z: the lanes worth looking at */
-        for (int32_t z = z0; z < z1; z++)
+        int32_t za = z1, zb = z0;      /* the z that have some: za..zb-1 */
+        for (int32_t z = z0; z < z1; z++) {
             any |= zlanes[z] = window & (near_only ? near_lanes(ox, oz + z, sl->emit_max) : 0xFFFFu);
+            za = zlanes[z] && z < za ? z : za;
+            zb = zlanes[z] ? z + 1 : zb;
+        }
         if (!any)
             continue; /* nothing in it shines far enough */
         if (!(sl = mc__light_slice(e, c, k, true)))
@@ -408,12 +412,12 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         for (int32_t y = 0; y < 16; y++) {
             if (sl->kinds) { /* a layer without shaped or shining blocks (kinds 128..) is passed over whole */
                 mc__row16 any_special = mc__row_splat(0);
-                for (int32_t z = z0; z < z1; z++)
+                for (int32_t z = za; z < zb; z++)
                     any_special = mc__row_or(any_special, mc__row_load(sl->kinds + (y << 8 | z << 4)));
-                if (!mc__row_bits(any_special))
+                if (!(mc__row_bits(any_special) & any))
                     continue;
             }
-            for (int32_t z = z0; z < z1; z++) {
+            for (int32_t z = za; z < zb; z++) {
                 if (!zlanes[z])
                     continue;
                 if (!sl->kinds) { /* all one kind: the lanes near enough for its luminance */
