@@ -831,10 +831,11 @@ void mc__light_bits_put_layer(const mc_light_engine *e, int32_t gy, uint8_t *out
 {
     const uint16_t *pl = e->bw.planes + (size_t)gy * 64;
     for (int z = 0; z < 16; z++, pl += 4) {
-        uint64_t w = 0;
-        if ((pl[0] & pl[1] & pl[2] & pl[3]) == 0xFFFFu)
-            w = ~0ull; /* all 15 */
-        else if (pl[0] | pl[1] | pl[2] | pl[3])
+        uint64_t w, q; /* q: the row's four planes at once (all ones: all 15; zero: all 0) */
+        memcpy(&q, pl, sizeof q);
+        if (q == ~0ull || !q)
+            w = q;
+        else
             w = spread16(pl[0]) | spread16(pl[1]) << 1 | spread16(pl[2]) << 2 | spread16(pl[3]) << 3;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         memcpy(out + z * 8, &w, 8); /* the even x in the low nibble */

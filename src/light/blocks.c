@@ -73,24 +73,26 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
         return;
     }
     if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
-        const uint8_t k0 = kind_of(t, c->palette[0]);
-        bool same = true;
-        sl->plain = true;
-        for (uint32_t p = 0; p < c->palette_len; p++) {
-            const uint8_t k = kind_of(t, c->palette[p]);
-            same = same && k == k0;
-            sl->plain = sl->plain && (k <= 1 || k == 15);
-            sl->emit_max = t->kinds.emission[k] > sl->emit_max ? t->kinds.emission[k] : sl->emit_max;
+        uint8_t pk[256];
+        unsigned differ = 0, all = 0xFF, emit_max = 0; /* all: the cls bits every state has */
+        const uint32_t n = c->palette_len < 256 ? c->palette_len : 256;
+        for (uint32_t p = 0; p < n; p++) {
+            const uint8_t k = pk[p] = kind_of(t, c->palette[p]);
+            differ |= k ^ pk[0];
+            all &= t->kinds.cls[k];
+            emit_max = t->kinds.emission[k] > emit_max ? t->kinds.emission[k] : emit_max;
         }
-        sl->uniform = same ? k0 : -1;
-        if (c->bits == 4 && !same) {
-            sl->direct4 = true;
+        sl->emit_max = (uint8_t)emit_max;
+        sl->plain = (all & MC__CLS_PLAIN) != 0;
+        sl->uniform = differ ? -1 : pk[0];
+        if (c->bits == 4 && differ) {
+            unsigned direct = MC__CLS_DIRECT;
             for (unsigned p = 0; p < 16; p++) { /* an index past the palette reads as its first entry */
-                const uint8_t k = kind_of(t, c->palette[p < c->palette_len ? p : 0]);
-                const unsigned o = t->kinds.opacity[k];
-                sl->direct4 = sl->direct4 && !t->kinds.faces[k] && (o <= 1 || o == 15);
-                sl->cls4[p] = (uint8_t)((o <= 1 ? 1u : 0u) | (o == 0 ? 2u : 0u));
+                const uint8_t cl = t->kinds.cls[pk[p < n ? p : 0]];
+                direct &= cl;
+                sl->cls4[p] = (uint8_t)(cl & (MC__CLS_PASS | MC__CLS_CLEAR));
             }
+            sl->direct4 = direct != 0;
         }
         return;
     }
@@ -292,7 +294,9 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
             any_held = any_held || mc__row_any(held[z]);
         }
     }
-    for (int z = 0; z < 16; z++) { /* through the world: down the air below it */
+    for (int z = 0; z < 16 && any; z++) { /* through the world: down the air below it */
+        if (!mc__row_any(alive[z]))
+            continue;
         uint8_t a[16], h[16];
         memcpy(a, &alive[z], 16);
         memcpy(h, &held[z], 16);
@@ -394,8 +398,12 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         if (!sl->emit_max)
             continue;
         unsigned zlanes[16], any = 0; /* per z: the lanes worth looking at */
-        for (int32_t z = z0; z < z1; z++)
+        int32_t za = z1, zb = z0;      /* the z that have some: za..zb-1 */
+        for (int32_t z = z0; z < z1; z++) {
             any |= zlanes[z] = window & (near_only ? near_lanes(ox, oz + z, sl->emit_max) : 0xFFFFu);
+            za = zlanes[z] && z < za ? z : za;
+            zb = zlanes[z] ? z + 1 : zb;
+        }
         if (!any)
             continue; /* nothing in it shines far enough */
         if (!(sl = mc__light_slice(e, c, k, true)))
@@ -404,12 +412,12 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         for (int32_t y = 0; y < 16; y++) {
             if (sl->kinds) { /* a layer without shaped or shining blocks (kinds 128..) is passed over whole */
                 mc__row16 any_special = mc__row_splat(0);
-                for (int32_t z = z0; z < z1; z++)
+                for (int32_t z = za; z < zb; z++)
                     any_special = mc__row_or(any_special, mc__row_load(sl->kinds + (y << 8 | z << 4)));
-                if (!mc__row_bits(any_special))
+                if (!(mc__row_bits(any_special) & any))
                     continue;
             }
-            for (int32_t z = z0; z < z1; z++) {
+            for (int32_t z = za; z < zb; z++) {
                 if (!zlanes[z])
                     continue;
                 if (!sl->kinds) { /* all one kind: the lanes near enough for its luminance */

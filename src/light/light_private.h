@@ -56,7 +56,13 @@ typedef struct mc__light_kinds {
     uint8_t opacity[256];
     uint8_t faces[256];
     uint8_t emission[256];
+    uint8_t cls[256]; /* MC__CLS_* of each kind: what a palette's classifying asks, one load */
 } mc__light_kinds;
+
+/* Bits of mc__light_kinds.cls: opacity <= 1; opacity 0 (these two as a
+ * direct4 slice's cls4); no shape faces and opacity 0, 1 or 15 (a direct4
+ * palette's states); kind 0, 1 or 15 (a plain slice's states). */
+enum { MC__CLS_PASS = 1, MC__CLS_CLEAR = 2, MC__CLS_DIRECT = 4, MC__CLS_PLAIN = 8 };
 
 /* Sky light falls into a block of kind k from the one above (at 15). */
 static inline bool mc__kind_sky_enters(const mc__light_kinds *k, unsigned kind)

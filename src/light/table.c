@@ -188,6 +188,12 @@ static mc_status number_kinds(mc__light_table *t, const mc_allocator *alloc)
             *bounds[c] = (uint8_t)next;
     }
     k->opacity[MC__KIND_WALL] = 15;
+    for (unsigned kd = 0; kd < 256; kd++) {
+        const unsigned o = k->opacity[kd];
+        k->cls[kd] = (uint8_t)((o <= 1 ? MC__CLS_PASS : 0) | (o == 0 ? MC__CLS_CLEAR : 0) |
+                               (!k->faces[kd] && (o <= 1 || o == 15) ? MC__CLS_DIRECT : 0) |
+                               (kd <= 1 || kd == 15 ? MC__CLS_PLAIN : 0));
+    }
     for (uint32_t s = 0; s <= t->count; s++)
         t->kind[s] = (uint8_t)(seen[KEY(t->info[s] & 15u, t->faces[s], t->info[s] >> 4)] - 1);
     alloc->free(alloc->user, seen, nkeys);
