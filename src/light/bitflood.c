@@ -309,15 +309,17 @@ static inline int32_t floor16(int32_t y)
     return y >= 0 ? y / 16 : -((15 - y) / 16);
 }
 
-/* ORs column c's part of layer gy (absolute y, section index k) into its
- * rows p, z: 1 done, 0 a block the bit floods do not model, -1 no memory. */
-static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_t k, uint64_t *p, uint64_t *z)
+/* ORs column c = 3 dz + dx's part of layer gy (absolute y, section index
+ * k) into its rows p, z: 1 done, 0 a block the bit floods do not model,
+ * -1 no memory. */
+static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t y, int32_t k, uint64_t *p,
+                        uint64_t *z)
 {
-    const int x0 = (c % 3) * 16;
+    const int c = dz * 3 + dx, x0 = dx * 16;
     /* the rows z0..z1-1 of the column that come within 14 of the centre
      * column (the others stay empty: nothing there counts) */
-    const int near = c % 3 == 1 ? 0 : 1, z0 = c / 3 == 0 ? 2 + near : 0, z1 = c / 3 == 2 ? 14 - near : 16;
-    const int32_t r0 = 1 + (c / 3) * 16;
+    const int near = dx == 1 ? 0 : 1, z0 = dz == 0 ? 2 + near : 0, z1 = dz == 2 ? 14 - near : 16;
+    const int32_t r0 = 1 + dz * 16;
     const mc__slice *sl = NULL;
     unsigned fill = 0; /* the air below and above the world */
     if (k >= 0 && (uint32_t)k < e->nsec) {
@@ -464,8 +466,8 @@ static int build_layer(mc_light_engine *e, int32_t gy)
         }
         memset(pr, 0, 16 * sizeof *pr);
         memset(zr, 0, 16 * sizeof *zr);
-        for (int c = dz * 3; c < dz * 3 + 3; c++) {
-            const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
+        for (int dx = 0; dx < 3; dx++) {
+            const int ready = e->cols[dz * 3 + dx] ? column_layer(e, dz, dx, gy, y, k, p, z) : 1; /* absent: a wall */
             if (ready <= 0)
                 return ready;
         }
@@ -559,9 +561,10 @@ __attribute__((target("avx2"))) static int32_t step_plain4(mc__bitwork *b, int32
         vr |= lit;
         memcpy(n + r, &lit, 32); /* (n is empty here before) */
         memcpy(v + r, &vr, 32);
-        if (lit[0] | lit[1] | lit[2] | lit[3]) {
-            const int32_t r0 = lit[0] ? r : lit[1] ? r + 1 : lit[2] ? r + 2 : r + 3;
-            const int32_t r1 = lit[3] ? r + 3 : lit[2] ? r + 2 : lit[1] ? r + 1 : r;
+        const __m256i none = _mm256_cmpeq_epi64((__m256i)lit, _mm256_setzero_si256());
+        const unsigned rows = 15u & ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(none)); /* rows with bits */
+        if (rows) {
+            const int32_t r0 = r + __builtin_ctz(rows), r1 = r + 31 - __builtin_clz(rows);
             *first = *first < r0 ? *first : r0;
             *last = r1;
         }
