@@ -51,17 +51,36 @@
 
 #include <string.h>
 #ifdef MC_HAVE_AVX512_KERNELS /* x86-64, GNU C, not MC_PORTABLE */
-#include <tmmintrin.h>
+#include <immintrin.h>
 
 /* Rows z0..z1-1 of a layer of a 4-bit section (its longs from the layer's
  * first: a long a row of 16) as bits, ORed at x0 into p, z (the layer's
  * rows of the column): each long's nibbles through the class table cls
  * (bit 0 into p, bit 1 into z) with a byte shuffle. */
-__attribute__((target("ssse3"))) static void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
-                                                          int z1, int x0, uint64_t *p, uint64_t *z)
+__attribute__((target("avx2"))) static void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
+                                                         int z1, int x0, uint64_t *p, uint64_t *z)
 {
     const __m128i tab = _mm_loadu_si128((const __m128i *)(const void *)cls), nibble = _mm_set1_epi8(15);
+    const __m256i tab2 = _mm256_broadcastsi128_si256(tab), nibble2 = _mm256_set1_epi8(15);
     int i = z0;
+    for (; i + 3 < z1; i += 4) { /* four rows a step: a 128-bit lane holds rows i, i + 1 (and i + 2, i + 3) */
+        const __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(longs + i));
+        const __m256i lo = _mm256_and_si256(w, nibble2), hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), nibble2);
+        const __m256i c02 = _mm256_shuffle_epi8(tab2, _mm256_unpacklo_epi8(lo, hi)); /* rows i, i + 2 */
+        const __m256i c13 = _mm256_shuffle_epi8(tab2, _mm256_unpackhi_epi8(lo, hi)); /* rows i + 1, i + 3 */
+        const uint32_t p02 = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(c02, 7));
+        const uint32_t z02 = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(c02, 6));
+        const uint32_t p13 = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(c13, 7));
+        const uint32_t z13 = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(c13, 6));
+        p[i] |= (uint64_t)(p02 & 0xFFFFu) << x0;
+        z[i] |= (uint64_t)(z02 & 0xFFFFu) << x0;
+        p[i + 1] |= (uint64_t)(p13 & 0xFFFFu) << x0;
+        z[i + 1] |= (uint64_t)(z13 & 0xFFFFu) << x0;
+        p[i + 2] |= (uint64_t)(p02 >> 16) << x0;
+        z[i + 2] |= (uint64_t)(z02 >> 16) << x0;
+        p[i + 3] |= (uint64_t)(p13 >> 16) << x0;
+        z[i + 3] |= (uint64_t)(z13 >> 16) << x0;
+    }
     for (; i + 1 < z1; i += 2) { /* two rows a step */
         const __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(longs + i));
         const __m128i lo = _mm_and_si128(w, nibble), hi = _mm_and_si128(_mm_srli_epi16(w, 4), nibble);
@@ -290,15 +309,17 @@ static inline int32_t floor16(int32_t y)
     return y >= 0 ? y / 16 : -((15 - y) / 16);
 }
 
-/* ORs column c's part of layer gy (absolute y, section index k) into its
- * rows p, z: 1 done, 0 a block the bit floods do not model, -1 no memory. */
-static int column_layer(mc_light_engine *e, int c, int32_t gy, int32_t y, int32_t k, uint64_t *p, uint64_t *z)
+/* ORs column c = 3 dz + dx's part of layer gy (absolute y, section index
+ * k) into its rows p, z: 1 done, 0 a block the bit floods do not model,
+ * -1 no memory. */
+static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t y, int32_t k, uint64_t *p,
+                        uint64_t *z)
 {
-    const int x0 = (c % 3) * 16;
+    const int c = dz * 3 + dx, x0 = dx * 16;
     /* the rows z0..z1-1 of the column that come within 14 of the centre
      * column (the others stay empty: nothing there counts) */
-    const int near = c % 3 == 1 ? 0 : 1, z0 = c / 3 == 0 ? 2 + near : 0, z1 = c / 3 == 2 ? 14 - near : 16;
-    const int32_t r0 = 1 + (c / 3) * 16;
+    const int near = dx == 1 ? 0 : 1, z0 = dz == 0 ? 2 + near : 0, z1 = dz == 2 ? 14 - near : 16;
+    const int32_t r0 = 1 + dz * 16;
     const mc__slice *sl = NULL;
     unsigned fill = 0; /* the air below and above the world */
     if (k >= 0 && (uint32_t)k < e->nsec) {
@@ -445,8 +466,8 @@ static int build_layer(mc_light_engine *e, int32_t gy)
         }
         memset(pr, 0, 16 * sizeof *pr);
         memset(zr, 0, 16 * sizeof *zr);
-        for (int c = dz * 3; c < dz * 3 + 3; c++) {
-            const int ready = e->cols[c] ? column_layer(e, c, gy, y, k, p, z) : 1; /* not loaded: a wall */
+        for (int dx = 0; dx < 3; dx++) {
+            const int ready = e->cols[dz * 3 + dx] ? column_layer(e, dz, dx, gy, y, k, p, z) : 1; /* absent: a wall */
             if (ready <= 0)
                 return ready;
         }
@@ -511,6 +532,47 @@ static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last
     }
 }
 
+#ifdef MC_HAVE_AVX512_KERNELS
+/* step_plain four rows at a time (AVX2; the same sums as step_plain's, so
+ * the same bits): rows lo..hi less the last hi - lo + 1 mod 4, which it
+ * returns for step_plain to finish. *first, *last as step_plain's. */
+__attribute__((target("avx2"))) static int32_t step_plain4(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi,
+                                                           int L, uint64_t mb, uint64_t ma, int32_t *first,
+                                                           int32_t *last)
+{
+    typedef uint64_t v4u64 __attribute__((vector_size(32)));
+    const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
+    const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
+    uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
+    const v4u64 vmb = {mb, mb, mb, mb}, vma = {ma, ma, ma, ma};
+    int32_t r = lo;
+    for (; r + 3 <= hi; r += 4) {
+        v4u64 fr, fm, fp, fbr, far, pr, xr, vr;
+        memcpy(&fr, f + r, 32);
+        memcpy(&fm, f + r - 1, 32);
+        memcpy(&fp, f + r + 1, 32);
+        memcpy(&fbr, fb + r, 32);
+        memcpy(&far, fa + r, 32);
+        memcpy(&pr, p + r, 32);
+        memcpy(&xr, xm + r, 32);
+        memcpy(&vr, v + r, 32);
+        const v4u64 a = fr << 1 | fr >> 1 | fm | fp | (fbr & vmb) | (far & vma);
+        const v4u64 lit = a & pr & xr & ~vr;
+        vr |= lit;
+        memcpy(n + r, &lit, 32); /* (n is empty here before) */
+        memcpy(v + r, &vr, 32);
+        const __m256i none = _mm256_cmpeq_epi64((__m256i)lit, _mm256_setzero_si256());
+        const unsigned rows = 15u & ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(none)); /* rows with bits */
+        if (rows) {
+            const int32_t r0 = r + __builtin_ctz(rows), r1 = r + 31 - __builtin_clz(rows);
+            *first = *first < r0 ? *first : r0;
+            *last = r1;
+        }
+    }
+    return r;
+}
+#endif
+
 /* One level's step in layer gy, rows lo..hi: the blocks that the frontier
  * (f, level L + 1) lights at L. up_ok: light may come up from layer gy - 1;
  * down_ok: down from gy + 1. */
@@ -522,6 +584,10 @@ static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
     uint64_t *v = LAYER(b->v, gy), *n = LAYER(b->n, gy);
     int32_t first = INT32_MAX, last = -1;
     int32_t r = lo;
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (hi - lo >= 3 && mc__bits_have_avx2())
+        r = step_plain4(b, gy, lo, hi, L, mb, ma, &first, &last);
+#endif
 #if defined(__GNUC__)
     typedef uint64_t v2u64 __attribute__((vector_size(16)));
     const v2u64 vmb = {mb, mb}, vma = {ma, ma};
