@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "mcchunk/anvil.h"
+#include "mcchunk/bits.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/translate.h"
 
@@ -58,13 +59,14 @@ static size_t compact_hold(mc_column *col)
         if (!c->compact)
             continue;
         assert_int_equal(c->kind, MC_CONTAINER_INDIRECT);
-        uint32_t vals[MC_SECTION_BLOCKS];
-        mc_container_get_all(c, vals);
+        uint16_t idx[MC_SECTION_BLOCKS];
+        bool used[256] = {false};
+        assert_true(c->palette_len <= 256 && c->rules.size <= MC_SECTION_BLOCKS);
+        mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
+        for (size_t j = 0; j < c->rules.size; j++)
+            used[idx[j] & 255] = true;
         for (uint32_t k = 0; k < c->palette_len; k++) {
-            size_t j = 0;
-            while (j < c->rules.size && vals[j] != c->palette[k])
-                j++;
-            assert_true(j < c->rules.size); /* used */
+            assert_true(used[k]);
             for (uint32_t m = k + 1; m < c->palette_len; m++)
                 assert_int_not_equal(c->palette[k], c->palette[m]);
         }
