@@ -82,6 +82,11 @@ typedef struct mc_container {
     uint8_t joint;             /* the palette lives in the longs' block, after
                                 * the longs (one allocation of both; the
                                 * container's own business) */
+    uint8_t compact;           /* 1: every palette entry is used and none is
+                                * there twice, as its maker knew (the legacy
+                                * reader, translation's merges); 0: not
+                                * known. Any change clears it; a writer may
+                                * skip its own check when it is set */
     const mc_allocator *alloc;
 } mc_container;
 

@@ -298,6 +298,7 @@ static mc_status install(mc_container *c, mc_container_kind kind, unsigned bits,
     c->kind = (uint8_t)kind;
     c->bits = (uint8_t)bits;
     c->value = single;
+    c->compact = 0; /* (its callers that know better set it) */
     return MC_OK;
 }
 
@@ -436,6 +437,7 @@ mc_status mc_container_set(mc_container *c, size_t i, uint32_t value, uint32_t *
         *old = prev;
     if (prev == value)
         return MC_OK;
+    c->compact = 0;
     if (c->kind == MC_CONTAINER_INDIRECT) {
         int ix = palette_find(c, value);
         if (ix < 0 && c->palette_len < c->palette_cap) {

@@ -877,6 +877,8 @@ static mc_status reindex_into(const mc_container *src, const uint32_t *target, c
     mc_status st = mc_container_set_indexed(out, pal, npal, idx);
     if (st != MC_OK)
         mc_container_free(out);
+    else /* every target met, each once */
+        out->compact = out->kind == MC_CONTAINER_INDIRECT;
     return st;
 }
 

@@ -139,5 +139,8 @@ mc_status mc__legacy_section(mc_chunknbt_cache *cache, const uint8_t *blocks, co
     uint32_t palette[SECTION];
     uint16_t idx[SECTION];
     const uint32_t n = index_states(slots, vals, palette, idx);
-    return mc_container_set_indexed(out, palette, n, idx);
+    mc_status st = mc_container_set_indexed(out, palette, n, idx);
+    /* a palette of the values met, each once */
+    out->compact = st == MC_OK && out->kind == MC_CONTAINER_INDIRECT;
+    return st;
 }

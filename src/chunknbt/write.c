@@ -674,7 +674,7 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
         n = 1;
         if (always_data) /* (else nothing is packed) */
             memset(w->idx, 0, c->rules.size * sizeof *w->idx);
-    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || all_used(c))) {
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || c->compact || all_used(c))) {
         pal = c->palette;
         n = c->palette_len;
         direct_idx = true;

@@ -15,7 +15,8 @@
  * serialise to what mc_nbt_write makes of the same change to the tree path's
  * tree; a tree whose sections list was removed is refused. And the check
  * that decides whether a 1.18+ palette of 4-bit indices is kept as it is
- * (every entry used) must see entries met late, or never.
+ * (every entry used) must see entries met late, or never; and a container
+ * marked compact (which skips that check) must have every entry used once.
  */
 #include "support.h"
 
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "mcchunk/anvil.h"
+#include "mcchunk/bits.h"
 #include "mcchunk/chunknbt.h"
 #include "mcchunk/translate.h"
 
@@ -44,6 +46,33 @@ static mc_status tree_bytes(const mc_column *col, int32_t dv, mc_buf *out, mc_ch
         st = mc_nbt_write(doc, MC_NBT_JAVA, out, &err);
     mc_nbt_doc_free(doc);
     return st;
+}
+
+/* Every indirect container of col marked compact (which lets the writer
+ * keep its palette unchecked) has each palette entry used, none twice;
+ * returns how many were marked. */
+static size_t compact_hold(mc_column *col)
+{
+    size_t marked = 0;
+    for (uint32_t i = 0; i < mc_column_section_count(col); i++) {
+        const mc_container *c = &mc_column_section_at(col, i)->blocks;
+        if (!c->compact)
+            continue;
+        assert_int_equal(c->kind, MC_CONTAINER_INDIRECT);
+        uint16_t idx[MC_SECTION_BLOCKS];
+        bool used[256] = {false};
+        assert_true(c->palette_len <= 256 && c->rules.size <= MC_SECTION_BLOCKS);
+        mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
+        for (size_t j = 0; j < c->rules.size; j++)
+            used[idx[j] & 255] = true;
+        for (uint32_t k = 0; k < c->palette_len; k++) {
+            assert_true(used[k]);
+            for (uint32_t m = k + 1; m < c->palette_len; m++)
+                assert_int_not_equal(c->palette[k], c->palette[m]);
+        }
+        marked++;
+    }
+    return marked;
 }
 
 /* The change `world convert` makes before writing a chunk. */
@@ -133,7 +162,7 @@ static void test_corpus(void **state)
     mc_chunknbt_writer *wr = mc_chunknbt_writer_new();
     assert_non_null(wr);
     mc_chunknbt_cache *cache = mc_chunknbt_cache_new(NULL);
-    size_t nfiles = 0, chunks = 0, writes = 0, edited = 0;
+    size_t nfiles = 0, chunks = 0, writes = 0, edited = 0, compact = 0;
     for (char **f = files; *f; f++, nfiles++) {
         mc_region *r = NULL;
         mc_error err;
@@ -151,10 +180,12 @@ static void test_corpus(void **state)
             if (mc_chunknbt_read_bytes(buf.data, buf.len, &opt, &col, &err) != MC_OK)
                 continue;
             chunks++;
+            compact += compact_hold(col);
             for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++, writes++)
                 edited += agree(wr, col, targets[k], k == 1);
             mc_column *t = mc_column_translate(col, newest, NULL, &err);
             if (t) {
+                compact += compact_hold(t);
                 agree(wr, t, targets[1], true);
                 writes++;
             }
@@ -164,14 +195,16 @@ static void test_corpus(void **state)
         mc_buf_free(&buf);
         mc_region_close(r);
     }
-    print_message("%zu files, %zu chunks, %zu writes compared, %zu edited trees with sections\n", nfiles, chunks,
-                  writes, edited);
+    print_message("%zu files, %zu chunks, %zu writes compared, %zu edited trees with sections, %zu compact "
+                  "containers checked\n",
+                  nfiles, chunks, writes, edited, compact);
     mc_chunknbt_cache_free(cache);
     mc_chunknbt_writer_free(wr);
     mc_test_free_list(files);
     assert_true(nfiles > 0);
     assert_true(chunks > 4000 / (size_t)step);
     assert_true(edited > 4000 / (size_t)step);
+    assert_true(compact > 1000 / (size_t)step);
 }
 
 /* A column built in memory (no extra NBT), every era, and a writer that

@@ -527,10 +527,36 @@ static void test_set_indexed(void **state)
     assert_int_equal(mc_container_get(&c, 9), 0); /* unchanged */
 }
 
+/* The compact mark (every entry used once, as its maker knew) goes with
+ * any change: a value set, the values replaced. */
+static void test_compact_cleared(void **state)
+{
+    (void)state;
+    mc_container_rules r = mc_container_rules_blocks(15);
+    mc_container c;
+    mc_container_init(&c, &r, 0, NULL);
+    assert_int_equal(c.compact, 0);
+    uint32_t pal[2] = {7, 9};
+    uint16_t idx[MC_SECTION_BLOCKS] = {0};
+    idx[5] = 1;
+    assert_int_equal(mc_container_set_indexed(&c, pal, 2, idx), MC_OK);
+    c.compact = 1;
+    uint32_t old;
+    assert_int_equal(mc_container_set(&c, 6, 9, &old), MC_OK); /* nothing unused yet: still a change */
+    assert_int_equal(c.compact, 0);
+    c.compact = 1;
+    assert_int_equal(mc_container_set(&c, 6, 9, &old), MC_OK); /* no change */
+    assert_int_equal(c.compact, 1);
+    assert_int_equal(mc_container_set_indexed(&c, pal, 2, idx), MC_OK);
+    assert_int_equal(c.compact, 0);
+    mc_container_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_indexed),
+        cmocka_unit_test(test_compact_cleared),
         cmocka_unit_test(test_vanilla_growth_blocks),
         cmocka_unit_test(test_vanilla_growth_biomes),
         cmocka_unit_test(test_seed_section_example),
