@@ -666,39 +666,65 @@ static void histogram_direct(stats_raw *r, const uint16_t *vals, unsigned range,
     }
 }
 
+/* Adds `run` to the counts of the 8 bytes of long w (unrolled: one
+ * shift, mask and add a byte). */
+static inline void count_bytes(uint16_t *bytes, uint64_t w, uint16_t run)
+{
+    bytes[w & 255] = (uint16_t)(bytes[w & 255] + run);
+    bytes[w >> 8 & 255] = (uint16_t)(bytes[w >> 8 & 255] + run);
+    bytes[w >> 16 & 255] = (uint16_t)(bytes[w >> 16 & 255] + run);
+    bytes[w >> 24 & 255] = (uint16_t)(bytes[w >> 24 & 255] + run);
+    bytes[w >> 32 & 255] = (uint16_t)(bytes[w >> 32 & 255] + run);
+    bytes[w >> 40 & 255] = (uint16_t)(bytes[w >> 40 & 255] + run);
+    bytes[w >> 48 & 255] = (uint16_t)(bytes[w >> 48 & 255] + run);
+    bytes[w >> 56] = (uint16_t)(bytes[w >> 56] + run);
+}
+
 /* The same for entries of 4 or 8 bits, straight from their big-endian
- * longs be[0..n bytes) (no entry spans a byte, and the order of bytes
- * does not matter to a count): runs of equal longs, then each byte of a
- * run's long, then the bytes' counts split into the entries. */
+ * longs be[0..n bytes) (n a multiple of 16 at most 4096: no entry spans a
+ * byte, and the order of bytes does not matter to a count): runs of equal
+ * longs, two compared at a step, then each byte of a run's long (16-bit
+ * counts: at most 4096 bytes), then the bytes' counts, eight read at a
+ * time, split into the entries. */
 static void histogram_bytes(stats_raw *r, const uint8_t *be, size_t n, unsigned bits, uint32_t *nt)
 {
-    uint32_t bytes[256];
+    uint16_t bytes[256];
     memset(bytes, 0, sizeof bytes);
     uint64_t prev;
     memcpy(&prev, be, sizeof prev);
-    uint32_t run = 0;
-    for (size_t i = 0; i < n; i += 8) {
-        uint64_t w;
-        memcpy(&w, be + i, sizeof w);
-        if (w == prev) {
-            run++;
+    uint16_t run = 0;
+    for (size_t i = 0; i < n; i += 16) {
+        uint64_t w[2];
+        memcpy(w, be + i, sizeof w);
+        if (((w[0] ^ prev) | (w[1] ^ prev)) == 0) {
+            run = (uint16_t)(run + 2);
             continue;
         }
-        for (unsigned k = 0; k < 8; k++)
-            bytes[(prev >> (8 * k)) & 255] += run;
-        prev = w;
-        run = 1;
+        for (unsigned k = 0; k < 2; k++) {
+            if (w[k] == prev) {
+                run++;
+                continue;
+            }
+            count_bytes(bytes, prev, run);
+            prev = w[k];
+            run = 1;
+        }
     }
-    for (unsigned k = 0; k < 8; k++)
-        bytes[(prev >> (8 * k)) & 255] += run;
-    for (unsigned b = 0; b < 256; b++) {
-        if (!bytes[b])
+    count_bytes(bytes, prev, run);
+    for (unsigned b = 0; b < 256; b += 8) {
+        uint64_t q[2];
+        memcpy(q, bytes + b, sizeof q);
+        if (!(q[0] | q[1]))
             continue;
-        if (bits == 8) {
-            add_run(r, (uint16_t)b, bytes[b], nt);
-        } else {
-            add_run(r, (uint16_t)(b & 15), bytes[b], nt);
-            add_run(r, (uint16_t)(b >> 4), bytes[b], nt);
+        for (unsigned j = b; j < b + 8; j++) {
+            if (!bytes[j])
+                continue;
+            if (bits == 8) {
+                add_run(r, (uint16_t)j, bytes[j], nt);
+            } else {
+                add_run(r, (uint16_t)(j & 15), bytes[j], nt);
+                add_run(r, (uint16_t)(j >> 4), bytes[j], nt);
+            }
         }
     }
 }
