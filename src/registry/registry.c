@@ -204,6 +204,16 @@ static uint32_t state_flags_slow(const mc_registry *reg, uint32_t state)
     return mc__state_class(reg, state) & MC__PUBLIC_FLAGS;
 }
 
+/* The class of a flattened registry's state of block b (b found by
+ * mc__block_of_state). */
+static uint32_t flat_class(const mc__tables *t, uint32_t b, uint32_t state)
+{
+    const mc__kind *k = mc__kind_of(t, b);
+    if (k->flag_seq == MC__NONE)
+        return k->base_flags;
+    return mc__reg_flag_bytes[k->flag_seq + (state - t->block_min[b])];
+}
+
 uint32_t mc__state_class(const mc_registry *reg, uint32_t state)
 {
     if (state >= reg->state_count)
@@ -220,11 +230,7 @@ uint32_t mc__state_class(const mc_registry *reg, uint32_t state)
     const mc__tables *t = mc__tables_of(reg);
     if (!t)
         return 0;
-    uint32_t b = mc__block_of_state(reg, t, state);
-    const mc__kind *k = mc__kind_of(t, b);
-    if (k->flag_seq == MC__NONE)
-        return k->base_flags;
-    return mc__reg_flag_bytes[k->flag_seq + (state - t->block_min[b])];
+    return flat_class(t, mc__block_of_state(reg, t, state), state);
 }
 
 uint32_t mc_registry_next_state(const mc_registry *reg, uint32_t state)
@@ -777,46 +783,75 @@ typedef struct {
     size_t cap, len;
 } text_out;
 
-static void out_bytes(text_out *o, const char *s, size_t n)
+static inline void out_bytes(text_out *o, const char *s, size_t n)
 {
-    if (o->len + 1 < o->cap) {
-        const size_t room = o->cap - 1 - o->len;
-        memcpy(o->buf + o->len, s, n < room ? n : room);
+    if (o->len + n < o->cap) {
+        memcpy(o->buf + o->len, s, n); /* (the common case: it all fits) */
+    } else if (o->len + 1 < o->cap) {
+        memcpy(o->buf + o->len, s, o->cap - 1 - o->len);
     }
     o->len += n;
 }
 
+/* One character (no memcpy call for the brackets, commas and '='). */
+static inline void out_char(text_out *o, char c)
+{
+    if (o->len + 1 < o->cap)
+        o->buf[o->len] = c;
+    o->len++;
+}
+
+/* A piece of a state's text: pooled bytes and their length (the pool's
+ * length tables: no strlen). */
+typedef struct {
+    const char *s;
+    size_t n;
+} text_part;
+
+static text_part value_part(const mc__propdef *p, uint32_t digit)
+{
+    return (text_part){mc__str(mc__reg_value_refs[p->values + digit]), mc__reg_value_lens[p->values + digit]};
+}
+
 /* The name and properties (key, value, in the registry's order) of a
- * valid state, the block found once (not once per property). */
-static unsigned state_parts(const mc_registry *reg, uint32_t state, const char **name, const char **keys,
-                            const char **values)
+ * state, the block found once (one search for both its validity and its
+ * parts); -1 for an invalid state. */
+static int state_parts(const mc_registry *reg, uint32_t state, text_part *name, text_part *keys, text_part *values)
 {
     unsigned n;
     if (reg->kind == MC__KIND_LEGACY) {
+        if (!(mc__state_class(reg, state) & MC_STATE_VALID))
+            return -1;
         const mc__legacy_block *lb = &reg->legacy[state >> 4];
         const mc__legacy_schema *s = schema_of(lb);
-        *name = mc__str(lb->name);
+        name->s = mc__str(lb->name);
+        name->n = strlen(name->s);
         n = s ? s->nprops : 0;
         for (unsigned i = 0; i < n && i < MC__MAX_PROPS; i++) {
             const mc__propdef *p = &mc__reg_propdefs[mc__reg_prop_lists[s->props + i]];
-            keys[i] = mc__str(p->name);
-            values[i] = mc__str(mc__reg_value_refs[p->values + legacy_digit(s, state & 15, i)]);
+            keys[i] = (text_part){mc__str(p->name), p->name_len};
+            values[i] = value_part(p, legacy_digit(s, state & 15, i));
         }
-        return n < MC__MAX_PROPS ? n : MC__MAX_PROPS;
+        return n < MC__MAX_PROPS ? (int)n : MC__MAX_PROPS;
     }
-    const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
+    const mc__tables *t = state < reg->state_count ? mc__tables_of(reg) : NULL;
+    if (!t)
+        return -1;
     const uint32_t b = mc__block_of_state(reg, t, state);
+    if (b == MC__NONE || !(flat_class(t, b, state) & MC_STATE_VALID))
+        return -1;
     const mc__kind *k = mc__kind_of(t, b);
-    *name = mc__str(k->name);
+    name->s = mc__str(k->name);
+    name->n = strlen(name->s);
     n = k->nprops < MC__MAX_PROPS ? k->nprops : MC__MAX_PROPS;
     uint32_t offset = state - t->block_min[b];
     if (k->explicit_digits != MC__NONE) {
         for (unsigned i = 0; i < n; i++) {
             const mc__propdef *p = mc__propdef_of(k, i);
-            keys[i] = mc__str(p->name);
-            values[i] = mc__str(mc__reg_value_refs[p->values + mc__prop_digit(k, offset, i)]);
+            keys[i] = (text_part){mc__str(p->name), p->name_len};
+            values[i] = value_part(p, mc__prop_digit(k, offset, i));
         }
-        return n;
+        return (int)n;
     }
     /* mixed radix, the last property least significant (mc__prop_digit) */
     for (unsigned i = k->nprops; i-- > 0;) {
@@ -824,11 +859,21 @@ static unsigned state_parts(const mc_registry *reg, uint32_t state, const char *
         const uint32_t digit = offset % p->count;
         offset /= p->count;
         if (i < n) {
-            keys[i] = mc__str(p->name);
-            values[i] = mc__str(mc__reg_value_refs[p->values + digit]);
+            keys[i] = (text_part){mc__str(p->name), p->name_len};
+            values[i] = value_part(p, digit);
         }
     }
-    return n;
+    return (int)n;
+}
+
+/* strcmp's order of two keys (no NUL inside), the first bytes compared
+ * inline: keys mostly differ there. */
+static int key_order(const text_part *a, const text_part *b)
+{
+    if (a->n && b->n && a->s[0] != b->s[0])
+        return (unsigned char)a->s[0] - (unsigned char)b->s[0];
+    const int c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
+    return c ? c : (a->n > b->n) - (a->n < b->n);
 }
 
 size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *buf, size_t cap,
@@ -836,21 +881,23 @@ size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *bu
 {
     if (cap && buf)
         buf[0] = '\0';
-    /* (mc__state_class, not the flag table: naming a few states of a
+    /* (the state's class, not the flag table: naming a few states of a
      * registry need not build its table of every state) */
-    if (!reg || !(mc__state_class(reg, state) & MC_STATE_VALID))
+    text_part name, keys[MC__MAX_PROPS], values[MC__MAX_PROPS];
+    const int n = reg ? state_parts(reg, state, &name, keys, values) : -1;
+    if (n < 0)
         return 0;
-    const char *name, *keys[MC__MAX_PROPS], *values[MC__MAX_PROPS];
-    const unsigned n = state_parts(reg, state, &name, keys, values);
     text_out o = {buf, buf ? cap : 0, 0};
-    if ((options & MC_FORMAT_NO_NAMESPACE) && !strncmp(name, ns, NS_LEN))
-        name += NS_LEN;
-    out_bytes(&o, name, strlen(name));
+    if ((options & MC_FORMAT_NO_NAMESPACE) && name.n >= NS_LEN && !memcmp(name.s, ns, NS_LEN)) {
+        name.s += NS_LEN;
+        name.n -= NS_LEN;
+    }
+    out_bytes(&o, name.s, name.n);
     if (options & MC_FORMAT_SORTED) {
-        for (unsigned i = 1; i < n; i++) { /* insertion sort: a handful of keys */
-            const char *k = keys[i], *v = values[i];
-            unsigned j = i;
-            for (; j > 0 && strcmp(keys[j - 1], k) > 0; j--) {
+        for (int i = 1; i < n; i++) { /* insertion sort: a handful of keys */
+            const text_part k = keys[i], v = values[i];
+            int j = i;
+            for (; j > 0 && key_order(&keys[j - 1], &k) > 0; j--) {
                 keys[j] = keys[j - 1];
                 values[j] = values[j - 1];
             }
@@ -858,14 +905,14 @@ size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *bu
             values[j] = v;
         }
     }
-    for (unsigned i = 0; i < n; i++) {
-        out_bytes(&o, i ? "," : "[", 1);
-        out_bytes(&o, keys[i], strlen(keys[i]));
-        out_bytes(&o, "=", 1);
-        out_bytes(&o, values[i], strlen(values[i]));
+    for (int i = 0; i < n; i++) {
+        out_char(&o, i ? ',' : '[');
+        out_bytes(&o, keys[i].s, keys[i].n);
+        out_char(&o, '=');
+        out_bytes(&o, values[i].s, values[i].n);
     }
     if (n)
-        out_bytes(&o, "]", 1);
+        out_char(&o, ']');
     if (o.cap)
         o.buf[o.len < o.cap ? o.len : o.cap - 1] = '\0';
     return o.len;

@@ -223,10 +223,38 @@ static bool same_state(const mc_registry *reg, uint32_t back, uint32_t s)
 }
 
 /* Every state of every registry: text -> id -> text round trip, both orders. */
+/* The text mc_registry_format_state must give, made from the state's name
+ * and its properties read one by one (sorted by key with strcmp when
+ * `sorted`): the reference its shortcuts (lengths from the pool's tables,
+ * first bytes compared inline) are checked against. */
+static size_t expected_text(const mc_registry *reg, uint32_t s, bool sorted, char *out, size_t cap)
+{
+    const char *keys[64], *values[64];
+    unsigned n = mc_registry_state_prop_count(reg, s);
+    assert_true(n <= 64);
+    for (unsigned i = 0; i < n; i++) {
+        assert_true(mc_registry_state_prop(reg, s, i, &keys[i], &values[i]));
+        for (unsigned j = i; sorted && j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+            const char *k = keys[j], *v = values[j];
+            keys[j] = keys[j - 1];
+            values[j] = values[j - 1];
+            keys[j - 1] = k;
+            values[j - 1] = v;
+        }
+    }
+    size_t len = (size_t)snprintf(out, cap, "%s", mc_registry_state_name(reg, s));
+    for (unsigned i = 0; i < n; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%s%s=%s", i ? "," : "[", keys[i], values[i]);
+    if (n)
+        len += (size_t)snprintf(out + len, cap - len, "]");
+    assert_true(len < cap);
+    return len;
+}
+
 static void test_round_trip_all(void **state)
 {
     (void)state;
-    char text[1024], again[1024];
+    char text[1024], again[1024], want[1024];
     size_t total = 0;
     for (size_t i = 0; i < mc_registry_count(); i++) {
         const mc_registry *reg = mc_registry_at(i);
@@ -236,6 +264,14 @@ static void test_round_trip_all(void **state)
             for (unsigned opt = 0; opt < 2; opt++) {
                 size_t n = mc_registry_format_state(reg, s, text, sizeof text, opt ? MC_FORMAT_SORTED : 0);
                 assert_true(n > 0 && n < sizeof text);
+                if (s % 4 == opt) { /* (a quarter of the states each way: the test's time) */
+                    if (n != expected_text(reg, s, opt, want, sizeof want) || strcmp(text, want))
+                        fail_msg("%s: state %u is %s, want %s", mc_registry_name(reg), s, text, want);
+                    /* cut short: snprintf's contract, the cut anywhere in the text */
+                    const size_t cut = 1 + s / 4 % n;
+                    assert_int_equal(mc_registry_format_state(reg, s, again, cut, opt ? MC_FORMAT_SORTED : 0), n);
+                    assert_true(strlen(again) == cut - 1 && !strncmp(again, want, cut - 1));
+                }
                 uint32_t back = MC_STATE_NONE;
                 mc_error err;
                 mc_error_clear(&err);
@@ -248,6 +284,9 @@ static void test_round_trip_all(void **state)
             count++;
         }
         assert_true(count > 0);
+        /* past the states: no text */
+        assert_int_equal(mc_registry_format_state(reg, mc_registry_state_count(reg), text, sizeof text, 0), 0);
+        assert_string_equal(text, "");
         if (mc_registry_edition(reg) == MC_EDITION_JAVA && mc_registry_state_count(reg) != 4096)
             assert_int_equal(count, mc_registry_state_count(reg));
         total += count;
