@@ -179,6 +179,23 @@ check('1.8-1.17 chunks read from their bytes count as the model reader counts th
         fs.mkdirSync(path.dirname(to), { recursive: true });
         fs.copyFileSync(f, to);
     });
+    /* and a 1.15 chunk whose 3D biomes hold an id past the registry's: the
+     * model reader reads such an array as biome 0 throughout, and so must
+     * the raw reader (stats_raw.c read_biomes, which copies before it
+     * checks) */
+    const src = fs.readFileSync(path.join(U.ANVIL, '1.15.2', 'mcaselector-r.0.0.mca'));
+    const first = parsed(path.join(U.ANVIL, '1.15.2', 'mcaselector-r.0.0.mca')).find((c) => c.Level.Biomes.length === 1024);
+    const off = src.readUInt32BE(4 * ((first.Level.zPos & 31) * 32 + (first.Level.xPos & 31))) >>> 8;
+    const doc = nbt.parseUncompressed(zlib.inflateSync(src.subarray(off * 4096 + 5, off * 4096 + 4 + src.readUInt32BE(off * 4096))));
+    doc.value.Level.value.Biomes.value[300] = 0x7fffffff;
+    const data = zlib.deflateSync(nbt.writeUncompressed(doc, 'big'));
+    const region = Buffer.alloc(8192 + Math.ceil((data.length + 5) / 4096) * 4096);
+    region.writeUInt32BE(2 << 8 | Math.ceil((data.length + 5) / 4096), 0); /* chunk (0, 0) at sector 2 */
+    region.writeUInt32BE(data.length + 1, 8192);
+    region[8196] = 2;
+    data.copy(region, 8197);
+    fs.mkdirSync(path.join(corpus, 'dimensions', 'c', 'odd_biome', 'region'), { recursive: true });
+    fs.writeFileSync(path.join(corpus, 'dimensions', 'c', 'odd_biome', 'region', 'r.0.0.mca'), region);
     const reader = (mode, args) => {
         const r = U.ok(['world', 'stats', corpus, ...args, '--json', '--quiet'],
             { env: { ...process.env, MCCHUNK_STATS_READER: mode } });

@@ -502,11 +502,17 @@ static void read_biomes(raw_chunk *ch)
     }
     if (a.elem_size != 4 || a.count != 16 * 64)
         return;
-    for (size_t i = 0; i < a.count; i++)
-        if ((uint32_t)mc_nbt_array_i32(&a, i) >= limit)
-            return;
-    for (size_t i = 0; i < a.count; i++)
-        ch->biomes[i / 64][i % 64] = (uint32_t)mc_nbt_array_i32(&a, i);
+    /* copied in one pass, then undone if any id is past the limit */
+    uint32_t past = 0;
+    for (size_t i = 0; i < a.count; i++) {
+        const uint32_t v = (uint32_t)mc_nbt_array_i32(&a, i);
+        ch->biomes[i / 64][i % 64] = v;
+        past |= v >= limit;
+    }
+    if (past) {
+        memset(ch->biomes, 0, sizeof ch->biomes);
+        return;
+    }
     ch->biomes_same = false;
 }
 
