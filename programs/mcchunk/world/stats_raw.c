@@ -632,6 +632,22 @@ static inline bool any_count(const uint16_t *c)
 #endif
 }
 
+/* Whether the 16 values v[0..16) are all v[0]. */
+static inline bool same_row(const uint16_t *v)
+{
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    const __m128i first = _mm_set1_epi16((short)v[0]);
+    const __m128i eq = _mm_and_si128(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)v), first),
+                                     _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(v + 8)), first));
+    return _mm_movemask_epi8(eq) == 0xFFFF;
+#else
+    uint64_t w[4];
+    memcpy(w, v, sizeof w);
+    const uint64_t v4 = v[0] * 0x0001000100010001ull;
+    return ((w[0] ^ v4) | (w[1] ^ v4) | (w[2] ^ v4) | (w[3] ^ v4)) == 0;
+#endif
+}
+
 /* The same for a whole section whose values are below `range` (a
  * multiple of 16, at most 4096): a plain count per value (no branch per
  * block: mixed terrain mispredicts a run test) but for rows of 16 equal
@@ -641,10 +657,7 @@ static void histogram_direct(stats_raw *r, const uint16_t *vals, unsigned range,
     uint16_t *cnt = r->count;
     for (unsigned row = 0; row < SECTION; row += 16) {
         const uint16_t *v = vals + row;
-        uint64_t w[4];
-        memcpy(w, v, sizeof w);
-        const uint64_t v4 = v[0] * 0x0001000100010001ull;
-        if (((w[0] ^ v4) | (w[1] ^ v4) | (w[2] ^ v4) | (w[3] ^ v4)) == 0) {
+        if (same_row(v)) {
             cnt[v[0]] += 16; /* a row of one block: one add, not 16 dependent ones */
             continue;
         }
