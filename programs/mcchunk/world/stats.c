@@ -56,14 +56,22 @@ static uint64_t hash_bytes(const char *s, size_t n)
 
 /* ------------------------------------------------------ string index */
 
-/* Strings and their ids (the order they were added); slots hold id + 1. */
+/* Strings and their ids (the order they were added); slots hold id + 1.
+ * Each string's hash is kept (growing rehashes none, a probe compares
+ * hashes before bytes) and the strings are copied into blocks that never
+ * move (one malloc per block, not per string: str[] stays valid). */
 typedef struct string_index {
     char **str;
     size_t *len;
+    uint64_t *hash;
     size_t count, cap;
     uint32_t *slots;
     size_t nslots;
+    char **blocks;        /* the string blocks, the last being filled */
+    size_t nblocks, block_used, block_size;
 } string_index;
+
+#define INDEX_BLOCK 65536u
 
 static bool index_grow(string_index *x)
 {
@@ -72,7 +80,7 @@ static bool index_grow(string_index *x)
     if (!s)
         return false;
     for (size_t i = 0; i < x->count; i++) {
-        size_t k = hash_bytes(x->str[i], x->len[i]) & (n - 1);
+        size_t k = x->hash[i] & (n - 1);
         while (s[k])
             k = (k + 1) & (n - 1);
         s[k] = (uint32_t)i + 1;
@@ -83,6 +91,29 @@ static bool index_grow(string_index *x)
     return true;
 }
 
+/* Room for n bytes in the last block (a new block when full: one of its
+ * own for a string longer than a block). */
+static char *index_copy(string_index *x, const char *s, size_t n)
+{
+    if (!x->nblocks || x->block_used + n + 1 > x->block_size) {
+        const size_t size = n + 1 > INDEX_BLOCK ? n + 1 : INDEX_BLOCK;
+        char **b = realloc(x->blocks, (x->nblocks + 1) * sizeof *b);
+        if (!b)
+            return NULL;
+        x->blocks = b;
+        if (!(b[x->nblocks] = malloc(size)))
+            return NULL;
+        x->nblocks++;
+        x->block_used = 0;
+        x->block_size = size;
+    }
+    char *d = x->blocks[x->nblocks - 1] + x->block_used;
+    memcpy(d, s, n);
+    d[n] = 0;
+    x->block_used += n + 1;
+    return d;
+}
+
 /* The id of s (added when new); UINT32_MAX when out of memory. */
 static uint32_t index_get(string_index *x, const char *s, size_t n, bool *added)
 {
@@ -90,10 +121,11 @@ static uint32_t index_get(string_index *x, const char *s, size_t n, bool *added)
         *added = false;
     if ((x->count + 1) * 10 > x->nslots * 7 && !index_grow(x))
         return UINT32_MAX;
-    size_t k = hash_bytes(s, n) & (x->nslots - 1);
+    const uint64_t h = hash_bytes(s, n);
+    size_t k = h & (x->nslots - 1);
     for (; x->slots[k]; k = (k + 1) & (x->nslots - 1)) {
         uint32_t id = x->slots[k] - 1;
-        if (x->len[id] == n && !memcmp(x->str[id], s, n))
+        if (x->hash[id] == h && x->len[id] == n && !memcmp(x->str[id], s, n))
             return id;
     }
     if (x->count == x->cap) {
@@ -102,18 +134,20 @@ static uint32_t index_get(string_index *x, const char *s, size_t n, bool *added)
         if (str)
             x->str = str;
         size_t *len = str ? realloc(x->len, cap * sizeof *len) : NULL;
-        if (!len)
+        if (len)
+            x->len = len;
+        uint64_t *hash = len ? realloc(x->hash, cap * sizeof *hash) : NULL;
+        if (!hash)
             return UINT32_MAX;
-        x->len = len;
+        x->hash = hash;
         x->cap = cap;
     }
-    char *d = malloc(n + 1);
+    char *d = index_copy(x, s, n);
     if (!d)
         return UINT32_MAX;
-    memcpy(d, s, n);
-    d[n] = 0;
     x->str[x->count] = d;
     x->len[x->count] = n;
+    x->hash[x->count] = h;
     x->slots[k] = (uint32_t)++x->count;
     if (added)
         *added = true;
@@ -122,10 +156,12 @@ static uint32_t index_get(string_index *x, const char *s, size_t n, bool *added)
 
 static void index_free(string_index *x)
 {
-    for (size_t i = 0; i < x->count; i++)
-        free(x->str[i]);
+    for (size_t i = 0; i < x->nblocks; i++)
+        free(x->blocks[i]);
+    free(x->blocks);
     free(x->str);
     free(x->len);
+    free(x->hash);
     free(x->slots);
     memset(x, 0, sizeof *x);
 }
