@@ -133,8 +133,8 @@ static void free_layers(mc_light_engine *e)
             e->alloc.free(e->alloc.user, *sets[i], n * ROWS * sizeof(uint64_t));
         *sets[i] = NULL;
     }
-    int8_t **ranges[2] = {&b->fr, &b->nr};
-    for (int i = 0; i < 2; i++) {
+    int8_t **ranges[3] = {&b->fr, &b->nr, &b->vr};
+    for (int i = 0; i < 3; i++) {
         if (*ranges[i])
             e->alloc.free(e->alloc.user, *ranges[i], n * 2);
         *ranges[i] = NULL;
@@ -175,6 +175,7 @@ static bool grow_layers(mc_light_engine *e, size_t layers)
         ok = (*sets[i] = e->alloc.alloc(e->alloc.user, n * ROWS * sizeof(uint64_t))) && ok;
     ok = (b->fr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
     ok = (b->nr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
+    ok = (b->vr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
     ok = (b->slot = e->alloc.alloc(e->alloc.user, n * sizeof *b->slot)) && ok;
     ok = (b->planes = e->alloc.alloc(e->alloc.user, n * 64 * sizeof *b->planes)) && ok;
     b->layers_cap = n;
@@ -189,8 +190,8 @@ static bool grow_layers(mc_light_engine *e, size_t layers)
     b->dirty0 = INT32_MAX;
     b->dirty1 = -1;
     for (size_t i = 0; i < n; i++) {
-        b->fr[2 * i] = b->nr[2 * i] = 127;
-        b->fr[2 * i + 1] = b->nr[2 * i + 1] = -1;
+        b->fr[2 * i] = b->nr[2 * i] = b->vr[2 * i] = 127;
+        b->fr[2 * i + 1] = b->nr[2 * i + 1] = b->vr[2 * i + 1] = -1;
     }
     return true;
 }
@@ -698,14 +699,18 @@ static int step(mc_light_engine *e, int L, bool fall)
     return 1;
 }
 
-/* The frontier moves on: n becomes f (f's rows cleared for the next n). */
+/* The frontier moves on: n becomes f (f's rows cleared for the next n,
+ * and added to the rows where v has bits: v gains bits only where n does). */
 static void next_level(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
     for (int32_t gy = b->fy0; gy <= b->fy1; gy++) {
-        int8_t *fr = b->fr + 2 * gy;
-        if (fr[0] <= fr[1])
+        int8_t *fr = b->fr + 2 * gy, *vr = b->vr + 2 * gy;
+        if (fr[0] <= fr[1]) {
             memset(LAYER(b->f, gy) + fr[0], 0, (size_t)(fr[1] - fr[0] + 1) * sizeof(uint64_t));
+            vr[0] = fr[0] < vr[0] ? fr[0] : vr[0];
+            vr[1] = fr[1] > vr[1] ? fr[1] : vr[1];
+        }
         fr[0] = 127;
         fr[1] = -1;
     }
@@ -724,13 +729,19 @@ static void next_level(mc_light_engine *e)
 }
 
 /* Empty sets and planes over the run (f and n are kept empty between
- * floods: next_level clears what it consumed). */
+ * floods: next_level clears what it consumed): only the rows of the
+ * layers the last flood touched (the others are empty). */
 static void clear_sets(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
-    if (b->dirty0 <= b->dirty1) { /* only the layers the last flood touched (the others are empty) */
-        memset(LAYER(b->v, b->dirty0), 0, (size_t)(b->dirty1 - b->dirty0 + 1) * ROWS * sizeof(uint64_t));
-        memset(b->planes + (size_t)b->dirty0 * 64, 0, (size_t)(b->dirty1 - b->dirty0 + 1) * 64 * sizeof *b->planes);
+    for (int32_t gy = b->dirty0; gy <= b->dirty1; gy++) {
+        int8_t *vr = b->vr + 2 * gy;
+        if (vr[0] > vr[1])
+            continue;
+        memset(LAYER(b->v, gy) + vr[0], 0, (size_t)(vr[1] - vr[0] + 1) * sizeof(uint64_t));
+        memset(b->planes + (size_t)gy * 64, 0, 64 * sizeof *b->planes);
+        vr[0] = 127;
+        vr[1] = -1;
     }
     b->dirty0 = INT32_MAX;
     b->dirty1 = -1;
@@ -749,6 +760,8 @@ static int give_up(mc_light_engine *e, int ready)
     for (int32_t gy = 0; gy < e->gh; gy++) {
         b->fr[2 * gy] = b->nr[2 * gy] = 127;
         b->fr[2 * gy + 1] = b->nr[2 * gy + 1] = -1;
+        b->vr[2 * gy] = 0; /* v and the planes: all of the layer */
+        b->vr[2 * gy + 1] = ROWS - 1;
     }
     b->dirty0 = 0;
     b->dirty1 = e->gh - 1;
@@ -761,8 +774,11 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     (void)sky_lo;
     clear_sets(e);
     const int32_t gtop = sky_hi - e->ylo + 1;
-    for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) /* all at 15 above the band */
+    for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) { /* all at 15 above the band */
         memset(LAYER(b->v, gy), 0xFF, ROWS * sizeof(uint64_t));
+        b->vr[2 * gy] = 0;
+        b->vr[2 * gy + 1] = ROWS - 1;
+    }
     if (gtop + 1 < e->gh - 1) {
         b->dirty0 = gtop + 1;
         b->dirty1 = e->gh - 2;

@@ -371,6 +371,7 @@ typedef struct mc__bitwork {
     uint64_t *v;     /* lit at the level being flooded or brighter */
     uint64_t *f, *n; /* lit at exactly the last level, at this one */
     int8_t *fr, *nr; /* per layer: the rows (lo, hi) where f, n have bits */
+    int8_t *vr;      /* per layer: the rows (lo, hi) where v may have bits (what clear_sets clears) */
     int32_t fy0, fy1, ny0, ny1; /* the layers where f, n have bits */
     int32_t dirty0, dirty1;     /* the layers where v and the planes may have bits (empty elsewhere) */
     int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
