@@ -483,6 +483,31 @@ static inline int layer_ready(mc_light_engine *e, int32_t gy)
 
 /* -------------------------------------------------------------- flooding */
 
+/* The multiplier that puts a row's 16 centre bits into the bit planes of
+ * level L at once: a 1 in the 16-bit lane of each plane k whose bit k of L
+ * is set (the four planes of a row read as one 64-bit word). */
+static inline uint64_t level_lanes(int L)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < 4; k++)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        m |= (uint64_t)(L >> k & 1) << (16 * (3 - k));
+#else
+        m |= (uint64_t)(L >> k & 1) << (16 * k);
+#endif
+    return m;
+}
+
+/* ORs the centre column's bits of row word n (bits 16..31) into a row's
+ * four planes pl[0..3] at the level whose level_lanes is lanes. */
+static inline void plane_or(uint16_t *pl, uint64_t n, uint64_t lanes)
+{
+    uint64_t q;
+    memcpy(&q, pl, sizeof q);
+    q |= (n >> 16 & 0xFFFFu) * lanes; /* (no lane carries into the next) */
+    memcpy(pl, &q, sizeof q);
+}
+
 /* Notes the bits n (new at level L) of row r of layer gy: the range of
  * rows with bits, and the centre column's planes. */
 static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int L)
@@ -496,14 +521,8 @@ static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int
         nr[0] = (int8_t)r;
     if (r > nr[1])
         nr[1] = (int8_t)r;
-    if (r >= 17 && r < 33) { /* the centre column: the level's bits into the planes */
-        const uint16_t c = (uint16_t)(n >> 16);
-        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
-        pl[0] |= c & (uint16_t)-(L & 1);
-        pl[1] |= c & (uint16_t)-(L >> 1 & 1);
-        pl[2] |= c & (uint16_t)-(L >> 2 & 1);
-        pl[3] |= c & (uint16_t)-(L >> 3 & 1);
-    }
+    if (r >= 17 && r < 33) /* the centre column: the level's bits into the planes */
+        plane_or(b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4, n, level_lanes(L));
 }
 
 /* Notes the rows first..last of layer gy where a step lit blocks at level
@@ -520,17 +539,9 @@ static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last
         nr[0] = (int8_t)first;
     if (last > nr[1])
         nr[1] = (int8_t)last;
-    const uint64_t *n = LAYER(b->n, gy);
-    const uint16_t m0 = (uint16_t)-(L & 1), m1 = (uint16_t)-(L >> 1 & 1), m2 = (uint16_t)-(L >> 2 & 1),
-                   m3 = (uint16_t)-(L >> 3 & 1);
-    for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) { /* the centre column */
-        const uint16_t c = (uint16_t)(n[r] >> 16);
-        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
-        pl[0] |= c & m0;
-        pl[1] |= c & m1;
-        pl[2] |= c & m2;
-        pl[3] |= c & m3;
-    }
+    const uint64_t *n = LAYER(b->n, gy), lanes = level_lanes(L);
+    for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) /* the centre column */
+        plane_or(b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4, n[r], lanes);
 }
 
 #ifdef MC_HAVE_AVX512_KERNELS
