@@ -486,16 +486,20 @@ static inline int layer_ready(mc_light_engine *e, int32_t gy)
 /* The multiplier that puts a row's 16 centre bits into the bit planes of
  * level L at once: a 1 in the 16-bit lane of each plane k whose bit k of L
  * is set (the four planes of a row read as one 64-bit word). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PLANE_LANE(L, k) ((uint64_t)((L) >> (k) & 1) << (16 * (3 - (k))))
+#else
+#define PLANE_LANE(L, k) ((uint64_t)((L) >> (k) & 1) << (16 * (k)))
+#endif
+#define LEVEL_LANES(L) (PLANE_LANE(L, 0) | PLANE_LANE(L, 1) | PLANE_LANE(L, 2) | PLANE_LANE(L, 3))
+static const uint64_t level_lanes_of[16] = {
+    LEVEL_LANES(0),  LEVEL_LANES(1),  LEVEL_LANES(2),  LEVEL_LANES(3),  LEVEL_LANES(4),  LEVEL_LANES(5),
+    LEVEL_LANES(6),  LEVEL_LANES(7),  LEVEL_LANES(8),  LEVEL_LANES(9),  LEVEL_LANES(10), LEVEL_LANES(11),
+    LEVEL_LANES(12), LEVEL_LANES(13), LEVEL_LANES(14), LEVEL_LANES(15)};
+
 static inline uint64_t level_lanes(int L)
 {
-    uint64_t m = 0;
-    for (int k = 0; k < 4; k++)
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        m |= (uint64_t)(L >> k & 1) << (16 * (3 - k));
-#else
-        m |= (uint64_t)(L >> k & 1) << (16 * k);
-#endif
-    return m;
+    return level_lanes_of[L];
 }
 
 /* ORs the centre column's bits of row word n (bits 16..31) into a row's
