@@ -811,26 +811,30 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
             return give_up(e, ready);
         if (gy < gtop) {
             const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
-            const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
-            const uint64_t *m = s >= 0 ? b->faces + (size_t)s * 12 * ROWS : NULL;
             const uint64_t *z = LAYER(b->z, gy);
-            for (int32_t r = 1; r < 49; r++) {
+            for (int32_t r = 1; r < 49; r++)
                 fall[r] &= z[r];
-                if (ma)
-                    fall[r] &= ma[DOWN * ROWS + r];
-                if (m)
-                    fall[r] &= m[(6 + DOWN) * ROWS + r];
-            }
+            if (sa >= 0) /* blocks above that cover their down faces */
+                for (int32_t r = 1; r < 49; r++)
+                    fall[r] &= b->faces[(size_t)sa * 12 * ROWS + DOWN * ROWS + r];
+            if (s >= 0) /* ... or here that cover their up faces */
+                for (int32_t r = 1; r < 49; r++)
+                    fall[r] &= b->faces[(size_t)s * 12 * ROWS + (6 + DOWN) * ROWS + r];
         }
+        /* the layer's lit rows at once (n and, the band being cleared, v
+         * are empty here before) */
+        uint64_t *n = LAYER(b->n, gy), *v = LAYER(b->v, gy);
+        int32_t first = INT32_MAX, last = -1;
         for (int32_t r = 1; r < 49; r++) {
             const uint64_t lit = fall[r] & b->xm[15][r];
             any |= fall[r];
-            if (lit) {
-                LAYER(b->n, gy)[r] = lit;
-                LAYER(b->v, gy)[r] = lit;
-                joined(b, gy, r, lit, 15);
-            }
+            n[r] = lit;
+            v[r] |= lit;
+            first = lit && r < first ? r : first;
+            last = lit ? r : last;
         }
+        if (first <= last)
+            layer_joined(b, gy, first, last, 15);
         if (!any)
             break;
     }
