@@ -327,8 +327,7 @@ static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t 
 #ifdef MC_HAVE_AVX512_KERNELS
         sl = mc__light_slice(e, c, (uint32_t)k, false);
         if (sl->direct4 && sl->bits_state != 1 && mc__bits_have_avx2()) { /* from the packed array, no kinds */
-            const mc_container *bc = &mc_column_section_const(e->cols[c], e->min_sy + k)->blocks;
-            rows_direct4(bc->longs + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
+            rows_direct4(sl->longs4 + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
             return 1;
         }
 #endif

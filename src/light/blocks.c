@@ -93,6 +93,7 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
                 sl->cls4[p] = (uint8_t)(cl & (MC__CLS_PASS | MC__CLS_CLEAR));
             }
             sl->direct4 = direct != 0;
+            sl->longs4 = c->longs;
         }
         return;
     }
