@@ -12,7 +12,7 @@
  * entries) at a time by shifts and masks, then are looked up in place
  * (AVX2: two byte shuffles, 32 entries a step). Other widths unpack to 16
  * bits with the dispatched kernels and look up from there: widths 6..8
- * (palettes of 17..256 states) with AVX2 as 2..16 byte shuffles of the
+ * (palettes of 33..256 states) with AVX2 as 4..16 byte shuffles of the
  * table's 16-entry pieces (the high bits of an entry pick the piece), 32
  * entries a step, the others (and CPUs without AVX2) an entry at a time.
  */
