@@ -7,9 +7,12 @@
  * 4-bit padded arrays (palettes of up to 16 states: most sections) hold two
  * entries per byte, low nibble first, so a byte shuffle with the 16-entry
  * table looks up 32 entries at once: AVX2 does 64 entries per step, the
- * portable loop one long (16 entries) per step. Other widths unpack to 16
- * bits with the dispatched kernels and look up from there: widths 5..8
- * (palettes of 17..256 states) with AVX2 as 2..16 byte shuffles of the
+ * portable loop one long (16 entries) per step. Padded 5-bit arrays
+ * (palettes of 17..32 states: most of the rest) go to bytes a long (12
+ * entries) at a time by shifts and masks, then are looked up in place
+ * (AVX2: two byte shuffles, 32 entries a step). Other widths unpack to 16
+ * bits with the dispatched kernels and look up from there: widths 6..8
+ * (palettes of 33..256 states) with AVX2 as 4..16 byte shuffles of the
  * table's 16-entry pieces (the high bits of an entry pick the piece), 32
  * entries a step, the others (and CPUs without AVX2) an entry at a time.
  */
@@ -67,6 +70,48 @@ static MC_AVX2 size_t map_u16_avx2(const uint16_t *idx, size_t n, unsigned bits,
     return i;
 }
 
+/* The table lookup over n bytes in place, each below 32 (2 byte
+ * shuffles of the table's 16-entry halves a 32-byte step); returns the
+ * bytes done. */
+static MC_AVX2 size_t map5_bytes_avx2(uint8_t *io, size_t n, const uint8_t *table)
+{
+    const __m256i tab0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table));
+    const __m256i tab1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(table + 16)));
+    const __m256i nibble = _mm256_set1_epi8(15);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(io + i)), lo = _mm256_and_si256(v, nibble);
+        const __m256i r = _mm256_blendv_epi8(_mm256_shuffle_epi8(tab0, lo), _mm256_shuffle_epi8(tab1, lo),
+                                             _mm256_cmpgt_epi8(v, nibble));
+        _mm256_storeu_si256((__m256i *)(io + i), r);
+    }
+    return i;
+}
+
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The entries of the whole longs of a padded 5-bit array (palettes of
+ * 17..32 states) as bytes: a long's 12 entries by shifts and masks (its
+ * low 40 bits as 20-bit halves, then 10-bit quarters, then fields of 5 in
+ * bytes; the next 20 bits the same from the quarters), stored as 8 + 4
+ * bytes. Returns entries done (a multiple of 12). */
+static size_t spread5(const uint64_t *longs, size_t count, uint8_t *out)
+{
+    size_t i = 0;
+    for (const uint64_t *w = longs; i + 12 <= count; i += 12, w++) {
+        uint64_t a = *w & 0xFFFFFFFFFFull, b = *w >> 40 & 0xFFFFFull;
+        a = (a & 0xFFFFFull) | (a >> 20) << 32;
+        a = (a & 0x000003FF000003FFull) | (a >> 10 & 0x000003FF000003FFull) << 16;
+        a = (a & 0x001F001F001F001Full) | (a >> 5 & 0x001F001F001F001Full) << 8;
+        b = (b & 0x3FFull) | (b >> 10) << 16;
+        b = (b & 0x001F001Full) | (b >> 5 & 0x001F001Full) << 8;
+        const uint32_t b4 = (uint32_t)b;
+        memcpy(out + i, &a, 8);
+        memcpy(out + i + 8, &b4, 4);
+    }
+    return i;
+}
 #endif
 
 void mc_bits_unpack_map_u8(const uint64_t *longs, size_t count, unsigned bits, mc_bits_layout layout,
@@ -91,6 +136,21 @@ void mc_bits_unpack_map_u8(const uint64_t *longs, size_t count, unsigned bits, m
             out[i] = table[mc_bits_get(longs, i, 4, layout)];
         return;
     }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (bits == 5 && layout == MC_BITS_PADDED) { /* the entries as bytes, then looked up in place */
+        const size_t whole = spread5(longs, count, out);
+        size_t i = 0;
+#ifdef MC_HAVE_AVX512_KERNELS
+        if (mc__bits_have_avx2())
+            i = map5_bytes_avx2(out, whole, table);
+#endif
+        for (; i < whole; i++)
+            out[i] = table[out[i]];
+        for (; i < count; i++)
+            out[i] = table[mc_bits_get(longs, i, 5, layout)];
+        return;
+    }
+#endif
     uint16_t tmp[1024];
     for (size_t i = 0; i < count;) {
         /* whole longs per step, so that each step starts on a long */

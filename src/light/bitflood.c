@@ -133,8 +133,8 @@ static void free_layers(mc_light_engine *e)
             e->alloc.free(e->alloc.user, *sets[i], n * ROWS * sizeof(uint64_t));
         *sets[i] = NULL;
     }
-    int8_t **ranges[2] = {&b->fr, &b->nr};
-    for (int i = 0; i < 2; i++) {
+    int8_t **ranges[3] = {&b->fr, &b->nr, &b->vr};
+    for (int i = 0; i < 3; i++) {
         if (*ranges[i])
             e->alloc.free(e->alloc.user, *ranges[i], n * 2);
         *ranges[i] = NULL;
@@ -175,6 +175,7 @@ static bool grow_layers(mc_light_engine *e, size_t layers)
         ok = (*sets[i] = e->alloc.alloc(e->alloc.user, n * ROWS * sizeof(uint64_t))) && ok;
     ok = (b->fr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
     ok = (b->nr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
+    ok = (b->vr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
     ok = (b->slot = e->alloc.alloc(e->alloc.user, n * sizeof *b->slot)) && ok;
     ok = (b->planes = e->alloc.alloc(e->alloc.user, n * 64 * sizeof *b->planes)) && ok;
     b->layers_cap = n;
@@ -189,8 +190,8 @@ static bool grow_layers(mc_light_engine *e, size_t layers)
     b->dirty0 = INT32_MAX;
     b->dirty1 = -1;
     for (size_t i = 0; i < n; i++) {
-        b->fr[2 * i] = b->nr[2 * i] = 127;
-        b->fr[2 * i + 1] = b->nr[2 * i + 1] = -1;
+        b->fr[2 * i] = b->nr[2 * i] = b->vr[2 * i] = 127;
+        b->fr[2 * i + 1] = b->nr[2 * i + 1] = b->vr[2 * i + 1] = -1;
     }
     return true;
 }
@@ -326,8 +327,7 @@ static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t 
 #ifdef MC_HAVE_AVX512_KERNELS
         sl = mc__light_slice(e, c, (uint32_t)k, false);
         if (sl->direct4 && sl->bits_state != 1 && mc__bits_have_avx2()) { /* from the packed array, no kinds */
-            const mc_container *bc = &mc_column_section_const(e->cols[c], e->min_sy + k)->blocks;
-            rows_direct4(bc->longs + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
+            rows_direct4(sl->longs4 + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
             return 1;
         }
 #endif
@@ -482,6 +482,35 @@ static inline int layer_ready(mc_light_engine *e, int32_t gy)
 
 /* -------------------------------------------------------------- flooding */
 
+/* The multiplier that puts a row's 16 centre bits into the bit planes of
+ * level L at once: a 1 in the 16-bit lane of each plane k whose bit k of L
+ * is set (the four planes of a row read as one 64-bit word). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PLANE_LANE(L, k) ((uint64_t)((L) >> (k) & 1) << (16 * (3 - (k))))
+#else
+#define PLANE_LANE(L, k) ((uint64_t)((L) >> (k) & 1) << (16 * (k)))
+#endif
+#define LEVEL_LANES(L) (PLANE_LANE(L, 0) | PLANE_LANE(L, 1) | PLANE_LANE(L, 2) | PLANE_LANE(L, 3))
+static const uint64_t level_lanes_of[16] = {
+    LEVEL_LANES(0),  LEVEL_LANES(1),  LEVEL_LANES(2),  LEVEL_LANES(3),  LEVEL_LANES(4),  LEVEL_LANES(5),
+    LEVEL_LANES(6),  LEVEL_LANES(7),  LEVEL_LANES(8),  LEVEL_LANES(9),  LEVEL_LANES(10), LEVEL_LANES(11),
+    LEVEL_LANES(12), LEVEL_LANES(13), LEVEL_LANES(14), LEVEL_LANES(15)};
+
+static inline uint64_t level_lanes(int L)
+{
+    return level_lanes_of[L];
+}
+
+/* ORs the centre column's bits of row word n (bits 16..31) into a row's
+ * four planes pl[0..3] at the level whose level_lanes is lanes. */
+static inline void plane_or(uint16_t *pl, uint64_t n, uint64_t lanes)
+{
+    uint64_t q;
+    memcpy(&q, pl, sizeof q);
+    q |= (n >> 16 & 0xFFFFu) * lanes; /* (no lane carries into the next) */
+    memcpy(pl, &q, sizeof q);
+}
+
 /* Notes the bits n (new at level L) of row r of layer gy: the range of
  * rows with bits, and the centre column's planes. */
 static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int L)
@@ -495,14 +524,8 @@ static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int
         nr[0] = (int8_t)r;
     if (r > nr[1])
         nr[1] = (int8_t)r;
-    if (r >= 17 && r < 33) { /* the centre column: the level's bits into the planes */
-        const uint16_t c = (uint16_t)(n >> 16);
-        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
-        pl[0] |= c & (uint16_t)-(L & 1);
-        pl[1] |= c & (uint16_t)-(L >> 1 & 1);
-        pl[2] |= c & (uint16_t)-(L >> 2 & 1);
-        pl[3] |= c & (uint16_t)-(L >> 3 & 1);
-    }
+    if (r >= 17 && r < 33) /* the centre column: the level's bits into the planes */
+        plane_or(b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4, n, level_lanes(L));
 }
 
 /* Notes the rows first..last of layer gy where a step lit blocks at level
@@ -519,17 +542,9 @@ static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last
         nr[0] = (int8_t)first;
     if (last > nr[1])
         nr[1] = (int8_t)last;
-    const uint64_t *n = LAYER(b->n, gy);
-    const uint16_t m0 = (uint16_t)-(L & 1), m1 = (uint16_t)-(L >> 1 & 1), m2 = (uint16_t)-(L >> 2 & 1),
-                   m3 = (uint16_t)-(L >> 3 & 1);
-    for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) { /* the centre column */
-        const uint16_t c = (uint16_t)(n[r] >> 16);
-        uint16_t *pl = b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4;
-        pl[0] |= c & m0;
-        pl[1] |= c & m1;
-        pl[2] |= c & m2;
-        pl[3] |= c & m3;
-    }
+    const uint64_t *n = LAYER(b->n, gy), lanes = level_lanes(L);
+    for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) /* the centre column */
+        plane_or(b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4, n[r], lanes);
 }
 
 #ifdef MC_HAVE_AVX512_KERNELS
@@ -698,14 +713,18 @@ static int step(mc_light_engine *e, int L, bool fall)
     return 1;
 }
 
-/* The frontier moves on: n becomes f (f's rows cleared for the next n). */
+/* The frontier moves on: n becomes f (f's rows cleared for the next n,
+ * and added to the rows where v has bits: v gains bits only where n does). */
 static void next_level(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
     for (int32_t gy = b->fy0; gy <= b->fy1; gy++) {
-        int8_t *fr = b->fr + 2 * gy;
-        if (fr[0] <= fr[1])
+        int8_t *fr = b->fr + 2 * gy, *vr = b->vr + 2 * gy;
+        if (fr[0] <= fr[1]) {
             memset(LAYER(b->f, gy) + fr[0], 0, (size_t)(fr[1] - fr[0] + 1) * sizeof(uint64_t));
+            vr[0] = fr[0] < vr[0] ? fr[0] : vr[0];
+            vr[1] = fr[1] > vr[1] ? fr[1] : vr[1];
+        }
         fr[0] = 127;
         fr[1] = -1;
     }
@@ -724,13 +743,19 @@ static void next_level(mc_light_engine *e)
 }
 
 /* Empty sets and planes over the run (f and n are kept empty between
- * floods: next_level clears what it consumed). */
+ * floods: next_level clears what it consumed): only the rows of the
+ * layers the last flood touched (the others are empty). */
 static void clear_sets(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
-    if (b->dirty0 <= b->dirty1) { /* only the layers the last flood touched (the others are empty) */
-        memset(LAYER(b->v, b->dirty0), 0, (size_t)(b->dirty1 - b->dirty0 + 1) * ROWS * sizeof(uint64_t));
-        memset(b->planes + (size_t)b->dirty0 * 64, 0, (size_t)(b->dirty1 - b->dirty0 + 1) * 64 * sizeof *b->planes);
+    for (int32_t gy = b->dirty0; gy <= b->dirty1; gy++) {
+        int8_t *vr = b->vr + 2 * gy;
+        if (vr[0] > vr[1])
+            continue;
+        memset(LAYER(b->v, gy) + vr[0], 0, (size_t)(vr[1] - vr[0] + 1) * sizeof(uint64_t));
+        memset(b->planes + (size_t)gy * 64, 0, 64 * sizeof *b->planes);
+        vr[0] = 127;
+        vr[1] = -1;
     }
     b->dirty0 = INT32_MAX;
     b->dirty1 = -1;
@@ -749,6 +774,8 @@ static int give_up(mc_light_engine *e, int ready)
     for (int32_t gy = 0; gy < e->gh; gy++) {
         b->fr[2 * gy] = b->nr[2 * gy] = 127;
         b->fr[2 * gy + 1] = b->nr[2 * gy + 1] = -1;
+        b->vr[2 * gy] = 0; /* v and the planes: all of the layer */
+        b->vr[2 * gy + 1] = ROWS - 1;
     }
     b->dirty0 = 0;
     b->dirty1 = e->gh - 1;
@@ -761,8 +788,11 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     (void)sky_lo;
     clear_sets(e);
     const int32_t gtop = sky_hi - e->ylo + 1;
-    for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) /* all at 15 above the band */
+    for (int32_t gy = gtop + 1; gy < e->gh - 1; gy++) { /* all at 15 above the band */
         memset(LAYER(b->v, gy), 0xFF, ROWS * sizeof(uint64_t));
+        b->vr[2 * gy] = 0;
+        b->vr[2 * gy + 1] = ROWS - 1;
+    }
     if (gtop + 1 < e->gh - 1) {
         b->dirty0 = gtop + 1;
         b->dirty1 = e->gh - 2;
@@ -780,26 +810,30 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
             return give_up(e, ready);
         if (gy < gtop) {
             const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
-            const uint64_t *ma = sa >= 0 ? b->faces + (size_t)sa * 12 * ROWS : NULL;
-            const uint64_t *m = s >= 0 ? b->faces + (size_t)s * 12 * ROWS : NULL;
             const uint64_t *z = LAYER(b->z, gy);
-            for (int32_t r = 1; r < 49; r++) {
+            for (int32_t r = 1; r < 49; r++)
                 fall[r] &= z[r];
-                if (ma)
-                    fall[r] &= ma[DOWN * ROWS + r];
-                if (m)
-                    fall[r] &= m[(6 + DOWN) * ROWS + r];
-            }
+            if (sa >= 0) /* blocks above that cover their down faces */
+                for (int32_t r = 1; r < 49; r++)
+                    fall[r] &= b->faces[(size_t)sa * 12 * ROWS + DOWN * ROWS + r];
+            if (s >= 0) /* ... or here that cover their up faces */
+                for (int32_t r = 1; r < 49; r++)
+                    fall[r] &= b->faces[(size_t)s * 12 * ROWS + (6 + DOWN) * ROWS + r];
         }
+        /* the layer's lit rows at once (n and, the band being cleared, v
+         * are empty here before) */
+        uint64_t *n = LAYER(b->n, gy), *v = LAYER(b->v, gy);
+        int32_t first = INT32_MAX, last = -1;
         for (int32_t r = 1; r < 49; r++) {
             const uint64_t lit = fall[r] & b->xm[15][r];
             any |= fall[r];
-            if (lit) {
-                LAYER(b->n, gy)[r] = lit;
-                LAYER(b->v, gy)[r] = lit;
-                joined(b, gy, r, lit, 15);
-            }
+            n[r] = lit;
+            v[r] |= lit;
+            first = lit && r < first ? r : first;
+            last = lit ? r : last;
         }
+        if (first <= last)
+            layer_joined(b, gy, first, last, 15);
         if (!any)
             break;
     }

@@ -93,6 +93,7 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
                 sl->cls4[p] = (uint8_t)(cl & (MC__CLS_PASS | MC__CLS_CLEAR));
             }
             sl->direct4 = direct != 0;
+            sl->longs4 = c->longs;
         }
         return;
     }
@@ -411,9 +412,10 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         const int32_t base = (e->min_sy + (int32_t)k) * 16;
         for (int32_t y = 0; y < 16; y++) {
             if (sl->kinds) { /* a layer without shaped or shining blocks (kinds 128..) is passed over whole */
+                const uint8_t *layer = sl->kinds + (y << 8);
                 mc__row16 any_special = mc__row_splat(0);
-                for (int32_t z = za; z < zb; z++)
-                    any_special = mc__row_or(any_special, mc__row_load(sl->kinds + (y << 8 | z << 4)));
+                for (int32_t z = 0; z < 16; z++) /* (all its rows: a fixed count, unrolled) */
+                    any_special = mc__row_or(any_special, mc__row_load(layer + (z << 4)));
                 if (!(mc__row_bits(any_special) & any))
                     continue;
             }

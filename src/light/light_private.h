@@ -308,6 +308,7 @@ typedef struct mc__slice {
      * "opacity 0", and the bit floods' rows come from the packed array */
     bool direct4;
     uint8_t cls4[16];
+    const uint64_t *longs4; /* direct4: the section's packed array */
     uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
 
@@ -371,6 +372,7 @@ typedef struct mc__bitwork {
     uint64_t *v;     /* lit at the level being flooded or brighter */
     uint64_t *f, *n; /* lit at exactly the last level, at this one */
     int8_t *fr, *nr; /* per layer: the rows (lo, hi) where f, n have bits */
+    int8_t *vr;      /* per layer: the rows (lo, hi) where v may have bits (what clear_sets clears) */
     int32_t fy0, fy1, ny0, ny1; /* the layers where f, n have bits */
     int32_t dirty0, dirty1;     /* the layers where v and the planes may have bits (empty elsewhere) */
     int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
