@@ -666,6 +666,86 @@ static uint32_t max_u32(const uint32_t *v, size_t n)
     return top[0];
 }
 
+/* The largest of v[0..n), in sixteen lanes without a branch. */
+static uint16_t max_u16(const uint16_t *v, size_t n)
+{
+    uint16_t top[16] = {0};
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (unsigned k = 0; k < 16; k++)
+            top[k] = v[i + k] > top[k] ? v[i + k] : top[k];
+    for (; i < n; i++)
+        top[0] = v[i] > top[0] ? v[i] : top[0];
+    for (unsigned k = 1; k < 16; k++)
+        top[0] = top[k] > top[0] ? top[k] : top[0];
+    return top[0];
+}
+
+/* from_source's indirect result at another width or layout than the
+ * source's (1.13-1.15's spanning longs at 5 to 8 bits, a width below the
+ * rules' least): the indices (below 4096: 16 bits hold them) unpacked,
+ * checked against the palette and packed at tbits. */
+/* The error for the first entry of src (bits, layout) at or past
+ * palette_len, as the general path words it (MC_OK when there is none). */
+static mc_status bad_index(const void *src, bool be, size_t n, unsigned bits, mc_bits_layout layout,
+                           size_t palette_len, mc_error *err)
+{
+    uint32_t *vals = malloc(n * sizeof *vals);
+    if (!vals)
+        return MC_ERR_NOMEM;
+    if (be)
+        mc_bits_unpack_be_u32(src, n, bits, layout, vals);
+    else
+        mc_bits_unpack_u32(src, n, bits, layout, vals);
+    size_t i = 0;
+    while (i < n && vals[i] < palette_len)
+        i++;
+    const uint32_t v = i < n ? vals[i] : 0;
+    free(vals);
+    if (i == n)
+        return MC_OK;
+    return mc_error_set(err, MC_ERR_MALFORMED, SIZE_MAX, "container: entry %zu is palette index %u, palette has %zu",
+                        i, v, palette_len);
+}
+
+/* from_source's indirect result at another width or layout than the
+ * source's (1.13-1.15's spanning longs at 5 to 8 bits, a width below the
+ * rules' least): the indices unpacked as 16-bit entries (a palette holds at
+ * most 4096), checked against the palette and packed at tbits. */
+static mc_status from_source_indices(mc_container *c, unsigned tbits, mc_bits_layout layout,
+                                     const uint32_t *palette, size_t palette_len, const void *src, bool be,
+                                     unsigned bits, mc_error *err)
+{
+    const size_t n = c->rules.size;
+    uint16_t idx[MAX_SIZE];
+    if (bits > 16) {
+        /* (not the game's) every index below 4096, or the error */
+        mc_status st = bad_index(src, be, n, bits, layout, palette_len, err);
+        if (st != MC_OK)
+            return st;
+    } else {
+        if (be)
+            mc_bits_unpack_be_u16(src, n, bits, layout, idx);
+        else
+            mc_bits_unpack_u16(src, n, bits, layout, idx);
+        if (max_u16(idx, n) >= palette_len)
+            return bad_index(src, be, n, bits, layout, palette_len, err);
+    }
+    if (bits > 16) {
+        uint32_t *vals = malloc(n * sizeof *vals);
+        if (!vals)
+            return MC_ERR_NOMEM;
+        if (be)
+            mc_bits_unpack_be_u32(src, n, bits, layout, vals);
+        else
+            mc_bits_unpack_u32(src, n, bits, layout, vals);
+        for (size_t i = 0; i < n; i++)
+            idx[i] = (uint16_t)vals[i];
+        free(vals);
+    }
+    return install(c, MC_CONTAINER_INDIRECT, tbits, palette, palette_len, idx, 2);
+}
+
 /* Builds from outside longs (native or big-endian). */
 static mc_status from_source(mc_container *c, const mc_container_rules *rules, unsigned bits,
                              mc_bits_layout layout, const uint32_t *palette, size_t palette_len,
@@ -722,6 +802,11 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
     const uint64_t dlim = rules->direct_bits >= 32 ? UINT32_MAX : ((1ull << rules->direct_bits) - 1);
     const mc_allocator *a = c->alloc;
     size_t tl = mc__bits_longs_padded(n, tbits);
+    /* at a width dividing 64 (1.13-1.15's 4-bit sections, most of their
+     * blocks) spanning longs are padded ones: the same bytes */
+    const mc_bits_layout given = layout;
+    if (64 % bits == 0)
+        layout = MC_BITS_PADDED;
 
     /* Fast path: the modern case, same width and padded: copy the longs. */
     if (tbits == bits && layout == MC_BITS_PADDED &&
@@ -742,6 +827,11 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
             below = kind != MC_CONTAINER_INDIRECT || mc_bits_all_below(longs, n, bits, palette_len);
         }
         if (kind == MC_CONTAINER_INDIRECT) {
+            mc_status bad;
+            if (!below && given != layout && (bad = bad_index(src, be, n, bits, layout, palette_len, err))) {
+                release_joint(a, longs, tl, cap); /* worded as the spanning path said it */
+                return bad;
+            }
             if (!below) {
                 uint32_t mx = mc_bits_max(longs, n, bits, MC_BITS_PADDED);
                 release_joint(a, longs, tl, cap);
@@ -761,6 +851,8 @@ static mc_status from_source(mc_container *c, const mc_container_rules *rules, u
         return MC_OK;
     }
 
+    if (kind == MC_CONTAINER_INDIRECT)
+        return from_source_indices(c, tbits, layout, palette, palette_len, src, be, bits, err);
     /* General path: unpack, validate, map, pack at the game's width. */
     uint32_t *vals = malloc(n * sizeof *vals);
     if (!vals)

@@ -444,6 +444,47 @@ static void test_outside_data_validation(void **state)
     assert_int_equal(mc_container_from_be(&c, &r, 16, MC_BITS_PADDED, NULL, 0, be, 1024, NULL, &err), MC_ERR_MALFORMED);
 }
 
+/* 1.13-1.15 disk longs span entries across longs: read at 4 bits (where
+ * spanning and padded are the same bytes) and at 5-8 (unpacked and packed
+ * again at the game's width, 16 bits an index), each must hold the values
+ * of the padded reading, and an index past the palette names its entry. */
+static void test_spanning_source(void **state)
+{
+    (void)state;
+    mc_container_rules r = mc_container_rules_blocks(15);
+    uint32_t pal[256], vals[4096], got[4096];
+    static uint8_t span[4096 * 8 / 64 * 8 * 8], padded[4096 * 8];
+    for (unsigned i = 0; i < 256; i++)
+        pal[i] = 7 * i + 1;
+    for (unsigned bits = 4; bits <= 8; bits++) {
+        const size_t plen = ((size_t)1 << (bits - 1)) + 3, ns = mc_bits_longs(4096, bits, MC_BITS_SPANNING),
+                     np = mc_bits_longs(4096, bits, MC_BITS_PADDED);
+        for (unsigned i = 0; i < 4096; i++)
+            vals[i] = (i * 13u + i / 100u) % plen;
+        mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_SPANNING, span);
+        mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_PADDED, padded);
+        mc_container a, b;
+        mc_error err;
+        assert_int_equal(mc_container_from_be(&a, &r, bits, MC_BITS_SPANNING, pal, plen, span, ns, NULL, &err), MC_OK);
+        assert_int_equal(mc_container_from_be(&b, &r, bits, MC_BITS_PADDED, pal, plen, padded, np, NULL, &err), MC_OK);
+        assert_int_equal(a.kind, MC_CONTAINER_INDIRECT);
+        assert_int_equal(a.bits, bits);
+        assert_true(mc_container_equal(&a, &b));
+        mc_container_get_all(&a, got);
+        for (unsigned i = 0; i < 4096; i++)
+            assert_int_equal(got[i], pal[vals[i]]);
+        mc_container_free(&a);
+        mc_container_free(&b);
+        /* entry 2049 one past the palette */
+        vals[2049] = (uint32_t)plen;
+        mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_SPANNING, span);
+        assert_int_equal(mc_container_from_be(&a, &r, bits, MC_BITS_SPANNING, pal, plen, span, ns, NULL, &err),
+                         MC_ERR_MALFORMED);
+        assert_non_null(strstr(err.message, "entry 2049 "));
+        assert_null(a.longs);
+    }
+}
+
 static void test_adopt_and_raw(void **state)
 {
     (void)state;
@@ -562,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_seed_section_example),
         cmocka_unit_test(test_seed_13bit_direct_section),
         cmocka_unit_test(test_outside_data_validation),
+        cmocka_unit_test(test_spanning_source),
         cmocka_unit_test(test_adopt_and_raw),
         cmocka_unit_test(test_property_blocks),
         cmocka_unit_test(test_property_biomes),
