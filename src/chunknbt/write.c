@@ -560,9 +560,90 @@ static void sk_end(sink *o)
         mc_buf_put_u8(o->buf, MC_NBT_END);
 }
 
+/* A string's Java NBT payload (length, bytes) when it is plain ASCII, the
+ * same bytes in modified UTF-8; false (nothing written) otherwise. */
+static bool put_ascii(mc_buf *b, const char *s)
+{
+    const size_t n = strlen(s);
+    if (n > 0xFFFF)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((uint8_t)s[i] >= 0x80)
+            return false;
+    mc_buf_put_u16be(b, (uint16_t)n);
+    mc_buf_put(b, s, n);
+    return true;
+}
+
+/* The payload of the palette entry of target state (blocks) or biome id
+ * `v` appended to b as put_block_entry's compound (Name, then Properties
+ * in the registry's order) or the biome's name are written by the tree
+ * writer, without the tree (building it was half of world convert's
+ * writing of older chunks: each of the 1.21.4 states they meet is written
+ * once). False when a string is not plain ASCII (the caller then goes
+ * through the tree; b may hold a part). */
+static bool entry_bytes(writer *w, bool biomes, uint32_t v, mc_buf *b)
+{
+    if (biomes) {
+        const char *nm = mc_registry_biome_name(w->treg, v);
+        return put_ascii(b, biome_name_for(w, nm ? nm : "minecraft:plains"));
+    }
+    const char *name = mc_registry_state_name(w->treg, v);
+    if (!name) {
+        v = w->tair;
+        name = mc_registry_state_name(w->treg, v);
+        if (!name)
+            name = "minecraft:air";
+    }
+    emit_key(b, MC_NBT_STRING, "Name");
+    if (!put_ascii(b, name))
+        return false;
+    const unsigned np = mc_registry_state_prop_count(w->treg, v);
+    if (np) {
+        emit_key(b, MC_NBT_COMPOUND, "Properties");
+        for (unsigned i = 0; i < np; i++) {
+            const char *k, *val;
+            if (!mc_registry_state_prop(w->treg, v, i, &k, &val))
+                continue;
+            mc_buf_put_u8(b, MC_NBT_STRING);
+            if (!put_ascii(b, k) || !put_ascii(b, val))
+                return false;
+        }
+        mc_buf_put_u8(b, MC_NBT_END);
+    }
+    mc_buf_put_u8(b, MC_NBT_END);
+    return true;
+}
+
 /* The payload bytes of the palette entry of target state (blocks) or
- * biome id `v`: made once as the tree path makes it (put_block_entry, the
- * biome's name) and written by the tree writer, then kept. */
+ * biome id `v`: made once (entry_bytes, or as the tree path makes it:
+ * put_block_entry, the biome's name, written by the tree writer), then
+ * kept. */
+/* entry_bytes through a tree in wr->scratch (put_block_entry, the biome's
+ * name), written by the tree writer. */
+static mc_status entry_via_tree(writer *w, bool biomes, uint32_t v, mc_buf *b)
+{
+    mc_chunknbt_writer *wr = w->wr;
+    mc_nbt_doc *tree = w->doc;
+    w->doc = wr->scratch;
+    mc_nbt_doc_reset(wr->scratch);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(wr->scratch, MC_NBT_COMPOUND);
+    mc_nbt_tag *list = root ? mc_nbt_put_list(wr->scratch, root, "", biomes ? MC_NBT_STRING : MC_NBT_COMPOUND)
+                            : NULL;
+    mc_status st = list ? MC_OK : nomem(w);
+    if (st == MC_OK && biomes) {
+        const char *nm = mc_registry_biome_name(w->treg, v);
+        nm = biome_name_for(w, nm ? nm : "minecraft:plains");
+        mc_nbt_tag *s = mc_nbt_list_append(wr->scratch, list, MC_NBT_STRING);
+        if (!s || mc_nbt_set_string(wr->scratch, s, nm, strlen(nm)) != MC_OK)
+            st = nomem(w);
+    } else if (st == MC_OK) {
+        st = put_block_entry(w, list, v);
+    }
+    w->doc = tree;
+    return st == MC_OK ? emit_payload(w, b, mc_nbt_first(list)) : st;
+}
+
 static mc_status cached_entry(writer *w, bool biomes, uint32_t v, const uint8_t **p, size_t *len)
 {
     mc_chunknbt_writer *wr = w->wr;
@@ -582,26 +663,12 @@ static mc_status cached_entry(writer *w, bool biomes, uint32_t v, const uint8_t 
     }
     const size_t slot = v < c->n ? v : c->n; /* (ids past the registry: made each time) */
     if (slot == c->n || !c->at[slot]) {
-        mc_nbt_doc *tree = w->doc;
-        w->doc = wr->scratch;
-        mc_nbt_doc_reset(wr->scratch);
-        mc_nbt_tag *root = mc_nbt_doc_new_root(wr->scratch, MC_NBT_COMPOUND);
-        mc_nbt_tag *list = root ? mc_nbt_put_list(wr->scratch, root, "", biomes ? MC_NBT_STRING : MC_NBT_COMPOUND)
-                                : NULL;
-        mc_status st = list ? MC_OK : nomem(w);
-        if (st == MC_OK && biomes) {
-            const char *nm = mc_registry_biome_name(w->treg, v);
-            nm = biome_name_for(w, nm ? nm : "minecraft:plains");
-            mc_nbt_tag *s = mc_nbt_list_append(wr->scratch, list, MC_NBT_STRING);
-            if (!s || mc_nbt_set_string(wr->scratch, s, nm, strlen(nm)) != MC_OK)
-                st = nomem(w);
-        } else if (st == MC_OK) {
-            st = put_block_entry(w, list, v);
-        }
-        w->doc = tree;
         const size_t at = c->bytes.len;
-        if (st == MC_OK)
-            st = emit_payload(w, &c->bytes, mc_nbt_first(list));
+        mc_status st = MC_OK;
+        if (!entry_bytes(w, biomes, v, &c->bytes)) {
+            c->bytes.len = at; /* (a string not plain ASCII: the tree writes it) */
+            st = entry_via_tree(w, biomes, v, &c->bytes);
+        }
         if (st == MC_OK && (!mc_buf_ok(&c->bytes) || c->bytes.len - at > 0xFFFF || at >= UINT32_MAX))
             st = nomem(w);
         if (st != MC_OK)
