@@ -104,30 +104,57 @@ static void report(writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static void report(writer *w, const char *fmt, ...)
+/* Appends one line of n bytes to the report's text (cut to "..." when the
+ * text is full). */
+static void report_line(writer *w, const char *line, size_t n)
 {
     mc_chunknbt_report *r = w->rep;
-    if (!r)
-        return;
     size_t room = sizeof r->text - r->text_len;
     if (room < 5)
+        return;
+    if (n + 2 > room - 4) {
+        memcpy(r->text + r->text_len, "...", 4);
+        r->text_len = sizeof r->text - 1;
+        return;
+    }
+    memcpy(r->text + r->text_len, line, n);
+    r->text_len += n;
+    r->text[r->text_len++] = '\n';
+    r->text[r->text_len] = '\0';
+}
+
+static void report(writer *w, const char *fmt, ...)
+{
+    if (!w->rep)
         return;
     char line[512];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    /* a line longer than `line` (a long key) is the part that fits */
+    if (n >= 0)
+        report_line(w, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+/* report(w, "key %s%.*s (the format era differs)", prefix, kl, k) without
+ * printf (a line for every extra key a chunk of another era drops: a
+ * printf each was 1% of converting the older corpus files) */
+static void report_dropped_key(writer *w, const char *prefix, const char *k, size_t kl)
+{
+    if (!w->rep)
         return;
-    if ((size_t)n + 2 > room - 4) {
-        memcpy(r->text + r->text_len, "...", 4);
-        r->text_len = sizeof r->text - 1;
-        return;
+    static const char head[] = "key ", tail[] = " (the format era differs)";
+    char line[512];
+    size_t n = 0;
+    const char *parts[4] = {head, prefix, k, tail};
+    const size_t lens[4] = {sizeof head - 1, strlen(prefix), kl, sizeof tail - 1};
+    for (int i = 0; i < 4; i++) {
+        const size_t take = lens[i] < sizeof line - 1 - n ? lens[i] : sizeof line - 1 - n;
+        memcpy(line + n, parts[i], take);
+        n += take;
     }
-    memcpy(r->text + r->text_len, line, (size_t)n);
-    r->text_len += (size_t)n;
-    r->text[r->text_len++] = '\n';
-    r->text[r->text_len] = '\0';
+    report_line(w, line, n);
 }
 
 static mc_status nomem(writer *w)
@@ -420,20 +447,27 @@ static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool bi
     for (uint32_t k = 0; k < c->palette_len; k++)
         out_of[k] = UINT32_MAX;
     size_t n = 0;
-    for (size_t i = 0; i < size; i++) {
+    /* the entries in the order they are met, until every one was (most
+     * often within the first few hundred indices), then the indices
+     * through out_of in a plain loop (an index never met is none of the
+     * rest's) */
+    uint32_t met = 0;
+    for (size_t i = 0; i < size && met < c->palette_len; i++) {
         const uint16_t k = idx[i];
-        if (out_of[k] == UINT32_MAX) {
-            const uint32_t s = c->palette[k];
-            const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
-            uint32_t j = 0;
-            while (j < n && pal[j] != v)
-                j++;
-            if (j == n)
-                pal[n++] = v;
-            out_of[k] = j;
-        }
-        w->idx[i] = out_of[k];
+        if (out_of[k] != UINT32_MAX)
+            continue;
+        const uint32_t s = c->palette[k];
+        const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
+        uint32_t j = 0;
+        while (j < n && pal[j] != v)
+            j++;
+        if (j == n)
+            pal[n++] = v;
+        out_of[k] = j;
+        met++;
     }
+    for (size_t i = 0; i < size; i++)
+        w->idx[i] = out_of[idx[i]];
     return n;
 }
 
@@ -1613,19 +1647,25 @@ static void report_dropped_extras(writer *w, const mc_nbt_tag *c, const char *pr
         size_t kl;
         const char *k = mc_nbt_tag_key(t, &kl);
         /* keys the writer makes from the model anyway */
-        static const char *const regenerated[] = {"Level", "DataVersion", "Heightmaps", "sections", "Sections",
-                                                  "block_entities", "TileEntities", "Biomes", "HeightMap",
-                                                  "xPos", "zPos", "yPos", "LastUpdate", "InhabitedTime"};
+#define KEY(s) {s, sizeof s - 1}
+        static const struct {
+            const char *key;
+            size_t len;
+        } regenerated[] = {KEY("Level"), KEY("DataVersion"), KEY("Heightmaps"), KEY("sections"),
+                           KEY("Sections"), KEY("block_entities"), KEY("TileEntities"), KEY("Biomes"),
+                           KEY("HeightMap"), KEY("xPos"), KEY("zPos"), KEY("yPos"), KEY("LastUpdate"),
+                           KEY("InhabitedTime")};
+#undef KEY
         bool skip = false;
-        for (size_t i = 0; i < sizeof regenerated / sizeof regenerated[0]; i++)
-            skip |= strlen(regenerated[i]) == kl && !memcmp(k, regenerated[i], kl);
+        for (size_t i = 0; i < sizeof regenerated / sizeof regenerated[0] && !skip; i++)
+            skip = regenerated[i].len == kl && !memcmp(k, regenerated[i].key, kl);
         if (skip)
             continue;
         if (w->rep) {
             w->rep->dropped |= MC_CHUNKNBT_DROP_EXTRA;
             w->rep->extra_dropped++;
         }
-        report(w, "key %s%.*s (the format era differs)", prefix, (int)kl, k);
+        report_dropped_key(w, prefix, k, kl);
     }
 }
 
