@@ -447,27 +447,20 @@ static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool bi
     for (uint32_t k = 0; k < c->palette_len; k++)
         out_of[k] = UINT32_MAX;
     size_t n = 0;
-    /* the entries in the order they are met, until every one was (most
-     * often within the first few hundred indices), then the indices
-     * through out_of in a plain loop (an index never met is none of the
-     * rest's) */
-    uint32_t met = 0;
-    for (size_t i = 0; i < size && met < c->palette_len; i++) {
+    for (size_t i = 0; i < size; i++) {
         const uint16_t k = idx[i];
-        if (out_of[k] != UINT32_MAX)
-            continue;
-        const uint32_t s = c->palette[k];
-        const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
-        uint32_t j = 0;
-        while (j < n && pal[j] != v)
-            j++;
-        if (j == n)
-            pal[n++] = v;
-        out_of[k] = j;
-        met++;
+        if (out_of[k] == UINT32_MAX) {
+            const uint32_t s = c->palette[k];
+            const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
+            uint32_t j = 0;
+            while (j < n && pal[j] != v)
+                j++;
+            if (j == n)
+                pal[n++] = v;
+            out_of[k] = j;
+        }
+        w->idx[i] = out_of[k];
     }
-    for (size_t i = 0; i < size; i++)
-        w->idx[i] = out_of[idx[i]];
     return n;
 }
 
