@@ -270,7 +270,7 @@ static mc_status sign_sides_up(const mc__be_ctx *c, mc_nbt_tag *be)
     for (size_t i = 0; i < 4; i++) {
         lines[i] = mc_nbt_get(be, sign_lines[i]);
         char k[16];
-        snprintf(k, sizeof k, "Filtered%s", sign_lines[i]);
+        join(k, sizeof k, "Filtered", sign_lines[i]);
         filtered |= mc_nbt_get(be, k) != NULL;
     }
     mc_status st = mc__text_put_list(c, msgs, lines, 4);
@@ -285,7 +285,7 @@ static mc_status sign_sides_up(const mc__be_ctx *c, mc_nbt_tag *be)
         const mc_nbt_tag *fl[4];
         for (size_t i = 0; i < 4; i++) {
             char k[16];
-            snprintf(k, sizeof k, "Filtered%s", sign_lines[i]);
+            join(k, sizeof k, "Filtered", sign_lines[i]);
             fl[i] = mc_nbt_get(be, k) ? mc_nbt_get(be, k) : lines[i];
         }
         st = fm ? mc__text_put_list(c, fm, fl, 4) : MC_ERR_NOMEM;
@@ -301,7 +301,7 @@ static mc_status sign_sides_up(const mc__be_ctx *c, mc_nbt_tag *be)
         st = MC_ERR_NOMEM;
     for (size_t i = 0; i < 4; i++) {
         char k[16];
-        snprintf(k, sizeof k, "Filtered%s", sign_lines[i]);
+        join(k, sizeof k, "Filtered", sign_lines[i]);
         drop_key(be, sign_lines[i]);
         drop_key(be, k);
     }
@@ -445,7 +445,7 @@ static mc_status patterns_up(const mc__be_ctx *c, mc_nbt_tag *be)
         mc__be_string(mc_nbt_get(l, "Pattern"), code, sizeof code);
         const struct pattern *p = pattern_by(code, NULL);
         char id[64];
-        snprintf(id, sizeof id, p ? "minecraft:%s" : "%s", p ? p->id : code);
+        join(id, sizeof id, p ? "minecraft:" : "", p ? p->id : code);
         const char *color = dyes[get_int(l, "Color", 0) & 15];
         mc_nbt_tag *e = mc_nbt_list_append(c->doc, list, MC_NBT_COMPOUND);
         if (!e || mc_nbt_put_string(c->doc, e, "pattern", id, strlen(id)) != MC_OK ||
@@ -517,7 +517,7 @@ static mc_status banner(mc__be_ctx *c, mc_nbt_tag *be)
         block_name(c->to, c->to_state, name, sizeof name);
         const bool wall = strstr(name, "wall_banner") != NULL;
         char want[64];
-        snprintf(want, sizeof want, "%s_%s", dyes[dye], wall ? "wall_banner" : "banner");
+        join(want, sizeof want, dyes[dye], wall ? "_wall_banner" : "_banner");
         uint32_t s = state_change(c->to, c->to_state, want, NULL, NULL);
         if (s != MC_STATE_NONE)
             c->to_state = s;
@@ -553,7 +553,7 @@ static bool bed(mc__be_ctx *c, mc_nbt_tag *be, mc_status *st)
     if (mc__be_up(c, MC__BE_DV_FLATTENING)) {
         const int dye = (int)(get_int(be, "color", 14) & 15);
         char want[64];
-        snprintf(want, sizeof want, "%s_bed", dyes[dye]);
+        join(want, sizeof want, dyes[dye], "_bed");
         uint32_t s = state_change(c->to, c->to_state, want, NULL, NULL);
         if (s != MC_STATE_NONE)
             c->to_state = s;
@@ -865,7 +865,7 @@ static mc_status pot_down(mc__be_ctx *c, mc_nbt_tag *be)
         c->to_state = s;
     char item[64] = "";
     if (strcmp(p->item, "air"))
-        snprintf(item, sizeof item, "minecraft:%s", p->item);
+        join(item, sizeof item, "minecraft:", p->item);
     return mc_nbt_put_string(c->doc, be, "Item", item, strlen(item)) == MC_OK &&
                    mc_nbt_put_int(c->doc, be, "Data", p->data) == MC_OK
                ? MC_OK
@@ -931,19 +931,19 @@ static mc_status entity_id(const mc__be_ctx *c, mc_nbt_tag *holder, const char *
         return MC_OK;
     char *bare = !strncmp(id, "minecraft:", 10) ? id + 10 : id;
     char out[96];
-    snprintf(out, sizeof out, "%s", bare);
+    join(out, sizeof out, "", bare);
     if (mc__be_up(c, MC__BE_DV_NAMESPACED))
         for (size_t i = 0; i < sizeof entity_ids / sizeof entity_ids[0]; i++)
             if (!strcmp(entity_ids[i][0], bare))
-                snprintf(out, sizeof out, "%s", entity_ids[i][1]);
+                join(out, sizeof out, "", entity_ids[i][1]);
     for (size_t i = 0; i < sizeof entity_renames / sizeof entity_renames[0]; i++)
         if (mc__be_up(c, entity_renames[i].dv) && !strcmp(out, entity_renames[i].old))
-            snprintf(out, sizeof out, "%s", entity_renames[i].now);
+            join(out, sizeof out, "", entity_renames[i].now);
     for (size_t i = sizeof entity_renames / sizeof entity_renames[0]; i-- > 0;)
         if (mc__be_down(c, entity_renames[i].dv) && !strcmp(out, entity_renames[i].now))
-            snprintf(out, sizeof out, "%s", entity_renames[i].old);
+            join(out, sizeof out, "", entity_renames[i].old);
     char full[128];
-    snprintf(full, sizeof full, "minecraft:%s", out);
+    join(full, sizeof full, "minecraft:", out);
     const char *w = full;
     if (c->to_dv < MC__BE_DV_NAMESPACED) {
         w = out;
@@ -1097,7 +1097,7 @@ static mc_status jukebox(const mc__be_ctx *c, mc_nbt_tag *be)
             /* the game's BlockEntityJukeboxFix: the disc as a stack */
             mc_nbt_tag *it = mc_nbt_put_compound(c->doc, be, "RecordItem");
             char id[64];
-            snprintf(id, sizeof id, "minecraft:%s", records[record - 2256]);
+            join(id, sizeof id, "minecraft:", records[record - 2256]);
             if (!it || mc_nbt_put_string(c->doc, it, "id", id, strlen(id)) != MC_OK ||
                 mc_nbt_put_byte(c->doc, it, "Count", 1) != MC_OK || mc_nbt_put_short(c->doc, it, "Damage", 0) != MC_OK)
                 return MC_ERR_NOMEM;
