@@ -605,10 +605,11 @@ static bool put_ascii(mc_buf *b, const char *s)
 /* The payload of the palette entry of target state (blocks) or biome id
  * `v` appended to b as put_block_entry's compound (Name, then Properties
  * in the registry's order) or the biome's name are written by the tree
- * writer, without the tree (building it was half of world convert's
- * writing of older chunks: each of the 1.21.4 states they meet is written
- * once). False when a string is not plain ASCII (the caller then goes
- * through the tree; b may hold a part). */
+ * writer, without the tree (building and writing it was a quarter of
+ * world convert's writing of the older corpus chunks, whose 2,193 chunks
+ * meet 17,137 distinct 1.21.4 states, each made once). False when a string
+ * is not plain ASCII (the caller then goes through the tree; b may hold a
+ * part). */
 static bool entry_bytes(writer *w, bool biomes, uint32_t v, mc_buf *b)
 {
     if (biomes) {
