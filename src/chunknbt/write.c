@@ -372,8 +372,10 @@ static bool all_used_nibbles(const mc_container *c)
 
 /* Whether an indirect container's palette has no entry twice and every
  * entry is used: the entries are checked first, then the indices walked
- * until each entry was seen (usually long before the last block). */
-static bool all_used(const mc_container *c)
+ * until each entry was seen (usually long before the last block). The
+ * indices, when it unpacked them, are left in idx (4096) and *unpacked set:
+ * first_occurrence_indexed then does not unpack them again. */
+static bool all_used(const mc_container *c, uint16_t *idx, bool *unpacked)
 {
     if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256)
         return false;
@@ -381,13 +383,13 @@ static bool all_used(const mc_container *c)
         for (uint32_t j = i + 1; j < c->palette_len; j++)
             if (c->palette[i] == c->palette[j])
                 return false;
-    uint16_t idx[4096];
     uint8_t seen[256];
     if (c->rules.size > 4096)
         return false;
     if (c->bits == 4 && c->palette_len <= 16 && c->rules.size % 16 == 0)
         return all_used_nibbles(c);
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
+    *unpacked = true;
     if (c->palette_len <= 64) {
         /* the common case: the entries seen as bits of one word (four
          * words over a run of 256, so that the ORs do not wait for each
@@ -436,14 +438,15 @@ static bool all_used(const mc_container *c)
  * palette entry is mapped (tstate, tbiome) once, when first met, and given
  * its place in the new palette then (entries mapping to one target share
  * it), so no value of the 4,096 is hashed and no table cleared. Fills pal
- * and w->idx as first_occurrence does; returns the new palette's length. */
+ * and w->idx as first_occurrence does; returns the new palette's length.
+ * idx: room for 4096 indices, holding them already when `unpacked`. */
 static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool biomes, bool translated,
-                                       uint32_t *pal)
+                                       uint32_t *pal, uint16_t *idx, bool unpacked)
 {
-    uint16_t idx[4096];
     uint32_t out_of[256];
     const size_t size = c->rules.size;
-    mc_bits_unpack_u16(c->longs, size, c->bits, MC_BITS_PADDED, idx);
+    if (!unpacked)
+        mc_bits_unpack_u16(c->longs, size, c->bits, MC_BITS_PADDED, idx);
     for (uint32_t k = 0; k < c->palette_len; k++)
         out_of[k] = UINT32_MAX;
     size_t n = 0;
@@ -758,6 +761,8 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
                               mc_bits_layout layout, bool always_data, bool keep_unused)
 {
     uint32_t pal_buf[4096];
+    uint16_t idx[4096];      /* the container's indices once unpacked */
+    bool unpacked = false;
     const uint32_t *pal;
     size_t n;
     bool direct_idx = false; /* indices straight from the container */
@@ -769,12 +774,12 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
         n = 1;
         if (always_data) /* (else nothing is packed) */
             memset(w->idx, 0, c->rules.size * sizeof *w->idx);
-    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || c->compact || all_used(c))) {
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || c->compact || all_used(c, idx, &unpacked))) {
         pal = c->palette;
         n = c->palette_len;
         direct_idx = true;
     } else if (c->kind == MC_CONTAINER_INDIRECT && !decided && c->rules.size <= 4096 && c->palette_len <= 256) {
-        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf);
+        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf, idx, unpacked);
         pal = pal_buf;
     } else {
         size_t size = c->rules.size;
