@@ -104,30 +104,57 @@ static void report(writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static void report(writer *w, const char *fmt, ...)
+/* Appends one line of n bytes to the report's text (cut to "..." when the
+ * text is full). */
+static void report_line(writer *w, const char *line, size_t n)
 {
     mc_chunknbt_report *r = w->rep;
-    if (!r)
-        return;
     size_t room = sizeof r->text - r->text_len;
     if (room < 5)
+        return;
+    if (n + 2 > room - 4) {
+        memcpy(r->text + r->text_len, "...", 4);
+        r->text_len = sizeof r->text - 1;
+        return;
+    }
+    memcpy(r->text + r->text_len, line, n);
+    r->text_len += n;
+    r->text[r->text_len++] = '\n';
+    r->text[r->text_len] = '\0';
+}
+
+static void report(writer *w, const char *fmt, ...)
+{
+    if (!w->rep)
         return;
     char line[512];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    /* a line longer than `line` (a long key) is the part that fits */
+    if (n >= 0)
+        report_line(w, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+/* report(w, "key %s%.*s (the format era differs)", prefix, kl, k) without
+ * printf (a line for every extra key a chunk of another era drops: a
+ * printf each was 1% of converting the older corpus files) */
+static void report_dropped_key(writer *w, const char *prefix, const char *k, size_t kl)
+{
+    if (!w->rep)
         return;
-    if ((size_t)n + 2 > room - 4) {
-        memcpy(r->text + r->text_len, "...", 4);
-        r->text_len = sizeof r->text - 1;
-        return;
+    static const char head[] = "key ", tail[] = " (the format era differs)";
+    char line[512];
+    size_t n = 0;
+    const char *parts[4] = {head, prefix, k, tail};
+    const size_t lens[4] = {sizeof head - 1, strlen(prefix), kl, sizeof tail - 1};
+    for (int i = 0; i < 4; i++) {
+        const size_t take = lens[i] < sizeof line - 1 - n ? lens[i] : sizeof line - 1 - n;
+        memcpy(line + n, parts[i], take);
+        n += take;
     }
-    memcpy(r->text + r->text_len, line, (size_t)n);
-    r->text_len += (size_t)n;
-    r->text[r->text_len++] = '\n';
-    r->text[r->text_len] = '\0';
+    report_line(w, line, n);
 }
 
 static mc_status nomem(writer *w)
@@ -345,8 +372,10 @@ static bool all_used_nibbles(const mc_container *c)
 
 /* Whether an indirect container's palette has no entry twice and every
  * entry is used: the entries are checked first, then the indices walked
- * until each entry was seen (usually long before the last block). */
-static bool all_used(const mc_container *c)
+ * until each entry was seen (usually long before the last block). The
+ * indices, when it unpacked them, are left in idx (4096) and *unpacked set:
+ * first_occurrence_indexed then does not unpack them again. */
+static bool all_used(const mc_container *c, uint16_t *idx, bool *unpacked)
 {
     if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256)
         return false;
@@ -354,13 +383,13 @@ static bool all_used(const mc_container *c)
         for (uint32_t j = i + 1; j < c->palette_len; j++)
             if (c->palette[i] == c->palette[j])
                 return false;
-    uint16_t idx[4096];
     uint8_t seen[256];
     if (c->rules.size > 4096)
         return false;
     if (c->bits == 4 && c->palette_len <= 16 && c->rules.size % 16 == 0)
         return all_used_nibbles(c);
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
+    *unpacked = true;
     if (c->palette_len <= 64) {
         /* the common case: the entries seen as bits of one word (four
          * words over a run of 256, so that the ORs do not wait for each
@@ -409,14 +438,15 @@ static bool all_used(const mc_container *c)
  * palette entry is mapped (tstate, tbiome) once, when first met, and given
  * its place in the new palette then (entries mapping to one target share
  * it), so no value of the 4,096 is hashed and no table cleared. Fills pal
- * and w->idx as first_occurrence does; returns the new palette's length. */
+ * and w->idx as first_occurrence does; returns the new palette's length.
+ * idx: room for 4096 indices, holding them already when `unpacked`. */
 static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool biomes, bool translated,
-                                       uint32_t *pal)
+                                       uint32_t *pal, uint16_t *idx, bool unpacked)
 {
-    uint16_t idx[4096];
     uint32_t out_of[256];
     const size_t size = c->rules.size;
-    mc_bits_unpack_u16(c->longs, size, c->bits, MC_BITS_PADDED, idx);
+    if (!unpacked)
+        mc_bits_unpack_u16(c->longs, size, c->bits, MC_BITS_PADDED, idx);
     for (uint32_t k = 0; k < c->palette_len; k++)
         out_of[k] = UINT32_MAX;
     size_t n = 0;
@@ -560,9 +590,91 @@ static void sk_end(sink *o)
         mc_buf_put_u8(o->buf, MC_NBT_END);
 }
 
+/* A string's Java NBT payload (length, bytes) when it is plain ASCII, the
+ * same bytes in modified UTF-8; false (nothing written) otherwise. */
+static bool put_ascii(mc_buf *b, const char *s)
+{
+    const size_t n = strlen(s);
+    if (n > 0xFFFF)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((uint8_t)s[i] >= 0x80)
+            return false;
+    mc_buf_put_u16be(b, (uint16_t)n);
+    mc_buf_put(b, s, n);
+    return true;
+}
+
+/* The payload of the palette entry of target state (blocks) or biome id
+ * `v` appended to b as put_block_entry's compound (Name, then Properties
+ * in the registry's order) or the biome's name are written by the tree
+ * writer, without the tree (building and writing it was a quarter of
+ * world convert's writing of the older corpus chunks, whose 2,193 chunks
+ * meet 17,137 distinct 1.21.4 states, each made once). False when a string
+ * is not plain ASCII (the caller then goes through the tree; b may hold a
+ * part). */
+static bool entry_bytes(writer *w, bool biomes, uint32_t v, mc_buf *b)
+{
+    if (biomes) {
+        const char *nm = mc_registry_biome_name(w->treg, v);
+        return put_ascii(b, biome_name_for(w, nm ? nm : "minecraft:plains"));
+    }
+    const char *name = mc_registry_state_name(w->treg, v);
+    if (!name) {
+        v = w->tair;
+        name = mc_registry_state_name(w->treg, v);
+        if (!name)
+            name = "minecraft:air";
+    }
+    emit_key(b, MC_NBT_STRING, "Name");
+    if (!put_ascii(b, name))
+        return false;
+    const unsigned np = mc_registry_state_prop_count(w->treg, v);
+    if (np) {
+        emit_key(b, MC_NBT_COMPOUND, "Properties");
+        for (unsigned i = 0; i < np; i++) {
+            const char *k, *val;
+            if (!mc_registry_state_prop(w->treg, v, i, &k, &val))
+                continue;
+            mc_buf_put_u8(b, MC_NBT_STRING);
+            if (!put_ascii(b, k) || !put_ascii(b, val))
+                return false;
+        }
+        mc_buf_put_u8(b, MC_NBT_END);
+    }
+    mc_buf_put_u8(b, MC_NBT_END);
+    return true;
+}
+
 /* The payload bytes of the palette entry of target state (blocks) or
- * biome id `v`: made once as the tree path makes it (put_block_entry, the
- * biome's name) and written by the tree writer, then kept. */
+ * biome id `v`: made once (entry_bytes, or as the tree path makes it:
+ * put_block_entry, the biome's name, written by the tree writer), then
+ * kept. */
+/* entry_bytes through a tree in wr->scratch (put_block_entry, the biome's
+ * name), written by the tree writer. */
+static mc_status entry_via_tree(writer *w, bool biomes, uint32_t v, mc_buf *b)
+{
+    mc_chunknbt_writer *wr = w->wr;
+    mc_nbt_doc *tree = w->doc;
+    w->doc = wr->scratch;
+    mc_nbt_doc_reset(wr->scratch);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(wr->scratch, MC_NBT_COMPOUND);
+    mc_nbt_tag *list = root ? mc_nbt_put_list(wr->scratch, root, "", biomes ? MC_NBT_STRING : MC_NBT_COMPOUND)
+                            : NULL;
+    mc_status st = list ? MC_OK : nomem(w);
+    if (st == MC_OK && biomes) {
+        const char *nm = mc_registry_biome_name(w->treg, v);
+        nm = biome_name_for(w, nm ? nm : "minecraft:plains");
+        mc_nbt_tag *s = mc_nbt_list_append(wr->scratch, list, MC_NBT_STRING);
+        if (!s || mc_nbt_set_string(wr->scratch, s, nm, strlen(nm)) != MC_OK)
+            st = nomem(w);
+    } else if (st == MC_OK) {
+        st = put_block_entry(w, list, v);
+    }
+    w->doc = tree;
+    return st == MC_OK ? emit_payload(w, b, mc_nbt_first(list)) : st;
+}
+
 static mc_status cached_entry(writer *w, bool biomes, uint32_t v, const uint8_t **p, size_t *len)
 {
     mc_chunknbt_writer *wr = w->wr;
@@ -582,26 +694,12 @@ static mc_status cached_entry(writer *w, bool biomes, uint32_t v, const uint8_t 
     }
     const size_t slot = v < c->n ? v : c->n; /* (ids past the registry: made each time) */
     if (slot == c->n || !c->at[slot]) {
-        mc_nbt_doc *tree = w->doc;
-        w->doc = wr->scratch;
-        mc_nbt_doc_reset(wr->scratch);
-        mc_nbt_tag *root = mc_nbt_doc_new_root(wr->scratch, MC_NBT_COMPOUND);
-        mc_nbt_tag *list = root ? mc_nbt_put_list(wr->scratch, root, "", biomes ? MC_NBT_STRING : MC_NBT_COMPOUND)
-                                : NULL;
-        mc_status st = list ? MC_OK : nomem(w);
-        if (st == MC_OK && biomes) {
-            const char *nm = mc_registry_biome_name(w->treg, v);
-            nm = biome_name_for(w, nm ? nm : "minecraft:plains");
-            mc_nbt_tag *s = mc_nbt_list_append(wr->scratch, list, MC_NBT_STRING);
-            if (!s || mc_nbt_set_string(wr->scratch, s, nm, strlen(nm)) != MC_OK)
-                st = nomem(w);
-        } else if (st == MC_OK) {
-            st = put_block_entry(w, list, v);
-        }
-        w->doc = tree;
         const size_t at = c->bytes.len;
-        if (st == MC_OK)
-            st = emit_payload(w, &c->bytes, mc_nbt_first(list));
+        mc_status st = MC_OK;
+        if (!entry_bytes(w, biomes, v, &c->bytes)) {
+            c->bytes.len = at; /* (a string not plain ASCII: the tree writes it) */
+            st = entry_via_tree(w, biomes, v, &c->bytes);
+        }
         if (st == MC_OK && (!mc_buf_ok(&c->bytes) || c->bytes.len - at > 0xFFFF || at >= UINT32_MAX))
             st = nomem(w);
         if (st != MC_OK)
@@ -663,6 +761,8 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
                               mc_bits_layout layout, bool always_data, bool keep_unused)
 {
     uint32_t pal_buf[4096];
+    uint16_t idx[4096];      /* the container's indices once unpacked */
+    bool unpacked = false;
     const uint32_t *pal;
     size_t n;
     bool direct_idx = false; /* indices straight from the container */
@@ -674,12 +774,12 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
         n = 1;
         if (always_data) /* (else nothing is packed) */
             memset(w->idx, 0, c->rules.size * sizeof *w->idx);
-    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || c->compact || all_used(c))) {
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || c->compact || all_used(c, idx, &unpacked))) {
         pal = c->palette;
         n = c->palette_len;
         direct_idx = true;
     } else if (c->kind == MC_CONTAINER_INDIRECT && !decided && c->rules.size <= 4096 && c->palette_len <= 256) {
-        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf);
+        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf, idx, unpacked);
         pal = pal_buf;
     } else {
         size_t size = c->rules.size;
@@ -1546,19 +1646,25 @@ static void report_dropped_extras(writer *w, const mc_nbt_tag *c, const char *pr
         size_t kl;
         const char *k = mc_nbt_tag_key(t, &kl);
         /* keys the writer makes from the model anyway */
-        static const char *const regenerated[] = {"Level", "DataVersion", "Heightmaps", "sections", "Sections",
-                                                  "block_entities", "TileEntities", "Biomes", "HeightMap",
-                                                  "xPos", "zPos", "yPos", "LastUpdate", "InhabitedTime"};
+#define KEY(s) {s, sizeof s - 1}
+        static const struct {
+            const char *key;
+            size_t len;
+        } regenerated[] = {KEY("Level"), KEY("DataVersion"), KEY("Heightmaps"), KEY("sections"),
+                           KEY("Sections"), KEY("block_entities"), KEY("TileEntities"), KEY("Biomes"),
+                           KEY("HeightMap"), KEY("xPos"), KEY("zPos"), KEY("yPos"), KEY("LastUpdate"),
+                           KEY("InhabitedTime")};
+#undef KEY
         bool skip = false;
-        for (size_t i = 0; i < sizeof regenerated / sizeof regenerated[0]; i++)
-            skip |= strlen(regenerated[i]) == kl && !memcmp(k, regenerated[i], kl);
+        for (size_t i = 0; i < sizeof regenerated / sizeof regenerated[0] && !skip; i++)
+            skip = regenerated[i].len == kl && !memcmp(k, regenerated[i].key, kl);
         if (skip)
             continue;
         if (w->rep) {
             w->rep->dropped |= MC_CHUNKNBT_DROP_EXTRA;
             w->rep->extra_dropped++;
         }
-        report(w, "key %s%.*s (the format era differs)", prefix, (int)kl, k);
+        report_dropped_key(w, prefix, k, kl);
     }
 }
 

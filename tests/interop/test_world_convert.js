@@ -327,6 +327,52 @@ function dryRun(tmp, src) {
     console.log(`ok   --dry-run: the real run's report (${real.chunks_written} chunks), nothing written`);
 }
 
+/* The report's counts of how blocks translated, against `registry --to`
+ * (mc_registry_translate_state, one state at a time) for every block of a
+ * 1.12.2 Nether region converted to 1.20.6: per kind (a property dropped,
+ * a value defaulted, renamed, an ancestor, air) the blocks whose state
+ * translates that way (an id no 1.12.2 state has: air), every other block
+ * through legacy.json (mapped), and exact + approximated = all 65536 blocks
+ * of each chunk. */
+function translationCounts(tmp) {
+    const before = H.failures(), t0 = Date.now();
+    const w = path.join(tmp, 'tc');
+    const file = path.join(w, 'DIM-1/region/r.0.0.mca');
+    U.subsetRegion(path.join(U.ANVIL, '1.12.2/mcaselector-r.0.0.mca'), file, () => true);
+    const r = JSON.parse(U.ok(['world', 'convert', w, path.join(tmp, 'tc-out'), '--to', '1.20.6', '--dry-run',
+        '--json', '--quiet']).out);
+    const blocks = new Map(); /* source id -> blocks (non-air) */
+    for (const line of U.ok(['chunk', 'blocks', file, '--all', '--ids']).out.split('\n')) {
+        if (!line || line.startsWith('chunk ')) continue;
+        const id = line.slice(line.lastIndexOf(' ') + 1);
+        blocks.set(id, (blocks.get(id) || 0) + 1);
+    }
+    const valid = new Set(U.ok(['registry', '--version', '1.12.2', '--list']).out.split('\n').map((l) => l.split(' ')[0]));
+    const want = { prop_dropped: 0, value_defaulted: 0, renamed: 0, ancestor: 0, air: 0 };
+    const names = { dropped: 'prop_dropped', defaulted: 'value_defaulted', renamed: 'renamed', ancestor: 'ancestor', air: 'air' };
+    const ids = [...blocks.keys()].filter((id) => valid.has(id));
+    let approximated = 0;
+    for (const id of blocks.keys()) if (!valid.has(id)) want.air += blocks.get(id), approximated += blocks.get(id);
+    for (const line of U.ok(['registry', '--version', '1.12.2', '--to', '1.20.6'].concat(ids)).out.split('\n')) {
+        const m = /^(\d+) .* -> .*\(([a-z,-]+)\)$/.exec(line);
+        if (!m) continue;
+        const kinds = m[2].split(',').filter((k) => names[k]);
+        for (const k of kinds) want[names[k]] += blocks.get(m[1]);
+        if (kinds.length) approximated += blocks.get(m[1]);
+    }
+    const total = 65536 * r.chunks_read;
+    const got = r.blocks_by_kind;
+    for (const k of Object.keys(want))
+        if ((got[k] || 0) !== want[k]) fail(`translation counts: ${k} ${got[k] || 0}, registry --to says ${want[k]}`);
+    if (r.blocks_exact + r.blocks_approximated !== total || r.blocks_approximated !== approximated ||
+        got.mapped !== total - want.air || !r.chunks_read)
+        fail(`translation counts: exact ${r.blocks_exact} approximated ${r.blocks_approximated} mapped ${got.mapped}` +
+            ` of ${total} (${approximated} approximated, ${want.air} air by registry --to)`);
+    console.log(`${H.failures() === before ? 'ok  ' : 'FAIL'} translation counts of ${r.chunks_read} 1.12.2 chunks ` +
+        `to 1.20.6 as registry --to gives them (${approximated} blocks approximated, ${want.renamed} renamed; ` +
+        `${Date.now() - t0} ms)`);
+}
+
 /* --compression lz4 and none: every record (chunks, entities, poi) holds
  * the NBT bytes of a zlib run in its own compression id (none against
  * dryRun's DST; lz4 with --light against a zlib run with --light: the light
@@ -420,6 +466,7 @@ function usage(tmp, src) {
         roundTrip(tmp);
         layout26(tmp, src);
         dryRun(tmp, src);
+        translationCounts(tmp);
         compressions(tmp, src);
         usage(tmp, src);
     } catch (e) {

@@ -326,11 +326,56 @@ static void test_palette_kept(void **state)
     }
 }
 
+/* Extra keys a write for another format era drops are counted and named
+ * in the report, one line each ("key Level.X (the format era differs)"),
+ * a key too long for a line cut to 511 bytes; keys the writer makes
+ * anyway are not named. Both paths give the same report (agree). */
+static void test_dropped_keys_reported(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_registry_find("1.16.5");
+    assert_non_null(reg);
+    mc_column *col = mc_column_new(reg, 1, 2, 0, 16, NULL);
+    assert_non_null(col);
+    mc_nbt_doc *doc = mc_column_nbt(col);
+    mc_nbt_tag *x = mc_column_extra(col);
+    assert_non_null(x);
+    mc_nbt_tag *level = mc_nbt_put_compound(doc, x, "Level");
+    char long_key[1001];
+    memset(long_key, 'k', 1000);
+    long_key[1000] = '\0';
+    assert_non_null(level);
+    assert_int_equal(mc_nbt_put_int(doc, level, "Structures", 1), MC_OK);
+    assert_int_equal(mc_nbt_put_long(doc, level, "InhabitedTime", 5), MC_OK); /* made anyway */
+    assert_int_equal(mc_nbt_put_int(doc, level, long_key, 2), MC_OK);
+    assert_int_equal(mc_nbt_put_int(doc, x, "Top", 3), MC_OK);
+    mc_chunknbt_writer *wr = mc_chunknbt_writer_new();
+    assert_non_null(wr);
+    agree(wr, col, 3953, true); /* 1.21: another era */
+    mc_chunknbt_report rep;
+    memset(&rep, 0, sizeof rep);
+    mc_buf b;
+    mc_buf_init(&b, NULL);
+    mc_error err;
+    assert_int_equal(mc_chunknbt_writer_write_bytes(wr, col, 3953, &b, &rep, &err), MC_OK);
+    assert_int_equal(rep.extra_dropped, 3);
+    assert_true(rep.dropped & MC_CHUNKNBT_DROP_EXTRA);
+    char want[600];
+    snprintf(want, sizeof want, "key Top (the format era differs)\nkey Level.Structures (the format era differs)\n"
+                                "key Level.%.501s\n", long_key);
+    assert_int_equal(rep.text_len, strlen(rep.text));
+    assert_string_equal(rep.text, want);
+    mc_buf_free(&b);
+    mc_chunknbt_writer_free(wr);
+    mc_column_free(col);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_built),
         cmocka_unit_test(test_palette_kept),
+        cmocka_unit_test(test_dropped_keys_reported),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
