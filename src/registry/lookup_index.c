@@ -44,6 +44,7 @@
  */
 #include "registry/reg_private.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #define CANON_MAX 32 /* strings up to this length have an exact canonical form */
@@ -266,6 +267,37 @@ static uint32_t plan_list(const mc__propdef *def, list_plan *plan)
     return 0;
 }
 
+/* plan_list's answers by property definition, for every registry: the
+ * pool shares definitions among versions (a world of seven releases builds
+ * 583 value lists over a few hundred definitions), and the search for a
+ * multiplier was most of a registry's index build. memo_shift 0: not
+ * planned yet; PLAN_NONE: no perfect hash. Threads building at once store
+ * the same values (the plan depends on the definition alone): the mult is
+ * stored before the shift is released. Definitions past PLAN_MEMO (none
+ * today) are planned each time. */
+enum { PLAN_MEMO = 4096, PLAN_NONE = 255 };
+static _Atomic uint64_t memo_mult[PLAN_MEMO];
+static _Atomic uint8_t memo_shift[PLAN_MEMO];
+
+/* plan_list of definition d, from the memo when planned before. */
+static uint32_t plan_def(uint16_t d, list_plan *plan)
+{
+    if (d >= PLAN_MEMO)
+        return plan_list(&mc__reg_propdefs[d], plan);
+    const uint8_t shift = atomic_load_explicit(&memo_shift[d], memory_order_acquire);
+    if (shift == PLAN_NONE)
+        return 0;
+    if (shift) {
+        plan->mult = atomic_load_explicit(&memo_mult[d], memory_order_relaxed);
+        plan->shift = shift;
+        return 1u << (64 - shift);
+    }
+    const uint32_t size = plan_list(&mc__reg_propdefs[d], plan);
+    atomic_store_explicit(&memo_mult[d], size ? plan->mult : 0, memory_order_relaxed);
+    atomic_store_explicit(&memo_shift[d], size ? plan->shift : (uint8_t)PLAN_NONE, memory_order_release);
+    return size;
+}
+
 /* Value lists: one perfect hash per property definition in use; slot 0 of
  * the table stays empty (lists without a hash point there). */
 static bool build_values(const mc_registry *reg, mc__runtime *rt, uint16_t *list_of, list_plan *plans,
@@ -279,7 +311,7 @@ static bool build_values(const mc_registry *reg, mc__runtime *rt, uint16_t *list
             if (list_of[d])
                 continue;
             list_plan *plan = &plans[list_count];
-            uint32_t size = plan_list(&mc__reg_propdefs[d], plan);
+            uint32_t size = plan_def(d, plan);
             plan->base = size ? slots : 0;
             slots += size;
             def_of[list_count] = d;

@@ -231,11 +231,21 @@ check('--merge prints back what it read, names that need escaping too', () => {
     const doc = { chunks: 1, regions: 1, volume: 5,
         blocks: { 'a"b': 1, c: 2, 'd\\e': 3, 'f\u0001g': 4, 'line\nbreak': 5, z: 9007199254740991 },
         biomes: { 'minecraft:plains': 7 }, block_entities: { x: 0 }, entities: {} };
+    /* names of 1-19 bytes with a character to escape at each place (the
+     * escape check goes a word at a time: first word, middle, tail), and
+     * plain ones with the bytes next to the special ones */
+    for (let len = 1; len < 20; len++)
+        for (let at = 0; at < len; at++)
+            for (const ch of ['"', '\\', '\u0001', '\u001f'])
+                doc.blocks['p'.repeat(at) + ch + 'q'.repeat(len - at - 1)] = len * 100 + at;
+    for (const ch of [' ', '!', '#', '[', ']', '\u007f', '\u00e9'])
+        doc.blocks['minecraft:plain_name' + ch + 'xyz'] = 1;
     const f = path.join(tmp, 'escapes.json');
     fs.writeFileSync(f, JSON.stringify(doc));
     const back = U.ok(['world', 'stats', '--json', '--merge', f]).out;
     assert.deepStrictEqual(JSON.parse(back), doc);
-    assert(back.includes('\n    "a\\"b": 1,\n    "c": 2,'), back); /* pretty, as world_json prints it */
+    /* pretty, as world_json prints it */
+    assert(back.includes('\n    "a\\"b": 1,\n') && back.includes('\n    "c": 2,\n'), back);
 });
 
 fs.rmSync(tmp, { recursive: true, force: true });
