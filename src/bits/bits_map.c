@@ -10,7 +10,8 @@
  * portable loop one long (16 entries) per step. Padded 5-bit arrays
  * (palettes of 17..32 states: most of the rest) go to bytes a long (12
  * entries) at a time by shifts and masks, then are looked up in place
- * (AVX2: two byte shuffles, 32 entries a step). Other widths unpack to 16
+ * (AVX2: the same shifts and masks on four longs at once, looked up with
+ * two byte shuffles before they are stored). Other widths unpack to 16
  * bits with the dispatched kernels and look up from there: widths 6..8
  * (palettes of 33..256 states) with AVX2 as 4..16 byte shuffles of the
  * table's 16-entry pieces (the high bits of an entry pick the piece), 32
@@ -88,6 +89,49 @@ static MC_AVX2 size_t map5_bytes_avx2(uint8_t *io, size_t n, const uint8_t *tabl
     return i;
 }
 
+/* The whole longs of a padded 5-bit array, four a step, looked up into
+ * out: spread5's shifts and masks on four 64-bit lanes at once, each long's
+ * 12 entry bytes moved to the front of its 16 with a byte shuffle, looked
+ * up as map5_bytes_avx2 does, and stored 16 bytes at 12-byte steps (each
+ * store's last 4 bytes are overwritten by the next; the loop stops 4 bytes
+ * short of count, so none lands past it). Returns entries done. */
+static MC_AVX2 size_t map5_spread_avx2(const uint64_t *longs, size_t count, const uint8_t *table, uint8_t *out)
+{
+    const __m256i tab0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table));
+    const __m256i tab1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(table + 16)));
+    const __m256i nibble = _mm256_set1_epi8(15);
+    const __m256i m40 = _mm256_set1_epi64x(0xFFFFFFFFFFll), m20 = _mm256_set1_epi64x(0xFFFFFll);
+    const __m256i m10 = _mm256_set1_epi64x(0x000003FF000003FFll), m5 = _mm256_set1_epi64x(0x001F001F001F001Fll);
+    const __m256i b10 = _mm256_set1_epi64x(0x3FFll), b5 = _mm256_set1_epi64x(0x001F001Fll);
+    /* per 128-bit lane (a long's a, then its b): bytes 0..7 of a, 8..11 of b first */
+    const __m256i front = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -1, -1, -1, -1, 0, 1, 2, 3, 4,
+                                           5, 6, 7, 8, 9, 10, 11, -1, -1, -1, -1);
+    size_t i = 0;
+    for (const uint64_t *w = longs; i + 52 <= count; i += 48, w += 4) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)w);
+        __m256i a = _mm256_and_si256(v, m40), b = _mm256_and_si256(_mm256_srli_epi64(v, 40), m20);
+        a = _mm256_or_si256(_mm256_and_si256(a, m20), _mm256_slli_epi64(_mm256_srli_epi64(a, 20), 32));
+        a = _mm256_or_si256(_mm256_and_si256(a, m10), _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(a, 10), m10), 16));
+        a = _mm256_or_si256(_mm256_and_si256(a, m5), _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(a, 5), m5), 8));
+        b = _mm256_or_si256(_mm256_and_si256(b, b10), _mm256_slli_epi64(_mm256_srli_epi64(b, 10), 16));
+        b = _mm256_or_si256(_mm256_and_si256(b, b5), _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(b, 5), b5), 8));
+        /* lanes: longs 0, 2 and 1, 3 */
+        const __m256i e02 = _mm256_shuffle_epi8(_mm256_unpacklo_epi64(a, b), front);
+        const __m256i e13 = _mm256_shuffle_epi8(_mm256_unpackhi_epi64(a, b), front);
+        const __m256i r02 = _mm256_blendv_epi8(_mm256_shuffle_epi8(tab0, _mm256_and_si256(e02, nibble)),
+                                               _mm256_shuffle_epi8(tab1, _mm256_and_si256(e02, nibble)),
+                                               _mm256_cmpgt_epi8(e02, nibble));
+        const __m256i r13 = _mm256_blendv_epi8(_mm256_shuffle_epi8(tab0, _mm256_and_si256(e13, nibble)),
+                                               _mm256_shuffle_epi8(tab1, _mm256_and_si256(e13, nibble)),
+                                               _mm256_cmpgt_epi8(e13, nibble));
+        _mm_storeu_si128((__m128i *)(void *)(out + i), _mm256_castsi256_si128(r02));
+        _mm_storeu_si128((__m128i *)(void *)(out + i + 12), _mm256_castsi256_si128(r13));
+        _mm_storeu_si128((__m128i *)(void *)(out + i + 24), _mm256_extracti128_si256(r02, 1));
+        _mm_storeu_si128((__m128i *)(void *)(out + i + 36), _mm256_extracti128_si256(r13, 1));
+    }
+    return i;
+}
+
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -138,11 +182,15 @@ void mc_bits_unpack_map_u8(const uint64_t *longs, size_t count, unsigned bits, m
     }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (bits == 5 && layout == MC_BITS_PADDED) { /* the entries as bytes, then looked up in place */
-        const size_t whole = spread5(longs, count, out);
         size_t i = 0;
 #ifdef MC_HAVE_AVX512_KERNELS
         if (mc__bits_have_avx2())
-            i = map5_bytes_avx2(out, whole, table);
+            i = map5_spread_avx2(longs, count, table, out);
+#endif
+        const size_t whole = i + spread5(longs + i / 12, count - i, out + i);
+#ifdef MC_HAVE_AVX512_KERNELS
+        if (mc__bits_have_avx2())
+            i += map5_bytes_avx2(out + i, whole - i, table);
 #endif
         for (; i < whole; i++)
             out[i] = table[out[i]];
