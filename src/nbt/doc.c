@@ -779,60 +779,83 @@ mc_status mc_nbt_list_remove(mc_nbt_tag *list, size_t index)
 
 /* ------------------------------------------------------------- deep copy */
 
+/* Fills t with a copy of a value that has no children (a number, string or
+ * array); every field of t is written. Kept inline: most tags a chunk's extra
+ * NBT copies are such leaves of small compounds (entities, ticks), so the
+ * copy of a compound's children takes no call for them. */
+static inline bool copy_leaf(mc_nbt_doc *dst, mc_nbt_tag *t, const mc_nbt_tag *src)
+{
+    t->type = src->type;
+    t->aux = (uint8_t)(src->aux & AUX_VALUE);
+    t->name_len = 0;
+    t->name = NULL;
+    t->next = NULL;
+    t->count = 0;
+    if (src->type <= MC_NBT_DOUBLE) {
+        t->v.bits = src->v.bits;
+        return true;
+    }
+    size_t n = (size_t)src->count * (src->type == MC_NBT_STRING ? 1 : array_elem_size((mc_nbt_type)src->type));
+    t->v.ptr = mc__arena_dup(dst, src->count ? src->v.ptr : NULL, n);
+    if (!t->v.ptr)
+        return false;
+    t->count = src->count;
+    return true;
+}
+
+static bool is_container(const mc_nbt_tag *t)
+{
+    return t->type == MC_NBT_LIST || t->type == MC_NBT_COMPOUND;
+}
+
 /* Fills t (zeroed) with a copy of src's value. The children of a list or
  * compound are carved as one array (the chunk reader copies thousands of
- * small tags per chunk), in one pass over the source. */
+ * small tags per chunk), in one pass over the source; only containers
+ * recurse. */
 static bool copy_value(mc_nbt_doc *dst, mc_nbt_tag *t, const mc_nbt_tag *src, int depth)
 {
     if (depth > MC_NBT_MAX_DEPTH)
         return false;
+    if (!is_container(src))
+        return copy_leaf(dst, t, src);
     t->type = src->type;
     t->aux = (uint8_t)(src->aux & AUX_VALUE);
-    switch (src->type) {
-    case MC_NBT_STRING: case MC_NBT_BYTE_ARRAY: case MC_NBT_INT_ARRAY: case MC_NBT_LONG_ARRAY: {
-        size_t n = (size_t)src->count * (src->type == MC_NBT_STRING ? 1 : array_elem_size((mc_nbt_type)src->type));
-        t->v.ptr = mc__arena_dup(dst, src->count ? src->v.ptr : NULL, n);
-        if (!t->v.ptr)
-            return false;
-        t->count = src->count;
+    const size_t n = src->count;
+    t->count = 0;
+    if (!n || !src->v.first)
         return true;
-    }
-    case MC_NBT_LIST: case MC_NBT_COMPOUND: {
-        const size_t n = src->count;
-        t->count = 0;
-        if (!n || !src->v.first)
-            return true;
-        mc_nbt_tag *kids = mc__arena_alloc(dst, n * sizeof *kids);
-        if (!kids)
-            return false;
-        size_t i = 0;
-        for (const mc_nbt_tag *c = src->v.first; c && i < n; c = c->next, i++) {
-            mc_nbt_tag *k = &kids[i];
+    if (depth + 1 > MC_NBT_MAX_DEPTH)
+        return false; /* the children, leaves too, would be past the limit */
+    mc_nbt_tag *kids = mc__arena_alloc(dst, n * sizeof *kids);
+    if (!kids)
+        return false;
+    size_t i = 0;
+    for (const mc_nbt_tag *c = src->v.first; c && i < n; c = c->next, i++) {
+        mc_nbt_tag *k = &kids[i];
+        if (is_container(c)) {
             memset(k, 0, sizeof *k);
             if (!copy_value(dst, k, c, depth + 1))
                 return false;
-            k->aux |= AUX_ATTACHED;
-            if (c->name) {
-                uint8_t *nb = mc__arena_alloc(dst, c->name_len ? c->name_len : 1);
-                if (!nb)
-                    return false;
-                memcpy(nb, c->name, c->name_len);
-                k->name = nb;
-                k->name_len = c->name_len;
-            }
-            if (i)
-                kids[i - 1].next = k;
+        } else if (!copy_leaf(dst, k, c)) {
+            return false;
         }
-        t->count = (uint32_t)i;
-        t->v.first = kids;
-        if (src->type == MC_NBT_LIST)
-            t->aux |= AUX_CONTIG;
-        return true;
+        k->aux |= AUX_ATTACHED;
+        if (c->name) {
+            uint8_t *nb = mc__arena_alloc(dst, c->name_len ? c->name_len : 1);
+            if (!nb)
+                return false;
+            memcpy(nb, c->name, c->name_len);
+            k->name = nb;
+            k->name_len = c->name_len;
+        }
+        if (i)
+            kids[i - 1].next = k;
     }
-    default:
-        t->v.bits = src->v.bits;
-        return true;
-    }
+    t->count = (uint32_t)i;
+    t->v.first = kids;
+    if (src->type == MC_NBT_LIST)
+        t->aux |= AUX_CONTIG;
+    return true;
 }
 
 static mc_nbt_tag *copy_rec(mc_nbt_doc *dst, const mc_nbt_tag *src, int depth)

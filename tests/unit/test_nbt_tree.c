@@ -495,6 +495,22 @@ static void test_deep_built_tree(void **state)
     assert_null(mc_nbt_copy(doc, mc_nbt_doc_root(doc)));
     mc_buf_free(&b);
     mc_nbt_doc_free(doc);
+    /* the copy's limit holds for leaves too (they are copied without a
+     * call of their own): a byte at depth MC_NBT_MAX_DEPTH copies, one
+     * level deeper it does not */
+    for (int extra = 0; extra < 2; extra++) {
+        doc = mc_nbt_doc_new(NULL);
+        t = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
+        for (int i = 0; i < MC_NBT_MAX_DEPTH - 1 + extra; i++)
+            t = mc_nbt_put_compound(doc, t, "a");
+        mc_nbt_put_byte(doc, t, "b", 7);
+        mc_nbt_tag *cp = mc_nbt_copy(doc, mc_nbt_doc_root(doc));
+        if (extra)
+            assert_null(cp);
+        else
+            assert_true(cp && mc_nbt_equal(cp, mc_nbt_doc_root(doc)));
+        mc_nbt_doc_free(doc);
+    }
 }
 
 /* A document reused for many parses stops growing. */
