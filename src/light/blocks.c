@@ -228,6 +228,17 @@ static bool any_held_above(const mc__row16 held[16])
     return mc__row_any(any);
 }
 
+/* Writes the tops a row of one section found: top[x] = base + h[x] in
+ * the lanes where h (a section-local height + 1) is not 0; the others
+ * kept. All 16 lanes in one pass (vectorised), not a store per lane. */
+static void put_tops(int32_t *top, mc__row16 h_row, int32_t base)
+{
+    uint8_t h[16];
+    memcpy(h, &h_row, 16);
+    for (int x = 0; x < 16; x++)
+        top[x] = h[x] ? base + h[x] : top[x];
+}
+
 /* column_tops for a mixed section of plain kinds (0, 1, 15), below no
  * block that holds sky light: it falls into kind 0 only, and no block of
  * the section holds it. */
@@ -236,15 +247,14 @@ static void plain_tops(const uint8_t *kinds, int32_t base, mc__row16 alive[16], 
     const mc__row16 zero = mc__row_splat(0);
     for (int z = 0; z < 16; z++) {
         held[z] = zero;
-        mc__row16 a = alive[z];
+        mc__row16 a = alive[z], h = zero; /* h: where it stopped (y + 1), 0 where not */
         for (int32_t y = 15; y >= 0 && mc__row_any(a); y--) {
             const mc__row16 stop = mc__row_andnot(a, mc__row_eq(mc__row_load(kinds + (y << 8 | z << 4)), zero));
-            const unsigned lanes0 = mc__row_bits(stop);
-            for (unsigned lanes = lanes0; lanes; lanes &= lanes - 1)
-                top[z * 16 + mc__lowest_bit(lanes)] = base + y + 1;
-            if (lanes0)
-                a = mc__row_andnot(a, stop);
+            h = mc__row_or(h, mc__row_and(stop, mc__row_splat((unsigned)y + 1)));
+            a = mc__row_andnot(a, stop);
         }
+        if (mc__row_any(h))
+            put_tops(top + z * 16, h, base);
         alive[z] = a;
     }
 }
@@ -280,17 +290,17 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
             continue;
         }
         for (int z = 0; z < 16; z++) {
+            mc__row16 h = mc__row_splat(0); /* where it stopped (y + 1), 0 where not */
             for (int32_t y = 15; y >= ylow && mc__row_any(alive[z]); y--) {
                 const mc__row16 kd = sl->kinds ? mc__row_load(sl->kinds + (y << 8 | z << 4)) : same;
                 const mc__row16 stop = mc__row_or(mc__row_and(alive[z], held[z]),
                                                   mc__row_andnot(alive[z], mc__row_sky_enters(K, kd)));
-                if (mc__row_any(stop)) {
-                    for (unsigned lanes = mc__row_bits(stop); lanes; lanes &= lanes - 1)
-                        top[z * 16 + mc__lowest_bit(lanes)] = base + y + 1;
-                    alive[z] = mc__row_andnot(alive[z], stop);
-                }
+                h = mc__row_or(h, mc__row_and(stop, mc__row_splat((unsigned)y + 1)));
+                alive[z] = mc__row_andnot(alive[z], stop);
                 held[z] = mc__row_sky_held(K, kd);
             }
+            if (mc__row_any(h))
+                put_tops(top + z * 16, h, base);
             any = any || mc__row_any(alive[z]);
             any_held = any_held || mc__row_any(held[z]);
         }
