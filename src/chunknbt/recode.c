@@ -498,7 +498,11 @@ static int by_y(const void *a, const void *b)
 static bool resolve_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, int32_t ypos, int32_t *count)
 {
     const size_t n = rc->nsec;
-    qsort(rc->sec, n, sizeof rc->sec[0], by_y);
+    size_t first_unsorted = 1;
+    while (first_unsorted < n && rc->sec[first_unsorted - 1].y <= rc->sec[first_unsorted].y)
+        first_unsorted++;
+    if (first_unsorted < n) /* (the game's chunks come sorted: no qsort) */
+        qsort(rc->sec, n, sizeof rc->sec[0], by_y);
     int32_t hi = INT32_MIN;
     for (size_t i = 0; i < n; i++) {
         if (i && rc->sec[i].y == rc->sec[i - 1].y)

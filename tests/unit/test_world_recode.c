@@ -275,15 +275,19 @@ static void buf_printf(mc_buf *b, const char *fmt, ...)
     mc_buf_put(b, piece, (size_t)n);
 }
 
-/* A 1.20.1 chunk of one section of 4-bit indices whose palette is `names`
- * (n entries) and whose index i is at(i), recoded for its own DataVersion;
- * the output's palette names are written to got[] and their count
- * returned (0 when the recoder declined). */
-static size_t recode_one_section(const char *const *names, size_t n, unsigned (*at)(size_t), char got[][32])
+/* A 1.20.1 chunk whose section 0 has 4-bit indices, palette `names` (n
+ * entries) and index i at(i) (after it in the list: a section 1 of stone),
+ * and biomes all `biome`, recoded for to_dv; the output's first section
+ * must be Y 0 (sorted), its palette names are written to got[] and their
+ * count returned (0 when the recoder declined), its biome to got_biome. */
+static size_t recode_one_section(const char *const *names, size_t n, unsigned (*at)(size_t), char got[][32],
+                                 const char *biome, int32_t to_dv, char got_biome[32])
 {
     mc_buf text = {0};
-    buf_printf(&text, "{DataVersion:3465,xPos:0,zPos:0,yPos:0,Status:\"minecraft:full\",sections:[{Y:0b,"
-                         "biomes:{palette:[\"minecraft:plains\"]},block_states:{palette:[");
+    buf_printf(&text, "{DataVersion:3465,xPos:0,zPos:0,yPos:0,Status:\"minecraft:full\",sections:["
+                         "{Y:1b,biomes:{palette:[\"minecraft:plains\"]},block_states:{palette:[{Name:\"minecraft:stone\"}]}},"
+                         "{Y:0b,biomes:{palette:[\"minecraft:%s\"]},block_states:{palette:[",
+               biome);
     for (size_t i = 0; i < n; i++)
         buf_printf(&text, "%s{Name:\"minecraft:%s\"}", i ? "," : "", names[i]);
     buf_printf(&text, "],data:[L;");
@@ -299,14 +303,21 @@ static size_t recode_one_section(const char *const *names, size_t n, unsigned (*
     mc_buf in = {0}, out = {0};
     assert_int_equal(mc_nbt_write(doc, MC_NBT_JAVA, &in, NULL), MC_OK);
     mc_chunknbt_recoder *rc = mc_chunknbt_recoder_new();
-    const mc_chunknbt_recode_options opt = {.data_version = 3465};
+    const mc_chunknbt_recode_options opt = {.data_version = to_dv};
     const mc_status st = mc_chunknbt_recode(rc, in.data, in.len, &opt, &out, NULL);
     size_t count = 0;
     if (st == MC_OK) {
         assert_int_equal(mc_nbt_parse(doc, out.data, out.len, MC_NBT_JAVA, NULL, NULL), MC_OK);
-        const mc_nbt_tag *pal = mc_nbt_get(mc_nbt_get(mc_nbt_list_at(mc_nbt_get(mc_nbt_doc_root(doc), "sections"), 0),
-                                                      "block_states"),
-                                           "palette");
+        const mc_nbt_tag *sec0 = mc_nbt_list_at(mc_nbt_get(mc_nbt_doc_root(doc), "sections"), 0);
+        int8_t y = -1;
+        assert_int_equal(mc_nbt_get_byte(mc_nbt_get(sec0, "Y"), &y), MC_OK);
+        assert_int_equal(y, 0); /* the sections sorted by Y */
+        const mc_nbt_tag *pal = mc_nbt_get(mc_nbt_get(sec0, "block_states"), "palette");
+        const char *bn;
+        size_t bl;
+        assert_int_equal(
+            mc_nbt_get_string(mc_nbt_list_at(mc_nbt_get(mc_nbt_get(sec0, "biomes"), "palette"), 0), &bn, &bl), MC_OK);
+        snprintf(got_biome, 32, "%.*s", (int)bl, bn);
         count = mc_nbt_count(pal);
         for (size_t i = 0; i < count && i < 8; i++) {
             const char *nm;
@@ -344,16 +355,16 @@ static void test_palette_kept_when_all_used(void **state)
 {
     (void)state;
     mc_test_tool();
-    char got[8][32];
+    char got[8][32], gb[32];
     const char *const three[] = {"stone", "air", "dirt"};
     const char *const four[] = {"stone", "air", "dirt", "gold_block"};
     unsigned (*const ats[2])(size_t) = {dirt_at_4000, dirt_at_4095};
     for (int a = 0; a < 2; a++) {
-        assert_int_equal(recode_one_section(three, 3, ats[a], got), 3);
+        assert_int_equal(recode_one_section(three, 3, ats[a], got, "plains", 3465, gb), 3);
         assert_string_equal(got[0], "minecraft:stone");
         assert_string_equal(got[1], "minecraft:air");
         assert_string_equal(got[2], "minecraft:dirt");
-        assert_int_equal(recode_one_section(four, 4, ats[a], got), 3);
+        assert_int_equal(recode_one_section(four, 4, ats[a], got, "plains", 3465, gb), 3);
         assert_string_equal(got[0], "minecraft:air");
         assert_string_equal(got[1], "minecraft:stone");
         assert_string_equal(got[2], "minecraft:dirt");
