@@ -36,6 +36,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+#include <emmintrin.h>
+#endif
+
 #define RC_MAX_SECTIONS 64
 #define RC_MAX_TAGS 64
 #define RC_DV_FIRST 2844 /* 21w43a: yPos, no Level wrapper (MC__DV_YPOS) */
@@ -494,7 +498,11 @@ static int by_y(const void *a, const void *b)
 static bool resolve_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, int32_t ypos, int32_t *count)
 {
     const size_t n = rc->nsec;
-    qsort(rc->sec, n, sizeof rc->sec[0], by_y);
+    size_t first_unsorted = 1;
+    while (first_unsorted < n && rc->sec[first_unsorted - 1].y <= rc->sec[first_unsorted].y)
+        first_unsorted++;
+    if (first_unsorted < n) /* (the game's chunks come sorted: no qsort) */
+        qsort(rc->sec, n, sizeof rc->sec[0], by_y);
     int32_t hi = INT32_MIN;
     for (size_t i = 0; i < n; i++) {
         if (i && rc->sec[i].y == rc->sec[i - 1].y)
@@ -627,21 +635,37 @@ static bool entry_bytes(mc_chunknbt_recoder *rc, const mc_registry *to, uint32_t
     return true;
 }
 
-/* all_used for 4-bit indices past the first runs: the bytes of the longs
- * (two indices each) marked in a table of 256, then the indices of the
- * bytes seen (a section with a rare block would otherwise be walked index
- * by index to its end). */
-static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n)
+/* Whether the 4-bit index k occurs in the packed bytes be[0..bytes) (two
+ * indices a byte): sixteen bytes a step, both nibbles compared, stopping at
+ * the first hit (the rare block sought is usually met well before the end). */
+static bool nibble_occurs(const uint8_t *be, size_t bytes, unsigned k)
 {
-    uint8_t seen[256] = {0};
-    for (size_t i = 0; i < bytes; i++)
-        seen[be[i]] = 1;
-    uint32_t got = 0;
-    for (unsigned b = 0; b < 256; b++)
-        if (seen[b])
-            got |= (1u << (b & 15)) | (1u << (b >> 4));
-    const uint32_t all = n >= 32 ? ~0u : (1u << n) - 1;
-    return (got & all) == all;
+    size_t i = 0;
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    const __m128i low = _mm_set1_epi8(0x0F), want = _mm_set1_epi8((char)k);
+    for (; i + 16 <= bytes; i += 16) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(be + i));
+        const __m128i lo = _mm_cmpeq_epi8(_mm_and_si128(v, low), want);
+        const __m128i hi = _mm_cmpeq_epi8(_mm_and_si128(_mm_srli_epi16(v, 4), low), want);
+        if (_mm_movemask_epi8(_mm_or_si128(lo, hi)))
+            return true;
+    }
+#endif
+    for (; i < bytes; i++)
+        if ((be[i] & 15) == k || (be[i] >> 4) == k)
+            return true;
+    return false;
+}
+
+/* all_used for 4-bit indices past the first runs: each index not in seen
+ * (the first runs' marks) looked for in the bytes of the longs (a section
+ * with a rare block would otherwise be walked index by index to its end). */
+static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n, uint64_t seen)
+{
+    for (unsigned k = 0; k < n && k < 16; k++)
+        if (!(seen >> k & 1) && !nibble_occurs(be, bytes, k))
+            return false;
+    return n <= 16;
 }
 
 /* Whether every index below n occurs in idx[0..size): looked at after each
@@ -672,7 +696,7 @@ static bool all_used(const uint16_t *idx, size_t size, uint32_t n, const uint8_t
             (seen[3] & full[3]) == full[3])
             return true;
         if (be && to == 512 && size == 4096)
-            return all_used_nibbles(be, size / 2, n);
+            return all_used_nibbles(be, size / 2, n, seen[0]);
     }
     return false;
 }

@@ -19,6 +19,7 @@
 #include "support.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "mcchunk/anvil.h"
+#include "mcchunk/chunknbt.h"
 #include "mcchunk/nbt.h"
 
 static char tmp[256];
@@ -261,11 +263,120 @@ static void test_to_1_20_1(void **state)
     byte_path_equals_model_path("1.20.1", some_files(true));
 }
 
+/* printf onto the end of a buffer (a test's short pieces of SNBT) */
+static void buf_printf(mc_buf *b, const char *fmt, ...)
+{
+    char piece[256];
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(piece, sizeof piece, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < sizeof piece);
+    mc_buf_put(b, piece, (size_t)n);
+}
+
+/* A 1.20.1 chunk whose section 0 has 4-bit indices, palette `names` (n
+ * entries) and index i at(i) (after it in the list: a section 1 of stone),
+ * and biomes all `biome`, recoded for to_dv; the output's first section
+ * must be Y 0 (sorted), its palette names are written to got[] and their
+ * count returned (0 when the recoder declined), its biome to got_biome. */
+static size_t recode_one_section(const char *const *names, size_t n, unsigned (*at)(size_t), char got[][32],
+                                 const char *biome, int32_t to_dv, char got_biome[32])
+{
+    mc_buf text = {0};
+    buf_printf(&text, "{DataVersion:3465,xPos:0,zPos:0,yPos:0,Status:\"minecraft:full\",sections:["
+                         "{Y:1b,biomes:{palette:[\"minecraft:plains\"]},block_states:{palette:[{Name:\"minecraft:stone\"}]}},"
+                         "{Y:0b,biomes:{palette:[\"minecraft:%s\"]},block_states:{palette:[",
+               biome);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(&text, "%s{Name:\"minecraft:%s\"}", i ? "," : "", names[i]);
+    buf_printf(&text, "],data:[L;");
+    for (size_t l = 0; l < 256; l++) {
+        uint64_t v = 0;
+        for (size_t k = 0; k < 16; k++)
+            v |= (uint64_t)at(l * 16 + k) << (4 * k);
+        buf_printf(&text, "%s%lldL", l ? "," : "", (long long)v);
+    }
+    buf_printf(&text, "]}}]}");
+    mc_nbt_doc *doc = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_snbt_parse(doc, (const char *)text.data, text.len, NULL, NULL), MC_OK);
+    mc_buf in = {0}, out = {0};
+    assert_int_equal(mc_nbt_write(doc, MC_NBT_JAVA, &in, NULL), MC_OK);
+    mc_chunknbt_recoder *rc = mc_chunknbt_recoder_new();
+    const mc_chunknbt_recode_options opt = {.data_version = to_dv};
+    const mc_status st = mc_chunknbt_recode(rc, in.data, in.len, &opt, &out, NULL);
+    size_t count = 0;
+    if (st == MC_OK) {
+        assert_int_equal(mc_nbt_parse(doc, out.data, out.len, MC_NBT_JAVA, NULL, NULL), MC_OK);
+        const mc_nbt_tag *sec0 = mc_nbt_list_at(mc_nbt_get(mc_nbt_doc_root(doc), "sections"), 0);
+        int8_t y = -1;
+        assert_int_equal(mc_nbt_get_byte(mc_nbt_get(sec0, "Y"), &y), MC_OK);
+        assert_int_equal(y, 0); /* the sections sorted by Y */
+        const mc_nbt_tag *pal = mc_nbt_get(mc_nbt_get(sec0, "block_states"), "palette");
+        const char *bn;
+        size_t bl;
+        assert_int_equal(
+            mc_nbt_get_string(mc_nbt_list_at(mc_nbt_get(mc_nbt_get(sec0, "biomes"), "palette"), 0), &bn, &bl), MC_OK);
+        snprintf(got_biome, 32, "%.*s", (int)bl, bn);
+        count = mc_nbt_count(pal);
+        for (size_t i = 0; i < count && i < 8; i++) {
+            const char *nm;
+            size_t len;
+            assert_int_equal(mc_nbt_get_string(mc_nbt_get(mc_nbt_list_at(pal, i), "Name"), &nm, &len), MC_OK);
+            snprintf(got[i], 32, "%.*s", (int)len, nm);
+        }
+    } else {
+        assert_int_equal(st, MC_ERR_UNSUPPORTED);
+    }
+    mc_chunknbt_recoder_free(rc);
+    mc_nbt_doc_free(doc);
+    mc_buf_free(&text);
+    mc_buf_free(&in);
+    mc_buf_free(&out);
+    return count;
+}
+
+/* air first, stone everywhere else, dirt once at index 4000 or 4095 (a
+ * low and a high nibble, past the first 512 indices) */
+static unsigned dirt_at_4000(size_t i)
+{
+    return i == 0 ? 1 : i == 4000 ? 2 : 0;
+}
+static unsigned dirt_at_4095(size_t i)
+{
+    return i == 0 ? 1 : i == 4095 ? 2 : 0;
+}
+
+/* A palette whose entries are all used, one only past the first 512
+ * indices, is kept in its order with the source's longs (a rebuilt one
+ * would be in first-occurrence order: air, stone, dirt); a palette with an
+ * entry never used loses it. */
+static void test_palette_kept_when_all_used(void **state)
+{
+    (void)state;
+    mc_test_tool();
+    char got[8][32], gb[32];
+    const char *const three[] = {"stone", "air", "dirt"};
+    const char *const four[] = {"stone", "air", "dirt", "gold_block"};
+    unsigned (*const ats[2])(size_t) = {dirt_at_4000, dirt_at_4095};
+    for (int a = 0; a < 2; a++) {
+        assert_int_equal(recode_one_section(three, 3, ats[a], got, "plains", 3465, gb), 3);
+        assert_string_equal(got[0], "minecraft:stone");
+        assert_string_equal(got[1], "minecraft:air");
+        assert_string_equal(got[2], "minecraft:dirt");
+        assert_int_equal(recode_one_section(four, 4, ats[a], got, "plains", 3465, gb), 3);
+        assert_string_equal(got[0], "minecraft:air");
+        assert_string_equal(got[1], "minecraft:stone");
+        assert_string_equal(got[2], "minecraft:dirt");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_to_1_21_4),
         cmocka_unit_test(test_to_1_20_1),
+        cmocka_unit_test(test_palette_kept_when_all_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
