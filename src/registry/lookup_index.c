@@ -15,7 +15,9 @@
  *           upper half a fingerprint of the name's hash, the lower half
  *           where the block's record is in the blob.
  *   blob    one record per block: canonical name, first state, the default
- *           state's offset, then per property (the game's order) its key
+ *           state's offset, its keys' buckets (16 nibbles: key hash ->
+ *           property index, a rotation of the hash chosen per block so its
+ *           keys do not share one), then per property (the game's order) its key
  *           (an index into keys), its default value index, its stride in the
  *           mixed-radix state numbering and its value list's hash.
  *   perm    Bedrock blocks whose states are listed in an order of their own
@@ -29,8 +31,9 @@
  *           lookup probes exactly one slot and compares it.
  *
  * A lookup then costs a name hash, one slot, one record, and per given
- * property a key compare (the caller's order is tried first: callers
- * usually follow the game's order) and one value probe. The state is the
+ * property one key compare (the key's bucket in the record names the one
+ * property that can hold it, whatever order the caller lists them in) and
+ * one value probe. The state is the
  * default state moved by (value - default) x stride per given property, so
  * properties not given keep their default without a pass over them.
  *
@@ -83,7 +86,8 @@ typedef struct {
     uint8_t name_len; /* bare length; 255: only the generic path finds this block */
     uint8_t nprops;
     uint8_t order;    /* ORDER_* */
-    uint8_t pad;
+    uint8_t key_rot;  /* key_slots' bucket of a key: (key_hash >> key_rot) & 15 */
+    uint64_t key_slots; /* 16 nibbles: bucket -> the property index holding that key (15: none) */
 } lk_block;
 
 struct mc__lk_key {
@@ -99,7 +103,7 @@ struct mc__lk_value {
     uint32_t index;
 };
 
-_Static_assert(sizeof(lk_prop) == 24 && sizeof(lk_block) == 48, "compact records, 8-byte aligned");
+_Static_assert(sizeof(lk_prop) == 24 && sizeof(lk_block) == 56, "compact records, 8-byte aligned");
 _Static_assert(MC__MAX_PROPS <= 32, "the seen-mask is 32 bits");
 
 static inline uint64_t load8(const char *p)
@@ -204,6 +208,13 @@ static inline uint64_t value_mix(const uint64_t w[4], uint64_t len)
 static inline uint32_t value_slot(uint64_t mult, uint32_t base, unsigned shift, const uint64_t w[4], uint64_t len)
 {
     return base + (uint32_t)((value_mix(w, len) * mult) >> shift);
+}
+
+/* A key's hash for the per-block key buckets (words 0 and 3 and the length
+ * tell keys apart up to 16 bytes; longer keys are checked in full anyway). */
+static inline uint64_t key_hash(uint64_t w0, uint64_t w3, uint64_t len)
+{
+    return (w0 ^ rotl(w3, 31) ^ len << 56) * 0x9E3779B97F4A7C15ull;
 }
 
 static size_t record_size(const mc__kind *k) { return sizeof(lk_block) + (size_t)k->nprops * sizeof(lk_prop); }
@@ -391,6 +402,35 @@ static void write_perm(const mc__kind *k, uint16_t *perm)
     }
 }
 
+/* The record's key buckets: the first rotation of the key hash that puts
+ * each of its keys in a bucket of its own (tried 0..60; none found, or
+ * more than 15 properties: every bucket empty, lookups walk the list). */
+static void plan_key_slots(const mc__runtime *rt, lk_block *rec, const lk_prop *props)
+{
+    rec->key_slots = UINT64_MAX;
+    rec->key_rot = 0;
+    if (rec->nprops > 15)
+        return;
+    for (unsigned rot = 0; rot <= 60; rot++) {
+        uint64_t slots = UINT64_MAX;
+        unsigned used = 0, i;
+        for (i = 0; i < rec->nprops; i++) {
+            const struct mc__lk_key *key = &rt->lk_keys[props[i].key];
+            unsigned bucket = (unsigned)(key_hash(key->w[0], key->w[3], key->len) >> rot) & 15;
+            if (used >> bucket & 1)
+                break;
+            used |= 1u << bucket;
+            slots &= ~(UINT64_C(15) << (bucket * 4));
+            slots |= (uint64_t)i << (bucket * 4);
+        }
+        if (i == rec->nprops) {
+            rec->key_slots = slots;
+            rec->key_rot = (uint8_t)rot;
+            return;
+        }
+    }
+}
+
 static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, uint8_t *at,
                          const uint16_t *list_of, const list_plan *plans, uint32_t *key_count)
 {
@@ -424,6 +464,7 @@ static void write_record(const mc_registry *reg, mc__runtime *rt, uint32_t b, ui
         default_off += pp->def * pp->stride; /* the kind's own default_off for ORDER_RADIX */
         stride *= mc__reg_propdefs[d].count;
     }
+    plan_key_slots(rt, rec, props);
     if (default_off > UINT16_MAX)
         rec->name_len = 255;
     rec->default_off = (uint16_t)default_off;
@@ -518,27 +559,39 @@ static inline const lk_block *find_record(const mc_registry *reg, const mc__runt
     }
 }
 
-/* The property index of key k (len bytes) in the record's list, trying
- * the caller's position q first; n when the block has no such key. */
-static inline unsigned find_key(const struct mc__lk_key *keys, const lk_prop *pp, unsigned n, size_t q,
-                                const uint64_t k[4], size_t len)
+/* Up to 16 bytes words 0 and 3 cover a key: they are all that is computed. */
+#define KEY_EQUALS(key, k, len) ((key)->len == (len) && (((key)->w[0] ^ (k)[0]) | ((key)->w[3] ^ (k)[3])) == 0 && \
+                                 ((len) <= 16 || same4((key)->w, (k))))
+
+/* find_key's walk for a key not in its bucket (an unknown key, or a block
+ * whose keys share buckets): kept out of the lookup's code. */
+LK_COLD static unsigned walk_keys(const struct mc__lk_key *keys, const lk_prop *pp, unsigned n, const uint64_t k[4],
+                                  size_t len)
 {
-    /* up to 16 bytes words 0 and 3 cover a key: they are all that is computed */
-#define KEY_EQUALS(key) ((key)->len == len && (((key)->w[0] ^ k[0]) | ((key)->w[3] ^ k[3])) == 0 && \
-                         (len <= 16 || same4((key)->w, k)))
-    if (q < n && KEY_EQUALS(&keys[pp[q].key]))
-        return (unsigned)q;
     unsigned pi = 0;
-    while (pi < n && !KEY_EQUALS(&keys[pp[pi].key]))
+    while (pi < n && !KEY_EQUALS(&keys[pp[pi].key], k, len))
         pi++;
     return pi;
-#undef KEY_EQUALS
+}
+
+/* The property index of key k (len bytes) in the record's list; n when
+ * the block has no such key. Files list a block's properties in an order
+ * of their own (1.13-1.17: Java's hash map order, not the registry's), so
+ * the key's bucket in the record's key_slots names the one candidate. */
+static inline unsigned find_key(const struct mc__lk_key *keys, const lk_block *rec, const lk_prop *pp, unsigned n,
+                                const uint64_t k[4], size_t len)
+{
+    unsigned bucket = (unsigned)(key_hash(k[0], k[3], len) >> rec->key_rot) & 15;
+    unsigned guess = (unsigned)(rec->key_slots >> (bucket * 4)) & 15;
+    if (guess < n && KEY_EQUALS(&keys[pp[guess].key], k, len))
+        return guess;
+    return walk_keys(keys, pp, n, k, len);
 }
 
 /* A property with a key or value past 16 bytes (rare: a few Bedrock keys
  * and values): all four words of both forms. Kept out of the common path.
  * The property index goes to *pi; returns its value's slot, or UINT32_MAX. */
-LK_COLD static uint32_t long_prop(const mc__runtime *rt, const lk_prop *pp, unsigned n, size_t q,
+LK_COLD static uint32_t long_prop(const mc__runtime *rt, const lk_block *rec, const lk_prop *pp, unsigned n,
                           const mc_state_prop *pr, unsigned *pi)
 {
     uint64_t k[4] = {0, 0, 0, 0}, v[4];
@@ -547,7 +600,7 @@ LK_COLD static uint32_t long_prop(const mc__runtime *rt, const lk_prop *pp, unsi
     else
         canon(pr->key, pr->key_len, k);
     value_canon(pr->value, pr->value_len, v);
-    *pi = find_key(rt->lk_keys, pp, n, q, k, pr->key_len);
+    *pi = find_key(rt->lk_keys, rec, pp, n, k, pr->key_len);
     if (*pi == n)
         return UINT32_MAX;
     const lk_prop *p = &pp[*pi];
@@ -581,7 +634,7 @@ bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *na
             uint64_t k[4] = {0, 0, 0, 0}, v[4] = {0, 0, 0, 0};
             canon2(pr->key, pr->key_len, &k[0], &k[3]);
             canon2(pr->value, pr->value_len, &v[0], &v[3]);
-            pi = find_key(rt->lk_keys, pp, n, q, k, pr->key_len);
+            pi = find_key(rt->lk_keys, rec, pp, n, k, pr->key_len);
             if (pi == n)
                 return false;
             const lk_prop *p = &pp[pi];
@@ -590,7 +643,7 @@ bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *na
             if (((e->w0 ^ v[0]) | (e->w3 ^ v[3]) | (e->len ^ pr->value_len)) != 0)
                 return false; /* (a long value has another length) */
         } else if (pr->key_len > CANON_MAX || pr->value_len > CANON_MAX ||
-                   (slot = long_prop(rt, pp, n, q, pr, &pi)) == UINT32_MAX) {
+                   (slot = long_prop(rt, rec, pp, n, pr, &pi)) == UINT32_MAX) {
             return false;
         }
         if (seen >> pi & 1)
@@ -615,4 +668,17 @@ bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *na
     }
     *state = rec->first + off;
     return true;
+}
+
+int mc__lk_key_guess(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len, const char *key,
+                     size_t key_len)
+{
+    mc__strip_namespace(&name, &len);
+    const lk_block *rec = len && len < 255 && key_len <= CANON_MAX ? find_record(reg, rt, name, len) : NULL;
+    if (!rec)
+        return -1;
+    uint64_t k[4];
+    canon(key, key_len, k);
+    unsigned bucket = (unsigned)(key_hash(k[0], k[3], key_len) >> rec->key_rot) & 15;
+    return (int)(rec->key_slots >> (bucket * 4) & 15);
 }

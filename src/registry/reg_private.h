@@ -86,6 +86,11 @@ bool mc__lk_build(const mc_registry *reg, mc__runtime *rt);
 void mc__lk_free(mc__runtime *rt);
 bool mc__lk_lookup(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len,
                    const mc_state_prop *props, size_t count, uint32_t *state);
+/* For tests: the property index the key's bucket in the block's record names
+ * (what mc__lk_lookup tries before walking the block's keys; 15 for an
+ * empty bucket), or -1 when the index has no record for the name. */
+int mc__lk_key_guess(const mc_registry *reg, const mc__runtime *rt, const char *name, size_t len, const char *key,
+                     size_t key_len);
 /* mc_registry_lookup without the index (registry.c): the reference the
  * index is tested against, and its fallback. Arguments already checked. */
 mc_status mc__lookup_generic(const mc_registry *reg, const char *name, size_t name_len,

@@ -4,7 +4,8 @@
  * generic lookup it replaces:
  *  - every state of every registry round-trips name + properties -> id, in
  *    the game's order and reversed, with and without "minecraft:", and the
- *    index answers every flattened state it is meant to (not the fallback);
+ *    index answers every flattened state it is meant to (not the fallback),
+ *    each key found by its bucket in the block's record (not a walk);
  *  - properties left out take the default state's values, checked against
  *    the states themselves for every block of several registries;
  *  - errors, keys given twice, odd bytes and lengths, and a few hundred
@@ -102,6 +103,11 @@ static void test_every_state(void **state)
                 uint32_t via = MC_STATE_NONE;
                 if (!mc__lk_lookup(reg, rt, q.name, q.name_len, q.props, q.count, &via) || via != s)
                     fail_msg("%s: the index misses state %u (%s)", mc_registry_name(reg), s, q.name);
+                /* each key's bucket names its own property: no walk of the keys */
+                for (size_t i = 0; i < q.count; i++)
+                    if (mc__lk_key_guess(reg, rt, q.name, q.name_len, q.props[i].key, q.props[i].key_len) != (int)i)
+                        fail_msg("%s: %s's key %s is not in its own bucket", mc_registry_name(reg), q.name,
+                                 q.props[i].key);
                 indexed++;
             }
             total++;
