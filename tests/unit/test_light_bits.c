@@ -268,6 +268,113 @@ static void test_random(void **st)
     mc_light_engine_free(exact);
 }
 
+/* ---------------------------------------------------- uniform sections */
+
+/* The section kinds test_uniform_sections puts together. */
+enum { SEC_AIR, SEC_STONE, SEC_WATER, SEC_GLOWSTONE, SEC_LAVA, SEC_LIGHT1, SEC_TORCH, SEC_SLAB, SEC_STONES,
+       SEC_WET, SEC_CAVES, SEC_STALE, SEC_PLAIN4, SEC_LAMPS1, SEC_COUNT };
+
+/* Section k of col as recipe `what` (all its blocks set at once):
+ * single-valued sections of plain, shining and shaped states; palettes of
+ * several states of one kind (stone and deepslate; water and leaves);
+ * mixed ones (caves in stone, a 4-bit palette of unshaped states, a few
+ * luminance-1 blocks); and one whose palette keeps a lava entry none of
+ * its blocks has any more. */
+static void make_section(mc_column *col, uint32_t k, int what, const uint32_t *st, mc_test_rng *rng)
+{
+    mc_container *c = &mc_column_section_at(col, k)->blocks;
+    static uint32_t v[MC_SECTION_BLOCKS];
+    const int single[] = {[SEC_AIR] = 0, [SEC_STONE] = 1, [SEC_WATER] = 2, [SEC_GLOWSTONE] = 3, [SEC_LAVA] = 4,
+                          [SEC_LIGHT1] = 5, [SEC_TORCH] = 6, [SEC_SLAB] = 7};
+    if (what <= SEC_SLAB) {
+        mc_container_fill(c, st[single[what]]);
+        return;
+    }
+    for (size_t i = 0; i < MC_SECTION_BLOCKS; i++) {
+        const uint64_t r = mc_test_rand(rng) % 100;
+        switch (what) {
+        case SEC_STONES: v[i] = r < 50 ? st[1] : st[8]; break; /* stone, deepslate */
+        case SEC_WET: v[i] = r < 50 ? st[2] : st[9]; break;    /* water, leaves */
+        case SEC_CAVES: case SEC_STALE: v[i] = r < 75 ? st[1] : st[0]; break;
+        case SEC_PLAIN4: v[i] = st[r < 40 ? 1 : r < 70 ? 0 : r < 85 ? 2 : 10]; break; /* + glass */
+        default: v[i] = r < 2 ? st[5] : r < 4 ? st[11] : r < 60 ? st[1] : st[0]; break; /* luminance 1 */
+        }
+    }
+    assert_int_equal(mc_container_set_all(c, v), MC_OK);
+    if (what == SEC_STALE) { /* a lava entry in the palette, in no block */
+        const size_t i = (size_t)(mc_test_rand(rng) % MC_SECTION_BLOCKS);
+        uint32_t old;
+        assert_int_equal(mc_container_set(c, i, st[4], &old), MC_OK);
+        assert_int_equal(mc_container_set(c, i, old, NULL), MC_OK);
+        assert_true(c->palette_len >= 3);
+    }
+}
+
+/* Columns of four sections each picked from the recipes above (air
+ * likelier higher up), in and out of a batch, some neighbours absent:
+ * bit floods == queue floods at every position. */
+static void test_uniform_sections(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    static const char *const names[] = {"air", "stone", "water", "glowstone", "lava", "light[level=1]", "torch",
+                                        "oak_slab[type=bottom]", "deepslate", "oak_leaves[persistent=true]",
+                                        "glass", "brown_mushroom"};
+    static const int luminance[12] = {0, 0, 0, 15, 15, 1, 14, 0, 0, 0, 0, 1};
+    uint32_t s[12];
+    for (size_t i = 0; i < 12; i++)
+        s[i] = state(reg, names[i]);
+    mc_test_rng rng = {0x0a11c0deu};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    const int rounds = long_run() ? 300 : 24;
+    for (int round = 0; round < rounds; round++) {
+        mc_column *cols[9];
+        for (int c = 0; c < 9; c++) {
+            cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+            for (uint32_t k = 0; k < 4; k++) {
+                const int what = mc_test_rand(&rng) % 4 < k ? SEC_AIR : (int)(mc_test_rand(&rng) % SEC_COUNT);
+                make_section(cols[c], k, what, s, &rng);
+            }
+        }
+        const mc_column *nb[8];
+        int k = 0;
+        for (int c = 0; c < 9; c++)
+            if (c != 4)
+                nb[k++] = round % 3 == 2 && (mc_test_rand(&rng) & 1) ? NULL : cols[c];
+        char what[64];
+        snprintf(what, sizeof what, "uniform sections round %d", round);
+        if (round % 2)
+            assert_int_equal(mc_light_batch_begin(bits, 0), MC_OK);
+        compare(bits, exact, cols[4], nb, what, a, b);
+        mc_light_batch_end(bits);
+        for (int y = 0; y < 64; y++) /* a shining block is lit at its luminance at least (both engines share the */
+            for (int z = 0; z < 16; z++) /* emitter scan: this checks it) */
+                for (int x = 0; x < 16; x++) {
+                    const uint32_t b0 = mc_column_get_block(cols[4], x, y, z);
+                    int lum = 0;
+                    for (size_t i = 0; i < 12; i++)
+                        lum = b0 == s[i] ? luminance[i] : lum;
+                    if (mc_column_get_block_light(cols[4], x, y, z) < lum)
+                        fail_msg("%s: block light at %d %d %d below the luminance %d of its block", what, 16 + x, y,
+                                 16 + z, lum);
+                }
+        for (int c = 0; c < 9; c++)
+            mc_column_free(cols[c]);
+    }
+    print_message("%d rounds of uniform and mixed sections: bit floods == queue floods; %llu of %llu runs took "
+                  "the bit floods\n",
+                  rounds, (unsigned long long)bits->bw.runs_bits,
+                  (unsigned long long)(bits->bw.runs_bits + bits->bw.runs_queue));
+    assert_true(bits->bw.runs_bits * 2 > bits->bw.runs_bits + bits->bw.runs_queue);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+}
+
 /* A fresh engine in a batch, columns with nothing that shines (its
  * emitter list never allocated): lit as without a batch. */
 static void test_batch_without_emitters(void **st)
@@ -448,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_opacity_2_to_14),
         cmocka_unit_test(test_opacity_unreached),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_uniform_sections),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
