@@ -667,21 +667,25 @@ static bool rows_begin(mc_light_engine *e)
 }
 
 /* The sky band: rows where sky light is neither 15 (above the tops) nor
- * 0 for every block that matters. */
+ * 0 for every block that matters. A row of a column is looked at only
+ * over its blocks within MARGIN of the centre column (one interval of x:
+ * no test a block). */
 static void sky_band(const mc_light_engine *e, int32_t *lo, int32_t *hi)
 {
     int32_t l = INT32_MAX, h = INT32_MIN;
     for (int c = 0; c < 9; c++) {
         if (!e->cols[c])
             continue; /* its tops are MC__TOP_NONE */
-        const int32_t gx0 = 1 + (c % 3) * 16, gz0 = 1 + (c / 3) * 16;
+        const int32_t ox = (c % 3 - 1) * 16, gz0 = 1 + (c / 3) * 16;
         for (int32_t gz = gz0; gz < gz0 + 16; gz++) {
-            const uint8_t *dist = e->dist + gz * ROW;
-            const int32_t *top = e->top + (gz - 1) * 48 - 1;
-            for (int32_t gx = gx0; gx < gx0 + 16; gx++) {
-                const int32_t d = dist[gx], t = top[gx];
-                if (d > MARGIN)
-                    continue;
+            const int32_t lz = gz - 17, dz = lz < 0 ? -lz : lz > 15 ? lz - 15 : 0, rem = MARGIN - dz;
+            if (rem < 0)
+                continue; /* the whole row is too far */
+            const uint8_t *dist = e->dist + gz * ROW + 17; /* by local x */
+            const int32_t *top = e->top + (gz - 1) * 48 + 16;
+            const int32_t x0 = ox > -rem ? ox : -rem, x1 = ox + 15 < 15 + rem ? ox + 15 : 15 + rem;
+            for (int32_t x = x0; x <= x1; x++) {
+                const int32_t d = dist[x], t = top[x];
                 l = t - 15 + d < l ? t - 15 + d : l;
                 h = t > h ? t : h;
             }

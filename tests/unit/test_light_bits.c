@@ -408,7 +408,9 @@ static void test_batch_without_emitters(void **st)
 /* Sky light that reaches the centre column from the farthest block it can
  * come from: a shaft at distance 14 in the corner neighbour (local x -1,
  * z -13) and a tunnel of 14 steps to the centre column's (0, 10, 0),
- * which gets 1; and a lamp at distance 14 likewise. */
+ * which gets 1; the same from the opposite corner (local x 16, z 28) to
+ * (15, 8, 15) (lower: the band must reach down to it); and a lamp at
+ * distance 14 likewise. */
 static void test_at_the_reach(void **st)
 {
     (void)st;
@@ -430,6 +432,11 @@ static void test_at_the_reach(void **st)
     for (int z = 3; z < 16; z++)
         mc_column_set_block(cols[1], 0, 10, z, air);
     mc_column_set_block(cols[4], 0, 10, 0, air);
+    for (int y = 8; y < 40; y++) /* the same the other way: corner column (8), local x 16, z 28 */
+        mc_column_set_block(cols[8], 0, y, 12, air);
+    for (int z = 0; z <= 12; z++) /* its tunnel: local x 15, z 28 .. 16 */
+        mc_column_set_block(cols[7], 15, 8, z, air);
+    mc_column_set_block(cols[4], 15, 8, 15, air);
     /* a lamp 14 away on the other side: local x 16 + 13, z 0 (no: 13 + 1 = 14) */
     mc_column_set_block(cols[5], 13, 20, 0, state(reg, "redstone_lamp[lit=true]"));
     for (int x = 0; x < 13; x++)
@@ -440,6 +447,7 @@ static void test_at_the_reach(void **st)
     uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
     compare(bits, exact, cols[4], nb, "at the reach", a, b);
     assert_int_equal(mc_column_get_sky_light(cols[4], 0, 10, 0), 1);
+    assert_int_equal(mc_column_get_sky_light(cols[4], 15, 8, 15), 1);
     assert_int_equal(mc_column_get_block_light(cols[4], 15, 20, 0), 1);
     free(a);
     free(b);
