@@ -380,6 +380,20 @@ static unsigned near_lanes(int32_t ox, int32_t lz, unsigned level)
     return rem - 1 >= 16 ? 0xFFFFu : (1u << (rem - 1)) - 1u; /* 16 + x: distance x + 1 */
 }
 
+void mc__light_near_init(mc_light_engine *e)
+{
+    for (int32_t c = 0; c < 3; c++)
+        for (int32_t lz = -16; lz < 32; lz++)
+            for (unsigned level = 0; level < 16; level++)
+                e->near[c][lz + 16][level] = (uint16_t)near_lanes(c * 16 - 16, lz, level);
+}
+
+/* near_lanes from the engine's table (a load). */
+static inline unsigned near_of(const mc_light_engine *e, int32_t ox, int32_t lz, unsigned level)
+{
+    return e->near[(ox + 16) / 16][lz + 16][level];
+}
+
 /* Appends to `out` the blocks `lanes` of a row (luminance level; none
  * when lanes is 0), with `near_only` only those whose luminance exceeds
  * their distance to the centre column. */
@@ -389,7 +403,7 @@ static bool put_row(mc_light_engine *e, emit_list out, int32_t ox, int32_t y, in
     if (!level)
         return true;
     if (near_only)
-        lanes &= near_lanes(ox, lz, level);
+        lanes &= near_of(e, ox, lz, level);
     return !lanes || add_emitters(e, out, ox, y, lz, level, lanes);
 }
 
@@ -411,7 +425,7 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         unsigned zlanes[16], any = 0; /* per z: the lanes worth looking at */
         int32_t za = z1, zb = z0;      /* the z that have some: za..zb-1 */
         for (int32_t z = z0; z < z1; z++) {
-            any |= zlanes[z] = window & (near_only ? near_lanes(ox, oz + z, sl->emit_max) : 0xFFFFu);
+            any |= zlanes[z] = window & (near_only ? near_of(e, ox, oz + z, sl->emit_max) : 0xFFFFu);
             za = zlanes[z] && z < za ? z : za;
             zb = zlanes[z] ? z + 1 : zb;
         }
@@ -495,7 +509,8 @@ bool mc__light_emitters(mc_light_engine *e, int32_t lx0, int32_t lx1, int32_t lz
         const unsigned window = (0xFFFFu << x0) & (0xFFFFu >> (16 - x1));
         for (size_t i = 0; i < ce->nemit; i++) {
             const mc__emitter *m = &ce->emit[i];
-            const unsigned lanes = m->lz < z0 || m->lz >= z1 ? 0 : m->lanes & window & near_lanes(ox, oz + m->lz, m->level);
+            const unsigned lanes =
+                m->lz < z0 || m->lz >= z1 ? 0 : m->lanes & window & near_of(e, ox, oz + m->lz, m->level);
             if (lanes)
                 out[n++] = (mc__emitter){(int16_t)ox, (int16_t)(oz + m->lz), m->y, m->level, (uint16_t)lanes};
         }

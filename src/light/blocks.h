@@ -33,6 +33,8 @@ static inline const mc__slice *mc__light_slice(mc_light_engine *e, int c, uint32
         return sl;
     return mc__light_slice_slow(e, c, k, want_kinds);
 }
+/* Fills e->near (once, when the engine is made). */
+void mc__light_near_init(mc_light_engine *e);
 /* Fills e->top. False: no memory. */
 bool mc__light_tops(mc_light_engine *e);
 /* Collects into e->emit the blocks with local x in lx0..lx1-1 and z in

@@ -81,6 +81,7 @@ mc_light_engine *mc_light_engine_new(const mc_allocator *alloc)
     for (int32_t lz = -16; lz < 32; lz++)
         for (int32_t lx = -16; lx < 32; lx++)
             e->dist[GX(lz) * ROW + GX(lx)] = (uint8_t)mc__light_dist(lx, lz);
+    mc__light_near_init(e);
     return e;
 }
 

@@ -415,6 +415,9 @@ struct mc_light_engine {
     int32_t top[48 * 48];
     mc__emitter *emit;
     size_t nemit, emit_cap;
+    /* blocks.c's near lanes of a row of 16 (x offset ox = -16, 0, 16; z
+     * lz = -16..31; luminance): [(ox + 16) / 16][lz + 16][level] */
+    uint16_t near[3][48][16];
     /* rows the full relight needs: +1 where an interval starts, -1 past
      * its end (index y - min_y + 16) */
     int32_t *rows;
