@@ -73,26 +73,26 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
         return;
     }
     if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
-        uint8_t pk[256];
-        unsigned differ = 0, all = 0xFF, emit_max = 0; /* all: the cls bits every state has */
+        uint8_t cls4[16]; /* a 4-bit palette's: the first 16 entries' classes */
         const uint32_t n = c->palette_len < 256 ? c->palette_len : 256;
+        const uint8_t k0 = kind_of(t, c->palette[0]);
+        unsigned differ = 0, all = 0xFF, emit_max = 0; /* all: the cls bits every state has */
         for (uint32_t p = 0; p < n; p++) {
-            const uint8_t k = pk[p] = kind_of(t, c->palette[p]);
-            differ |= k ^ pk[0];
-            all &= t->kinds.cls[k];
+            const uint8_t k = kind_of(t, c->palette[p]), cl = t->kinds.cls[k];
+            differ |= k ^ k0;
+            all &= cl;
             emit_max = t->kinds.emission[k] > emit_max ? t->kinds.emission[k] : emit_max;
+            if (p < 16)
+                cls4[p] = (uint8_t)(cl & (MC__CLS_PASS | MC__CLS_CLEAR));
         }
         sl->emit_max = (uint8_t)emit_max;
         sl->plain = (all & MC__CLS_PLAIN) != 0;
-        sl->uniform = differ ? -1 : pk[0];
-        if (c->bits == 4 && differ) {
-            unsigned direct = MC__CLS_DIRECT;
-            for (unsigned p = 0; p < 16; p++) { /* an index past the palette reads as its first entry */
-                const uint8_t cl = t->kinds.cls[pk[p < n ? p : 0]];
-                direct &= cl;
-                sl->cls4[p] = (uint8_t)(cl & (MC__CLS_PASS | MC__CLS_CLEAR));
-            }
-            sl->direct4 = direct != 0;
+        sl->uniform = differ ? -1 : k0;
+        if (c->bits == 4 && differ) { /* (n <= 16) */
+            for (uint32_t p = n; p < 16; p++) /* an index past the palette reads as its first entry */
+                cls4[p] = cls4[0];
+            memcpy(sl->cls4, cls4, sizeof cls4);
+            sl->direct4 = (all & MC__CLS_DIRECT) != 0; /* every state of the palette (those past it are the first) */
             sl->longs4 = c->longs;
         }
         return;
