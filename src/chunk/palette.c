@@ -681,10 +681,6 @@ static uint16_t max_u16(const uint16_t *v, size_t n)
     return top[0];
 }
 
-/* from_source's indirect result at another width or layout than the
- * source's (1.13-1.15's spanning longs at 5 to 8 bits, a width below the
- * rules' least): the indices (below 4096: 16 bits hold them) unpacked,
- * checked against the palette and packed at tbits. */
 /* The error for the first entry of src (bits, layout) at or past
  * palette_len, as the general path words it (MC_OK when there is none). */
 static mc_status bad_index(const void *src, bool be, size_t n, unsigned bits, mc_bits_layout layout,
@@ -719,19 +715,8 @@ static mc_status from_source_indices(mc_container *c, unsigned tbits, mc_bits_la
     const size_t n = c->rules.size;
     uint16_t idx[MAX_SIZE];
     if (bits > 16) {
-        /* (not the game's) every index below 4096, or the error */
-        mc_status st = bad_index(src, be, n, bits, layout, palette_len, err);
-        if (st != MC_OK)
-            return st;
-    } else {
-        if (be)
-            mc_bits_unpack_be_u16(src, n, bits, layout, idx);
-        else
-            mc_bits_unpack_u16(src, n, bits, layout, idx);
-        if (max_u16(idx, n) >= palette_len)
-            return bad_index(src, be, n, bits, layout, palette_len, err);
-    }
-    if (bits > 16) {
+        /* (not the game's) wider than any palette needs: unpacked once as
+         * 32-bit values, each checked, then narrowed */
         uint32_t *vals = malloc(n * sizeof *vals);
         if (!vals)
             return MC_ERR_NOMEM;
@@ -739,9 +724,19 @@ static mc_status from_source_indices(mc_container *c, unsigned tbits, mc_bits_la
             mc_bits_unpack_be_u32(src, n, bits, layout, vals);
         else
             mc_bits_unpack_u32(src, n, bits, layout, vals);
-        for (size_t i = 0; i < n; i++)
+        const bool bad = max_u32(vals, n) >= palette_len;
+        for (size_t i = 0; !bad && i < n; i++)
             idx[i] = (uint16_t)vals[i];
         free(vals);
+        if (bad)
+            return bad_index(src, be, n, bits, layout, palette_len, err);
+    } else {
+        if (be)
+            mc_bits_unpack_be_u16(src, n, bits, layout, idx);
+        else
+            mc_bits_unpack_u16(src, n, bits, layout, idx);
+        if (max_u16(idx, n) >= palette_len)
+            return bad_index(src, be, n, bits, layout, palette_len, err);
     }
     return install(c, MC_CONTAINER_INDIRECT, tbits, palette, palette_len, idx, 2);
 }

@@ -483,6 +483,29 @@ static void test_spanning_source(void **state)
         assert_non_null(strstr(err.message, "entry 2049 "));
         assert_null(a.longs);
     }
+    /* (not the game's) indices wider than 16 bits for a short palette:
+     * unpacked as 32-bit values, narrowed to the rules' width */
+    for (unsigned bits = 17; bits <= 20; bits += 3) {
+        const size_t plen = 10, ns = mc_bits_longs(4096, bits, MC_BITS_SPANNING);
+        for (unsigned i = 0; i < 4096; i++)
+            vals[i] = (i * 13u + i / 100u) % plen;
+        mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_SPANNING, span);
+        mc_container a;
+        mc_error err;
+        assert_int_equal(mc_container_from_be(&a, &r, bits, MC_BITS_SPANNING, pal, plen, span, ns, NULL, &err), MC_OK);
+        assert_int_equal(a.kind, MC_CONTAINER_INDIRECT);
+        assert_int_equal(a.bits, 4);
+        mc_container_get_all(&a, got);
+        for (unsigned i = 0; i < 4096; i++)
+            assert_int_equal(got[i], pal[vals[i]]);
+        mc_container_free(&a);
+        vals[2049] = (uint32_t)plen;
+        mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_SPANNING, span);
+        assert_int_equal(mc_container_from_be(&a, &r, bits, MC_BITS_SPANNING, pal, plen, span, ns, NULL, &err),
+                         MC_ERR_MALFORMED);
+        assert_non_null(strstr(err.message, "entry 2049 "));
+        assert_null(a.longs);
+    }
 }
 
 static void test_adopt_and_raw(void **state)
