@@ -43,8 +43,11 @@ int mc_cmd_world(int argc, char **argv)
         return argc < 2 ? MC_EXIT_USAGE : MC_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        if (!strcmp(argv[1], subcommands[i].name))
+        if (!strcmp(argv[1], subcommands[i].name)) {
+            /* from here a Ctrl-C is a clean stop, in the setup too */
+            world_stop_install();
             return subcommands[i].run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "mcchunk world: unknown subcommand '%s'\n\n", argv[1]);
     usage(stderr);
     return MC_EXIT_USAGE;

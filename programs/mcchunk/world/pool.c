@@ -11,10 +11,14 @@
  * Stopping: SIGINT (Ctrl-C) and SIGTERM set a flag. A worker checks it
  * between chunks (world_stop_requested) and abandons its region -- the
  * region is only ever put in place whole, so nothing is left half-written
- * -- and no worker takes a new task. The handlers are installed with
- * SA_RESETHAND: a second Ctrl-C ends the process at once, which is still
- * safe for the files (it is no different from kill -9). The flag is the
- * one piece of process-wide state here, as a signal handler needs.
+ * -- and no worker takes a new task. The handlers are installed when the
+ * world command starts (world_stop_install) and stay until it exits, so a
+ * Ctrl-C during the setup before the workers (or the last steps after
+ * them) is a clean stop too, never the default death by signal. They are
+ * installed with SA_RESETHAND: a second Ctrl-C ends the process at once,
+ * which is still safe for the files (it is no different from kill -9).
+ * The flag is the one piece of process-wide state here, as a signal
+ * handler needs.
  */
 #include <errno.h>
 #include <signal.h>
@@ -34,6 +38,21 @@ static atomic_ullong chunks_done;           /* world_count_chunks */
 static void on_stop_signal(int sig)
 {
     stop_signal = sig;
+}
+
+void world_stop_install(void)
+{
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 bool world_stop_requested(void)
@@ -119,15 +138,8 @@ static void draw_progress(const world_job *job, size_t done, double elapsed)
 void world_job_run(const world_job *job, world_outcome *out)
 {
     memset(out, 0, sizeof *out);
-    stop_signal = 0;
+    world_stop_install(); /* (a stop that came before stays asked for) */
     atomic_store(&chunks_done, 0);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
 
     pool_state ps;
     memset(&ps, 0, sizeof ps);
@@ -184,6 +196,4 @@ void world_job_run(const world_job *job, world_outcome *out)
     free(args);
     uv_cond_destroy(&ps.changed);
     uv_mutex_destroy(&ps.lock);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
 }

@@ -128,11 +128,15 @@ typedef struct world_outcome {
     uint64_t chunks;           /* what the tasks reported with world_count_chunks */
 } world_outcome;
 
-/* Runs the job. SIGINT and SIGTERM during it ask the workers to stop: each
- * finishes or abandons the region in hand (world_stop_requested says when)
- * and takes no new one; a second signal ends the process at once (files
- * are still untouched or complete: every region is put in place whole).
- * The handlers before the call are restored after it. */
+/* Installs the SIGINT/SIGTERM handlers that ask for a stop, once, for the
+ * rest of the process (mc_cmd_world does it before any subcommand works).
+ * A second signal ends the process at once. */
+void world_stop_install(void);
+/* Runs the job. A stop asked for before or during it makes the workers
+ * stop: each finishes or abandons the region in hand (world_stop_requested
+ * says when) and takes no new one; a second signal ends the process at
+ * once (files are still untouched or complete: every region is put in
+ * place whole). */
 void world_job_run(const world_job *job, world_outcome *out);
 /* Adds chunks done (for the progress line's chunks/s and the outcome). */
 void world_count_chunks(uint64_t n);
