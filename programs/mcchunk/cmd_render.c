@@ -335,6 +335,11 @@ int mc_cmd_render(int argc, char **argv)
         free(inputs);
         return rc;
     }
+    /* from here a Ctrl-C is a clean stop (opening a large world takes a moment) */
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     char err[512] = "";
     map_world *w = folder ? map_world_open_folder(inputs[0], o.dimension, err, sizeof err)
                           : map_world_open_files(inputs, ninputs, err, sizeof err);
@@ -343,10 +348,6 @@ int mc_cmd_render(int argc, char **argv)
         fprintf(stderr, PROG ": %s\n", err);
         return MC_EXIT_FAIL;
     }
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
     if (o.tiles) {
         map_tiles_options t = {o.tiles, folder ? o.dimension : "overworld", o.mode, o.zooms, (unsigned)o.threads,
                                o.quiet, o.json, &interrupted};
