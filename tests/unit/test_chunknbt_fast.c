@@ -559,6 +559,7 @@ static void level_chunk(int32_t dv, int variant, mc_buf *b)
     mc_nbt_tag *tick = mc_nbt_list_append(doc, ticks, MC_NBT_COMPOUND);
     mc_nbt_put_string(doc, tick, "i", "minecraft:water", 15);
     mc_nbt_put_int(doc, tick, "t", 3);
+    mc_nbt_put_int(doc, level, "mod:last", 5); /* (the writer's Level has TileTicks already) */
     if (variant == 1) {
         mc_nbt_put_int(doc, level, "mod:dupa", 1);
         mc_nbt_put_string(doc, level, "mod:dupb", "x", 1);
