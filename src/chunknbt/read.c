@@ -1782,7 +1782,12 @@ mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsign
  * key as the parser hands it points 3 bytes into its tag when it is in the
  * input): the deferred bytes are the runs of stepped-over tags plus the
  * tags read_impl would copy into the extra NBT (an empty block entity
- * list, a yPos of another type), which it defers instead (defer_root_tag). */
+ * list, a yPos of another type), which it defers instead (defer_root_tag).
+ * Before 1.18 the chunk's keys are Level's: those the model does not read
+ * are stepped over as well and parsed once from their bytes, into the
+ * extra "Level" in their place (level_key, read_level_keys); the column's
+ * deferred bytes hold root keys only, so they are not deferred past the
+ * read. */
 
 typedef struct fast_parse {
     unsigned flags;

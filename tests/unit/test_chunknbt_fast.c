@@ -464,7 +464,7 @@ static void test_malformed(void **state)
 
 /* Chunks before 1.18 read their Level.Sections from bytes, with the extra
  * NBT kept or not (the other keys of Level go to the extra NBT from the
- * tree): generated 1.12 (Blocks, Data, Add for ids past 255), 1.13 and
+ * tree, or from their bytes: test_level_raw_keys): generated 1.12 (Blocks, Data, Add for ids past 255), 1.13 and
  * 1.15 (spanning longs), 1.16 (padded) chunks with palettes of 1 to 600
  * states, given a key under Level the model does not read (ticks). */
 static void test_older_eras(void **state)
