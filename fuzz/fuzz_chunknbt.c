@@ -14,7 +14,8 @@
  *
  * Seeds in fuzz/corpus/fuzz_chunknbt/ are small chunks written by our own
  * writer (one or two sections of a few states per era: 1.8, 1.12.2, 1.13.2,
- * 1.15.2, 1.16.5, 1.17.1 custom height, 1.18.2, 1.21.1, 1.21.11). They are
+ * 1.15.2, 1.16.5, 1.17.1 custom height, 1.18.2, 1.21.1, 1.21.11; 1.12.2 and
+ * 1.16.5 again with keys under Level the model does not read). They are
  * made by this file compiled with MC_FUZZ_CHUNKNBT_GEN:
  *   cc -DMC_FUZZ_CHUNKNBT_GEN -Iinclude fuzz/fuzz_chunknbt.c \
  *      build/libmcchunk.a -ldeflate -llz4 -lxxhash -lm -o /tmp/gen && \
@@ -147,6 +148,50 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef MC_FUZZ_CHUNKNBT_GEN
+/* The chunk of `col` for `dv` (1.12.2, 1.16.5) with keys under Level the
+ * model does not read first, between the ones it reads and last, which the
+ * fast path steps over and parses from their bytes: seed_VERSION_level_keys. */
+static int write_level_keys(const mc_column *col, int32_t dv, const char *path)
+{
+    mc_nbt_doc *src = mc_nbt_doc_new(NULL), *doc = mc_nbt_doc_new(NULL);
+    mc_error err;
+    if (!src || !doc || mc_chunknbt_write(col, dv, src, NULL, &err) != MC_OK)
+        return 1;
+    mc_nbt_tag *root = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
+    mc_nbt_put_int(doc, root, "DataVersion", dv);
+    mc_nbt_tag *level = mc_nbt_put_compound(doc, root, "Level");
+    mc_nbt_put_byte(doc, level, "TerrainPopulated", 1);
+    for (mc_nbt_tag *t = mc_nbt_first(mc_nbt_get(mc_nbt_doc_root(src), "Level")); t; t = mc_nbt_next(t)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        if (mc_nbt_attach(doc, level, k, kl, mc_nbt_copy(doc, t)) != MC_OK)
+            return 1;
+        if (kl == 4 && !memcmp(k, "xPos", 4))
+            mc_nbt_put_long(doc, level, "LastUpdate", 5);
+        if (kl == 8 && !memcmp(k, "Sections", 8)) {
+            mc_nbt_tag *e = mc_nbt_list_append(doc, mc_nbt_put_list(doc, level, "Entities", MC_NBT_COMPOUND),
+                                               MC_NBT_COMPOUND);
+            mc_nbt_put_string(doc, e, "id", "minecraft:pig", 13);
+        }
+    }
+    mc_nbt_tag *tick = mc_nbt_list_append(doc, mc_nbt_put_list(doc, level, "TileTicks", MC_NBT_COMPOUND),
+                                          MC_NBT_COMPOUND);
+    mc_nbt_put_string(doc, tick, "i", "minecraft:water", 15);
+    mc_nbt_put_int(doc, tick, "t", 3);
+    mc_nbt_put_long(doc, level, "InhabitedTime", 9);
+    mc_buf out;
+    mc_buf_init(&out, NULL);
+    FILE *f = NULL;
+    int bad = mc_nbt_write(doc, MC_NBT_JAVA, &out, &err) != MC_OK || !(f = fopen(path, "wb")) ||
+              fwrite(out.data, 1, out.len, f) != out.len;
+    if (f)
+        fclose(f);
+    mc_buf_free(&out);
+    mc_nbt_doc_free(src);
+    mc_nbt_doc_free(doc);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     static const struct { const char *version; int32_t dv; int32_t min; uint32_t count; } eras[] = {
@@ -184,6 +229,9 @@ int main(int argc, char **argv)
             return 1;
         fclose(f);
         mc_buf_free(&out);
+        snprintf(path, sizeof path, "%s/seed_%s_level_keys", dir, eras[e].version);
+        if ((eras[e].dv == 1343 || eras[e].dv == 2586) && write_level_keys(col, eras[e].dv, path))
+            return 1;
         mc_column_free(col);
     }
     return 0;

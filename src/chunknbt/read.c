@@ -27,6 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A tag of the root or of Level where the fast path's parse met it (its
+ * type byte; the key follows), and what became of it. */
+enum { ROOT_TREE, ROOT_DEFER, ROOT_TAKEN };
+enum { LEVEL_TREE, LEVEL_RAW, LEVEL_TAKEN };
+typedef struct root_tag {
+    const uint8_t *start;
+    uint8_t kind;
+} root_tag;
+
 /* Root keys the byte scan (the fast path) reads from their bytes rather than the tree
  * (they are deferred with the other root keys the model does not use, so
  * that the extra NBT keeps the chunk's order of keys). */
@@ -38,6 +47,11 @@ typedef struct root_facts {
      * with the others instead of copied */
     bool (*defer_root_tag)(void *user, const mc_nbt_tag *t);
     void *user;
+    /* Level's tags in order (pre-1.18; none: the tree has them all), the
+     * LEVEL_RAW ones not in the tree, and where Level's end tag is */
+    const root_tag *level;
+    size_t nlevel;
+    const uint8_t *level_end;
 } root_facts;
 
 typedef struct pal_memo {
@@ -1527,36 +1541,97 @@ static mc_status read_old_biomes(reader *r, chunk_shape *c, const mc_nbt_tag *t)
 
 /* Step 6: the chunk's other keys: position (kept only when it is not what
  * the writer would write), heightmaps, block entities, old biomes; the
- * rest goes to the extra NBT as it is. */
+ * rest goes to the extra NBT as it is. One key of the tree here. */
+static mc_status other_key(reader *r, chunk_shape *c, const mc_nbt_tag *t, bool *saw_biomes)
+{
+    const bool modern_root = c->era == MC__ERA_MODERN && !c->wrapped;
+    mc_status st = MC_OK;
+    if (t == c->sections)
+        return MC_OK;
+    if (KEY_IS(t, "xPos") || KEY_IS(t, "zPos")) {
+        if (mc_nbt_tag_type(t) != MC_NBT_INT)
+            st = keep(r, r->xlevel, t); /* another type: the writer cannot know */
+    } else if (c->era == MC__ERA_MODERN && KEY_IS(t, "yPos")) {
+        int64_t yp;
+        if (mc_nbt_tag_type(t) != MC_NBT_INT || mc_nbt_get_integer(t, &yp) != MC_OK ||
+            yp != mc_column_min_section(r->col))
+            st = keep(r, r->xlevel, t);
+    } else if (KEY_IS(t, "Heightmaps")) {
+        st = read_heightmaps(r, t, c->layout);
+    } else if (KEY_IS(t, "block_entities") || KEY_IS(t, "TileEntities")) {
+        st = read_block_entities(r, t);
+        if (st == MC_OK && r->keep_extra && !mc_nbt_get(r->xlevel, mc_nbt_tag_key(t, NULL)) &&
+            !(modern_root ? KEY_IS(t, "block_entities") : KEY_IS(t, "TileEntities")))
+            st = keep(r, r->xlevel, t); /* under the other era's name: keep */
+    } else if (c->era != MC__ERA_MODERN && KEY_IS(t, "Biomes")) {
+        *saw_biomes = true;
+        st = read_old_biomes(r, c, t);
+    } else {
+        st = keep(r, r->xlevel, t);
+    }
+    return st;
+}
+
+/* A run of Level's tags the fast path stepped over, [from, to), parsed
+ * into the extra "Level" (after what is there, as keep() would copy them:
+ * level_key made sure no key is there already). */
+static mc_status parse_level_run(reader *r, const uint8_t *from, const uint8_t *to)
+{
+    const size_t n = (size_t)(to - from);
+    if (to == r->facts->level_end) /* Level's own end tag closes the run */
+        return mc_nbt_parse_into(r->xdoc, r->xlevel, from, n + 1, MC_NBT_JAVA, MC_NBT_PARSE_COPY, NULL) == MC_OK
+                   ? MC_OK
+                   : nomem(r);
+    uint8_t *buf = malloc(n + 1);
+    if (!buf)
+        return nomem(r);
+    memcpy(buf, from, n);
+    buf[n] = MC_NBT_END;
+    mc_status st = mc_nbt_parse_into(r->xdoc, r->xlevel, buf, n + 1, MC_NBT_JAVA, MC_NBT_PARSE_COPY, NULL);
+    free(buf);
+    return st == MC_OK ? MC_OK : nomem(r);
+}
+
+/* Step 6 of the fast path for a chunk with Level: its tags in their order,
+ * those in the tree through other_key, the runs of stepped-over ones parsed
+ * from their bytes. A tree that does not hold what was recorded is
+ * MC_ERR_UNSUPPORTED (the tree reader). */
+static mc_status read_level_keys(reader *r, chunk_shape *c, bool *saw_biomes)
+{
+    const root_facts *f = r->facts;
+    const mc_nbt_tag *t = mc_nbt_first(c->level);
+    const uint8_t *run = NULL;
+    mc_status st = MC_OK;
+    for (size_t i = 0; i < f->nlevel && st == MC_OK; i++) {
+        const root_tag *k = &f->level[i];
+        if (k->kind == LEVEL_RAW) {
+            run = run ? run : k->start;
+            continue;
+        }
+        if (run && r->keep_extra)
+            st = parse_level_run(r, run, k->start);
+        run = NULL;
+        if (st != MC_OK || k->kind != LEVEL_TREE)
+            continue;
+        if (!t || (const uint8_t *)mc_nbt_tag_key(t, NULL) != k->start + 3)
+            return MC_ERR_UNSUPPORTED;
+        st = other_key(r, c, t, saw_biomes);
+        t = mc_nbt_next(t);
+    }
+    if (st == MC_OK && run && r->keep_extra)
+        st = parse_level_run(r, run, f->level_end);
+    return st == MC_OK && t ? MC_ERR_UNSUPPORTED : st;
+}
+
 static mc_status read_other_keys(reader *r, chunk_shape *c)
 {
     bool saw_biomes = false;
     mc_status st = MC_OK;
-    bool modern_root = c->era == MC__ERA_MODERN && !c->wrapped;
-    for (mc_nbt_tag *t = mc_nbt_first(c->level); t && st == MC_OK; t = mc_nbt_next(t)) {
-        if (t == c->sections)
-            continue;
-        if (KEY_IS(t, "xPos") || KEY_IS(t, "zPos")) {
-            if (mc_nbt_tag_type(t) != MC_NBT_INT)
-                st = keep(r, r->xlevel, t); /* another type: the writer cannot know */
-        } else if (c->era == MC__ERA_MODERN && KEY_IS(t, "yPos")) {
-            int64_t yp;
-            if (mc_nbt_tag_type(t) != MC_NBT_INT || mc_nbt_get_integer(t, &yp) != MC_OK ||
-                yp != mc_column_min_section(r->col))
-                st = keep(r, r->xlevel, t);
-        } else if (KEY_IS(t, "Heightmaps")) {
-            st = read_heightmaps(r, t, c->layout);
-        } else if (KEY_IS(t, "block_entities") || KEY_IS(t, "TileEntities")) {
-            st = read_block_entities(r, t);
-            if (st == MC_OK && r->keep_extra && !mc_nbt_get(r->xlevel, mc_nbt_tag_key(t, NULL)) &&
-                !(modern_root ? KEY_IS(t, "block_entities") : KEY_IS(t, "TileEntities")))
-                st = keep(r, r->xlevel, t); /* under the other era's name: keep */
-        } else if (c->era != MC__ERA_MODERN && KEY_IS(t, "Biomes")) {
-            saw_biomes = true;
-            st = read_old_biomes(r, c, t);
-        } else {
-            st = keep(r, r->xlevel, t);
-        }
+    if (r->facts && r->facts->nlevel && c->wrapped) {
+        st = read_level_keys(r, c, &saw_biomes);
+    } else {
+        for (mc_nbt_tag *t = mc_nbt_first(c->level); t && st == MC_OK; t = mc_nbt_next(t))
+            st = other_key(r, c, t, &saw_biomes);
     }
     if (st == MC_OK && c->era != MC__ERA_MODERN && !saw_biomes && r->keep_extra)
         st = mc_nbt_put_byte(r->xdoc, r->xlevel, MC__KEY_NO_BIOMES, 1) == MC_OK ? MC_OK : nomem(r);
@@ -1707,12 +1782,12 @@ mc_status mc_chunknbt_parse(mc_nbt_doc *doc, const void *nbt, size_t len, unsign
  * key as the parser hands it points 3 bytes into its tag when it is in the
  * input): the deferred bytes are the runs of stepped-over tags plus the
  * tags read_impl would copy into the extra NBT (an empty block entity
- * list, a yPos of another type), which it defers instead (defer_root_tag). */
-enum { ROOT_TREE, ROOT_DEFER, ROOT_TAKEN };
-typedef struct root_tag {
-    const uint8_t *start;
-    uint8_t kind;
-} root_tag;
+ * list, a yPos of another type), which it defers instead (defer_root_tag).
+ * Before 1.18 the chunk's keys are Level's: those the model does not read
+ * are stepped over as well and parsed once from their bytes, into the
+ * extra "Level" in their place (level_key, read_level_keys); the column's
+ * deferred bytes hold root keys only, so they are not deferred past the
+ * read. */
 
 typedef struct fast_parse {
     unsigned flags;
@@ -1725,8 +1800,66 @@ typedef struct fast_parse {
     const uint8_t *in, *in_end;
     root_tag *keys;
     size_t nkeys, keys_cap;
+    root_tag *lkeys; /* Level's tags (pre-1.18), kinds LEVEL_* */
+    size_t nlkeys, lkeys_cap;
     root_tag keys_here[32];
+    root_tag lkeys_here[32];
 } fast_parse;
+
+/* Appends a tag's start to one of fast_parse's growing lists (false when
+ * out of memory). */
+static bool push_tag(root_tag **v, size_t *n, size_t *cap, root_tag *here, const uint8_t *start, uint8_t kind)
+{
+    if (*n == *cap) {
+        size_t ncap = *cap * 2;
+        root_tag *nv = *v == here ? malloc(ncap * sizeof *nv) : realloc(*v, ncap * sizeof *nv);
+        if (!nv)
+            return false;
+        if (*v == here)
+            memcpy(nv, here, *n * sizeof *nv);
+        *v = nv;
+        *cap = ncap;
+    }
+    (*v)[*n].start = start;
+    (*v)[(*n)++].kind = kind;
+    return true;
+}
+
+/* Whether `key` (as the parser hands it) is in the input, 3 bytes into its
+ * tag (not converted from modified UTF-8). */
+static bool key_in_input(const fast_parse *fp, const char *key, size_t key_len)
+{
+    const uint8_t *k = (const uint8_t *)key;
+    return k >= fp->in + 3 && k + key_len <= fp->in_end && mc_load_u16be(k - 2) == key_len;
+}
+
+/* A tag of Level (pre-1.18) met by fast_key: recorded in its place. The
+ * keys the model does not read are stepped over (checked) and parsed once,
+ * straight into the extra "Level" from their bytes (read_level_keys),
+ * instead of parsed into the tree and deep-copied from it. Anything that
+ * would make that differ from the tree reader's copy (a duplicate key, a
+ * bookkeeping key, a key not in the input, a Level that is not the root's
+ * one compound) leaves the chunk to the tree reader. */
+static bool level_key(fast_parse *fp, const char *key, size_t key_len, bool keep, uint8_t kind)
+{
+    const root_tag *lv = fp->nkeys ? &fp->keys[fp->nkeys - 1] : NULL;
+    if (fp->failed)
+        return keep;
+    if (!lv || lv->start[0] != MC_NBT_COMPOUND || mc_load_u16be(lv->start + 1) != 5 ||
+        memcmp(lv->start + 3, "Level", 5) != 0 || !key_in_input(fp, key, key_len) ||
+        (key_len >= sizeof MC__KEY_PREFIX - 1 && !memcmp(key, MC__KEY_PREFIX, sizeof MC__KEY_PREFIX - 1))) {
+        fp->failed = true;
+        return keep;
+    }
+    for (size_t i = 0; i < fp->nlkeys; i++)
+        if (mc_load_u16be(fp->lkeys[i].start + 1) == key_len && !memcmp(fp->lkeys[i].start + 3, key, key_len)) {
+            fp->failed = true;
+            return keep;
+        }
+    if (!push_tag(&fp->lkeys, &fp->nlkeys, &fp->lkeys_cap, fp->lkeys_here, (const uint8_t *)key - 3, kind))
+        fp->failed = true;
+    return keep;
+}
 
 static bool fast_key(void *user, unsigned depth, const char *parent, size_t parent_len, const char *key,
                      size_t key_len)
@@ -1734,14 +1867,19 @@ static bool fast_key(void *user, unsigned depth, const char *parent, size_t pare
     fast_parse *fp = user;
     bool keep;
     uint8_t kind;
+    const bool in_level = depth == 2 && parent_len == 5 && !memcmp(parent, "Level", 5);
     if (depth == 1 && key_len == 8 && !memcmp(key, "sections", 8)) {
         keep = false;
         kind = ROOT_TAKEN;
-    } else if (depth == 2 && key_len == 8 && !memcmp(key, "Sections", 8) && parent_len == 5 &&
-               !memcmp(parent, "Level", 5)) {
-        return false; /* Level.Sections: for fast_take */
+    } else if (in_level && key_len == 8 && !memcmp(key, "Sections", 8)) {
+        /* Level.Sections: for fast_take */
+        return fp->defer ? level_key(fp, key, key_len, false, LEVEL_TAKEN) : false;
+    } else if (in_level && fp->defer) {
+        const unsigned f = fp->flags | MC_CHUNKNBT_BLOCK_ENTITIES;
+        keep = lean_key((void *)&f, depth, parent, parent_len, key, key_len);
+        return level_key(fp, key, key_len, keep, keep ? LEVEL_TREE : LEVEL_RAW);
     } else if (depth == 2 && fp->defer) {
-        return true; /* the other keys under the root's compounds: all kept (the extra NBT) */
+        return true; /* the keys under the root's other compounds: all kept (the extra NBT) */
     } else if (depth == 1 && fp->defer &&
                ((key_len == 11 && !memcmp(key, "DataVersion", 11)) || (key_len == 6 && !memcmp(key, "Status", 6)))) {
         keep = false; /* deferred; read_impl is told them from their bytes */
@@ -1753,25 +1891,16 @@ static bool fast_key(void *user, unsigned depth, const char *parent, size_t pare
     }
     if (depth != 1 || !fp->defer || fp->failed)
         return keep;
-    const uint8_t *k = (const uint8_t *)key;
-    if (!(k >= fp->in + 3 && k + key_len <= fp->in_end && mc_load_u16be(k - 2) == key_len)) {
+    if (!key_in_input(fp, key, key_len)) {
         fp->failed = true; /* a key converted from modified UTF-8: not in the input */
         return keep;
     }
-    if (fp->nkeys == fp->keys_cap) {
-        size_t cap = fp->keys_cap * 2;
-        root_tag *n = fp->keys == fp->keys_here ? malloc(cap * sizeof *n) : realloc(fp->keys, cap * sizeof *n);
-        if (!n) {
-            fp->failed = true;
-            return keep;
-        }
-        if (fp->keys == fp->keys_here)
-            memcpy(n, fp->keys_here, fp->nkeys * sizeof *n);
-        fp->keys = n;
-        fp->keys_cap = cap;
-    }
-    fp->keys[fp->nkeys].start = k - 3;
-    fp->keys[fp->nkeys++].kind = kind;
+    if (key_len == 5 && !memcmp(key, "Level", 5))
+        for (size_t i = 0; i < fp->nkeys; i++)
+            if (mc_load_u16be(fp->keys[i].start + 1) == 5 && !memcmp(fp->keys[i].start + 3, "Level", 5))
+                fp->failed = true; /* two Levels: which one the tree keeps is the tree reader's business */
+    if (!push_tag(&fp->keys, &fp->nkeys, &fp->keys_cap, fp->keys_here, (const uint8_t *)key - 3, kind))
+        fp->failed = true;
     return keep;
 }
 
@@ -1789,9 +1918,10 @@ static bool defer_root_tag(void *user, const mc_nbt_tag *t)
     return false;
 }
 
-/* DataVersion and Status, read from their (checked) bytes; false when the
- * Status is not ASCII (the tree reader converts it). */
-static bool root_facts_of(fast_parse *fp, root_facts *rf)
+/* DataVersion and Status, read from their (checked) bytes, and Level's
+ * tags; false when the Status is not ASCII (the tree reader converts it) or
+ * Level's end is not where it must be. `root_end`: the root's end tag. */
+static bool root_facts_of(fast_parse *fp, root_facts *rf, const uint8_t *root_end)
 {
     memset(rf, 0, sizeof *rf);
     rf->defer_root_tag = defer_root_tag;
@@ -1801,7 +1931,14 @@ static bool root_facts_of(fast_parse *fp, root_facts *rf)
         const uint8_t *tag = fp->keys[i].start;
         const size_t kl = mc_load_u16be(tag + 1);
         const uint8_t *v = tag + 3 + kl;
-        if (kl == 11 && !memcmp(tag + 3, "DataVersion", 11) && !dv_seen) {
+        if (kl == 5 && !memcmp(tag + 3, "Level", 5) && fp->nlkeys) {
+            /* the tags of a compound are contiguous, its end tag last */
+            rf->level = fp->lkeys;
+            rf->nlevel = fp->nlkeys;
+            rf->level_end = (i + 1 < fp->nkeys ? fp->keys[i + 1].start : root_end) - 1;
+            if (rf->level_end < fp->lkeys[fp->nlkeys - 1].start || *rf->level_end != MC_NBT_END)
+                return false;
+        } else if (kl == 11 && !memcmp(tag + 3, "DataVersion", 11) && !dv_seen) {
             int64_t dv = -1;
             switch (tag[0]) {
             case MC_NBT_BYTE: dv = (int8_t)v[0]; break;
@@ -1860,6 +1997,9 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     fp.keys = fp.keys_here;
     fp.nkeys = 0;
     fp.keys_cap = sizeof fp.keys_here / sizeof fp.keys_here[0];
+    fp.lkeys = fp.lkeys_here;
+    fp.nlkeys = 0;
+    fp.lkeys_cap = sizeof fp.lkeys_here / sizeof fp.lkeys_here[0];
     fp.flags = flags;
     fp.defer = !(flags & MC_CHUNKNBT_NO_EXTRA);
     fp.in = nbt;
@@ -1869,7 +2009,7 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     root_facts facts;
     const root_facts *rf = NULL;
     if (st == MC_OK && fp.defer && !fp.failed) {
-        if (root_facts_of(&fp, &facts))
+        if (root_facts_of(&fp, &facts, nbt + len - 1))
             rf = &facts;
         else
             fp.failed = true;
@@ -1881,7 +2021,7 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
         /* no root "sections" (older chunks, other files): the tree holds
          * every key the model reads */
         st = read_impl(mc_nbt_doc_root(doc), opt, NULL, rf, out, info, err);
-        done = true;
+        done = st != MC_ERR_UNSUPPORTED; /* (Level's keys not as recorded: the tree reader) */
     } else if (st == MC_OK && fp.seen == 1 && fp.taken) {
         mc_error local;
         st = read_impl(mc_nbt_doc_root(doc), opt, &fp.scan, rf, out, info, &local);

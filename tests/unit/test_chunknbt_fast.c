@@ -464,7 +464,7 @@ static void test_malformed(void **state)
 
 /* Chunks before 1.18 read their Level.Sections from bytes, with the extra
  * NBT kept or not (the other keys of Level go to the extra NBT from the
- * tree): generated 1.12 (Blocks, Data, Add for ids past 255), 1.13 and
+ * tree, or from their bytes: test_level_raw_keys): generated 1.12 (Blocks, Data, Add for ids past 255), 1.13 and
  * 1.15 (spanning longs), 1.16 (padded) chunks with palettes of 1 to 600
  * states, given a key under Level the model does not read (ticks). */
 static void test_older_eras(void **state)
@@ -507,6 +507,92 @@ static void test_older_eras(void **state)
         mc_buf_free(&b);
         mc_column_free(col);
     }
+}
+
+/* Level's keys the model does not read are stepped over by the fast path
+ * and parsed from their bytes into the extra NBT in their place
+ * (read_level_keys): keys first, between read ones, right after Sections
+ * and last must come out where the tree reader's copy has them (the
+ * written bytes compare them, in order). Levels the fast path leaves to
+ * the tree reader (a duplicate key, a bookkeeping key, two Levels) agree
+ * too, and are seen not taken. */
+static void patch_once(mc_buf *b, const char *from, const char *to)
+{
+    const size_t n = strlen(from);
+    uint8_t *at = NULL;
+    for (size_t i = 0; i + n <= b->len; i++)
+        if (!memcmp(b->data + i, from, n)) {
+            assert_null(at);
+            at = b->data + i;
+        }
+    assert_non_null(at);
+    memcpy(at, to, n);
+}
+
+static void level_chunk(int32_t dv, int variant, mc_buf *b)
+{
+    const mc_registry *reg = mc_chunknbt_registry_for(dv);
+    mc_column *col = mc_column_new(reg, -3, 5, 0, 16, NULL);
+    for (int i = 0; i < 4096; i++)
+        assert_int_equal(mc_column_set_block(col, i & 15, 16 + (i >> 8), (i >> 4) & 15, 1 + (uint32_t)(i % 7)),
+                         MC_OK);
+    mc_nbt_doc *src = mc_nbt_doc_new(NULL), *doc = mc_nbt_doc_new(NULL);
+    mc_error err;
+    assert_int_equal(mc_chunknbt_write(col, dv, src, NULL, &err), MC_OK);
+    mc_column_free(col);
+    mc_nbt_tag *root = mc_nbt_doc_new_root(doc, MC_NBT_COMPOUND);
+    mc_nbt_put_int(doc, root, "DataVersion", dv);
+    mc_nbt_tag *level = mc_nbt_put_compound(doc, root, "Level");
+    mc_nbt_put_byte(doc, level, "mod:first", 1);
+    for (mc_nbt_tag *t = mc_nbt_first(mc_nbt_get(mc_nbt_doc_root(src), "Level")); t; t = mc_nbt_next(t)) {
+        size_t kl;
+        const char *k = mc_nbt_tag_key(t, &kl);
+        assert_int_equal(mc_nbt_attach(doc, level, k, kl, mc_nbt_copy(doc, t)), MC_OK);
+        if (kl == 4 && !memcmp(k, "xPos", 4))
+            mc_nbt_put_long(doc, level, "LastUpdate", 77);
+        if (kl == 8 && !memcmp(k, "Sections", 8)) {
+            mc_nbt_tag *mid = mc_nbt_put_list(doc, level, "mod:mid", MC_NBT_COMPOUND);
+            mc_nbt_put_string(doc, mc_nbt_list_append(doc, mid, MC_NBT_COMPOUND), "n", "\xc3\xa9t\xc3\xa9", 5);
+        }
+    }
+    mc_nbt_tag *ticks = mc_nbt_put_list(doc, level, "TileTicks", MC_NBT_COMPOUND);
+    mc_nbt_tag *tick = mc_nbt_list_append(doc, ticks, MC_NBT_COMPOUND);
+    mc_nbt_put_string(doc, tick, "i", "minecraft:water", 15);
+    mc_nbt_put_int(doc, tick, "t", 3);
+    mc_nbt_put_int(doc, level, "mod:last", 5); /* (the writer's Level has TileTicks already) */
+    if (variant == 1) {
+        mc_nbt_put_int(doc, level, "mod:dupa", 1);
+        mc_nbt_put_string(doc, level, "mod:dupb", "x", 1);
+    } else if (variant == 2) {
+        mc_nbt_put_byte(doc, level, "mcchunk:air_sections", 4);
+    } else if (variant == 3) {
+        mc_nbt_tag *l2 = mc_nbt_put_compound(doc, root, "Levex");
+        mc_nbt_put_int(doc, l2, "xPos", 9);
+    }
+    mc_nbt_doc_free(src);
+    to_bytes(doc, b);
+    mc_nbt_doc_free(doc);
+    if (variant == 1)
+        patch_once(b, "mod:dupb", "mod:dupa");
+    else if (variant == 3)
+        patch_once(b, "Levex", "Level");
+}
+
+static void test_level_raw_keys(void **state)
+{
+    (void)state;
+    static const int32_t dvs[] = {1343, 2586};
+    for (size_t d = 0; d < sizeof dvs / sizeof dvs[0]; d++)
+        for (int variant = 0; variant < 4; variant++) {
+            mc_buf b;
+            level_chunk(dvs[d], variant, &b);
+            for (size_t f = 0; f < NFLAGS; f++) {
+                bool fast = agree(b.data, b.len, flag_sets[f], NULL);
+                if (flag_sets[f] == 0 && fast != (variant == 0))
+                    fail_msg("DataVersion %d, case %d: from bytes %d", (int)dvs[d], variant, fast);
+            }
+            mc_buf_free(&b);
+        }
 }
 
 /* ----------------------------------------------------------------- corpus */
@@ -586,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_entry_shapes),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_older_eras),
+        cmocka_unit_test(test_level_raw_keys),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
