@@ -3,9 +3,11 @@
  * test_world_crash.js: kill -9 in the middle of `world convert` and of
  * `world prune`, at random moments (three runs of each in this test, two
  * in a sanitizer build; MCCHUNK_LONG=1 for twenty by hand):
- *  - after each kill the destination (convert) or the world (prune) passes
- *    `world verify` (temporaries a killed write left are allowed: they are
- *    leftovers, not damage), and every chunk in it is one of the finished
+ *  - after each kill the destination (convert; once it has its level.dat,
+ *    written right after the log that marks the conversion begun and
+ *    before any region) or the world (prune) passes `world verify`
+ *    (temporaries a killed write left are allowed: they are leftovers,
+ *    not damage), and every chunk in it is one of the finished
  *    result's: no file is half-written;
  *  - `convert --resume` (interrupted again, then let finish) and a prune run
  *    again end with exactly the chunks an uninterrupted run writes
@@ -72,6 +74,17 @@ function leftovers(dir) {
     return out;
 }
 
+function regionFiles(dir) {
+    const out = [];
+    const walk = (d) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true }))
+            if (e.isDirectory()) walk(path.join(d, e.name));
+            else if (/\.mca/.test(e.name)) out.push(path.join(d, e.name));
+    };
+    walk(dir);
+    return out;
+}
+
 const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) === h);
 
 (async () => {
@@ -101,7 +114,11 @@ const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) ==
             const r = await killAfter(args, took * (0.2 + 0.6 * Math.random()));
             if (r.signal === 'SIGKILL') {
                 kills++;
-                if (fs.existsSync(dst)) seen += checkConsistent(dst, final, `convert round ${round} kill ${attempt}`) || 0;
+                if (fs.existsSync(path.join(dst, 'level.dat')))
+                    seen += checkConsistent(dst, final, `convert round ${round} kill ${attempt}`) || 0;
+                else if (fs.existsSync(dst) && regionFiles(dst).length)
+                    /* the log (the conversion begun) comes before level.dat, the regions after it */
+                    fail(`convert round ${round} kill ${attempt}: regions written before level.dat: ${regionFiles(dst).join(' ')}`);
             } else if (r.status !== 0) {
                 fail(`convert round ${round}: status ${r.status}: ${r.err}`);
             }
