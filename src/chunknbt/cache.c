@@ -148,13 +148,30 @@ static slot *find(mc_chunknbt_cache *c, const mc_registry *reg, const char *key,
     return NULL;
 }
 
+/* Where a find() that missed said the key goes, and the table's size
+ * and fill then: the place holds while the table neither grew nor took a
+ * key since (a miss may insert other keys first: mc__cache_block_raw's
+ * parsed path); else insert() probes again. */
+typedef struct miss {
+    size_t at, used, cap;
+} miss;
+
+static slot *find_or_miss(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
+                          miss *m)
+{
+    m->at = 0;
+    m->used = c->used;
+    m->cap = c->cap;
+    return find(c, reg, key, len, h, &m->at);
+}
+
 static void insert(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
-                   uint32_t value, mc_status st)
+                   miss m, uint32_t value, mc_status st)
 {
     if ((c->used + 1) * 2 > c->cap && !grow(c))
         return; /* a cache that cannot grow just stops caching */
-    size_t at = 0;
-    if (find(c, reg, key, len, h, &at))
+    size_t at = m.at;
+    if ((m.used != c->used || m.cap != c->cap) && find(c, reg, key, len, h, &at))
         return;
     if (c->keys_len + len > c->keys_cap) {
         size_t ncap = c->keys_cap ? c->keys_cap * 2 : 16384;
@@ -244,8 +261,8 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
         p += props[i].value_len;
     }
     uint64_t h = hash_bytes(k, p, reg);
-    size_t at;
-    slot *s = find(c, reg, k, p, h, &at);
+    miss m;
+    slot *s = find_or_miss(c, reg, k, p, h, &m);
     if (s) {
         *state = s->value;
         return (mc_status)s->status;
@@ -254,7 +271,7 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
     mc_status st = mc_registry_lookup(reg, name, name_len, props, np, &st_id, NULL);
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         return mc_error_set(err, st, SIZE_MAX, "registry lookup failed");
-    insert(c, reg, k, p, h, st_id, st);
+    insert(c, reg, k, p, h, m, st_id, st);
     *state = st_id;
     return st;
 }
@@ -352,8 +369,8 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
         return MC_ERR_MALFORMED;
     const char *key = (const char *)entry;
     uint64_t h = hash_bytes(key, len, reg);
-    size_t at;
-    slot *s = find(c, reg, key, len, h, &at);
+    miss m;
+    slot *s = find_or_miss(c, reg, key, len, h, &m);
     if (s) {
         *state = s->value;
         return (mc_status)s->status;
@@ -384,7 +401,7 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
         return st;
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         st = MC_ERR_MALFORMED;
-    insert(c, reg, key, len, h, id, st);
+    insert(c, reg, key, len, h, m, id, st);
     *state = id;
     return st;
 }
@@ -408,8 +425,8 @@ mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const ch
     c->scratch[0] = 'b';
     memcpy(c->scratch + 1, name, len);
     uint64_t h = hash_bytes(c->scratch, len + 1, reg);
-    size_t at;
-    slot *s = find(c, reg, c->scratch, len + 1, h, &at);
+    miss m;
+    slot *s = find_or_miss(c, reg, c->scratch, len + 1, h, &m);
     if (s) {
         *id = s->value;
         return (mc_status)s->status;
@@ -420,7 +437,7 @@ mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const ch
     mc_status st = v == MC_STATE_NONE ? MC_ERR_NOT_FOUND : MC_OK;
     if (st != MC_OK)
         v = 0;
-    insert(c, reg, c->scratch, len + 1, h, v, st);
+    insert(c, reg, c->scratch, len + 1, h, m, v, st);
     *id = v;
     return st;
 }
