@@ -148,13 +148,30 @@ static slot *find(mc_chunknbt_cache *c, const mc_registry *reg, const char *key,
     return NULL;
 }
 
+/* Where a find() that missed said the key goes, and the table's size
+ * and fill then: the place holds while the table neither grew nor took a
+ * key since (a miss may insert other keys first: mc__cache_block_raw's
+ * parsed path); else insert() probes again. */
+typedef struct miss {
+    size_t at, used, cap;
+} miss;
+
+static slot *find_or_miss(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
+                          miss *m)
+{
+    m->at = 0;
+    m->used = c->used;
+    m->cap = c->cap;
+    return find(c, reg, key, len, h, &m->at);
+}
+
 static void insert(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
-                   uint32_t value, mc_status st)
+                   miss m, uint32_t value, mc_status st)
 {
     if ((c->used + 1) * 2 > c->cap && !grow(c))
         return; /* a cache that cannot grow just stops caching */
-    size_t at = 0;
-    if (find(c, reg, key, len, h, &at))
+    size_t at = m.at;
+    if ((m.used != c->used || m.cap != c->cap) && find(c, reg, key, len, h, &at))
         return;
     if (c->keys_len + len > c->keys_cap) {
         size_t ncap = c->keys_cap ? c->keys_cap * 2 : 16384;
@@ -244,8 +261,8 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
         p += props[i].value_len;
     }
     uint64_t h = hash_bytes(k, p, reg);
-    size_t at;
-    slot *s = find(c, reg, k, p, h, &at);
+    miss m;
+    slot *s = find_or_miss(c, reg, k, p, h, &m);
     if (s) {
         *state = s->value;
         return (mc_status)s->status;
@@ -254,73 +271,98 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
     mc_status st = mc_registry_lookup(reg, name, name_len, props, np, &st_id, NULL);
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         return mc_error_set(err, st, SIZE_MAX, "registry lookup failed");
-    insert(c, reg, k, p, h, st_id, st);
+    insert(c, reg, k, p, h, m, st_id, st);
     *state = st_id;
     return st;
 }
 
-/* Whether the 8 bytes of w (little-endian) are all plain ASCII, none 0. */
-static inline bool ascii_word(uint64_t w)
+/* 1 in each byte of w that is 0, else 0 (exact: no carry crosses a byte). */
+static inline uint64_t zero_flags(uint64_t w)
 {
-    return !((w | ((w - 0x0101010101010101ull) & ~w)) & 0x8080808080808080ull);
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    return (~(((w & low7) + low7) | w) & ~low7) >> 7;
 }
 
-/* A run of u16-length-prefixed plain ASCII (1..127: modified UTF-8 and
- * UTF-8 alike) at entry[*p], within len; false otherwise. Eight bytes a
- * step; the last few (most keys and values are short) in one word too
- * when the entry goes on for 8 more bytes (a string is always followed by
- * a tag type or the end tag), the bytes past the string made 1s. */
-static inline bool ascii_text(const uint8_t *entry, size_t len, size_t *p, const char **s, size_t *n)
+/* How many bytes of entry[0..len) are 0 (len at most 2040: a byte lane
+ * of the sum counts to 255); false when any is 0x80 or more. Eight bytes
+ * a step, the last few as the entry's last 8 bytes with those already
+ * counted shifted out (and 1s shifted in). */
+static bool count_zero_bytes(const uint8_t *entry, size_t len, size_t *zeros)
+{
+    uint64_t any = 0, sum = 0;
+    size_t i = 0;
+    if (len < 8) {
+        for (; i < len; i++) {
+            any |= entry[i];
+            sum += entry[i] == 0;
+        }
+        *zeros = (size_t)sum;
+        return !(any & 0x80);
+    }
+    for (; i + 8 <= len; i += 8) {
+        const uint64_t w = mc_load_u64le(entry + i);
+        any |= w;
+        sum += zero_flags(w);
+    }
+    if (i < len) {
+        const unsigned done = (unsigned)(8 - (len - i)) * 8; /* bits of the last word counted already: 8..56 */
+        const uint64_t w = mc_load_u64le(entry + len - 8) >> done | 0x0101010101010101ull << (64 - done);
+        any |= w;
+        sum += zero_flags(w);
+    }
+    /* the byte lanes added: pairs into 16-bit lanes, then those */
+    sum = (sum & 0x00FF00FF00FF00FFull) + (sum >> 8 & 0x00FF00FF00FF00FFull);
+    *zeros = (size_t)((sum * 0x0001000100010001ull) >> 48);
+    return !(any & 0x8080808080808080ull);
+}
+
+/* A u16-length-prefixed run of bytes at entry[*p], within len (false
+ * otherwise); the length's 0 bytes are added to *zeros. */
+static inline bool take_text(const uint8_t *entry, size_t len, size_t *p, const char **s, size_t *n, size_t *zeros)
 {
     if (len - *p < 2)
         return false;
+    *zeros += (size_t)(entry[*p] == 0) + (entry[*p + 1] == 0);
     *n = mc_load_u16be(entry + *p);
     *p += 2;
     if (len - *p < *n)
         return false;
-    const uint8_t *t = entry + *p;
-    *s = (const char *)t;
+    *s = (const char *)entry + *p;
     *p += *n;
-    size_t i = 0;
-    for (; i + 8 <= *n; i += 8)
-        if (!ascii_word(mc_load_u64le(t + i)))
-            return false;
-    const size_t rest = *n - i;
-    if (!rest)
-        return true;
-    if (len - (size_t)(t + i - entry) >= 8) {
-        const uint64_t keep = (1ull << (8 * rest)) - 1; /* (rest < 8) */
-        return ascii_word((mc_load_u64le(t + i) & keep) | (0x0101010101010101ull & ~keep));
-    }
-    for (; i < *n; i++)
-        if (t[i] - 1u >= 0x7Fu)
-            return false;
     return true;
 }
 
 /* The game's shape of a palette entry, {Name: string, Properties?:
  * {key: string ...}} in ASCII, read straight from its bytes: the name
  * and the properties in stored order, as mc__cache_block takes them from
- * the tree. False for anything else (the parse then reads it). */
+ * the tree. False for anything else (the parse then reads it). The text
+ * is checked once for the whole entry, not string by string: no byte of
+ * it may be 0x80 or more (a length of 128 or more goes to the parse too,
+ * which reads it the same), and its 0 bytes must all be the structure's
+ * (end tags, lengths' bytes), none inside a string (modified UTF-8 has no
+ * 0 byte; ASCII 1..127 is the same in it and in UTF-8). An entry over
+ * 2040 bytes goes to the parse as well. */
 static bool plain_entry(const uint8_t *entry, size_t len, const char **name, size_t *name_len,
                         mc_state_prop *props, size_t *np)
 {
-    size_t p = 0;
+    size_t p = 0, zeros = 0, structural = 0;
     bool have_props = false;
     *name = NULL;
     *np = 0;
+    if (len > 2040 || !count_zero_bytes(entry, len, &zeros))
+        return false;
     for (;;) {
         if (p >= len)
             return false;
         const unsigned t = entry[p++];
         if (t == MC_NBT_END)
-            return p == len && *name;
+            return p == len && *name && structural + 1 == zeros;
         const char *k;
         size_t kl;
-        if (!ascii_text(entry, len, &p, &k, &kl))
+        if (!take_text(entry, len, &p, &k, &kl, &structural))
             return false;
         if (t == MC_NBT_STRING && kl == 4 && !memcmp(k, "Name", 4) && !*name) {
-            if (!ascii_text(entry, len, &p, name, name_len))
+            if (!take_text(entry, len, &p, name, name_len, &structural))
                 return false;
         } else if (t == MC_NBT_COMPOUND && kl == 10 && !memcmp(k, "Properties", 10) && !have_props) {
             have_props = true;
@@ -328,13 +370,15 @@ static bool plain_entry(const uint8_t *entry, size_t len, const char **name, siz
                 if (p >= len)
                     return false;
                 const unsigned pt = entry[p++];
-                if (pt == MC_NBT_END)
+                if (pt == MC_NBT_END) {
+                    structural++;
                     break;
+                }
                 if (pt != MC_NBT_STRING || *np == MAX_PROPS)
                     return false;
                 mc_state_prop *q = &props[(*np)++];
-                if (!ascii_text(entry, len, &p, &q->key, &q->key_len) ||
-                    !ascii_text(entry, len, &p, &q->value, &q->value_len))
+                if (!take_text(entry, len, &p, &q->key, &q->key_len, &structural) ||
+                    !take_text(entry, len, &p, &q->value, &q->value_len, &structural))
                     return false;
             }
         } else {
@@ -352,8 +396,8 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
         return MC_ERR_MALFORMED;
     const char *key = (const char *)entry;
     uint64_t h = hash_bytes(key, len, reg);
-    size_t at;
-    slot *s = find(c, reg, key, len, h, &at);
+    miss m;
+    slot *s = find_or_miss(c, reg, key, len, h, &m);
     if (s) {
         *state = s->value;
         return (mc_status)s->status;
@@ -384,7 +428,7 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
         return st;
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         st = MC_ERR_MALFORMED;
-    insert(c, reg, key, len, h, id, st);
+    insert(c, reg, key, len, h, m, id, st);
     *state = id;
     return st;
 }
@@ -408,8 +452,8 @@ mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const ch
     c->scratch[0] = 'b';
     memcpy(c->scratch + 1, name, len);
     uint64_t h = hash_bytes(c->scratch, len + 1, reg);
-    size_t at;
-    slot *s = find(c, reg, c->scratch, len + 1, h, &at);
+    miss m;
+    slot *s = find_or_miss(c, reg, c->scratch, len + 1, h, &m);
     if (s) {
         *id = s->value;
         return (mc_status)s->status;
@@ -420,7 +464,7 @@ mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const ch
     mc_status st = v == MC_STATE_NONE ? MC_ERR_NOT_FOUND : MC_OK;
     if (st != MC_OK)
         v = 0;
-    insert(c, reg, c->scratch, len + 1, h, v, st);
+    insert(c, reg, c->scratch, len + 1, h, m, v, st);
     *id = v;
     return st;
 }

@@ -1006,6 +1006,94 @@ static void test_cache_block_bytes(void **state)
     mc_chunknbt_cache_free(cache);
 }
 
+/* The cache over 2048 distinct entries a cache, a third of them through
+ * the parse (which caches the entry under a second key first), in eight
+ * caches: each table grows from nothing to 4096 slots while keys go in,
+ * the place a miss found reused by the insert when nothing moved since,
+ * yet a second pass finds every entry where the first put it -- same
+ * states, and not one allocation. Each table ends exactly half full, so a
+ * key filed at a stale place (one found before a grow: the key that makes
+ * a table grow lands off its chain one time in two) would miss, go in
+ * again and make the table grow. */
+typedef struct counted {
+    size_t calls;
+} counted;
+
+static void *counted_alloc(void *user, size_t size)
+{
+    ((counted *)user)->calls++;
+    return malloc(size);
+}
+
+static void *counted_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    (void)old_size;
+    ((counted *)user)->calls++;
+    return realloc(ptr, new_size);
+}
+
+static void counted_free(void *user, void *ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(ptr);
+}
+
+/* {Name, Properties: {axis, n: "<cache>.<i>"}} (+ a TAG_Byte for every third: the parse) */
+static size_t numbered_entry(uint8_t *e, int cache, int i)
+{
+    static const char *const axes[3] = {"x", "y", "z"};
+    char num[32];
+    snprintf(num, sizeof num, "%d.%d", cache, i);
+    size_t n = put_string_tag(e, "Name", i % 2 ? "minecraft:oak_log" : "minecraft:birch_log");
+    e[n++] = 10;
+    n += put_text(e + n, "Properties");
+    n += put_string_tag(e + n, "axis", axes[i % 3]);
+    n += put_string_tag(e + n, "n", num);
+    e[n++] = 0;
+    if (i % 3 == 0) {
+        e[n++] = 1;
+        n += put_text(e + n, "extra");
+        e[n++] = 1;
+    }
+    e[n++] = 0;
+    return n;
+}
+
+static void test_cache_many_entries(void **state)
+{
+    (void)state;
+    const mc_registry *reg = mc_chunknbt_registry_for(2586);
+    assert_non_null(reg);
+    enum { ENTRIES = 1536 }; /* + 512 second keys: 2048 */
+    static uint32_t first[ENTRIES];
+    for (int k = 0; k < 8; k++) {
+        counted n_calls = {0};
+        const mc_allocator a = {counted_alloc, counted_realloc, counted_free, &n_calls};
+        mc_chunknbt_cache *cache = mc_chunknbt_cache_new(&a);
+        assert_non_null(cache);
+        size_t before = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass)
+                before = n_calls.calls;
+            for (int i = 0; i < ENTRIES; i++) {
+                uint8_t e[128];
+                const size_t n = numbered_entry(e, k, i);
+                uint32_t got = 0;
+                const mc_status st = mc_chunknbt_cache_block_bytes(cache, reg, e, n, &got);
+                assert_true(st == MC_OK || st == MC_ERR_NOT_FOUND);
+                if (pass)
+                    assert_int_equal(got, first[i]);
+                else
+                    first[i] = got;
+            }
+        }
+        assert_int_equal(n_calls.calls, before);
+        assert_true(before > 8); /* (the table and its keys did grow) */
+        mc_chunknbt_cache_free(cache);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1022,6 +1110,7 @@ int main(void)
         cmocka_unit_test(test_partial_sections),
         cmocka_unit_test(test_legacy_sections),
         cmocka_unit_test(test_cache_block_bytes),
+        cmocka_unit_test(test_cache_many_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
