@@ -408,11 +408,16 @@ static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_
     if (!e->cols[c]) {
         fill = 15;
     } else if (k >= 0 && (uint32_t)k < e->nsec) {
-        mc__slice *sl = (mc__slice *)mc__light_slice(e, c, (uint32_t)k, true); /* the call's or the batch's own */
+        /* kinds only for a batch's rows as bits: the call's own mixed slice
+         * goes to column_layer, which unpacks it only if it must (not a
+         * direct4 one) */
+        mc__slice *sl = (mc__slice *)mc__light_slice(e, c, (uint32_t)k, e->ce[c] != NULL); /* the call's or the batch's own */
         if (!sl)
             return -1;
         if (sl->uniform < 0) {
-            if (sl->bits_state == 0 && e->ce[c])
+            if (!e->ce[c])
+                return 0;
+            if (sl->bits_state == 0)
                 slice_bits(&e->tab->kinds, sl); /* a batch's: once for the nine calls that see it */
             if (sl->bits_state == 1) {
                 *pp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ry;
