@@ -308,6 +308,7 @@ typedef struct mc__slice {
      * "opacity 0", and the bit floods' rows come from the packed array */
     bool direct4;
     uint8_t cls4[16];
+    uint8_t emit4[16]; /* direct4: the luminance of each index (what blocks.c's emitter scan reads) */
     const uint64_t *longs4; /* direct4: the section's packed array */
     uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
