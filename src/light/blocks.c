@@ -375,9 +375,8 @@ __attribute__((target("avx2"))) static unsigned direct4_shining_rows(const uint6
         const __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(longs + i));
         const __m256i lo = _mm256_and_si256(w, nibble), hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), nibble);
         const __m256i lum = _mm256_or_si256(_mm256_shuffle_epi8(tab, lo), _mm256_shuffle_epi8(tab, hi));
-        const uint32_t dark = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lum, zero)); /* 8 bits a row */
-        for (int j = 0; j < 4; j++)
-            rows |= ((dark >> (8 * j) & 0xFFu) != 0xFFu) << (i + j);
+        const __m256i dark = _mm256_cmpeq_epi64(lum, zero); /* a row a 64-bit lane */
+        rows |= (~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(dark)) & 15u) << i;
     }
     return rows;
 }
