@@ -377,6 +377,7 @@ typedef struct mc__bitwork {
     int32_t fy0, fy1, ny0, ny1; /* the layers where f, n have bits */
     int32_t dirty0, dirty1;     /* the layers where v and the planes may have bits (empty elsewhere) */
     int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
+    uint8_t *built;  /* per layer: bit i set when its rows of columns dz = i (rows 1 + 16 i ..) are made */
     uint64_t *faces; /* per shaped layer: 6 exit masks, 6 entry masks */
     uint16_t *planes; /* per layer: 16 rows of the centre column, 4 bit planes of the level */
     size_t layers_cap, faces_cap;
