@@ -497,8 +497,11 @@ static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
 /* Layer gy's rows lo..hi (1..48) made: 1, or what build_layer said. */
 static inline int layer_ready(mc_light_engine *e, int32_t gy, int32_t lo, int32_t hi)
 {
-    const unsigned need = (ALL_BANDS << (lo - 1) / 16) & (ALL_BANDS >> (2 - (hi - 1) / 16));
-    const unsigned missing = need & ~(unsigned)e->bw.built[gy];
+    const unsigned built = e->bw.built[gy];
+    if (built == ALL_BANDS)
+        return 1;
+    const unsigned need = (ALL_BANDS << ((unsigned)(lo - 1) >> 4)) & (ALL_BANDS >> (2 - ((unsigned)(hi - 1) >> 4)));
+    const unsigned missing = need & ~built;
     return missing ? build_layer(e, gy, missing) : 1;
 }
 
