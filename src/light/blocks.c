@@ -7,7 +7,10 @@
  * have one kind (air; stone, deepslate and ores; deep water) makes the
  * slice uniform, and asking for it costs a look at the palette. The others
  * are unpacked once per call into a 4096-byte array of kinds, from a pool
- * the engine keeps between calls.
+ * the engine keeps between calls, when something needs them: a 4-bit
+ * section of unshaped blocks of opacity 0, 1 or 15 ("direct4") is read
+ * from its packed array by the emitter scan here and the bit floods'
+ * rows (bitflood.c), so that only the tops unpack it.
  *
  * On top of the slices: where sky light stops falling straight down in
  * each block column of the nine (mc__light_tops), and the blocks that shine
@@ -467,9 +470,9 @@ static bool scan_direct4(mc_light_engine *e, const mc__slice *sl, int32_t base, 
             const int32_t z = mc__lowest_bit(rows);
             const mc__row16 lum = direct4_row_levels(layer[z], sl->emit4);
             unsigned lanes = mc__row_bits(mc__row_gt(lum, mc__row_splat(0))) & zlanes[z];
+            uint8_t levels[16];
+            memcpy(levels, &lum, 16);
             while (lanes) {
-                uint8_t levels[16];
-                memcpy(levels, &lum, 16);
                 const unsigned level = levels[mc__lowest_bit(lanes)];
                 const unsigned same = mc__row_bits(mc__row_eq(lum, mc__row_splat(level))) & lanes;
                 lanes &= ~same;
