@@ -34,9 +34,14 @@
  * sections below and above it but does not come back, except the straight
  * fall of sky light.
  *
- * A layer's sets are made when a flood first comes next to it: the layers
- * no light reaches are never made, and a block of opacity 2..14 sends the
- * run to the queue floods only when a flood comes to its layer. They come
+ * A layer's sets are made a row of three columns (16 rows z, dz) at a
+ * time, when a flood first comes to those rows (a step's rows, a shining
+ * block's row, all of them for sky light's fall): the rows no light
+ * reaches are never made (a quarter of them on real terrain), and a block
+ * of opacity 2..14 sends the run to the queue floods only when a flood
+ * comes to its rows. A step reads no row of a layer outside its own
+ * rows lo..hi, which it makes first; the face masks of the layers above
+ * and below it only where their frontier is, whose rows are made. They come
  * from the slices' kinds (blocks.c), 16 blocks a test, or for a 4-bit
  * section of unshaped blocks straight from its packed array (a class byte
  * per palette index, a byte shuffle per two rows). In a batch a mixed
@@ -141,6 +146,9 @@ static void free_layers(mc_light_engine *e)
     }
     if (b->slot)
         e->alloc.free(e->alloc.user, b->slot, n * sizeof *b->slot);
+    if (b->built)
+        e->alloc.free(e->alloc.user, b->built, n);
+    b->built = NULL;
     if (b->planes)
         e->alloc.free(e->alloc.user, b->planes, n * 64 * sizeof *b->planes);
     b->slot = NULL;
@@ -177,6 +185,7 @@ static bool grow_layers(mc_light_engine *e, size_t layers)
     ok = (b->nr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
     ok = (b->vr = e->alloc.alloc(e->alloc.user, n * 2)) && ok;
     ok = (b->slot = e->alloc.alloc(e->alloc.user, n * sizeof *b->slot)) && ok;
+    ok = (b->built = e->alloc.alloc(e->alloc.user, n)) && ok;
     ok = (b->planes = e->alloc.alloc(e->alloc.user, n * 64 * sizeof *b->planes)) && ok;
     b->layers_cap = n;
     if (!ok) {
@@ -374,7 +383,7 @@ static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t 
     return 1;
 }
 
-#define UNBUILT (-2) /* slot of a layer whose sets are not made yet */
+#define ALL_BANDS 7u /* built: the three rows of columns */
 
 int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
 {
@@ -388,9 +397,10 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
     memset(b->z, 0, ROWS * sizeof *b->z);
     memset(LAYER(b->p, e->gh - 1), 0, ROWS * sizeof *b->p);
     memset(LAYER(b->z, e->gh - 1), 0, ROWS * sizeof *b->z);
-    b->slot[0] = b->slot[e->gh - 1] = -1;
-    for (int32_t gy = 1; gy < e->gh - 1; gy++)
-        b->slot[gy] = UNBUILT;
+    for (int32_t gy = 0; gy < e->gh; gy++)
+        b->slot[gy] = -1;
+    memset(b->built, 0, (size_t)e->gh);
+    b->built[0] = b->built[e->gh - 1] = ALL_BANDS;
     return 1;
 }
 
@@ -408,11 +418,16 @@ static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_
     if (!e->cols[c]) {
         fill = 15;
     } else if (k >= 0 && (uint32_t)k < e->nsec) {
-        mc__slice *sl = (mc__slice *)mc__light_slice(e, c, (uint32_t)k, true); /* the call's or the batch's own */
+        /* kinds only for a batch's rows as bits: the call's own mixed slice
+         * goes to column_layer, which unpacks it only if it must (not a
+         * direct4 one) */
+        mc__slice *sl = (mc__slice *)mc__light_slice(e, c, (uint32_t)k, e->ce[c] != NULL); /* the call's or the batch's own */
         if (!sl)
             return -1;
         if (sl->uniform < 0) {
-            if (sl->bits_state == 0 && e->ce[c])
+            if (!e->ce[c])
+                return 0;
+            if (sl->bits_state == 0)
                 slice_bits(&e->tab->kinds, sl); /* a batch's: once for the nine calls that see it */
             if (sl->bits_state == 1) {
                 *pp = (const uint16_t *)(const void *)(sl->kinds + MC_SECTION_BLOCKS) + ry;
@@ -435,19 +450,23 @@ static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_
     return 1;
 }
 
-/* Makes layer gy's sets from the nine columns, the first time a flood
- * comes near it (a layer no light reaches is never made): 1 done, 0 it
- * holds a block the bit floods do not model, -1 no memory. A row of
- * three columns whose rows are to be had as bits (column_rows) is three
- * words ORed a row; the others go block by block (column_layer). */
-static int build_layer(mc_light_engine *e, int32_t gy)
+/* Makes the rows of layer gy's sets of the columns dz = i for each bit i
+ * of `bands` from the nine columns, the first time a flood comes near
+ * them (rows no light reaches are never made): 1 done, 0 they hold a
+ * block the bit floods do not model, -1 no memory. A row of three
+ * columns whose rows are to be had as bits (column_rows) is three words
+ * ORed a row; the others go block by block (column_layer). */
+static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
 {
     mc__bitwork *b = &e->bw;
     const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy, ry = (y & 15) << 4;
     uint64_t *p = LAYER(b->p, gy), *z = LAYER(b->z, gy);
-    p[0] = z[0] = p[ROWS - 1] = z[ROWS - 1] = 0; /* the walls */
-    b->slot[gy] = -1;
+    if (!b->built[gy])
+        p[0] = z[0] = p[ROWS - 1] = z[ROWS - 1] = 0; /* the walls */
+    b->built[gy] |= (uint8_t)bands;
     for (int dz = 0; dz < 3; dz++) {
+        if (!(bands >> dz & 1u))
+            continue;
         uint16_t own[3][32];
         const uint16_t *pp[3], *zp[3];
         int fast = 1;
@@ -475,9 +494,15 @@ static int build_layer(mc_light_engine *e, int32_t gy)
     return 1;
 }
 
-static inline int layer_ready(mc_light_engine *e, int32_t gy)
+/* Layer gy's rows lo..hi (1..48) made: 1, or what build_layer said. */
+static inline int layer_ready(mc_light_engine *e, int32_t gy, int32_t lo, int32_t hi)
 {
-    return e->bw.slot[gy] != UNBUILT ? 1 : build_layer(e, gy);
+    const unsigned built = e->bw.built[gy];
+    if (built == ALL_BANDS)
+        return 1;
+    const unsigned need = (ALL_BANDS << ((unsigned)(lo - 1) >> 4)) & (ALL_BANDS >> (2 - ((unsigned)(hi - 1) >> 4)));
+    const unsigned missing = need & ~built;
+    return missing ? build_layer(e, gy, missing) : 1;
 }
 
 /* -------------------------------------------------------------- flooding */
@@ -701,7 +726,7 @@ static int step(mc_light_engine *e, int L, bool fall)
         const int32_t hi = imin(rmax, imax(f[1] + 1, imax(fb[1], fa[1])));
         if (lo > hi)
             continue;
-        const int ready = layer_ready(e, gy);
+        const int ready = layer_ready(e, gy, lo, hi);
         if (ready <= 0)
             return ready;
         const bool up_ok = gy - 1 != below_top, down_ok = gy + 1 != above_bottom || fall;
@@ -805,7 +830,7 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
                 fall[r] |= (0xFFFFull << (c % 3) * 16) & b->xm[15][r];
     for (int32_t gy = gtop; gy >= 1; gy--) {
         uint64_t any = 0;
-        const int ready = layer_ready(e, gy);
+        const int ready = layer_ready(e, gy, 1, 48);
         if (ready <= 0)
             return give_up(e, ready);
         if (gy < gtop) {
@@ -878,7 +903,6 @@ int mc__light_bits_block(mc_light_engine *e)
         const int stepped = L < 15 ? step(e, L, false) : 1;
         if (stepped <= 0)
             return give_up(e, stepped);
-        int32_t ready_gy = -1; /* the last layer made ready */
         for (size_t i = count[L]; i < count[L + 1];) {
             /* a level's emitters come in scan order: the rows of 16 of one
              * row of a layer follow each other and go in as one word */
@@ -893,12 +917,9 @@ int mc__light_bits_block(mc_light_engine *e)
             }
             if (gy < 1 || gy > e->gh - 2)
                 continue;
-            if (gy != ready_gy) {
-                const int ready = layer_ready(e, gy);
-                if (ready <= 0)
-                    return give_up(e, ready);
-                ready_gy = gy;
-            }
+            const int ready = layer_ready(e, gy, r, r);
+            if (ready <= 0)
+                return give_up(e, ready);
             uint64_t *v = LAYER(b->v, gy) + r;
             bits &= ~*v; /* not lit brighter already */
             if (!bits)

@@ -7,7 +7,10 @@
  * have one kind (air; stone, deepslate and ores; deep water) makes the
  * slice uniform, and asking for it costs a look at the palette. The others
  * are unpacked once per call into a 4096-byte array of kinds, from a pool
- * the engine keeps between calls.
+ * the engine keeps between calls, when something needs them: a 4-bit
+ * section of unshaped blocks of opacity 0, 1 or 15 ("direct4") is read
+ * from its packed array by the emitter scan here and the bit floods'
+ * rows (bitflood.c), so that only the tops unpack it.
  *
  * On top of the slices: where sky light stops falling straight down in
  * each block column of the nine (mc__light_tops), and the blocks that shine
@@ -17,7 +20,12 @@
  */
 #include "light/blocks.h"
 
+#include "bits/bits_private.h"
+
 #include <string.h>
+#ifdef MC_HAVE_AVX512_KERNELS
+#include <immintrin.h>
+#endif
 
 /* The engine's growable arrays (here and in engine.c, which stands above
  * this file): arr grown to hold `need` elements, doubling from `least`. */
@@ -73,7 +81,7 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
         return;
     }
     if (kind == MC_CONTAINER_INDIRECT && c->palette_len >= 1 && c->bits <= 8) {
-        uint8_t cls4[16]; /* a 4-bit palette's: the first 16 entries' classes */
+        uint8_t cls4[16], emit4[16]; /* a 4-bit palette's: the first 16 entries' classes, luminances */
         const uint32_t n = c->palette_len < 256 ? c->palette_len : 256;
         const uint8_t k0 = kind_of(t, c->palette[0]);
         unsigned differ = 0, all = 0xFF, emit_max = 0; /* all: the cls bits every state has */
@@ -82,16 +90,21 @@ static void classify(const mc_light_engine *e, const mc_section *s, mc__slice *s
             differ |= k ^ k0;
             all &= cl;
             emit_max = t->kinds.emission[k] > emit_max ? t->kinds.emission[k] : emit_max;
-            if (p < 16)
+            if (p < 16) {
                 cls4[p] = (uint8_t)(cl & (MC__CLS_PASS | MC__CLS_CLEAR));
+                emit4[p] = t->kinds.emission[k];
+            }
         }
         sl->emit_max = (uint8_t)emit_max;
         sl->plain = (all & MC__CLS_PLAIN) != 0;
         sl->uniform = differ ? -1 : k0;
         if (c->bits == 4 && differ) { /* (n <= 16) */
-            for (uint32_t p = n; p < 16; p++) /* an index past the palette reads as its first entry */
+            for (uint32_t p = n; p < 16; p++) { /* an index past the palette reads as its first entry */
                 cls4[p] = cls4[0];
+                emit4[p] = emit4[0];
+            }
             memcpy(sl->cls4, cls4, sizeof cls4);
+            memcpy(sl->emit4, emit4, sizeof emit4);
             sl->direct4 = (all & MC__CLS_DIRECT) != 0; /* every state of the palette (those past it are the first) */
             sl->longs4 = c->longs;
         }
@@ -348,6 +361,42 @@ bool mc__light_tops(mc_light_engine *e)
 
 /* ------------------------------------------------------------- emitters */
 
+#ifdef MC_HAVE_AVX512_KERNELS /* x86-64, GNU C, not MC_PORTABLE */
+/* A direct4 section's shining blocks straight from its packed array (a
+ * long a row of 16, a nibble a block): each index's luminance (emit4)
+ * through a byte shuffle, as rows_direct4 in bitflood.c does its classes,
+ * so that a section looked at only for what shines is never unpacked. */
+
+/* The rows (bit z) of layer `longs` (16 longs) holding a block whose
+ * luminance in emit4 is not 0. */
+__attribute__((target("avx2"))) static unsigned direct4_shining_rows(const uint64_t *longs, const uint8_t emit4[16])
+{
+    const __m256i tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)emit4));
+    const __m256i nibble = _mm256_set1_epi8(15), zero = _mm256_setzero_si256();
+    unsigned rows = 0;
+    for (int i = 0; i < 16; i += 4) { /* four rows (8 bytes each) a step */
+        const __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)(longs + i));
+        const __m256i lo = _mm256_and_si256(w, nibble), hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), nibble);
+        const __m256i lum = _mm256_or_si256(_mm256_shuffle_epi8(tab, lo), _mm256_shuffle_epi8(tab, hi));
+        const __m256i dark = _mm256_cmpeq_epi64(lum, zero); /* a row a 64-bit lane */
+        rows |= (~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(dark)) & 15u) << i;
+    }
+    return rows;
+}
+
+/* The luminance of each block of a row of 16 (one long) in x order. */
+__attribute__((target("avx2"))) static mc__row16 direct4_row_levels(uint64_t row, const uint8_t emit4[16])
+{
+    const __m128i tab = _mm_loadu_si128((const __m128i *)(const void *)emit4), nibble = _mm_set1_epi8(15);
+    const __m128i w = _mm_cvtsi64_si128((long long)row);
+    const __m128i lo = _mm_and_si128(w, nibble), hi = _mm_and_si128(_mm_srli_epi16(w, 4), nibble);
+    const __m128i lum = _mm_shuffle_epi8(tab, _mm_unpacklo_epi8(lo, hi)); /* block 2i low nibble, 2i + 1 high */
+    mc__row16 v;
+    memcpy(&v, &lum, 16);
+    return v;
+}
+#endif
+
 /* An emitter list: *arr (capacity *cap), *n of them. */
 typedef struct emit_list {
     mc__emitter **arr;
@@ -407,6 +456,35 @@ static bool put_row(mc_light_engine *e, emit_list out, int32_t ox, int32_t y, in
     return !lanes || add_emitters(e, out, ox, y, lz, level, lanes);
 }
 
+#ifdef MC_HAVE_AVX512_KERNELS
+/* scan_emitters for a direct4 section (base: its lowest y) from its
+ * packed array: per row z in za..zb-1 the lanes zlanes[z], a luminance at
+ * a time. */
+static bool scan_direct4(mc_light_engine *e, const mc__slice *sl, int32_t base, const unsigned zlanes[16], int32_t za,
+                         int32_t zb, int32_t ox, int32_t oz, bool near_only, emit_list out)
+{
+    const unsigned zrows = (0xFFFFu << za) & (0xFFFFu >> (16 - zb));
+    for (int32_t y = 0; y < 16; y++) {
+        const uint64_t *layer = sl->longs4 + (y << 4);
+        for (unsigned rows = direct4_shining_rows(layer, sl->emit4) & zrows; rows; rows &= rows - 1) {
+            const int32_t z = mc__lowest_bit(rows);
+            const mc__row16 lum = direct4_row_levels(layer[z], sl->emit4);
+            unsigned lanes = mc__row_bits(mc__row_gt(lum, mc__row_splat(0))) & zlanes[z];
+            uint8_t levels[16];
+            memcpy(levels, &lum, 16);
+            while (lanes) {
+                const unsigned level = levels[mc__lowest_bit(lanes)];
+                const unsigned same = mc__row_bits(mc__row_eq(lum, mc__row_splat(level))) & lanes;
+                lanes &= ~same;
+                if (!put_row(e, out, ox, base + y, oz + z, level, same, near_only))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+#endif
+
 /* Appends to `out` the shining blocks of column c with column-local x in
  * x0..x1-1, z in z0..z1-1, their x and z moved by ox, oz; with
  * `near_only`, only those whose luminance exceeds their distance (after
@@ -431,6 +509,13 @@ static bool scan_emitters(mc_light_engine *e, int c, int32_t x0, int32_t x1, int
         }
         if (!any)
             continue; /* nothing in it shines far enough */
+#ifdef MC_HAVE_AVX512_KERNELS
+        if (sl->direct4 && !sl->kinds && mc__bits_have_avx2()) { /* from the packed array: not unpacked */
+            if (!scan_direct4(e, sl, (e->min_sy + (int32_t)k) * 16, zlanes, za, zb, ox, oz, near_only, out))
+                return false;
+            continue;
+        }
+#endif
         if (!(sl = mc__light_slice(e, c, k, true)))
             return false;
         const int32_t base = (e->min_sy + (int32_t)k) * 16;

@@ -47,8 +47,13 @@
  */
 #include "light/blocks.h"
 
+#include "bits/bits_private.h"
+
 #include <stdlib.h>
 #include <string.h>
+#ifdef MC_HAVE_AVX512_KERNELS
+#include <immintrin.h>
+#endif
 
 #define MARGIN 14 /* how far light that reaches a column can come from */
 #define GX(lx) ((lx) + 17)
@@ -667,12 +672,57 @@ static bool rows_begin(mc_light_engine *e)
     return true;
 }
 
+#ifdef MC_HAVE_AVX512_KERNELS /* x86-64, GNU C, not MC_PORTABLE */
+/* sky_band with AVX2: a row of a column eight blocks a step, those
+ * farther than MARGIN from the centre column masked out. */
+__attribute__((target("avx2"))) static void sky_band_avx2(const mc_light_engine *e, int32_t *lo, int32_t *hi)
+{
+    const __m256i reach = _mm256_set1_epi32(MARGIN + 1), fifteen = _mm256_set1_epi32(15);
+    __m256i l = _mm256_set1_epi32(INT32_MAX), h = _mm256_set1_epi32(INT32_MIN);
+    for (int c = 0; c < 9; c++) {
+        if (!e->cols[c])
+            continue; /* its tops are MC__TOP_NONE */
+        const int32_t ox = (c % 3 - 1) * 16, gz0 = 1 + (c / 3) * 16;
+        for (int32_t gz = gz0; gz < gz0 + 16; gz++) {
+            const int32_t lz = gz - 17, dz = lz < 0 ? -lz : lz > 15 ? lz - 15 : 0;
+            if (dz > MARGIN)
+                continue; /* the whole row is too far */
+            const uint8_t *dist = e->dist + gz * ROW + 17 + ox; /* by x in the column */
+            const int32_t *top = e->top + (gz - 1) * 48 + 16 + ox;
+            for (int32_t x = 0; x < 16; x += 8) {
+                const __m256i d = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(dist + x)));
+                const __m256i t = _mm256_loadu_si256((const __m256i *)(const void *)(top + x));
+                const __m256i near = _mm256_cmpgt_epi32(reach, d);
+                const __m256i cand = _mm256_sub_epi32(_mm256_add_epi32(t, d), fifteen);
+                l = _mm256_blendv_epi8(l, _mm256_min_epi32(l, cand), near);
+                h = _mm256_blendv_epi8(h, _mm256_max_epi32(h, t), near);
+            }
+        }
+    }
+    int32_t la[8], ha[8];
+    _mm256_storeu_si256((__m256i *)(void *)la, l);
+    _mm256_storeu_si256((__m256i *)(void *)ha, h);
+    for (int i = 1; i < 8; i++) {
+        la[0] = la[i] < la[0] ? la[i] : la[0];
+        ha[0] = ha[i] > ha[0] ? ha[i] : ha[0];
+    }
+    *lo = la[0];
+    *hi = ha[0];
+}
+#endif
+
 /* The sky band: rows where sky light is neither 15 (above the tops) nor
  * 0 for every block that matters. A row of a column is looked at only
  * over its blocks within MARGIN of the centre column (one interval of x:
- * no test a block). */
+ * no test a block; with AVX2, sky_band_avx2). */
 static void sky_band(const mc_light_engine *e, int32_t *lo, int32_t *hi)
 {
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2()) {
+        sky_band_avx2(e, lo, hi);
+        return;
+    }
+#endif
     int32_t l = INT32_MAX, h = INT32_MIN;
     for (int c = 0; c < 9; c++) {
         if (!e->cols[c])

@@ -308,6 +308,7 @@ typedef struct mc__slice {
      * "opacity 0", and the bit floods' rows come from the packed array */
     bool direct4;
     uint8_t cls4[16];
+    uint8_t emit4[16]; /* direct4: the luminance of each index (what blocks.c's emitter scan reads) */
     const uint64_t *longs4; /* direct4: the section's packed array */
     uint8_t *kinds;  /* mixed sections, once asked for: 4096 kinds, (y, z, x), then the rows as bits */
 } mc__slice;
@@ -376,6 +377,7 @@ typedef struct mc__bitwork {
     int32_t fy0, fy1, ny0, ny1; /* the layers where f, n have bits */
     int32_t dirty0, dirty1;     /* the layers where v and the planes may have bits (empty elsewhere) */
     int32_t *slot;   /* per layer: its face masks in `faces`, or -1 */
+    uint8_t *built;  /* per layer: bit i set when its rows of columns dz = i (rows 1 + 16 i ..) are made */
     uint64_t *faces; /* per shaped layer: 6 exit masks, 6 entry masks */
     uint16_t *planes; /* per layer: 16 rows of the centre column, 4 bit planes of the level */
     size_t layers_cap, faces_cap;

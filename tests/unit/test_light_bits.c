@@ -457,6 +457,47 @@ static void test_at_the_reach(void **st)
         mc_column_free(cols[c]);
 }
 
+/* A layer's rows are made a column row (dz) at a time, when a flood
+ * comes to them: an enchanting table (luminance 7; its shape covers its
+ * down face) in a pocket of the north neighbour, far below the sky band,
+ * with a tunnel from the block under it into the centre column. Its light
+ * must not go down through that face (the tunnel stays dark, not 4),
+ * which the step of the layer below sees only if the table's row of its
+ * layer was made when it was put in. */
+static void test_shaped_emitter_rows(void **st)
+{
+    (void)st;
+    const mc_registry *reg = mc_registry_find("1.21.4");
+    if (!reg)
+        skip();
+    const uint32_t stone = state(reg, "stone"), air = mc_registry_air(reg);
+    mc_column *cols[9];
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < 40; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, stone);
+    }
+    mc_column_set_block(cols[1], 7, 20, 14, state(reg, "enchanting_table")); /* local x 7, z -2 */
+    for (int z = 14; z < 16; z++) /* the tunnel under it: local z -2 .. 3 */
+        mc_column_set_block(cols[1], 7, 19, z, air);
+    for (int z = 0; z < 4; z++)
+        mc_column_set_block(cols[4], 7, 19, z, air);
+    const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
+    mc_light_engine *bits = engine(false), *exact = engine(true);
+    uint8_t *a = malloc((4 * 2 + 4) * MC_LIGHT_BYTES), *b = malloc((4 * 2 + 4) * MC_LIGHT_BYTES);
+    compare(bits, exact, cols[4], nb, "shaped emitter", a, b);
+    assert_int_equal(mc_column_get_block_light(cols[4], 7, 19, 0), 0);
+    assert_true(bits->bw.runs_bits > 0 && bits->bw.runs_queue == 0);
+    free(a);
+    free(b);
+    mc_light_engine_free(bits);
+    mc_light_engine_free(exact);
+    for (int c = 0; c < 9; c++)
+        mc_column_free(cols[c]);
+}
+
 /* No state of any registry has opacity 2..14 today; a run holding one
  * must go to the queue floods. Glass is made opacity 7 in both engines'
  * tables (kind 7, a plain kind): a glass box round a torch and a glass
@@ -560,6 +601,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_without_emitters),
         cmocka_unit_test(test_at_the_reach),
+        cmocka_unit_test(test_shaped_emitter_rows),
         cmocka_unit_test(test_opacity_2_to_14),
         cmocka_unit_test(test_opacity_unreached),
         cmocka_unit_test(test_random),
