@@ -272,6 +272,47 @@ static void plain_tops(const uint8_t *kinds, int32_t base, mc__row16 alive[16], 
     }
 }
 
+#ifdef MC_HAVE_AVX512_KERNELS
+/* put_tops for two rows (32 lanes, top[0..31]) with AVX2: eight lanes a
+ * step widened to 32 bits and blended, not a select per lane. */
+__attribute__((target("avx2"))) static void put_tops2_avx2(int32_t *top, __m256i h2, int32_t base)
+{
+    uint8_t h[32];
+    _mm256_storeu_si256((__m256i *)(void *)h, h2);
+    const __m256i b = _mm256_set1_epi32(base), zero = _mm256_setzero_si256();
+    for (int i = 0; i < 32; i += 8) {
+        const __m256i hv = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(h + i)));
+        const __m256i old = _mm256_loadu_si256((const __m256i *)(const void *)(top + i));
+        const __m256i put = _mm256_add_epi32(hv, b), keep = _mm256_cmpeq_epi32(hv, zero);
+        _mm256_storeu_si256((__m256i *)(void *)(top + i), _mm256_blendv_epi8(put, old, keep));
+    }
+}
+
+/* plain_tops with AVX2: two rows (z, z + 1: 32 bytes in kinds, alive and
+ * held alike) a step, the height y + 1 counted down in a register rather
+ * than splatted each layer. */
+__attribute__((target("avx2"))) static void plain_tops_avx2(const uint8_t *kinds, int32_t base, mc__row16 alive[16],
+                                                            mc__row16 held[16], int32_t *top)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi8(1);
+    for (int z = 0; z < 16; z += 2) {
+        _mm256_storeu_si256((__m256i *)(void *)&held[z], zero);
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)&alive[z]);
+        __m256i h = zero, y1 = _mm256_set1_epi8(16); /* y1: y + 1 */
+        for (int32_t y = 15; y >= 0 && !_mm256_testz_si256(a, a); y--) {
+            const __m256i k = _mm256_loadu_si256((const __m256i *)(const void *)(kinds + (y << 8 | z << 4)));
+            const __m256i open = _mm256_cmpeq_epi8(k, zero); /* kind 0: sky light goes on down */
+            h = _mm256_or_si256(h, _mm256_and_si256(_mm256_andnot_si256(open, a), y1));
+            a = _mm256_and_si256(a, open);
+            y1 = _mm256_sub_epi8(y1, one);
+        }
+        if (!_mm256_testz_si256(h, h))
+            put_tops2_avx2(top + z * 16, h, base);
+        _mm256_storeu_si256((__m256i *)(void *)&alive[z], a);
+    }
+}
+#endif
+
 /* The tops of one present column: top[z * 16 + x] (absolute y). A row of
  * 16 blocks (x) at a time, downwards from the highest section, until sky
  * light has stopped in every block column. */
@@ -297,7 +338,12 @@ static bool column_tops(mc_light_engine *e, int c, int32_t *top)
         const mc__row16 same = mc__row_splat(sl->kinds ? 0 : (unsigned)sl->uniform);
         any = any_held = false;
         if (sl->kinds && sl->plain && !any_held_above(held)) { /* kinds 0, 1, 15 only: sky light enters kind 0 */
-            plain_tops(sl->kinds, base, alive, held, top);
+#ifdef MC_HAVE_AVX512_KERNELS
+            if (mc__bits_have_avx2())
+                plain_tops_avx2(sl->kinds, base, alive, held, top);
+            else
+#endif
+                plain_tops(sl->kinds, base, alive, held, top);
             for (int z = 0; z < 16; z++)
                 any = any || mc__row_any(alive[z]);
             continue;
