@@ -123,7 +123,10 @@ MC_API mc_status mc_light_update(mc_light_engine *e, mc_column *col,
  * address) comes back, for at most max_columns columns (0: 128; at least
  * 16), the least recently used given up first: 5 KB per section of mixed
  * blocks and at most 50 KB more per column (its shining blocks, when
- * there are at most 4096 of them). The results are the same as
+ * there are at most 4096 of them). The 5 KB arrays a batch gave up
+ * (and all of them at mc_light_batch_end) stay with the engine for the
+ * next entries and batches, so that they are not allocated and written as
+ * new memory again: mc_light_engine_free frees them. The results are the same as
  * without a batch. While a batch is open, a column given to the engine
  * must keep its blocks and its address: call mc_light_forget(e, col)
  * before changing its blocks or freeing it. mc_light_update never uses

@@ -132,6 +132,26 @@ static void unpack_kinds(mc_light_engine *e, const mc_section *s, uint8_t *out)
         out[i] = kind_of(t, e->states[i]);
 }
 
+/* A kind array for a batch entry: one an entry gave back, else a new one
+ * (NULL when no memory). */
+static uint8_t *spare_take(mc_light_engine *e)
+{
+    return e->spare_len ? e->spare[--e->spare_len] : e->alloc.alloc(e->alloc.user, MC__SLICE_BYTES);
+}
+
+/* Keeps a batch entry's kind array for spare_take (freed when there is
+ * no memory to keep it). */
+static void spare_give(mc_light_engine *e, uint8_t *arr)
+{
+    uint8_t **sp = mc__light_grow(e, e->spare, &e->spare_cap, e->spare_len + 1, sizeof *sp, 256);
+    if (!sp) {
+        e->alloc.free(e->alloc.user, arr, MC__SLICE_BYTES);
+        return;
+    }
+    e->spare = sp;
+    sp[e->spare_len++] = arr;
+}
+
 /* The batch entry of cc: the one it has, or a free one, or the least
  * recently used one emptied. NULL when no memory. */
 static mc__col_entry *batch_entry(mc_light_engine *e, const mc_column *cc)
@@ -167,7 +187,7 @@ void mc__light_entry_clear(mc_light_engine *e, mc__col_entry *ce)
     if (ce->slices) {
         for (uint32_t k = 0; k < ce->nsec; k++)
             if (ce->slices[k].ready && ce->slices[k].kinds)
-                e->alloc.free(e->alloc.user, ce->slices[k].kinds, MC__SLICE_BYTES);
+                spare_give(e, ce->slices[k].kinds);
         e->alloc.free(e->alloc.user, ce->slices, ce->nsec * sizeof *ce->slices);
     }
     if (ce->emit)
@@ -218,7 +238,7 @@ const mc__slice *mc__light_slice_slow(mc_light_engine *e, int c, uint32_t k, boo
     }
     if (want_kinds && sl->uniform < 0 && !sl->kinds) {
         uint8_t *arr = NULL;
-        if (e->ce[c] ? !(arr = e->alloc.alloc(e->alloc.user, MC__SLICE_BYTES)) : !pool_take(e, &arr)) {
+        if (e->ce[c] ? !(arr = spare_take(e)) : !pool_take(e, &arr)) {
             e->nomem = true;
             return NULL;
         }

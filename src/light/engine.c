@@ -114,6 +114,9 @@ void mc_light_engine_free(mc_light_engine *e)
     for (size_t i = 0; i < e->pool_len; i++)
         xfree(e, e->pool[i], MC__SLICE_BYTES);
     xfree(e, e->pool, e->pool_cap * sizeof *e->pool);
+    for (size_t i = 0; i < e->spare_len; i++)
+        xfree(e, e->spare[i], MC__SLICE_BYTES);
+    xfree(e, e->spare, e->spare_cap * sizeof *e->spare);
     xfree(e, e->slices, e->slices_cap * sizeof *e->slices);
     xfree(e, e->emit, e->emit_cap * sizeof *e->emit);
     xfree(e, e->rows, e->rows_cap * sizeof *e->rows);

@@ -410,6 +410,12 @@ struct mc_light_engine {
     uint64_t calls;
     uint8_t **pool; /* 4096-byte kind arrays; pool_used of them in use */
     size_t pool_len, pool_cap, pool_used;
+    /* kind arrays (MC__SLICE_BYTES) batch entries gave back, for the next
+     * entries and batches: not freed and allocated again (freed at the end
+     * of a batch, hundreds went back to the system, and the next batch
+     * wrote them as new pages); freed by mc_light_engine_free */
+    uint8_t **spare;
+    size_t spare_len, spare_cap;
     bool nomem;
     uint32_t states[MC_SECTION_BLOCKS];
     /* the lowest y that sky light reaches falling straight down, per block

@@ -469,6 +469,80 @@ static void test_batch_equals_single(void **st)
         mc_column_free(cols[i]);
 }
 
+/* An allocator that counts: blocks out now (and their bytes), and the
+ * allocations of kind-array size (5 KB: a section's 4096 kinds and its
+ * bit floods' rows, MC__SLICE_BYTES in light_private.h). */
+typedef struct counting {
+    size_t out, bytes, kind_arrays;
+} counting;
+
+static void *count_alloc(void *user, size_t size)
+{
+    counting *c = user;
+    c->out++;
+    c->bytes += size;
+    c->kind_arrays += size == 4096 + 2 * 256 * sizeof(uint16_t);
+    return malloc(size);
+}
+
+static void *count_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    counting *c = user;
+    c->out += ptr == NULL;
+    c->bytes += new_size - old_size;
+    return realloc(ptr, new_size);
+}
+
+static void count_free(void *user, void *ptr, size_t size)
+{
+    counting *c = user;
+    if (!ptr)
+        return;
+    c->out--;
+    c->bytes -= size;
+    free(ptr);
+}
+
+/* A batch's kind arrays are kept by the engine for the next batch (not
+ * freed at its end and allocated again, which made the next batch write
+ * fresh pages): a second batch over the same columns allocates none, gives
+ * the light of single calls, and mc_light_engine_free gives every block
+ * back. */
+static void test_batch_keeps_arrays(void **st)
+{
+    (void)st;
+    const mc_registry *reg = reg_or_skip();
+    mc_column *cols[25];
+    mc_test_rng rng = {0x5ba4e};
+    random_columns(reg, cols, &rng);
+    const size_t bytes = 25 * 6 * MC_LIGHT_BYTES;
+    uint8_t *single = malloc(bytes), *batch = malloc(bytes);
+    mc_light_engine *one = mc_light_engine_new(NULL);
+    light_all(one, cols, single);
+    counting cnt = {0};
+    const mc_allocator a = {count_alloc, count_realloc, count_free, &cnt};
+    mc_light_engine *e = mc_light_engine_new(&a);
+    for (int pass = 0; pass < 2; pass++) {
+        const size_t before = cnt.kind_arrays;
+        assert_int_equal(mc_light_batch_begin(e, 16), MC_OK);
+        light_all(e, cols, batch);
+        mc_light_batch_end(e);
+        assert_memory_equal(batch, single, bytes);
+        if (pass == 0)
+            assert_true(cnt.kind_arrays > before + 25); /* some for each column */
+        else
+            assert_int_equal(cnt.kind_arrays, before);
+    }
+    mc_light_engine_free(e);
+    assert_int_equal(cnt.out, 0);
+    assert_int_equal(cnt.bytes, 0);
+    free(single);
+    free(batch);
+    mc_light_engine_free(one);
+    for (int i = 0; i < 25; i++)
+        mc_column_free(cols[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_across_chunk_borders),  cmocka_unit_test(test_state_rules),
         cmocka_unit_test(test_slab_faces),            cmocka_unit_test(test_update_equals_full),
         cmocka_unit_test(test_batch_equals_single),   cmocka_unit_test(test_emitters_at_their_reach),
+        cmocka_unit_test(test_batch_keeps_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
