@@ -248,5 +248,87 @@ check('--merge prints back what it read, names that need escaping too', () => {
     assert(back.includes('\n    "a\\"b": 1,\n') && back.includes('\n    "c": 2,\n'), back);
 });
 
+check('--merge prints rows in byte order: prefixes at every length, long shared prefixes, high bytes', () => {
+    /* Names a string sort could get wrong (the output is in byte order):
+     * every prefix of a 70-byte state (a name that is the start of
+     * another), those plus a low, middle, high or non-ASCII byte, names
+     * sharing 520-1700 bytes, and pseudo-random ones; counts with many
+     * ties (text breaks them by name), differing only in the top bit of a
+     * byte. */
+    const S = 'minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=';
+    const names = [];
+    for (let k = 1; k <= S.length; k++) {
+        names.push(S.slice(0, k));
+        if (k % 4 === 0 || k % 8 === 7)
+            for (const c of ['\u0001', '!', 'Z', 'z', '\u007f', '\u00e9', '\u00ff', '\u4e2d'])
+                names.push(S.slice(0, k) + c);
+    }
+    for (const len of [520, 599, 600, 601])
+        for (const c of ['', 'a', 'b', '\u00e9'])
+            names.push('x'.repeat(len) + c);
+    for (let i = 0; i < 40; i++) /* 1,700 bytes shared, then one that differs */
+        names.push('y'.repeat(1700) + String.fromCharCode(0x7e - i) + 'y'.repeat(i % 9));
+    let seed = 12345;
+    const rnd = (n) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let i = 0; i < 400; i++) {
+        let t = 'r';
+        for (let j = rnd(30); j >= 0; j--)
+            t += String.fromCharCode(0x21 + rnd(94)).replace(/["\\]/, '_');
+        names.push(t);
+    }
+    const uniq = [...new Set(names)];
+    const KINDS = ['blocks', 'biomes', 'block_entities', 'entities'];
+    const kinds = () => Object.fromEntries(KINDS.map((k, ki) =>
+        [k, Object.fromEntries(uniq.filter((_, i) => (i + ki) % 3 !== 0).map((nm) => [nm, [1, 129, 32769, 32897][rnd(4)]]))]));
+    const GROUPS = ['320', '05', 'abc', '-64', '12', '5', '-3', '0', 'A', ''];
+    const doc = { chunks: 1, regions: 1, volume: 1, ...kinds(), by: 'y',
+        groups: Object.fromEntries(GROUPS.map((g) => [g, kinds()])) };
+    for (const k of KINDS) /* (zeros: the totals keep counts that differ in one bit) */
+        for (const nm of Object.keys(doc.groups[''][k]))
+            doc.groups[''][k][nm] = 0;
+    const f = path.join(tmp, 'order.json');
+    fs.writeFileSync(f, JSON.stringify(doc));
+    const bytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+    /* groups: y numerically (strtoll: "abc" and "A" are 0), then by bytes;
+     * "" is the totals' own name, so its counts join the totals */
+    const groupOrder = GROUPS.filter((g) => g !== '').sort((a, b) => (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0) || bytes(a, b));
+    /* --csv: group, kind (in KINDS order), name by bytes */
+    const csv = U.ok(['world', 'stats', '--csv', '--by', 'y', '--merge', f]).out.split('\n').slice(1, -1)
+        .map((line) => /^"(.*)",([a-z_]+),"(.*)",(\d+)$/s.exec(line));
+    assert(csv.every(Boolean), 'a CSV row did not parse');
+    const want = [];
+    for (const g of groupOrder)
+        for (const [ki, k] of KINDS.entries())
+            for (const nm of Object.keys(doc.groups[g][k]).sort(bytes))
+                want.push([g, ['block', 'biome', 'block_entity', 'entity'][ki], nm].join('\u0000'));
+    const got = csv.map((m) => [m[1], m[2], m[3]].join('\u0000'));
+    assert.strictEqual(got.length, want.length);
+    const bad = got.findIndex((x, i) => x !== want[i]);
+    assert(bad < 0, `CSV row ${bad}: ${JSON.stringify(got[bad])}, expected ${JSON.stringify(want[bad])}`);
+    /* --json: the totals' names in byte order per kind (no name is an integer, so key order is print order) */
+    const json = JSON.parse(U.ok(['world', 'stats', '--json', '--by', 'y', '--merge', f]).out);
+    for (const k of KINDS)
+        assert.deepStrictEqual(Object.keys(json[k]), Object.keys(json[k]).sort(bytes), `json ${k} out of order`);
+    /* text: per group and kind, larger counts first, ties by bytes */
+    const text = U.ok(['world', 'stats', '--by', 'y', '--merge', f]).out.split('\n');
+    let rows = [], checked = 0;
+    const flush = () => {
+        for (let i = 1; i < rows.length; i++)
+            assert(rows[i - 1].n > rows[i].n || (rows[i - 1].n === rows[i].n && bytes(rows[i - 1].nm, rows[i].nm) < 0),
+                `text: ${JSON.stringify(rows[i - 1])} before ${JSON.stringify(rows[i])}`);
+        checked += rows.length;
+        rows = [];
+    };
+    for (const line of text) {
+        const m = /^ *(\d+)  (.*)$/s.exec(line);
+        if (m)
+            rows.push({ n: +m[1], nm: m[2] });
+        else
+            flush();
+    }
+    flush();
+    assert.strictEqual(checked, csv.length + KINDS.reduce((a, k) => a + Object.keys(json[k]).length, 0));
+});
+
 fs.rmSync(tmp, { recursive: true, force: true });
 finish(t0);
