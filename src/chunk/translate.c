@@ -721,10 +721,10 @@ static void *packed_map_build(const mc_registry *from, const mc_registry *to)
         if (map[s] < tn && hits[map[s]] < 2)
             hits[map[s]]++;
     for (uint32_t s = 0; s < n; s++) {
-        const uint32_t t = map[s];
-        uint32_t f = (flags_of(fp.ff, fp.nff, from, s) ^ flags_of(fp.tf, fp.ntf, to, t)) & MC__PACKED_FLAGS;
+        const uint32_t t = map[s], sf = flags_of(fp.ff, fp.nff, from, s); /* (MC_STATE_VALID among them) */
+        uint32_t f = (sf ^ flags_of(fp.tf, fp.ntf, to, t)) & MC__PACKED_FLAGS;
         f |= t >= tn || hits[t] > 1 ? STATE_SHARED : 0;
-        if (java && mc_registry_state_valid(from, s) && mc_block_entity_needed(&bt, s))
+        if (java && (sf & MC_STATE_VALID) && mc_block_entity_needed(&bt, s))
             f |= MC__PACKED_MAKES_BE;
         pair |= f & MC__PACKED_MAKES_BE;
         packed[s] = (t & PACKED_STATE) | f << 24;
