@@ -125,6 +125,12 @@ static void test_biomes(void **state)
     /* an id nothing has: the fallback */
     assert_int_equal(mc_biome_translate(r21, r12, 9999, &fb), mc_registry_biome_id(r12, "plains"));
     assert_true(fb);
+    /* the map, then the target's fallback id (the byte path's, for ids past the map) */
+    const uint32_t *map = mc_biome_map(r21, r12);
+    assert_non_null(map);
+    assert_int_equal(map[cg], mc_registry_biome_id(r12, "plains"));
+    assert_int_equal(map[mc_registry_biome_count(r21)], mc_registry_biome_id(r12, MC_BIOME_FALLBACK));
+    assert_int_equal(mc_biome_map(r16, r21)[mc_registry_biome_count(r16)], mc_registry_biome_id(r21, MC_BIOME_FALLBACK));
 }
 
 /* Two source states that become one target state: the palette is rebuilt. */
@@ -317,6 +323,27 @@ static void test_reshape(void **state)
     mc_column_free(col);
 }
 
+/* A 1.13+ potted plant without a block entity gets one made for 1.12 (its
+ * plant is in the block entity there): the pair map's "makes a block
+ * entity" bit, set for the valid states that need one. */
+static void test_block_entity_made(void **state)
+{
+    (void)state;
+    const mc_registry *from = mc_registry_find("1.21.4"), *to = mc_registry_find("1.12.2");
+    mc_column *col = mc_column_new(from, 0, 0, 0, 1, NULL);
+    assert_non_null(col);
+    assert_int_equal(mc_column_set_block(col, 3, 5, 7, mc_test_state(from, "potted_dandelion")), MC_OK);
+    assert_int_equal(mc_column_set_block(col, 4, 5, 7, mc_test_state(from, "stone")), MC_OK);
+    mc_error err;
+    mc_column *t = mc_column_translate(col, to, NULL, &err);
+    assert_non_null(t);
+    assert_non_null(mc_column_block_entity(t, 3, 5, 7));
+    assert_null(mc_column_block_entity(t, 4, 5, 7));
+    assert_int_equal(mc_column_block_entity_count(t), 1);
+    mc_column_free(t);
+    mc_column_free(col);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_merge_reindex),
         cmocka_unit_test(test_translate_take),
         cmocka_unit_test(test_reshape),
+        cmocka_unit_test(test_block_entity_made),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
