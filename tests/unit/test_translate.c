@@ -176,17 +176,21 @@ static void test_merge_reindex(void **state)
         const uint32_t pal_n = 2 + (uint32_t)(mc_test_rand(&rng) % 254);
         for (int i = 0; i < 4096; i++)
             vals[i] = i < (int)pal_n ? (uint32_t)i * 13 % 5000 + 1 : vals[mc_test_rand(&rng) % pal_n];
-        /* the palette reversed, and an unused entry first: its order is
-         * not the order the values first occur in */
+        if (round & 1)
+            vals[pal_n] = 4999; /* the first entry used too, early: every index met long before the end */
+        /* the palette reversed, and an entry first that is unused in even
+         * rounds: its order is not the order the values first occur in */
         uint32_t pal[256];
         uint16_t idx[4096];
         pal[0] = 4999;
         for (uint32_t i = 0; i < pal_n; i++)
             pal[1 + i] = (pal_n - 1 - i) * 13 % 5000 + 1;
-        for (int i = 0; i < 4096; i++)
+        for (int i = 0; i < 4096; i++) {
+            idx[i] = 0; /* (4999) */
             for (uint16_t j = 1; j <= pal_n; j++)
                 if (pal[j] == vals[i])
                     idx[i] = j;
+        }
         const unsigned bits = mc_container_rules_bits(&rules, pal_n + 1);
         uint64_t longs[4096];
         mc_bits_pack_u16(idx, 4096, bits, MC_BITS_PADDED, longs);
@@ -206,7 +210,7 @@ static void test_merge_reindex(void **state)
         merges += merge;
         assert_int_equal(mc_container_translate(&c, map, 5000, 0, &rules), MC_OK);
         assert_true(mc_container_equal(&c, &want));
-        if (!merge) { /* the palette remapped in place, unused entry kept */
+        if (!merge) { /* the palette remapped in place, an unused entry kept */
             mc_container_free(&c);
             mc_container_free(&want);
             continue;
