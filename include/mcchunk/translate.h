@@ -84,7 +84,8 @@ MC_API mc_status mc_container_translate(mc_container *c, const uint32_t *map, ui
 /* ------------------------------------------------------------- views */
 
 /* The biome map from -> to: an array of mc_registry_biome_count(from) ids of
- * `to` (map[b] = mc_biome_translate(from, to, b, NULL)). Built on first use,
+ * `to` (map[b] = mc_biome_translate(from, to, b, NULL)), then one more: the
+ * id in `to` of MC_BIOME_FALLBACK (0 when it has none). Built on first use,
  * cached for the life of the process and shared between threads (published
  * once, never changed); never free it. NULL only when memory runs out. */
 MC_API const uint32_t *mc_biome_map(const mc_registry *from, const mc_registry *to);

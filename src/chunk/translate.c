@@ -721,10 +721,10 @@ static void *packed_map_build(const mc_registry *from, const mc_registry *to)
         if (map[s] < tn && hits[map[s]] < 2)
             hits[map[s]]++;
     for (uint32_t s = 0; s < n; s++) {
-        const uint32_t t = map[s];
-        uint32_t f = (flags_of(fp.ff, fp.nff, from, s) ^ flags_of(fp.tf, fp.ntf, to, t)) & MC__PACKED_FLAGS;
+        const uint32_t t = map[s], sf = flags_of(fp.ff, fp.nff, from, s); /* (MC_STATE_VALID among them) */
+        uint32_t f = (sf ^ flags_of(fp.tf, fp.ntf, to, t)) & MC__PACKED_FLAGS;
         f |= t >= tn || hits[t] > 1 ? STATE_SHARED : 0;
-        if (java && mc_registry_state_valid(from, s) && mc_block_entity_needed(&bt, s))
+        if (java && (sf & MC_STATE_VALID) && mc_block_entity_needed(&bt, s))
             f |= MC__PACKED_MAKES_BE;
         pair |= f & MC__PACKED_MAKES_BE;
         packed[s] = (t & PACKED_STATE) | f << 24;
@@ -860,8 +860,8 @@ static mc_status reindex_into(const mc_container *src, const uint32_t *target, c
     for (uint32_t i = 0; i < src->palette_len; i++)
         to_new[i] = 0xFFFF;
     mc_bits_unpack_u16(src->longs, n, src->bits, MC_BITS_PADDED, idx);
-    size_t npal = 0;
-    for (size_t k = 0; k < n; k++) {
+    size_t npal = 0, k = 0;
+    for (uint32_t unseen = src->palette_len; k < n && unseen; k++) {
         const uint16_t o = idx[k];
         if (to_new[o] == 0xFFFF) { /* first sight of this old index: its target's new index */
             size_t j = 0;
@@ -870,9 +870,12 @@ static mc_status reindex_into(const mc_container *src, const uint32_t *target, c
             if (j == npal)
                 pal[npal++] = target[o];
             to_new[o] = (uint16_t)j;
+            unseen--;
         }
         idx[k] = to_new[o];
     }
+    for (; k < n; k++) /* every old index met: a plain look-up */
+        idx[k] = to_new[idx[k]];
     mc_container_init(out, rules, pal[0], src->alloc);
     mc_status st = mc_container_set_indexed(out, pal, npal, idx);
     if (st != MC_OK)

@@ -882,8 +882,7 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
             return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "chunk recode: out of memory");
         map_len = mc_registry_state_count(f.registry);
         bmap_len = mc_registry_biome_count(f.registry);
-        const uint32_t fb = mc_registry_biome_id(to, MC_BIOME_FALLBACK);
-        bfall = fb == MC_STATE_NONE ? 0 : fb;
+        bfall = bmap[bmap_len]; /* the target's fallback biome, kept after the map */
         /* heightmaps the translation would recompute: the model path */
         if (hm && hm->value[0] != MC_NBT_END && !heightmap_flags_kept(rc, f.registry, to, map, map_len, tair))
             return no;

@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const meta_strings[16] = {"0", "1", "2",  "3",  "4",  "5",  "6",  "7",
                                              "8", "9", "10", "11", "12", "13", "14", "15"};
@@ -159,6 +160,24 @@ static uint32_t state_flags_slow(const mc_registry *reg, uint32_t state);
  * branches (a 1.21 registry: 27k states, 27 KiB). */
 static _Atomic(uint8_t *) flag_tables[MC__MAX_REGISTRIES];
 
+static uint32_t flat_class(const mc__tables *t, uint32_t b, uint32_t state);
+
+/* The public flags of every state of a flattened registry, block by block
+ * (each state's block is the last whose first state is at or below it, as
+ * mc__block_of_state finds it: no search per state). */
+static void flat_flags_fill(const mc_registry *reg, uint8_t *flags)
+{
+    const mc__tables *t = mc__tables_of(reg);
+    if (!reg->block_count)
+        memset(flags, 0, reg->state_count);
+    for (uint32_t b = 0; b < reg->block_count; b++) {
+        const uint32_t first = b ? t->block_min[b] : 0;
+        const uint32_t end = b + 1 < reg->block_count ? t->block_min[b + 1] : reg->state_count;
+        for (uint32_t s = first; s < end && s < reg->state_count; s++)
+            flags[s] = (uint8_t)(flat_class(t, b, s) & MC__PUBLIC_FLAGS);
+    }
+}
+
 static const uint8_t *flag_table(const mc_registry *reg)
 {
     if (reg->index >= MC__MAX_REGISTRIES)
@@ -171,8 +190,11 @@ static const uint8_t *flag_table(const mc_registry *reg)
     uint8_t *fresh = malloc(reg->state_count ? reg->state_count : 1);
     if (!fresh)
         return NULL;
-    for (uint32_t s = 0; s < reg->state_count; s++)
-        fresh[s] = (uint8_t)state_flags_slow(reg, s);
+    if (reg->kind == MC__KIND_FLAT)
+        flat_flags_fill(reg, fresh);
+    else
+        for (uint32_t s = 0; s < reg->state_count; s++)
+            fresh[s] = (uint8_t)state_flags_slow(reg, s);
     uint8_t *expected = NULL;
     if (atomic_compare_exchange_strong_explicit(&flag_tables[reg->index], &expected, fresh,
                                                 memory_order_acq_rel, memory_order_acquire))

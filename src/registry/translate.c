@@ -543,6 +543,16 @@ static bool fill_flat_java(const mc_registry *from, const mc_registry *to, const
         unsigned block_how = 0;
         mc__forced forced;
         uint32_t vb = mc__view_resolve(v, from, fb, &block_how, &forced);
+        if (vb != MC__NONE && mc__kind_of(tv, vb) == fk && !forced.key) {
+            /* the same kind, nothing imposed: each state at its own offset
+             * (map_props' first case, without a call per state) */
+            for (uint32_t off = 0, s = tf->block_min[fb], q = tv->block_min[vb]; off < fk->count; off++, s++) {
+                unsigned how = block_how;
+                map[s] = mc__view_finish(v, q + off, &how);
+                hows[s] = (uint16_t)how;
+            }
+            continue;
+        }
         for (uint32_t off = 0, s = tf->block_min[fb]; off < fk->count; off++, s++) {
             unsigned how = block_how;
             if (vb == MC__NONE) {

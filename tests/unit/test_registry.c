@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mcchunk/registry.h"
+#include "registry/reg_private.h"
 
 static void test_contract_versions(void **state)
 {
@@ -46,8 +47,10 @@ static void test_contract_versions(void **state)
     assert_int_equal(mc_registry_biome_count(mc_test_registry("1.20.6")), 64);
 }
 
-/* The flag table agrees with mc_registry_state_flags for every id of every
- * registry (legacy, flattened and Bedrock), and is NULL without one. */
+/* The flag table agrees with mc_registry_state_flags and with the state's
+ * class found through its block (mc__state_class: the search the table,
+ * filled block by block, avoids) for every id of every registry (legacy,
+ * flattened and Bedrock), and is NULL without one. */
 static void test_flag_table(void **state)
 {
     (void)state;
@@ -61,9 +64,9 @@ static void test_flag_table(void **state)
         assert_int_equal(n, mc_registry_state_count(r));
         assert_ptr_equal(mc_registry_state_flag_table(r, NULL), t); /* built once */
         for (uint32_t s = 0; s < n; s++)
-            if (t[s] != mc_registry_state_flags(r, s))
-                fail_msg("%s: state %u table %u flags %u", mc_registry_name(r), s, t[s],
-                         mc_registry_state_flags(r, s));
+            if (t[s] != mc_registry_state_flags(r, s) || t[s] != (mc__state_class(r, s) & MC__PUBLIC_FLAGS))
+                fail_msg("%s: state %u table %u flags %u class %u", mc_registry_name(r), s, t[s],
+                         mc_registry_state_flags(r, s), mc__state_class(r, s));
         assert_int_equal(mc_registry_state_flags(r, (uint32_t)n), 0);
     }
 }

@@ -125,6 +125,12 @@ static void test_biomes(void **state)
     /* an id nothing has: the fallback */
     assert_int_equal(mc_biome_translate(r21, r12, 9999, &fb), mc_registry_biome_id(r12, "plains"));
     assert_true(fb);
+    /* the map, then the target's fallback id (the byte path's, for ids past the map) */
+    const uint32_t *map = mc_biome_map(r21, r12);
+    assert_non_null(map);
+    assert_int_equal(map[cg], mc_registry_biome_id(r12, "plains"));
+    assert_int_equal(map[mc_registry_biome_count(r21)], mc_registry_biome_id(r12, MC_BIOME_FALLBACK));
+    assert_int_equal(mc_biome_map(r16, r21)[mc_registry_biome_count(r16)], mc_registry_biome_id(r21, MC_BIOME_FALLBACK));
 }
 
 /* Two source states that become one target state: the palette is rebuilt. */
@@ -170,17 +176,21 @@ static void test_merge_reindex(void **state)
         const uint32_t pal_n = 2 + (uint32_t)(mc_test_rand(&rng) % 254);
         for (int i = 0; i < 4096; i++)
             vals[i] = i < (int)pal_n ? (uint32_t)i * 13 % 5000 + 1 : vals[mc_test_rand(&rng) % pal_n];
-        /* the palette reversed, and an unused entry first: its order is
-         * not the order the values first occur in */
+        if (round & 1)
+            vals[pal_n] = 4999; /* the first entry used too, early: every index met long before the end */
+        /* the palette reversed, and an entry first that is unused in even
+         * rounds: its order is not the order the values first occur in */
         uint32_t pal[256];
         uint16_t idx[4096];
         pal[0] = 4999;
         for (uint32_t i = 0; i < pal_n; i++)
             pal[1 + i] = (pal_n - 1 - i) * 13 % 5000 + 1;
-        for (int i = 0; i < 4096; i++)
+        for (int i = 0; i < 4096; i++) {
+            idx[i] = 0; /* (4999) */
             for (uint16_t j = 1; j <= pal_n; j++)
                 if (pal[j] == vals[i])
                     idx[i] = j;
+        }
         const unsigned bits = mc_container_rules_bits(&rules, pal_n + 1);
         uint64_t longs[4096];
         mc_bits_pack_u16(idx, 4096, bits, MC_BITS_PADDED, longs);
@@ -200,7 +210,7 @@ static void test_merge_reindex(void **state)
         merges += merge;
         assert_int_equal(mc_container_translate(&c, map, 5000, 0, &rules), MC_OK);
         assert_true(mc_container_equal(&c, &want));
-        if (!merge) { /* the palette remapped in place, unused entry kept */
+        if (!merge) { /* the palette remapped in place, an unused entry kept */
             mc_container_free(&c);
             mc_container_free(&want);
             continue;
@@ -317,6 +327,27 @@ static void test_reshape(void **state)
     mc_column_free(col);
 }
 
+/* A 1.13+ potted plant without a block entity gets one made for 1.12 (its
+ * plant is in the block entity there): the pair map's "makes a block
+ * entity" bit, set for the valid states that need one. */
+static void test_block_entity_made(void **state)
+{
+    (void)state;
+    const mc_registry *from = mc_registry_find("1.21.4"), *to = mc_registry_find("1.12.2");
+    mc_column *col = mc_column_new(from, 0, 0, 0, 1, NULL);
+    assert_non_null(col);
+    assert_int_equal(mc_column_set_block(col, 3, 5, 7, mc_test_state(from, "potted_dandelion")), MC_OK);
+    assert_int_equal(mc_column_set_block(col, 4, 5, 7, mc_test_state(from, "stone")), MC_OK);
+    mc_error err;
+    mc_column *t = mc_column_translate(col, to, NULL, &err);
+    assert_non_null(t);
+    assert_non_null(mc_column_block_entity(t, 3, 5, 7));
+    assert_null(mc_column_block_entity(t, 4, 5, 7));
+    assert_int_equal(mc_column_block_entity_count(t), 1);
+    mc_column_free(t);
+    mc_column_free(col);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_merge_reindex),
         cmocka_unit_test(test_translate_take),
         cmocka_unit_test(test_reshape),
+        cmocka_unit_test(test_block_entity_made),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
