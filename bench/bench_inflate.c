@@ -138,10 +138,14 @@ int main(int argc, char **argv)
     double seconds = 2;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--only") && i + 1 < argc)
+        char *end = NULL;
+        if (!strcmp(argv[i], "--only") && i + 1 < argc &&
+            (!strcmp(argv[i + 1], "libdeflate") || !strcmp(argv[i + 1], "isal"))) {
             only = argv[++i];
-        else
-            seconds = atof(argv[i]);
+        } else if ((seconds = strtod(argv[i], &end)), end == argv[i] || *end || !(seconds > 0 && seconds < 1e6)) {
+            fprintf(stderr, "usage: bench_inflate [SECONDS > 0, default 2] [--only libdeflate|isal]\n");
+            return 2;
+        }
     }
     const char *corpus = getenv("MCCHUNK_CORPUS");
     if (!corpus)
@@ -166,6 +170,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < rs.n; i++)
             sink += isal ? inflate_isal(st, &rs.v[i], a, cap) : inflate_libdeflate(dec, &rs.v[i], a, cap);
         printf("%s: one pass over %zu chunks (sink %zu)\n", isal ? "isal" : "libdeflate", rs.n, sink);
+        free(a);
+        free(b);
+        free(st);
+        libdeflate_free_decompressor(dec);
         return 0;
     }
     size_t raw_bytes = 0;

@@ -1839,7 +1839,9 @@ static bool key_in_input(const fast_parse *fp, const char *key, size_t key_len)
  * instead of parsed into the tree and deep-copied from it. Anything that
  * would make that differ from the tree reader's copy (a duplicate key, a
  * bookkeeping key, a key not in the input, a Level that is not the root's
- * one compound) leaves the chunk to the tree reader. */
+ * one compound, more than MAX_LEVEL_KEYS keys) leaves the chunk to the
+ * tree reader. */
+#define MAX_LEVEL_KEYS 256 /* vanilla's Level has about 20 */
 static bool level_key(fast_parse *fp, const char *key, size_t key_len, bool keep, uint8_t kind)
 {
     const root_tag *lv = fp->nkeys ? &fp->keys[fp->nkeys - 1] : NULL;
@@ -1848,6 +1850,10 @@ static bool level_key(fast_parse *fp, const char *key, size_t key_len, bool keep
     if (!lv || lv->start[0] != MC_NBT_COMPOUND || mc_load_u16be(lv->start + 1) != 5 ||
         memcmp(lv->start + 3, "Level", 5) != 0 || !key_in_input(fp, key, key_len) ||
         (key_len >= sizeof MC__KEY_PREFIX - 1 && !memcmp(key, MC__KEY_PREFIX, sizeof MC__KEY_PREFIX - 1))) {
+        fp->failed = true;
+        return keep;
+    }
+    if (fp->nlkeys >= MAX_LEVEL_KEYS) { /* (the duplicate check below is quadratic) */
         fp->failed = true;
         return keep;
     }
@@ -2061,6 +2067,8 @@ mc_status mc_chunknbt_read_bytes_ex(const uint8_t *nbt, size_t len, const mc_chu
     }
     if (fp.keys != fp.keys_here)
         free(fp.keys);
+    if (fp.lkeys != fp.lkeys_here)
+        free(fp.lkeys);
     fscan_free(&fp.scan);
     if (!done) {
         /* the tree reader: the whole chunk parsed, errors and warnings its own */

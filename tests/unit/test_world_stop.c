@@ -7,7 +7,7 @@
  *    task and say it was interrupted;
  *  - a SIGTERM after a job ended (the command's last steps) is still
  *    caught: the handlers stay for the rest of the process;
- *  - a job without a stop runs every task once, on every thread;
+ *  - a job without a stop runs every task once and counts their chunks;
  *  - a second Ctrl-C ends the process at once (the default action).
  * Each case runs in a child process of its own, since the stop flag and the
  * handlers are process-wide and a missing handler kills the process.

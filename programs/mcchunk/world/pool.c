@@ -15,10 +15,10 @@
  * world command starts (world_stop_install) and stay until it exits, so a
  * Ctrl-C during the setup before the workers (or the last steps after
  * them) is a clean stop too, never the default death by signal. They are
- * installed with SA_RESETHAND: a second Ctrl-C ends the process at once,
- * which is still safe for the files (it is no different from kill -9).
- * The flag is the one piece of process-wide state here, as a signal
- * handler needs.
+ * installed with SA_RESETHAND: a second Ctrl-C (the same signal again)
+ * ends the process at once, which is still safe for the files (it is no
+ * different from kill -9). The flag is the one piece of process-wide
+ * state here, as a signal handler needs.
  */
 #include <errno.h>
 #include <signal.h>

@@ -130,11 +130,11 @@ typedef struct world_outcome {
 
 /* Installs the SIGINT/SIGTERM handlers that ask for a stop, once, for the
  * rest of the process (mc_cmd_world does it before any subcommand works).
- * A second signal ends the process at once. */
+ * The same signal a second time ends the process at once. */
 void world_stop_install(void);
 /* Runs the job. A stop asked for before or during it makes the workers
  * stop: each finishes or abandons the region in hand (world_stop_requested
- * says when) and takes no new one; a second signal ends the process at
+ * says when) and takes no new one; the same signal again ends the process at
  * once (files are still untouched or complete: every region is put in
  * place whole). */
 void world_job_run(const world_job *job, world_outcome *out);
