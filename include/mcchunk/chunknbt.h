@@ -370,10 +370,14 @@ typedef struct mc_chunknbt_recode_options {
     /* After every check, before anything is written: MC_RECODE_* bits. */
     unsigned (*decide)(void *user, const mc_chunknbt_recode_facts *f);
     /* Each section's blocks (biomes false) and biomes as read, in the
-     * chunk's registry: palette[0..n) and the indices (4096 or 64; NULL
-     * when n is 1). Called after decide(), for the sections of the column. */
+     * chunk's registry: palette[0..n) and the indices still packed, as the
+     * chunk has them: `longs` big-endian, MC_BITS_PADDED, `bits` each (NULL
+     * when n is 1). The recoder has checked them (every index below n);
+     * the callback unpacks them (mc_bits_unpack_be_u16, 4096 or 64) only
+     * if it needs them -- the recoder does not unpack them for it. Called
+     * after decide(), for the sections of the column. */
     void (*container)(void *user, const mc_registry *from, bool biomes, const uint32_t *palette, size_t n,
-                      const uint16_t *indices);
+                      const uint8_t *longs, unsigned bits);
     void *user;
 } mc_chunknbt_recode_options;
 

@@ -303,18 +303,21 @@ static unsigned biome_cells_fallback(how_table *h, const mc_registry *from, cons
     return n;
 }
 
-/* Counts a section's blocks given as palette[0..n) and indices (NULL: n is
- * 1), as account_translation counts a container of that palette. */
+/* Counts a section's blocks given as palette[0..n) and its packed indices
+ * (big-endian longs, `bits` each; NULL: n is 1), as account_translation
+ * counts a container of that palette. The indices are unpacked only when
+ * the palette's entries translate in different ways. */
 static void count_indexed_blocks(convert_worker *w, how_table *h, const mc_registry *to, const uint32_t *pal,
-                                 size_t n, const uint16_t *idx)
+                                 size_t n, const uint8_t *longs, unsigned bits)
 {
-    if (n == 1 || !idx || exact_palette(h, to, pal, n)) {
+    if (n == 1 || !longs || exact_palette(h, to, pal, n)) {
         count_state(w, h, to, pal[0], MC_SECTION_BLOCKS);
         return;
     }
+    mc_bits_unpack_be_u32(longs, MC_SECTION_BLOCKS, bits, MC_BITS_PADDED, w->vals);
     memset(w->hist, 0, n * sizeof *w->hist);
     for (size_t i = 0; i < MC_SECTION_BLOCKS; i++)
-        w->hist[idx[i]]++;
+        w->hist[w->vals[i]]++;
     for (size_t k = 0; k < n; k++)
         if (w->hist[k])
             count_state(w, h, to, pal[k], w->hist[k]);
@@ -777,7 +780,7 @@ static unsigned recode_decide(void *user, const mc_chunknbt_recode_facts *f)
 
 /* account_translation's counts, from a section's palette and indices. */
 static void recode_count(void *user, const mc_registry *from, bool biomes, const uint32_t *pal, size_t n,
-                         const uint16_t *idx)
+                         const uint8_t *longs, unsigned bits)
 {
     recode_ctx *c = user;
     convert_worker *w = c->run->w;
@@ -785,14 +788,18 @@ static void recode_count(void *user, const mc_registry *from, bool biomes, const
     if (!c->h)
         return;
     if (!biomes) {
-        count_indexed_blocks(w, c->h, to, pal, n, idx);
+        count_indexed_blocks(w, c->h, to, pal, n, longs, bits);
         return;
     }
     bool any = false;
     for (size_t k = 0; k < n && !any; k++)
         any = biome_falls_back(c->h, from, to, pal[k]);
-    for (unsigned cell = 0; any && cell < 64; cell++)
-        w->rep.biome_cells_fallback += biome_falls_back(c->h, from, to, pal[idx ? idx[cell] : 0]);
+    if (!any)
+        return;
+    if (longs)
+        mc_bits_unpack_be_u32(longs, 64, bits, MC_BITS_PADDED, w->vals);
+    for (unsigned cell = 0; cell < 64; cell++)
+        w->rep.biome_cells_fallback += biome_falls_back(c->h, from, to, pal[longs ? w->vals[cell] : 0]);
 }
 
 /* Own chunk (lx, lz) through the byte path into `out`; *done false when

@@ -52,7 +52,8 @@ typedef struct rc_container {
     const uint8_t *data;   /* big-endian longs (NULL: none) */
     uint32_t data_n;
     unsigned bits;         /* of the data */
-    uint16_t *idx;         /* unpacked indices (NULL when n == 1) */
+    uint16_t *idx;         /* room for the indices (NULL when n == 1) */
+    uint32_t unpacked;     /* how many of them are unpacked so far (see indices) */
 } rc_container;
 
 typedef struct rc_section {
@@ -430,7 +431,9 @@ static bool ids_room(mc_chunknbt_recoder *rc, size_t n)
 }
 
 /* A scanned container resolved in `reg` (c->first becomes the ids' start)
- * and its longs checked and unpacked into idx. */
+ * and its longs checked; idx is where indices() unpacks them, when and as
+ * far as they are needed (the counts and most kept palettes never need all
+ * 4096). */
 static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, uint16_t *idx,
                               rc_container *c)
 {
@@ -453,6 +456,7 @@ static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, b
     rc->ids_len += n;
     const size_t size = biomes ? 64 : 4096;
     c->idx = NULL;
+    c->unpacked = 0;
     if (n == 1)
         return !c->data || c->data_n == 0;
     if (!c->data)
@@ -480,9 +484,19 @@ static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, b
         if (!mc_bits_all_below(rc->longs, size, bits, n))
             return false;
     }
-    mc_bits_unpack_be_u16(c->data, size, bits, MC_BITS_PADDED, idx);
     c->idx = idx;
     return true;
+}
+
+/* c's first `count` indices, unpacked on the first call that asks for them
+ * (a container with n > 1). */
+static const uint16_t *indices(rc_container *c, size_t count)
+{
+    if (c->unpacked < count) {
+        mc_bits_unpack_be_u16(c->data, count, c->bits, MC_BITS_PADDED, c->idx);
+        c->unpacked = (uint32_t)count;
+    }
+    return c->idx;
 }
 
 static int by_y(const void *a, const void *b)
@@ -668,11 +682,12 @@ static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n, uint64
     return n <= 16;
 }
 
-/* Whether every index below n occurs in idx[0..size): looked at after each
- * run of 256 (most palettes are all seen long before the end); 4-bit
- * indices not all seen in the first 512 go to all_used_nibbles (be: the
- * packed longs, NULL when not 4-bit). */
-static bool all_used(const uint16_t *idx, size_t size, uint32_t n, const uint8_t *be)
+/* Whether every index below n occurs in c's size indices: looked at after
+ * each run of 256 (most palettes are all seen long before the end, so only
+ * the first 512 are unpacked before the rest is needed); 4-bit indices not
+ * all seen in the first 512 go to all_used_nibbles (be: the packed longs,
+ * NULL when not 4-bit). */
+static bool all_used(rc_container *c, size_t size, uint32_t n, const uint8_t *be)
 {
     uint64_t seen[4] = {0};
     const uint64_t full[4] = {
@@ -680,6 +695,7 @@ static bool all_used(const uint16_t *idx, size_t size, uint32_t n, const uint8_t
         n >= 192 ? ~0ull : n <= 128 ? 0 : (1ull << (n - 128)) - 1, n >= 256 ? ~0ull : n <= 192 ? 0 : (1ull << (n - 192)) - 1};
     for (size_t from = 0; from < size; from += 256) {
         const size_t to = from + 256 < size ? from + 256 : size;
+        const uint16_t *idx = indices(c, to <= 512 ? (size < 512 ? size : 512) : size);
         if (n <= 64) {
             uint64_t g0 = 0, g1 = 0;
             size_t i = from;
@@ -704,7 +720,7 @@ static bool all_used(const uint16_t *idx, size_t size, uint32_t n, const uint8_t
 /* A container written for the target: the mapped palette kept with the
  * source's longs when its entries stay distinct and are all used, else a
  * palette rebuilt in first-occurrence order of the mapped values. */
-static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, const rc_container *c, bool biomes,
+static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, rc_container *c, bool biomes,
                             const uint32_t *map, uint32_t map_len, uint32_t fallback, const mc_registry *to)
 {
     const size_t size = biomes ? 64 : 4096;
@@ -717,7 +733,7 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, const rc_contain
         for (uint32_t j = i + 1; keep && j < c->n; j++)
             keep = mapped[i] != mapped[j];
     if (keep)
-        keep = all_used(c->idx, size, c->n, c->bits == 4 ? c->data : NULL);
+        keep = all_used(c, size, c->n, c->bits == 4 ? c->data : NULL);
     uint32_t n = c->n;
     const uint8_t *data = NULL;
     unsigned bits = 0;
@@ -729,11 +745,12 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, const rc_contain
          * output index the first time it is met (merged with an earlier
          * entry of the same mapped value) */
         uint32_t *vals = rc->vals, *out_of = rc->oidx, *pal = rc->pal + 256;
+        const uint16_t *idx = indices(c, size);
         for (uint32_t i = 0; i < c->n; i++)
             out_of[i] = UINT32_MAX;
         n = 0;
         for (size_t i = 0; i < size; i++) {
-            const uint16_t k = c->idx[i];
+            const uint16_t k = idx[i];
             if (out_of[k] == UINT32_MAX) {
                 uint32_t j = 0;
                 while (j < n && pal[j] != mapped[k])
@@ -897,8 +914,10 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
         const rc_section *c = &rc->sec[i];
         if (!c->in_range)
             continue;
-        opt->container(opt->user, f.registry, false, rc->ids + c->blocks.first, c->blocks.n, c->blocks.idx);
-        opt->container(opt->user, f.registry, true, rc->ids + c->biomes.first, c->biomes.n, c->biomes.idx);
+        opt->container(opt->user, f.registry, false, rc->ids + c->blocks.first, c->blocks.n,
+                       c->blocks.idx ? c->blocks.data : NULL, c->blocks.bits);
+        opt->container(opt->user, f.registry, true, rc->ids + c->biomes.first, c->biomes.n,
+                       c->biomes.idx ? c->biomes.data : NULL, c->biomes.bits);
     }
     const size_t start = out->len;
     mc_buf_put_u8(out, MC_NBT_COMPOUND);
@@ -929,7 +948,7 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
     mc_buf_put_u32be(out, (uint32_t)rc->nsec);
     bool ok = true;
     for (size_t i = 0; i < rc->nsec && ok; i++) {
-        const rc_section *c = &rc->sec[i];
+        rc_section *c = &rc->sec[i];
         if (!c->in_range) {
             mc_buf_put(out, c->start, (size_t)(c->end - c->start)); /* outside the column: as it is */
             continue;

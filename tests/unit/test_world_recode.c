@@ -275,8 +275,8 @@ static void buf_printf(mc_buf *b, const char *fmt, ...)
     mc_buf_put(b, piece, (size_t)n);
 }
 
-/* A 1.20.1 chunk whose section 0 has 4-bit indices, palette `names` (n
- * entries) and index i at(i) (after it in the list: a section 1 of stone),
+/* A 1.20.1 chunk whose section 0 has 4-bit indices (5-bit past 16
+ * entries), palette `names` (n entries) and index i at(i) (after it in the list: a section 1 of stone),
  * and biomes all `biome`, recoded for to_dv; the output's first section
  * must be Y 0 (sorted), its palette names are written to got[] and their
  * count returned (0 when the recoder declined), its biome to got_biome. */
@@ -291,10 +291,11 @@ static size_t recode_one_section(const char *const *names, size_t n, unsigned (*
     for (size_t i = 0; i < n; i++)
         buf_printf(&text, "%s{Name:\"minecraft:%s\"}", i ? "," : "", names[i]);
     buf_printf(&text, "],data:[L;");
-    for (size_t l = 0; l < 256; l++) {
+    const unsigned bits = n <= 16 ? 4 : 5, per = 64 / bits;
+    for (size_t l = 0; l < (4096 + per - 1) / per; l++) {
         uint64_t v = 0;
-        for (size_t k = 0; k < 16; k++)
-            v |= (uint64_t)at(l * 16 + k) << (4 * k);
+        for (size_t k = 0; k < per && l * per + k < 4096; k++)
+            v |= (uint64_t)at(l * per + k) << (bits * k);
         buf_printf(&text, "%s%lldL", l ? "," : "", (long long)v);
     }
     buf_printf(&text, "]}}]}");
@@ -351,6 +352,13 @@ static unsigned dirt_at_4095(size_t i)
  * indices, is kept in its order with the source's longs (a rebuilt one
  * would be in first-occurrence order: air, stone, dirt); a palette with an
  * entry never used loses it. */
+/* air first, stone everywhere else, palette entries 2..16 once each from
+ * index 4000 on (5-bit indices: all_used goes past the first 512) */
+static unsigned seventeen_late(size_t i)
+{
+    return i == 0 ? 1 : i >= 4000 && i < 4015 ? (unsigned)(i - 3998) : 0;
+}
+
 static void test_palette_kept_when_all_used(void **state)
 {
     (void)state;
@@ -369,6 +377,17 @@ static void test_palette_kept_when_all_used(void **state)
         assert_string_equal(got[1], "minecraft:stone");
         assert_string_equal(got[2], "minecraft:dirt");
     }
+    /* 5-bit: kept in its order when all 17 are used, one unused dropped */
+    const char *const many[] = {"stone", "air", "dirt", "gold_block", "iron_block", "diamond_block",
+                                "emerald_block", "coal_block", "oak_planks", "spruce_planks", "birch_planks",
+                                "glass", "sand", "gravel", "cobblestone", "bricks", "bookshelf", "obsidian"};
+    assert_int_equal(recode_one_section(many, 17, seventeen_late, got, "plains", 3465, gb), 17);
+    for (int i = 0; i < 8; i++)
+        assert_string_equal(got[i] + 10, many[i]);
+    assert_int_equal(recode_one_section(many, 18, seventeen_late, got, "plains", 3465, gb), 17);
+    assert_string_equal(got[0], "minecraft:air");
+    assert_string_equal(got[1], "minecraft:stone");
+    assert_string_equal(got[2], "minecraft:dirt");
 }
 
 int main(void)
