@@ -240,9 +240,12 @@ async function check (name, fn) {
   const idle = await startServer(['--idle-timeout', '1', '--compression-threshold', '-1'])
   try {
     await check('idle client is dropped', async () => {
+      // --idle-timeout 1 against the default 30: dropped well before the
+      // default, with room for a loaded machine (the bound is not a speed)
       const t0 = Date.now()
-      const { closed } = await raw(idle.port, Buffer.alloc(0), { waitMs: 5000 })
-      assert.ok(closed && Date.now() - t0 < 4500, 'not dropped in time')
+      const { closed } = await raw(idle.port, Buffer.alloc(0), { waitMs: 15000 })
+      assert.ok(closed && Date.now() - t0 < 15000, 'not dropped in time')
+      assert.ok(Date.now() - t0 >= 900, 'dropped before the idle time')
     })
     await check('login without compression', async () => {
       const seen = await login(idle.port, '1.20.4', 'plain')
@@ -261,7 +264,9 @@ async function check (name, fn) {
     await new Promise(resolve => s.on('connect', resolve))
     s.pause()
     s.write(login1122('stuck'))
-    await new Promise(resolve => setTimeout(resolve, 1000))
+    // The whole view is queued when the join is logged (not after a time: a
+    // SIGTERM before it finds nothing unsent, and no grace to give)
+    for (let t0 = Date.now(); !/stuck joined/.test(big.log()) && Date.now() - t0 < 60000;) await new Promise(resolve => setTimeout(resolve, 100))
     const t0 = Date.now()
     process.kill(big.pid, 'SIGTERM')
     const code = await Promise.race([big.exited, new Promise(resolve => setTimeout(() => resolve('still running'), 15000))])

@@ -38,16 +38,19 @@ const H = U.harness();
 const fail = H.fail;
 
 /* Runs the tool and sends it `signal` (SIGKILL unless said) after `ms`
- * (if still running). */
+ * (if still running); a SIGINT only once the tool catches it: one that
+ * came while the process is still starting (before main, on a slow or
+ * loaded machine) would test the kernel's default action, not the tool.
+ * `sentAfter`: the delay it was sent after (null: the run ended first),
+ * for the messages (the delays are random). */
 function killAfter(args, ms, signal = 'SIGKILL') {
     return new Promise((resolve) => {
         const p = spawn(U.BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
         let err = '';
         p.stderr.on('data', (d) => (err += d));
-        const timer = setTimeout(() => p.kill(signal), ms);
+        const sent = U.signalWhenCaught(p, signal, ms);
         p.on('close', (status, signal) => {
-            clearTimeout(timer);
-            resolve({ status, signal, err });
+            sent.then((sentAfter) => resolve({ status, signal, err, sentAfter }));
         });
     });
 }
@@ -115,10 +118,10 @@ const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) ==
             if (r.signal === 'SIGKILL') {
                 kills++;
                 if (fs.existsSync(path.join(dst, 'level.dat')))
-                    seen += checkConsistent(dst, final, `convert round ${round} kill ${attempt}`) || 0;
+                    seen += checkConsistent(dst, final, `convert round ${round} kill ${attempt} (after ${r.sentAfter} ms)`) || 0;
                 else if (fs.existsSync(dst) && regionFiles(dst).length)
                     /* the log (the conversion begun) comes before level.dat, the regions after it */
-                    fail(`convert round ${round} kill ${attempt}: regions written before level.dat: ${regionFiles(dst).join(' ')}`);
+                    fail(`convert round ${round} kill ${attempt} (after ${r.sentAfter} ms): regions written before level.dat: ${regionFiles(dst).join(' ')}`);
             } else if (r.status !== 0) {
                 fail(`convert round ${round}: status ${r.status}: ${r.err}`);
             }
@@ -189,7 +192,7 @@ const same = (a, b) => a.size === b.size && [...a].every(([k, h]) => b.get(k) ==
         if (r.signal === 'SIGKILL') {
             pkills++;
             const v = U.run(['world', 'verify', dir]);
-            if (v.status !== 0) fail(`prune round ${round}: world verify after the kill: ${v.out.slice(-600)}`);
+            if (v.status !== 0) fail(`prune round ${round}: world verify after the kill (after ${r.sentAfter} ms): ${v.out.slice(-600)}`);
             /* each chunk is the one it was (kept, or not yet deleted) */
             for (const [k, h] of U.worldHashes(dir, 0))
                 if (before.get(k) !== h) fail(`prune round ${round}: ${k} changed`);
