@@ -34,10 +34,17 @@ async function startServer (args = [], { exitAfter = 1500 } = {}) {
   const exited = new Promise(resolve => proc.on('exit', code => resolve(code)))
   // Ready when the port is written and the log (read asynchronously) has the
   // listening line, so that callers can read what was logged before it.
-  for (let i = 0; i < 1200; i++) {
-    if (fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').trim() && /listening on/.test(log)) break
+  // The built-in world's columns are made before it listens: a sanitizer
+  // build on a loaded machine took 38 s for them (9 s of CPU), so the wait
+  // is long (5 minutes; the test's own limit is 20).
+  const ready = () => fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').trim() && /listening on/.test(log)
+  for (let i = 0; i < 6000 && !ready(); i++) {
     if (proc.exitCode !== null) throw new Error('server exited early:\n' + log)
     await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  if (!ready()) {
+    proc.kill('SIGKILL')
+    throw new Error('server not listening after 5 minutes:\n' + log)
   }
   const port = parseInt(fs.readFileSync(portFile, 'utf8'), 10)
   return {

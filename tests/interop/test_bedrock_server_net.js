@@ -145,12 +145,14 @@ async function hostile () {
     const g = await jspConnect(port)
     closers.push(() => g.close())
     jspSend(g, Buffer.concat([Buffer.from([0xfe]), crypto.randomBytes(300)]))
-    // a message larger than the server reassembles (4 MiB): 5 MiB in 4,370
+    // a message larger than the server reassembles (4 MiB): 9.2 MiB in 8,000
     // parts of 1,200 bytes (under the 8,192-part limit), sent 100 datagrams
-    // at a time so that loopback's socket buffer does not drop them
+    // at a time so that loopback's socket buffer drops few of them; jsp-raknet
+    // never resends, and a server slowed by load or a sanitizer may still let
+    // some drop: more than 4 MiB arrive even if over half are lost
     const big = await jspConnect(port)
     closers.push(() => big.close())
-    const bigParts = Math.ceil((5 << 20) / 1200)
+    const bigParts = 8000
     for (let i = 0; i < bigParts; i++) {
       big.connection.addEncapsulatedToQueue(splitPart(77, bigParts, i, Buffer.alloc(1200, i === 0 ? 0xfe : 7)))
       big.connection.sendQueue()
@@ -177,7 +179,7 @@ async function hostile () {
     await waitLog(srv, /disconnected: (a batch (with a malformed packet length|that does not inflate)|Unexpected packet \d+ while logging in)/, 10000, 'garbage')
     console.log('ok garbage: dropped with a reason')
     await waitLog(srv, /split messages being reassembled exceed 4194304 bytes/, 30000, 'oversized split')
-    console.log('ok a 5 MiB split message: dropped with a reason')
+    console.log('ok a 9.2 MiB split message: dropped with a reason')
     await waitLog(srv, /split message of 100000 parts \(limit 8192\)/, 10000, 'too many parts')
     console.log('ok a split message of 100,000 parts: dropped with a reason')
     await waitLog(srv, /more than 16 split messages at once/, 10000, 'split flood')

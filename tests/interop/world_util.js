@@ -303,9 +303,41 @@ function harness() {
     };
 }
 
+/* Whether process `pid` has a handler installed for `signal` (Linux: the
+ * SigCgt mask in /proc/PID/status). A signal sent before the tool installs
+ * its handler (while it is still starting, which on a slow or loaded
+ * machine takes any time) kills it by the default action: a test that
+ * means to test the tool's own stop waits for this, not for a time. */
+function catches(pid, signal) {
+    const bit = BigInt(os.constants.signals[signal] - 1);
+    try {
+        const m = /^SigCgt:\s*([0-9a-f]+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+        return !!m && ((BigInt('0x' + m[1]) >> bit) & 1n) === 1n;
+    } catch {
+        return false; /* gone */
+    }
+}
+
+/* Sends `signal` to child process `p` once `ms` have passed and it
+ * catches that signal (for SIGKILL: after `ms`); nothing if it ended
+ * first. Resolves to the delay it was sent after (or null). */
+function signalWhenCaught(p, signal, ms) {
+    const t0 = Date.now();
+    return new Promise((resolve) => {
+        let timer;
+        const tick = () => {
+            if (signal !== 'SIGKILL' && !catches(p.pid, signal)) return (timer = setTimeout(tick, 2));
+            p.kill(signal);
+            resolve(Date.now() - t0);
+        };
+        timer = setTimeout(tick, ms);
+        p.once('exit', () => { clearTimeout(timer); resolve(null); });
+    });
+}
+
 module.exports = {
     harness,
     BIN, CORPUS, ANVIL, run, ok, runAsync, tmpDir, corpusWorld, subsetRegion, regionFiles, chunksOf, rawChunks, lz4BlockStream,
-    worldHashes,
+    worldHashes, catches, signalWhenCaught,
     limiter, compareSampled, isLegacy,
 };

@@ -428,6 +428,11 @@ int srv_server_run(const srv_server_config *cfg)
 {
     srv_server srv;
     srv_server_init(&srv, cfg, uv_default_loop());
+    /* The parent --exit-with-parent watches: taken before the world opens
+     * (making the built-in world's columns takes seconds), so that a parent
+     * that dies meanwhile is seen gone, not replaced by the one that
+     * inherits the orphan. */
+    srv.parent_pid = (long)getppid();
     /* A client that closes while we write must not kill the server: with
      * SIGPIPE ignored the write fails with EPIPE and only that client goes. */
     signal(SIGPIPE, SIG_IGN);
@@ -490,7 +495,6 @@ int srv_server_run(const srv_server_config *cfg)
     srv.clock_real_ms = uv_now(srv.loop);
     srv.clock_ms = 0;
     srv.started_ms = srv_server_clock(&srv);
-    srv.parent_pid = (long)getppid();
     srv_log(&srv, MC_LOG_INFO, "mcchunk serve: listening on %s:%d (Java Edition 1.8 to 26.1)", cfg->bind, port);
     if (srv.bedrock)
         srv_log(&srv, MC_LOG_INFO, "Bedrock (RakNet) on UDP %s:%d (Bedrock Edition 1.16.220 to 1.26.51%s)", cfg->bind,
