@@ -405,6 +405,19 @@ static void test_batch_without_emitters(void **st)
         mc_column_free(cols[c]);
 }
 
+/* Nine columns of 4 sections (the centre is cols[4]), stone up to
+ * `height`, air above. */
+static void stone_grid(const mc_registry *reg, uint32_t stone, int height, mc_column *cols[9])
+{
+    for (int c = 0; c < 9; c++) {
+        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
+        for (int y = 0; y < height; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    mc_column_set_block(cols[c], x, y, z, stone);
+    }
+}
+
 /* Sky light that reaches the centre column from the farthest block it can
  * come from: a shaft at distance 14 in the corner neighbour (local x -1,
  * z -13) and a tunnel of 14 steps to the centre column's (0, 10, 0),
@@ -419,13 +432,7 @@ static void test_at_the_reach(void **st)
         skip();
     const uint32_t stone = state(reg, "stone"), air = mc_registry_air(reg);
     mc_column *cols[9];
-    for (int c = 0; c < 9; c++) {
-        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
-        for (int y = 0; y < 40; y++)
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x++)
-                    mc_column_set_block(cols[c], x, y, z, stone);
-    }
+    stone_grid(reg, stone, 40, cols);
     for (int y = 10; y < 40; y++) /* the shaft: corner column (0), local x -1, z -13 */
         mc_column_set_block(cols[0], 15, y, 3, air);
     mc_column_set_block(cols[1], 0, 10, 3, air); /* the tunnel: local x 0, z -13 .. -1 */
@@ -472,13 +479,7 @@ static void test_shaped_emitter_rows(void **st)
         skip();
     const uint32_t stone = state(reg, "stone"), air = mc_registry_air(reg);
     mc_column *cols[9];
-    for (int c = 0; c < 9; c++) {
-        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
-        for (int y = 0; y < 40; y++)
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x++)
-                    mc_column_set_block(cols[c], x, y, z, stone);
-    }
+    stone_grid(reg, stone, 40, cols);
     mc_column_set_block(cols[1], 7, 20, 14, state(reg, "enchanting_table")); /* local x 7, z -2 */
     for (int z = 14; z < 16; z++) /* the tunnel under it: local z -2 .. 3 */
         mc_column_set_block(cols[1], 7, 19, z, air);
@@ -517,13 +518,7 @@ static void test_opacity_2_to_14(void **st)
         skip();
     const uint32_t stone = state(reg, "stone"), glass = state(reg, "glass"), air = mc_registry_air(reg);
     mc_column *cols[9];
-    for (int c = 0; c < 9; c++) {
-        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
-        for (int y = 0; y < 30; y++)
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x++)
-                    mc_column_set_block(cols[c], x, y, z, stone);
-    }
+    stone_grid(reg, stone, 30, cols);
     for (int y = 5; y < 30; y++) /* a pit under a glass roof, a torch in a glass box beside it */
         for (int z = 2; z < 14; z++)
             for (int x = 2; x < 14; x++)
@@ -564,13 +559,7 @@ static void test_opacity_unreached(void **st)
         skip();
     const uint32_t stone = state(reg, "stone"), glass = state(reg, "glass"), air = mc_registry_air(reg);
     mc_column *cols[9];
-    for (int c = 0; c < 9; c++) {
-        cols[c] = mc_column_new(reg, c % 3, c / 3, 0, 4, NULL);
-        for (int y = 0; y < 30; y++)
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x++)
-                    mc_column_set_block(cols[c], x, y, z, stone);
-    }
+    stone_grid(reg, stone, 30, cols);
     mc_column_set_block(cols[4], 7, 22, 7, glass); /* sealed: in the sky band's rows, reached by nothing */
     const mc_column *nb[8] = {cols[0], cols[1], cols[2], cols[3], cols[5], cols[6], cols[7], cols[8]};
     mc_light_engine *bits = engine(false), *exact = engine(true);

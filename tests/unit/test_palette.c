@@ -444,6 +444,21 @@ static void test_outside_data_validation(void **state)
     assert_int_equal(mc_container_from_be(&c, &r, 16, MC_BITS_PADDED, NULL, 0, be, 1024, NULL, &err), MC_ERR_MALFORMED);
 }
 
+/* Entry 2049 of vals made one past the palette and packed spanning into
+ * span: refused, named, nothing kept. */
+static void refuses_entry_2049(const mc_container_rules *r, unsigned bits, const uint32_t *pal, size_t plen,
+                               uint32_t *vals, uint8_t *span, size_t ns)
+{
+    mc_container a;
+    mc_error err;
+    vals[2049] = (uint32_t)plen;
+    mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_SPANNING, span);
+    assert_int_equal(mc_container_from_be(&a, r, bits, MC_BITS_SPANNING, pal, plen, span, ns, NULL, &err),
+                     MC_ERR_MALFORMED);
+    assert_non_null(strstr(err.message, "entry 2049 "));
+    assert_null(a.longs);
+}
+
 /* 1.13-1.15 disk longs span entries across longs: read at 4 bits (where
  * spanning and padded are the same bytes) and at 5-8 (unpacked and packed
  * again at the game's width, 16 bits an index), each must hold the values
@@ -475,13 +490,7 @@ static void test_spanning_source(void **state)
             assert_int_equal(got[i], pal[vals[i]]);
         mc_container_free(&a);
         mc_container_free(&b);
-        /* entry 2049 one past the palette */
-        vals[2049] = (uint32_t)plen;
-        mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_SPANNING, span);
-        assert_int_equal(mc_container_from_be(&a, &r, bits, MC_BITS_SPANNING, pal, plen, span, ns, NULL, &err),
-                         MC_ERR_MALFORMED);
-        assert_non_null(strstr(err.message, "entry 2049 "));
-        assert_null(a.longs);
+        refuses_entry_2049(&r, bits, pal, plen, vals, span, ns); /* one past the palette */
     }
     /* (not the game's) indices wider than 16 bits for a short palette:
      * unpacked as 32-bit values, narrowed to the rules' width */
@@ -499,12 +508,7 @@ static void test_spanning_source(void **state)
         for (unsigned i = 0; i < 4096; i++)
             assert_int_equal(got[i], pal[vals[i]]);
         mc_container_free(&a);
-        vals[2049] = (uint32_t)plen;
-        mc_bits_pack_be_u32(vals, 4096, bits, MC_BITS_SPANNING, span);
-        assert_int_equal(mc_container_from_be(&a, &r, bits, MC_BITS_SPANNING, pal, plen, span, ns, NULL, &err),
-                         MC_ERR_MALFORMED);
-        assert_non_null(strstr(err.message, "entry 2049 "));
-        assert_null(a.longs);
+        refuses_entry_2049(&r, bits, pal, plen, vals, span, ns);
     }
 }
 
