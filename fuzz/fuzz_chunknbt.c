@@ -50,11 +50,15 @@ static void check_stored_sections(const uint8_t *data, size_t size, const mc_chu
         if (!blocks != !meta || (blocks && (blocks < data || blocks + 4096 > data + size || meta < data ||
                                            meta + 2048 > data + size)))
             abort();
-        int32_t x0 = mc_column_x(col) * 16, z0 = mc_column_z(col) * 16;
+        /* (blocks by absolute coordinates: a column so far out that they
+         * do not fit in 32 bits is checked by the read's status only) */
+        const int64_t x0 = (int64_t)mc_column_x(col) * 16, z0 = (int64_t)mc_column_z(col) * 16;
+        if (x0 < INT32_MIN || x0 > INT32_MAX - 15 || z0 < INT32_MIN || z0 > INT32_MAX - 15)
+            continue;
         for (unsigned at = 0; blocks && at < 4096; at++) {
             uint32_t state = (uint32_t)blocks[at] << 4 | (meta[at >> 1] >> ((at & 1) * 4) & 15u);
-            if (state != mc_column_get_block(col, x0 + (int32_t)(at & 15), sy * 16 + (int32_t)(at >> 8),
-                                             z0 + (int32_t)(at >> 4 & 15)))
+            if (state != mc_column_get_block(col, (int32_t)(x0 + (at & 15)), sy * 16 + (int32_t)(at >> 8),
+                                             (int32_t)(z0 + (at >> 4 & 15))))
                 abort();
         }
     }
