@@ -13,7 +13,8 @@ static void help(FILE *out)
 {
     fputs("usage: mcchunk serve [--world DIR] [--bind ADDR] [--port N] [--view-distance N]\n"
           "                     [--max-players N] [--motd TEXT] [--compression-threshold N]\n"
-          "                     [--idle-timeout SECONDS] [--exit-after SECONDS] [--port-file FILE]\n"
+          "                     [--idle-timeout SECONDS] [--login-timeout SECONDS]\n"
+          "                     [--exit-after SECONDS] [--port-file FILE]\n"
           "                     [--exit-with-parent] [--seed N] [--cache-mb N] [--send-queue-kb N]\n"
           "                     [--send-timeout SECONDS] [--bedrock-port N] [--no-bedrock]\n"
           "                     [--bedrock-encryption] [--bedrock-ids hashed|index]\n"
@@ -54,6 +55,9 @@ static void help(FILE *out)
           "  --compression-threshold N packets of N bytes or more are compressed; -1 turns\n"
           "                            compression off (default 256)\n"
           "  --idle-timeout SECONDS    drop clients silent this long (default 30)\n"
+          "  --login-timeout SECONDS   drop clients of either edition that have not finished\n"
+          "                            logging in this long after connecting, 0.1..86400\n"
+          "                            (default 30)\n"
           "  --exit-after SECONDS      stop by itself after this long (tests, demos); a leap of\n"
           "                            the clock (a paused virtual machine) counts as 2 s\n"
           "  --exit-with-parent        stop when the process that started the server exits\n"
@@ -262,6 +266,10 @@ static int parse_options(srv_server_config *cfgp, int argc, char **argv, bool *d
             int s = 0;
             ok = int_arg(a, v, 1, 86400, &s);
             cfg.idle_timeout_ms = s * 1000;
+        } else if (!strcmp(a, "--login-timeout")) {
+            double s = 0;
+            ok = mc_tool_parse_double("mcchunk serve", a, v, 0.1, 86400, &s);
+            cfg.login_timeout_ms = (int)(s * 1000 + 0.5);
         } else if (!strcmp(a, "--exit-after")) {
             ok = mc_tool_parse_double("mcchunk serve", a, v, 0.001, 1e9, &cfg.exit_after);
         } else if (!strcmp(a, "--seed")) {

@@ -25,7 +25,19 @@
 //   - on a world folder (a vanilla region file of the corpus), a column
 //     outside it is "chunk_not_found" and one inside decodes;
 //   - a RequestChunkRadius that comes before StartGame (bedrock-protocol's
-//     client sends it on a timer) is kept: the client joins.
+//     client sends it on a timer) is kept: the client joins;
+//   - the login deadline (--login-timeout, short here) at every login
+//     stage a client can stall in: clients that stop sending before
+//     RequestNetworkSettings, before Login, before ClientToServerHandshake
+//     (encrypted from there on), before the first and before the second
+//     ResourcePackClientResponse, in releases of each Disconnect layout
+//     each parse the server's Disconnect and read "Took too long to log
+//     in"; one that has not said its release (before RequestNetworkSettings,
+//     or before Login below 1.19.30), whose Disconnect layout the server
+//     cannot know, sees its connection closed with no packet (a Disconnect
+//     in another release's layout does not parse: bedrock-protocol's
+//     "string size 26, expected 88", seen in the crowd test under heavy
+//     load from a 1.20.61 client).
 'use strict'
 const assert = require('assert')
 const fs = require('fs')
@@ -33,7 +45,9 @@ const os = require('os')
 const path = require('path')
 const crypto = require('crypto')
 const jsp = require('jsp-raknet')
+const bedrock = require('bedrock-protocol')
 const { startBedrock, join, verifyColumns, requestSubchunks, withTimeout } = require('./bedrock_server_util')
+const { sanitizerBuild } = require('./server_util')
 const { lossyRelay } = require('./udp_relay')
 
 const corpus = process.env.MCCHUNK_CORPUS || path.join(__dirname, '../../../shared/corpus')
@@ -298,10 +312,82 @@ async function earlyRadius () {
   }
 }
 
+// A client that sends nothing from its `nth` packet named `stop` on, and
+// what ends it: { kick: message } for a Disconnect it parsed, { error } for
+// one it could not, { closed: true } for RakNet's disconnect alone; `seen`
+// lists the packets it got.
+function stalledClient (port, { version, stop, nth = 1, name }) {
+  const client = bedrock.createClient({
+    host: '127.0.0.1', port, version, username: name, offline: true, skipPing: true,
+    raknetBackend: 'jsp-raknet', conLog: null, connectTimeout: 60000
+  })
+  let count = 0; let stopped = false
+  for (const method of ['write', 'queue']) {
+    const send = client[method].bind(client)
+    client[method] = (packet, params) => {
+      if (packet === stop && ++count === nth) stopped = true
+      if (!stopped) send(packet, params)
+    }
+  }
+  const seen = []
+  client.on('packet', des => seen.push(des.data.name))
+  return withTimeout(new Promise(resolve => {
+    client.on('kick', p => resolve({ kick: p.message, seen, stopped }))
+    client.on('error', e => resolve({ error: e.message, seen, stopped }))
+    client.on('close', () => resolve({ closed: true, seen, stopped }))
+  }), 60000, `${name}: the end of its stalled login`).finally(() => client.close())
+}
+
+async function loginStages () {
+  const limit = sanitizerBuild() ? 8 : 4 // seconds; every client reaches its stage well within
+  const { srv, port } = await startBedrock(['--view-distance', '2', '--bedrock-encryption', '--login-timeout', String(limit)])
+  const stages = [
+    // [version, the packet it never sends (nth time), the last packet it must have got, the end]
+    ['1.26.51', 'request_network_settings', 1, null, 'closed'],
+    ['1.26.51', 'login', 1, 'network_settings', 'kick'],
+    ['1.26.51', 'client_to_server_handshake', 1, 'server_to_client_handshake', 'kick'],
+    ['1.26.51', 'resource_pack_client_response', 1, 'resource_packs_info', 'kick'],
+    ['1.26.51', 'resource_pack_client_response', 2, 'resource_pack_stack', 'kick'],
+    ['1.21.2', 'login', 1, 'network_settings', 'kick'], // reason code, no filtered message
+    ['1.20.30', 'client_to_server_handshake', 1, 'server_to_client_handshake', 'kick'], // no reason code
+    ['1.20.61', 'request_network_settings', 1, null, 'closed'], // the crowd test's "string size 26, expected 88"
+    ['1.19.21', 'login', 1, null, 'closed'], // Login is its first packet: the release is never said
+    ['1.19.21', 'resource_pack_client_response', 2, 'resource_pack_stack', 'kick']
+  ]
+  try {
+    const ends = await Promise.all(stages.map(([version, stop, nth], i) =>
+      stalledClient(port, { version, stop, nth, name: `Stall${i}` })))
+    const failed = []
+    stages.forEach(([version, stop, nth, last, end], i) => {
+      const r = ends[i]
+      try {
+        const what = `${version} stopped before ${stop}${nth > 1 ? ' #' + nth : ''} (got ${r.seen.join(', ') || 'nothing'})`
+        assert.ok(r.stopped, `${what}: never reached the stage: ${JSON.stringify(r)}`)
+        if (last) assert.strictEqual(r.seen[r.seen.length - (end === 'kick' ? 2 : 1)], last, `${what}: the last packet before the kick`)
+        if (end === 'kick') {
+          assert.strictEqual(r.kick, 'Took too long to log in', `${what}: ${JSON.stringify(r)}`)
+        } else {
+          assert.ok(r.closed && !r.kick && !r.error, `${what}: ended ${JSON.stringify(r)}, not by RakNet's disconnect alone`)
+        }
+        console.log(`ok ${what}: ${end === 'kick' ? 'Disconnect "Took too long to log in" parsed' : 'connection closed, no packet'}`)
+      } catch (e) { failed.push(e.message) } // every stage's outcome, then the failures together
+    })
+    assert.deepStrictEqual(failed, [], 'stalled logins that did not end as they should')
+    const kicks = srv.log().match(/disconnected: Took too long to log in/g) || []
+    assert.strictEqual(kicks.length, stages.length, 'one login-deadline kick per stalled client in the log')
+    assert.match(srv.log(), /disconnected: Took too long to log in \(its release is not known yet: RakNet's disconnect only/)
+  } catch (e) {
+    console.error(srv.log().slice(-6000))
+    throw e
+  } finally {
+    assert.strictEqual(await srv.stop(), 0)
+  }
+}
+
 async function main () {
   // each part on its own server, at the same time (the slowest waits 15 s
   // for an acknowledgement that never comes)
-  await Promise.all([hostile(), encryption().then(lossy), limits().then(folderWorld).then(earlyRadius)])
+  await Promise.all([hostile(), encryption().then(lossy), limits().then(folderWorld).then(earlyRadius), loginStages()])
 }
 
 // Should raknet-native's client still corrupt node's heap (glibc "free():

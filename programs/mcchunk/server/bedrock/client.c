@@ -103,10 +103,21 @@ void srv_bclient_kick(srv_bclient *c, const char *reason, bool warn)
 {
     if (c->gone || !c->peer)
         return;
-    srv_log(c->sh->srv, warn ? MC_LOG_WARN : MC_LOG_INFO, "bedrock %s%s%s disconnected: %s", c->peer_name,
-            c->name[0] ? " " : "", c->name, reason);
-    srv_bfield f[] = {SRV_BINT("hide_disconnect_reason", 0), SRV_BSTR("message", reason), {NULL, {0}}};
-    srv_bclient_write(c, SRV_BSENT_DISCONNECT, srv_bvalues_lookup, f);
+    srv_log(c->sh->srv, warn ? MC_LOG_WARN : MC_LOG_INFO, "bedrock %s%s%s disconnected: %s%s", c->peer_name,
+            c->name[0] ? " " : "", c->name, reason,
+            c->v ? "" : " (its release is not known yet: RakNet's disconnect only, no Disconnect packet)");
+    /* The Disconnect's layout changed (1.20.40 put a reason code before the
+     * message, 1.21.20 made the message a switch on hide_disconnect_reason
+     * with a filtered message), and the RakNet protocol does not tell the
+     * release (jsp-raknet speaks 10 for every release): before the client
+     * said its release, any layout is wrong for some client, which then
+     * fails to parse it (a 1.20.61 client reading the oldest layout:
+     * bedrock-protocol's "string size 26, expected 88"). So it gets only
+     * RakNet's disconnect. */
+    if (c->v) {
+        srv_bfield f[] = {SRV_BINT("hide_disconnect_reason", 0), SRV_BSTR("message", reason), {NULL, {0}}};
+        srv_bclient_write(c, SRV_BSENT_DISCONNECT, srv_bvalues_lookup, f);
+    }
     srv_bclient_flush(c);
     c->gone = true; /* logged: RakNet's callback stays quiet */
     srv_rak_disconnect(c->peer, reason);

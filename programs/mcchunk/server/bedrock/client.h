@@ -38,7 +38,9 @@ void srv_bclient_flush(srv_bclient *c);
  * after what is being built. False when it could not be sent. */
 bool srv_bclient_send_body(srv_bclient *c, const uint8_t *body, size_t len);
 /* Disconnects with a reason shown to the player and logged (a warning when
- * `warn`: the server protecting itself). RakNet then reports the peer gone
+ * `warn`: the server protecting itself). A client that has not yet said
+ * its release gets RakNet's disconnect alone: the Disconnect's layout
+ * depends on the release. RakNet then reports the peer gone
  * (the session ends through the listener). */
 void srv_bclient_kick(srv_bclient *c, const char *reason, bool warn);
 

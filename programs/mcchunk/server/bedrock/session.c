@@ -590,7 +590,8 @@ void srv_bsession_writable(srv_bsession *s)
 
 void srv_bsession_tick(srv_bsession *s, uint64_t now)
 {
-    if (s->state < SRV_BS_RADIUS && !s->client.gone && now - s->connected_ms > SRV_BEDROCK_LOGIN_MS) {
+    if (s->state < SRV_BS_RADIUS && !s->client.gone &&
+        now - s->connected_ms > (uint64_t)server_of(s)->cfg->login_timeout_ms) {
         enter(s);
         kick(s, "Took too long to log in", true);
         leave(s);

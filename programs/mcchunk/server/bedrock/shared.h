@@ -48,8 +48,6 @@
  * largest message the server sends, and the send window). */
 #define SRV_BEDROCK_RAKNET_IN ((size_t)4 << 20)
 #define SRV_BEDROCK_RAKNET_OUT ((size_t)4 << 20)
-/* A client that has not finished logging in after this long is dropped. */
-#define SRV_BEDROCK_LOGIN_MS 30000u
 /* Variants of chunk data (protocol x id mode x blob cache) at most. */
 #define SRV_BEDROCK_MAX_VARIANTS 64
 
