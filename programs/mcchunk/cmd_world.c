@@ -30,7 +30,9 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: mcchunk world SUBCOMMAND DIR [options]   (mcchunk world SUBCOMMAND --help)\n\n"
                  "Whole Java worlds (a folder with region/, or the 26.1 dimensions/ layout),\n"
-                 "every dimension unless --dimension, region by region on every core:\n");
+                 "every dimension unless --dimension, region by region on every core. A folder\n"
+                 "with neither level.dat nor a region, entities or poi file (r.<x>.<z>.mca) in\n"
+                 "any dimension is not a world: the subcommands that read one refuse it (exit 1).\n");
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
     fprintf(out, "\nexit status: 0 ok, 1 the work failed or found problems, 2 usage error\n");

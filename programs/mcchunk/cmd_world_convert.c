@@ -1551,10 +1551,9 @@ int world_cmd_convert(int argc, char **argv)
         return rc_comp;
     j.compute_light = light || j.target.data_version < DV_LIGHT_ENGINE;
     j.dst_layout = j.target.data_version >= 4786 ? MC_WORLD_LAYOUT_26_1 : MC_WORLD_LAYOUT_LEGACY;
-    if (!mc_tool_is_dir(o.dir)) {
-        fprintf(stderr, "%s: %s is not a folder\n", o.prog, o.dir);
-        return MC_EXIT_FAIL;
-    }
+    int rc_src = world_check_dir(&o); /* before DST is made: nothing is written for a SRC that is not a world */
+    if (rc_src)
+        return rc_src;
     char *src_real = realpath(o.dir, NULL);
     char *dst_real = resolve_future(j.dst);
     int rc = MC_EXIT_OK;

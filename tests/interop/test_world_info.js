@@ -151,5 +151,54 @@ check('progress on stderr only when it is a terminal, never with --quiet', () =>
     assert.doesNotMatch(fs.readFileSync(typescript, 'latin1'), /regions,/);
 });
 
+check('a folder that is not a world: every subcommand says so (exit 1) and writes nothing; an empty world is fine', () => {
+    /* region/ holds a vanilla region file under a name the game does not
+     * read, and there is no level.dat */
+    const nw = path.join(tmp, 'not-a-world');
+    fs.mkdirSync(path.join(nw, 'region'), { recursive: true });
+    const stray = path.join(nw, 'region', 'ppa-r.0.0.mca');
+    fs.copyFileSync(path.join(U.ANVIL, '1.16/ppa-r.0.-1.mca'), stray);
+    const dst = path.join(tmp, 'not-a-world-converted');
+    const runs = {
+        info: ['world', 'info', nw],
+        stats: ['world', 'stats', nw],
+        convert: ['world', 'convert', nw, dst, '--to', '1.20.4'],
+        prune: ['world', 'prune', nw, '--keep-radius', '1'],
+        relight: ['world', 'relight', nw],
+        verify: ['world', 'verify', nw],
+    };
+    const before = fs.readFileSync(stray), failed = [];
+    for (const [name, args] of Object.entries(runs)) {
+      try { /* each subcommand's outcome, then the failures together */
+        const r = U.run(args);
+        assert.strictEqual(r.status, 1, `${name}: exit ${r.status}\n${r.out}${r.err}`);
+        assert.strictEqual(r.out, '', `${name}: nothing on stdout`);
+        assert.ok(r.err.includes(`mcchunk world ${name}: ${nw} is not a Minecraft world: it has no level.dat and no region, entities or poi file`),
+            `${name}: ${r.err}`);
+        assert.ok(r.err.includes(`skipping ${stray}: not a region file name`), `${name}: the skipped file named: ${r.err}`);
+        assert.deepStrictEqual(fs.readdirSync(nw).sort(), ['region'], `${name}: nothing written in the folder`);
+        assert.deepStrictEqual(fs.readFileSync(stray), before, `${name}: the stray file untouched`);
+      } catch (e) { failed.push(e.message.split('\n')[0]); }
+    }
+    assert.deepStrictEqual(failed, [], 'subcommands that took a folder that is not a world');
+    assert.ok(!fs.existsSync(dst), 'convert made no destination');
+    /* a real world with nothing in it yet (level.dat alone) stays a world */
+    const empty = path.join(tmp, 'empty-world');
+    U.ok(['world', 'create', empty, '--version', '1.20.4', '--radius', '0', '--quiet']);
+    for (const f of U.regionFiles(empty)) fs.rmSync(f.file);
+    const edst = path.join(tmp, 'empty-world-converted');
+    for (const args of [['world', 'info', empty], ['world', 'stats', empty], ['world', 'verify', empty],
+        ['world', 'prune', empty, '--keep-radius', '1'], ['world', 'relight', empty],
+        ['world', 'convert', empty, edst, '--to', '1.18.2', '--quiet']]) {
+        const r = U.ok(args);
+        assert.doesNotMatch(r.err, /not a Minecraft world/, args.join(' '));
+    }
+    assert.ok(fs.existsSync(path.join(edst, 'level.dat')), 'the empty world converted: its level.dat');
+    /* a missing folder: the message and exit status of before */
+    const r = U.run(['world', 'stats', path.join(tmp, 'absent')]);
+    assert.strictEqual(r.status, 1);
+    assert.match(r.err, /absent is not a folder/);
+});
+
 fs.rmSync(tmp, { recursive: true, force: true });
 finish(t0);

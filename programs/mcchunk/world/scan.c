@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "tool_common.h"
 #include "world/world.h"
 
 uint32_t world_shard_of(int32_t rx, int32_t rz, uint32_t n)
@@ -134,9 +135,58 @@ static void warn_skipped(const world_opts *o, const world_scan *s, uint16_t dim,
     closedir(d);
 }
 
+/* Whether any dimension of the world at o->dir has a region, entities or
+ * poi file; when none has, the files skipped there are said on stderr. */
+static bool has_region_files(const world_opts *o)
+{
+    world_scan s;
+    memset(&s, 0, sizeof s);
+    mc_error err;
+    mc_error_clear(&err);
+    s.layout = mc_world_detect_layout(o->dir);
+    if (mc_world_list_dimensions(o->dir, s.layout, &s.dims, &s.ndims, &err))
+        return true; /* not listable: world_scan_build says why */
+    bool found = false;
+    for (size_t d = 0; d < s.ndims && !found; d++)
+        for (int k = 0; k < 3 && !found; k++) {
+            int32_t *c = NULL;
+            size_t n = 0;
+            mc_status st = mc_world_list_regions(o->dir, s.layout, s.dims[d], (mc_region_kind)k, &c, &n, &err);
+            free(c);
+            found = st != MC_OK || n > 0; /* an error: world_scan_build says it */
+        }
+    for (size_t d = 0; d < s.ndims && !found && d < 65535; d++)
+        for (int k = 0; k < 3; k++)
+            warn_skipped(o, &s, (uint16_t)d, (mc_region_kind)k);
+    world_scan_free(&s);
+    return found;
+}
+
+int world_check_dir(const world_opts *o)
+{
+    if (!mc_tool_is_dir(o->dir)) {
+        fprintf(stderr, "%s: %s is not a folder\n", o->prog, o->dir);
+        return MC_EXIT_FAIL;
+    }
+    char level[4200];
+    struct stat sb;
+    snprintf(level, sizeof level, "%s/level.dat", o->dir);
+    if ((lstat(level, &sb) == 0 && S_ISREG(sb.st_mode)) || has_region_files(o))
+        return MC_EXIT_OK;
+    fprintf(stderr,
+            "%s: %s is not a Minecraft world: it has no level.dat and no region, entities or poi file named "
+            "r.<x>.<z>.mca in any dimension (looked for %s/level.dat, and in the region/, entities/ and poi/ "
+            "folders of %s, DIM-1/, DIM1/ and dimensions/<namespace>/<path>/)\n",
+            o->prog, o->dir, o->dir, o->dir);
+    return MC_EXIT_FAIL;
+}
+
 int world_scan_build(const world_opts *o, unsigned kinds, world_scan *out)
 {
     memset(out, 0, sizeof *out);
+    int rc = world_check_dir(o);
+    if (rc != MC_EXIT_OK)
+        return rc;
     mc_error err;
     mc_error_clear(&err);
     out->layout = mc_world_detect_layout(o->dir);

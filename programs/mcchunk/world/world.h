@@ -90,10 +90,17 @@ typedef struct world_scan {
     size_t skipped_shard;      /* tasks of other shards */
 } world_scan;
 
-/* Lists the tasks of o's world: every dimension (or o->dimension), every
+/* Whether o->dir is a world: a folder with level.dat or with a region,
+ * entities or poi file (r.<x>.<z>.mca) in some dimension. A real world may
+ * be empty (level.dat alone); a folder with neither is not one, and a
+ * command run on it would do nothing and say it succeeded. MC_EXIT_OK, or
+ * MC_EXIT_FAIL after saying why on stderr (with the files skipped). */
+int world_check_dir(const world_opts *o);
+/* Lists the tasks of o's world (after world_check_dir): every dimension (or o->dimension), every
  * region coordinate with a region, entities or poi file (`kinds`: bit k
  * for mc_region_kind k), kept when in o's shard and touching o's area.
- * Prints why and returns MC_EXIT_FAIL when the world cannot be listed. */
+ * Prints why and returns MC_EXIT_FAIL when DIR is not a world or cannot be
+ * listed. */
 int world_scan_build(const world_opts *o, unsigned kinds, world_scan *out);
 void world_scan_free(world_scan *s);
 /* The shard of region (rx, rz) among n: a fixed 64-bit mix of the two
