@@ -96,11 +96,11 @@ typedef struct world_scan {
  * command run on it would do nothing and say it succeeded. MC_EXIT_OK, or
  * MC_EXIT_FAIL after saying why on stderr (with the files skipped). */
 int world_check_dir(const world_opts *o);
-/* Lists the tasks of o's world (after world_check_dir): every dimension (or o->dimension), every
- * region coordinate with a region, entities or poi file (`kinds`: bit k
- * for mc_region_kind k), kept when in o's shard and touching o's area.
- * Prints why and returns MC_EXIT_FAIL when DIR is not a world or cannot be
- * listed. */
+/* Lists the tasks of o's world (world_check_dir first): every dimension (or
+ * o->dimension), every region coordinate with a region, entities or poi
+ * file (`kinds`: bit k for mc_region_kind k), kept when in o's shard and
+ * touching o's area. Prints why and returns MC_EXIT_FAIL when DIR is not a
+ * world or cannot be listed. */
 int world_scan_build(const world_opts *o, unsigned kinds, world_scan *out);
 void world_scan_free(world_scan *s);
 /* The shard of region (rx, rz) among n: a fixed 64-bit mix of the two
