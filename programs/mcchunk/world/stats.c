@@ -392,22 +392,50 @@ static uint32_t group_entry(world_stat_result *r, uint32_t g, uint32_t kind, uin
     return (uint32_t)r->count;
 }
 
-bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n)
+/* The id of group text `group` (NULL: the totals, 0), made when new with
+ * its order; UINT32_MAX when out of memory. */
+static uint32_t group_id(world_stat_result *r, const char *group, int64_t order)
 {
     bool added;
     uint32_t g = group ? index_get(&r->groups, group, strlen(group), &added) : 0;
     if (g == UINT32_MAX)
-        return false;
+        return UINT32_MAX;
     if (group && added) {
         int64_t *o = realloc(r->group_order, r->groups.count * sizeof *o);
         if (!o)
-            return false;
+            return UINT32_MAX;
         r->group_order = o;
         o[g] = order;
     }
-    uint32_t nm = index_get(&r->names, name, strlen(name), NULL);
-    if (nm == UINT32_MAX)
+    return g;
+}
+
+static bool add_entry(world_stat_result *r, uint32_t g, int kind, uint32_t nm, uint64_t n);
+
+bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n)
+{
+    const uint32_t g = group_id(r, group, order);
+    if (g == UINT32_MAX)
         return false;
+    uint32_t nm = index_get(&r->names, name, strlen(name), NULL);
+    return nm != UINT32_MAX && add_entry(r, g, kind, nm, n);
+}
+
+uint32_t world_stat_name_id(world_stat_result *r, const char *name, size_t len)
+{
+    return index_get(&r->names, name, len, NULL);
+}
+
+bool world_stat_add_id(world_stat_result *r, const char *group, int64_t order, int kind, uint32_t name, uint64_t n)
+{
+    const uint32_t g = group_id(r, group, order);
+    return g != UINT32_MAX && name < r->names.count && add_entry(r, g, kind, name, n);
+}
+
+/* Adds n to the entry of (group g, kind, name id nm), made when new. */
+static bool add_entry(world_stat_result *r, uint32_t g, int kind, uint32_t nm, uint64_t n)
+{
+    bool added;
     const bool total = g == 0 && kind >= 0 && kind < STAT_KINDS;
     uint32_t e;
     if (total) {
