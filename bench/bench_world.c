@@ -395,6 +395,19 @@ static void bench_convert_part(const char *world, const char *name, const char *
     free(c.out);
 }
 
+/* Region file `file` into world's dimension bench/cCOPY-I. */
+static bool copy_as_dimension(const char *world, int copy, int i, const char *file)
+{
+    char dir[4400], to[4600], cmd[4500];
+    snprintf(dir, sizeof dir, "%s/dimensions/bench/c%d-%d/region", world, copy, i);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    if (system(cmd))
+        return false;
+    snprintf(to, sizeof to, "%s/%s", dir, region_name(file));
+    copy_file(file, to);
+    return true;
+}
+
 static void bench_corpus(const char *tmp)
 {
     static char files[64][4096];
@@ -432,22 +445,11 @@ static void bench_corpus(const char *tmp)
                 verify_argv[va++] = strdup(to);
         }
         for (int copy = 0; copy < 4 && !is_modern; copy++) {
-            /* the older files four times over, each copy a dimension */
-            snprintf(dir, sizeof dir, "%s/dimensions/bench/c%d-%d/region", old4, copy, i);
-            snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-            if (system(cmd))
+            /* the older files four times over, each copy a dimension, and
+             * the 1.13-1.17 ones apart */
+            if (!copy_as_dimension(old4, copy, i, files[i]) ||
+                (!is_legacy && !copy_as_dimension(flat4, copy, i, files[i])))
                 return;
-            snprintf(to, sizeof to, "%s/%s", dir, region_name(files[i]));
-            copy_file(files[i], to);
-            if (is_legacy)
-                continue;
-            /* and the 1.13-1.17 ones apart, four times over */
-            snprintf(dir, sizeof dir, "%s/dimensions/bench/c%d-%d/region", flat4, copy, i);
-            snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-            if (system(cmd))
-                return;
-            snprintf(to, sizeof to, "%s/%s", dir, region_name(files[i]));
-            copy_file(files[i], to);
         }
     }
     verify_argv[va] = NULL;
