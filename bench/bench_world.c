@@ -13,7 +13,8 @@
  *      stats    `world stats`: chunks per CPU second (target >= 20,000),
  *               for the 1.18+ chunks and for the older ones apart (and
  *               those split: 1.8-1.12, 1.13-1.17), and the older ones'
- *               marginal rate: the same files four times over less once
+ *               and the 1.13-1.17 ones' marginal rates: the same files
+ *               four times over less once
  *               (what is paid once per distinct palette entry and state,
  *               not per chunk, taken out);
  *      convert  `world convert` to 1.21.4 (light left to the game) in each
@@ -394,6 +395,19 @@ static void bench_convert_part(const char *world, const char *name, const char *
     free(c.out);
 }
 
+/* Region file `file` into world's dimension bench/cCOPY-I. */
+static bool copy_as_dimension(const char *world, int copy, int i, const char *file)
+{
+    char dir[4400], to[4600], cmd[4500];
+    snprintf(dir, sizeof dir, "%s/dimensions/bench/c%d-%d/region", world, copy, i);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    if (system(cmd))
+        return false;
+    snprintf(to, sizeof to, "%s/%s", dir, region_name(file));
+    copy_file(file, to);
+    return true;
+}
+
 static void bench_corpus(const char *tmp)
 {
     static char files[64][4096];
@@ -402,13 +416,14 @@ static void bench_corpus(const char *tmp)
         printf("corpus absent: the real-chunk figures are skipped\n");
         return;
     }
-    char world[4200], modern[4200], old[4200], old4[4200], legacy[4200], flat[4200];
+    char world[4200], modern[4200], old[4200], old4[4200], legacy[4200], flat[4200], flat4[4200];
     snprintf(world, sizeof world, "%s/corpus", tmp);
     snprintf(legacy, sizeof legacy, "%s/corpus-1.8-1.12", tmp);
     snprintf(flat, sizeof flat, "%s/corpus-1.13-1.17", tmp);
     snprintf(modern, sizeof modern, "%s/corpus-1.18+", tmp);
     snprintf(old, sizeof old, "%s/corpus-older", tmp);
     snprintf(old4, sizeof old4, "%s/corpus-older-x4", tmp);
+    snprintf(flat4, sizeof flat4, "%s/corpus-1.13-1.17-x4", tmp);
     char *verify_argv[80] = {"mcchunk", "region", "verify", "-q"};
     int va = 4;
     for (int i = 0; i < n; i++) {
@@ -430,13 +445,11 @@ static void bench_corpus(const char *tmp)
                 verify_argv[va++] = strdup(to);
         }
         for (int copy = 0; copy < 4 && !is_modern; copy++) {
-            /* the older files four times over, each copy a dimension */
-            snprintf(dir, sizeof dir, "%s/dimensions/bench/c%d-%d/region", old4, copy, i);
-            snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-            if (system(cmd))
+            /* the older files four times over, each copy a dimension, and
+             * the 1.13-1.17 ones apart */
+            if (!copy_as_dimension(old4, copy, i, files[i]) ||
+                (!is_legacy && !copy_as_dimension(flat4, copy, i, files[i])))
                 return;
-            snprintf(to, sizeof to, "%s/%s", dir, region_name(files[i]));
-            copy_file(files[i], to);
         }
     }
     verify_argv[va] = NULL;
@@ -458,16 +471,16 @@ static void bench_corpus(const char *tmp)
                                                   {"world stats, 1.8-1.12 chunks", legacy},
                                                   {"world stats, 1.13-1.17 chunks", flat},
                                                   {"world stats, older chunks", old}};
-    double old_chunks = 0, old_cpu = 0;
-    for (int k = 0; k < 6; k++) {
-        char *argv[] = {"mcchunk", "world", "stats", k < 5 ? (char *)sets[k].dir : old4, "--threads", "1", "--json",
-                        "--quiet", NULL};
+    double once_chunks[2] = {0, 0}, once_cpu[2] = {0, 0}; /* the older files', the 1.13-1.17 files' */
+    for (int k = 0; k < 7; k++) {
+        char *argv[] = {"mcchunk", "world", "stats", k < 5 ? (char *)sets[k].dir : k == 5 ? old4 : flat4,
+                        "--threads", "1", "--json", "--quiet", NULL};
         run_result s = run_tool(argv);
         double c = json_number(s.out, "chunks");
         free(s.out);
-        if (k == 4) {
-            old_chunks = c;
-            old_cpu = s.cpu;
+        if (k == 4 || k == 3) {
+            once_chunks[k == 3] = c;
+            once_cpu[k == 3] = s.cpu;
         }
         if (k < 5) {
             printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target >= 20,000 chunks/s)\n",
@@ -481,11 +494,13 @@ static void bench_corpus(const char *tmp)
          * files four times over pay it once again (the copies share their
          * registries): the difference is the cost of the extra chunks alone,
          * what a world of many chunks pays per chunk. */
-        double dc = c - old_chunks, dcpu = s.cpu - old_cpu;
+        const int f = k == 6; /* the 1.13-1.17 files alone: the same */
+        double dc = c - once_chunks[f], dcpu = s.cpu - once_cpu[f];
         if (dc > 0 && dcpu > 0)
-            printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; the older files x4 less x1: "
+            printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; the %s files x4 less x1: "
                    "per chunk, once-per-distinct-key work taken out)\n",
-                   "world stats, older chunks, marginal", dc / dcpu, dcpu / dc * 1e6, dcpu / dc * 1e6 / verify_us);
+                   f ? "world stats, 1.13-1.17, marginal" : "world stats, older chunks, marginal", dc / dcpu,
+                   dcpu / dc * 1e6, dcpu / dc * 1e6 / verify_us, f ? "1.13-1.17" : "older");
     }
     /* to 1.21.4 in each region compression the game offers, then to 1.12.2 */
     const struct { const char *to, *comp, *note; } targets[4] = {

@@ -198,6 +198,14 @@ enum {
  * length the full text needs (as snprintf), 0 for an invalid state. */
 MC_API size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *buf,
                                        size_t cap, unsigned options);
+/* An identity of the text mc_registry_format_state writes for a state,
+ * valid across the registries of this build: two states (of one registry
+ * or of two) with the same nonzero identity format to the same text with
+ * the same options (one text may have several identities). 0 when there
+ * is none to give (an invalid state, the 1.8-1.12 registries): format it.
+ * Lets a caller naming many states of several versions (world stats)
+ * format each text once. */
+MC_API uint64_t mc_registry_state_text_id(const mc_registry *reg, uint32_t state);
 
 /* Bedrock: the hashed runtime id of a state (used when StartGame's
  * block_network_ids_are_hashes is set): FNV-1a 32 of the state's NBT

@@ -165,23 +165,14 @@ static bool tally(stats_worker *w, dense_counts *d, const mc_registry *reg, uint
     return world_stat_count(w->counter, reg, group, kind, value, n);
 }
 
-/* Moves the dense tables into the counter. */
-static bool flush_dense(stats_worker *w)
+/* Frees the dense tables (their counts named or not needed). */
+static void free_dense(stats_worker *w)
 {
-    bool ok = true;
     for (size_t i = 0; i < w->ndense; i++) {
-        dense_counts *d = &w->dense[i];
-        for (uint32_t v = 0; v < d->nblocks && ok; v++)
-            if (d->blocks[v])
-                ok = world_stat_count(w->counter, d->reg, d->group, STAT_BLOCK, v, d->blocks[v]);
-        for (uint32_t v = 0; v < d->nbiomes && ok; v++)
-            if (d->biomes[v])
-                ok = world_stat_count(w->counter, d->reg, d->group, STAT_BIOME, v, d->biomes[v]);
-        free(d->blocks);
-        free(d->biomes);
+        free(w->dense[i].blocks);
+        free(w->dense[i].biomes);
     }
     w->ndense = 0;
-    return ok;
 }
 
 /* The section's block palette and each block's index in it (w->idx);
@@ -685,7 +676,59 @@ static int stats_task(void *user, int worker, size_t ti)
 
 /* ------------------------------------------------------------- naming */
 
+/* Block state text identities (mc_registry_state_text_id) -> the name's
+ * id in the result: a world saved by several versions holds the same
+ * states under several registries (and --by y names a state once per
+ * level), and each text is formatted and hashed once. Open addressing,
+ * linear probing, identity 0 = empty slot, grown at half full. */
+typedef struct text_ids {
+    uint64_t *ids;
+    uint32_t *names;
+    size_t cap, used;
+} text_ids;
+
+static uint64_t id_hash(uint64_t z) /* (splitmix64's finalizer) */
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t text_ids_find(const text_ids *t, uint64_t id)
+{
+    for (size_t k = t->cap ? id_hash(id) & (t->cap - 1) : 0; t->cap && t->ids[k]; k = (k + 1) & (t->cap - 1))
+        if (t->ids[k] == id)
+            return t->names[k];
+    return UINT32_MAX;
+}
+
+/* Adds id -> name (not there yet); out of memory it just is not kept. */
+static void text_ids_put(text_ids *t, uint64_t id, uint32_t name)
+{
+    if ((t->used + 1) * 2 > t->cap) {
+        text_ids n = {calloc(t->cap ? t->cap * 2 : 4096, sizeof *n.ids), NULL, t->cap ? t->cap * 2 : 4096, 0};
+        n.names = n.ids ? malloc(n.cap * sizeof *n.names) : NULL;
+        if (!n.names) {
+            free(n.ids);
+            return;
+        }
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->ids[i])
+                text_ids_put(&n, t->ids[i], t->names[i]);
+        free(t->ids);
+        free(t->names);
+        *t = n;
+    }
+    size_t k = id_hash(id) & (t->cap - 1);
+    while (t->ids[k])
+        k = (k + 1) & (t->cap - 1);
+    t->ids[k] = id;
+    t->names[k] = name;
+    t->used++;
+}
+
 typedef struct naming {
+    text_ids *ids;
     world_stat_result *res;
     const world_scan *scan;
     const world_stat_counter *counter;  /* for --by biome's group names */
@@ -718,33 +761,64 @@ static void group_text(const naming *nm, uint64_t group, char *out, size_t n, in
     }
 }
 
+/* The id in nm->res of block state `value`'s text: through nm->ids when
+ * the state has a text identity, else formatted ("#N" when invalid). */
+static uint32_t state_name(naming *nm, const mc_registry *reg, uint32_t value)
+{
+    const uint64_t tid = mc_registry_state_text_id(reg, value);
+    uint32_t id = tid ? text_ids_find(nm->ids, tid) : UINT32_MAX;
+    if (id != UINT32_MAX)
+        return id;
+    char text[512];
+    if (!mc_registry_format_state(reg, value, text, sizeof text, MC_FORMAT_SORTED))
+        snprintf(text, sizeof text, "#%u", value);
+    id = world_stat_name_id(nm->res, text, strlen(text));
+    if (tid && id != UINT32_MAX)
+        text_ids_put(nm->ids, tid, id);
+    return id;
+}
+
 static void add_named(void *user, const mc_registry *reg, uint64_t group, int kind, uint32_t value,
                       const char *name, uint64_t n)
 {
     naming *nm = user;
-    char text[512], g[600];
+    char g[600];
+    uint32_t id;
     if (kind == STAT_BLOCK) {
-        if (!mc_registry_format_state(reg, value, text, sizeof text, MC_FORMAT_SORTED))
-            snprintf(text, sizeof text, "#%u", value);
-        name = text;
-    } else if (kind == STAT_BIOME) {
-        name = mc_registry_biome_name(reg, value);
-        if (!name)
+        id = state_name(nm, reg, value);
+    } else {
+        if (kind == STAT_BIOME && !(name = mc_registry_biome_name(reg, value)))
             name = "unknown";
+        id = world_stat_name_id(nm->res, name, strlen(name));
     }
     int64_t order;
-    bool ok = world_stat_add(nm->res, NULL, 0, kind, name, n);
+    bool ok = id != UINT32_MAX && world_stat_add_id(nm->res, NULL, 0, kind, id, n);
     if (nm->by != STAT_BY_NONE) {
         group_text(nm, group, g, sizeof g, &order);
-        ok = ok && world_stat_add(nm->res, g, order, kind, name, n);
+        ok = ok && world_stat_add_id(nm->res, g, order, kind, id, n);
     }
     nm->ok &= ok;
 }
 
-/* Names a worker's counts into res. */
-static bool name_counts(world_stat_result *res, const world_scan *scan, world_stat_by by, stats_worker *w)
+/* Names a worker's counts into res: the dense tables' straight from
+ * them (not moved into the counter first: with many distinct states that
+ * grew its hash table to megabytes of fresh pages, a third of the run's
+ * page faults), then the counter's. A key in both is added twice, which
+ * world_stat_add sums. */
+static bool name_counts(text_ids *ids, world_stat_result *res, const world_scan *scan, world_stat_by by,
+                        stats_worker *w)
 {
-    naming nm = {res, scan, w->counter, by, flush_dense(w)};
+    naming nm = {ids, res, scan, w->counter, by, true};
+    for (size_t i = 0; i < w->ndense; i++) {
+        const dense_counts *d = &w->dense[i];
+        for (uint32_t v = 0; v < d->nblocks; v++)
+            if (d->blocks[v])
+                add_named(&nm, d->reg, d->group, STAT_BLOCK, v, NULL, d->blocks[v]);
+        for (uint32_t v = 0; v < d->nbiomes; v++)
+            if (d->biomes[v])
+                add_named(&nm, d->reg, d->group, STAT_BIOME, v, NULL, d->biomes[v]);
+    }
+    free_dense(w);
     world_stat_each(w->counter, add_named, &nm);
     world_stat_add_meta(res, w->chunks, w->regions, w->volume);
     return nm.ok;
@@ -855,11 +929,14 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
         if (reader && !strcmp(reader, "report"))
             fprintf(stderr, "%s: chunks read from their bytes: %" PRIu64 " 1.8-1.12, %" PRIu64 " 1.13-1.17; %" PRIu64
                     " by the model reader\n", o->prog, legacy, flat, all - legacy - flat);
+        text_ids ids = {0};
         for (int w = 0; w < threads; w++)
-            if (!name_counts(res, &scan, by, &j.workers[w])) {
+            if (!name_counts(&ids, res, &scan, by, &j.workers[w])) {
                 fprintf(stderr, "%s: out of memory\n", o->prog);
                 rc = MC_EXIT_FAIL;
             }
+        free(ids.ids);
+        free(ids.names);
         if (out.interrupted) {
             fprintf(stderr, "%s: interrupted after %zu of %zu regions; nothing printed\n", o->prog, out.done,
                     scan.count);
@@ -878,7 +955,7 @@ static int count_world(world_opts *o, world_stat_by by, world_stat_result *res)
         mc_buf_free(&sw->nbt);
         mc_buf_free(&sw->ebuf);
         free(sw->biome_names);
-        flush_dense(sw); /* (frees what naming did not) */
+        free_dense(sw); /* (what naming did not) */
     }
     free(j.workers);
     world_scan_free(&scan);

@@ -940,6 +940,19 @@ size_t mc_registry_format_state(const mc_registry *reg, uint32_t state, char *bu
     return o.len;
 }
 
+/* (flattened registries share their block kinds: a kind and the state's
+ * offset in its block are all state_parts reads, so they name the text) */
+uint64_t mc_registry_state_text_id(const mc_registry *reg, uint32_t state)
+{
+    const mc__tables *t = reg && reg->kind == MC__KIND_FLAT && state < reg->state_count ? mc__tables_of(reg) : NULL;
+    if (!t)
+        return 0;
+    const uint32_t b = mc__block_of_state(reg, t, state);
+    if (b == MC__NONE || !(flat_class(t, b, state) & MC_STATE_VALID))
+        return 0;
+    return ((uint64_t)t->block_kinds[b] + 1) << 32 | (state - t->block_min[b]);
+}
+
 /* --------------------------------------------------------------- biomes */
 
 const char *mc_registry_biome_name(const mc_registry *reg, uint32_t id)

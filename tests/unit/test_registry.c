@@ -8,6 +8,7 @@
 #include "support.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcchunk/registry.h"
@@ -297,6 +298,58 @@ static void test_round_trip_all(void **state)
     print_message("round trip: %zu states in %zu registries\n", total, mc_registry_count());
 }
 
+/* mc_registry_state_text_id: over every state of every registry, states
+ * with one nonzero identity format to one text (both option sets), the
+ * states of one registry have distinct identities, every valid state of a
+ * flattened registry has one and the 1.8-1.12 ones none; and identities
+ * are shared across registries (what world stats relies on to format a
+ * text once). A table of identity -> (registry, state) first met. */
+static void test_text_ids(void **state)
+{
+    (void)state;
+    enum { SLOTS = 1u << 21 };
+    struct seen { uint64_t id; const mc_registry *reg; uint32_t state; } *tab = calloc(SLOTS, sizeof *tab);
+    assert_non_null(tab);
+    char a[1024], b[1024];
+    size_t shared = 0, ids = 0;
+    for (size_t i = 0; i < mc_registry_count(); i++) {
+        const mc_registry *reg = mc_registry_at(i);
+        const bool legacy = mc_registry_edition(reg) == MC_EDITION_JAVA && mc_registry_state_count(reg) == 4096;
+        assert_int_equal(mc_registry_state_text_id(reg, mc_registry_state_count(reg)), 0);
+        for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
+             s = mc_registry_next_state(reg, s)) {
+            const uint64_t id = mc_registry_state_text_id(reg, s);
+            if (legacy) {
+                assert_int_equal(id, 0);
+                continue;
+            }
+            assert_true(id != 0);
+            size_t k = (size_t)((id * 0x9E3779B97F4A7C15ull) >> 43) & (SLOTS - 1);
+            while (tab[k].id && tab[k].id != id)
+                k = (k + 1) & (SLOTS - 1);
+            if (!tab[k].id) {
+                assert_true(++ids < SLOTS / 2);
+                tab[k] = (struct seen){id, reg, s};
+                continue;
+            }
+            if (tab[k].reg == reg)
+                fail_msg("%s: states %u and %u share identity %llx", mc_registry_name(reg), tab[k].state, s,
+                         (unsigned long long)id);
+            for (unsigned opt = 0; opt < 2; opt++) {
+                mc_registry_format_state(tab[k].reg, tab[k].state, a, sizeof a, opt ? MC_FORMAT_SORTED : 0);
+                mc_registry_format_state(reg, s, b, sizeof b, opt ? MC_FORMAT_SORTED : 0);
+                if (strcmp(a, b))
+                    fail_msg("identity %llx: %s state %u is %s, %s state %u is %s", (unsigned long long)id,
+                             mc_registry_name(tab[k].reg), tab[k].state, a, mc_registry_name(reg), s, b);
+            }
+            shared++;
+        }
+    }
+    free(tab);
+    print_message("text identities: %zu, met again in another registry %zu times\n", ids, shared);
+    assert_true(shared > ids);
+}
+
 static void test_version_table(void **state)
 {
     (void)state;
@@ -338,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_known_ids),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_round_trip_all),
+        cmocka_unit_test(test_text_ids),
         cmocka_unit_test(test_version_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -289,7 +289,11 @@ struct world_stat_result {
     string_index groups;     /* [0] = "" (the totals) */
     int64_t *group_order;
     string_index names;
-    string_index keys;       /* "group\x1fkind\x1fname" packed as ids -> entry */
+    string_index keys;       /* (group, kind, name) packed as ids, of groups past 0 */
+    uint32_t *key_entry;     /* [key id]: its entry */
+    size_t key_entry_cap;
+    uint32_t *totals;        /* [name * STAT_KINDS + kind]: entry + 1 of group 0 (0: none yet) */
+    size_t totals_cap;       /* in names */
     result_entry *entries;
     size_t count, cap;
 };
@@ -320,6 +324,8 @@ void world_stat_result_free(world_stat_result *r)
     index_free(&r->groups);
     index_free(&r->names);
     index_free(&r->keys);
+    free(r->totals);
+    free(r->key_entry);
     free(r->group_order);
     free(r->entries);
     free(r);
@@ -342,24 +348,101 @@ uint64_t world_stat_regions(const world_stat_result *r) { return r->regions; }
 uint64_t world_stat_volume(const world_stat_result *r) { return r->volume; }
 size_t world_stat_size(const world_stat_result *r) { return r->count; }
 
-bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n)
+/* The entry of (group 0, kind, name id nm) through r->totals (an array
+ * by name id: the totals take half of all adds, or all of them without
+ * --by, and the index of packed ids cost a hash of them each); when there
+ * is none yet *added and r->count (the caller appends it and records it).
+ * UINT32_MAX when out of memory. */
+static uint32_t total_entry(world_stat_result *r, uint32_t kind, uint32_t nm, bool *added)
+{
+    if (nm >= r->totals_cap) {
+        size_t cap = r->totals_cap ? r->totals_cap * 2 : 1024;
+        while (cap <= nm)
+            cap *= 2;
+        uint32_t *t = realloc(r->totals, cap * STAT_KINDS * sizeof *t);
+        if (!t)
+            return UINT32_MAX;
+        memset(t + r->totals_cap * STAT_KINDS, 0, (cap - r->totals_cap) * STAT_KINDS * sizeof *t);
+        r->totals = t;
+        r->totals_cap = cap;
+    }
+    const uint32_t at = r->totals[(size_t)nm * STAT_KINDS + kind];
+    *added = at == 0;
+    return at ? at - 1 : (uint32_t)r->count;
+}
+
+/* The same for a group past 0, through r->keys and r->key_entry. */
+static uint32_t group_entry(world_stat_result *r, uint32_t g, uint32_t kind, uint32_t nm, bool *added)
+{
+    const uint32_t key[3] = {g, kind, nm};
+    const uint32_t k = index_get(&r->keys, (const char *)key, sizeof key, added);
+    if (k == UINT32_MAX)
+        return UINT32_MAX;
+    if (!*added)
+        return r->key_entry[k];
+    if (k >= r->key_entry_cap) {
+        const size_t cap = r->key_entry_cap ? r->key_entry_cap * 2 : 1024;
+        uint32_t *t = realloc(r->key_entry, cap * sizeof *t);
+        if (!t)
+            return UINT32_MAX; /* (the key stays, its entry never made: the run fails) */
+        r->key_entry = t;
+        r->key_entry_cap = cap;
+    }
+    r->key_entry[k] = (uint32_t)r->count;
+    return (uint32_t)r->count;
+}
+
+/* The id of group text `group` (NULL: the totals, 0), made when new with
+ * its order; UINT32_MAX when out of memory. */
+static uint32_t group_id(world_stat_result *r, const char *group, int64_t order)
 {
     bool added;
     uint32_t g = group ? index_get(&r->groups, group, strlen(group), &added) : 0;
     if (g == UINT32_MAX)
-        return false;
+        return UINT32_MAX;
     if (group && added) {
         int64_t *o = realloc(r->group_order, r->groups.count * sizeof *o);
         if (!o)
-            return false;
+            return UINT32_MAX;
         r->group_order = o;
         o[g] = order;
     }
-    uint32_t nm = index_get(&r->names, name, strlen(name), NULL);
-    if (nm == UINT32_MAX)
+    return g;
+}
+
+static bool add_entry(world_stat_result *r, uint32_t g, int kind, uint32_t nm, uint64_t n);
+
+bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n)
+{
+    const uint32_t g = group_id(r, group, order);
+    if (g == UINT32_MAX)
         return false;
-    uint32_t key[3] = {g, (uint32_t)kind, nm};
-    uint32_t e = index_get(&r->keys, (const char *)key, sizeof key, &added);
+    uint32_t nm = index_get(&r->names, name, strlen(name), NULL);
+    return nm != UINT32_MAX && add_entry(r, g, kind, nm, n);
+}
+
+uint32_t world_stat_name_id(world_stat_result *r, const char *name, size_t len)
+{
+    return index_get(&r->names, name, len, NULL);
+}
+
+bool world_stat_add_id(world_stat_result *r, const char *group, int64_t order, int kind, uint32_t name, uint64_t n)
+{
+    const uint32_t g = group_id(r, group, order);
+    return g != UINT32_MAX && name < r->names.count && add_entry(r, g, kind, name, n);
+}
+
+/* Adds n to the entry of (group g, kind, name id nm), made when new. */
+static bool add_entry(world_stat_result *r, uint32_t g, int kind, uint32_t nm, uint64_t n)
+{
+    bool added;
+    const bool total = g == 0 && kind >= 0 && kind < STAT_KINDS;
+    uint32_t e;
+    if (total) {
+        e = total_entry(r, (uint32_t)kind, nm, &added);
+    } else {
+        e = group_entry(r, g, (uint32_t)kind, nm, &added);
+    }
     if (e == UINT32_MAX)
         return false;
     if (added) {
@@ -372,6 +455,8 @@ bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int 
             r->cap = cap;
         }
         r->entries[r->count++] = (result_entry){g, (uint32_t)kind, nm, 0};
+        if (total)
+            r->totals[(size_t)nm * STAT_KINDS + (uint32_t)kind] = (uint32_t)r->count;
     }
     r->entries[e].n += n;
     return true;

@@ -58,6 +58,11 @@ world_stat_by world_stat_result_by(const world_stat_result *r);
 /* Adds n to `name` of `kind` in `group` (NULL: the totals). `order` sorts
  * the groups (numeric for y; groups with equal order sort by name). */
 bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n);
+/* The id of name s[0..len) in r (added when new; UINT32_MAX: out of
+ * memory), and world_stat_add with such an id for the name: a caller
+ * meeting one name many times looks it up once. */
+uint32_t world_stat_name_id(world_stat_result *r, const char *s, size_t len);
+bool world_stat_add_id(world_stat_result *r, const char *group, int64_t order, int kind, uint32_t name, uint64_t n);
 /* Adds to the totals of chunks, regions and blocks (the volume). */
 void world_stat_add_meta(world_stat_result *r, uint64_t chunks, uint64_t regions, uint64_t volume);
 uint64_t world_stat_chunks(const world_stat_result *r);
