@@ -556,7 +556,7 @@ static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int
 /* Notes the rows first..last of layer gy where a step lit blocks at level
  * L (they are in n, and nothing else is there yet): as joined(), for the
  * whole layer at once. */
-static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L)
+static MC__LIGHT_INLINE void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L)
 {
     int8_t *nr = b->nr + 2 * gy;
     if (gy < b->ny0)
@@ -576,7 +576,7 @@ static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last
 /* step_plain four rows at a time (AVX2; the same sums as step_plain's, so
  * the same bits): rows lo..hi less the last hi - lo + 1 mod 4, which it
  * returns for step_plain to finish. *first, *last as step_plain's. */
-__attribute__((target("avx2"))) static int32_t step_plain4(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi,
+__attribute__((target("avx2"))) static inline int32_t step_plain4(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi,
                                                            int L, uint64_t mb, uint64_t ma, int32_t *first,
                                                            int32_t *last)
 {
@@ -616,7 +616,8 @@ __attribute__((target("avx2"))) static int32_t step_plain4(mc__bitwork *b, int32
 /* One level's step in layer gy, rows lo..hi: the blocks that the frontier
  * (f, level L + 1) lights at L. up_ok: light may come up from layer gy - 1;
  * down_ok: down from gy + 1. */
-static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+static MC__LIGHT_INLINE void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok,
+                                        bool down_ok, bool avx2)
 {
     const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
     const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
@@ -625,8 +626,10 @@ static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
     int32_t first = INT32_MAX, last = -1;
     int32_t r = lo;
 #ifdef MC_HAVE_AVX512_KERNELS
-    if (hi - lo >= 3 && mc__bits_have_avx2())
+    if (avx2 && hi - lo >= 3)
         r = step_plain4(b, gy, lo, hi, L, mb, ma, &first, &last);
+#else
+    (void)avx2;
 #endif
 #if defined(__GNUC__)
     typedef uint64_t v2u64 __attribute__((vector_size(16)));
@@ -714,7 +717,7 @@ static inline int32_t imax(int32_t a, int32_t b)
  * b->nr; fall: sky light at 15 may still fall from the section above the
  * world into it (the level-14 step of sky light: see engine.c's sky_fall).
  * 1 done, else what layer_ready said of a layer it came to. */
-static int step(mc_light_engine *e, int L, bool fall)
+static MC__LIGHT_INLINE int step_with(mc_light_engine *e, int L, bool fall, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     const int32_t below_top = e->min_y - 1 - e->ylo + 1, above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
@@ -733,9 +736,27 @@ static int step(mc_light_engine *e, int L, bool fall)
         if (b->slot[gy - 1] >= 0 || b->slot[gy] >= 0 || b->slot[gy + 1] >= 0)
             step_faces(b, gy, lo, hi, L, up_ok, down_ok);
         else
-            step_plain(b, gy, lo, hi, L, up_ok, down_ok);
+            step_plain(b, gy, lo, hi, L, up_ok, down_ok, avx2);
     }
     return 1;
+}
+
+#ifdef MC_HAVE_AVX512_KERNELS
+/* step_with compiled for AVX2 as a whole: its four-row steps (step_plain4)
+ * and the layers' bookkeeping inlined, not called per layer. */
+__attribute__((target("avx2"))) static int step_avx2(mc_light_engine *e, int L, bool fall)
+{
+    return step_with(e, L, fall, true);
+}
+#endif
+
+static int step(mc_light_engine *e, int L, bool fall)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2())
+        return step_avx2(e, L, fall);
+#endif
+    return step_with(e, L, fall, false);
 }
 
 /* The frontier moves on: n becomes f (f's rows cleared for the next n,
