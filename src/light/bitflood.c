@@ -62,7 +62,7 @@
  * first: a long a row of 16) as bits, ORed at x0 into p, z (the layer's
  * rows of the column): each long's nibbles through the class table cls
  * (bit 0 into p, bit 1 into z) with a byte shuffle. */
-__attribute__((target("avx2"))) static void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
+__attribute__((target("avx2"))) static inline void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
                                                          int z1, int x0, uint64_t *p, uint64_t *z)
 {
     const __m128i tab = _mm_loadu_si128((const __m128i *)(const void *)cls), nibble = _mm_set1_epi8(15);
@@ -254,7 +254,8 @@ static bool special_block(mc_light_engine *e, int32_t gy, int32_t r, int x, unsi
 }
 
 /* Sets the 16 bits at x0 of row r of layer gy from a row of 16 kinds. */
-static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const uint8_t *kinds, uint64_t *p, uint64_t *z)
+static MC__LIGHT_INLINE bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const uint8_t *kinds,
+                                      uint64_t *p, uint64_t *z)
 {
     const mc__row16 v = mc__row_load(kinds);
     const unsigned special = mc__row_bits(v); /* kinds 128.. */
@@ -322,8 +323,8 @@ static inline int32_t floor16(int32_t y)
 /* ORs column c = 3 dz + dx's part of layer gy (absolute y, section index
  * k) into its rows p, z: 1 done, 0 a block the bit floods do not model,
  * -1 no memory. */
-static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t y, int32_t k, uint64_t *p,
-                        uint64_t *z)
+static MC__LIGHT_INLINE int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t y, int32_t k,
+                                         uint64_t *p, uint64_t *z, bool avx2)
 {
     const int c = dz * 3 + dx, x0 = dx * 16;
     /* the rows z0..z1-1 of the column that come within 14 of the centre
@@ -335,7 +336,7 @@ static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t 
     if (k >= 0 && (uint32_t)k < e->nsec) {
 #ifdef MC_HAVE_AVX512_KERNELS
         sl = mc__light_slice(e, c, (uint32_t)k, false);
-        if (sl->direct4 && sl->bits_state != 1 && mc__bits_have_avx2()) { /* from the packed array, no kinds */
+        if (sl->direct4 && sl->bits_state != 1 && avx2) { /* from the packed array, no kinds */
             rows_direct4(sl->longs4 + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
             return 1;
         }
@@ -411,8 +412,8 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
  * section's). 1 done; 0 not so (the call's own mixed slice, or shaped or
  * shining blocks: column_layer does them); -1 no memory; -2 a block the
  * bit floods do not model. */
-static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_t own[32], const uint16_t **pp,
-                       const uint16_t **zp)
+static MC__LIGHT_INLINE int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_t own[32],
+                                        const uint16_t **pp, const uint16_t **zp)
 {
     unsigned fill = 0; /* an absent column's wall: nothing passes; the air below and above the world */
     if (!e->cols[c]) {
@@ -456,7 +457,7 @@ static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_
  * block the bit floods do not model, -1 no memory. A row of three
  * columns whose rows are to be had as bits (column_rows) is three words
  * ORed a row; the others go block by block (column_layer). */
-static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
+static MC__LIGHT_INLINE int build_layer_with(mc_light_engine *e, int32_t gy, unsigned bands, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy, ry = (y & 15) << 4;
@@ -486,12 +487,30 @@ static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
         memset(pr, 0, 16 * sizeof *pr);
         memset(zr, 0, 16 * sizeof *zr);
         for (int dx = 0; dx < 3; dx++) {
-            const int ready = e->cols[dz * 3 + dx] ? column_layer(e, dz, dx, gy, y, k, p, z) : 1; /* absent: a wall */
+            /* an absent column: a wall */
+            const int ready = e->cols[dz * 3 + dx] ? column_layer(e, dz, dx, gy, y, k, p, z, avx2) : 1;
             if (ready <= 0)
                 return ready;
         }
     }
     return 1;
+}
+
+#ifdef MC_HAVE_AVX512_KERNELS
+/* build_layer_with compiled for AVX2 as a whole (rows_direct4 inlined). */
+__attribute__((target("avx2"))) static int build_layer_avx2(mc_light_engine *e, int32_t gy, unsigned bands)
+{
+    return build_layer_with(e, gy, bands, true);
+}
+#endif
+
+static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2())
+        return build_layer_avx2(e, gy, bands);
+#endif
+    return build_layer_with(e, gy, bands, false);
 }
 
 /* Layer gy's rows lo..hi (1..48) made: 1, or what build_layer said. */
