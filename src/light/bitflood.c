@@ -760,27 +760,9 @@ static MC__LIGHT_INLINE int step_with(mc_light_engine *e, int L, bool fall, bool
     return 1;
 }
 
-#ifdef MC_HAVE_AVX512_KERNELS
-/* step_with compiled for AVX2 as a whole: its four-row steps (step_plain4)
- * and the layers' bookkeeping inlined, not called per layer. */
-__attribute__((target("avx2"))) static int step_avx2(mc_light_engine *e, int L, bool fall)
-{
-    return step_with(e, L, fall, true);
-}
-#endif
-
-static int step(mc_light_engine *e, int L, bool fall)
-{
-#ifdef MC_HAVE_AVX512_KERNELS
-    if (mc__bits_have_avx2())
-        return step_avx2(e, L, fall);
-#endif
-    return step_with(e, L, fall, false);
-}
-
 /* The frontier moves on: n becomes f (f's rows cleared for the next n,
  * and added to the rows where v has bits: v gains bits only where n does). */
-static void next_level(mc_light_engine *e)
+static MC__LIGHT_INLINE void next_level(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
     for (int32_t gy = b->fy0; gy <= b->fy1; gy++) {
@@ -847,7 +829,7 @@ static int give_up(mc_light_engine *e, int ready)
     return ready;
 }
 
-int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+static MC__LIGHT_INLINE int bits_sky_with(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     (void)sky_lo;
@@ -904,7 +886,7 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
     }
     next_level(e);
     for (int L = 14; L >= 1; L--) {
-        const int ready = step(e, L, L == 14);
+        const int ready = step_with(e, L, L == 14, avx2);
         if (ready <= 0)
             return give_up(e, ready);
         next_level(e);
@@ -933,14 +915,14 @@ bool mc__light_bits_sort_emitters(mc_light_engine *e)
     return true;
 }
 
-int mc__light_bits_block(mc_light_engine *e)
+static MC__LIGHT_INLINE int bits_block_with(mc_light_engine *e, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     clear_sets(e);
     const uint32_t *eb = b->ebucket;
     const size_t *count = b->ecount;
     for (int L = 15; L >= 1; L--) {
-        const int stepped = L < 15 ? step(e, L, false) : 1;
+        const int stepped = L < 15 ? step_with(e, L, false, avx2) : 1;
         if (stepped <= 0)
             return give_up(e, stepped);
         for (size_t i = count[L]; i < count[L + 1];) {
@@ -972,6 +954,38 @@ int mc__light_bits_block(mc_light_engine *e)
     }
     next_level(e); /* f and n empty again */
     return 1;
+}
+
+#ifdef MC_HAVE_AVX512_KERNELS
+/* The floods compiled for AVX2 as a whole: the steps' four-row kernel
+ * (step_plain4) and the layers' bookkeeping inlined, not called per layer
+ * and level. */
+__attribute__((target("avx2"))) static int bits_sky_avx2(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+{
+    return bits_sky_with(e, sky_lo, sky_hi, true);
+}
+__attribute__((target("avx2"))) static int bits_block_avx2(mc_light_engine *e)
+{
+    return bits_block_with(e, true);
+}
+#endif
+
+int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2())
+        return bits_sky_avx2(e, sky_lo, sky_hi);
+#endif
+    return bits_sky_with(e, sky_lo, sky_hi, false);
+}
+
+int mc__light_bits_block(mc_light_engine *e)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2())
+        return bits_block_avx2(e);
+#endif
+    return bits_block_with(e, false);
 }
 
 /* Byte i spread to bits 0, 4, ... 28 (the planes to nibbles). */
