@@ -575,7 +575,29 @@ static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int
 /* Notes the rows first..last of layer gy where a step lit blocks at level
  * L (they are in n, and nothing else is there yet): as joined(), for the
  * whole layer at once. */
-static MC__LIGHT_INLINE void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L)
+#ifdef MC_HAVE_AVX512_KERNELS
+/* The centre column's rows lo..hi (17..32) of a layer's new bits n into
+ * its planes (pl: the layer's) at the level whose level_lanes is lanes,
+ * four rows a step: the whole blocks of rows 17-20, .. 29-32 that hold
+ * lo..hi (the rows added have no bits new at this level, or ones already
+ * ORed in). A row's centre bits (bits 16..31 of its word) go to each of
+ * its four planes with a byte shuffle, masked to the level's planes. */
+__attribute__((target("avx2"))) static inline void centre_planes_avx2(uint16_t *pl, const uint64_t *n, int32_t lo,
+                                                                     int32_t hi, uint64_t lanes)
+{
+    const __m256i spread = _mm256_setr_epi8(2, 3, 2, 3, 2, 3, 2, 3, 10, 11, 10, 11, 10, 11, 10, 11, 2, 3, 2, 3, 2, 3, 2,
+                                            3, 10, 11, 10, 11, 10, 11, 10, 11);
+    const __m256i mask = _mm256_set1_epi64x((long long)(lanes * 0xFFFFu)); /* 0xFFFF in the level's planes */
+    for (int32_t blk = (lo - 17) >> 2; blk <= (hi - 17) >> 2; blk++) {
+        const __m256i rows = _mm256_loadu_si256((const __m256i *)(const void *)(n + 17 + 4 * blk));
+        __m256i *dst = (__m256i *)(void *)(pl + 16 * blk);
+        const __m256i bits = _mm256_and_si256(_mm256_shuffle_epi8(rows, spread), mask);
+        _mm256_storeu_si256(dst, _mm256_or_si256(_mm256_loadu_si256(dst), bits));
+    }
+}
+#endif
+
+static MC__LIGHT_INLINE void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L, bool avx2)
 {
     int8_t *nr = b->nr + 2 * gy;
     if (gy < b->ny0)
@@ -587,6 +609,16 @@ static MC__LIGHT_INLINE void layer_joined(mc__bitwork *b, int32_t gy, int32_t fi
     if (last > nr[1])
         nr[1] = (int8_t)last;
     const uint64_t *n = LAYER(b->n, gy), lanes = level_lanes(L);
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (avx2) {
+        const int32_t lo = first > 17 ? first : 17, hi = last < 32 ? last : 32;
+        if (lo <= hi)
+            centre_planes_avx2(b->planes + (size_t)gy * 64, n, lo, hi, lanes);
+        return;
+    }
+#else
+    (void)avx2;
+#endif
     for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) /* the centre column */
         plane_or(b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4, n[r], lanes);
 }
@@ -686,11 +718,12 @@ static MC__LIGHT_INLINE void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, 
         }
     }
     if (first <= last)
-        layer_joined(b, gy, first, last, L);
+        layer_joined(b, gy, first, last, L, avx2);
 }
 
 /* The same where layer gy or one next to it has blocks that cover faces. */
-static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+static MC__LIGHT_INLINE void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok,
+                                        bool down_ok, bool avx2)
 {
     const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
     const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
@@ -719,7 +752,7 @@ static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
         }
     }
     if (first <= last)
-        layer_joined(b, gy, first, last, L);
+        layer_joined(b, gy, first, last, L, avx2);
 #undef MASK
 }
 
@@ -753,7 +786,7 @@ static MC__LIGHT_INLINE int step_with(mc_light_engine *e, int L, bool fall, bool
             return ready;
         const bool up_ok = gy - 1 != below_top, down_ok = gy + 1 != above_bottom || fall;
         if (b->slot[gy - 1] >= 0 || b->slot[gy] >= 0 || b->slot[gy + 1] >= 0)
-            step_faces(b, gy, lo, hi, L, up_ok, down_ok);
+            step_faces(b, gy, lo, hi, L, up_ok, down_ok, avx2);
         else
             step_plain(b, gy, lo, hi, L, up_ok, down_ok, avx2);
     }
@@ -880,7 +913,7 @@ static MC__LIGHT_INLINE int bits_sky_with(mc_light_engine *e, int32_t sky_lo, in
             last = lit ? r : last;
         }
         if (first <= last)
-            layer_joined(b, gy, first, last, 15);
+            layer_joined(b, gy, first, last, 15, avx2);
         if (!any)
             break;
     }
