@@ -862,6 +862,45 @@ static int give_up(mc_light_engine *e, int ready)
     return ready;
 }
 
+#ifdef MC_HAVE_AVX512_KERNELS
+static inline int lowest_bit64(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+static inline int highest_bit64(uint64_t x)
+{
+    return 63 - __builtin_clzll(x);
+}
+
+/* One layer of sky light's straight fall, rows 1..48 four a step: fall
+ * ANDed with z (the layer's opacity-0 rows; NULL at the band's top), what
+ * of it is near enough (xm15) into n and v; *any: whether anything still
+ * falls. Returns the rows lit (bit r - 1 for row r). */
+__attribute__((target("avx2"))) static inline uint64_t fall_layer_avx2(uint64_t *fall, const uint64_t *z,
+                                                                      const uint64_t *xm15, uint64_t *n, uint64_t *v,
+                                                                      uint64_t *any)
+{
+    __m256i all = _mm256_setzero_si256();
+    uint64_t rows = 0;
+    for (int32_t r = 1; r < 49; r += 4) {
+        __m256i f = _mm256_loadu_si256((const __m256i *)(const void *)(fall + r));
+        if (z) {
+            f = _mm256_and_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)(z + r)));
+            _mm256_storeu_si256((__m256i *)(void *)(fall + r), f);
+        }
+        const __m256i lit = _mm256_and_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)(xm15 + r)));
+        const __m256i vr = _mm256_loadu_si256((const __m256i *)(const void *)(v + r));
+        _mm256_storeu_si256((__m256i *)(void *)(n + r), lit);
+        _mm256_storeu_si256((__m256i *)(void *)(v + r), _mm256_or_si256(vr, lit));
+        all = _mm256_or_si256(all, f);
+        const __m256i dark = _mm256_cmpeq_epi64(lit, _mm256_setzero_si256());
+        rows |= (uint64_t)(~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(dark)) & 15u) << (r - 1);
+    }
+    *any = !_mm256_testz_si256(all, all);
+    return rows;
+}
+#endif
+
 static MC__LIGHT_INLINE int bits_sky_with(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi, bool avx2)
 {
     mc__bitwork *b = &e->bw;
@@ -888,8 +927,19 @@ static MC__LIGHT_INLINE int bits_sky_with(mc_light_engine *e, int32_t sky_lo, in
         const int ready = layer_ready(e, gy, 1, 48);
         if (ready <= 0)
             return give_up(e, ready);
+        const int32_t sa = gy < gtop ? b->slot[gy + 1] : -1, s = gy < gtop ? b->slot[gy] : -1;
+        uint64_t *n = LAYER(b->n, gy), *v = LAYER(b->v, gy);
+#ifdef MC_HAVE_AVX512_KERNELS
+        if (avx2 && sa < 0 && s < 0) { /* no face masks: the whole layer in one pass */
+            const uint64_t rows = fall_layer_avx2(fall, gy < gtop ? LAYER(b->z, gy) : NULL, b->xm[15], n, v, &any);
+            if (rows)
+                layer_joined(b, gy, 1 + lowest_bit64(rows), 1 + highest_bit64(rows), 15, avx2);
+            if (!any)
+                break;
+            continue;
+        }
+#endif
         if (gy < gtop) {
-            const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
             const uint64_t *z = LAYER(b->z, gy);
             for (int32_t r = 1; r < 49; r++)
                 fall[r] &= z[r];
@@ -902,7 +952,6 @@ static MC__LIGHT_INLINE int bits_sky_with(mc_light_engine *e, int32_t sky_lo, in
         }
         /* the layer's lit rows at once (n and, the band being cleared, v
          * are empty here before) */
-        uint64_t *n = LAYER(b->n, gy), *v = LAYER(b->v, gy);
         int32_t first = INT32_MAX, last = -1;
         for (int32_t r = 1; r < 49; r++) {
             const uint64_t lit = fall[r] & b->xm[15][r];
