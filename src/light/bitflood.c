@@ -49,6 +49,12 @@
  * that see it make them once, and a row of three columns is three words
  * ORed. Blocks that shine are put in at their level from e->emit, a row
  * of a layer as one word (e->emit holds rows of 16 as lanes).
+ *
+ * Where the CPU has AVX2 the floods and the layer building are compiled
+ * for it as a whole (bits_sky_avx2, bits_block_avx2, build_layer_avx2:
+ * the *_with functions with avx2 true), so that their four-row kernels
+ * are inlined rather than called per layer, row of columns and level; the
+ * same functions with avx2 false are the portable path.
  */
 #include "light/blocks.h"
 
