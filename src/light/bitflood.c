@@ -49,6 +49,12 @@
  * that see it make them once, and a row of three columns is three words
  * ORed. Blocks that shine are put in at their level from e->emit, a row
  * of a layer as one word (e->emit holds rows of 16 as lanes).
+ *
+ * Where the CPU has AVX2 the floods and the layer building are compiled
+ * for it as a whole (bits_sky_avx2, bits_block_avx2, build_layer_avx2:
+ * the *_with functions with avx2 true), so that their four-row kernels
+ * are inlined rather than called per layer, row of columns and level; the
+ * same functions with avx2 false are the portable path.
  */
 #include "light/blocks.h"
 
@@ -62,7 +68,7 @@
  * first: a long a row of 16) as bits, ORed at x0 into p, z (the layer's
  * rows of the column): each long's nibbles through the class table cls
  * (bit 0 into p, bit 1 into z) with a byte shuffle. */
-__attribute__((target("avx2"))) static void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
+__attribute__((target("avx2"))) static inline void rows_direct4(const uint64_t *longs, const uint8_t cls[16], int z0,
                                                          int z1, int x0, uint64_t *p, uint64_t *z)
 {
     const __m128i tab = _mm_loadu_si128((const __m128i *)(const void *)cls), nibble = _mm_set1_epi8(15);
@@ -254,7 +260,8 @@ static bool special_block(mc_light_engine *e, int32_t gy, int32_t r, int x, unsi
 }
 
 /* Sets the 16 bits at x0 of row r of layer gy from a row of 16 kinds. */
-static bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const uint8_t *kinds, uint64_t *p, uint64_t *z)
+static MC__LIGHT_INLINE bool row_bits(mc_light_engine *e, int32_t gy, int32_t r, int x0, const uint8_t *kinds,
+                                      uint64_t *p, uint64_t *z)
 {
     const mc__row16 v = mc__row_load(kinds);
     const unsigned special = mc__row_bits(v); /* kinds 128.. */
@@ -322,8 +329,8 @@ static inline int32_t floor16(int32_t y)
 /* ORs column c = 3 dz + dx's part of layer gy (absolute y, section index
  * k) into its rows p, z: 1 done, 0 a block the bit floods do not model,
  * -1 no memory. */
-static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t y, int32_t k, uint64_t *p,
-                        uint64_t *z)
+static MC__LIGHT_INLINE int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t y, int32_t k,
+                                         uint64_t *p, uint64_t *z, bool avx2)
 {
     const int c = dz * 3 + dx, x0 = dx * 16;
     /* the rows z0..z1-1 of the column that come within 14 of the centre
@@ -335,7 +342,7 @@ static int column_layer(mc_light_engine *e, int dz, int dx, int32_t gy, int32_t 
     if (k >= 0 && (uint32_t)k < e->nsec) {
 #ifdef MC_HAVE_AVX512_KERNELS
         sl = mc__light_slice(e, c, (uint32_t)k, false);
-        if (sl->direct4 && sl->bits_state != 1 && mc__bits_have_avx2()) { /* from the packed array, no kinds */
+        if (sl->direct4 && sl->bits_state != 1 && avx2) { /* from the packed array, no kinds */
             rows_direct4(sl->longs4 + ((y & 15) << 4), sl->cls4, z0, z1, x0, p + r0, z + r0);
             return 1;
         }
@@ -411,8 +418,8 @@ int mc__light_bits_prepare(mc_light_engine *e, int32_t ya, int32_t yb)
  * section's). 1 done; 0 not so (the call's own mixed slice, or shaped or
  * shining blocks: column_layer does them); -1 no memory; -2 a block the
  * bit floods do not model. */
-static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_t own[32], const uint16_t **pp,
-                       const uint16_t **zp)
+static MC__LIGHT_INLINE int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_t own[32],
+                                        const uint16_t **pp, const uint16_t **zp)
 {
     unsigned fill = 0; /* an absent column's wall: nothing passes; the air below and above the world */
     if (!e->cols[c]) {
@@ -456,7 +463,7 @@ static int column_rows(mc_light_engine *e, int c, int32_t k, int32_t ry, uint16_
  * block the bit floods do not model, -1 no memory. A row of three
  * columns whose rows are to be had as bits (column_rows) is three words
  * ORed a row; the others go block by block (column_layer). */
-static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
+static MC__LIGHT_INLINE int build_layer_with(mc_light_engine *e, int32_t gy, unsigned bands, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     const int32_t y = e->ylo + gy - 1, k = floor16(y) - e->min_sy, ry = (y & 15) << 4;
@@ -486,12 +493,30 @@ static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
         memset(pr, 0, 16 * sizeof *pr);
         memset(zr, 0, 16 * sizeof *zr);
         for (int dx = 0; dx < 3; dx++) {
-            const int ready = e->cols[dz * 3 + dx] ? column_layer(e, dz, dx, gy, y, k, p, z) : 1; /* absent: a wall */
+            /* an absent column: a wall */
+            const int ready = e->cols[dz * 3 + dx] ? column_layer(e, dz, dx, gy, y, k, p, z, avx2) : 1;
             if (ready <= 0)
                 return ready;
         }
     }
     return 1;
+}
+
+#ifdef MC_HAVE_AVX512_KERNELS
+/* build_layer_with compiled for AVX2 as a whole (rows_direct4 inlined). */
+__attribute__((target("avx2"))) static int build_layer_avx2(mc_light_engine *e, int32_t gy, unsigned bands)
+{
+    return build_layer_with(e, gy, bands, true);
+}
+#endif
+
+static int build_layer(mc_light_engine *e, int32_t gy, unsigned bands)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2())
+        return build_layer_avx2(e, gy, bands);
+#endif
+    return build_layer_with(e, gy, bands, false);
 }
 
 /* Layer gy's rows lo..hi (1..48) made: 1, or what build_layer said. */
@@ -556,7 +581,29 @@ static inline void joined(mc__bitwork *b, int32_t gy, int32_t r, uint64_t n, int
 /* Notes the rows first..last of layer gy where a step lit blocks at level
  * L (they are in n, and nothing else is there yet): as joined(), for the
  * whole layer at once. */
-static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L)
+#ifdef MC_HAVE_AVX512_KERNELS
+/* The centre column's rows lo..hi (17..32) of a layer's new bits n into
+ * its planes (pl: the layer's) at the level whose level_lanes is lanes,
+ * four rows a step: the whole blocks of rows 17-20, .. 29-32 that hold
+ * lo..hi (the rows added have no bits new at this level, or ones already
+ * ORed in). A row's centre bits (bits 16..31 of its word) go to each of
+ * its four planes with a byte shuffle, masked to the level's planes. */
+__attribute__((target("avx2"))) static inline void centre_planes_avx2(uint16_t *pl, const uint64_t *n, int32_t lo,
+                                                                     int32_t hi, uint64_t lanes)
+{
+    const __m256i spread = _mm256_setr_epi8(2, 3, 2, 3, 2, 3, 2, 3, 10, 11, 10, 11, 10, 11, 10, 11, 2, 3, 2, 3, 2, 3, 2,
+                                            3, 10, 11, 10, 11, 10, 11, 10, 11);
+    const __m256i mask = _mm256_set1_epi64x((long long)(lanes * 0xFFFFu)); /* 0xFFFF in the level's planes */
+    for (int32_t blk = (lo - 17) >> 2; blk <= (hi - 17) >> 2; blk++) {
+        const __m256i rows = _mm256_loadu_si256((const __m256i *)(const void *)(n + 17 + 4 * blk));
+        __m256i *dst = (__m256i *)(void *)(pl + 16 * blk);
+        const __m256i bits = _mm256_and_si256(_mm256_shuffle_epi8(rows, spread), mask);
+        _mm256_storeu_si256(dst, _mm256_or_si256(_mm256_loadu_si256(dst), bits));
+    }
+}
+#endif
+
+static MC__LIGHT_INLINE void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last, int L, bool avx2)
 {
     int8_t *nr = b->nr + 2 * gy;
     if (gy < b->ny0)
@@ -568,6 +615,16 @@ static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last
     if (last > nr[1])
         nr[1] = (int8_t)last;
     const uint64_t *n = LAYER(b->n, gy), lanes = level_lanes(L);
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (avx2) {
+        const int32_t lo = first > 17 ? first : 17, hi = last < 32 ? last : 32;
+        if (lo <= hi)
+            centre_planes_avx2(b->planes + (size_t)gy * 64, n, lo, hi, lanes);
+        return;
+    }
+#else
+    (void)avx2;
+#endif
     for (int32_t r = first > 17 ? first : 17; r <= last && r < 33; r++) /* the centre column */
         plane_or(b->planes + (size_t)gy * 64 + (size_t)(r - 17) * 4, n[r], lanes);
 }
@@ -576,7 +633,7 @@ static void layer_joined(mc__bitwork *b, int32_t gy, int32_t first, int32_t last
 /* step_plain four rows at a time (AVX2; the same sums as step_plain's, so
  * the same bits): rows lo..hi less the last hi - lo + 1 mod 4, which it
  * returns for step_plain to finish. *first, *last as step_plain's. */
-__attribute__((target("avx2"))) static int32_t step_plain4(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi,
+__attribute__((target("avx2"))) static inline int32_t step_plain4(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi,
                                                            int L, uint64_t mb, uint64_t ma, int32_t *first,
                                                            int32_t *last)
 {
@@ -616,7 +673,8 @@ __attribute__((target("avx2"))) static int32_t step_plain4(mc__bitwork *b, int32
 /* One level's step in layer gy, rows lo..hi: the blocks that the frontier
  * (f, level L + 1) lights at L. up_ok: light may come up from layer gy - 1;
  * down_ok: down from gy + 1. */
-static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+static MC__LIGHT_INLINE void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok,
+                                        bool down_ok, bool avx2)
 {
     const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
     const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
@@ -625,8 +683,10 @@ static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
     int32_t first = INT32_MAX, last = -1;
     int32_t r = lo;
 #ifdef MC_HAVE_AVX512_KERNELS
-    if (hi - lo >= 3 && mc__bits_have_avx2())
+    if (avx2 && hi - lo >= 3)
         r = step_plain4(b, gy, lo, hi, L, mb, ma, &first, &last);
+#else
+    (void)avx2;
 #endif
 #if defined(__GNUC__)
     typedef uint64_t v2u64 __attribute__((vector_size(16)));
@@ -664,11 +724,12 @@ static void step_plain(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
         }
     }
     if (first <= last)
-        layer_joined(b, gy, first, last, L);
+        layer_joined(b, gy, first, last, L, avx2);
 }
 
 /* The same where layer gy or one next to it has blocks that cover faces. */
-static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok, bool down_ok)
+static MC__LIGHT_INLINE void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L, bool up_ok,
+                                        bool down_ok, bool avx2)
 {
     const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
     const uint64_t *p = LAYER(b->p, gy), *xm = b->xm[L];
@@ -697,7 +758,7 @@ static void step_faces(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi, int L
         }
     }
     if (first <= last)
-        layer_joined(b, gy, first, last, L);
+        layer_joined(b, gy, first, last, L, avx2);
 #undef MASK
 }
 
@@ -714,7 +775,7 @@ static inline int32_t imax(int32_t a, int32_t b)
  * b->nr; fall: sky light at 15 may still fall from the section above the
  * world into it (the level-14 step of sky light: see engine.c's sky_fall).
  * 1 done, else what layer_ready said of a layer it came to. */
-static int step(mc_light_engine *e, int L, bool fall)
+static MC__LIGHT_INLINE int step_with(mc_light_engine *e, int L, bool fall, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     const int32_t below_top = e->min_y - 1 - e->ylo + 1, above_bottom = e->min_y + (int32_t)e->height - e->ylo + 1;
@@ -731,16 +792,16 @@ static int step(mc_light_engine *e, int L, bool fall)
             return ready;
         const bool up_ok = gy - 1 != below_top, down_ok = gy + 1 != above_bottom || fall;
         if (b->slot[gy - 1] >= 0 || b->slot[gy] >= 0 || b->slot[gy + 1] >= 0)
-            step_faces(b, gy, lo, hi, L, up_ok, down_ok);
+            step_faces(b, gy, lo, hi, L, up_ok, down_ok, avx2);
         else
-            step_plain(b, gy, lo, hi, L, up_ok, down_ok);
+            step_plain(b, gy, lo, hi, L, up_ok, down_ok, avx2);
     }
     return 1;
 }
 
 /* The frontier moves on: n becomes f (f's rows cleared for the next n,
  * and added to the rows where v has bits: v gains bits only where n does). */
-static void next_level(mc_light_engine *e)
+static MC__LIGHT_INLINE void next_level(mc_light_engine *e)
 {
     mc__bitwork *b = &e->bw;
     for (int32_t gy = b->fy0; gy <= b->fy1; gy++) {
@@ -807,7 +868,46 @@ static int give_up(mc_light_engine *e, int ready)
     return ready;
 }
 
-int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+#ifdef MC_HAVE_AVX512_KERNELS
+static inline int lowest_bit64(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+static inline int highest_bit64(uint64_t x)
+{
+    return 63 - __builtin_clzll(x);
+}
+
+/* One layer of sky light's straight fall, rows 1..48 four a step: fall
+ * ANDed with z (the layer's opacity-0 rows; NULL at the band's top), what
+ * of it is near enough (xm15) into n and v; *any: whether anything still
+ * falls. Returns the rows lit (bit r - 1 for row r). */
+__attribute__((target("avx2"))) static inline uint64_t fall_layer_avx2(uint64_t *fall, const uint64_t *z,
+                                                                      const uint64_t *xm15, uint64_t *n, uint64_t *v,
+                                                                      uint64_t *any)
+{
+    __m256i all = _mm256_setzero_si256();
+    uint64_t rows = 0;
+    for (int32_t r = 1; r < 49; r += 4) {
+        __m256i f = _mm256_loadu_si256((const __m256i *)(const void *)(fall + r));
+        if (z) {
+            f = _mm256_and_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)(z + r)));
+            _mm256_storeu_si256((__m256i *)(void *)(fall + r), f);
+        }
+        const __m256i lit = _mm256_and_si256(f, _mm256_loadu_si256((const __m256i *)(const void *)(xm15 + r)));
+        const __m256i vr = _mm256_loadu_si256((const __m256i *)(const void *)(v + r));
+        _mm256_storeu_si256((__m256i *)(void *)(n + r), lit);
+        _mm256_storeu_si256((__m256i *)(void *)(v + r), _mm256_or_si256(vr, lit));
+        all = _mm256_or_si256(all, f);
+        const __m256i dark = _mm256_cmpeq_epi64(lit, _mm256_setzero_si256());
+        rows |= (uint64_t)(~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(dark)) & 15u) << (r - 1);
+    }
+    *any = !_mm256_testz_si256(all, all);
+    return rows;
+}
+#endif
+
+static MC__LIGHT_INLINE int bits_sky_with(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     (void)sky_lo;
@@ -833,8 +933,19 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
         const int ready = layer_ready(e, gy, 1, 48);
         if (ready <= 0)
             return give_up(e, ready);
+        const int32_t sa = gy < gtop ? b->slot[gy + 1] : -1, s = gy < gtop ? b->slot[gy] : -1;
+        uint64_t *n = LAYER(b->n, gy), *v = LAYER(b->v, gy);
+#ifdef MC_HAVE_AVX512_KERNELS
+        if (avx2 && sa < 0 && s < 0) { /* no face masks: the whole layer in one pass */
+            const uint64_t rows = fall_layer_avx2(fall, gy < gtop ? LAYER(b->z, gy) : NULL, b->xm[15], n, v, &any);
+            if (rows)
+                layer_joined(b, gy, 1 + lowest_bit64(rows), 1 + highest_bit64(rows), 15, avx2);
+            if (!any)
+                break;
+            continue;
+        }
+#endif
         if (gy < gtop) {
-            const int32_t sa = b->slot[gy + 1], s = b->slot[gy];
             const uint64_t *z = LAYER(b->z, gy);
             for (int32_t r = 1; r < 49; r++)
                 fall[r] &= z[r];
@@ -847,7 +958,6 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
         }
         /* the layer's lit rows at once (n and, the band being cleared, v
          * are empty here before) */
-        uint64_t *n = LAYER(b->n, gy), *v = LAYER(b->v, gy);
         int32_t first = INT32_MAX, last = -1;
         for (int32_t r = 1; r < 49; r++) {
             const uint64_t lit = fall[r] & b->xm[15][r];
@@ -858,13 +968,13 @@ int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
             last = lit ? r : last;
         }
         if (first <= last)
-            layer_joined(b, gy, first, last, 15);
+            layer_joined(b, gy, first, last, 15, avx2);
         if (!any)
             break;
     }
     next_level(e);
     for (int L = 14; L >= 1; L--) {
-        const int ready = step(e, L, L == 14);
+        const int ready = step_with(e, L, L == 14, avx2);
         if (ready <= 0)
             return give_up(e, ready);
         next_level(e);
@@ -893,14 +1003,14 @@ bool mc__light_bits_sort_emitters(mc_light_engine *e)
     return true;
 }
 
-int mc__light_bits_block(mc_light_engine *e)
+static MC__LIGHT_INLINE int bits_block_with(mc_light_engine *e, bool avx2)
 {
     mc__bitwork *b = &e->bw;
     clear_sets(e);
     const uint32_t *eb = b->ebucket;
     const size_t *count = b->ecount;
     for (int L = 15; L >= 1; L--) {
-        const int stepped = L < 15 ? step(e, L, false) : 1;
+        const int stepped = L < 15 ? step_with(e, L, false, avx2) : 1;
         if (stepped <= 0)
             return give_up(e, stepped);
         for (size_t i = count[L]; i < count[L + 1];) {
@@ -932,6 +1042,38 @@ int mc__light_bits_block(mc_light_engine *e)
     }
     next_level(e); /* f and n empty again */
     return 1;
+}
+
+#ifdef MC_HAVE_AVX512_KERNELS
+/* The floods compiled for AVX2 as a whole: the steps' four-row kernel
+ * (step_plain4) and the layers' bookkeeping inlined, not called per layer
+ * and level. */
+__attribute__((target("avx2"))) static int bits_sky_avx2(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+{
+    return bits_sky_with(e, sky_lo, sky_hi, true);
+}
+__attribute__((target("avx2"))) static int bits_block_avx2(mc_light_engine *e)
+{
+    return bits_block_with(e, true);
+}
+#endif
+
+int mc__light_bits_sky(mc_light_engine *e, int32_t sky_lo, int32_t sky_hi)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2())
+        return bits_sky_avx2(e, sky_lo, sky_hi);
+#endif
+    return bits_sky_with(e, sky_lo, sky_hi, false);
+}
+
+int mc__light_bits_block(mc_light_engine *e)
+{
+#ifdef MC_HAVE_AVX512_KERNELS
+    if (mc__bits_have_avx2())
+        return bits_block_avx2(e);
+#endif
+    return bits_block_with(e, false);
 }
 
 /* Byte i spread to bits 0, 4, ... 28 (the planes to nibbles). */

@@ -435,7 +435,8 @@ bool mc__light_tops(mc_light_engine *e)
 
 /* The rows (bit z) of layer `longs` (16 longs) holding a block whose
  * luminance in emit4 is not 0. */
-__attribute__((target("avx2"))) static unsigned direct4_shining_rows(const uint64_t *longs, const uint8_t emit4[16])
+__attribute__((target("avx2"))) static inline unsigned direct4_shining_rows(const uint64_t *longs,
+                                                                           const uint8_t emit4[16])
 {
     const __m256i tab = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)emit4));
     const __m256i nibble = _mm256_set1_epi8(15), zero = _mm256_setzero_si256();
@@ -451,7 +452,7 @@ __attribute__((target("avx2"))) static unsigned direct4_shining_rows(const uint6
 }
 
 /* The luminance of each block of a row of 16 (one long) in x order. */
-__attribute__((target("avx2"))) static mc__row16 direct4_row_levels(uint64_t row, const uint8_t emit4[16])
+__attribute__((target("avx2"))) static inline mc__row16 direct4_row_levels(uint64_t row, const uint8_t emit4[16])
 {
     const __m128i tab = _mm_loadu_si128((const __m128i *)(const void *)emit4), nibble = _mm_set1_epi8(15);
     const __m128i w = _mm_cvtsi64_si128((long long)row);
@@ -525,9 +526,11 @@ static bool put_row(mc_light_engine *e, emit_list out, int32_t ox, int32_t y, in
 #ifdef MC_HAVE_AVX512_KERNELS
 /* scan_emitters for a direct4 section (base: its lowest y) from its
  * packed array: per row z in za..zb-1 the lanes zlanes[z], a luminance at
- * a time. */
-static bool scan_direct4(mc_light_engine *e, const mc__slice *sl, int32_t base, const unsigned zlanes[16], int32_t za,
-                         int32_t zb, int32_t ox, int32_t oz, bool near_only, emit_list out)
+ * a time (compiled for AVX2 as a whole: the kernels above inlined, not
+ * called per layer and row). */
+__attribute__((target("avx2"))) static bool scan_direct4(mc_light_engine *e, const mc__slice *sl, int32_t base,
+                                                         const unsigned zlanes[16], int32_t za, int32_t zb, int32_t ox,
+                                                         int32_t oz, bool near_only, emit_list out)
 {
     const unsigned zrows = (0xFFFFu << za) & (0xFFFFu >> (16 - zb));
     for (int32_t y = 0; y < 16; y++) {
