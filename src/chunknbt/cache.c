@@ -140,12 +140,9 @@ static bool grow(mc_chunknbt_cache *c)
     return true;
 }
 
-/* The index of reg in c->regs, added at first meeting; -1 when the cache
- * cannot take another (no memory, or 65,536 registries already). */
-static long reg_index(mc_chunknbt_cache *c, const mc_registry *reg)
+/* reg_index's slow path: a search of regs, reg added when not there. */
+static long reg_index_add(mc_chunknbt_cache *c, const mc_registry *reg)
 {
-    if (c->last_reg < c->nregs && c->regs[c->last_reg] == reg)
-        return (long)c->last_reg;
     for (size_t i = 0; i < c->nregs; i++)
         if (c->regs[i] == reg)
             return (long)(c->last_reg = i);
@@ -162,6 +159,16 @@ static long reg_index(mc_chunknbt_cache *c, const mc_registry *reg)
     }
     c->regs[c->nregs] = reg;
     return (long)(c->last_reg = c->nregs++);
+}
+
+/* The index of reg in c->regs, added at first meeting; -1 when the cache
+ * cannot take another (no memory, or 65,536 registries already). Nearly
+ * always the registry of the call before. */
+static inline long reg_index(mc_chunknbt_cache *c, const mc_registry *reg)
+{
+    if (c->last_reg < c->nregs && c->regs[c->last_reg] == reg)
+        return (long)c->last_reg;
+    return reg_index_add(c, reg);
 }
 
 static uint32_t stored_len(const mc_chunknbt_cache *c, const slot *s)
@@ -200,7 +207,7 @@ typedef struct miss {
     long reg;
 } miss;
 
-static slot *find_or_miss(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
+static inline slot *find_or_miss(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
                           miss *m)
 {
     m->at = 0;
