@@ -304,10 +304,14 @@ mc_status mc_region_writer_put_chunk(mc_region_writer *w, int lx, int lz, const 
 {
     if (!w || lx < 0 || lx > 31 || lz < 0 || lz > 31)
         return mc_error_set(err, MC_ERR_INVALID_ARG, SIZE_MAX, "region writer: bad chunk %d %d", lx, lz);
+    int old = w->old_external[lx + 32 * lz];
+    if (compression == MC_COMPRESSION_NONE && !(len + 5 > 255 * SECTOR && old && (old & 0x7F) != (int)compression))
+        /* the record is the bytes themselves: straight into the batch,
+         * not first copied whole into `packed` */
+        return mc_region_writer_put_raw(w, lx, lz, nbt, len, (int)compression, timestamp, err);
     mc_buf *packed = &w->packed;
     packed->len = 0;
     mc_status st = mc__compress(&w->comp, compression, w->level, nbt, len, packed, err);
-    int old = w->old_external[lx + 32 * lz];
     if (!st && packed->len + 5 > 255 * SECTOR && old && (old & 0x7F) != (int)compression) {
         /* the old file's stub names its compression (see the top) */
         compression = (mc_compression)(old & 0x7F);

@@ -17,12 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 16 bytes, so the table of a thread that met tens of thousands of
+ * distinct entries (a world of every block state: 57,000 in the corpus)
+ * takes 2 MB, not 4: every look-up's first probe is a cache miss into it,
+ * and its pages are first-touch faults. The key's length and bytes are
+ * in `keys` ([u32 length][bytes] at off). */
 typedef struct slot {
-    uint64_t hash;  /* 0: empty */
-    const mc_registry *reg;
-    uint32_t off, len;
+    uint32_t hash;   /* the low 32 bits of the key's hash; 0: empty */
+    uint32_t off;    /* of the key's record in keys */
     uint32_t value;
-    uint32_t status; /* mc_status of the lookup */
+    uint16_t reg;    /* index in regs */
+    int16_t status;  /* mc_status of the lookup */
 } slot;
 
 struct mc_chunknbt_cache {
@@ -31,6 +36,8 @@ struct mc_chunknbt_cache {
     size_t cap, used; /* cap: power of two */
     char *keys;
     size_t keys_len, keys_cap;
+    const mc_registry **regs; /* the registries keys were looked up in */
+    size_t nregs, regs_cap, last_reg;
     char *scratch;
     size_t scratch_cap;
     mc_nbt_doc *doc; /* for entries met as raw bytes (mc__cache_block_raw) */
@@ -57,6 +64,8 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
         a->free(a->user, c->slots, c->cap * sizeof *c->slots);
     if (c->keys)
         a->free(a->user, c->keys, c->keys_cap);
+    if (c->regs)
+        a->free(a->user, c->regs, c->regs_cap * sizeof *c->regs);
     if (c->scratch)
         a->free(a->user, c->scratch, c->scratch_cap);
     mc_nbt_doc_free(c->doc);
@@ -65,7 +74,7 @@ void mc_chunknbt_cache_free(mc_chunknbt_cache *c)
     a->free(a->user, c, sizeof *c);
 }
 
-/* The key's bytes and its registry, never 0. Keys of 16 to 64 bytes (most
+/* The key's bytes and its registry; the low 32 bits never 0. Keys of 16 to 64 bytes (most
  * palette entries) are read as eight words at offsets clamped into the key
  * (overlapping when it is shorter: still a function of its bytes), with no
  * branch on the length: the entries of a palette have lengths a branch
@@ -106,7 +115,7 @@ static uint64_t hash_bytes(const char *key, size_t n, const mc_registry *reg)
     h ^= h >> 32;
     h *= 0x9FB21C651E98DF25ull;
     h ^= h >> 29;
-    return h ? h : 1;
+    return (uint32_t)h ? h : h | 1; /* slots keep the low 32 bits, 0 marking an empty one */
 }
 
 static bool grow(mc_chunknbt_cache *c)
@@ -119,7 +128,7 @@ static bool grow(mc_chunknbt_cache *c)
     for (size_t i = 0; i < c->cap; i++) {
         if (!c->slots[i].hash)
             continue;
-        size_t j = c->slots[i].hash & (ncap - 1);
+        size_t j = c->slots[i].hash & (ncap - 1); /* ncap <= 2^32: the stored bits place it */
         while (ns[j].hash)
             j = (j + 1) & (ncap - 1);
         ns[j] = c->slots[i];
@@ -131,16 +140,56 @@ static bool grow(mc_chunknbt_cache *c)
     return true;
 }
 
+/* reg_index's slow path: a search of regs, reg added when not there. */
+static long reg_index_add(mc_chunknbt_cache *c, const mc_registry *reg)
+{
+    for (size_t i = 0; i < c->nregs; i++)
+        if (c->regs[i] == reg)
+            return (long)(c->last_reg = i);
+    if (c->nregs == UINT16_MAX + 1u)
+        return -1;
+    if (c->nregs == c->regs_cap) {
+        size_t ncap = c->regs_cap ? c->regs_cap * 2 : 8;
+        const mc_registry **nr = c->alloc->realloc(c->alloc->user, c->regs, c->regs_cap * sizeof *nr,
+                                                   ncap * sizeof *nr);
+        if (!nr)
+            return -1;
+        c->regs = nr;
+        c->regs_cap = ncap;
+    }
+    c->regs[c->nregs] = reg;
+    return (long)(c->last_reg = c->nregs++);
+}
+
+/* The index of reg in c->regs, added at first meeting; -1 when the cache
+ * cannot take another (no memory, or 65,536 registries already). Nearly
+ * always the registry of the call before. */
+static inline long reg_index(mc_chunknbt_cache *c, const mc_registry *reg)
+{
+    if (c->last_reg < c->nregs && c->regs[c->last_reg] == reg)
+        return (long)c->last_reg;
+    return reg_index_add(c, reg);
+}
+
+static uint32_t stored_len(const mc_chunknbt_cache *c, const slot *s)
+{
+    uint32_t n;
+    memcpy(&n, c->keys + s->off, sizeof n);
+    return n;
+}
+
 /* Finds key; returns the slot or NULL (then *insert_at is where it goes). */
-static slot *find(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
+static slot *find(mc_chunknbt_cache *c, uint16_t reg, const char *key, size_t len, uint64_t h,
                   size_t *insert_at)
 {
     if (!c->cap)
         return NULL;
-    size_t j = h & (c->cap - 1);
+    const uint32_t h32 = (uint32_t)h;
+    size_t j = h32 & (c->cap - 1);
     while (c->slots[j].hash) {
         slot *s = &c->slots[j];
-        if (s->hash == h && s->len == len && s->reg == reg && mc__bytes_equal(c->keys + s->off, key, len))
+        if (s->hash == h32 && s->reg == reg && stored_len(c, s) == len &&
+            mc__bytes_equal(c->keys + s->off + 4, key, len))
             return s;
         j = (j + 1) & (c->cap - 1);
     }
@@ -151,31 +200,37 @@ static slot *find(mc_chunknbt_cache *c, const mc_registry *reg, const char *key,
 /* Where a find() that missed said the key goes, and the table's size
  * and fill then: the place holds while the table neither grew nor took a
  * key since (a miss may insert other keys first: mc__cache_block_raw's
- * parsed path); else insert() probes again. */
+ * parsed path); else insert() probes again. reg < 0: the key is not to be
+ * cached (see reg_index). */
 typedef struct miss {
     size_t at, used, cap;
+    long reg;
 } miss;
 
-static slot *find_or_miss(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
+static inline slot *find_or_miss(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
                           miss *m)
 {
     m->at = 0;
     m->used = c->used;
     m->cap = c->cap;
-    return find(c, reg, key, len, h, &m->at);
+    m->reg = reg_index(c, reg);
+    return m->reg < 0 ? NULL : find(c, (uint16_t)m->reg, key, len, h, &m->at);
 }
 
-static void insert(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
-                   miss m, uint32_t value, mc_status st)
+static void insert(mc_chunknbt_cache *c, const char *key, size_t len, uint64_t h, miss m, uint32_t value,
+                   mc_status st)
 {
-    if ((c->used + 1) * 2 > c->cap && !grow(c))
+    if (m.reg < 0 || ((c->used + 1) * 2 > c->cap && !grow(c)))
         return; /* a cache that cannot grow just stops caching */
     size_t at = m.at;
-    if ((m.used != c->used || m.cap != c->cap) && find(c, reg, key, len, h, &at))
+    if ((m.used != c->used || m.cap != c->cap) && find(c, (uint16_t)m.reg, key, len, h, &at))
         return;
-    if (c->keys_len + len > c->keys_cap) {
+    const size_t need = c->keys_len + 4 + len;
+    if (need > UINT32_MAX)
+        return; /* off is 32 bits */
+    if (need > c->keys_cap) {
         size_t ncap = c->keys_cap ? c->keys_cap * 2 : 16384;
-        while (ncap < c->keys_len + len)
+        while (ncap < need)
             ncap *= 2;
         char *nk = c->alloc->realloc(c->alloc->user, c->keys, c->keys_cap, ncap);
         if (!nk)
@@ -183,10 +238,12 @@ static void insert(mc_chunknbt_cache *c, const mc_registry *reg, const char *key
         c->keys = nk;
         c->keys_cap = ncap;
     }
-    memcpy(c->keys + c->keys_len, key, len);
-    slot s = {h, reg, (uint32_t)c->keys_len, (uint32_t)len, value, (uint32_t)st};
+    const uint32_t len32 = (uint32_t)len;
+    memcpy(c->keys + c->keys_len, &len32, 4);
+    memcpy(c->keys + c->keys_len + 4, key, len);
+    slot s = {(uint32_t)h, (uint32_t)c->keys_len, value, (uint16_t)m.reg, (int16_t)st};
     c->slots[at] = s;
-    c->keys_len += len;
+    c->keys_len = need;
     c->used++;
 }
 
@@ -271,7 +328,7 @@ mc_status mc__cache_block(mc_chunknbt_cache *c, const mc_registry *reg, const mc
     mc_status st = mc_registry_lookup(reg, name, name_len, props, np, &st_id, NULL);
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         return mc_error_set(err, st, SIZE_MAX, "registry lookup failed");
-    insert(c, reg, k, p, h, m, st_id, st);
+    insert(c, k, p, h, m, st_id, st);
     *state = st_id;
     return st;
 }
@@ -428,7 +485,7 @@ mc_status mc__cache_block_raw(mc_chunknbt_cache *c, const mc_registry *reg, cons
         return st;
     if (st != MC_OK && st != MC_ERR_NOT_FOUND)
         st = MC_ERR_MALFORMED;
-    insert(c, reg, key, len, h, m, id, st);
+    insert(c, key, len, h, m, id, st);
     *state = id;
     return st;
 }
@@ -464,9 +521,14 @@ mc_status mc__cache_biome(mc_chunknbt_cache *c, const mc_registry *reg, const ch
     mc_status st = v == MC_STATE_NONE ? MC_ERR_NOT_FOUND : MC_OK;
     if (st != MC_OK)
         v = 0;
-    insert(c, reg, c->scratch, len + 1, h, m, v, st);
+    insert(c, c->scratch, len + 1, h, m, v, st);
     *id = v;
     return st;
+}
+
+size_t mc__cache_entries(const mc_chunknbt_cache *c)
+{
+    return c->used;
 }
 
 uint16_t *mc__cache_legacy_slots(mc_chunknbt_cache *c)

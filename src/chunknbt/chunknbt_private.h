@@ -203,6 +203,9 @@ mc_status mc__legacy_section(mc_chunknbt_cache *cache, const uint8_t *blocks, co
 mc_status mc__cache_biome(mc_chunknbt_cache *cache, const mc_registry *reg, const char *name,
                           size_t len, uint32_t *id);
 
+/* How many keys the cache holds (each distinct key once: for tests). */
+size_t mc__cache_entries(const mc_chunknbt_cache *cache);
+
 
 /* Reads palette + packed data into a container (chunknbt_read.c). */
 mc_status mc__read_paletted(const mc_nbt_tag *pal, const mc_nbt_tag *data, bool biomes,

@@ -232,13 +232,15 @@ uint32_t mc__block_of_state(const mc_registry *reg, const mc__tables *t, uint32_
 {
     if (reg->kind != MC__KIND_FLAT || state >= reg->state_count)
         return MC__NONE;
-    uint32_t lo = 0, hi = reg->block_count; /* find the last block with min <= state */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (t->block_min[mid] <= state)
-            lo = mid;
-        else
-            hi = mid;
+    /* the last block with min <= state, in [lo, lo + n): halved without a
+     * branch on the comparison (a select), whose outcome is a coin toss
+     * the predictor lost at nearly every step (the palette writers ask
+     * this for each property of each entry they write) */
+    uint32_t lo = 0, n = reg->block_count;
+    while (n > 1) {
+        const uint32_t half = n / 2;
+        lo = t->block_min[lo + half] <= state ? lo + half : lo;
+        n -= half;
     }
     return lo;
 }

@@ -191,12 +191,56 @@ static void test_biomes(void **state)
     mc_chunknbt_cache_free(c);
 }
 
+/* One cache shared by two registries (a world saved by several game
+ * versions): every state of 1.16.5 as its palette entry, looked up in
+ * 1.16.5 and in 1.21.1 in turn, twice over (misses, then hits after the
+ * table grew many times), gets from each registry what a cache used with
+ * that registry alone gets: a slot names its registry, and the table
+ * re-places its slots from their stored hash bits when it grows (the
+ * second pass finds every key: the cache holds each once). */
+static void test_registries_share_cache(void **state)
+{
+    (void)state;
+    const mc_registry *regs[2] = {mc_registry_find("1.16.5"), mc_registry_find("1.21.1")};
+    assert_non_null(regs[0]);
+    assert_non_null(regs[1]);
+    mc_chunknbt_cache *shared = mc_chunknbt_cache_new(NULL);
+    mc_chunknbt_cache *alone[2] = {mc_chunknbt_cache_new(NULL), mc_chunknbt_cache_new(NULL)};
+    assert_non_null(shared);
+    uint8_t buf[1024];
+    size_t differing = 0, states = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t s = mc_registry_next_state(regs[0], MC_STATE_NONE); s != MC_STATE_NONE;
+             s = mc_registry_next_state(regs[0], s)) {
+            const size_t len = entry_bytes(regs[0], s, true, buf);
+            uint32_t got[2], want[2];
+            for (int r = 0; r < 2; r++) {
+                const mc_status st = mc__cache_block_raw(shared, regs[r], buf, len, &got[r]);
+                const mc_status want_st = mc__cache_block_raw(alone[r], regs[r], buf, len, &want[r]);
+                assert_int_equal(st, want_st);
+                if (st == MC_OK && got[r] != want[r])
+                    fail_msg("state %u of 1.16.5 in registry %d: %u, alone %u", s, r, got[r], want[r]);
+            }
+            differing += want[0] != want[1];
+            states += pass == 0;
+        }
+    assert_int_equal(mc__cache_entries(shared), mc__cache_entries(alone[0]) + mc__cache_entries(alone[1]));
+    assert_int_equal(mc__cache_entries(alone[0]), states);
+    /* the two registries must disagree on most ids for this to mean anything */
+    assert_true(states > 10000);
+    assert_true(differing > states);
+    mc_chunknbt_cache_free(shared);
+    mc_chunknbt_cache_free(alone[0]);
+    mc_chunknbt_cache_free(alone[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries_of_every_length),
         cmocka_unit_test(test_neighbours_in_cache),
         cmocka_unit_test(test_biomes),
+        cmocka_unit_test(test_registries_share_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
