@@ -57,7 +57,7 @@ static void help(FILE *out)
           "  --idle-timeout SECONDS    drop clients silent this long (default 30)\n"
           "  --login-timeout SECONDS   drop clients of either edition that have not finished\n"
           "                            logging in this long after connecting, 0.1..86400\n"
-          "                            (default 30)\n"
+          "                            (default 30; checked every 0.25 s)\n"
           "  --exit-after SECONDS      stop by itself after this long (tests, demos); a leap of\n"
           "                            the clock (a paused virtual machine) counts as 2 s\n"
           "  --exit-with-parent        stop when the process that started the server exits\n"

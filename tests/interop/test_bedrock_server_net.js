@@ -332,15 +332,18 @@ function stalledClient (port, { version, stop, nth = 1, name }) {
   }
   const seen = []
   client.on('packet', des => seen.push(des.data.name))
+  const t0 = Date.now()
+  const end = r => ({ ...r, seen, stopped, ms: Date.now() - t0 })
   return withTimeout(new Promise(resolve => {
-    client.on('kick', p => resolve({ kick: p.message, seen, stopped }))
-    client.on('error', e => resolve({ error: e.message, seen, stopped }))
-    client.on('close', () => resolve({ closed: true, seen, stopped }))
+    client.on('kick', p => resolve(end({ kick: p.message })))
+    client.on('error', e => resolve(end({ error: e.message })))
+    client.on('close', () => resolve(end({ closed: true })))
   }), 60000, `${name}: the end of its stalled login`).finally(() => client.close())
 }
 
 async function loginStages () {
   const limit = sanitizerBuild() ? 10 : 5 // seconds; a client normally reaches its stage well within
+  const defaultLimitMs = 30000 // serve's login limit without the option
   // (the idle limit far off: what closes a silent connection is the login limit)
   const { srv, port } = await startBedrock(['--view-distance', '2', '--bedrock-encryption', '--login-timeout', String(limit),
     '--idle-timeout', '3600'])
@@ -357,10 +360,11 @@ async function loginStages () {
   ]
   try {
     // and a Java client that connects and says nothing: the same limit
+    const javaStart = Date.now()
     const java = withTimeout(new Promise(resolve => {
       const sock = require('net').connect(srv.port, '127.0.0.1')
       sock.on('error', () => {})
-      sock.on('close', resolve)
+      sock.on('close', () => resolve(Date.now() - javaStart))
     }), 60000, 'the silent Java connection to be closed')
     // A client that a loaded machine kept from reaching its stage within the
     // limit is kicked earlier (stopped false): it tries again, twice at most.
@@ -373,19 +377,24 @@ async function loginStages () {
         console.log(`note: ${version} was kicked before it reached ${stop} (got ${r.seen.join(', ') || 'nothing'}): once more`)
       }
     }))
-    await java
-    console.log('ok a silent Java connection is closed by the same limit')
+    // Ended by the limit given, not by the default 30 s one (a server that
+    // ignored --login-timeout would still kick every client, later).
+    const javaMs = await java
+    assert.ok(javaMs < defaultLimitMs - 5000, `the silent Java connection closed after ${javaMs} ms: not by the ${limit} s limit`)
+    console.log(`ok a silent Java connection is closed by the same limit (${javaMs} ms)`)
     const failed = []
     stages.forEach(([version, stop, nth, last, end], i) => {
       const r = ends[i]
       try {
         const what = `${version} stopped before ${stop}${nth > 1 ? ' #' + nth : ''} (got ${r.seen.join(', ') || 'nothing'})`
         assert.ok(r.stopped, `${what}: never reached the stage: ${JSON.stringify(r)}`)
+        assert.ok(r.ms < defaultLimitMs - 5000, `${what}: ended after ${r.ms} ms: not by the ${limit} s limit`)
         if (last) assert.strictEqual(r.seen[r.seen.length - (end === 'kick' ? 2 : 1)], last, `${what}: the last packet before the kick`)
         if (end === 'kick') {
           assert.strictEqual(r.kick, 'Took too long to log in', `${what}: ${JSON.stringify(r)}`)
         } else {
           assert.ok(r.closed && !r.kick && !r.error, `${what}: ended ${JSON.stringify(r)}, not by RakNet's disconnect alone`)
+          assert.deepStrictEqual(r.seen, [], `${what}: a packet came before RakNet's disconnect`)
         }
         console.log(`ok ${what}: ${end === 'kick' ? 'Disconnect "Took too long to log in" parsed' : 'connection closed, no packet'}`)
       } catch (e) { failed.push(e.message) } // every stage's outcome, then the failures together

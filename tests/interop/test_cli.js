@@ -146,7 +146,7 @@ test('one number parser: whole string, range, the option named', () => {
   fails(2, ['bedrock', 'subchunk', 'decode', '--version', '1.21.60', 'f', '--y', '4x'], /--y/)
   for (const [opt, val, range] of [['--port', '70000', /0\.\.65535/], ['--view-distance', '1', /2\.\.32/],
     ['--view-distance', '10abc', /2\.\.32/], ['--seed', 'banana', /--seed/], ['--exit-after', 'soon', /--exit-after/],
-    ['--exit-after', 'nan', /--exit-after/], ['--cache-mb', '0', /1\.\./], ['--idle-timeout', '-3', /1\.\.86400/],
+    ['--exit-after', 'nan', /--exit-after/], ['--cache-mb', '0', /1\.\./], ['--idle-timeout', '-3', /1\.\.86400/], ['--login-timeout', '0', /0\.1\.\.86400/],
     ['--compression-threshold', '-2', /-1\.\.8388608/], ['--max-players', '1e3', /--max-players/]]) {
     fails(2, ['serve', opt, val, '--exit-after', '1'], new RegExp(opt), range)
   }
