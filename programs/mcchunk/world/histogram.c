@@ -20,19 +20,21 @@
 
 #define SECTION 4096u
 
+/* Adds `run` to the counts of the 8 bytes of long w. */
+static inline void count_bytes(uint16_t *bytes, uint64_t w, uint16_t run)
+{
+    for (unsigned k = 0; k < 64; k += 8)
+        bytes[w >> k & 255] = (uint16_t)(bytes[w >> k & 255] + run);
+}
+
 /* Adds `run` to the counts of the n indices of `bits` each at the bottom
- * of long w (inlined per width: the shifts become constants and the
- * steps past n drop out; spelled out, as -O2 does not unroll them). */
+ * of long w (inlined per width: the shifts become constants). */
 static inline __attribute__((always_inline)) void count_indices(uint16_t *cnt, uint64_t w, unsigned bits, unsigned n,
                                                                 uint16_t run)
 {
     const uint64_t mask = (1u << bits) - 1;
-#define COUNT_AT(k)                                                                                                    \
-    if ((k) < n)                                                                                                       \
-        cnt[w >> ((k) * bits) & mask] = (uint16_t)(cnt[w >> ((k) * bits) & mask] + run);
-    COUNT_AT(0) COUNT_AT(1) COUNT_AT(2) COUNT_AT(3) COUNT_AT(4) COUNT_AT(5) COUNT_AT(6) COUNT_AT(7)
-    COUNT_AT(8) COUNT_AT(9) COUNT_AT(10) COUNT_AT(11) COUNT_AT(12) COUNT_AT(13) COUNT_AT(14) COUNT_AT(15)
-#undef COUNT_AT
+    for (unsigned k = 0; k < n; k++)
+        cnt[w >> (k * bits) & mask] = (uint16_t)(cnt[w >> (k * bits) & mask] + run);
 }
 
 /* Counts the n longs: runs of equal longs once each, weighted by their
@@ -51,14 +53,14 @@ static inline __attribute__((always_inline)) void count_longs(uint16_t *cnt, con
         if (bits)
             count_indices(cnt, prev, bits, 64 / bits, run);
         else
-            world_count_bytes(cnt, prev, run);
+            count_bytes(cnt, prev, run);
         prev = longs[i];
         run = 1;
     }
     if (bits)
         count_indices(cnt, prev, bits, 64 / bits, run);
     else
-        world_count_bytes(cnt, prev, run);
+        count_bytes(cnt, prev, run);
 }
 
 /* 5-7 bits: the whole longs, then the last one's indices up to 4096. */

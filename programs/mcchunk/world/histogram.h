@@ -19,19 +19,4 @@
  * before (mc_container_histogram). */
 bool world_histogram_blocks(const mc_container *c, uint32_t *counts);
 
-/* Adds `run` to bytes[b] for each of the 8 bytes b of long w (in no
- * particular order: for counts of 4- or 8-bit indices, which never span a
- * byte). Spelled out: one shift, mask and add a byte. */
-static inline void world_count_bytes(uint16_t *bytes, uint64_t w, uint16_t run)
-{
-    bytes[w & 255] = (uint16_t)(bytes[w & 255] + run);
-    bytes[w >> 8 & 255] = (uint16_t)(bytes[w >> 8 & 255] + run);
-    bytes[w >> 16 & 255] = (uint16_t)(bytes[w >> 16 & 255] + run);
-    bytes[w >> 24 & 255] = (uint16_t)(bytes[w >> 24 & 255] + run);
-    bytes[w >> 32 & 255] = (uint16_t)(bytes[w >> 32 & 255] + run);
-    bytes[w >> 40 & 255] = (uint16_t)(bytes[w >> 40 & 255] + run);
-    bytes[w >> 48 & 255] = (uint16_t)(bytes[w >> 48 & 255] + run);
-    bytes[w >> 56] = (uint16_t)(bytes[w >> 56] + run);
-}
-
 #endif

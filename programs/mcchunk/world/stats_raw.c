@@ -26,8 +26,6 @@
  */
 #include "world/stats_raw.h"
 
-#include "world/histogram.h"
-
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -704,6 +702,20 @@ static void list_counts(stats_raw *r, unsigned range, uint32_t *nt)
     }
 }
 
+/* Adds `run` to the counts of the 8 bytes of long w (unrolled: one
+ * shift, mask and add a byte). */
+static inline void count_bytes(uint16_t *bytes, uint64_t w, uint16_t run)
+{
+    bytes[w & 255] = (uint16_t)(bytes[w & 255] + run);
+    bytes[w >> 8 & 255] = (uint16_t)(bytes[w >> 8 & 255] + run);
+    bytes[w >> 16 & 255] = (uint16_t)(bytes[w >> 16 & 255] + run);
+    bytes[w >> 24 & 255] = (uint16_t)(bytes[w >> 24 & 255] + run);
+    bytes[w >> 32 & 255] = (uint16_t)(bytes[w >> 32 & 255] + run);
+    bytes[w >> 40 & 255] = (uint16_t)(bytes[w >> 40 & 255] + run);
+    bytes[w >> 48 & 255] = (uint16_t)(bytes[w >> 48 & 255] + run);
+    bytes[w >> 56] = (uint16_t)(bytes[w >> 56] + run);
+}
+
 /* The same for entries of 4 or 8 bits, straight from their big-endian
  * longs be[0..n bytes) (n a multiple of 16 at most 4096: no entry spans a
  * byte, and the order of bytes does not matter to a count): runs of equal
@@ -729,12 +741,12 @@ static void histogram_bytes(stats_raw *r, const uint8_t *be, size_t n, unsigned 
                 run++;
                 continue;
             }
-            world_count_bytes(bytes, prev, run);
+            count_bytes(bytes, prev, run);
             prev = w[k];
             run = 1;
         }
     }
-    world_count_bytes(bytes, prev, run);
+    count_bytes(bytes, prev, run);
     for (unsigned b = 0; b < 256; b += 8) {
         uint64_t q[2];
         memcpy(q, bytes + b, sizeof q);
