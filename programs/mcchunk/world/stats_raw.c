@@ -823,8 +823,15 @@ static inline void combine_row(const uint8_t *b, const uint8_t *d, uint16_t *out
 static void histogram_legacy(stats_raw *r, const uint8_t *blocks, const uint8_t *data, uint32_t *nt)
 {
     uint16_t *cnt = r->count;
+    unsigned range = SECTION;
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    __m128i top = _mm_setzero_si128(); /* each byte lane's largest block id */
+#endif
     for (unsigned row = 0; row < SECTION; row += 16) {
         const uint8_t *b = blocks + row, *d = data + row / 2;
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+        top = _mm_max_epu8(top, _mm_loadu_si128((const __m128i *)b));
+#endif
         uint64_t dw;
         memcpy(&dw, d, sizeof dw);
         if (same_bytes(b) && dw == (dw & 15) * 0x1111111111111111ull) {
@@ -835,7 +842,17 @@ static void histogram_legacy(stats_raw *r, const uint8_t *blocks, const uint8_t 
         combine_row(b, d, v);
         count_row(cnt, v);
     }
-    list_counts(r, SECTION, nt);
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    /* the values are below (largest id + 1) << 4: only those counts are
+     * read back (most sections' ids end well below 255) */
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 8));
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 4));
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 2));
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 1));
+    range = (((unsigned)_mm_cvtsi128_si32(top) & 255u) + 1) * 16;
+    range = (range + 63) & ~63u;
+#endif
+    list_counts(r, range, nt);
 }
 
 raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_layer, uint32_t *states,
