@@ -40,6 +40,7 @@
 
 #include "commands.h"
 #include "tool_common.h"
+#include "world/histogram.h"
 #include "world/stats.h"
 #include "world/stats_raw.h"
 #include "world/subcommands.h"
@@ -225,7 +226,8 @@ static bool count_palette(stats_worker *w, const mc_registry *reg, uint64_t grou
     }
     uint32_t *t = w->tally; /* (an indirect palette has at most 256 entries) */
     memset(t, 0, plen * sizeof *t);
-    mc_container_histogram(c, t);
+    if (!world_histogram_blocks(c, t))
+        mc_container_histogram(c, t);
     for (size_t k = 0; k < plen && *ok; k++)
         if (t[k])
             *ok = tally(w, w->cur, reg, group, kind, pal[k], t[k] * weight);
@@ -302,11 +304,13 @@ static bool count_blocks(stats_worker *w, stats_job *j, const mc_registry *reg, 
     }
     uint32_t *t = w->tally; /* (plen <= 4096 < its size) */
     memset(t, 0, plen * sizeof *t);
-    if (mc_container_get_kind(&s->blocks) == MC_CONTAINER_INDIRECT)
-        mc_container_histogram(&s->blocks, t);
-    else
+    if (mc_container_get_kind(&s->blocks) == MC_CONTAINER_INDIRECT) {
+        if (!world_histogram_blocks(&s->blocks, t))
+            mc_container_histogram(&s->blocks, t);
+    } else {
         for (size_t i = 0; i < MC_SECTION_BLOCKS; i++)
             t[w->idx[i]]++;
+    }
     for (size_t k = 0; k < plen && ok; k++)
         if (t[k])
             ok = tally(w, w->cur, reg, group, STAT_BLOCK, pal[k], t[k]);

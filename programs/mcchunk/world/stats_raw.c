@@ -9,7 +9,9 @@
  *  - 1.8-1.12: Blocks, Data (and Add) combine to id<<4|meta, which is the
  *    state of those releases' registries (a value past the registry is
  *    air, as in read_legacy.c), histogrammed in a table of 65536 counts of
- *    which only the touched slots are read back and cleared;
+ *    which only the touched slots are read back and cleared (a whole
+ *    section without Add: straight from the two arrays, a row of 16 at a
+ *    time, only rows of mixed blocks combined);
  *  - 1.13-1.17: each palette entry's state comes from the chunk reader's
  *    cache keyed by the entry's bytes (mc_chunknbt_cache_block_bytes: the
  *    registry meets each distinct entry once per thread; the previous
@@ -648,6 +650,19 @@ static inline bool same_row(const uint16_t *v)
 #endif
 }
 
+static void list_counts(stats_raw *r, unsigned range, uint32_t *nt);
+
+/* One count per value of the row v[0..16), four at a step. */
+static inline void count_row(uint16_t *cnt, const uint16_t *v)
+{
+    for (unsigned i = 0; i < 16; i += 4) {
+        cnt[v[i]]++;
+        cnt[v[i + 1]]++;
+        cnt[v[i + 2]]++;
+        cnt[v[i + 3]]++;
+    }
+}
+
 /* The same for a whole section whose values are below `range` (a
  * multiple of 16, at most 4096): a plain count per value (no branch per
  * block: mixed terrain mispredicts a run test) but for rows of 16 equal
@@ -661,15 +676,17 @@ static void histogram_direct(stats_raw *r, const uint16_t *vals, unsigned range,
             cnt[v[0]] += 16; /* a row of one block: one add, not 16 dependent ones */
             continue;
         }
-        for (unsigned i = 0; i < 16; i += 4) {
-            cnt[v[i]]++;
-            cnt[v[i + 1]]++;
-            cnt[v[i + 2]]++;
-            cnt[v[i + 3]]++;
-        }
+        count_row(cnt, v);
     }
-    /* 64 counts a step (from range 64 on: a multiple of 64), then 16: a
-     * section has a few dozen values at most */
+    list_counts(r, range, nt);
+}
+
+/* Lists in r->touched the values below `range` (a multiple of 16, at most
+ * 4096) whose count is not 0: 64 counts a step (from range 64 on: a
+ * multiple of 64), then 16: a section has a few dozen values at most. */
+static void list_counts(stats_raw *r, unsigned range, uint32_t *nt)
+{
+    const uint16_t *cnt = r->count;
     for (unsigned v = 0; v < range; v += 64) {
         if (range >= 64 && !any_count(cnt + v))
             continue;
@@ -764,6 +781,80 @@ static void combine(const uint8_t *restrict b, const uint8_t *restrict d, const 
         }
 }
 
+/* Whether the 16 bytes b[0..16) are all b[0]. */
+static inline bool same_bytes(const uint8_t *b)
+{
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    const __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)b), _mm_set1_epi8((char)b[0]));
+    return _mm_movemask_epi8(eq) == 0xFFFF;
+#else
+    uint64_t w[2];
+    memcpy(w, b, sizeof w);
+    const uint64_t b8 = b[0] * 0x0101010101010101ull;
+    return ((w[0] ^ b8) | (w[1] ^ b8)) == 0;
+#endif
+}
+
+/* id<<4|meta of the 16 blocks of a row (b[0..16), d[0..8)): combine()'s
+ * values, a row at a time. */
+static inline void combine_row(const uint8_t *b, const uint8_t *d, uint16_t *out)
+{
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    const __m128i bv = _mm_loadu_si128((const __m128i *)b), dv = _mm_loadl_epi64((const __m128i *)d);
+    const __m128i low4 = _mm_set1_epi8(15), zero = _mm_setzero_si128();
+    /* meta of block 2j is d[j]'s low nibble, of 2j+1 its high one */
+    const __m128i meta = _mm_unpacklo_epi8(_mm_and_si128(dv, low4), _mm_and_si128(_mm_srli_epi16(dv, 4), low4));
+    _mm_storeu_si128((__m128i *)out, _mm_or_si128(_mm_slli_epi16(_mm_unpacklo_epi8(bv, zero), 4),
+                                                  _mm_unpacklo_epi8(meta, zero)));
+    _mm_storeu_si128((__m128i *)(out + 8), _mm_or_si128(_mm_slli_epi16(_mm_unpackhi_epi8(bv, zero), 4),
+                                                        _mm_unpackhi_epi8(meta, zero)));
+#else
+    for (unsigned j = 0; j < 8; j++) {
+        out[2 * j] = (uint16_t)((unsigned)b[2 * j] << 4 | (d[j] & 15u));
+        out[2 * j + 1] = (uint16_t)((unsigned)b[2 * j + 1] << 4 | (d[j] >> 4));
+    }
+#endif
+}
+
+/* histogram_direct for a 1.8-1.12 section without Add, straight from its
+ * Blocks and Data: a row of 16 of one block and one meta (16 equal bytes,
+ * 16 equal nibbles) is one add with no value made; only the other rows are
+ * combined (combine_row) and counted one by one. */
+static void histogram_legacy(stats_raw *r, const uint8_t *blocks, const uint8_t *data, uint32_t *nt)
+{
+    uint16_t *cnt = r->count;
+    unsigned range = SECTION;
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    __m128i top = _mm_setzero_si128(); /* each byte lane's largest block id */
+#endif
+    for (unsigned row = 0; row < SECTION; row += 16) {
+        const uint8_t *b = blocks + row, *d = data + row / 2;
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+        top = _mm_max_epu8(top, _mm_loadu_si128((const __m128i *)b));
+#endif
+        uint64_t dw;
+        memcpy(&dw, d, sizeof dw);
+        if (same_bytes(b) && dw == (dw & 15) * 0x1111111111111111ull) {
+            cnt[(unsigned)b[0] << 4 | (d[0] & 15u)] += 16;
+            continue;
+        }
+        uint16_t v[16];
+        combine_row(b, d, v);
+        count_row(cnt, v);
+    }
+#if defined(__SSE2__) && !defined(MC_PORTABLE)
+    /* the values are below (largest id + 1) << 4: only those counts are
+     * read back (most sections' ids end well below 255) */
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 8));
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 4));
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 2));
+    top = _mm_max_epu8(top, _mm_srli_si128(top, 1));
+    range = (((unsigned)_mm_cvtsi128_si32(top) & 255u) + 1) * 16;
+    range = (range + 63) & ~63u;
+#endif
+    list_counts(r, range, nt);
+}
+
 raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_layer, uint32_t *states,
                             uint32_t *counts, uint32_t *layer_end)
 {
@@ -773,8 +864,10 @@ raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_la
     const unsigned layers = per_layer ? 16 : 1;
     unsigned bits = 0;  /* of the palette indices, when counted from their bytes */
     unsigned range = 0; /* the values are below it (0: not known) */
+    const bool fused = c->legacy && !s->add && !per_layer; /* histogram_legacy: no combine() */
     if (c->legacy) {
-        combine(s->blocks, s->data, s->add, r->vals);
+        if (!fused)
+            combine(s->blocks, s->data, s->add, r->vals);
         range = s->add ? 0 : SECTION;
     } else if (!s->longs || (s->npal == 1 && s->nlongs == 0)) {
         /* one state, no indices */
@@ -802,7 +895,9 @@ raw_result stats_raw_blocks(stats_raw *r, const raw_chunk *c, int y, bool per_la
     for (unsigned l = 0; l < layers; l++) {
         uint32_t nt = 0;
         const unsigned from = l * (SECTION / layers), to = from + SECTION / layers;
-        if (bits)
+        if (fused)
+            histogram_legacy(r, s->blocks, s->data, &nt);
+        else if (bits)
             histogram_bytes(r, s->longs + from * bits / 8, (to - from) * bits / 8, bits, &nt);
         else if (range && !per_layer)
             histogram_direct(r, r->vals, range, &nt);
