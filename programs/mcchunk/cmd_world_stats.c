@@ -50,8 +50,8 @@ enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
 /* Counts of one (registry, group) in plain arrays indexed by state and
  * biome id: without grouping (or by dimension) nearly every count lands in
- * a few of these, an increment instead of a hash lookup. Added into the
- * counter at the end. */
+ * a few of these, an increment instead of a hash lookup. Named straight
+ * into the result at the end (name_counts). */
 typedef struct dense_counts {
     const mc_registry *reg;
     uint64_t group;

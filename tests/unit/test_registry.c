@@ -298,10 +298,16 @@ static void test_round_trip_all(void **state)
     print_message("round trip: %zu states in %zu registries\n", total, mc_registry_count());
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* mc_registry_state_text_id: over every state of every registry, states
  * with one nonzero identity format to one text (both option sets), the
  * states of one registry have distinct identities, every valid state of a
- * flattened registry has one and the 1.8-1.12 ones none; and identities
+ * flattened registry has one and the 1.8-1.12 ones and invalid ones none; and identities
  * are shared across registries (what world stats relies on to format a
  * text once). A table of identity -> (registry, state) first met. */
 static void test_text_ids(void **state)
@@ -316,6 +322,13 @@ static void test_text_ids(void **state)
         const mc_registry *reg = mc_registry_at(i);
         const bool legacy = mc_registry_edition(reg) == MC_EDITION_JAVA && mc_registry_state_count(reg) == 4096;
         assert_int_equal(mc_registry_state_text_id(reg, mc_registry_state_count(reg)), 0);
+        const uint32_t count = mc_registry_state_count(reg);
+        uint64_t *mine = malloc((count + 1) * sizeof *mine); /* this registry's identities */
+        assert_non_null(mine);
+        size_t n_mine = 0;
+        for (uint32_t s = 0; s < count; s++)
+            if (!mc_registry_state_valid(reg, s))
+                assert_int_equal(mc_registry_state_text_id(reg, s), 0);
         for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
              s = mc_registry_next_state(reg, s)) {
             const uint64_t id = mc_registry_state_text_id(reg, s);
@@ -324,6 +337,7 @@ static void test_text_ids(void **state)
                 continue;
             }
             assert_true(id != 0);
+            mine[n_mine++] = id;
             size_t k = (size_t)((id * 0x9E3779B97F4A7C15ull) >> 43) & (SLOTS - 1);
             while (tab[k].id && tab[k].id != id)
                 k = (k + 1) & (SLOTS - 1);
@@ -344,6 +358,11 @@ static void test_text_ids(void **state)
             }
             shared++;
         }
+        qsort(mine, n_mine, sizeof *mine, cmp_u64);
+        for (size_t j = 1; j < n_mine; j++)
+            if (mine[j] == mine[j - 1])
+                fail_msg("%s: two states share identity %llx", mc_registry_name(reg), (unsigned long long)mine[j]);
+        free(mine);
     }
     free(tab);
     print_message("text identities: %zu, met again in another registry %zu times\n", ids, shared);

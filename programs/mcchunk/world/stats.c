@@ -1,8 +1,10 @@
 /*
  * stats.c: see stats.h. Both tables are open-addressing hash tables with
  * linear probing and power-of-two sizes, grown at 70% load: the counter's
- * keys are four numbers, the result's a string made of kind, group and
- * name. Output sorts the result's entries: groups by their order (y
+ * keys are four numbers; the result's names and groups are interned
+ * strings, its totals (group 0) found in an array by name id and kind,
+ * the other groups' entries through an index of packed (group, kind,
+ * name) ids. Output sorts the result's entries: groups by their order (y
  * numerically) then name, kinds in a fixed order, names by strcmp -- so
  * the same counts always print the same bytes, whichever threads, shards
  * or merges made them.
@@ -296,6 +298,7 @@ struct world_stat_result {
     size_t totals_cap;       /* in names */
     result_entry *entries;
     size_t count, cap;
+    bool broken;             /* an add ran out of memory: a key may lack its entry */
 };
 
 world_stat_result *world_stat_result_new(world_stat_by by)
@@ -384,7 +387,7 @@ static uint32_t group_entry(world_stat_result *r, uint32_t g, uint32_t kind, uin
         const size_t cap = r->key_entry_cap ? r->key_entry_cap * 2 : 1024;
         uint32_t *t = realloc(r->key_entry, cap * sizeof *t);
         if (!t)
-            return UINT32_MAX; /* (the key stays, its entry never made: the run fails) */
+            return UINT32_MAX; /* (the key stays without its entry: r->broken) */
         r->key_entry = t;
         r->key_entry_cap = cap;
     }
@@ -410,7 +413,34 @@ static uint32_t group_id(world_stat_result *r, const char *group, int64_t order)
     return g;
 }
 
-static bool add_entry(world_stat_result *r, uint32_t g, int kind, uint32_t nm, uint64_t n);
+/* Adds n to the entry of (group g, kind, name id nm), made when new. After
+ * one add ran out of memory every later one fails (a key recorded then may
+ * have no entry to add into). */
+static bool add_entry(world_stat_result *r, uint32_t g, int kind, uint32_t nm, uint64_t n)
+{
+    if (r->broken)
+        return false;
+    bool added;
+    const bool total = g == 0 && kind >= 0 && kind < STAT_KINDS;
+    const uint32_t e = total ? total_entry(r, (uint32_t)kind, nm, &added) : group_entry(r, g, (uint32_t)kind, nm, &added);
+    if (e == UINT32_MAX)
+        return !(r->broken = true);
+    if (added) {
+        if (r->count == r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 256;
+            result_entry *en = realloc(r->entries, cap * sizeof *en);
+            if (!en)
+                return !(r->broken = true);
+            r->entries = en;
+            r->cap = cap;
+        }
+        r->entries[r->count++] = (result_entry){g, (uint32_t)kind, nm, 0};
+        if (total)
+            r->totals[(size_t)nm * STAT_KINDS + (uint32_t)kind] = (uint32_t)r->count;
+    }
+    r->entries[e].n += n;
+    return true;
+}
 
 bool world_stat_add(world_stat_result *r, const char *group, int64_t order, int kind, const char *name, uint64_t n)
 {
@@ -430,36 +460,6 @@ bool world_stat_add_id(world_stat_result *r, const char *group, int64_t order, i
 {
     const uint32_t g = group_id(r, group, order);
     return g != UINT32_MAX && name < r->names.count && add_entry(r, g, kind, name, n);
-}
-
-/* Adds n to the entry of (group g, kind, name id nm), made when new. */
-static bool add_entry(world_stat_result *r, uint32_t g, int kind, uint32_t nm, uint64_t n)
-{
-    bool added;
-    const bool total = g == 0 && kind >= 0 && kind < STAT_KINDS;
-    uint32_t e;
-    if (total) {
-        e = total_entry(r, (uint32_t)kind, nm, &added);
-    } else {
-        e = group_entry(r, g, (uint32_t)kind, nm, &added);
-    }
-    if (e == UINT32_MAX)
-        return false;
-    if (added) {
-        if (r->count == r->cap) {
-            size_t cap = r->cap ? r->cap * 2 : 256;
-            result_entry *en = realloc(r->entries, cap * sizeof *en);
-            if (!en)
-                return false;
-            r->entries = en;
-            r->cap = cap;
-        }
-        r->entries[r->count++] = (result_entry){g, (uint32_t)kind, nm, 0};
-        if (total)
-            r->totals[(size_t)nm * STAT_KINDS + (uint32_t)kind] = (uint32_t)r->count;
-    }
-    r->entries[e].n += n;
-    return true;
 }
 
 /* -------------------------------------------------------------- output */
