@@ -56,6 +56,9 @@
  *               the two workers ran / the share one worker ran;
  *      stats    `world stats` over it on 2 threads.
  *
+ * Every run writes to a directory of its own and the outputs are deleted
+ * only at the end, after the last timed run (why: bench_scale's comment).
+ *
  * usage: bench_world [--no-scale] [--radius R]
  */
 #define _GNU_SOURCE /* wait4 */
@@ -563,6 +566,13 @@ static void bench_scale(const char *tmp, int radius)
     } else {
         printf("scale: the world in %s\n", world);
     }
+    /* Each convert below writes to a directory of its own and none is
+     * deleted until every timed run is over: ext4 keeps an inode freed in
+     * the last minute (five when its table block is dirty) from being
+     * reused, so a child started right after an `rm -rf` of the run before
+     * spends its inode allocation skipping those (perf: ext4's
+     * recently_deleted, 2-6% of convert's samples) -- a cost of the
+     * benchmark, not of the tool, and uneven between the runs compared. */
     snprintf(dst, sizeof dst, "%s/big-1.21.4", tmp);
     char *argv[] = {"mcchunk", "world", "convert", world, dst, "--to", "1.21.4", "--threads", "2", "--json", NULL};
     double load = load_average();
@@ -574,14 +584,11 @@ static void bench_scale(const char *tmp, int radius)
            chunks, regions, c.wall, chunks / c.wall, c.cpu, c.max_rss_kb / 1024.0, bound_kb / 1024,
            c.max_rss_kb <= bound_kb ? "under" : "OVER", load);
     free(c.out);
-    char cmd[9000];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dst);
-    if (system(cmd)) {
-    }
     double walls[2] = {0, 0}, cpus[2] = {0, 0}, idle[2] = {0, 0}, busy[2] = {0, 0};
     for (int t = 1; t <= 2; t++) {
         char threads[4];
         snprintf(threads, sizeof threads, "%d", t);
+        snprintf(dst, sizeof dst, "%s/big-1.21.4-%dt", tmp, t);
         char *a[] = {"mcchunk", "world", "convert", world, dst, "--to", "1.21.4", "--threads", threads, "--json",
                      "--shard", "0/8", NULL};
         if (regions < 64)
@@ -602,8 +609,6 @@ static void bench_scale(const char *tmp, int radius)
                "%.0f%% of it on a CPU\n", s.workers, s.workers == 1 ? "" : "s", s.worker_delay, idle[t - 1],
                100 * busy[t - 1]);
         free(s.out);
-        if (system(cmd)) {
-        }
     }
     printf("  2 threads vs 1: %.2fx faster in wall time (target >= 1.7); CPU parallel efficiency %.2f (1 thread's "
            "CPU / 2 threads'); cores busy %.2f of 2 (1 thread: %.2f of 1)\n", walls[0] / walls[1], cpus[0] / cpus[1],

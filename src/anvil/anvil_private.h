@@ -31,6 +31,9 @@ mc_status mc__lz4block_encode(void **stream, const void *in, size_t in_len, mc_b
  * Every checksum is checked. Output beyond `max_out` is MC_ERR_LIMIT. */
 mc_status mc__lz4block_decode(const void *in, size_t in_len, mc_buf *out, size_t max_out,
                               mc_error *err);
+/* The most room mc__lz4block_encode of in_len bytes takes in its output
+ * buffer at any moment (more than the block stream it leaves). */
+size_t mc__lz4block_bound(size_t in_len);
 
 /* mc_region_decompress with a reusable libdeflate decompressor (may be NULL:
  * one is made for the call). */
@@ -51,6 +54,12 @@ void mc__compressors_free(mc__compressors *c);
 /* mc_region_compress with the compressors kept in *reuse. */
 mc_status mc__compress(mc__compressors *reuse, mc_compression compression, int level, const void *in,
                        size_t in_len, mc_buf *out, mc_error *err);
+
+/* The most room mc__compress of in_len bytes takes in `out` beyond its
+ * length at any moment (0: not known, for an unknown compression or when a
+ * compressor cannot be made): output given that much fixed space, never
+ * grown, is never short of it. */
+size_t mc__compress_bound(mc__compressors *reuse, mc_compression compression, int level, size_t in_len);
 
 #define MC__DEFAULT_MAX_CHUNK ((size_t)256 << 20)
 

@@ -53,11 +53,11 @@ mc_status mc__lz4block_encode(void **stream, const void *in, size_t in_len, mc_b
         LZ4_initStream(*stream, sizeof(LZ4_stream_t));
     LZ4_stream_t *ls = stream ? *stream : NULL;
     const uint8_t *src = in;
-    const int bound = LZ4_compressBound((int)block_size);
     size_t pos = 0;
 
     while (pos < in_len) {
         size_t n = in_len - pos < block_size ? in_len - pos : block_size;
+        const int bound = LZ4_compressBound((int)n); /* the room mc__lz4block_bound counts */
         size_t start = out->len;
         uint8_t *h = mc_buf_extend(out, MC__LZ4BLOCK_HEADER + (size_t)bound);
         if (!h)
@@ -87,6 +87,16 @@ mc_status mc__lz4block_encode(void **stream, const void *in, size_t in_len, mc_b
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "lz4block: out of memory");
     put_block_header(t, METHOD_RAW, 0, 0, 0);
     return MC_OK;
+}
+
+size_t mc__lz4block_bound(size_t in_len)
+{
+    const size_t block_size = (size_t)1 << (10 + MC__LZ4BLOCK_DEFAULT_LEVEL);
+    size_t whole = in_len / block_size, last = in_len % block_size;
+    size_t room = whole * (MC__LZ4BLOCK_HEADER + (size_t)LZ4_compressBound((int)block_size));
+    if (last)
+        room += MC__LZ4BLOCK_HEADER + (size_t)LZ4_compressBound((int)last);
+    return room + MC__LZ4BLOCK_HEADER;
 }
 
 mc_status mc__lz4block_decode(const void *in, size_t in_len, mc_buf *out, size_t max_out,

@@ -144,12 +144,14 @@ static mc__deflater *deflater_for(mc__deflater **reuse, int level)
  * in the zlib or gzip wrapper. Output that would not fit the reserved
  * bound (incompressible input: stored blocks cost 5 bytes a 64 KiB) is an
  * error, never a truncated record. */
+static size_t isal_bound(size_t in_len) { return in_len + in_len / 64 + 1024; }
+
 static mc_status isal_compress(uint8_t *level_buf, bool gz, const void *in, size_t in_len, mc_buf *out,
                                mc_error *err)
 {
     if (in_len > UINT32_MAX / 2)
         return mc_error_set(err, MC_ERR_LIMIT, SIZE_MAX, "deflate: %zu bytes in one record", in_len);
-    size_t bound = in_len + in_len / 64 + 1024;
+    size_t bound = isal_bound(in_len);
     if (!mc_buf_reserve(out, bound))
         return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "out of memory");
     struct isal_zstream z;
@@ -179,13 +181,31 @@ void mc__compressors_free(mc__compressors *c)
     c->lz4 = NULL;
 }
 
+static int clamp_level(int level) { return level <= 0 ? 6 : level > 12 ? 12 : level; }
+
+size_t mc__compress_bound(mc__compressors *reuse, mc_compression compression, int level, size_t in_len)
+{
+    switch (compression) {
+    case MC_COMPRESSION_NONE: return in_len;
+    case MC_COMPRESSION_LZ4: return mc__lz4block_bound(in_len);
+    case MC_COMPRESSION_GZIP:
+    case MC_COMPRESSION_ZLIB: {
+        mc__deflater *d = deflater_for(&reuse->deflater, clamp_level(level));
+        if (!d)
+            return 0;
+        if (d->isal_buf)
+            return isal_bound(in_len);
+        return compression == MC_COMPRESSION_GZIP ? libdeflate_gzip_compress_bound(d->ld, in_len)
+                                                  : libdeflate_zlib_compress_bound(d->ld, in_len);
+    }
+    default: return 0;
+    }
+}
+
 mc_status mc__compress(mc__compressors *reuse, mc_compression compression, int level, const void *in,
                        size_t in_len, mc_buf *out, mc_error *err)
 {
-    if (level <= 0)
-        level = 6;
-    if (level > 12)
-        level = 12;
+    level = clamp_level(level);
     switch (compression) {
     case MC_COMPRESSION_NONE:
         if (in_len) /* 0 bytes into an empty buffer: NULL + 0 in mc_buf_extend */

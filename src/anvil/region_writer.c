@@ -18,8 +18,11 @@
  * Records are gathered in a batch of at most BATCH_BYTES and written with
  * one pwrite when the next one would not fit (most chunks take one sector,
  * and a write call each cost a converter ~3% of its time); a record larger
- * than the batch is written on its own. Memory does not grow with the
- * region: one batch and one compressed record.
+ * than the batch is written on its own. put_chunk compresses a record
+ * straight into the batch when the compressor's bound for it fits there
+ * (all but records of tens of sectors), else into a buffer of its own
+ * that put_raw copies. Memory does not grow with the region: one batch
+ * and one compressed record.
  *
  * External chunks (c.X.Z.mcc) live beside the region under their own name,
  * which the new file and the old one share. A record put here that needs
@@ -198,6 +201,18 @@ static int flush_batch(mc_region_writer *w)
     return rc;
 }
 
+/* Ends the record whose `len` payload bytes are at the batch's end + 5:
+ * its 5-byte head before them, zeros after them up to `bytes`. */
+static void seal_in_batch(mc_region_writer *w, const uint8_t head[5], size_t len, size_t bytes)
+{
+    if (!w->batch_len)
+        w->batch_first = w->next;
+    uint8_t *at = w->batch + w->batch_len;
+    memcpy(at, head, 5);
+    memset(at + 5 + len, 0, bytes - 5 - len);
+    w->batch_len += bytes;
+}
+
 /* Lays one record (length field, compression byte, `len` payload bytes,
  * zeros up to `bytes`) at sector w->next: into the batch, or straight to
  * the file when it is larger than a batch. */
@@ -235,19 +250,23 @@ static mc_status put_record(mc_region_writer *w, const void *payload, size_t len
         if (rc)
             w->failed = true;
     } else if (!rc) {
-        if (!w->batch_len)
-            w->batch_first = w->next;
-        uint8_t *at = w->batch + w->batch_len;
-        memcpy(at, head, 5);
         if (len)
-            memcpy(at + 5, payload, len);
-        memset(at + 5 + len, 0, bytes - 5 - len);
-        w->batch_len += bytes;
+            memcpy(w->batch + w->batch_len + 5, payload, len);
+        seal_in_batch(w, head, len, bytes);
     }
     if (rc)
         return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "region writer: cannot write %s: %s", w->tmp_path,
                             mc__io_strerror(rc));
     return MC_OK;
+}
+
+/* Notes the record just laid at w->next, `sectors` long, as chunk i's. */
+static void note_record(mc_region_writer *w, int i, uint64_t sectors, uint32_t timestamp)
+{
+    w->loc[i] = (uint32_t)(w->next << 8 | sectors);
+    w->ts[i] = timestamp ? timestamp : 1;
+    w->next += sectors;
+    w->count++;
 }
 
 mc_status mc_region_writer_put_raw(mc_region_writer *w, int lx, int lz, const void *payload, size_t len,
@@ -290,12 +309,56 @@ mc_status mc_region_writer_put_raw(mc_region_writer *w, int lx, int lz, const vo
                               (uint8_t)(compression_id | (external ? MC_REGION_EXTERNAL_FLAG : 0)), err);
     if (st)
         return st;
-    w->loc[i] = (uint32_t)(w->next << 8 | sectors);
-    w->ts[i] = timestamp ? timestamp : 1;
-    w->next += sectors;
+    note_record(w, i, sectors, timestamp);
     if (external)
         w->new_external[i] = (uint8_t)(compression_id | MC_REGION_EXTERNAL_FLAG);
-    w->count++;
+    return MC_OK;
+}
+
+/* Space a compressor writes into that cannot grow (mc__compress_bound
+ * says how much it needs at most; a compressor that asked for more would
+ * fail, never write past it). */
+static void *fixed_no_alloc(void *user, size_t n)
+{
+    (void)user, (void)n;
+    return NULL;
+}
+static void *fixed_no_realloc(void *user, void *p, size_t old_n, size_t new_n)
+{
+    (void)user, (void)p, (void)old_n, (void)new_n;
+    return NULL;
+}
+static void fixed_no_free(void *user, void *p, size_t n) { (void)user, (void)p, (void)n; }
+static const mc_allocator fixed_space = {fixed_no_alloc, fixed_no_realloc, fixed_no_free, NULL};
+
+/* put_chunk's usual case: the record compressed straight into the batch,
+ * after its 5-byte head, when the compressor's bound fits there (a fresh
+ * batch if need be), instead of into `packed` and then copied. *done is
+ * false when it did not apply (the bound is over a batch, the chunk is put
+ * twice, an earlier write failed, the file is nearly full): put_raw then
+ * takes the record and says what is wrong. */
+static mc_status put_compressed_in_batch(mc_region_writer *w, int i, const void *nbt, size_t len,
+                                         mc_compression compression, uint32_t timestamp, bool *done, mc_error *err)
+{
+    *done = false;
+    size_t bound = mc__compress_bound(&w->comp, compression, w->level, len);
+    if (!bound || bound > BATCH_BYTES - 5 || w->failed || w->loc[i] || w->next + BATCH_BYTES / SECTOR > 0xFFFFFF)
+        return MC_OK;
+    if (w->batch_len + 5 + bound > BATCH_BYTES && flush_batch(w))
+        return MC_OK;
+    if (!w->batch && !(w->batch = mem_alloc(w->alloc, BATCH_BYTES)))
+        return mc_error_set(err, MC_ERR_NOMEM, SIZE_MAX, "region writer: out of memory");
+    mc_buf space = {w->batch + w->batch_len + 5, 0, BATCH_BYTES - w->batch_len - 5, &fixed_space, false};
+    mc_status st = mc__compress(&w->comp, compression, w->level, nbt, len, &space, err);
+    if (st)
+        return st;
+    uint8_t head[5];
+    mc_store_u32be(head, (uint32_t)space.len + 1);
+    head[4] = (uint8_t)compression;
+    size_t sectors = (space.len + 5 + SECTOR - 1) / SECTOR;
+    seal_in_batch(w, head, space.len, sectors * SECTOR);
+    note_record(w, i, sectors, timestamp);
+    *done = true;
     return MC_OK;
 }
 
@@ -309,9 +372,13 @@ mc_status mc_region_writer_put_chunk(mc_region_writer *w, int lx, int lz, const 
         /* the record is the bytes themselves: straight into the batch,
          * not first copied whole into `packed` */
         return mc_region_writer_put_raw(w, lx, lz, nbt, len, (int)compression, timestamp, err);
+    bool done = false;
+    mc_status st = put_compressed_in_batch(w, lx + 32 * lz, nbt, len, compression, timestamp, &done, err);
+    if (st || done)
+        return st;
     mc_buf *packed = &w->packed;
     packed->len = 0;
-    mc_status st = mc__compress(&w->comp, compression, w->level, nbt, len, packed, err);
+    st = mc__compress(&w->comp, compression, w->level, nbt, len, packed, err);
     if (!st && packed->len + 5 > 255 * SECTOR && old && (old & 0x7F) != (int)compression) {
         /* the old file's stub names its compression (see the top) */
         compression = (mc_compression)(old & 0x7F);

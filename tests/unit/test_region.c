@@ -611,28 +611,33 @@ static void test_salvage_external(void **state)
  * sectors written on their own, an external one) between runs of small
  * ones land each at its place, one after the other from sector 2, and read
  * back as put; the file is exactly the sectors the header names. */
-static void test_writer_batches(void **state)
+static void writer_batches_at(int level)
 {
-    (void)state;
     make_tmpdir();
     char path[512];
     snprintf(path, sizeof path, "%s/r.1.-1.mca", tmpdir);
     mc_region_writer *w = NULL;
     mc_error err;
-    assert_int_equal(mc_region_writer_new(path, NULL, &w, &err), MC_OK);
+    mc_region_options opt = {0};
+    opt.level = level;
+    assert_int_equal(mc_region_writer_new(path, &opt, &w, &err), MC_OK);
     /* payload sizes (stored uncompressed: the record is the NBT + 5) */
     const size_t overhead = 37; /* make_chunk_nbt's bytes around Data */
     const size_t big[] = {64 * 4096 - 5 - overhead, 65 * 4096 - 5 - overhead, 64 * 4096 - overhead,
                           200 * 4096 + 17, 1200000};
     uint8_t *payload[1024] = {0};
     size_t len[1024] = {0};
+    mc_compression comp[1024] = {0};
     uint64_t sectors = 2;
     for (int i = 0; i < 1024; i += 3) { /* one in three: small ones, the big ones among them */
         int b = i / 150;
         bool is_big = i % 150 == 0 && b < 5;
         payload[i] = make_chunk_nbt(32 + (i & 31), -32 + (i >> 5), is_big ? big[b] : 100 + (size_t)i * 7,
                                     (uint64_t)i, is_big, &len[i]);
-        mc_compression c = is_big ? MC_COMPRESSION_NONE : MC_COMPRESSION_ZLIB;
+        /* the small ones in turn zlib, lz4 and gzip: compressed straight
+         * into the batch (region_writer.c's put_compressed_in_batch) */
+        const mc_compression small[3] = {MC_COMPRESSION_ZLIB, MC_COMPRESSION_LZ4, MC_COMPRESSION_GZIP};
+        mc_compression c = comp[i] = is_big ? MC_COMPRESSION_NONE : small[(i / 3) % 3];
         assert_int_equal(mc_region_writer_put_chunk(w, i & 31, i >> 5, payload[i], len[i], c, 7, &err), MC_OK);
         if (is_big)
             sectors += b == 4 ? 1 : (len[i] + 5 + 4095) / 4096;
@@ -656,6 +661,30 @@ static void test_writer_batches(void **state)
         assert_int_equal(e.sector_offset, next);
         next += e.sector_count;
         expect_chunk(r, i & 31, i >> 5, payload[i], len[i]);
+        if (comp[i] != MC_COMPRESSION_NONE) {
+            /* the record is what mc_region_compress makes of it, its
+             * length field exact, the rest of its sectors zeros */
+            mc_buf raw, want;
+            mc_buf_init(&raw, NULL);
+            mc_buf_init(&want, NULL);
+            mc_region_record rec;
+            assert_int_equal(mc_region_read_raw(r, i & 31, i >> 5, &raw, &rec, &err), MC_OK);
+            assert_int_equal(mc_region_compress(comp[i], level, payload[i], len[i], &want, &err), MC_OK);
+            assert_int_equal(rec.length, want.len + 1);
+            assert_int_equal(raw.len, want.len);
+            assert_memory_equal(raw.data, want.data, want.len);
+            uint8_t tail[4096];
+            size_t pad = (size_t)e.sector_count * 4096 - 5 - want.len;
+            FILE *f = fopen(path, "rb");
+            assert_non_null(f);
+            assert_int_equal(fseek(f, (long)e.sector_offset * 4096 + 5 + (long)want.len, SEEK_SET), 0);
+            assert_int_equal(fread(tail, 1, pad, f), pad);
+            fclose(f);
+            for (size_t k = 0; k < pad; k++)
+                assert_int_equal(tail[k], 0);
+            mc_buf_free(&raw);
+            mc_buf_free(&want);
+        }
         free(payload[i]);
     }
     size_t ok = 0;
@@ -667,6 +696,15 @@ static void test_writer_batches(void **state)
     snprintf(mcc, sizeof mcc, "%s/c.%d.%d.mcc", tmpdir, 32 + (600 & 31), -32 + (600 >> 5));
     assert_true(exists(mcc));
     rm_tmpdir();
+}
+
+/* ... at deflate level 1 (ISA-L's igzip, what the world commands write)
+ * and the default (libdeflate's 6) */
+static void test_writer_batches(void **state)
+{
+    (void)state;
+    writer_batches_at(1);
+    writer_batches_at(0);
 }
 
 /* Deflate at every level the writers use, zlib and gzip: level 1 is
