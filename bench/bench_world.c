@@ -398,16 +398,19 @@ static void bench_convert_part(const char *world, const char *name, const char *
     free(c.out);
 }
 
-/* Region file `file` into world's dimension bench/cCOPY-I. */
-static bool copy_as_dimension(const char *world, int copy, int i, const char *file)
+/* Region file `file` into world's dimension bench/DIM (made when new);
+ * the copy's path into `to` when given. */
+static bool copy_as_dimension(const char *world, const char *dim, const char *file, char *to, size_t to_size)
 {
-    char dir[4400], to[4600], cmd[4500];
-    snprintf(dir, sizeof dir, "%s/dimensions/bench/c%d-%d/region", world, copy, i);
+    char dir[4400], path[4600], cmd[4500];
+    snprintf(dir, sizeof dir, "%s/dimensions/bench/%s/region", world, dim);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
     if (system(cmd))
         return false;
-    snprintf(to, sizeof to, "%s/%s", dir, region_name(file));
-    copy_file(file, to);
+    snprintf(path, sizeof path, "%s/%s", dir, region_name(file));
+    copy_file(file, path);
+    if (to)
+        snprintf(to, to_size, "%s", path);
     return true;
 }
 
@@ -430,28 +433,23 @@ static void bench_corpus(const char *tmp)
     char *verify_argv[80] = {"mcchunk", "region", "verify", "-q"};
     int va = 4;
     for (int i = 0; i < n; i++) {
-        char dir[4400], to[4600], cmd[9000];
+        char dim[64], to[4600];
         bool is_modern = strstr(files[i], "/1.18") || strstr(files[i], "/1.19") || strstr(files[i], "/1.2");
         bool is_legacy = strstr(files[i], "/1.8") || strstr(files[i], "/1.9") || strstr(files[i], "/1.10") ||
                          strstr(files[i], "/1.11") || strstr(files[i], "/1.12");
-        for (int k = 0; k < 3; k++) {
-            if (k == 2 && is_modern)
-                break;
-            snprintf(dir, sizeof dir, "%s/dimensions/bench/d%d/region",
-                     k == 2 ? (is_legacy ? legacy : flat) : k ? (is_modern ? modern : old) : world, i);
-            snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-            if (system(cmd))
-                return;
-            snprintf(to, sizeof to, "%s/%s", dir, region_name(files[i]));
-            copy_file(files[i], to);
-            if (!k && va < 78)
-                verify_argv[va++] = strdup(to);
-        }
+        snprintf(dim, sizeof dim, "d%d", i);
+        if (!copy_as_dimension(world, dim, files[i], to, sizeof to) ||
+            !copy_as_dimension(is_modern ? modern : old, dim, files[i], NULL, 0) ||
+            (!is_modern && !copy_as_dimension(is_legacy ? legacy : flat, dim, files[i], NULL, 0)))
+            return;
+        if (va < 78)
+            verify_argv[va++] = strdup(to);
         for (int copy = 0; copy < 4 && !is_modern; copy++) {
             /* the older files four times over, each copy a dimension, and
              * the 1.13-1.17 ones apart */
-            if (!copy_as_dimension(old4, copy, i, files[i]) ||
-                (!is_legacy && !copy_as_dimension(flat4, copy, i, files[i])))
+            snprintf(dim, sizeof dim, "c%d-%d", copy, i);
+            if (!copy_as_dimension(old4, dim, files[i], NULL, 0) ||
+                (!is_legacy && !copy_as_dimension(flat4, dim, files[i], NULL, 0)))
                 return;
         }
     }
@@ -469,41 +467,43 @@ static void bench_corpus(const char *tmp)
     printf("real chunks: %d corpus region files, %ld chunks (1.8.9 .. 1.21.11), one thread\n", n, chunks);
     printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (baseline)\n", "region verify (read only)",
            chunks / v.cpu, verify_us);
-    struct { const char *name, *dir; } sets[5] = {{"world stats, every chunk", world},
-                                                  {"world stats, 1.18+ chunks", modern},
-                                                  {"world stats, 1.8-1.12 chunks", legacy},
-                                                  {"world stats, 1.13-1.17 chunks", flat},
-                                                  {"world stats, older chunks", old}};
-    double once_chunks[2] = {0, 0}, once_cpu[2] = {0, 0}; /* the older files', the 1.13-1.17 files' */
-    for (int k = 0; k < 7; k++) {
-        char *argv[] = {"mcchunk", "world", "stats", k < 5 ? (char *)sets[k].dir : k == 5 ? old4 : flat4,
-                        "--threads", "1", "--json", "--quiet", NULL};
+    /* Each set once; a set with x4 (the same files four times over, each
+     * copy a dimension) also as a marginal rate. The files' run pays once
+     * for what does not grow with the chunks -- each distinct palette entry
+     * resolved through the registry, each distinct state named, the output
+     * -- and that is much of it (some files hold thousands of distinct
+     * entries). The copies pay it once again (they share their
+     * registries): x4 less x1 is the cost of the extra chunks alone, what a
+     * world of many chunks pays per chunk. */
+    const struct { const char *name, *dir, *x4, *marginal; } sets[5] = {
+        {"world stats, every chunk", world, NULL, NULL},
+        {"world stats, 1.18+ chunks", modern, NULL, NULL},
+        {"world stats, 1.8-1.12 chunks", legacy, NULL, NULL},
+        {"world stats, 1.13-1.17 chunks", flat, flat4, "world stats, 1.13-1.17, marginal"},
+        {"world stats, older chunks", old, old4, "world stats, older chunks, marginal"}};
+    double once_chunks[5], once_cpu[5];
+    for (int k = 0; k < 5; k++) {
+        char *argv[] = {"mcchunk", "world", "stats", (char *)sets[k].dir, "--threads", "1", "--json", "--quiet", NULL};
         run_result s = run_tool(argv);
         double c = json_number(s.out, "chunks");
         free(s.out);
-        if (k == 4 || k == 3) {
-            once_chunks[k == 3] = c;
-            once_cpu[k == 3] = s.cpu;
-        }
-        if (k < 5) {
-            printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target >= 20,000 chunks/s)\n",
-                   sets[k].name, c / s.cpu, s.cpu / c * 1e6, s.cpu / c * 1e6 / verify_us);
+        once_chunks[k] = c;
+        once_cpu[k] = s.cpu;
+        printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; target >= 20,000 chunks/s)\n",
+               sets[k].name, c / s.cpu, s.cpu / c * 1e6, s.cpu / c * 1e6 / verify_us);
+    }
+    for (int k = 0; k < 5; k++) {
+        if (!sets[k].x4)
             continue;
-        }
-        /* The older files' run pays once for what does not grow with the
-         * chunks -- each distinct palette entry resolved through the registry,
-         * each distinct state named, the output -- and that is much of it
-         * (some of the files hold thousands of distinct entries). The same
-         * files four times over pay it once again (the copies share their
-         * registries): the difference is the cost of the extra chunks alone,
-         * what a world of many chunks pays per chunk. */
-        const int f = k == 6; /* the 1.13-1.17 files alone: the same */
-        double dc = c - once_chunks[f], dcpu = s.cpu - once_cpu[f];
+        char *argv[] = {"mcchunk", "world", "stats", (char *)sets[k].x4, "--threads", "1", "--json", "--quiet", NULL};
+        run_result s = run_tool(argv);
+        double c = json_number(s.out, "chunks");
+        free(s.out);
+        double dc = c - once_chunks[k], dcpu = s.cpu - once_cpu[k];
         if (dc > 0 && dcpu > 0)
-            printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; the %s files x4 less x1: "
+            printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify; the files x4 less x1: "
                    "per chunk, once-per-distinct-key work taken out)\n",
-                   f ? "world stats, 1.13-1.17, marginal" : "world stats, older chunks, marginal", dc / dcpu,
-                   dcpu / dc * 1e6, dcpu / dc * 1e6 / verify_us, f ? "1.13-1.17" : "older");
+                   sets[k].marginal, dc / dcpu, dcpu / dc * 1e6, dcpu / dc * 1e6 / verify_us);
     }
     /* to 1.21.4 in each region compression the game offers, then to 1.12.2 */
     const struct { const char *to, *comp, *note; } targets[4] = {
