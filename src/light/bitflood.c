@@ -634,8 +634,8 @@ static MC__LIGHT_INLINE void layer_joined(mc__bitwork *b, int32_t gy, int32_t fi
  * the same bits): rows lo..hi less the last hi - lo + 1 mod 4, which it
  * returns for step_plain to finish. *first, *last as step_plain's. */
 __attribute__((target("avx2"))) static inline int32_t step_plain4(mc__bitwork *b, int32_t gy, int32_t lo, int32_t hi,
-                                                           int L, uint64_t mb, uint64_t ma, int32_t *first,
-                                                           int32_t *last)
+                                                                  int L, uint64_t mb, uint64_t ma, int32_t *first,
+                                                                  int32_t *last)
 {
     typedef uint64_t v4u64 __attribute__((vector_size(32)));
     const uint64_t *f = LAYER(b->f, gy), *fb = LAYER(b->f, gy - 1), *fa = LAYER(b->f, gy + 1);
@@ -869,6 +869,8 @@ static int give_up(mc_light_engine *e, int ready)
 }
 
 #ifdef MC_HAVE_AVX512_KERNELS
+/* The lowest and highest set bit of x != 0 (mc__lowest_bit's and
+ * mc__highest_bit's 64-bit twins, for the AVX2 paths' row masks). */
 static inline int lowest_bit64(uint64_t x)
 {
     return __builtin_ctzll(x);
