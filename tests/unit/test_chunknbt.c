@@ -1003,6 +1003,33 @@ static void test_cache_block_bytes(void **state)
         f[m++] = 0;
         assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_ERR_MALFORMED);
     }
+    /* {Name: "minecraft:" + 1..40 x's, Properties: {axis: "x"}}, 45..84
+     * bytes (every length of a last, partial 16- or 8-byte step): as it is
+     * an unknown block; any byte of its name made 0xFF or a raw 0, no entry
+     * (a byte the zero / high-bit count skipped or counted twice would
+     * pass such an entry as the game's shape) */
+    char name[64] = "minecraft:";
+    for (size_t xs = 1; xs <= 40; xs++) {
+        name[9 + xs] = 'x';
+        name[10 + xs] = '\0';
+        size_t at = 0;
+        m = put_string_tag(f, "Name", name);
+        at = m - strlen(name);
+        f[m++] = 10;
+        m += put_text(f + m, "Properties");
+        m += put_string_tag(f + m, "axis", "x");
+        f[m++] = 0;
+        f[m++] = 0;
+        assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_ERR_NOT_FOUND);
+        for (size_t i = at; i < at + strlen(name); i++) {
+            const uint8_t keep = f[i];
+            for (int bad_byte = 0; bad_byte < 2; bad_byte++) {
+                f[i] = bad_byte ? 0xFF : 0;
+                assert_int_equal(mc_chunknbt_cache_block_bytes(cache, reg, f, m, &got), MC_ERR_MALFORMED);
+            }
+            f[i] = keep;
+        }
+    }
     mc_chunknbt_cache_free(cache);
 }
 
