@@ -216,7 +216,7 @@ typedef struct miss {
 } miss;
 
 static inline slot *find_or_miss(mc_chunknbt_cache *c, const mc_registry *reg, const char *key, size_t len, uint64_t h,
-                          miss *m)
+                                 miss *m)
 {
     m->at = 0;
     m->used = c->used;

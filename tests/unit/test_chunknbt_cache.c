@@ -226,7 +226,8 @@ static void test_registries_share_cache(void **state)
         }
     assert_int_equal(mc__cache_entries(shared), mc__cache_entries(alone[0]) + mc__cache_entries(alone[1]));
     assert_int_equal(mc__cache_entries(alone[0]), states);
-    /* the two registries must disagree on most ids for this to mean anything */
+    /* the two registries must disagree on more than half the ids (differing
+     * counts both passes) for this to mean anything */
     assert_true(states > 10000);
     assert_true(differing > states);
     mc_chunknbt_cache_free(shared);
