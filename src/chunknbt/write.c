@@ -617,6 +617,8 @@ static bool put_ascii(mc_buf *b, const char *s)
  * meet 17,137 distinct 1.21.4 states, each made once). False when a string
  * is not plain ASCII (the caller then goes through the tree; b may hold a
  * part). */
+enum { ENTRY_PROPS = 16 }; /* properties read at once (a 1.21 block has at most 7) */
+
 static bool entry_bytes(writer *w, bool biomes, uint32_t v, mc_buf *b)
 {
     if (biomes) {
@@ -633,12 +635,13 @@ static bool entry_bytes(writer *w, bool biomes, uint32_t v, mc_buf *b)
     emit_key(b, MC_NBT_STRING, "Name");
     if (!put_ascii(b, name))
         return false;
-    const unsigned np = mc_registry_state_prop_count(w->treg, v);
+    const char *keys[ENTRY_PROPS], *vals[ENTRY_PROPS];
+    const unsigned np = mc_registry_state_props(w->treg, v, keys, vals, ENTRY_PROPS);
     if (np) {
         emit_key(b, MC_NBT_COMPOUND, "Properties");
         for (unsigned i = 0; i < np; i++) {
-            const char *k, *val;
-            if (!mc_registry_state_prop(w->treg, v, i, &k, &val))
+            const char *k = i < ENTRY_PROPS ? keys[i] : NULL, *val = i < ENTRY_PROPS ? vals[i] : NULL;
+            if (i >= ENTRY_PROPS && !mc_registry_state_prop(w->treg, v, i, &k, &val))
                 continue;
             mc_buf_put_u8(b, MC_NBT_STRING);
             if (!put_ascii(b, k) || !put_ascii(b, val))
