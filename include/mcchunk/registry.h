@@ -156,6 +156,13 @@ MC_API unsigned mc_registry_state_prop_count(const mc_registry *reg, uint32_t st
  * valid for the life of the process. False when out of range. */
 MC_API bool mc_registry_state_prop(const mc_registry *reg, uint32_t state, unsigned index,
                                    const char **key, const char **value);
+/* Every property of a state at once, as mc_registry_state_prop gives
+ * them in the game's order: keys[i] and values[i] for i < min(count, max)
+ * (either array may be NULL); returns count, the state's
+ * mc_registry_state_prop_count (0 for invalid states). One look-up of the
+ * state's block where mc_registry_state_prop makes one per property. */
+MC_API unsigned mc_registry_state_props(const mc_registry *reg, uint32_t state, const char **keys,
+                                        const char **values, unsigned max);
 /* The value of property `key` of a state, or NULL. */
 MC_API const char *mc_registry_state_prop_value(const mc_registry *reg, uint32_t state,
                                                 const char *key);

@@ -370,6 +370,31 @@ static bool all_used_nibbles(const mc_container *c)
     return true;
 }
 
+/* Whether an entry of pal[0..n) (n <= 256) is there twice: pairwise for a
+ * short palette; else each entry's place (plus one) kept in a table of 512
+ * slots by a hash of its value, probed onwards (at most half full), where
+ * the pairs of a palette of 30 were a third of this check's cost. */
+static bool palette_repeats(const uint32_t *pal, uint32_t n)
+{
+    if (n <= 16) {
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = i + 1; j < n; j++)
+                if (pal[i] == pal[j])
+                    return true;
+        return false;
+    }
+    uint16_t slot_of[512];
+    memset(slot_of, 0, sizeof slot_of);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t h = (pal[i] * 0x9E3779B1u) >> 23;
+        for (; slot_of[h]; h = (h + 1) & 511)
+            if (pal[slot_of[h] - 1] == pal[i])
+                return true;
+        slot_of[h] = (uint16_t)(i + 1);
+    }
+    return false;
+}
+
 /* Whether an indirect container's palette has no entry twice and every
  * entry is used: the entries are checked first, then the indices walked
  * until each entry was seen (usually long before the last block). The
@@ -377,12 +402,8 @@ static bool all_used_nibbles(const mc_container *c)
  * first_occurrence_indexed then does not unpack them again. */
 static bool all_used(const mc_container *c, uint16_t *idx, bool *unpacked)
 {
-    if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256)
+    if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256 || palette_repeats(c->palette, c->palette_len))
         return false;
-    for (uint32_t i = 0; i < c->palette_len; i++)
-        for (uint32_t j = i + 1; j < c->palette_len; j++)
-            if (c->palette[i] == c->palette[j])
-                return false;
     uint8_t seen[256];
     if (c->rules.size > 4096)
         return false;
@@ -617,6 +638,8 @@ static bool put_ascii(mc_buf *b, const char *s)
  * meet 17,137 distinct 1.21.4 states, each made once). False when a string
  * is not plain ASCII (the caller then goes through the tree; b may hold a
  * part). */
+enum { ENTRY_PROPS = 16 }; /* properties read at once (a 1.21 block has at most 7) */
+
 static bool entry_bytes(writer *w, bool biomes, uint32_t v, mc_buf *b)
 {
     if (biomes) {
@@ -633,12 +656,13 @@ static bool entry_bytes(writer *w, bool biomes, uint32_t v, mc_buf *b)
     emit_key(b, MC_NBT_STRING, "Name");
     if (!put_ascii(b, name))
         return false;
-    const unsigned np = mc_registry_state_prop_count(w->treg, v);
+    const char *keys[ENTRY_PROPS], *vals[ENTRY_PROPS];
+    const unsigned np = mc_registry_state_props(w->treg, v, keys, vals, ENTRY_PROPS);
     if (np) {
         emit_key(b, MC_NBT_COMPOUND, "Properties");
         for (unsigned i = 0; i < np; i++) {
-            const char *k, *val;
-            if (!mc_registry_state_prop(w->treg, v, i, &k, &val))
+            const char *k = i < ENTRY_PROPS ? keys[i] : NULL, *val = i < ENTRY_PROPS ? vals[i] : NULL;
+            if (i >= ENTRY_PROPS && !mc_registry_state_prop(w->treg, v, i, &k, &val))
                 continue;
             mc_buf_put_u8(b, MC_NBT_STRING);
             if (!put_ascii(b, k) || !put_ascii(b, val))

@@ -327,6 +327,44 @@ bool mc_registry_state_prop(const mc_registry *reg, uint32_t state, unsigned ind
     return true;
 }
 
+unsigned mc_registry_state_props(const mc_registry *reg, uint32_t state, const char **keys,
+                                 const char **values, unsigned max)
+{
+    if (!mc_registry_state_valid(reg, state))
+        return 0;
+    if (reg->kind == MC__KIND_LEGACY) {
+        const mc__legacy_schema *s = schema_of(&reg->legacy[state >> 4]);
+        const unsigned np = s ? s->nprops : 0;
+        for (unsigned i = 0; i < np && i < max; i++) {
+            const mc__propdef *p = &mc__reg_propdefs[mc__reg_prop_lists[s->props + i]];
+            if (keys) keys[i] = mc__str(p->name);
+            if (values) values[i] = mc__str(mc__reg_value_refs[p->values + legacy_digit(s, state & 15, i)]);
+        }
+        return np;
+    }
+    const mc__tables *t = mc__tables_of(reg); /* there: the state is valid */
+    const uint32_t b = mc__block_of_state(reg, t, state);
+    const mc__kind *k = mc__kind_of(t, b);
+    /* the digits from the last property (fastest) back, as mc__prop_digit
+     * gives each; an explicit digit list is read as it stands */
+    uint32_t offset = state - t->block_min[b];
+    for (unsigned i = k->nprops; i-- > 0;) {
+        const mc__propdef *p = mc__propdef_of(k, i);
+        uint32_t digit;
+        if (k->explicit_digits != MC__NONE) {
+            digit = mc__reg_default_digits[k->explicit_digits + offset * k->nprops + i];
+        } else {
+            digit = offset % p->count;
+            offset /= p->count;
+        }
+        if (i >= max)
+            continue;
+        if (keys) keys[i] = mc__str(p->name);
+        if (values) values[i] = mc__str(mc__reg_value_refs[p->values + digit]);
+    }
+    return k->nprops;
+}
+
 const char *mc_registry_state_prop_value(const mc_registry *reg, uint32_t state, const char *key)
 {
     const char *k, *v;

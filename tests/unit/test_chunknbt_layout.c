@@ -404,6 +404,11 @@ static void test_written_palettes(void **state)
     assert_int_equal(expect_palette(many, 100, idx, first), 100); /* kept: many[0] first */
     idx[4095] = 0;
     assert_int_equal(expect_palette(many, 100, idx, NULL), 99);
+    /* more than 16 entries, every one used, one of them twice (the first
+     * and the last met): merged */
+    idx[4095] = 99;
+    many[99] = many[98];
+    assert_int_equal(expect_palette(many, 100, idx, NULL), 99);
 }
 
 int main(void)

@@ -2,7 +2,8 @@
  * test_registry.c: the registry module against facts checked by hand
  * (state counts, ids and flags of well-known states), plus exhaustive
  * properties: every state of every registry prints, parses back to the same
- * id, and keeps its name; lookups with missing properties take defaults;
+ * id, and keeps its name, and gives its properties alike one by one and
+ * at once; lookups with missing properties take defaults;
  * parsing rejects malformed text.
  */
 #include "support.h"
@@ -255,6 +256,30 @@ static size_t expected_text(const mc_registry *reg, uint32_t s, bool sorted, cha
     return len;
 }
 
+/* mc_registry_state_props (all properties at one block look-up) against
+ * mc_registry_state_prop read one index at a time; a `max` below the count
+ * fills that many and touches no slot past them. */
+static void check_props_at_once(const mc_registry *reg, uint32_t s)
+{
+    const char *keys[65], *values[65], *k, *v;
+    const unsigned n = mc_registry_state_prop_count(reg, s);
+    assert_true(n < 64);
+    const unsigned max = s % 3 ? 64 : s / 3 % (n + 1);
+    for (unsigned i = 0; i <= 64; i++)
+        keys[i] = values[i] = NULL;
+    if (mc_registry_state_props(reg, s, keys, values, max) != n)
+        fail_msg("%s: state %u: props gives another count than %u", mc_registry_name(reg), s, n);
+    for (unsigned i = 0; i < n && i < max; i++) {
+        assert_true(mc_registry_state_prop(reg, s, i, &k, &v));
+        if (keys[i] != k || values[i] != v)
+            fail_msg("%s: state %u property %u: %s=%s at once, %s=%s alone", mc_registry_name(reg), s, i,
+                     keys[i] ? keys[i] : "(none)", values[i] ? values[i] : "(none)", k, v);
+    }
+    assert_null(keys[n < max ? n : max]);
+    assert_null(values[n < max ? n : max]);
+    assert_int_equal(mc_registry_state_props(reg, s, NULL, NULL, 64), n);
+}
+
 static void test_round_trip_all(void **state)
 {
     (void)state;
@@ -285,11 +310,13 @@ static void test_round_trip_all(void **state)
             mc_registry_format_state(reg, s, again, sizeof again, 0);
             assert_true(!strncmp(again, mc_registry_state_name(reg, s), strlen(mc_registry_state_name(reg, s))));
             assert_true(mc_registry_state_flags(reg, s) & MC_STATE_VALID);
+            check_props_at_once(reg, s);
             count++;
         }
         assert_true(count > 0);
         /* past the states: no text */
         assert_int_equal(mc_registry_format_state(reg, mc_registry_state_count(reg), text, sizeof text, 0), 0);
+        assert_int_equal(mc_registry_state_props(reg, mc_registry_state_count(reg), NULL, NULL, 0), 0);
         assert_string_equal(text, "");
         if (mc_registry_edition(reg) == MC_EDITION_JAVA && mc_registry_state_count(reg) != 4096)
             assert_int_equal(count, mc_registry_state_count(reg));
