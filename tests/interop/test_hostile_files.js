@@ -159,11 +159,25 @@ async function main () {
     // Whole-world commands read neither the link nor a file the game would
     // not read (a name other than r.<x>.<z>.mca), and say so on stderr.
     fs.copyFileSync(outside.rfile, path.join(w, 'region', 'mcaselector-r.0.0.mca'))
-    const info = run('world', 'info', w, '--json')
+    const skipped = err => {
+      assert.match(err, /skipping \S+\/region\/r\.0\.0\.mca: a symbolic link \(not followed\)/)
+      assert.match(err, /skipping \S+\/region\/mcaselector-r\.0\.0\.mca: not a region file name/)
+    }
+    // With nothing else in it (no level.dat), the folder is not a world.
+    let info = run('world', 'info', w, '--json')
+    assert.strictEqual(info.status, 1, info.err)
+    assert.strictEqual(info.out.length, 0)
+    assert.match(info.err, /is not a Minecraft world/)
+    skipped(info.err)
+    assert.ok(!info.err.includes(SECRET))
+    // With a region file of its own: that file alone is read.
+    const own = path.join(tmp, 'own-40-40.nbt')
+    fs.writeFileSync(own, chunkNbt(40, 40, 100))
+    assert.strictEqual(run('chunk', 'put', w, '40', '40', own).status, 0)
+    info = run('world', 'info', w, '--json')
     assert.strictEqual(info.status, 0, info.err)
-    assert.strictEqual(JSON.parse(info.text).files.region.chunks, 0, info.text)
-    assert.match(info.err, /skipping \S+\/region\/r\.0\.0\.mca: a symbolic link \(not followed\)/)
-    assert.match(info.err, /skipping \S+\/region\/mcaselector-r\.0\.0\.mca: not a region file name/)
+    assert.strictEqual(JSON.parse(info.text).files.region.chunks, 1, info.text)
+    skipped(info.err)
     assert.ok(!info.text.includes(SECRET) && !info.err.includes(SECRET))
     const w2 = path.join(tmp, 'linked-folder')
     fs.mkdirSync(w2)
