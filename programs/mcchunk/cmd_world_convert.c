@@ -945,6 +945,8 @@ static mc_status convert_region(convert_run *run, mc_error *err)
                 st = write_chunk(run, &win, out, lx, lz, col, err);
                 mc_column_free(run->source[i]); /* (the window keeps the translated one a while) */
                 run->source[i] = NULL;
+                if (!j->compute_light)
+                    world_window_release(&win, lx); /* no neighbour needs it */
             } else if (run->sections) {
                 lo = run->min_section * 16;
                 hi = lo + run->sections * 16;

@@ -90,3 +90,12 @@ void world_window_neighbours(world_window *w, int lx, const mc_column *nb[8])
             if (dx || dz)
                 nb[k++] = slot(w, lx + dx, w->row_z + dz);
 }
+
+void world_window_release(world_window *w, int lx)
+{
+    mc_column **c = &w->col[1][lx + 1];
+    if (*c)
+        w->free_col(w->user, *c);
+    *c = NULL;
+    w->tried[1][lx + 1] = true;
+}

@@ -37,6 +37,10 @@ void world_window_free(world_window *w);
 void world_window_row(world_window *w, int lz);
 /* The column at local (lx, row) (loaded when first asked), or NULL. */
 mc_column *world_window_get(world_window *w, int lx);
+/* Frees the column at local (lx, row) now, when no neighbour will need it
+ * (work without light): the next column then reuses its memory, still in
+ * cache, instead of a fresh one. Asking for it again gives NULL. */
+void world_window_release(world_window *w, int lx);
 /* Its eight neighbours in mc_light_column's order (NULL where none). */
 void world_window_neighbours(world_window *w, int lx, const mc_column *nb[8]);
 
