@@ -31,7 +31,7 @@ static void usage(FILE *out)
             "       mcchunk region verify [-q] [--json] FILE...\n"
             "       mcchunk region salvage FILE -o OUT\n"
             "       mcchunk region compact FILE...\n"
-            "       mcchunk region relight FILE...\n"
+            "       mcchunk region relight [--deflate-level N] FILE...\n"
             "\n"
             "Region files (.mca, .mcr; also entities/ and poi/ files).\n"
             "  info     chunks, file size, used and free sectors, compressions, external\n"
@@ -54,7 +54,9 @@ static void usage(FILE *out)
             "           with the light engine, sets isLightOn, and puts each file back\n"
             "           whole, crash-safely (the old or the relit file after a crash;\n"
             "           chunks at the file's edge: the next file's chunks count as not\n"
-            "           loaded; `mcchunk world relight` reads them)\n"
+            "           loaded; `mcchunk world relight` reads them); --deflate-level N\n"
+            "           (1..12): the level of the zlib records written, default 1, the\n"
+            "           fastest (~5%% larger files than the game's 6)\n"
             "\n"
             "\n"
             "A file cut inside its 8 KiB header (the chunk table) fails info and ls: what\n"
@@ -310,6 +312,7 @@ int mc_cmd_region(int argc, char **argv)
     }
     const char *sub = argv[1];
     bool quiet = false, json = false;
+    int deflate_level = 0;
     const char *out = NULL;
     const char *files[4096];
     int nfiles = 0;
@@ -327,6 +330,13 @@ int mc_cmd_region(int argc, char **argv)
                 return MC_EXIT_USAGE;
             }
             out = argv[i];
+        } else if (!strcmp(argv[i], "--deflate-level")) {
+            if (++i >= argc) {
+                fprintf(stderr, "mcchunk region: --deflate-level needs a value\n");
+                return MC_EXIT_USAGE;
+            }
+            if (!mc_tool_parse_int("mcchunk region", "--deflate-level", argv[i], 1, 12, &deflate_level))
+                return MC_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "mcchunk region: unknown option %s\n", argv[i]);
             return MC_EXIT_USAGE;
@@ -348,6 +358,10 @@ int mc_cmd_region(int argc, char **argv)
         fprintf(stderr, "mcchunk region %s: no FILE given\n", sub);
         return MC_EXIT_USAGE;
     }
+    if (deflate_level && strcmp(sub, "relight")) {
+        fprintf(stderr, "mcchunk region %s: --deflate-level is for relight\n", sub);
+        return MC_EXIT_USAGE;
+    }
     if (json && strcmp(sub, "ls") && strcmp(sub, "verify")) {
         fprintf(stderr, "mcchunk region %s: --json is for ls and verify\n", sub);
         return MC_EXIT_USAGE;
@@ -359,7 +373,7 @@ int mc_cmd_region(int argc, char **argv)
             return MC_EXIT_USAGE;
         }
     if (!strcmp(sub, "relight") && !out)
-        return mc_region_relight(nfiles, files, quiet);
+        return mc_region_relight(nfiles, files, quiet, deflate_level);
     if (!strcmp(sub, "salvage")) {
         if (nfiles != 1 || !out) {
             fprintf(stderr, "mcchunk region salvage: needs one FILE and -o OUT\n");

@@ -76,7 +76,7 @@ static void usage(FILE *out)
                  "after Ctrl-C or a crash: run it again to finish). Proto-chunks and chunks\n"
                  "before 1.14 are left as they are. Prints the regions, chunks and relit chunks.\n"
                  "options:\n");
-    world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION);
+    world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_DEFLATE);
     fprintf(out, "memory: peak at most 16 MB + 64 MB per thread (three rows of decoded chunks, the\n"
                  "light engine's work area and its batch of up to 102 columns' light kinds and\n"
                  "light sources), whatever the size of the world\n"
@@ -86,7 +86,7 @@ static void usage(FILE *out)
 int world_cmd_relight(int argc, char **argv)
 {
     world_opts o = {.prog = "mcchunk world relight"};
-    int rc = world_parse_dir_args(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION, argc, argv, usage);
+    int rc = world_parse_dir_args(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_DEFLATE, argc, argv, usage);
     if (rc >= 0)
         return rc;
     world_scan scan;
@@ -97,8 +97,10 @@ int world_cmd_relight(int argc, char **argv)
     relight_job j = {&o, &scan, calloc((size_t)threads, sizeof(world_relight_worker)),
                      calloc((size_t)threads, sizeof(world_relight_counts))};
     bool ok = j.workers && j.counts;
-    for (int w = 0; ok && w < threads; w++)
+    for (int w = 0; ok && w < threads; w++) {
         ok = world_relight_worker_init(&j.workers[w]);
+        j.workers[w].deflate_level = world_deflate_level(&o);
+    }
     rc = MC_EXIT_FAIL;
     if (!ok) {
         fprintf(stderr, "%s: out of memory\n", o.prog);

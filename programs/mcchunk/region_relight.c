@@ -44,7 +44,7 @@ static int relight_file(const char *path, world_relight_worker *w, bool quiet)
     return MC_EXIT_OK;
 }
 
-int mc_region_relight(int nfiles, const char *const *files, bool quiet)
+int mc_region_relight(int nfiles, const char *const *files, bool quiet, int deflate_level)
 {
     world_relight_worker w;
     if (!world_relight_worker_init(&w)) {
@@ -52,6 +52,8 @@ int mc_region_relight(int nfiles, const char *const *files, bool quiet)
         fprintf(stderr, "mcchunk region relight: out of memory\n");
         return MC_EXIT_FAIL;
     }
+    if (deflate_level)
+        w.deflate_level = deflate_level;
     int rc = MC_EXIT_OK;
     for (int i = 0; i < nfiles; i++)
         if (relight_file(files[i], &w, quiet) != MC_EXIT_OK)

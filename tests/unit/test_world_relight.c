@@ -12,6 +12,11 @@
  * neighbours read from whichever file holds them, and isLightOn is set; and
  * the edge chunks did differ after `region relight` (so the check can see
  * the difference). Usage errors exit 2.
+ *
+ * --deflate-level: the world relit again by default, with --deflate-level 1
+ * and with --deflate-level 6 holds the same chunk NBT in every record; the
+ * default's records are byte for byte those of level 1, level 6's differ
+ * and take fewer bytes in all.
  */
 #include "support.h"
 
@@ -90,6 +95,46 @@ static unsigned count_edges_lit(mc_light_engine *e, unsigned *total)
     return ok;
 }
 
+/* Over every chunk of the four files of worlds a, b: the compressed record
+ * bytes equal (*same_raw), the inflated NBT equal (asserted), and the sum
+ * of each world's record lengths. */
+static void compare_worlds(const char *a, const char *b, bool *same_raw, size_t *len_a, size_t *len_b)
+{
+    *same_raw = true;
+    *len_a = *len_b = 0;
+    for (int rz = -1; rz <= 0; rz++)
+        for (int rx = -1; rx <= 0; rx++) {
+            char pa[300], pb[300];
+            snprintf(pa, sizeof pa, "%s/region/r.%d.%d.mca", a, rx, rz);
+            snprintf(pb, sizeof pb, "%s/region/r.%d.%d.mca", b, rx, rz);
+            mc_region *ra, *rb;
+            mc_error err;
+            assert_int_equal(mc_region_open(pa, NULL, &ra, &err), MC_OK);
+            assert_int_equal(mc_region_open(pb, NULL, &rb, &err), MC_OK);
+            for (int i = 0; i < 1024; i++) {
+                if (!mc_region_has_chunk(ra, i & 31, i >> 5))
+                    continue;
+                mc_buf x, y;
+                mc_buf_init(&x, NULL);
+                mc_buf_init(&y, NULL);
+                assert_int_equal(mc_region_read_raw(ra, i & 31, i >> 5, &x, NULL, &err), MC_OK);
+                assert_int_equal(mc_region_read_raw(rb, i & 31, i >> 5, &y, NULL, &err), MC_OK);
+                *len_a += x.len, *len_b += y.len;
+                if (x.len != y.len || memcmp(x.data, y.data, x.len))
+                    *same_raw = false;
+                x.len = y.len = 0;
+                assert_int_equal(mc_region_read_chunk(ra, i & 31, i >> 5, &x, NULL, &err), MC_OK);
+                assert_int_equal(mc_region_read_chunk(rb, i & 31, i >> 5, &y, NULL, &err), MC_OK);
+                assert_int_equal(x.len, y.len);
+                assert_memory_equal(x.data, y.data, x.len);
+                mc_buf_free(&x);
+                mc_buf_free(&y);
+            }
+            mc_region_close(ra);
+            mc_region_close(rb);
+        }
+}
+
 static void test_world_relight(void **state)
 {
     (void)state;
@@ -126,6 +171,31 @@ static void test_world_relight(void **state)
             cols[z + R][x + R] = NULL;
         }
     mc_light_engine_free(e);
+    /* --deflate-level: the same light, records deflated at that level */
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s/w1' && cp -r '%s' '%s/w6'", world, tmp, world, tmp);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "world relight '%s' --quiet", world);
+    assert_int_equal(mc_test_run_tool(args), 0);
+    snprintf(args, sizeof args, "world relight '%s/w1' --quiet --deflate-level 1", tmp);
+    assert_int_equal(mc_test_run_tool(args), 0);
+    snprintf(args, sizeof args, "world relight '%s/w6' --quiet --deflate-level 6", tmp);
+    assert_int_equal(mc_test_run_tool(args), 0);
+    char w1[300], w6[300];
+    snprintf(w1, sizeof w1, "%s/w1", tmp);
+    snprintf(w6, sizeof w6, "%s/w6", tmp);
+    bool same;
+    size_t len_default, len1, len6;
+    compare_worlds(world, w1, &same, &len_default, &len1);
+    assert_true(same);
+    compare_worlds(w6, w1, &same, &len6, &len1);
+    print_message("records: %zu bytes at the default level, %zu at level 1, %zu at level 6\n", len_default, len1,
+                  len6);
+    assert_false(same);
+    assert_true(len6 < len1);
+    assert_int_equal(mc_test_run_tool("world relight /nonexistent --deflate-level 0"), 2);
+    assert_int_equal(mc_test_run_tool("world relight /nonexistent --deflate-level 13"), 2);
+    assert_int_equal(mc_test_run_tool("region relight --deflate-level x /nonexistent"), 2);
+    assert_int_equal(mc_test_run_tool("region verify --deflate-level 6 /nonexistent"), 2);
     assert_int_equal(mc_test_run_tool("world relight"), 2);
     assert_int_equal(mc_test_run_tool("world relight /nonexistent --threads 0"), 2);
     snprintf(args, sizeof args, "world relight '%s/none'", tmp);

@@ -75,6 +75,7 @@ bool world_relight_worker_init(world_relight_worker *w)
     w->doc = mc_nbt_doc_new(NULL);
     mc_buf_init(&w->nbt, NULL);
     mc_buf_init(&w->raw, NULL);
+    w->deflate_level = WORLD_DEFLATE_LEVEL;
     return w->engine && w->cache && w->doc;
 }
 
@@ -195,7 +196,9 @@ mc_status world_relight_region(const char *path, mc_region *const around[9], int
     run.rx = rx;
     run.rz = rz;
     mc_region_writer *out = NULL;
-    mc_status st = mc_region_writer_new(path, NULL, &out, err);
+    mc_region_options ro = {0};
+    ro.level = w->deflate_level;
+    mc_status st = mc_region_writer_new(path, &ro, &out, err);
     if (st)
         return st;
     /* one light batch for the file: each decoded column's light kinds are
