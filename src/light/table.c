@@ -61,9 +61,21 @@ static bool prop_true(const mc_registry *reg, uint32_t state, const char *key)
     return v && strcmp(v, "true") == 0;
 }
 
-/* Luminance of the states whose light depends on their properties; -1 for
- * the others (the row's emitLight holds for every state). */
-static int state_emission(const mc_registry *reg, uint32_t state, const char *name)
+/* How a block's luminance depends on its state's properties. */
+typedef enum emission_rule {
+    RULE_ROW,         /* the row's emitLight holds for every state */
+    RULE_LIT,         /* `level` when lit=true, else 0 */
+    RULE_CANDLE,      /* 3 per candle when lit */
+    RULE_CANDLE_CAKE, /* 3 when lit */
+    RULE_SEA_PICKLE,  /* 3 + 3 per pickle when waterlogged */
+    RULE_LIGHT,       /* the light block: its level */
+    RULE_ANCHOR,      /* respawn anchor: charges * 15 / 4 */
+    RULE_BERRIES,     /* cave vines: 14 with berries */
+    RULE_FIXED,       /* `level` whatever the state (glow lichen) */
+} emission_rule;
+
+/* The rule of block `name` (without its namespace), and its level. */
+static emission_rule rule_of(const char *name, int *level)
 {
     static const struct { const char *name; int level; } lit[] = {
         {"furnace", 13}, {"blast_furnace", 13}, {"smoker", 13}, {"redstone_ore", 9},
@@ -73,44 +85,83 @@ static int state_emission(const mc_registry *reg, uint32_t state, const char *na
         {"waxed_copper_bulb", 15}, {"waxed_exposed_copper_bulb", 12},
         {"waxed_weathered_copper_bulb", 8}, {"waxed_oxidized_copper_bulb", 4},
     };
+    *level = 0;
     for (size_t i = 0; i < sizeof lit / sizeof lit[0]; i++)
         if (strcmp(name, lit[i].name) == 0)
-            return prop_true(reg, state, "lit") ? lit[i].level : 0;
+            return *level = lit[i].level, RULE_LIT;
     if (strcmp(name, "candle") == 0 || ends_with(name, "_candle"))
-        return prop_true(reg, state, "lit") ? 3 * prop_int(reg, state, "candles", 1) : 0;
+        return RULE_CANDLE;
     if (ends_with(name, "candle_cake"))
-        return prop_true(reg, state, "lit") ? 3 : 0;
+        return RULE_CANDLE_CAKE;
     if (strcmp(name, "sea_pickle") == 0)
-        return prop_true(reg, state, "waterlogged") ? 3 + 3 * prop_int(reg, state, "pickles", 1) : 0;
+        return RULE_SEA_PICKLE;
     if (strcmp(name, "light") == 0)
-        return prop_int(reg, state, "level", 15);
+        return RULE_LIGHT;
     if (strcmp(name, "respawn_anchor") == 0)
-        return prop_int(reg, state, "charges", 0) * 15 / 4;
+        return RULE_ANCHOR;
     if (strcmp(name, "cave_vines") == 0 || strcmp(name, "cave_vines_plant") == 0)
-        return prop_true(reg, state, "berries") ? 14 : 0;
+        return RULE_BERRIES;
     if (strcmp(name, "glow_lichen") == 0)
-        return 7;
-    return -1;
+        return *level = 7, RULE_FIXED;
+    return RULE_ROW;
 }
 
-/* The facts of one state of a registry that has rows of its own. */
-static void state_facts(const mc_registry *reg, int32_t dv, uint32_t state, uint32_t first,
-                        uint8_t *info, uint8_t *faces)
+/* Luminance of a state of a block whose rule is not RULE_ROW. */
+static unsigned rule_emission(emission_rule rule, int level, const mc_registry *reg, uint32_t state)
+{
+    switch (rule) {
+    case RULE_LIT:
+        return prop_true(reg, state, "lit") ? (unsigned)level : 0;
+    case RULE_CANDLE:
+        return prop_true(reg, state, "lit") ? (unsigned)(3 * prop_int(reg, state, "candles", 1)) : 0;
+    case RULE_CANDLE_CAKE:
+        return prop_true(reg, state, "lit") ? 3 : 0;
+    case RULE_SEA_PICKLE:
+        return prop_true(reg, state, "waterlogged") ? (unsigned)(3 + 3 * prop_int(reg, state, "pickles", 1)) : 0;
+    case RULE_LIGHT:
+        return (unsigned)prop_int(reg, state, "level", 15);
+    case RULE_ANCHOR:
+        return (unsigned)(prop_int(reg, state, "charges", 0) * 15 / 4);
+    case RULE_BERRIES:
+        return prop_true(reg, state, "berries") ? 14 : 0;
+    default:
+        return (unsigned)level;
+    }
+}
+
+/* What a block's states share: looked up once per block, not per state
+ * (a registry has ~27,000 states of ~1,000 blocks). */
+typedef struct block_facts {
+    const mc__light_row *row;
+    emission_rule rule;
+    int level;
+    bool waterloggable; /* has the waterlogged property */
+} block_facts;
+
+static void block_facts_of(const mc_registry *reg, int32_t dv, uint32_t state, block_facts *b)
 {
     const char *full = mc_registry_state_name(reg, state);
     const char *name = full ? strip(full) : "";
-    const mc__light_row *row = find_row(name, dv);
+    b->row = find_row(name, dv);
+    b->rule = rule_of(name, &b->level);
+    b->waterloggable = mc_registry_state_prop_value(reg, state, "waterlogged") != NULL;
+}
+
+/* The facts of one state of a registry that has rows of its own; `first`
+ * is its block's first state. */
+static void state_facts(const mc_registry *reg, const block_facts *b, uint32_t state, uint32_t first,
+                        uint8_t *info, uint8_t *faces)
+{
+    const mc__light_row *row = b->row;
     unsigned opacity = row ? row->filter : 15, emit = row ? row->emit : 0, f = 0;
-    int se = state_emission(reg, state, name);
-    if (se >= 0)
-        emit = (unsigned)se;
+    if (b->rule != RULE_ROW)
+        emit = rule_emission(b->rule, b->level, reg, state);
     if (row && row->face_count) {
         uint32_t k = state - first;
         f = k < row->face_count ? mc__light_faces[row->faces + k] : 0;
         opacity = f == 63 ? 15 : 0; /* solid render only as a full cube */
     }
-    const char *wl = mc_registry_state_prop_value(reg, state, "waterlogged");
-    if (wl && strcmp(wl, "true") == 0 && opacity == 0)
+    if (b->waterloggable && opacity == 0 && prop_true(reg, state, "waterlogged"))
         opacity = 1; /* a fluid inside: no longer lets sky light straight down */
     *info = (uint8_t)((opacity > 15 ? 15 : opacity) | (emit > 15 ? 15 : emit) << 4);
     *faces = (uint8_t)(f == 63 ? 0 : f); /* a full cube dampens 15 anyway */
@@ -204,15 +255,18 @@ static mc_status fill_own(mc__light_table *t, const mc_registry *reg, int32_t dv
 {
     const char *prev = NULL;
     uint32_t first = 0;
+    block_facts b = {0};
     for (uint32_t s = mc_registry_next_state(reg, MC_STATE_NONE); s != MC_STATE_NONE;
          s = mc_registry_next_state(reg, s)) {
         if (s >= t->count)
             break;
         const char *name = mc_registry_state_name(reg, s);
-        if (!prev || !name || strcmp(prev, name) != 0)
+        if (!prev || !name || strcmp(prev, name) != 0) {
             first = s;
+            block_facts_of(reg, dv, s, &b);
+        }
         prev = name;
-        state_facts(reg, dv, s, first, &t->info[s], &t->faces[s]);
+        state_facts(reg, &b, s, first, &t->info[s], &t->faces[s]);
     }
     return MC_OK;
 }
