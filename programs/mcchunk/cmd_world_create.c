@@ -101,8 +101,10 @@ static int create_task(void *user, int worker, size_t ti)
         st = mc_error_set(&err, MC_ERR_IO, SIZE_MAX, "cannot make %s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/r.%d.%d.mca", dir, (int)rx, (int)rz);
     mc_region_writer *out = NULL;
+    mc_region_options ro = {0};
+    ro.level = j->o->deflate_level ? j->o->deflate_level : 6;
     if (!st)
-        st = mc_region_writer_new(path, NULL, &out, &err);
+        st = mc_region_writer_new(path, &ro, &out, &err);
     world_window win;
     world_window_init(&win, rx, rz, generate, &run);
     win.free_col = free_column;
@@ -163,6 +165,10 @@ static void usage(FILE *out)
             "  --compression zlib|lz4|none\n"
             "                  the region compression of the chunks: zlib (default, the\n"
             "                  game's), lz4 (read by 1.20.5+) or none (read by 1.15+)\n"
+            "  --deflate-level N\n"
+            "                  the deflate level (1..12) of zlib records: default 6, the game's\n"
+            "                  (the generated terrain takes ~40%% more bytes at 1, for little\n"
+            "                  less CPU: most of it is generating and lighting)\n"
             "options:\n");
     world_help_options(out, WORLD_OPT_JSON);
     fprintf(out,
@@ -191,7 +197,7 @@ int world_cmd_create(int argc, char **argv)
             usage(stdout);
             return MC_EXIT_OK;
         }
-        int r = world_parse_option(&o, WORLD_OPT_JSON, argc, argv, &i);
+        int r = world_parse_option(&o, WORLD_OPT_JSON | WORLD_OPT_DEFLATE, argc, argv, &i);
         if (r < 0)
             return -r;
         if (r)

@@ -132,15 +132,26 @@ async function checkVersion(tmp, version, dv) {
         if (got.length !== want.length || got.length < 4 ||
             got.some((c, i) => c.comp !== 4 || want[i].comp !== 2 || !c.raw.equals(want[i].raw)))
             fail(`--compression lz4: ${got.length} records not the zlib world's ${want.length} in LZ4`);
+        /* --deflate-level 1: zlib records holding the same NBT, larger than
+         * the default's (6, the game's) */
+        const l1 = path.join(tmp, '1.20.6-level1');
+        U.ok(['world', 'create', l1, '--version', '1.20.6', '--radius', String(RADIUS), '--seed', '42', '--quiet',
+            '--deflate-level', '1']);
+        const fast = recs(l1), size = (cs) => cs.reduce((n, c) => n + c.stored, 0);
+        if (fast.length !== want.length || fast.some((c, i) => c.comp !== 2 || !c.raw.equals(want[i].raw)) ||
+            !(size(fast) > size(want)))
+            fail(`--deflate-level 1: ${fast.length} records, ${size(fast)} bytes vs the default's ${size(want)}`);
         const r = U.run(['world', 'create', d26, '--version', '26.1']);
         if (r.status !== 1 || !/not empty/.test(r.err)) fail(`create into a world: status ${r.status} ${r.err}`);
         for (const args of [['--version', '9.9'], ['--version', '1.20.6', '--radius', '5000'], ['--radius', '3'],
             ['--version', '1.20.6', '--seed', 'x'], ['--version', '1.20.4', '--compression', 'lz4'],
-            ['--version', '1.14.4', '--compression', 'none'], ['--version', '1.20.6', '--compression', 'zstd']]) {
+            ['--version', '1.14.4', '--compression', 'none'], ['--version', '1.20.6', '--compression', 'zstd'],
+            ['--version', '1.20.6', '--deflate-level', '0'], ['--version', '1.20.6', '--deflate-level', '13']]) {
             const u = U.run(['world', 'create', path.join(tmp, 'u'), ...args]);
             if (u.status !== 2 || u.out) fail(`create ${args.join(' ')}: status ${u.status}`);
         }
-        console.log('ok   26.1 layout and blocks; --compression lz4 records hold the zlib world\'s NBT; a non-empty DIR ' +
+        console.log('ok   26.1 layout and blocks; --compression lz4 records hold the zlib world\'s NBT, --deflate-level 1 ' +
+            'the same in more bytes; a non-empty DIR ' +
             'exits 1, bad arguments 2');
     } catch (e) {
         fail(e.stack);

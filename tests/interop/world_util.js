@@ -167,7 +167,7 @@ function rawChunks(file, stats) {
         const data = b.subarray(off * 4096 + 5, off * 4096 + 4 + len);
         const raw = comp === 2 ? zlib.inflateSync(data) : comp === 1 ? zlib.gunzipSync(data) : comp === 3 ? data
             : comp === 4 ? lz4BlockStream(data, stats) : null;
-        out.push({ x: +m[1] * 32 + (i & 31), z: +m[2] * 32 + (i >> 5), raw, comp });
+        out.push({ x: +m[1] * 32 + (i & 31), z: +m[2] * 32 + (i >> 5), raw, comp, stored: data.length });
     }
     return out;
 }
