@@ -102,7 +102,7 @@ static int create_task(void *user, int worker, size_t ti)
     snprintf(path, sizeof path, "%s/r.%d.%d.mca", dir, (int)rx, (int)rz);
     mc_region_writer *out = NULL;
     mc_region_options ro = {0};
-    ro.level = j->o->deflate_level ? j->o->deflate_level : 6;
+    ro.level = world_deflate_level(j->o, WORLD_DEFLATE_GAME);
     if (!st)
         st = mc_region_writer_new(path, &ro, &out, &err);
     world_window win;

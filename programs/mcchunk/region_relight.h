@@ -8,8 +8,8 @@
 #include <stdbool.h>
 
 /* Relights every full chunk of each file in place; prints a line per file
- * unless quiet. deflate_level: of the zlib records written (0: the world
- * commands' default, WORLD_DEFLATE_LEVEL). Returns an MC_EXIT_* code. */
+ * unless quiet. deflate_level: of the zlib records written (0: the game's,
+ * WORLD_DEFLATE_GAME). Returns an MC_EXIT_* code. */
 int mc_region_relight(int nfiles, const char *const *files, bool quiet, int deflate_level);
 
 #endif

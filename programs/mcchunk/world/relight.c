@@ -75,7 +75,7 @@ bool world_relight_worker_init(world_relight_worker *w)
     w->doc = mc_nbt_doc_new(NULL);
     mc_buf_init(&w->nbt, NULL);
     mc_buf_init(&w->raw, NULL);
-    w->deflate_level = WORLD_DEFLATE_LEVEL;
+    w->deflate_level = WORLD_DEFLATE_GAME;
     return w->engine && w->cache && w->doc;
 }
 

@@ -13,7 +13,7 @@ typedef struct world_relight_worker {
     mc_chunknbt_cache *cache;
     mc_nbt_doc *doc;
     mc_buf nbt, raw;
-    int deflate_level;         /* of the zlib records written (WORLD_DEFLATE_LEVEL after init) */
+    int deflate_level;         /* of the zlib records written (WORLD_DEFLATE_GAME after init) */
 } world_relight_worker;
 
 bool world_relight_worker_init(world_relight_worker *w);

@@ -43,21 +43,22 @@ typedef struct world_opts {
     bool json;                 /* --json (where the command prints data) */
     bool area;                 /* --area X0,Z0,X1,Z1 (chunk coordinates, inclusive) */
     int32_t area_x0, area_z0, area_x1, area_z1;
-    int deflate_level;         /* --deflate-level (0: not given, WORLD_DEFLATE_LEVEL) */
+    int deflate_level;         /* --deflate-level (0: not given: the command's default) */
 } world_opts;
 
 /* Which shared options a command takes. */
 enum { WORLD_OPT_JSON = 1, WORLD_OPT_AREA = 2, WORLD_OPT_DIMENSION = 4, WORLD_OPT_DEFLATE = 8 };
 
-/* The deflate level of the zlib records the world commands write unless
- * --deflate-level says otherwise. The game writes level 6; level 1 (ISA-L's
- * igzip, region_compress.c) deflates a chunk in a third of libdeflate level
- * 6's CPU, for records 14% larger in bytes but region files only 5%
- * larger, as most chunks fit in the same whole 4 KiB sectors either way
- * (bench_world prints both levels' sizes and times). */
-#define WORLD_DEFLATE_LEVEL 1
-/* The level o asks for. */
-int world_deflate_level(const world_opts *o);
+/* Deflate levels of the zlib records a command writes (--deflate-level).
+ * The game writes level 6 (libdeflate's here). Level 1 is ISA-L's igzip
+ * (region_compress.c): a third of level 6's CPU or less; region files ~5%
+ * larger on the corpus' real chunks, but ~40% larger on chunks as regular
+ * as the built-in generator's (its light arrays, long runs of one block),
+ * which level 6 packs much tighter. */
+#define WORLD_DEFLATE_FAST 1
+#define WORLD_DEFLATE_GAME 6
+/* The level o asks for, else the command's default `dflt`. */
+int world_deflate_level(const world_opts *o, int dflt);
 
 /* If argv[*i] is a shared option the command takes (`which`: WORLD_OPT_*;
  * --threads, --shard and --quiet always), reads it (and its value) into o,
