@@ -17,9 +17,10 @@
  *               four times over less once
  *               (what is paid once per distinct palette entry and state,
  *               not per chunk, taken out);
- *      relight  `world relight` of a copy of the corpus world, one thread:
- *               chunks per CPU second (the relit ones, full 1.14+ chunks,
- *               and all it read) against verify's;
+ *      relight  `world relight` of a copy of the corpus world, one thread,
+ *               at deflate level 6 (its default) and 1: chunks per CPU
+ *               second (the relit ones, full 1.14+ chunks, and all it
+ *               read) against verify's;
  *      convert  `world convert` to 1.21.4 (light left to the game) in each
  *               region compression (--compression zlib, lz4, none), also
  *               for the 1.18+ files (mostly the byte path, mc_chunknbt_recode;
@@ -418,28 +419,33 @@ static bool copy_as_dimension(const char *world, const char *dim, const char *fi
 }
 
 /* `world relight` of a copy of the corpus world (it rewrites the files in
- * place), one thread: the full 1.14+ chunks are relit (light engine, the
+ * place), one thread, at its default deflate level (6, the game's) and at
+ * --deflate-level 1: the full 1.14+ chunks are relit (light engine, the
  * eight neighbours across files), every other chunk is read and kept. */
 static void bench_relight(const char *world, const char *tmp, double verify_us)
 {
-    char copy[4400], cmd[9000];
-    snprintf(copy, sizeof copy, "%s/relight", tmp);
-    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", world, copy);
-    if (system(cmd)) {
-        printf("  world relight: cannot copy the corpus world\n");
-        return;
+    for (int k = 0; k < 2; k++) {
+        char copy[4400], cmd[9000], label[64];
+        snprintf(copy, sizeof copy, "%s/relight-%d", tmp, k);
+        snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", world, copy);
+        if (system(cmd)) {
+            printf("  world relight: cannot copy the corpus world\n");
+            return;
+        }
+        char *argv[] = {"mcchunk", "world", "relight", copy, "--threads", "1", "--json", "--quiet",
+                        k ? "--deflate-level" : NULL, "1", NULL};
+        run_result r = run_tool(argv);
+        double chunks = json_number(r.out, "chunks"), relit = json_number(r.out, "relit");
+        snprintf(label, sizeof label, "world relight%s", k ? ", --deflate-level 1" : " (deflate level 6)");
+        if (r.status || relit <= 0)
+            printf("  %s failed (status %d)\n", label, r.status);
+        else
+            printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify) [%.0f of %.0f chunks relit: "
+                   "%.0f relit chunks/s per core, the rest read and kept]\n",
+                   label, chunks / r.cpu, r.cpu / chunks * 1e6, r.cpu / chunks * 1e6 / verify_us, relit, chunks,
+                   relit / r.cpu);
+        free(r.out);
     }
-    char *argv[] = {"mcchunk", "world", "relight", copy, "--threads", "1", "--json", "--quiet", NULL};
-    run_result r = run_tool(argv);
-    double chunks = json_number(r.out, "chunks"), relit = json_number(r.out, "relit");
-    if (r.status || relit <= 0)
-        printf("  world relight failed (status %d)\n", r.status);
-    else
-        printf("  %-36s %9.0f chunks/s per core  %7.1f us/chunk  (%.1fx verify) [%.0f of %.0f chunks relit: "
-               "%.0f relit chunks/s per core, the rest read and kept]\n",
-               "world relight", chunks / r.cpu, r.cpu / chunks * 1e6, r.cpu / chunks * 1e6 / verify_us, relit, chunks,
-               relit / r.cpu);
-    free(r.out);
 }
 
 static void bench_corpus(const char *tmp)
