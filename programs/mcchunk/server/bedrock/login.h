@@ -33,7 +33,8 @@ typedef struct srv_blogin {
 } srv_blogin;
 
 /* Reads the body of a Login packet (after the id). False with the reason
- * in `why` when it is malformed or names no player. */
+ * in `why` when it is malformed or names no player. out->protocol is read
+ * first: with len >= 4 it is the client's number even when false. */
 bool srv_blogin_read(const uint8_t *body, size_t len, srv_blogin *out, char *why, size_t why_len);
 
 #endif

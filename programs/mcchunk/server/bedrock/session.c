@@ -217,6 +217,11 @@ static void login(srv_bsession *s, const uint8_t *body, size_t len)
     srv_server *srv = server_of(s);
     char why[200];
     if (!srv_blogin_read(body, len, &s->login, why, sizeof why)) {
+        /* Below 1.19.30 the Login is the first packet, and its first field
+         * (read before what is malformed) is where the client says its
+         * release: one the server speaks gets the reason in its layout. */
+        if (!s->client.v && len >= 4)
+            s->client.v = srv_bedrock_version_of(s->login.protocol);
         kick(s, why, true);
         return;
     }
