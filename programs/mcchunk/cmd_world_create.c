@@ -238,6 +238,10 @@ int world_cmd_create(int argc, char **argv)
         return mc_tool_unknown_version(o.prog, version);
     if (world_parse_compression(o.prog, compression, &j.target, &j.compression))
         return MC_EXIT_USAGE;
+    if (o.deflate_level && j.compression != MC_COMPRESSION_ZLIB) {
+        fprintf(stderr, "%s: --deflate-level is for zlib records, not --compression %s\n", o.prog, compression);
+        return MC_EXIT_USAGE;
+    }
     if (!world_folder_empty(o.dir)) {
         fprintf(stderr, "%s: %s is not empty (a new world goes into an empty or new folder)\n", o.prog, o.dir);
         return MC_EXIT_FAIL;
