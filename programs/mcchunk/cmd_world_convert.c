@@ -95,12 +95,12 @@
 #define DV_VARIABLE_HEIGHT 2709 /* 21w15a (1.17): dimension heights */
 #define DV_TALL_OVERWORLD 2825 /* 1.18: the overworld is y -64..319 */
 #define TRANSLATE_BITS 16      /* kinds counted (MC_TRANSLATE_* bits) */
-/* The deflate level of the records written. The game writes zlib at level
- * 6; level 1 (ISA-L's igzip, region_compress.c) deflates a converted chunk
- * in a quarter of libdeflate level 6's CPU (bench_world: the corpus
- * converted to 1.21.4), for records 14% larger in bytes but region files
- * only 5% larger, as most chunks fit in the same whole 4 KiB sectors
- * either way (bench_world prints both levels' sizes). */
+/* The deflate level of the records written: 1, not the game's 6 (world.h,
+ * WORLD_DEFLATE_GAME, has the trade-off): a converted chunk deflates in a
+ * quarter of level 6's CPU (bench_world: the corpus converted to 1.21.4),
+ * for records 14% larger in bytes but region files only 5% larger, as most
+ * chunks fit in the same whole 4 KiB sectors either way (bench_world prints
+ * both levels' sizes). */
 #define CONVERT_DEFLATE_LEVEL 1
 
 /* The chunk writer's format eras (extras are carried only within one). */

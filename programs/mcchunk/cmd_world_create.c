@@ -166,9 +166,10 @@ static void usage(FILE *out)
             "                  the region compression of the chunks: zlib (default, the\n"
             "                  game's), lz4 (read by 1.20.5+) or none (read by 1.15+)\n"
             "  --deflate-level N\n"
-            "                  the deflate level (1..12) of zlib records: default 6, the game's\n"
-            "                  (the generated terrain takes ~40%% more bytes at 1, for little\n"
-            "                  less CPU: most of it is generating and lighting)\n"
+            "                  the deflate level (1..12) of zlib records (not with lz4 or\n"
+            "                  none): default 6, the game's (the generated terrain takes\n"
+            "                  ~40%% more bytes at 1, for little less CPU: most of it is\n"
+            "                  generating and lighting)\n"
             "options:\n");
     world_help_options(out, WORLD_OPT_JSON);
     fprintf(out,
@@ -238,6 +239,10 @@ int world_cmd_create(int argc, char **argv)
         return mc_tool_unknown_version(o.prog, version);
     if (world_parse_compression(o.prog, compression, &j.target, &j.compression))
         return MC_EXIT_USAGE;
+    if (o.deflate_level && j.compression != MC_COMPRESSION_ZLIB) {
+        fprintf(stderr, "%s: --deflate-level is for zlib records, not --compression %s\n", o.prog, compression);
+        return MC_EXIT_USAGE;
+    }
     if (!world_folder_empty(o.dir)) {
         fprintf(stderr, "%s: %s is not empty (a new world goes into an empty or new folder)\n", o.prog, o.dir);
         return MC_EXIT_FAIL;

@@ -16,6 +16,9 @@
  *  - `world verify` is clean; 26.1 gets the 26.1 folder layout;
  *  - --compression lz4 writes the same chunk NBT in LZ4 records (decoded
  *    by lz4js), and a compression the release cannot read exits 2;
+ *  - --deflate-level 1 writes the same chunk NBT in more zlib bytes than
+ *    the default (6); a level outside 1..12, or one given with
+ *    --compression lz4 or none (no deflate), exits 2;
  *  - a non-empty DIR exits 1, bad arguments exit 2.
  */
 'use strict';
@@ -146,7 +149,9 @@ async function checkVersion(tmp, version, dv) {
         for (const args of [['--version', '9.9'], ['--version', '1.20.6', '--radius', '5000'], ['--radius', '3'],
             ['--version', '1.20.6', '--seed', 'x'], ['--version', '1.20.4', '--compression', 'lz4'],
             ['--version', '1.14.4', '--compression', 'none'], ['--version', '1.20.6', '--compression', 'zstd'],
-            ['--version', '1.20.6', '--deflate-level', '0'], ['--version', '1.20.6', '--deflate-level', '13']]) {
+            ['--version', '1.20.6', '--deflate-level', '0'], ['--version', '1.20.6', '--deflate-level', '13'],
+            ['--version', '1.20.6', '--compression', 'lz4', '--deflate-level', '1'],
+            ['--version', '1.20.6', '--deflate-level', '3', '--compression', 'none']]) {
             const u = U.run(['world', 'create', path.join(tmp, 'u'), ...args]);
             if (u.status !== 2 || u.out) fail(`create ${args.join(' ')}: status ${u.status}`);
         }

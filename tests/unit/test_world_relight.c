@@ -16,7 +16,8 @@
  * --deflate-level: the world relit again by default, with --deflate-level 6
  * and with --deflate-level 1 holds the same chunk NBT in every record; the
  * default's records are byte for byte those of level 6 (the game's), level
- * 1's differ and take more bytes in all.
+ * 1's differ and take more bytes in all; `region relight` by default and
+ * with --deflate-level 1 likewise.
  */
 #include "support.h"
 
@@ -190,6 +191,20 @@ static void test_world_relight(void **state)
     compare_worlds(w6, w1, &same, &len6, &len1);
     print_message("records: %zu bytes at the default level, %zu at level 1, %zu at level 6\n", len_default, len1,
                   len6);
+    assert_false(same);
+    assert_true(len6 < len1);
+    /* region relight: the default's records against --deflate-level 1's */
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s/r1' && cp -r '%s' '%s/r6'", world, tmp, world, tmp);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' region relight '%s'/r6/region/r.*.mca >/dev/null 2>&1", tool, tmp);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' region relight --deflate-level 1 '%s'/r1/region/r.*.mca >/dev/null 2>&1", tool,
+             tmp);
+    assert_int_equal(system(cmd), 0);
+    snprintf(w1, sizeof w1, "%s/r1", tmp);
+    snprintf(w6, sizeof w6, "%s/r6", tmp);
+    compare_worlds(w6, w1, &same, &len6, &len1);
+    print_message("region relight: %zu bytes by default, %zu at level 1\n", len6, len1);
     assert_false(same);
     assert_true(len6 < len1);
     assert_int_equal(mc_test_run_tool("world relight /nonexistent --deflate-level 0"), 2);

@@ -49,13 +49,13 @@ typedef struct world_opts {
 /* Which shared options a command takes. */
 enum { WORLD_OPT_JSON = 1, WORLD_OPT_AREA = 2, WORLD_OPT_DIMENSION = 4, WORLD_OPT_DEFLATE = 8 };
 
-/* Deflate levels of the zlib records a command writes (--deflate-level).
- * The game writes level 6 (libdeflate's here). Level 1 is ISA-L's igzip
- * (region_compress.c): a third of level 6's CPU or less; region files ~5%
- * larger on the corpus' real chunks, but ~40% larger on chunks as regular
- * as the built-in generator's (its light arrays, long runs of one block),
- * which level 6 packs much tighter. */
-#define WORLD_DEFLATE_FAST 1
+/* The deflate level of the zlib records create and relight write unless
+ * --deflate-level says otherwise: the game's 6 (libdeflate's here). Level
+ * 1 is ISA-L's igzip (region_compress.c), what world convert writes
+ * (CONVERT_DEFLATE_LEVEL): a third of level 6's CPU or less; region files
+ * ~5% larger on the corpus' real chunks, but ~40% larger on chunks as
+ * regular as the built-in generator's (its light arrays, long runs of one
+ * block), which level 6 packs much tighter. */
 #define WORLD_DEFLATE_GAME 6
 /* The level o asks for, else the command's default `dflt`. */
 int world_deflate_level(const world_opts *o, int dflt);
