@@ -861,7 +861,7 @@ static mc_status open_writer(convert_run *run, mc_region_kind kind, mc_region_wr
         return mc_error_set(err, MC_ERR_IO, SIZE_MAX, "cannot make %s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/r.%d.%d.mca", dir, (int)run->t->rx, (int)run->t->rz);
     mc_region_options ro = {0};
-    ro.level = CONVERT_DEFLATE_LEVEL; /* zlib only; lz4 and none have no level */
+    ro.level = world_deflate_level(run->j->o, CONVERT_DEFLATE_LEVEL); /* zlib only; lz4 and none have none */
     return mc_region_writer_new(path, &ro, out, err);
 }
 
@@ -1405,9 +1405,10 @@ static void usage(FILE *out)
             "                  entities, poi): zlib (default; what the game writes unless\n"
             "                  server.properties says otherwise), lz4 (read by 1.20.5+:\n"
             "                  lz4-java's block stream, faster to write and read, larger\n"
-            "                  files) or none (read by 1.15+)\n"
+            "                  files) or none (read by 1.15+); zlib at deflate level 1 unless\n"
+            "                  --deflate-level says otherwise (6: the game's file sizes)\n"
             "options:\n");
-    world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION);
+    world_help_options(out, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_DEFLATE);
     fprintf(out,
             "DST must be empty or absent (or, with --resume, the same conversion begun). Every\n"
             "file is written whole (temporary + rename): after Ctrl-C, kill -9 or a crash each\n"
@@ -1508,7 +1509,7 @@ int world_cmd_convert(int argc, char **argv)
             usage(stdout);
             return MC_EXIT_OK;
         }
-        int r = world_parse_option(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION, argc, argv, &i);
+        int r = world_parse_option(&o, WORLD_OPT_JSON | WORLD_OPT_DIMENSION | WORLD_OPT_DEFLATE, argc, argv, &i);
         if (r < 0)
             return -r;
         if (r)
@@ -1562,6 +1563,10 @@ int world_cmd_convert(int argc, char **argv)
     int rc_comp = world_parse_compression(o.prog, compression, &j.target, &j.compression);
     if (rc_comp)
         return rc_comp;
+    if (o.deflate_level && j.compression != MC_COMPRESSION_ZLIB) {
+        fprintf(stderr, "%s: --deflate-level is for zlib records, not --compression %s\n", o.prog, compression);
+        return MC_EXIT_USAGE;
+    }
     j.compute_light = light || j.target.data_version < DV_LIGHT_ENGINE;
     j.dst_layout = j.target.data_version >= 4786 ? MC_WORLD_LAYOUT_26_1 : MC_WORLD_LAYOUT_LEGACY;
     int rc_src = world_check_dir(&o); /* before DST is made: nothing is written for a SRC that is not a world */

@@ -35,7 +35,8 @@
  * the 26.1 folder layout, `world verify` clean, `chunk blocks` equal.
  * --dry-run reports what the real run does and writes nothing.
  * --compression lz4 and none write the zlib run's NBT bytes in every
- * record, the LZ4 framing checked by an independent decoder (lz4js).
+ * record, the LZ4 framing checked by an independent decoder (lz4js);
+ * --deflate-level 6 the default's (level 1) NBT in fewer bytes.
  * Usage errors (a compression the target cannot read among them) exit 2,
  * a non-empty DST exits 1.
  */
@@ -412,6 +413,21 @@ function compressions(tmp, src) {
         console.log(`ok   --compression ${name}: ${got.size} records (id ${id}) hold the zlib run's NBT` +
             (id === 4 ? `, ${stats.blocks} LZ4 blocks read by lz4js` : '') + '; verify clean, world stats by chunk equal');
     }
+    /* --deflate-level 6: zlib records holding the default's (level 1) NBT,
+     * in fewer bytes */
+    const six = path.join(tmp, 'comp-zlib-6');
+    U.ok(['world', 'convert', src, six, '--to', '1.20.6', '--light', '--quiet', '--deflate-level', '6']);
+    const want = records(lit), got = records(six);
+    let bytes1 = 0, bytes6 = 0;
+    for (const [k, c] of got) {
+        const w = want.get(k);
+        if (c.comp !== 2 || !w || !w.raw.equals(c.raw)) fail(`--deflate-level 6: ${k}: not the level 1 record's NBT`);
+        bytes6 += c.stored;
+        bytes1 += w ? w.stored : 0;
+    }
+    if (got.size !== want.size || !(bytes6 < bytes1))
+        fail(`--deflate-level 6: ${got.size} records of ${bytes6} bytes, level 1 ${want.size} of ${bytes1}`);
+    console.log(`ok   --deflate-level 6: ${got.size} records hold level 1's NBT in ${bytes6} bytes, not ${bytes1}`);
 }
 
 function usage(tmp, src) {
@@ -432,6 +448,9 @@ function usage(tmp, src) {
     fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--compression', 'zstd'],
         /zlib, lz4 or none, not 'zstd'/);
     fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--compression'], /--compression needs/);
+    fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--deflate-level', '0'], /--deflate-level .*1\.\.12/);
+    fails(2, ['world', 'convert', src, path.join(tmp, 'x'), '--to', '1.20.6', '--compression', 'lz4', '--deflate-level', '6'],
+        /--deflate-level is for zlib records/);
     fs.mkdirSync(path.join(tmp, 'full'));
     fs.writeFileSync(path.join(tmp, 'full', 'x'), 'x');
     fails(1, ['world', 'convert', src, path.join(tmp, 'full'), '--to', '1.20.6'], /not empty/);
