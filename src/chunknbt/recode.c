@@ -671,24 +671,27 @@ static bool nibble_occurs(const uint8_t *be, size_t bytes, unsigned k)
     return false;
 }
 
-/* all_used for 4-bit indices past the first runs: each index not in seen
- * (the first runs' marks) looked for in the bytes of the longs (a section
- * with a rare block would otherwise be walked index by index to its end). */
-static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n, uint64_t seen)
+/* all_used for 4-bit indices: each index looked for in the bytes of the
+ * longs, nothing unpacked (a common block is met in the first sixteen
+ * bytes; a section with a rare block would otherwise be walked index by
+ * index to its end). */
+static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n)
 {
     for (unsigned k = 0; k < n && k < 16; k++)
-        if (!(seen >> k & 1) && !nibble_occurs(be, bytes, k))
+        if (!nibble_occurs(be, bytes, k))
             return false;
     return n <= 16;
 }
 
-/* Whether every index below n occurs in c's size indices: looked at after
- * each run of 256 (most palettes are all seen long before the end, so only
- * the first 512 are unpacked before the rest is needed); 4-bit indices not
- * all seen in the first 512 go to all_used_nibbles (be: the packed longs,
- * NULL when not 4-bit). */
+/* Whether every index below n occurs in c's size indices: 4-bit ones
+ * through all_used_nibbles (be: the packed longs, NULL when not 4-bit),
+ * the others looked at after each run of 256 (most palettes are all seen
+ * long before the end, so only the first 512 are unpacked before the rest
+ * is needed). */
 static bool all_used(rc_container *c, size_t size, uint32_t n, const uint8_t *be)
 {
+    if (be)
+        return all_used_nibbles(be, size / 2, n);
     uint64_t seen[4] = {0};
     const uint64_t full[4] = {
         n >= 64 ? ~0ull : (1ull << n) - 1, n >= 128 ? ~0ull : n <= 64 ? 0 : (1ull << (n - 64)) - 1,
@@ -711,8 +714,6 @@ static bool all_used(rc_container *c, size_t size, uint32_t n, const uint8_t *be
         if ((seen[0] & full[0]) == full[0] && (seen[1] & full[1]) == full[1] && (seen[2] & full[2]) == full[2] &&
             (seen[3] & full[3]) == full[3])
             return true;
-        if (be && to == 512 && size == 4096)
-            return all_used_nibbles(be, size / 2, n, seen[0]);
     }
     return false;
 }
