@@ -49,6 +49,7 @@ typedef struct rc_container {
     uint32_t n;            /* palette entries */
     uint32_t first;        /* their starts rc->at[first .. first + n], then
                             * their ids rc->ids[first .. first + n) */
+    const uint8_t *pal, *pal_end; /* the palette's entries (once resolved) */
     const uint8_t *data;   /* big-endian longs (NULL: none) */
     uint32_t data_n;
     unsigned bits;         /* of the data */
@@ -430,17 +431,13 @@ static bool ids_room(mc_chunknbt_recoder *rc, size_t n)
     return true;
 }
 
-/* A scanned container resolved in `reg` (c->first becomes the ids' start)
- * and its longs checked; idx is where indices() unpacks them, when and as
- * far as they are needed (the counts and most kept palettes never need all
- * 4096). */
-static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, uint16_t *idx,
-                              rc_container *c)
+/* A palette's n entries at `at` looked up in `reg`, their ids put after
+ * rc->ids_len. */
+static bool resolve_entries(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, const uint8_t *const *at,
+                            uint32_t n)
 {
-    const uint32_t n = c->n;
     if (!ids_room(rc, n))
         return false;
-    const uint8_t *const *at = rc->at + c->first;
     uint32_t *ids = rc->ids + rc->ids_len;
     for (uint32_t i = 0; i < n; i++) {
         if (biomes) {
@@ -452,8 +449,31 @@ static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, b
             return false;
         }
     }
-    c->first = (uint32_t)rc->ids_len;
-    rc->ids_len += n;
+    return true;
+}
+
+/* A scanned container resolved in `reg` (c->first becomes the ids' start)
+ * and its longs checked; idx is where indices() unpacks them, when and as
+ * far as they are needed (the counts and most kept palettes never need all
+ * 4096). A palette whose bytes are those of `prev` (the section below's,
+ * resolved: air above the ground, one biome all the way up) shares its ids
+ * without a look-up. */
+static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, uint16_t *idx,
+                              const rc_container *prev, rc_container *c)
+{
+    const uint32_t n = c->n;
+    const uint8_t *const *at = rc->at + c->first;
+    c->pal = at[0];
+    c->pal_end = at[n];
+    const size_t bytes = (size_t)(c->pal_end - c->pal);
+    if (prev && prev->n == n && (size_t)(prev->pal_end - prev->pal) == bytes && !memcmp(prev->pal, c->pal, bytes)) {
+        c->first = prev->first;
+    } else if (!resolve_entries(rc, reg, biomes, at, n)) {
+        return false;
+    } else {
+        c->first = (uint32_t)rc->ids_len;
+        rc->ids_len += n;
+    }
     const size_t size = biomes ? 64 : 4096;
     c->idx = NULL;
     c->unpacked = 0;
@@ -534,8 +554,9 @@ static bool resolve_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, in
         if (inside != c->in_range || (inside && c->y != expect++))
             return false;
         uint16_t *idx = rc->idx_store + i * (4096 + 64);
-        if (inside && (!resolve_container(rc, reg, false, idx, &c->blocks) ||
-                       !resolve_container(rc, reg, true, idx + 4096, &c->biomes)))
+        const rc_section *below = i && rc->sec[i - 1].in_range ? &rc->sec[i - 1] : NULL;
+        if (inside && (!resolve_container(rc, reg, false, idx, below ? &below->blocks : NULL, &c->blocks) ||
+                       !resolve_container(rc, reg, true, idx + 4096, below ? &below->biomes : NULL, &c->biomes)))
             return false;
     }
     return expect == hi + 1;
