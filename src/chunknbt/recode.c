@@ -589,7 +589,7 @@ static bool heightmap_flags_kept(const mc_chunknbt_recoder *rc, const mc_registr
 
 /* ------------------------------------------------------------ phase 2 */
 
-static void put_key_n(mc_buf *o, unsigned type, const char *key, size_t n)
+static inline void put_key_n(mc_buf *o, unsigned type, const char *key, size_t n)
 {
     uint8_t *p = mc_buf_extend(o, 3 + n);
     if (!p)
