@@ -50,6 +50,7 @@ typedef struct rc_container {
     uint32_t first;        /* their starts rc->at[first .. first + n], then
                             * their ids rc->ids[first .. first + n) */
     const uint8_t *pal, *pal_end; /* the palette's entries (once resolved) */
+    size_t out_at, out_len; /* where it was written in the output */
     const uint8_t *data;   /* big-endian longs (NULL: none) */
     uint32_t data_n;
     unsigned bits;         /* of the data */
@@ -817,6 +818,35 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, rc_container *c,
     return true;
 }
 
+/* Whether containers a and b are written as the same bytes: the same ids
+ * (a palette shared with the section below) and the same longs. */
+static bool same_container(const rc_container *a, const rc_container *b)
+{
+    return a->first == b->first && a->n == b->n &&
+           (a->n == 1 || (a->data_n == b->data_n && !memcmp(a->data, b->data, (size_t)a->data_n * 8)));
+}
+
+/* write_container, or the bytes written for `below` (the section below's
+ * container) again when c is the same. */
+static bool put_container(mc_chunknbt_recoder *rc, mc_buf *o, rc_container *c, const rc_container *below,
+                          bool biomes, const uint32_t *map, uint32_t map_len, uint32_t fallback,
+                          const mc_registry *to)
+{
+    const size_t at = o->len;
+    bool ok = true;
+    if (below && same_container(c, below)) {
+        if (mc_buf_reserve(o, below->out_len)) {
+            memcpy(o->data + at, o->data + below->out_at, below->out_len);
+            o->len += below->out_len;
+        }
+    } else {
+        ok = write_container(rc, o, c, biomes, map, map_len, fallback, to);
+    }
+    c->out_at = at;
+    c->out_len = o->len - at;
+    return ok;
+}
+
 static void put_tag(mc_buf *o, const rc_tag *t)
 {
     mc_buf_put(o, t->start, (size_t)(t->end - t->start));
@@ -975,12 +1005,13 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
             mc_buf_put(out, c->start, (size_t)(c->end - c->start)); /* outside the column: as it is */
             continue;
         }
+        const rc_section *below = i && rc->sec[i - 1].in_range ? &rc->sec[i - 1] : NULL;
         PUT_KEY(out, MC_NBT_BYTE, "Y");
         mc_buf_put_u8(out, (uint8_t)c->y);
         PUT_KEY(out, MC_NBT_COMPOUND, "block_states");
-        ok = write_container(rc, out, &c->blocks, false, map, map_len, tair, to);
+        ok = put_container(rc, out, &c->blocks, below ? &below->blocks : NULL, false, map, map_len, tair, to);
         PUT_KEY(out, MC_NBT_COMPOUND, "biomes");
-        ok = ok && write_container(rc, out, &c->biomes, true, bmap, bmap_len, bfall, to);
+        ok = ok && put_container(rc, out, &c->biomes, below ? &below->biomes : NULL, true, bmap, bmap_len, bfall, to);
         for (int k = 0; k < 2 && !drop_light; k++) {
             const uint8_t *l = k ? c->sky_light : c->block_light;
             if (!l)
