@@ -264,17 +264,19 @@ static bool rs_head(rscan *s, unsigned *type, const uint8_t **key, uint16_t *kl,
 
 /* ------------------------------------------------------------ phase 1 */
 
-static bool at_push(mc_chunknbt_recoder *rc, const uint8_t *p)
+/* Room for n more entry starts in rc->at. */
+static bool at_room(mc_chunknbt_recoder *rc, size_t n)
 {
-    if (rc->at_len == rc->at_cap) {
-        size_t cap = rc->at_cap ? rc->at_cap * 2 : 1024;
-        const uint8_t **n = realloc(rc->at, cap * sizeof *n);
-        if (!n)
-            return false;
-        rc->at = n;
-        rc->at_cap = cap;
-    }
-    rc->at[rc->at_len++] = p;
+    if (rc->at_len + n <= rc->at_cap)
+        return true;
+    size_t cap = rc->at_cap ? rc->at_cap : 1024;
+    while (cap < rc->at_len + n)
+        cap *= 2;
+    const uint8_t **p = realloc(rc->at, cap * sizeof *p);
+    if (!p)
+        return false;
+    rc->at = p;
+    rc->at_cap = cap;
     return true;
 }
 
@@ -299,17 +301,20 @@ static bool scan_container(mc_chunknbt_recoder *rc, rscan *s, bool biomes, rc_co
             if (!rs_count(s, &n) || n == 0 || n > (biomes ? 64u : 256u) ||
                 elem != (biomes ? MC_NBT_STRING : MC_NBT_COMPOUND))
                 return false;
+            if (!at_room(rc, (size_t)n + 1))
+                return false;
             c->n = n;
             c->first = (uint32_t)rc->at_len;
+            const uint8_t **at = rc->at + rc->at_len;
             for (uint32_t i = 0; i < n; i++) {
                 const uint8_t *str;
                 uint16_t sl;
-                if (!at_push(rc, s->p) ||
-                    !(biomes ? rs_str(s, &str, &sl, false) : (s->p = mc__palette_entry_end(s->p, s->end)) != NULL))
+                at[i] = s->p;
+                if (!(biomes ? rs_str(s, &str, &sl, false) : (s->p = mc__palette_entry_end(s->p, s->end)) != NULL))
                     return false;
             }
-            if (!at_push(rc, s->p))
-                return false;
+            at[n] = s->p;
+            rc->at_len += (size_t)n + 1;
             have_pal = true;
         } else if (t == MC_NBT_LONG_ARRAY && key_is(k, kl, "data") && !have_data) {
             if (!rs_count(s, &c->data_n) || (uint64_t)c->data_n * 8 > (uint64_t)(s->end - s->p))
