@@ -131,7 +131,7 @@ typedef struct rscan {
     const uint8_t *p, *end;
 } rscan;
 
-static bool rs_need(const rscan *s, size_t n)
+static inline bool rs_need(const rscan *s, size_t n)
 {
     return (size_t)(s->end - s->p) >= n;
 }
@@ -154,7 +154,7 @@ static bool plain_ascii(const uint8_t *p, size_t n)
 
 /* A string or key: u16 length + bytes, plain ASCII without NUL (what the
  * parser keeps byte for byte). */
-static bool rs_str(rscan *s, const uint8_t **str, uint16_t *len, bool check)
+static inline bool rs_str(rscan *s, const uint8_t **str, uint16_t *len, bool check)
 {
     if (!rs_need(s, 2))
         return false;
