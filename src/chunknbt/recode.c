@@ -230,8 +230,15 @@ static bool rs_skip(rscan *s, unsigned type, unsigned depth, bool check)
             const unsigned t = *s->p++;
             if (t == MC_NBT_END)
                 return true;
-            if (t > MC_NBT_LONG_ARRAY || !rs_str(s, &k, &kl, check) || !rs_skip(s, t, depth + 1, check))
+            if (t > MC_NBT_LONG_ARRAY || !rs_str(s, &k, &kl, check))
                 return false;
+            if (t <= MC_NBT_DOUBLE && depth < 64) { /* numbers (most of a tick's keys): no call */
+                if (!rs_need(s, fixed[t]))
+                    return false;
+                s->p += fixed[t];
+            } else if (!rs_skip(s, t, depth + 1, check)) {
+                return false;
+            }
         }
     default:
         return false;
