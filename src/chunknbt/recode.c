@@ -805,9 +805,14 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, rc_container *c,
             data = rc->be;
         }
     }
-    PUT_KEY(o, MC_NBT_LIST, "palette");
-    mc_buf_put_u8(o, biomes ? MC_NBT_STRING : MC_NBT_COMPOUND);
-    mc_buf_put_u32be(o, n);
+    /* the palette's key, element type and count: one store of known size */
+    static const uint8_t head[15] = {MC_NBT_LIST, 0, 7, 'p', 'a', 'l', 'e', 't', 't', 'e'};
+    uint8_t *h = mc_buf_extend(o, sizeof head);
+    if (h) {
+        memcpy(h, head, sizeof head);
+        h[10] = biomes ? MC_NBT_STRING : MC_NBT_COMPOUND;
+        mc_store_u32be(h + 11, n);
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (biomes) {
             const char *nm = mc_registry_biome_name(to, mapped[i]);
@@ -1018,9 +1023,14 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
             continue;
         }
         const rc_section *below = i && rc->sec[i - 1].in_range ? &rc->sec[i - 1] : NULL;
-        PUT_KEY(out, MC_NBT_BYTE, "Y");
-        mc_buf_put_u8(out, (uint8_t)c->y);
-        PUT_KEY(out, MC_NBT_COMPOUND, "block_states");
+        /* Y and the block_states key: one store of known size */
+        static const uint8_t head[20] = {MC_NBT_BYTE, 0, 1, 'Y', 0, MC_NBT_COMPOUND, 0, 12,
+                                         'b', 'l', 'o', 'c', 'k', '_', 's', 't', 'a', 't', 'e', 's'};
+        uint8_t *h = mc_buf_extend(out, sizeof head);
+        if (h) {
+            memcpy(h, head, sizeof head);
+            h[4] = (uint8_t)c->y;
+        }
         ok = put_container(rc, out, &c->blocks, below ? &below->blocks : NULL, false, map, map_len, tair, to);
         PUT_KEY(out, MC_NBT_COMPOUND, "biomes");
         ok = ok && put_container(rc, out, &c->biomes, below ? &below->biomes : NULL, true, bmap, bmap_len, bfall, to);
