@@ -691,6 +691,16 @@ static bool nibble_occurs(const uint8_t *be, size_t bytes, unsigned k)
     size_t i = 0;
 #if defined(__SSE2__) && !defined(MC_PORTABLE)
     const __m128i low = _mm_set1_epi8(0x0F), want = _mm_set1_epi8((char)k);
+    for (; i + 32 <= bytes; i += 32) { /* two steps a branch */
+        const __m128i v = _mm_loadu_si128((const __m128i *)(be + i));
+        const __m128i w = _mm_loadu_si128((const __m128i *)(be + i + 16));
+        const __m128i a = _mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(v, low), want),
+                                       _mm_cmpeq_epi8(_mm_and_si128(_mm_srli_epi16(v, 4), low), want));
+        const __m128i b = _mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(w, low), want),
+                                       _mm_cmpeq_epi8(_mm_and_si128(_mm_srli_epi16(w, 4), low), want));
+        if (_mm_movemask_epi8(_mm_or_si128(a, b)))
+            return true;
+    }
     for (; i + 16 <= bytes; i += 16) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(be + i));
         const __m128i lo = _mm_cmpeq_epi8(_mm_and_si128(v, low), want);
