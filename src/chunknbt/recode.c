@@ -61,6 +61,7 @@ typedef struct rc_container {
 typedef struct rc_section {
     int32_t y;
     const uint8_t *start, *end; /* the compound's payload */
+    const uint8_t *y_at;        /* Y's value in it */
     bool in_range;
     rc_container blocks, biomes;
     const uint8_t *block_light, *sky_light;
@@ -354,6 +355,7 @@ static bool scan_section(mc_chunknbt_recoder *rc, rscan *s, rc_section *sec)
         if (t == MC_NBT_BYTE && key_is(k, kl, "Y") && !have_y) {
             if (!rs_need(s, 1))
                 return false;
+            sec->y_at = s->p;
             sec->y = (int8_t)*s->p++;
             have_y = true;
         } else if (t == MC_NBT_COMPOUND && key_is(k, kl, "block_states") && !have_b) {
@@ -383,6 +385,24 @@ static bool scan_section(mc_chunknbt_recoder *rc, rscan *s, rc_section *sec)
     return have_b || rs_skip(&again, MC_NBT_COMPOUND, 2, true);
 }
 
+/* Whether the section at s has the bytes of `below` (scanned) but for its
+ * Y's value: then it scans as below does (air above the ground, the sky's
+ * light), and sec becomes below's with its own bounds and Y, its palette
+ * entry starts and longs read from below's bytes, which are the same. */
+static bool repeat_section(rscan *s, const rc_section *below, rc_section *sec)
+{
+    const size_t len = (size_t)(below->end - below->start), yo = (size_t)(below->y_at - below->start);
+    if (!rs_need(s, len) || memcmp(s->p, below->start, yo) || memcmp(s->p + yo + 1, below->y_at + 1, len - yo - 1))
+        return false;
+    *sec = *below;
+    sec->start = s->p;
+    sec->end = s->p + len;
+    sec->y_at = s->p + yo;
+    sec->y = (int8_t)*sec->y_at;
+    s->p += len;
+    return true;
+}
+
 /* The sections list's payload at s, each section scanned. */
 static bool scan_sections(mc_chunknbt_recoder *rc, rscan *s)
 {
@@ -393,7 +413,7 @@ static bool scan_sections(mc_chunknbt_recoder *rc, rscan *s)
     if (!rs_count(s, &n) || elem != MC_NBT_COMPOUND || n == 0 || n > RC_MAX_SECTIONS || rc->nsec)
         return false;
     for (uint32_t i = 0; i < n; i++)
-        if (!scan_section(rc, s, &rc->sec[i]))
+        if (!(i && repeat_section(s, &rc->sec[i - 1], &rc->sec[i])) && !scan_section(rc, s, &rc->sec[i]))
             return false;
     rc->nsec = n;
     return true;
