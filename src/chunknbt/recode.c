@@ -499,7 +499,8 @@ static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, b
     c->pal = at[0];
     c->pal_end = at[n];
     const size_t bytes = (size_t)(c->pal_end - c->pal);
-    if (prev && prev->n == n && (size_t)(prev->pal_end - prev->pal) == bytes && !memcmp(prev->pal, c->pal, bytes)) {
+    if (prev && prev->n == n && (size_t)(prev->pal_end - prev->pal) == bytes &&
+        (prev->pal == c->pal || !memcmp(prev->pal, c->pal, bytes))) { /* (the same bytes: a repeated section) */
         c->first = prev->first;
     } else if (!resolve_entries(rc, reg, biomes, at, n)) {
         return false;
