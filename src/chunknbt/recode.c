@@ -705,7 +705,7 @@ static bool entry_bytes(mc_chunknbt_recoder *rc, const mc_registry *to, uint32_t
 }
 
 /* Whether the 4-bit index k occurs in the packed bytes be[0..bytes) (two
- * indices a byte): sixteen bytes a step, both nibbles compared, stopping at
+ * indices a byte): 32 bytes a branch, both nibbles compared, stopping at
  * the first hit (the rare block sought is usually met well before the end). */
 static bool nibble_occurs(const uint8_t *be, size_t bytes, unsigned k)
 {
@@ -737,9 +737,9 @@ static bool nibble_occurs(const uint8_t *be, size_t bytes, unsigned k)
 }
 
 /* all_used for 4-bit indices: each index looked for in the bytes of the
- * longs, nothing unpacked (a common block is met in the first sixteen
- * bytes; a section with a rare block would otherwise be walked index by
- * index to its end). */
+ * longs, nothing unpacked (a common block is met in the first step; a
+ * section with a rare block would otherwise be walked index by index to
+ * its end). */
 static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n)
 {
     for (unsigned k = 0; k < n && k < 16; k++)
@@ -919,14 +919,16 @@ static bool has_bookkeeping_key(const rc_tag *t)
 }
 
 /* The value of the first TAG_Int "DataVersion" in nbt[0..len), NULL when
- * there is none (a memchr for its 'D', then the whole tag head). */
+ * there is none (a memchr for the key's one 'V', then the whole tag head;
+ * 'V' is rarer in a chunk's longs and light than 'D', 0x44, two index-4
+ * nibbles in a row: ~9 hits before the key on the corpus instead of ~82). */
 static const uint8_t *find_data_version(const uint8_t *nbt, size_t len)
 {
     static const uint8_t key[14] = {MC_NBT_INT, 0, 11, 'D', 'a', 't', 'a', 'V', 'e', 'r', 's', 'i', 'o', 'n'};
-    const uint8_t *end = nbt + len, *p = nbt + 3;
-    while (p < end && (p = memchr(p, 'D', (size_t)(end - p))) != NULL) {
-        if (end - p >= 15 && !memcmp(p - 3, key, sizeof key))
-            return p + 11;
+    const uint8_t *end = nbt + len, *p = nbt + 7;
+    while (p < end && (p = memchr(p, 'V', (size_t)(end - p))) != NULL) {
+        if (end - p >= 11 && !memcmp(p - 7, key, sizeof key))
+            return p + 7;
         p++;
     }
     return NULL;
