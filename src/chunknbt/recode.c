@@ -49,6 +49,8 @@ typedef struct rc_container {
     uint32_t n;            /* palette entries */
     uint32_t first;        /* their starts rc->at[first .. first + n], then
                             * their ids rc->ids[first .. first + n) */
+    const uint8_t *pal, *pal_end; /* the palette's entries (once resolved) */
+    size_t out_at, out_len; /* where it was written in the output */
     const uint8_t *data;   /* big-endian longs (NULL: none) */
     uint32_t data_n;
     unsigned bits;         /* of the data */
@@ -59,6 +61,7 @@ typedef struct rc_container {
 typedef struct rc_section {
     int32_t y;
     const uint8_t *start, *end; /* the compound's payload */
+    const uint8_t *y_at;        /* Y's value in it */
     bool in_range;
     rc_container blocks, biomes;
     const uint8_t *block_light, *sky_light;
@@ -129,7 +132,7 @@ typedef struct rscan {
     const uint8_t *p, *end;
 } rscan;
 
-static bool rs_need(const rscan *s, size_t n)
+static inline bool rs_need(const rscan *s, size_t n)
 {
     return (size_t)(s->end - s->p) >= n;
 }
@@ -152,7 +155,7 @@ static bool plain_ascii(const uint8_t *p, size_t n)
 
 /* A string or key: u16 length + bytes, plain ASCII without NUL (what the
  * parser keeps byte for byte). */
-static bool rs_str(rscan *s, const uint8_t **str, uint16_t *len, bool check)
+static inline bool rs_str(rscan *s, const uint8_t **str, uint16_t *len, bool check)
 {
     if (!rs_need(s, 2))
         return false;
@@ -228,8 +231,15 @@ static bool rs_skip(rscan *s, unsigned type, unsigned depth, bool check)
             const unsigned t = *s->p++;
             if (t == MC_NBT_END)
                 return true;
-            if (t > MC_NBT_LONG_ARRAY || !rs_str(s, &k, &kl, check) || !rs_skip(s, t, depth + 1, check))
+            if (t > MC_NBT_LONG_ARRAY || !rs_str(s, &k, &kl, check))
                 return false;
+            if (t <= MC_NBT_DOUBLE && depth < 64) { /* numbers (most of a tick's keys): no call */
+                if (!rs_need(s, fixed[t]))
+                    return false;
+                s->p += fixed[t];
+            } else if (!rs_skip(s, t, depth + 1, check)) {
+                return false;
+            }
         }
     default:
         return false;
@@ -262,17 +272,19 @@ static bool rs_head(rscan *s, unsigned *type, const uint8_t **key, uint16_t *kl,
 
 /* ------------------------------------------------------------ phase 1 */
 
-static bool at_push(mc_chunknbt_recoder *rc, const uint8_t *p)
+/* Room for n more entry starts in rc->at. */
+static bool at_room(mc_chunknbt_recoder *rc, size_t n)
 {
-    if (rc->at_len == rc->at_cap) {
-        size_t cap = rc->at_cap ? rc->at_cap * 2 : 1024;
-        const uint8_t **n = realloc(rc->at, cap * sizeof *n);
-        if (!n)
-            return false;
-        rc->at = n;
-        rc->at_cap = cap;
-    }
-    rc->at[rc->at_len++] = p;
+    if (rc->at_len + n <= rc->at_cap)
+        return true;
+    size_t cap = rc->at_cap ? rc->at_cap : 1024;
+    while (cap < rc->at_len + n)
+        cap *= 2;
+    const uint8_t **p = realloc(rc->at, cap * sizeof *p);
+    if (!p)
+        return false;
+    rc->at = p;
+    rc->at_cap = cap;
     return true;
 }
 
@@ -297,17 +309,20 @@ static bool scan_container(mc_chunknbt_recoder *rc, rscan *s, bool biomes, rc_co
             if (!rs_count(s, &n) || n == 0 || n > (biomes ? 64u : 256u) ||
                 elem != (biomes ? MC_NBT_STRING : MC_NBT_COMPOUND))
                 return false;
+            if (!at_room(rc, (size_t)n + 1))
+                return false;
             c->n = n;
             c->first = (uint32_t)rc->at_len;
+            const uint8_t **at = rc->at + rc->at_len;
             for (uint32_t i = 0; i < n; i++) {
                 const uint8_t *str;
                 uint16_t sl;
-                if (!at_push(rc, s->p) ||
-                    !(biomes ? rs_str(s, &str, &sl, false) : (s->p = mc__palette_entry_end(s->p, s->end)) != NULL))
+                at[i] = s->p;
+                if (!(biomes ? rs_str(s, &str, &sl, false) : (s->p = mc__palette_entry_end(s->p, s->end)) != NULL))
                     return false;
             }
-            if (!at_push(rc, s->p))
-                return false;
+            at[n] = s->p;
+            rc->at_len += (size_t)n + 1;
             have_pal = true;
         } else if (t == MC_NBT_LONG_ARRAY && key_is(k, kl, "data") && !have_data) {
             if (!rs_count(s, &c->data_n) || (uint64_t)c->data_n * 8 > (uint64_t)(s->end - s->p))
@@ -340,6 +355,7 @@ static bool scan_section(mc_chunknbt_recoder *rc, rscan *s, rc_section *sec)
         if (t == MC_NBT_BYTE && key_is(k, kl, "Y") && !have_y) {
             if (!rs_need(s, 1))
                 return false;
+            sec->y_at = s->p;
             sec->y = (int8_t)*s->p++;
             have_y = true;
         } else if (t == MC_NBT_COMPOUND && key_is(k, kl, "block_states") && !have_b) {
@@ -369,6 +385,24 @@ static bool scan_section(mc_chunknbt_recoder *rc, rscan *s, rc_section *sec)
     return have_b || rs_skip(&again, MC_NBT_COMPOUND, 2, true);
 }
 
+/* Whether the section at s has the bytes of `below` (scanned) but for its
+ * Y's value: then it scans as below does (air above the ground, the sky's
+ * light), and sec becomes below's with its own bounds and Y, its palette
+ * entry starts and longs read from below's bytes, which are the same. */
+static bool repeat_section(rscan *s, const rc_section *below, rc_section *sec)
+{
+    const size_t len = (size_t)(below->end - below->start), yo = (size_t)(below->y_at - below->start);
+    if (!rs_need(s, len) || memcmp(s->p, below->start, yo) || memcmp(s->p + yo + 1, below->y_at + 1, len - yo - 1))
+        return false;
+    *sec = *below;
+    sec->start = s->p;
+    sec->end = s->p + len;
+    sec->y_at = s->p + yo;
+    sec->y = (int8_t)*sec->y_at;
+    s->p += len;
+    return true;
+}
+
 /* The sections list's payload at s, each section scanned. */
 static bool scan_sections(mc_chunknbt_recoder *rc, rscan *s)
 {
@@ -379,7 +413,7 @@ static bool scan_sections(mc_chunknbt_recoder *rc, rscan *s)
     if (!rs_count(s, &n) || elem != MC_NBT_COMPOUND || n == 0 || n > RC_MAX_SECTIONS || rc->nsec)
         return false;
     for (uint32_t i = 0; i < n; i++)
-        if (!scan_section(rc, s, &rc->sec[i]))
+        if (!(i && repeat_section(s, &rc->sec[i - 1], &rc->sec[i])) && !scan_section(rc, s, &rc->sec[i]))
             return false;
     rc->nsec = n;
     return true;
@@ -430,17 +464,13 @@ static bool ids_room(mc_chunknbt_recoder *rc, size_t n)
     return true;
 }
 
-/* A scanned container resolved in `reg` (c->first becomes the ids' start)
- * and its longs checked; idx is where indices() unpacks them, when and as
- * far as they are needed (the counts and most kept palettes never need all
- * 4096). */
-static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, uint16_t *idx,
-                              rc_container *c)
+/* A palette's n entries at `at` looked up in `reg`, their ids put after
+ * rc->ids_len. */
+static bool resolve_entries(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, const uint8_t *const *at,
+                            uint32_t n)
 {
-    const uint32_t n = c->n;
     if (!ids_room(rc, n))
         return false;
-    const uint8_t *const *at = rc->at + c->first;
     uint32_t *ids = rc->ids + rc->ids_len;
     for (uint32_t i = 0; i < n; i++) {
         if (biomes) {
@@ -452,8 +482,32 @@ static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, b
             return false;
         }
     }
-    c->first = (uint32_t)rc->ids_len;
-    rc->ids_len += n;
+    return true;
+}
+
+/* A scanned container resolved in `reg` (c->first becomes the ids' start)
+ * and its longs checked; idx is where indices() unpacks them, when and as
+ * far as they are needed (the counts and most kept palettes never need all
+ * 4096). A palette whose bytes are those of `prev` (the section below's,
+ * resolved: air above the ground, one biome all the way up) shares its ids
+ * without a look-up. */
+static bool resolve_container(mc_chunknbt_recoder *rc, const mc_registry *reg, bool biomes, uint16_t *idx,
+                              const rc_container *prev, rc_container *c)
+{
+    const uint32_t n = c->n;
+    const uint8_t *const *at = rc->at + c->first;
+    c->pal = at[0];
+    c->pal_end = at[n];
+    const size_t bytes = (size_t)(c->pal_end - c->pal);
+    if (prev && prev->n == n && (size_t)(prev->pal_end - prev->pal) == bytes &&
+        (prev->pal == c->pal || !memcmp(prev->pal, c->pal, bytes))) { /* (the same bytes: a repeated section) */
+        c->first = prev->first;
+    } else if (!resolve_entries(rc, reg, biomes, at, n)) {
+        return false;
+    } else {
+        c->first = (uint32_t)rc->ids_len;
+        rc->ids_len += n;
+    }
     const size_t size = biomes ? 64 : 4096;
     c->idx = NULL;
     c->unpacked = 0;
@@ -534,8 +588,9 @@ static bool resolve_sections(mc_chunknbt_recoder *rc, const mc_registry *reg, in
         if (inside != c->in_range || (inside && c->y != expect++))
             return false;
         uint16_t *idx = rc->idx_store + i * (4096 + 64);
-        if (inside && (!resolve_container(rc, reg, false, idx, &c->blocks) ||
-                       !resolve_container(rc, reg, true, idx + 4096, &c->biomes)))
+        const rc_section *below = i && rc->sec[i - 1].in_range ? &rc->sec[i - 1] : NULL;
+        if (inside && (!resolve_container(rc, reg, false, idx, below ? &below->blocks : NULL, &c->blocks) ||
+                       !resolve_container(rc, reg, true, idx + 4096, below ? &below->biomes : NULL, &c->biomes)))
             return false;
     }
     return expect == hi + 1;
@@ -568,7 +623,7 @@ static bool heightmap_flags_kept(const mc_chunknbt_recoder *rc, const mc_registr
 
 /* ------------------------------------------------------------ phase 2 */
 
-static void put_key_n(mc_buf *o, unsigned type, const char *key, size_t n)
+static inline void put_key_n(mc_buf *o, unsigned type, const char *key, size_t n)
 {
     uint8_t *p = mc_buf_extend(o, 3 + n);
     if (!p)
@@ -650,13 +705,23 @@ static bool entry_bytes(mc_chunknbt_recoder *rc, const mc_registry *to, uint32_t
 }
 
 /* Whether the 4-bit index k occurs in the packed bytes be[0..bytes) (two
- * indices a byte): sixteen bytes a step, both nibbles compared, stopping at
+ * indices a byte): 32 bytes a branch, both nibbles compared, stopping at
  * the first hit (the rare block sought is usually met well before the end). */
 static bool nibble_occurs(const uint8_t *be, size_t bytes, unsigned k)
 {
     size_t i = 0;
 #if defined(__SSE2__) && !defined(MC_PORTABLE)
     const __m128i low = _mm_set1_epi8(0x0F), want = _mm_set1_epi8((char)k);
+    for (; i + 32 <= bytes; i += 32) { /* two steps a branch */
+        const __m128i v = _mm_loadu_si128((const __m128i *)(be + i));
+        const __m128i w = _mm_loadu_si128((const __m128i *)(be + i + 16));
+        const __m128i a = _mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(v, low), want),
+                                       _mm_cmpeq_epi8(_mm_and_si128(_mm_srli_epi16(v, 4), low), want));
+        const __m128i b = _mm_or_si128(_mm_cmpeq_epi8(_mm_and_si128(w, low), want),
+                                       _mm_cmpeq_epi8(_mm_and_si128(_mm_srli_epi16(w, 4), low), want));
+        if (_mm_movemask_epi8(_mm_or_si128(a, b)))
+            return true;
+    }
     for (; i + 16 <= bytes; i += 16) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(be + i));
         const __m128i lo = _mm_cmpeq_epi8(_mm_and_si128(v, low), want);
@@ -671,24 +736,27 @@ static bool nibble_occurs(const uint8_t *be, size_t bytes, unsigned k)
     return false;
 }
 
-/* all_used for 4-bit indices past the first runs: each index not in seen
- * (the first runs' marks) looked for in the bytes of the longs (a section
- * with a rare block would otherwise be walked index by index to its end). */
-static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n, uint64_t seen)
+/* all_used for 4-bit indices: each index looked for in the bytes of the
+ * longs, nothing unpacked (a common block is met in the first step; a
+ * section with a rare block would otherwise be walked index by index to
+ * its end). */
+static bool all_used_nibbles(const uint8_t *be, size_t bytes, uint32_t n)
 {
     for (unsigned k = 0; k < n && k < 16; k++)
-        if (!(seen >> k & 1) && !nibble_occurs(be, bytes, k))
+        if (!nibble_occurs(be, bytes, k))
             return false;
     return n <= 16;
 }
 
-/* Whether every index below n occurs in c's size indices: looked at after
- * each run of 256 (most palettes are all seen long before the end, so only
- * the first 512 are unpacked before the rest is needed); 4-bit indices not
- * all seen in the first 512 go to all_used_nibbles (be: the packed longs,
- * NULL when not 4-bit). */
+/* Whether every index below n occurs in c's size indices: 4-bit ones
+ * through all_used_nibbles (be: the packed longs, NULL when not 4-bit),
+ * the others looked at after each run of 256 (most palettes are all seen
+ * long before the end, so only the first 512 are unpacked before the rest
+ * is needed). */
 static bool all_used(rc_container *c, size_t size, uint32_t n, const uint8_t *be)
 {
+    if (be)
+        return all_used_nibbles(be, size / 2, n);
     uint64_t seen[4] = {0};
     const uint64_t full[4] = {
         n >= 64 ? ~0ull : (1ull << n) - 1, n >= 128 ? ~0ull : n <= 64 ? 0 : (1ull << (n - 64)) - 1,
@@ -711,8 +779,6 @@ static bool all_used(rc_container *c, size_t size, uint32_t n, const uint8_t *be
         if ((seen[0] & full[0]) == full[0] && (seen[1] & full[1]) == full[1] && (seen[2] & full[2]) == full[2] &&
             (seen[3] & full[3]) == full[3])
             return true;
-        if (be && to == 512 && size == 4096)
-            return all_used_nibbles(be, size / 2, n, seen[0]);
     }
     return false;
 }
@@ -770,9 +836,14 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, rc_container *c,
             data = rc->be;
         }
     }
-    PUT_KEY(o, MC_NBT_LIST, "palette");
-    mc_buf_put_u8(o, biomes ? MC_NBT_STRING : MC_NBT_COMPOUND);
-    mc_buf_put_u32be(o, n);
+    /* the palette's key, element type and count: one store of known size */
+    static const uint8_t head[15] = {MC_NBT_LIST, 0, 7, 'p', 'a', 'l', 'e', 't', 't', 'e'};
+    uint8_t *h = mc_buf_extend(o, sizeof head);
+    if (h) {
+        memcpy(h, head, sizeof head);
+        h[10] = biomes ? MC_NBT_STRING : MC_NBT_COMPOUND;
+        mc_store_u32be(h + 11, n);
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (biomes) {
             const char *nm = mc_registry_biome_name(to, mapped[i]);
@@ -793,6 +864,35 @@ static bool write_container(mc_chunknbt_recoder *rc, mc_buf *o, rc_container *c,
     }
     mc_buf_put_u8(o, MC_NBT_END);
     return true;
+}
+
+/* Whether containers a and b are written as the same bytes: the same ids
+ * (a palette shared with the section below) and the same longs. */
+static bool same_container(const rc_container *a, const rc_container *b)
+{
+    return a->first == b->first && a->n == b->n &&
+           (a->n == 1 || (a->data_n == b->data_n && !memcmp(a->data, b->data, (size_t)a->data_n * 8)));
+}
+
+/* write_container, or the bytes written for `below` (the section below's
+ * container) again when c is the same. */
+static bool put_container(mc_chunknbt_recoder *rc, mc_buf *o, rc_container *c, const rc_container *below,
+                          bool biomes, const uint32_t *map, uint32_t map_len, uint32_t fallback,
+                          const mc_registry *to)
+{
+    const size_t at = o->len;
+    bool ok = true;
+    if (below && same_container(c, below)) {
+        if (mc_buf_reserve(o, below->out_len)) {
+            memcpy(o->data + at, o->data + below->out_at, below->out_len);
+            o->len += below->out_len;
+        }
+    } else {
+        ok = write_container(rc, o, c, biomes, map, map_len, fallback, to);
+    }
+    c->out_at = at;
+    c->out_len = o->len - at;
+    return ok;
 }
 
 static void put_tag(mc_buf *o, const rc_tag *t)
@@ -819,14 +919,16 @@ static bool has_bookkeeping_key(const rc_tag *t)
 }
 
 /* The value of the first TAG_Int "DataVersion" in nbt[0..len), NULL when
- * there is none (a memchr for its 'D', then the whole tag head). */
+ * there is none (a memchr for the key's one 'V', then the whole tag head;
+ * 'V' is rarer in a chunk's longs and light than 'D', 0x44, two index-4
+ * nibbles in a row: ~9 hits before the key on the corpus instead of ~82). */
 static const uint8_t *find_data_version(const uint8_t *nbt, size_t len)
 {
     static const uint8_t key[14] = {MC_NBT_INT, 0, 11, 'D', 'a', 't', 'a', 'V', 'e', 'r', 's', 'i', 'o', 'n'};
-    const uint8_t *end = nbt + len, *p = nbt + 3;
-    while (p < end && (p = memchr(p, 'D', (size_t)(end - p))) != NULL) {
-        if (end - p >= 15 && !memcmp(p - 3, key, sizeof key))
-            return p + 11;
+    const uint8_t *end = nbt + len, *p = nbt + 7;
+    while (p < end && (p = memchr(p, 'V', (size_t)(end - p))) != NULL) {
+        if (end - p >= 11 && !memcmp(p - 7, key, sizeof key))
+            return p + 7;
         p++;
     }
     return NULL;
@@ -953,12 +1055,18 @@ mc_status mc_chunknbt_recode(mc_chunknbt_recoder *rc, const uint8_t *nbt, size_t
             mc_buf_put(out, c->start, (size_t)(c->end - c->start)); /* outside the column: as it is */
             continue;
         }
-        PUT_KEY(out, MC_NBT_BYTE, "Y");
-        mc_buf_put_u8(out, (uint8_t)c->y);
-        PUT_KEY(out, MC_NBT_COMPOUND, "block_states");
-        ok = write_container(rc, out, &c->blocks, false, map, map_len, tair, to);
+        const rc_section *below = i && rc->sec[i - 1].in_range ? &rc->sec[i - 1] : NULL;
+        /* Y and the block_states key: one store of known size */
+        static const uint8_t head[20] = {MC_NBT_BYTE, 0, 1, 'Y', 0, MC_NBT_COMPOUND, 0, 12,
+                                         'b', 'l', 'o', 'c', 'k', '_', 's', 't', 'a', 't', 'e', 's'};
+        uint8_t *h = mc_buf_extend(out, sizeof head);
+        if (h) {
+            memcpy(h, head, sizeof head);
+            h[4] = (uint8_t)c->y;
+        }
+        ok = put_container(rc, out, &c->blocks, below ? &below->blocks : NULL, false, map, map_len, tair, to);
         PUT_KEY(out, MC_NBT_COMPOUND, "biomes");
-        ok = ok && write_container(rc, out, &c->biomes, true, bmap, bmap_len, bfall, to);
+        ok = ok && put_container(rc, out, &c->biomes, below ? &below->biomes : NULL, true, bmap, bmap_len, bfall, to);
         for (int k = 0; k < 2 && !drop_light; k++) {
             const uint8_t *l = k ? c->sky_light : c->block_light;
             if (!l)

@@ -390,12 +390,59 @@ static void test_palette_kept_when_all_used(void **state)
     assert_string_equal(got[2], "minecraft:dirt");
 }
 
+/* A chunk whose sections repeat the one below but for Y (air above, then
+ * two of the same palette and longs, then that palette with other longs,
+ * then a biome of its own): each is recoded as itself -- its Y, and its own
+ * longs where only the palette repeats. Recoded for its own version, every
+ * section comes out as it went in (all palette entries used: kept). */
+static void test_repeated_sections(void **state)
+{
+    (void)state;
+    mc_buf text = {0};
+    buf_printf(&text, "{DataVersion:3465,xPos:0,zPos:0,yPos:-1,Status:\"minecraft:full\",sections:[");
+    for (int y = -1; y <= 5; y++) {
+        const char *biome = y == 5 ? "desert" : "plains";
+        buf_printf(&text, "%s{Y:%db,biomes:{palette:[\"minecraft:%s\"]},block_states:{palette:[", y > -1 ? "," : "",
+                   y, biome);
+        if (y >= 3)
+            buf_printf(&text, "{Name:\"minecraft:air\"}]}}");
+        else {
+            /* air and stone, in runs that differ from Y 2 on */
+            buf_printf(&text, "{Name:\"minecraft:air\"},{Name:\"minecraft:stone\"}],data:[L;");
+            for (int l = 0; l < 256; l++)
+                buf_printf(&text, "%s%lldL", l ? "," : "", (long long)(l == (y == 2 ? 7 : 3) ? 0x10 : 0x1));
+            buf_printf(&text, "]}}");
+        }
+    }
+    buf_printf(&text, "]}");
+    mc_nbt_doc *in_doc = mc_nbt_doc_new(NULL), *out_doc = mc_nbt_doc_new(NULL);
+    assert_int_equal(mc_snbt_parse(in_doc, (const char *)text.data, text.len, NULL, NULL), MC_OK);
+    mc_buf in = {0}, out = {0};
+    assert_int_equal(mc_nbt_write(in_doc, MC_NBT_JAVA, &in, NULL), MC_OK);
+    mc_chunknbt_recoder *rc = mc_chunknbt_recoder_new();
+    const mc_chunknbt_recode_options opt = {.data_version = 3465};
+    assert_int_equal(mc_chunknbt_recode(rc, in.data, in.len, &opt, &out, NULL), MC_OK);
+    assert_int_equal(mc_nbt_parse(out_doc, out.data, out.len, MC_NBT_JAVA, NULL, NULL), MC_OK);
+    const mc_nbt_tag *si = mc_nbt_get(mc_nbt_doc_root(in_doc), "sections");
+    const mc_nbt_tag *so = mc_nbt_get(mc_nbt_doc_root(out_doc), "sections");
+    assert_int_equal(mc_nbt_count(so), 7);
+    for (size_t i = 0; i < 7; i++)
+        assert_true(mc_nbt_equal(mc_nbt_list_at(si, i), mc_nbt_list_at(so, i)));
+    mc_chunknbt_recoder_free(rc);
+    mc_nbt_doc_free(in_doc);
+    mc_nbt_doc_free(out_doc);
+    mc_buf_free(&text);
+    mc_buf_free(&in);
+    mc_buf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_to_1_21_4),
         cmocka_unit_test(test_to_1_20_1),
         cmocka_unit_test(test_palette_kept_when_all_used),
+        cmocka_unit_test(test_repeated_sections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
