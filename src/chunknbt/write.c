@@ -334,40 +334,64 @@ static bool nibble_in(const uint64_t *longs, size_t from, size_t to, uint32_t k)
     return false;
 }
 
+/* Which of the 4-bit entries 8 * half .. 8 * half + 7 are among the
+ * entries [from, size) of c (from a multiple of 16), as bits 8 * half and
+ * up: the entries looked up as bytes (a byte shuffle) in a table giving
+ * each of the eight its own bit, the bytes then ORed a word at a time. */
+static uint32_t nibbles_present(const mc_container *c, size_t from, unsigned half)
+{
+    uint8_t table[256], bytes[4096];
+    const size_t count = c->rules.size - from;
+    memset(table, 0, sizeof table);
+    for (unsigned k = 0; k < 8; k++)
+        table[8 * half + k] = (uint8_t)(1u << k);
+    mc_bits_unpack_map_u8(c->longs + from / 16, count, 4, MC_BITS_PADDED, table, bytes);
+    uint64_t g0 = 0, g1 = 0;
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        uint64_t x, y;
+        memcpy(&x, bytes + i, 8);
+        memcpy(&y, bytes + i + 8, 8);
+        g0 |= x;
+        g1 |= y;
+    }
+    for (; i < count; i++)
+        g0 |= bytes[i];
+    g0 |= g1;
+    g0 |= g0 >> 32;
+    g0 |= g0 >> 16;
+    g0 |= g0 >> 8;
+    return (uint32_t)(g0 & 255) << (8 * half);
+}
+
 /* all_used for 4-bit indices (palettes of up to 16 entries, most block
  * sections), without unpacking 4,096 indices: each entry looked for in the
  * first longs, where most are met within a long or two; a few still
  * missing (a rare block) are looked for in the rest one by one, more of
- * them through the bytes of the rest (two indices each) marked in a table
- * of 256, whose entries seen are then read. */
+ * them through nibbles_present (marking the rest's bytes in a table of 256
+ * was 5,000 instructions a section). */
 static bool all_used_nibbles(const mc_container *c)
 {
     const size_t nl = c->rules.size / 16, first = nl < 32 ? nl : 32;
-    uint32_t missing[16];
+    uint32_t missing[16], need = 0;
     size_t m = 0;
     for (uint32_t k = 0; k < c->palette_len; k++)
-        if (!nibble_in(c->longs, 0, first, k))
+        if (!nibble_in(c->longs, 0, first, k)) {
             missing[m++] = k;
+            need |= 1u << k;
+        }
     if (m <= 3) {
         for (size_t i = 0; i < m; i++)
             if (!nibble_in(c->longs, first, nl, missing[i]))
                 return false;
         return true;
     }
-    uint8_t seen[256] = {0};
-    for (size_t i = first; i < nl; i++) {
-        const uint64_t v = c->longs[i];
-        for (unsigned k = 0; k < 64; k += 8)
-            seen[(v >> k) & 255] = 1;
-    }
     uint32_t got = 0;
-    for (unsigned b = 0; b < 256; b++)
-        if (seen[b])
-            got |= (1u << (b & 15)) | (1u << (b >> 4));
-    for (size_t i = 0; i < m; i++)
-        if (!(got >> missing[i] & 1))
-            return false;
-    return true;
+    if (need & 0xFF)
+        got |= nibbles_present(c, first * 16, 0);
+    if (need & 0xFF00)
+        got |= nibbles_present(c, first * 16, 1);
+    return (got & need) == need;
 }
 
 /* Whether an entry of pal[0..n) (n <= 256) is there twice: pairwise for a
