@@ -123,6 +123,13 @@ mc_status mc__items_translate(const mc__be_ctx *c, mc_nbt_tag *list);
  * search: a column gets thousands in constant time each). */
 mc_status mc__column_add_block_entity(mc_column *col, int32_t x, int32_t y, int32_t z, const mc_nbt_tag *tag);
 
+/* ------------------------------------------------------------ containers */
+
+/* mc_container_set_indexed for indices their maker knows to be below n (it
+ * built the palette from them: the legacy reader, translation's
+ * reindexing), without the walk over all of them that checks it. */
+mc_status mc__container_set_indexed_below(mc_container *c, const uint32_t *palette, size_t n, const uint16_t *idx);
+
 /* Every DataVersion above, ascending: the steps a walk can cross. Each is
  * the DataVersion of a release whose block states changed as well, so all
  * releases that share a registry share one block entity format (checked by

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bits/bits_private.h"
+#include "chunk/chunk_private.h"
 
 #define MAX_SIZE 4096u
 
@@ -353,6 +354,14 @@ mc_status mc_container_set_indexed(mc_container *c, const uint32_t *palette, siz
     for (unsigned k = 1; k < 8; k++)
         top[0] = top[k] > top[0] ? top[k] : top[0];
     if (top[0] >= n)
+        return MC_ERR_INVALID_ARG;
+    return mc__container_set_indexed_below(c, palette, n, idx);
+}
+
+mc_status mc__container_set_indexed_below(mc_container *c, const uint32_t *palette, size_t n, const uint16_t *idx)
+{
+    const size_t size = c->rules.size;
+    if (!palette || !idx || n == 0 || n > size)
         return MC_ERR_INVALID_ARG;
     const unsigned need = mc_bits_ceil_log2(n);
     const unsigned bits = config_bits(&c->rules, need);

@@ -877,7 +877,7 @@ static mc_status reindex_into(const mc_container *src, const uint32_t *target, c
     for (; k < n; k++) /* every old index met: a plain look-up */
         idx[k] = to_new[idx[k]];
     mc_container_init(out, rules, pal[0], src->alloc);
-    mc_status st = mc_container_set_indexed(out, pal, npal, idx);
+    mc_status st = mc__container_set_indexed_below(out, pal, npal, idx);
     if (st != MC_OK)
         mc_container_free(out);
     else /* every target met, each once */

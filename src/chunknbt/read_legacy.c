@@ -14,6 +14,7 @@
  * of the same values (palette in first-occurrence order), which
  * test_chunknbt checks.
  */
+#include "chunk/chunk_private.h"
 #include "chunknbt/chunknbt_private.h"
 
 #include <stdlib.h>
@@ -208,7 +209,7 @@ static mc_status set_all_wide(mc_container *out, const uint16_t *vals, uint32_t 
  * palette of the values met, each once. */
 static mc_status set_compact(mc_container *out, const uint32_t *palette, uint32_t n, const uint16_t *idx)
 {
-    mc_status st = mc_container_set_indexed(out, palette, n, idx);
+    mc_status st = mc__container_set_indexed_below(out, palette, n, idx);
     out->compact = st == MC_OK && out->kind == MC_CONTAINER_INDIRECT;
     return st;
 }

@@ -334,40 +334,64 @@ static bool nibble_in(const uint64_t *longs, size_t from, size_t to, uint32_t k)
     return false;
 }
 
+/* Which of the 4-bit entries 8 * half .. 8 * half + 7 are among the
+ * entries [from, size) of c (from a multiple of 16), as bits 8 * half and
+ * up: the entries looked up as bytes (a byte shuffle) in a table giving
+ * each of the eight its own bit, the bytes then ORed a word at a time. */
+static uint32_t nibbles_present(const mc_container *c, size_t from, unsigned half)
+{
+    uint8_t table[256], bytes[4096];
+    const size_t count = c->rules.size - from;
+    memset(table, 0, sizeof table);
+    for (unsigned k = 0; k < 8; k++)
+        table[8 * half + k] = (uint8_t)(1u << k);
+    mc_bits_unpack_map_u8(c->longs + from / 16, count, 4, MC_BITS_PADDED, table, bytes);
+    uint64_t g0 = 0, g1 = 0;
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        uint64_t x, y;
+        memcpy(&x, bytes + i, 8);
+        memcpy(&y, bytes + i + 8, 8);
+        g0 |= x;
+        g1 |= y;
+    }
+    for (; i < count; i++)
+        g0 |= bytes[i];
+    g0 |= g1;
+    g0 |= g0 >> 32;
+    g0 |= g0 >> 16;
+    g0 |= g0 >> 8;
+    return (uint32_t)(g0 & 255) << (8 * half);
+}
+
 /* all_used for 4-bit indices (palettes of up to 16 entries, most block
  * sections), without unpacking 4,096 indices: each entry looked for in the
  * first longs, where most are met within a long or two; a few still
  * missing (a rare block) are looked for in the rest one by one, more of
- * them through the bytes of the rest (two indices each) marked in a table
- * of 256, whose entries seen are then read. */
+ * them through nibbles_present (marking the rest's bytes in a table of 256
+ * was 5,000 instructions a section). */
 static bool all_used_nibbles(const mc_container *c)
 {
     const size_t nl = c->rules.size / 16, first = nl < 32 ? nl : 32;
-    uint32_t missing[16];
+    uint32_t missing[16], need = 0;
     size_t m = 0;
     for (uint32_t k = 0; k < c->palette_len; k++)
-        if (!nibble_in(c->longs, 0, first, k))
+        if (!nibble_in(c->longs, 0, first, k)) {
             missing[m++] = k;
+            need |= 1u << k;
+        }
     if (m <= 3) {
         for (size_t i = 0; i < m; i++)
             if (!nibble_in(c->longs, first, nl, missing[i]))
                 return false;
         return true;
     }
-    uint8_t seen[256] = {0};
-    for (size_t i = first; i < nl; i++) {
-        const uint64_t v = c->longs[i];
-        for (unsigned k = 0; k < 64; k += 8)
-            seen[(v >> k) & 255] = 1;
-    }
     uint32_t got = 0;
-    for (unsigned b = 0; b < 256; b++)
-        if (seen[b])
-            got |= (1u << (b & 15)) | (1u << (b >> 4));
-    for (size_t i = 0; i < m; i++)
-        if (!(got >> missing[i] & 1))
-            return false;
-    return true;
+    if (need & 0xFF)
+        got |= nibbles_present(c, first * 16, 0);
+    if (need & 0xFF00)
+        got |= nibbles_present(c, first * 16, 1);
+    return (got & need) == need;
 }
 
 /* Whether an entry of pal[0..n) (n <= 256) is there twice: pairwise for a
@@ -397,10 +421,9 @@ static bool palette_repeats(const uint32_t *pal, uint32_t n)
 
 /* Whether an indirect container's palette has no entry twice and every
  * entry is used: the entries are checked first, then the indices walked
- * until each entry was seen (usually long before the last block). The
- * indices, when it unpacked them, are left in idx (4096) and *unpacked set:
- * first_occurrence_indexed then does not unpack them again. */
-static bool all_used(const mc_container *c, uint16_t *idx, bool *unpacked)
+ * until each entry was seen (usually long before the last block). idx:
+ * room for 4096 indices, to unpack them into. */
+static bool all_used(const mc_container *c, uint16_t *idx)
 {
     if (c->kind != MC_CONTAINER_INDIRECT || c->palette_len > 256 || palette_repeats(c->palette, c->palette_len))
         return false;
@@ -410,7 +433,6 @@ static bool all_used(const mc_container *c, uint16_t *idx, bool *unpacked)
     if (c->bits == 4 && c->palette_len <= 16 && c->rules.size % 16 == 0)
         return all_used_nibbles(c);
     mc_bits_unpack_u16(c->longs, c->rules.size, c->bits, MC_BITS_PADDED, idx);
-    *unpacked = true;
     if (c->palette_len <= 64) {
         /* the common case: the entries seen as bits of one word (four
          * words over a run of 256, so that the ORs do not wait for each
@@ -455,36 +477,68 @@ static bool all_used(const mc_container *c, uint16_t *idx, bool *unpacked)
     return false;
 }
 
-/* first_occurrence for an indirect container, over its indices: each
- * palette entry is mapped (tstate, tbiome) once, when first met, and given
- * its place in the new palette then (entries mapping to one target share
- * it), so no value of the 4,096 is hashed and no table cleared. Fills pal
- * and w->idx as first_occurrence does; returns the new palette's length.
- * idx: room for 4096 indices, holding them already when `unpacked`. */
-static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool biomes, bool translated,
-                                       uint32_t *pal, uint16_t *idx, bool unpacked)
+/* The place in the new palette pal[0..*n) of entry k of c's palette,
+ * mapped (tstate, tbiome) when `translated`: an entry met before, or a new
+ * one appended. */
+static uint8_t new_place(writer *w, const mc_container *c, bool biomes, bool translated, uint32_t *pal, size_t *n,
+                         uint32_t k)
 {
-    uint32_t out_of[256];
+    const uint32_t s = c->palette[k];
+    const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
+    uint32_t j = 0;
+    while (j < *n && pal[j] != v)
+        j++;
+    if (j == *n)
+        pal[(*n)++] = v;
+    return (uint8_t)j;
+}
+
+/* first_occurrence for an indirect container of up to 8 bits, over its
+ * indices: each palette entry used is mapped (tstate, tbiome) once and
+ * given its place in the new palette in the order of the entries' first
+ * places (entries mapping to one target share it), so no value of the
+ * 4,096 is hashed. The indices are read as bytes (a byte shuffle at 4 and
+ * 5 bits), each entry's first place found walking them backwards without a
+ * branch, and the new indices looked up from the longs the same way, left
+ * in idx (room for 4096) for mc_bits_pack_be_u16: walking 16-bit indices
+ * forwards with a branch each and packing 32-bit ones were two thirds of
+ * world convert's writing of the 1.13-1.17 sections whose palettes hold
+ * unused entries. Returns the new palette's length. */
+static size_t first_occurrence_indexed(writer *w, const mc_container *c, bool biomes, bool translated,
+                                       uint32_t *pal, uint16_t *idx)
+{
+    uint8_t out_of[256];
     const size_t size = c->rules.size;
-    if (!unpacked)
-        mc_bits_unpack_u16(c->longs, size, c->bits, MC_BITS_PADDED, idx);
-    for (uint32_t k = 0; k < c->palette_len; k++)
-        out_of[k] = UINT32_MAX;
     size_t n = 0;
-    for (size_t i = 0; i < size; i++) {
-        const uint16_t k = idx[i];
-        if (out_of[k] == UINT32_MAX) {
-            const uint32_t s = c->palette[k];
-            const uint32_t v = !translated ? s : biomes ? tbiome(w, s) : tstate(w, s);
-            uint32_t j = 0;
-            while (j < n && pal[j] != v)
-                j++;
-            if (j == n)
-                pal[n++] = v;
-            out_of[k] = j;
-        }
-        w->idx[i] = out_of[k];
+    memset(out_of, 0, sizeof out_of);
+    uint8_t bytes[4096], same[256];
+    uint16_t first[256], order[256];
+    for (uint32_t k = 0; k < 256; k++)
+        same[k] = (uint8_t)k;
+    mc_bits_unpack_map_u8(c->longs, size, c->bits, MC_BITS_PADDED, same, bytes);
+    for (uint32_t k = 0; k < c->palette_len; k++)
+        first[k] = UINT16_MAX;
+    for (size_t i = size; i-- > 0;)
+        first[bytes[i]] = (uint16_t)i;
+    /* the entries used, by first place (an insertion sort: a few dozen) */
+    uint32_t used = 0;
+    for (uint32_t k = 0; k < c->palette_len; k++) {
+        if (first[k] == UINT16_MAX)
+            continue;
+        uint32_t j = used++;
+        for (; j > 0 && first[order[j - 1]] > first[k]; j--)
+            order[j] = order[j - 1];
+        order[j] = (uint16_t)k;
     }
+    for (uint32_t j = 0; j < used; j++)
+        out_of[order[j]] = new_place(w, c, biomes, translated, pal, &n, order[j]);
+    mc_bits_unpack_map_u8(c->longs, size, c->bits, MC_BITS_PADDED, out_of, bytes);
+    size_t i = 0;
+    for (; i + 16 <= size; i += 16)
+        for (unsigned k = 0; k < 16; k++)
+            idx[i + k] = bytes[i + k];
+    for (; i < size; i++)
+        idx[i] = bytes[i];
     return n;
 }
 
@@ -789,11 +843,11 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
                               mc_bits_layout layout, bool always_data, bool keep_unused)
 {
     uint32_t pal_buf[4096];
-    uint16_t idx[4096];      /* the container's indices once unpacked */
-    bool unpacked = false;
+    uint16_t idx[4096];      /* indices: all_used's, then first_occurrence_indexed's */
     const uint32_t *pal;
     size_t n;
     bool direct_idx = false; /* indices straight from the container */
+    bool idx16 = false;      /* the new indices in idx, not w->idx */
     bool translated = biomes ? w->sreg != w->treg : w->map != NULL;
     const bool decided = !biomes && overridden(w, w->cur_sy);
     if (c->kind == MC_CONTAINER_SINGLE && !decided) {
@@ -802,13 +856,15 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
         n = 1;
         if (always_data) /* (else nothing is packed) */
             memset(w->idx, 0, c->rules.size * sizeof *w->idx);
-    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || c->compact || all_used(c, idx, &unpacked))) {
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !translated && !decided && (keep_unused || c->compact || all_used(c, idx))) {
         pal = c->palette;
         n = c->palette_len;
         direct_idx = true;
-    } else if (c->kind == MC_CONTAINER_INDIRECT && !decided && c->rules.size <= 4096 && c->palette_len <= 256) {
-        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf, idx, unpacked);
+    } else if (c->kind == MC_CONTAINER_INDIRECT && !decided && c->rules.size <= 4096 && c->bits <= 8 &&
+               c->palette_len <= 256) {
+        n = first_occurrence_indexed(w, c, biomes, translated, pal_buf, idx);
         pal = pal_buf;
+        idx16 = true;
     } else {
         size_t size = c->rules.size;
         mc_container_get_all(c, w->vals);
@@ -835,6 +891,8 @@ static mc_status put_paletted(writer *w, sink *parent, const mc_container *c, bo
     if (direct_idx) {
         if (mc_container_write_be(c, bits, layout, MC_WRITE_INDICES, w->be) != MC_OK)
             return mc_error_set(w->err, MC_ERR_RANGE, SIZE_MAX, "chunk nbt: palette indices do not fit %u bits", bits);
+    } else if (idx16) {
+        mc_bits_pack_be_u16(idx, size, bits, layout, w->be);
     } else {
         mc_bits_pack_be_u32(w->idx, size, bits, layout, w->be);
     }
