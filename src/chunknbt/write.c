@@ -1122,6 +1122,13 @@ static const uint8_t *sky_fill(writer *w, int32_t y)
             const mc_section *s = sy >= cmin && sy < cmin + (int32_t)mc_column_section_count(w->col)
                                       ? mc_column_section_const(w->col, sy) : NULL;
             uint8_t *out = sy < w->tmin + w->tcount ? w->sky_fill + (size_t)(sy - w->tmin) * MC_LIGHT_BYTES : NULL;
+            if (!s && !out) {
+                /* the open sky between a column far above the target (yPos
+                 * as read: 16 million in a fuzzed chunk) and the target's
+                 * top changes nothing: jumped, not walked 4096 blocks a Y */
+                sy = w->tmin + w->tcount;
+                continue;
+            }
             if (s && s->sky_light) {
                 for (unsigned i = 0; i < 256; i++)
                     level[i] = (uint8_t)mc_light_get(s->sky_light, i);
