@@ -925,6 +925,8 @@ static bool has_bookkeeping_key(const rc_tag *t)
 static const uint8_t *find_data_version(const uint8_t *nbt, size_t len)
 {
     static const uint8_t key[14] = {MC_NBT_INT, 0, 11, 'D', 'a', 't', 'a', 'V', 'e', 'r', 's', 'i', 'o', 'n'};
+    if (len < sizeof key + 4) /* the tag head and its int: nbt + 7 would point past the end */
+        return NULL;
     const uint8_t *end = nbt + len, *p = nbt + 7;
     while (p < end && (p = memchr(p, 'V', (size_t)(end - p))) != NULL) {
         if (end - p >= 11 && !memcmp(p - 7, key, sizeof key))
