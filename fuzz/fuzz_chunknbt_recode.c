@@ -13,7 +13,10 @@
  * wrong is a crash here rather than a wrong file there.
  *
  * Seeds in fuzz/corpus/fuzz_chunknbt_recode/: the 1.18+ seeds of
- * fuzz_chunknbt (chunks our own writer made: 1.18.2, 1.21.1, 1.21.11).
+ * fuzz_chunknbt (chunks our own writer made: 1.18.2, 1.21.1, 1.21.11),
+ * and chunk 0 0 of `mcchunk world create W --version 1.20.1 --radius 0`
+ * (terrain with light: its sections above the ground repeat the one below
+ * but for Y, which the recoder's repeated-section shortcuts take).
  */
 #include <stdint.h>
 #include <stdlib.h>
