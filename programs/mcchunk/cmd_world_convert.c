@@ -1560,13 +1560,9 @@ int world_cmd_convert(int argc, char **argv)
         return mc_tool_unknown_version(o.prog, to);
     j.dry_run = dry;
     j.light = light;
-    int rc_comp = world_parse_compression(o.prog, compression, &j.target, &j.compression);
+    int rc_comp = world_parse_compression(&o, compression, &j.target, &j.compression);
     if (rc_comp)
         return rc_comp;
-    if (o.deflate_level && j.compression != MC_COMPRESSION_ZLIB) {
-        fprintf(stderr, "%s: --deflate-level is for zlib records, not --compression %s\n", o.prog, compression);
-        return MC_EXIT_USAGE;
-    }
     j.compute_light = light || j.target.data_version < DV_LIGHT_ENGINE;
     j.dst_layout = j.target.data_version >= 4786 ? MC_WORLD_LAYOUT_26_1 : MC_WORLD_LAYOUT_LEGACY;
     int rc_src = world_check_dir(&o); /* before DST is made: nothing is written for a SRC that is not a world */

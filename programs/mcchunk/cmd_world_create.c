@@ -237,12 +237,8 @@ int world_cmd_create(int argc, char **argv)
     j.radius = radius;
     if (!mc_java_version_find(version, &j.target) || !j.target.registry)
         return mc_tool_unknown_version(o.prog, version);
-    if (world_parse_compression(o.prog, compression, &j.target, &j.compression))
+    if (world_parse_compression(&o, compression, &j.target, &j.compression))
         return MC_EXIT_USAGE;
-    if (o.deflate_level && j.compression != MC_COMPRESSION_ZLIB) {
-        fprintf(stderr, "%s: --deflate-level is for zlib records, not --compression %s\n", o.prog, compression);
-        return MC_EXIT_USAGE;
-    }
     if (!world_folder_empty(o.dir)) {
         fprintf(stderr, "%s: %s is not empty (a new world goes into an empty or new folder)\n", o.prog, o.dir);
         return MC_EXIT_FAIL;

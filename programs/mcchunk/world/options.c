@@ -200,9 +200,10 @@ bool world_progress_wanted(const world_opts *o)
     return !o->quiet && isatty(STDERR_FILENO);
 }
 
-int world_parse_compression(const char *prog, const char *name, const mc_version_info *target,
-                             mc_compression *out)
+int world_parse_compression(const world_opts *o, const char *name, const mc_version_info *target,
+                            mc_compression *out)
 {
+    const char *prog = o->prog;
     static const struct { const char *name; mc_compression c; int32_t dv; const char *since; } known[] = {
         {"zlib", MC_COMPRESSION_ZLIB, 0, NULL},
         {"lz4", MC_COMPRESSION_LZ4, DV_LZ4, "1.20.5 (snapshot 24w04a)"},
@@ -214,6 +215,10 @@ int world_parse_compression(const char *prog, const char *name, const mc_version
         if (target->data_version < known[k].dv) {
             fprintf(stderr, "%s: --compression %s: region files in %s are read by %s and later, not by %s\n",
                     prog, name, name, known[k].since, target->name);
+            return MC_EXIT_USAGE;
+        }
+        if (o->deflate_level && known[k].c != MC_COMPRESSION_ZLIB) {
+            fprintf(stderr, "%s: --deflate-level is for zlib records, not --compression %s\n", prog, name);
             return MC_EXIT_USAGE;
         }
         *out = known[k].c;

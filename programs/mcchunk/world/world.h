@@ -69,10 +69,11 @@ int world_parse_option(world_opts *o, unsigned which, int argc, char **argv, int
  * false after printing why (`what` names the option). */
 bool world_parse_box(const char *prog, const char *what, const char *s, int32_t box[4]);
 /* --compression NAME (zlib, lz4 or none: the region-file-compression the
- * game offers) for records read by release `target`: 0 with *out set, or
- * MC_EXIT_USAGE after printing why (an unknown name, or one `target` cannot
- * read: lz4 before 1.20.5, none before 1.15). */
-int world_parse_compression(const char *prog, const char *name, const mc_version_info *target,
+ * game offers) for records read by release `target`, with o's
+ * --deflate-level: 0 with *out set, or MC_EXIT_USAGE after printing why (an
+ * unknown name, one `target` cannot read: lz4 before 1.20.5, none before
+ * 1.15; a deflate level for records that are not zlib). */
+int world_parse_compression(const world_opts *o, const char *name, const mc_version_info *target,
                             mc_compression *out);
 /* The lines of --help describing the shared options of `which`. */
 void world_help_options(FILE *out, unsigned which);
